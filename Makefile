@@ -1,0 +1,40 @@
+# Two commands on a fresh machine with python3 and make: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP_RUN := $(VENV)/.installed-run
+STAMP_TEST := $(VENV)/.installed-test
+
+.PHONY: run test test-fast cache bench clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(STAMP_RUN): requirements.txt | $(PY)
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(STAMP_TEST): requirements.txt requirements-test.txt | $(PY)
+	$(PY) -m pip install --quiet -r requirements-test.txt
+	touch $@ $(STAMP_RUN)
+
+# Port and headless mode come from Streamlit's own variables (STREAMLIT_SERVER_PORT, ...).
+run: $(STAMP_RUN)
+	$(PY) -m streamlit run app.py
+
+test: $(STAMP_TEST)
+	$(PY) -m pytest
+
+# Unit and AppTest levels only (no browser).
+test-fast: $(STAMP_TEST)
+	$(PY) -m pytest -m "not e2e"
+
+cache: $(STAMP_RUN)
+	$(PY) -m data_access cache
+
+bench: $(STAMP_TEST)
+	$(PY) benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache

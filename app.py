@@ -1,0 +1,27 @@
+"""Entry point: ``streamlit run app.py``. A router over the pages in ``pages/``, each with a fixed URL."""
+import streamlit as st
+
+st.set_page_config(page_title="Visually grounded dialogue dashboard", page_icon="🧩", layout="wide")
+
+PAGES = {
+    "Explore": [
+        st.Page("pages/overview.py", title="Overview", icon="🏠", url_path="overview", default=True),
+        st.Page("pages/browse.py", title="Browse", icon="📋", url_path="browse"),
+        st.Page("pages/replay.py", title="Replay", icon="▶️", url_path="replay"),
+        st.Page("pages/search.py", title="Search", icon="🔎", url_path="search"),
+        st.Page("pages/compare.py", title="Compare", icon="⚖️", url_path="compare"),
+        st.Page("pages/present.py", title="Present", icon="🎬", url_path="present"),
+    ],
+    "Analyse": [
+        st.Page("pages/codraw_scores.py", title="CoDraw scores & peeks", icon="🎨", url_path="codraw-scores"),
+        st.Page("pages/durations.py", title="Durations", icon="⏱️", url_path="durations"),
+        st.Page("pages/gos_outcomes.py", title="Game Of Sorts outcomes", icon="🖼️", url_path="gos-outcomes"),
+        st.Page("pages/minecraft_outcomes.py", title="Minecraft outcomes", icon="🧱", url_path="minecraft-outcomes"),
+    ],
+    "Work": [
+        st.Page("pages/notes.py", title="Notes", icon="📝", url_path="notes"),
+        st.Page("pages/data.py", title="Data", icon="💾", url_path="data"),
+    ],
+}
+
+st.navigation(PAGES).run()

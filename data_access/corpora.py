@@ -1,0 +1,90 @@
+"""The one entry point for loading a corpus: resolves demo vs. real source, uses the Parquet cache,
+times the load and turns every whole-source failure into a ``SourceError`` that names the file.
+
+Each corpus package (``data_access.codraw``, ``.gos``, ``.minecraft``) provides:
+``SCHEMA_VERSION``, ``DEMO_VERSION``, ``build_frames(path, progress) -> (frames, skipped)``,
+``summarize(loaded) -> dict``, ``write_demo(folder)`` and ``demo_source(folder) -> Path``.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Optional
+
+from . import cache
+from .common import CORPUS_NAMES, LoadedCorpus, ProgressCallback, SourceError, no_progress
+from .sources import Source, cache_dir, configured_source
+
+
+def corpus_module(name: str) -> ModuleType:
+    if name not in CORPUS_NAMES:
+        raise ValueError(f"unknown corpus {name!r}; expected one of {', '.join(CORPUS_NAMES)}")
+    return importlib.import_module(f"data_access.{name}")
+
+
+def demo_path(name: str, cache_root: Optional[Path] = None) -> Path:
+    """The generated demo corpus of ``name``, written on first use (atomically, so parallel starts agree)."""
+    module = corpus_module(name)
+    root = Path(cache_root or cache_dir()) / "demo"
+    folder = root / f"{name}-v{module.DEMO_VERSION}"
+    if not folder.is_dir():
+        root.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=folder.name + ".", dir=root))
+        module.write_demo(tmp)
+        try:
+            os.replace(tmp, folder)
+        except OSError:  # another process won the race; its copy is identical
+            shutil.rmtree(tmp, ignore_errors=True)
+    return module.demo_source(folder)
+
+
+def load_source(
+    source: Source,
+    cache_root: Optional[Path] = None,
+    progress: ProgressCallback = no_progress,
+    use_cache: bool = True,
+) -> LoadedCorpus:
+    """Load one corpus; raises SourceError (naming the file) when nothing of it can be loaded."""
+    module = corpus_module(source.corpus)
+    cache_root = Path(cache_root or cache_dir())
+    path = demo_path(source.corpus, cache_root) if source.is_demo else Path(source.path)
+    if not path.exists():
+        raise SourceError(path, "does not exist")
+    started = time.perf_counter()
+
+    def build():
+        try:
+            return module.build_frames(path, progress)
+        except SourceError:
+            raise
+        except (OSError, UnicodeError, ValueError, EOFError) as exc:
+            raise SourceError(path, f"cannot be read ({type(exc).__name__}: {exc})") from exc
+
+    if use_cache:
+        frames, skipped, from_cache = cache.cached_build(cache_root, source.corpus, path, module.SCHEMA_VERSION, build)
+    else:
+        (frames, skipped), from_cache = build(), False
+    return LoadedCorpus(
+        corpus=source.corpus,
+        source=str(path),
+        is_demo=source.is_demo,
+        frames=frames,
+        skipped=list(skipped),
+        load_seconds=time.perf_counter() - started,
+        from_cache=from_cache,
+        assets=str(source.assets) if source.assets else None,
+    )
+
+
+def load_configured(name: str, progress: ProgressCallback = no_progress) -> LoadedCorpus:
+    """The corpus the environment points at (or the demo corpus)."""
+    return load_source(configured_source(name), progress=progress)
+
+
+def load_path(name: str, path: Optional[Path | str], cache_root: Optional[Path] = None) -> LoadedCorpus:
+    return load_source(Source(name, Path(path) if path else None, None), cache_root=cache_root)

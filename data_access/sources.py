@@ -1,0 +1,42 @@
+"""Where each corpus comes from: environment variables, or the built-in demo corpus when unset."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+import platformdirs
+
+DATA_VARIABLES = {"codraw": "CODRAW_DATA", "gos": "GAME_OF_SORTS_DATA", "minecraft": "MINECRAFT_DATA"}
+ASSET_VARIABLES = {"codraw": "CODRAW_CLIPART", "gos": "GAME_OF_SORTS_IMAGES"}
+APP_NAME = "dialogue-dashboard"
+
+
+@dataclass(frozen=True)
+class Source:
+    corpus: str
+    path: Optional[Path]  # None means the built-in demo corpus
+    assets: Optional[Path]  # clip art (CoDraw) or image folder (A Game Of Sorts)
+
+    @property
+    def is_demo(self) -> bool:
+        return self.path is None
+
+
+def _env_path(name: str) -> Optional[Path]:
+    value = os.environ.get(name, "").strip()
+    return Path(value).expanduser() if value else None
+
+
+def configured_source(corpus: str) -> Source:
+    assets_var = ASSET_VARIABLES.get(corpus)
+    return Source(corpus, _env_path(DATA_VARIABLES[corpus]), _env_path(assets_var) if assets_var else None)
+
+
+def cache_dir() -> Path:
+    return _env_path("DIALOGUE_CACHE_DIR") or Path(platformdirs.user_cache_dir(APP_NAME))
+
+
+def notes_db_path() -> Path:
+    return _env_path("DIALOGUE_NOTES_DB") or Path(platformdirs.user_data_dir(APP_NAME)) / "notes.sqlite3"

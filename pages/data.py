@@ -1,0 +1,38 @@
+"""Data: where each corpus was loaded from, how big it is, how long it took, and every skipped record."""
+import pandas as pd
+import streamlit as st
+
+from data_access.common import CORPUS_NAMES, CORPUS_TITLES
+from data_access.sources import ASSET_VARIABLES, DATA_VARIABLES, cache_dir, notes_db_path
+from ui.cached import LoadFailure, corpus
+
+st.title("Data sources")
+st.caption("Point a corpus at your own copy by setting its environment variable before `make run`; "
+           "unset, the built-in demo corpus is used. Parsed frames are cached as Parquet in "
+           f"`{cache_dir()}`; notes are stored in `{notes_db_path()}`.")
+
+for name in CORPUS_NAMES:
+    st.subheader(CORPUS_TITLES[name])
+    result = corpus(name)
+    variables = ", ".join(f"`{v}`" for v in (DATA_VARIABLES[name], ASSET_VARIABLES.get(name)) if v)
+    if isinstance(result, LoadFailure):
+        st.error(f"Could not be loaded: {result.message}", icon="⚠️")
+        st.caption(f"Set by {variables}.")
+        continue
+    origin = "built-in demo corpus" if result.is_demo else "your data"
+    st.markdown(f"**Source** ({origin}, set by {variables}):")
+    st.code(result.source, language=None)
+    if result.assets:
+        st.markdown("**Images / clip art:**")
+        st.code(result.assets, language=None)
+    metrics = st.columns(5)
+    metrics[0].metric("Dialogs", f"{len(result.dialogs):,}")
+    metrics[1].metric("Turns", f"{int(result.dialogs['n_turns'].sum()):,}")
+    metrics[2].metric("Utterances", f"{len(result.utterances):,}")
+    metrics[3].metric("Load time", f"{result.load_seconds:.2f} s", "from cache" if result.from_cache else "parsed",
+                      delta_color="off")
+    metrics[4].metric("Skipped records", f"{len(result.skipped):,}")
+    st.caption("Frames: " + ", ".join(f"{frame} ({len(df):,} rows)" for frame, df in result.frames.items()))
+    if result.skipped:
+        st.warning(f"{len(result.skipped):,} record(s) could not be read and were left out; everything else loaded.")
+        st.dataframe(pd.DataFrame([s.as_dict() for s in result.skipped]), use_container_width=True, hide_index=True)

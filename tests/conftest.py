@@ -1,0 +1,29 @@
+"""Fixtures every test level shares: an isolated cache/notes folder and the real corpora when present."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATA = ROOT.parent / "shared" / "data"
+
+
+@pytest.fixture(autouse=True)
+def isolated_environment(tmp_path_factory, monkeypatch):
+    """Each test gets its own cache and notes database and the demo corpora unless it says otherwise."""
+    base = tmp_path_factory.mktemp("env")
+    monkeypatch.setenv("DIALOGUE_CACHE_DIR", str(base / "cache"))
+    monkeypatch.setenv("DIALOGUE_NOTES_DB", str(base / "notes.sqlite3"))
+    for name in ("CODRAW_DATA", "CODRAW_CLIPART", "GAME_OF_SORTS_DATA", "GAME_OF_SORTS_IMAGES", "MINECRAFT_DATA"):
+        monkeypatch.delenv(name, raising=False)
+    yield base
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    """The real corpora beside the project; the test is skipped when they are absent."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip("../shared/data is not present")
+    return SHARED_DATA

@@ -1,0 +1,1 @@
+"""Streamlit glue: cached wrappers around ``data_access`` and the widgets pages share."""

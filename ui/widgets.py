@@ -1,0 +1,83 @@
+"""Widgets the pages share: the dialog picker, the replay stepper (slider, previous/next buttons and the
+URL kept in step with them) and the transcript."""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import pandas as pd
+import streamlit as st
+
+from data_access.links import parse_positive_int
+
+
+def query_param(name: str) -> Optional[str]:
+    value = st.query_params.get(name)
+    return value if value not in ("", None) else None
+
+
+def dialog_picker(dialog_ids: Sequence[str], requested: Optional[str], key: str, label: str = "Dialog") -> Optional[str]:
+    """A selectbox over ``dialog_ids`` that starts at the deep-linked dialog when it exists."""
+    if len(dialog_ids) == 0:
+        st.info("This corpus has no dialogs to show.")
+        return None
+    ids = list(dialog_ids)
+    if requested is not None and requested not in ids:
+        st.warning(f"The link asks for dialog “{requested}”, which is not in the loaded corpus; showing the first one instead.")
+        requested = None
+    # A deep link wins over the widget's remembered value on the first run of this dialog.
+    if requested is not None and st.session_state.get(key) != requested and st.session_state.get(f"{key}__linked") != requested:
+        st.session_state[key] = requested
+        st.session_state[f"{key}__linked"] = requested
+    return st.selectbox(label, ids, key=key)
+
+
+def stepper(n_steps: int, requested: Optional[str], key: str, label: str = "Turn", keyboard: bool = True,
+            sync_url: bool = True) -> int:
+    """Slider plus previous/next buttons over steps 1..n_steps; returns the current step.
+
+    With ``keyboard`` the left/right arrow keys press the buttons (only one stepper per page may take
+    them). With ``sync_url`` the URL's ``turn`` parameter follows the current step, so the address bar
+    is always a deep link."""
+    if n_steps <= 0:
+        return 0
+    wanted = parse_positive_int(requested)
+    if requested is not None and (wanted is None or wanted > n_steps):
+        st.warning(f"The link asks for {label.lower()} “{requested}”, but this dialog has steps 1 to {n_steps}; showing step 1.")
+        wanted = 1
+    if key not in st.session_state or (wanted is not None and st.session_state.get(f"{key}__linked") != requested):
+        st.session_state[key] = wanted or 1
+        st.session_state[f"{key}__linked"] = requested
+    st.session_state[key] = min(max(1, st.session_state[key]), n_steps)
+
+    def move(delta: int) -> None:
+        st.session_state[key] = min(max(1, st.session_state[key] + delta), n_steps)
+
+    previous_col, slider_col, next_col = st.columns([1, 8, 1], vertical_alignment="bottom")
+    previous_col.button("◀ Previous", key=f"{key}__prev", on_click=move, args=(-1,),
+                        disabled=st.session_state[key] <= 1, width="stretch",
+                        shortcut="Left" if keyboard else None)
+    next_col.button("Next ▶", key=f"{key}__next", on_click=move, args=(1,),
+                    disabled=st.session_state[key] >= n_steps, width="stretch",
+                    shortcut="Right" if keyboard else None)
+    if n_steps > 1:
+        slider_col.slider(label, 1, n_steps, key=key)
+    else:
+        slider_col.caption(f"{label} 1 of 1")
+    step = int(st.session_state[key])
+    if sync_url:
+        st.query_params["turn"] = str(step)
+        st.session_state[f"{key}__linked"] = str(step)
+    return step
+
+
+def transcript(lines: pd.DataFrame, current_turn: int, show_all: bool) -> None:
+    """Chat lines (columns turn, speaker, text) up to ``current_turn``; later ones only when asked.
+
+    Text is rendered with st.text-like escaping (st.chat_message + st.text) so data never runs as HTML."""
+    visible = lines if show_all else lines[lines["turn"] <= current_turn]
+    if visible.empty:
+        st.caption("No messages yet at this step.")
+    for row in visible.itertuples(index=False):
+        with st.chat_message("user" if getattr(row, "role", "") in ("Teller", "Architect", "A") else "assistant"):
+            st.caption(f"{row.speaker} · turn {row.turn}" + ("  (later)" if row.turn > current_turn else ""))
+            st.text(row.text)
