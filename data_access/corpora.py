@@ -88,3 +88,14 @@ def load_configured(name: str, progress: ProgressCallback = no_progress) -> Load
 
 def load_path(name: str, path: Optional[Path | str], cache_root: Optional[Path] = None) -> LoadedCorpus:
     return load_source(Source(name, Path(path) if path else None, None), cache_root=cache_root)
+
+
+def is_cached(source: Source, cache_root: Optional[Path] = None) -> bool:
+    """Whether loading ``source`` would be served from the Parquet cache (so no progress is needed)."""
+    module = corpus_module(source.corpus)
+    cache_root = Path(cache_root or cache_dir())
+    path = demo_path(source.corpus, cache_root) if source.is_demo else Path(source.path)
+    if not path.exists():
+        return False
+    entry = cache.entry_dir(cache_root, source.corpus, cache.cache_key(source.corpus, path, module.SCHEMA_VERSION))
+    return (entry / cache.MANIFEST).is_file()

@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES, LoadedCorpus, SourceError
-from data_access.corpora import load_source
+from data_access.corpora import is_cached, load_source
 from data_access.sources import Source, configured_source
 
 # (corpus name, data path or None for the demo, assets path or None): hashable, cheap cache key
@@ -35,20 +35,63 @@ def source_key(name: str) -> SourceKey:
 
 @st.cache_data(show_spinner=False, max_entries=6)
 def _load(key: SourceKey) -> LoadedCorpus | LoadFailure:
-    name, path, assets = key
-    source = Source(name, Path(path) if path else None, Path(assets) if assets else None)
+    name, path, _assets = key
     try:
-        return load_source(source)
+        return load_source(_source(key))
     except SourceError as exc:
         return LoadFailure(name, str(exc))
     except Exception as exc:  # noqa: BLE001 - a broken corpus must not take the app down
         return LoadFailure(name, f"{path or 'demo corpus'}: unexpected {type(exc).__name__}: {exc}")
 
 
+def _source(key: SourceKey) -> Source:
+    name, path, assets = key
+    return Source(name, Path(path) if path else None, Path(assets) if assets else None)
+
+
+# Sources this process has already parsed (or failed on) once; later runs go straight to _load.
+_prepared: set[SourceKey] = set()
+
+
+def _parse_with_progress(key: SourceKey) -> None:
+    """Parse a source that is not in the Parquet cache yet, showing what is read and how far.
+
+    st.cache_data cannot show live progress from inside a cached function, so the first parse happens
+    here (it fills the Parquet cache) and ``_load`` then reads the cache."""
+    source = _source(key)
+    try:
+        if is_cached(source):
+            return
+    except OSError:
+        return  # _load reports the problem
+    with st.status(f"Reading {CORPUS_TITLES[key[0]]} for the first time…", expanded=True) as status:
+        bar = st.progress(0.0, text="starting")
+
+        def progress(message: str, fraction=None) -> None:
+            bar.progress(min(max(float(fraction or 0.0), 0.0), 1.0), text=message)
+
+        try:
+            load_source(source, progress=progress)
+        except Exception:  # noqa: BLE001 - _load turns the same failure into a LoadFailure with its message
+            status.update(state="error", expanded=False)
+            return
+        status.update(label=f"{CORPUS_TITLES[key[0]]} is ready; later starts read it from the cache.",
+                      state="complete", expanded=False)
+
+
 def corpus(name: str) -> LoadedCorpus | LoadFailure:
-    """The configured corpus, parsed once per source (a spinner shows while the first load runs)."""
-    with st.spinner(f"Loading {CORPUS_TITLES[name]}…"):
-        return _load(source_key(name))
+    """The configured corpus, parsed once per source (with visible progress the first time)."""
+    key = source_key(name)
+    if key not in _prepared:
+        _parse_with_progress(key)
+        _prepared.add(key)
+    return _load(key)
+
+
+def reload_all() -> None:
+    """Forget every loaded corpus so that changed files are read again."""
+    _prepared.clear()
+    st.cache_data.clear()
 
 
 def loaded_corpus(name: str) -> Optional[LoadedCorpus]:
@@ -93,3 +136,16 @@ def dialogs(name: str) -> pd.DataFrame:
 def utterances(name: str) -> pd.DataFrame:
     result = corpus(name)
     return result.utterances if isinstance(result, LoadedCorpus) else pd.DataFrame()
+
+
+def search_index():
+    """One SearchIndex over the utterances of every loadable corpus, rebuilt only when a source changes."""
+    return _search_index(tuple(source_key(name) for name in CORPUS_NAMES))
+
+
+@st.cache_data(show_spinner="Indexing utterances…", max_entries=2)
+def _search_index(keys: tuple[SourceKey, ...]):
+    from data_access.search import SearchIndex
+
+    loaded = [_load(key) for key in keys]
+    return SearchIndex.build([c.utterances for c in loaded if isinstance(c, LoadedCorpus)])

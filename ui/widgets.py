@@ -15,7 +15,8 @@ def query_param(name: str) -> Optional[str]:
     return value if value not in ("", None) else None
 
 
-def dialog_picker(dialog_ids: Sequence[str], requested: Optional[str], key: str, label: str = "Dialog") -> Optional[str]:
+def dialog_picker(dialog_ids: Sequence[str], requested: Optional[str], key: str, label: str = "Dialog",
+                  format_func=str) -> Optional[str]:
     """A selectbox over ``dialog_ids`` that starts at the deep-linked dialog when it exists."""
     if len(dialog_ids) == 0:
         st.info("This corpus has no dialogs to show.")
@@ -28,7 +29,7 @@ def dialog_picker(dialog_ids: Sequence[str], requested: Optional[str], key: str,
     if requested is not None and st.session_state.get(key) != requested and st.session_state.get(f"{key}__linked") != requested:
         st.session_state[key] = requested
         st.session_state[f"{key}__linked"] = requested
-    return st.selectbox(label, ids, key=key)
+    return st.selectbox(label, ids, key=key, format_func=format_func)
 
 
 def stepper(n_steps: int, requested: Optional[str], key: str, label: str = "Turn", keyboard: bool = True,
@@ -78,6 +79,61 @@ def transcript(lines: pd.DataFrame, current_turn: int, show_all: bool) -> None:
     if visible.empty:
         st.caption("No messages yet at this step.")
     for row in visible.itertuples(index=False):
-        with st.chat_message("user" if getattr(row, "role", "") in ("Teller", "Architect", "A") else "assistant"):
+        with st.chat_message("user" if getattr(row, "role", "") in ("Teller", "Architect", "Player A") else "assistant"):
             st.caption(f"{row.speaker} · turn {row.turn}" + ("  (later)" if row.turn > current_turn else ""))
             st.text(row.text)
+
+
+def corpus_selector(key: str, default: str = "codraw", label: str = "Corpus") -> str:
+    """Segmented control over the three corpora, kept in the URL's ``corpus`` parameter."""
+    from data_access.common import CORPUS_NAMES, CORPUS_TITLES
+
+    requested = query_param("corpus")
+    if requested is not None and requested not in CORPUS_NAMES:
+        st.warning(f"The link names an unknown corpus “{requested}”; showing {CORPUS_TITLES[default]}.")
+        requested = None
+    if key not in st.session_state:
+        st.session_state[key] = requested or default
+    choice = st.segmented_control(label, CORPUS_NAMES, format_func=CORPUS_TITLES.get, key=key,
+                                  on_change=st.query_params.clear) or default
+    # Another corpus's dialog, turn and filters mean nothing here, hence the clear() on change.
+    st.query_params["corpus"] = choice
+    return choice
+
+
+def url_list(name: str) -> tuple[str, ...]:
+    """A comma-separated URL parameter as a tuple (empty when absent)."""
+    value = query_param(name)
+    return tuple(v for v in value.split(",") if v) if value else ()
+
+
+def set_url(**params) -> None:
+    """Write filter values into the URL (None, empty and False values are removed) so views can be shared."""
+    for name, value in params.items():
+        if value in (None, "", False, ()) or (isinstance(value, (list, tuple)) and not value):
+            if name in st.query_params:
+                del st.query_params[name]
+        elif isinstance(value, (list, tuple)):
+            st.query_params[name] = ",".join(map(str, value))
+        elif value is True:
+            st.query_params[name] = "1"
+        else:
+            st.query_params[name] = str(value)
+
+
+def download_buttons(frame: pd.DataFrame, stem: str, label: str = "table") -> None:
+    """CSV and Parquet downloads of ``frame`` (for any filtered table)."""
+    from data_access.export import to_csv_bytes, to_parquet_bytes
+
+    left, right, _ = st.columns([1, 1, 4])
+    left.download_button(f"⬇ {label} as CSV", to_csv_bytes(frame), f"{stem}.csv", "text/csv", key=f"{stem}__csv")
+    right.download_button(f"⬇ {label} as Parquet", to_parquet_bytes(frame), f"{stem}.parquet",
+                          "application/vnd.apache.parquet", key=f"{stem}__parquet")
+
+
+_MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]()<>#+-.!|~:$"})
+
+
+def md_escape(text: str) -> str:
+    """Data text made inert inside our own markdown (no links, no emphasis, no HTML)."""
+    return str(text).translate(_MARKDOWN_SPECIAL)

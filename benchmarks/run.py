@@ -1,0 +1,173 @@
+"""Benchmarks on the real full-size corpora, each measured as a whole process and reported as a ratio
+against a baseline measured in the same run (so a slow or busy machine slows both sides alike).
+
+    python benchmarks/run.py [--shared ../shared/data] [--repeat 3] [--out benchmarks/results/latest.json]
+
+Prints one JSON object. Targets (issue #7): CoDraw cold ≤ 2.0x and warm ≤ 0.35x a bare ``json.load`` of
+the same file; Minecraft cold ≤ 2.0x a bare ``json.load`` of all its game files; one CoDraw canvas with
+real clip art ≤ 10 ms median; the replay rerun after "Next" ≤ 0.3 s median. Peak memory (max RSS) of
+every measured process is reported beside its time.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PY = sys.executable
+
+BARE_JSON_LOAD = """
+import gzip, json, sys
+path = sys.argv[1]
+opener = gzip.open if path.endswith('.gz') else open
+with opener(path, 'rb') as f:
+    json.load(f)
+"""
+
+BARE_JSON_LOAD_ALL = """
+import json, pathlib, sys
+for path in sorted(pathlib.Path(sys.argv[1]).rglob('postprocessed-observations.json')):
+    with open(path, 'rb') as f:
+        json.load(f)
+"""
+
+RENDER_CANVAS = """
+import json, statistics, sys, time
+from data_access.corpora import load_path
+from data_access.codraw import render
+loaded = load_path('codraw', sys.argv[1])
+scene_ids = loaded.frames['cliparts']['scene_id'].drop_duplicates().sample(200, random_state=0).tolist()
+by_scene = {k: g for k, g in loaded.frames['cliparts'].groupby('scene_id')}
+render.render_scene(by_scene[scene_ids[0]], sys.argv[2])  # warm the sprite cache, as the app is after one canvas
+times = []
+for sid in scene_ids:
+    started = time.perf_counter()
+    render.render_scene(by_scene[sid], sys.argv[2])
+    times.append(time.perf_counter() - started)
+print(json.dumps({"median_ms": statistics.median(times) * 1000, "canvases": len(times)}))
+"""
+
+REPLAY_RERUN = """
+import json, os, statistics, sys, time
+from streamlit.testing.v1 import AppTest
+corpus, dialog = sys.argv[1], sys.argv[2]
+at = AppTest.from_file(os.path.join(sys.argv[3], 'app.py'), default_timeout=600)
+at.switch_page('pages/replay.py')
+at.query_params['corpus'] = corpus
+at.query_params['dialog'] = dialog
+at.query_params['turn'] = '1'
+at.run()
+assert not at.exception, at.exception
+times = []
+for _ in range(int(sys.argv[4])):
+    nxt = [b for b in at.button if 'Next' in (b.label or '')][0]
+    if nxt.disabled:
+        prv = [b for b in at.button if 'Previous' in (b.label or '')][0]
+        while not prv.disabled:
+            prv.click().run(); prv = [b for b in at.button if 'Previous' in (b.label or '')][0]
+        nxt = [b for b in at.button if 'Next' in (b.label or '')][0]
+    started = time.perf_counter()
+    nxt.click().run()
+    times.append(time.perf_counter() - started)
+    assert not at.exception, at.exception
+print(json.dumps({"median_s": statistics.median(times), "reruns": len(times)}))
+"""
+
+
+def measure_with_memory(argv: list[str], env: dict | None = None) -> dict:
+    started = time.perf_counter()
+    process = subprocess.Popen(argv, cwd=ROOT, env={**os.environ, **(env or {})},
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # Read pipes fully before reaping so a chatty child cannot block; wait4 then gives this child's rusage.
+    stdout = process.stdout.read()
+    stderr = process.stderr.read()
+    _pid, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv[:5])} failed ({process.returncode}): {stderr.decode()[-2000:]}")
+    return {"seconds": seconds, "peak_mb": usage.ru_maxrss / 1024, "stdout": stdout.decode()}
+
+
+def repeated(argv, repeat, env=None, before_each=None) -> dict:
+    runs = []
+    for _ in range(repeat):
+        if before_each:
+            before_each()
+        runs.append(measure_with_memory(argv, env))
+    return {"seconds": statistics.median(r["seconds"] for r in runs),
+            "peak_mb": max(r["peak_mb"] for r in runs), "stdout": runs[-1]["stdout"]}
+
+
+def ratio(measured: dict, baseline: dict) -> float:
+    return round(measured["seconds"] / baseline["seconds"], 3)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared" / "data")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--reruns", type=int, default=15)
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "latest.json")
+    args = parser.parse_args()
+    codraw = args.shared / "codraw" / "CoDraw_1_0.json.gz"
+    clipart = args.shared / "codraw" / "clipart"
+    minecraft = args.shared / "minecraft"
+    results: dict = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}}
+
+    with tempfile.TemporaryDirectory() as cache:
+        env = {"DIALOGUE_CACHE_DIR": cache}
+
+        def clear() -> None:
+            shutil.rmtree(cache, ignore_errors=True)
+            os.makedirs(cache)
+        summary = [PY, "-m", "data_access", "summary"]
+
+        baseline = repeated([PY, "-c", BARE_JSON_LOAD, str(codraw)], args.repeat)
+        cold = repeated(summary + ["codraw", str(codraw)], args.repeat, env, before_each=clear)
+        warm = repeated(summary + ["codraw", str(codraw)], args.repeat, env)
+        results["codraw"] = {
+            "baseline_json_load_s": round(baseline["seconds"], 3), "baseline_peak_mb": round(baseline["peak_mb"]),
+            "cold_s": round(cold["seconds"], 3), "cold_peak_mb": round(cold["peak_mb"]),
+            "cold_ratio": ratio(cold, baseline), "cold_target": 2.0,
+            "warm_s": round(warm["seconds"], 3), "warm_peak_mb": round(warm["peak_mb"]),
+            "warm_ratio": ratio(warm, baseline), "warm_target": 0.35,
+        }
+
+        mc_baseline = repeated([PY, "-c", BARE_JSON_LOAD_ALL, str(minecraft)], args.repeat)
+        mc_cold = repeated(summary + ["minecraft", str(minecraft)], args.repeat, env, before_each=clear)
+        results["minecraft"] = {
+            "games": len(list(minecraft.rglob("postprocessed-observations.json"))),
+            "baseline_json_load_s": round(mc_baseline["seconds"], 3), "baseline_peak_mb": round(mc_baseline["peak_mb"]),
+            "cold_s": round(mc_cold["seconds"], 3), "cold_peak_mb": round(mc_cold["peak_mb"]),
+            "cold_ratio": ratio(mc_cold, mc_baseline), "cold_target": 2.0,
+        }
+
+        render = measure_with_memory([PY, "-c", RENDER_CANVAS, str(codraw), str(clipart)], env)
+        results["codraw_canvas"] = {**json.loads(render["stdout"]), "target_ms": 10.0,
+                                    "peak_mb": round(render["peak_mb"])}
+
+        real_env = {**env, "CODRAW_DATA": str(codraw), "CODRAW_CLIPART": str(clipart),
+                    "GAME_OF_SORTS_DATA": str(args.shared / "game-of-sorts"), "MINECRAFT_DATA": str(minecraft)}
+        first_game = sorted(p.parent.name for p in minecraft.rglob("postprocessed-observations.json"))[0]
+        replay = {}
+        for corpus, dialog in (("codraw", "test_00009"), ("gos", "61bcbb1fe90a3cc04fda05de"), ("minecraft", first_game)):
+            run = measure_with_memory([PY, "-c", REPLAY_RERUN, corpus, dialog, str(ROOT), str(args.reruns)], real_env)
+            replay[corpus] = {**json.loads(run["stdout"].strip().splitlines()[-1]), "peak_mb": round(run["peak_mb"])}
+        results["replay_rerun_after_next"] = {**replay, "target_s": 0.3}
+
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(results, indent=2))
+    print(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,262 @@
+"""Turning tables and replays into files people take away: CSV / Parquet / JSON Lines bytes for download
+buttons, an animated GIF of a replay and a PNG strip of replay steps for slides.
+
+Pure functions of their inputs (pandas, orjson and Pillow only); nothing is written to disk here.
+"""
+from __future__ import annotations
+
+import io
+import math
+from datetime import date, datetime
+from typing import Any, Iterable, Optional, Sequence, Union
+
+import numpy as np
+import orjson
+import pandas as pd
+from PIL import Image, ImageDraw, ImageFont
+
+Color = Union[str, tuple[int, int, int]]
+
+CAPTION_FONT_SIZE = 16
+CAPTION_PADDING = 6
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+
+
+# -- tables --------------------------------------------------------------------------------------------------
+
+def _is_nested(value: Any) -> bool:
+    return isinstance(value, (list, tuple, dict, set, np.ndarray))
+
+
+def _nested_columns(frame: pd.DataFrame) -> list[str]:
+    """Object columns holding lists/arrays/dicts (checked on every non-null value, not just the first)."""
+    return [
+        column for column in frame.columns
+        if frame[column].dtype == object and frame[column].map(_is_nested).any()
+    ]
+
+
+def to_csv_bytes(frame: pd.DataFrame, *, excel_safe: bool = False, bom: bool = False) -> bytes:
+    """``frame`` as UTF-8 CSV without the index. List, array and dict cells become JSON text
+    (``["a", "b"]``), timestamps ``YYYY-MM-DD HH:MM:SS[.ffffff][+00:00]``, missing values empty.
+
+    ``excel_safe`` prefixes text cells starting with = + - @ with an apostrophe so spreadsheet programs do
+    not run them as formulas (this changes the text, so it is off by default); ``bom`` adds the byte-order
+    mark older Excel versions need to detect UTF-8."""
+    out = frame.copy()
+    for column in _nested_columns(out):
+        out[column] = out[column].map(lambda v: _json_text(v) if _is_nested(v) else v)
+    if excel_safe:
+        for column in out.columns:
+            if out[column].dtype == object or pd.api.types.is_string_dtype(out[column]):
+                out[column] = out[column].map(
+                    lambda v: "'" + v if isinstance(v, str) and v.startswith(FORMULA_PREFIXES) else v)
+    text = out.to_csv(index=False, lineterminator="\n")
+    return ("\ufeff" if bom else "").encode("utf-8") + text.encode("utf-8")
+
+
+def to_parquet_bytes(frame: pd.DataFrame) -> bytes:
+    """``frame`` as Parquet (list columns stay lists) without the index."""
+    buffer = io.BytesIO()
+    frame.to_parquet(buffer, index=False)
+    return buffer.getvalue()
+
+
+def _json_default(value: Any) -> Any:
+    """orjson fallback for the pandas/numpy values it does not know."""
+    if value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, np.ndarray):
+        return [_plain(v) for v in value.tolist()]
+    if isinstance(value, np.generic):
+        return _plain(value.item())
+    if isinstance(value, pd.Timestamp):
+        return value.isoformat()
+    if isinstance(value, (pd.Timedelta,)):
+        return value.total_seconds()
+    if isinstance(value, (set, frozenset, tuple)):
+        return [_plain(v) for v in value]
+    raise TypeError(f"cannot write a {type(value).__name__} as JSON")
+
+
+def _plain(value: Any) -> Any:
+    """A JSON-ready value: NaN/NA → None, numpy → Python, containers recursively."""
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, np.ndarray):
+        return [_plain(v) for v in value.tolist()]
+    if isinstance(value, np.generic):
+        return _plain(value.item())
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_plain(v) for v in value]
+    if isinstance(value, pd.Timestamp):
+        return value.isoformat()
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    return value
+
+
+def _json_text(value: Any) -> str:
+    return orjson.dumps(_plain(value), default=_json_default).decode("utf-8")
+
+
+def to_jsonl_bytes(records: Iterable[dict]) -> bytes:
+    """One JSON object per line (UTF-8, ``\\n``-terminated). numpy arrays become lists, numpy scalars
+    numbers, NaN / NA / NaT null, timestamps ISO 8601 text."""
+    lines = [orjson.dumps(_plain(dict(record)), default=_json_default) for record in records]
+    return b"".join(line + b"\n" for line in lines)
+
+
+def frame_to_jsonl_bytes(frame: pd.DataFrame) -> bytes:
+    """Each row of ``frame`` as one JSON Lines object (column name → value)."""
+    return to_jsonl_bytes(frame.to_dict(orient="records"))
+
+
+# -- images --------------------------------------------------------------------------------------------------
+
+def _font(size: int) -> ImageFont.ImageFont:
+    return ImageFont.load_default(size=size)
+
+
+def _wrap(text: str, font, width: int, draw: ImageDraw.ImageDraw) -> list[str]:
+    """Greedy word wrap of each line of ``text`` to ``width`` pixels (a long word is cut by characters)."""
+    lines: list[str] = []
+    for paragraph in str(text).splitlines() or [""]:
+        current = ""
+        for word in paragraph.split(" "):
+            candidate = f"{current} {word}" if current else word
+            if draw.textlength(candidate, font=font) <= width:
+                current = candidate
+                continue
+            if current:
+                lines.append(current)
+            current = word
+            while draw.textlength(current, font=font) > width and len(current) > 1:
+                cut = len(current) - 1
+                while cut > 1 and draw.textlength(current[:cut], font=font) > width:
+                    cut -= 1
+                lines.append(current[:cut])
+                current = current[cut:]
+        lines.append(current)
+    return lines
+
+
+def _caption_height(captions: Sequence[Optional[str]], width: int, font_size: int) -> int:
+    if not any(captions):
+        return 0
+    font = _font(font_size)
+    draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    line_height = font_size + 4
+    most_lines = max(len(_wrap(c, font, width - 2 * CAPTION_PADDING, draw)) for c in captions if c)
+    return most_lines * line_height + 2 * CAPTION_PADDING
+
+
+def _cell(image: Image.Image, size: tuple[int, int], caption: Optional[str], caption_height: int,
+          font_size: int, background: Color, text_color: Color) -> Image.Image:
+    """``image`` centred on a ``size`` canvas of ``background``, with the caption strip below it."""
+    width, height = size
+    cell = Image.new("RGB", (width, height + caption_height), background)
+    source = image.convert("RGBA")
+    cell.paste(source, ((width - source.width) // 2, (height - source.height) // 2), source)
+    if caption and caption_height:
+        draw = ImageDraw.Draw(cell)
+        font = _font(font_size)
+        y = height + CAPTION_PADDING
+        for line in _wrap(caption, font, width - 2 * CAPTION_PADDING, draw):
+            draw.text((CAPTION_PADDING, y), line, fill=text_color, font=font)
+            y += font_size + 4
+    return cell
+
+
+def _check_captions(images: Sequence[Image.Image], captions: Optional[Sequence[Optional[str]]]) -> list:
+    if not images:
+        raise ValueError("no images to export")
+    if captions is None:
+        return [None] * len(images)
+    if len(captions) != len(images):
+        raise ValueError(f"{len(captions)} captions for {len(images)} images")
+    return list(captions)
+
+
+def animated_gif(
+    frames: Sequence[Image.Image],
+    durations_ms: Union[int, Sequence[int]] = 1000,
+    *,
+    captions: Optional[Sequence[Optional[str]]] = None,
+    loop: Optional[int] = 0,
+    background: Color = "white",
+    text_color: Color = "black",
+    font_size: int = CAPTION_FONT_SIZE,
+) -> bytes:
+    """A replay as an animated GIF.
+
+    Frames of different sizes are centred on one canvas (the largest width × the largest height). With
+    ``captions`` (one per frame, None for none) a strip under every frame shows its caption, wrapped.
+    ``durations_ms`` is one duration for all frames or one per frame; ``loop=0`` loops forever, None
+    plays once. Pillow merges identical consecutive frames into one longer frame."""
+    captions = _check_captions(frames, captions)
+    durations = [int(durations_ms)] * len(frames) if isinstance(durations_ms, (int, float)) else list(durations_ms)
+    if len(durations) != len(frames):
+        raise ValueError(f"{len(durations)} durations for {len(frames)} frames")
+    if any(d <= 0 for d in durations):
+        raise ValueError("frame durations must be positive")
+    size = (max(f.width for f in frames), max(f.height for f in frames))
+    strip = _caption_height(captions, size[0], font_size)
+    cells = [_cell(f, size, c, strip, font_size, background, text_color) for f, c in zip(frames, captions)]
+    buffer = io.BytesIO()
+    options = {"save_all": True, "append_images": cells[1:], "duration": durations, "disposal": 1}
+    if loop is not None:
+        options["loop"] = loop
+    cells[0].save(buffer, format="GIF", **options)
+    return buffer.getvalue()
+
+
+def image_grid(
+    images: Sequence[Image.Image],
+    captions: Optional[Sequence[Optional[str]]] = None,
+    *,
+    columns: Optional[int] = None,
+    gap: int = 8,
+    background: Color = "white",
+    text_color: Color = "black",
+    font_size: int = CAPTION_FONT_SIZE,
+) -> Image.Image:
+    """Images in a grid of equal cells (``columns`` per row; default: all in one row), captions below
+    each. Cell = largest width × largest height (+ caption strip); ``gap`` pixels between and around."""
+    captions = _check_captions(images, captions)
+    columns = len(images) if columns is None else max(1, min(int(columns), len(images)))
+    rows = math.ceil(len(images) / columns)
+    size = (max(i.width for i in images), max(i.height for i in images))
+    strip = _caption_height(captions, size[0], font_size)
+    cell_w, cell_h = size[0], size[1] + strip
+    sheet = Image.new("RGB", (columns * cell_w + (columns + 1) * gap, rows * cell_h + (rows + 1) * gap), background)
+    for index, (image, caption) in enumerate(zip(images, captions)):
+        row, column = divmod(index, columns)
+        cell = _cell(image, size, caption, strip, font_size, background, text_color)
+        sheet.paste(cell, (gap + column * (cell_w + gap), gap + row * (cell_h + gap)))
+    return sheet
+
+
+def png_strip(
+    images: Sequence[Image.Image],
+    captions: Optional[Sequence[Optional[str]]] = None,
+    *,
+    columns: Optional[int] = None,
+    gap: int = 8,
+    background: Color = "white",
+    text_color: Color = "black",
+    font_size: int = CAPTION_FONT_SIZE,
+) -> bytes:
+    """``image_grid(...)`` as PNG bytes — replay steps side by side for a slide."""
+    return png_bytes(image_grid(images, captions, columns=columns, gap=gap, background=background,
+                                text_color=text_color, font_size=font_size))
+
+
+def png_bytes(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", optimize=True)
+    return buffer.getvalue()

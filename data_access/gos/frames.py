@@ -1,0 +1,429 @@
+"""Parsing A Game Of Sorts into the frames the dashboard uses.
+
+``build_frames(path, progress)`` reads the six JSON Lines files, splits the mixed interaction log into
+messages and lock events, reconstructs the agreed ranking of every round (``ranking.py``) and interleaves
+messages and lock events into replay ``steps`` that carry the game state after each step. Everything is
+keyed by ``interaction_id`` (= ``dialog_id``) and ``round_number`` (the play order, not the board number).
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+import pandas as pd
+
+from ..common import UTTERANCE_COLUMNS, ProgressCallback, SkippedRecord, SourceError, no_progress
+from . import reader
+from .ranking import LockEvent, replay_locks
+from .reader import Line
+
+CORPUS = "gos"
+SPLIT = "all"
+
+GAME_ID_PATTERN = re.compile(r"^game_(\d+)_(.+)_(\d+)$")
+OBJECT_ID_PATTERN = re.compile(r"^[0-9a-fA-F]{24}$")
+README_IMAGE_ROW = re.compile(r"^\|\s*([^|\s]+)\s*\|\s*\[View\]\((https?://[^)\s]+)\)\s*\|\s*(?:\[View\]\((https?://[^)\s]+)\)|View)?")
+WGET_LINE = re.compile(r"^wget\s+(https?://\S+)")
+
+STEP_MESSAGE = "message"
+
+
+def category_of(game_id: str) -> str:
+    """"game_4_mobile-phones_1" → "mobile phones" (the game's image category, human readable)."""
+    match = GAME_ID_PATTERN.match(game_id)
+    return (match.group(2) if match else game_id).replace("-", " ").replace("_", " ")
+
+
+def game_number_of(game_id: str) -> Optional[int]:
+    match = GAME_ID_PATTERN.match(game_id)
+    return int(match.group(1)) if match else None
+
+
+def object_id_time(object_id: str) -> pd.Timestamp:
+    """A MongoDB ObjectId's creation time (its first 8 hex digits are Unix seconds), NaT otherwise."""
+    if not OBJECT_ID_PATTERN.match(object_id):
+        return pd.NaT
+    return pd.Timestamp(int(object_id[:8], 16), unit="s", tz="UTC")
+
+
+def _utc(ms) -> pd.Series:
+    return pd.to_datetime(pd.Series(ms, dtype="int64"), unit="ms", utc=True)
+
+
+# --- image sources ----------------------------------------------------------------------------------------
+
+def image_urls(folder: Path) -> dict[str, tuple[str, str]]:
+    """image_id → (image URL, info URL) from the dataset README's tables, else from get_images.sh.
+
+    Both files sit next to the data (snapshot layout) or in ``dataset/`` (repository layout); when
+    neither is present the URLs stay empty."""
+    urls: dict[str, tuple[str, str]] = {}
+    for base in (folder, folder.parent):
+        readme = base / "README.md"
+        if readme.is_file():
+            for line in readme.read_text(encoding="utf-8", errors="replace").splitlines():
+                match = README_IMAGE_ROW.match(line.strip())
+                if match:
+                    urls.setdefault(match.group(1), (match.group(2), match.group(3) or ""))
+        script = base / "get_images.sh"
+        if script.is_file():
+            for line in script.read_text(encoding="utf-8", errors="replace").splitlines():
+                match = WGET_LINE.match(line.strip())
+                if match:
+                    url = match.group(1)
+                    out = re.search(r"-O\s+\S*/([^/\s]+)\.jpg", line)
+                    image_id = out.group(1) if out else url.rsplit("/", 1)[-1].removesuffix(".jpg")
+                    urls.setdefault(image_id, (url, ""))
+        if urls:
+            break
+    return urls
+
+
+# --- the pieces -------------------------------------------------------------------------------------------
+
+def _read_boards(folder: Path, skipped: list[SkippedRecord]) -> pd.DataFrame:
+    lines = reader.read_jsonl(folder / reader.GAME_CONFIG_FILE, skipped)
+    rows, seen = [], set()
+    for line in reader.valid_lines(lines, reader.GAME_CONFIG_FIELDS, skipped, "board"):
+        r = line.record
+        if r["board_id"] in seen:
+            skipped.append(SkippedRecord(line.where, f"board {r['board_id']} is listed twice; the first one is kept"))
+            continue
+        if len(r["image_ids"]) == 0 or len(set(r["image_ids"])) != len(r["image_ids"]):
+            skipped.append(SkippedRecord(line.where, "board: image_ids must be distinct and not empty"))
+            continue
+        seen.add(r["board_id"])
+        rows.append({"board_id": r["board_id"], "game_id": r["game_id"], "board_number": r["board_number"],
+                     "criterion": r["criterion"], "instruction": r["instruction"], "image_ids": list(r["image_ids"])})
+    if not rows:
+        raise SourceError(folder / reader.GAME_CONFIG_FILE, "holds no usable board")
+    return pd.DataFrame(rows).sort_values(["game_id", "board_number"], ignore_index=True)
+
+
+def _games_and_images(boards: pd.DataFrame, folder: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
+    urls = image_urls(folder)
+    games, images = [], []
+    for game_id, group in boards.groupby("game_id", sort=True):
+        order: list[str] = []
+        for ids in group["image_ids"]:  # the game's images in config order (the same on every board)
+            order += [i for i in ids if i not in order]
+        games.append({"game_id": game_id, "game_number": game_number_of(game_id), "category": category_of(game_id),
+                      "n_boards": len(group), "n_images": len(order)})
+        for index, image_id in enumerate(order):
+            url, info = urls.get(image_id, ("", ""))
+            images.append({"image_id": image_id, "game_id": game_id, "category": category_of(game_id),
+                           "game_index": index, "url": url, "info_url": info})
+    games_frame = pd.DataFrame(games).astype({"game_number": "Int64"})
+    return games_frame, pd.DataFrame(images).drop_duplicates("image_id", ignore_index=True)
+
+
+def _read_log(folder: Path, boards: pd.DataFrame, skipped: list[SkippedRecord]) -> list[tuple[str, Line]]:
+    """Valid log records as (kind, line), kind = "message" or the lock event type."""
+    lines = reader.read_jsonl(folder / reader.LOG_FILE, skipped)
+    if not lines:
+        raise SourceError(folder / reader.LOG_FILE, "holds no record")
+    board_ids = set(boards["board_id"])
+    records = []
+    for line in lines:
+        r = line.record
+        if "message_number" in r:
+            fields, what = reader.MESSAGE_FIELDS, "message"
+        elif "lock_event_number" in r:
+            fields, what = reader.LOCK_EVENT_FIELDS, "lock event"
+        else:
+            skipped.append(SkippedRecord(line.where, "neither a message (message_number) nor a lock event (lock_event_number)"))
+            continue
+        problem = reader.field_problem(r, fields)
+        if problem:
+            skipped.append(SkippedRecord(line.where, f"{what}: {problem}"))
+            continue
+        if what == "lock event" and r["lock_event_type"] not in reader.LOCK_EVENT_TYPES:
+            skipped.append(SkippedRecord(line.where, f"lock event of unknown type {r['lock_event_type']!r}"))
+            continue
+        if r["board_id"] not in board_ids:
+            skipped.append(SkippedRecord(line.where, f"{what}: board {r['board_id']!r} is not in {reader.GAME_CONFIG_FILE}"))
+            continue
+        records.append((STEP_MESSAGE if what == "message" else r["lock_event_type"], line))
+    return records
+
+
+def _step_order(item: tuple[str, Line]):
+    kind, line = item
+    r = line.record
+    number = r["message_number"] if kind == STEP_MESSAGE else r["lock_event_number"]
+    # Timestamps are unique within an interaction in the real log; the rest only makes odd logs deterministic.
+    return (r["timestamp"], kind != STEP_MESSAGE, number, line.number)
+
+
+def _replay_round(interaction_id: str, round_number: int, events: list[tuple[str, Line]], roles: dict[str, str],
+                  board_images: list[str], start_ms: int, skipped: list[SkippedRecord]):
+    """Steps, ranks and the round summary of one round whose events are already in step order."""
+    locks = [LockEvent(line.record["username"], kind, line.record["image_id"], line.record["timestamp"])
+             for kind, line in events if kind != STEP_MESSAGE]
+    players = list(roles)
+    replay = replay_locks(locks, players)
+    outcomes = iter(replay.outcomes)
+    round_start = events[0][1].record["timestamp"]
+    rank_times = [ts for _image, ts in replay.ranking]
+    pending = {p: None for p in players}
+    steps = []
+    for step, (kind, line) in enumerate(events, start=1):
+        r = line.record
+        row = {
+            "interaction_id": interaction_id, "round_number": round_number, "step": step, "kind": kind,
+            "username": r["username"], "role": roles.get(r["username"], ""), "board_id": r["board_id"],
+            "timestamp": r["timestamp"], "time_s": (r["timestamp"] - start_ms) / 1000,
+            "round_time_s": (r["timestamp"] - round_start) / 1000, "line": line.number,
+        }
+        if kind == STEP_MESSAGE:
+            image_ids = [i for i in r["image_ids"] if i is not None]
+            # The first rank after this message: what the pair agreed on next.
+            next_index = int(np.searchsorted(rank_times, r["timestamp"], side="right"))
+            row.update(text=r["body_text"], image_id=None, image_ids=image_ids, message_number=r["message_number"],
+                       lock_event_number=None, in_round=r["round_active"], produced_rank=None, mismatch=False,
+                       anomaly="", ranks_so_far=sum(t <= r["timestamp"] for t in rank_times),
+                       next_ranked_image_id=replay.ranking[next_index][0] if next_index < len(replay.ranking) else None)
+        else:
+            outcome = next(outcomes)
+            pending = outcome.pending
+            if outcome.anomaly:
+                skipped.append(SkippedRecord(f"{line.file} line {line.number}",
+                                             f"interaction {interaction_id} round {round_number}: {r['username']} {outcome.anomaly}"))
+            row.update(text="", image_id=r["image_id"], image_ids=[], message_number=None,
+                       lock_event_number=r["lock_event_number"], in_round=True, produced_rank=outcome.produced_rank,
+                       mismatch=outcome.mismatch, anomaly=outcome.anomaly, ranks_so_far=outcome.ranks_so_far,
+                       next_ranked_image_id=None)
+        for player in players:
+            row[f"pending_{roles[player][-1].lower()}"] = pending.get(player)
+        steps.append(row)
+
+    n_images = len(board_images)
+    fully_ranked = len(replay.ranking) >= n_images
+    end = rank_times[n_images - 1] if fully_ranked else None
+    ranks = [{"interaction_id": interaction_id, "round_number": round_number, "board_id": events[0][1].record["board_id"],
+              "rank": rank, "image_id": image_id, "timestamp": ts, "round_time_s": (ts - round_start) / 1000}
+             for rank, (image_id, ts) in enumerate(replay.ranking, start=1)]
+    kinds = [kind for kind, _ in events]
+    summary = {
+        "interaction_id": interaction_id, "round_number": round_number,
+        "n_messages": kinds.count(STEP_MESSAGE),
+        "n_messages_in_round": sum(1 for kind, line in events if kind == STEP_MESSAGE and line.record["round_active"]),
+        "n_lock_events": len(locks), "n_steps": len(events),
+        "start_s": (round_start - start_ms) / 1000,
+        "duration_s": (end - round_start) / 1000 if end is not None else np.nan,
+        "mismatches": replay.mismatches, "manual_unlocks": kinds.count("unlock manual"),
+        "automatic_unlocks": kinds.count("unlock automatic"), "n_ranked": len(replay.ranking),
+        "fully_ranked": fully_ranked, "anomalies": sum(bool(o.anomaly) for o in replay.outcomes),
+    }
+    return steps, ranks, summary
+
+
+def _read_layouts(folder: Path, rounds: pd.DataFrame, boards: pd.DataFrame, skipped: list[SkippedRecord]) -> pd.DataFrame:
+    columns = ["interaction_id", "round_number", "board_id", "username", "position", "row", "col", "image_id"]
+    path = folder / reader.MAPPINGS_FILE
+    if not path.is_file():
+        skipped.append(SkippedRecord(reader.MAPPINGS_FILE, "file is missing; boards are shown in the game's config order"))
+        return pd.DataFrame({c: pd.Series(dtype="int64" if c in ("round_number", "position", "row", "col") else "str") for c in columns})
+    images_of = dict(zip(boards["board_id"], boards["image_ids"]))
+    known_rounds = set(zip(rounds["interaction_id"], rounds["round_number"]))
+    rows, seen = [], set()
+    for line in reader.valid_lines(reader.read_jsonl(path, skipped), reader.MAPPING_FIELDS, skipped, "board mapping"):
+        r = line.record
+        key = (r["interaction_id"], r["round_number"], r["username"])
+        entries = r["mapping"]
+        positions = [e.get("position") for e in entries]
+        ids = [e.get("image_id") for e in entries]
+        problem = None
+        if key in seen:
+            problem = "a second mapping for this player and round; the first one is kept"
+        elif (r["interaction_id"], r["round_number"]) not in known_rounds:
+            problem = "no logged round matches this mapping"
+        elif not all(isinstance(p, int) and not isinstance(p, bool) for p in positions) or sorted(positions) != list(range(1, len(entries) + 1)):
+            problem = "positions must be the numbers 1..n, each once"
+        elif not all(isinstance(i, str) for i in ids) or sorted(ids) != sorted(images_of.get(r["board_id"], [])):
+            problem = f"image ids do not match the images of board {r['board_id']}"
+        if problem:
+            skipped.append(SkippedRecord(line.where, f"board mapping: {problem}"))
+            continue
+        seen.add(key)
+        for entry in sorted(entries, key=lambda e: e["position"]):
+            p = entry["position"]
+            rows.append({"interaction_id": r["interaction_id"], "round_number": r["round_number"], "board_id": r["board_id"],
+                         "username": r["username"], "position": p, "row": (p - 1) // 3, "col": (p - 1) % 3,
+                         "image_id": entry["image_id"]})
+    if not rows:
+        return pd.DataFrame({c: pd.Series(dtype="int64" if c in ("round_number", "position", "row", "col") else "str") for c in columns})
+    return pd.DataFrame(rows, columns=columns)
+
+
+SURVEY_COLUMNS = ["level", "interaction_id", "username", "question_id", "question", "question_type", "answer",
+                  "answer_text", "option_number"]
+
+
+def _read_survey(folder: Path, skipped: list[SkippedRecord]) -> pd.DataFrame:
+    """Interaction-level and user-level answers joined to their questions, options resolved to text."""
+    questions: dict[str, dict] = {}
+    path = folder / reader.SURVEY_CONFIG_FILE
+    files_missing = [name for name in (reader.SURVEY_CONFIG_FILE, reader.SURVEY_INTERACTION_FILE, reader.SURVEY_USER_FILE)
+                     if not (folder / name).is_file()]
+    for name in files_missing:
+        skipped.append(SkippedRecord(name, "file is missing; the survey is incomplete"))
+    if path.is_file():
+        for line in reader.valid_lines(reader.read_jsonl(path, skipped), reader.SURVEY_QUESTION_FIELDS, skipped, "survey question"):
+            r = line.record
+            options = {o.get("answer_id"): (number, o.get("answer_content", ""))
+                       for number, o in enumerate(r["answer_options"], start=1)}
+            questions[r["question_id"]] = {"question": r["question_content"], "type": r["question_type"], "options": options}
+    rows = []
+    for level, name, fields in (("interaction", reader.SURVEY_INTERACTION_FILE, reader.SURVEY_INTERACTION_FIELDS),
+                                ("user", reader.SURVEY_USER_FILE, reader.SURVEY_USER_FIELDS)):
+        if not (folder / name).is_file():
+            continue
+        for line in reader.valid_lines(reader.read_jsonl(folder / name, skipped), fields, skipped, "survey answers"):
+            r = line.record
+            for answer in r["answers"]:
+                question_id, value = answer.get("question_id"), answer.get("answer")
+                if not isinstance(question_id, str) or not isinstance(value, str):
+                    skipped.append(SkippedRecord(line.where, f"survey answer {answer!r:.60}: question_id and answer must be strings"))
+                    continue
+                question = questions.get(question_id, {"question": "", "type": "", "options": {}})
+                number, text = question["options"].get(value, (None, value))
+                rows.append({"level": level, "interaction_id": r.get("interaction_id") if level == "interaction" else None,
+                             "username": r["username"], "question_id": question_id, "question": question["question"],
+                             "question_type": question["type"], "answer": value, "answer_text": text,
+                             "option_number": number})
+    frame = pd.DataFrame(rows, columns=SURVEY_COLUMNS)
+    frame["option_number"] = frame["option_number"].astype("Int64")
+    for column in SURVEY_COLUMNS:
+        if column != "option_number":
+            frame[column] = frame[column].astype("str")
+    return frame
+
+
+# --- assembling ------------------------------------------------------------------------------------------
+
+def build_frames(path: Path, progress: ProgressCallback = no_progress) -> tuple[dict[str, pd.DataFrame], list[SkippedRecord]]:
+    """All frames of A Game Of Sorts from the folder with its JSON Lines files (see module docstring)."""
+    folder = reader.data_folder(Path(path))
+    skipped: list[SkippedRecord] = []
+    progress("Reading the game configuration", 0.0)
+    boards = _read_boards(folder, skipped)
+    games, images = _games_and_images(boards, folder)
+    progress("Reading the interaction log", 0.1)
+    records = _read_log(folder, boards, skipped)
+    board_images = dict(zip(boards["board_id"], boards["image_ids"]))
+    board_numbers = dict(zip(boards["board_id"], boards["board_number"]))
+    criteria = dict(zip(boards["board_id"], boards["criterion"]))
+    categories = dict(zip(games["game_id"], games["category"]))
+
+    by_interaction: dict[str, list[tuple[str, Line]]] = defaultdict(list)
+    for item in records:
+        by_interaction[item[1].record["interaction_id"]].append(item)
+
+    progress("Reconstructing rounds and rankings", 0.4)
+    step_rows, rank_rows, round_rows, dialog_rows = [], [], [], []
+    for interaction_id, items in by_interaction.items():
+        items.sort(key=_step_order)
+        roles: dict[str, str] = {}
+        for _kind, line in items:
+            roles.setdefault(line.record["username"], f"Player {chr(ord('A') + len(roles))}")
+        if len(roles) > 2:
+            skipped.append(SkippedRecord(f"{reader.LOG_FILE}: interaction {interaction_id}",
+                                         f"{len(roles)} players ({', '.join(roles)}); only A and B have board columns"))
+        start_ms = items[0][1].record["timestamp"]
+        by_round: dict[int, list] = defaultdict(list)
+        for item in items:
+            by_round[item[1].record["round_number"]].append(item)
+        interaction_rounds = []
+        for round_number in sorted(by_round):
+            events = by_round[round_number]
+            board_id = events[0][1].record["board_id"]
+            steps, ranks, summary = _replay_round(interaction_id, round_number, events, roles,
+                                                  board_images[board_id], start_ms, skipped)
+            summary.update(game_id=events[0][1].record["game_id"], board_id=board_id,
+                           board_number=board_numbers[board_id], criterion=criteria[board_id])
+            step_rows += steps
+            rank_rows += ranks
+            interaction_rounds.append(summary)
+        round_rows += interaction_rounds
+        game_id = items[0][1].record["game_id"]
+        players = list(roles)
+        dialog_rows.append({
+            "corpus": CORPUS, "dialog_id": interaction_id, "split": SPLIT, "n_turns": len(items),
+            "n_utterances": sum(kind == STEP_MESSAGE for kind, _ in items),
+            "duration_s": (items[-1][1].record["timestamp"] - start_ms) / 1000,
+            "game_id": game_id, "category": categories.get(game_id, category_of(game_id)),
+            "players": players, "player_a": players[0], "player_b": players[1] if len(players) > 1 else "",
+            "n_rounds": len(interaction_rounds), "n_messages": sum(kind == STEP_MESSAGE for kind, _ in items),
+            "n_lock_events": sum(kind != STEP_MESSAGE for kind, _ in items),
+            "created_at": object_id_time(interaction_id), "started_at": start_ms,
+            "mismatches": sum(r["mismatches"] for r in interaction_rounds),
+            "manual_unlocks": sum(r["manual_unlocks"] for r in interaction_rounds),
+            "n_ranks": sum(r["n_ranked"] for r in interaction_rounds),
+            "rounds_fully_ranked": sum(r["fully_ranked"] for r in interaction_rounds),
+        })
+
+    progress("Building frames", 0.7)
+    dialogs = pd.DataFrame(dialog_rows)
+    if dialogs.empty:
+        raise SourceError(folder / reader.LOG_FILE, "holds no usable message or lock event")
+    dialogs["created_at"] = pd.to_datetime(dialogs["created_at"], utc=True)
+    dialogs["started_at"] = _utc(dialogs["started_at"])
+    dialogs = dialogs.sort_values("started_at", ignore_index=True)
+
+    rounds = pd.DataFrame(round_rows)
+    rounds = rounds[["interaction_id", "round_number", "game_id", "board_id", "board_number", "criterion",
+                     "n_messages", "n_messages_in_round", "n_lock_events", "n_steps", "start_s", "duration_s",
+                     "mismatches", "manual_unlocks", "automatic_unlocks", "n_ranked", "fully_ranked", "anomalies"]]
+
+    steps = pd.DataFrame(step_rows)
+    for column in ("pending_a", "pending_b"):
+        if column not in steps:
+            steps[column] = None
+    steps["time"] = _utc(steps["timestamp"])
+    for column in ("message_number", "lock_event_number", "produced_rank"):
+        steps[column] = steps[column].astype("Int64")
+    for column in ("image_id", "next_ranked_image_id", "pending_a", "pending_b"):
+        steps[column] = steps[column].astype("str")
+    steps = steps[["interaction_id", "round_number", "step", "kind", "username", "role", "text", "image_id", "image_ids",
+                   "timestamp", "time", "time_s", "round_time_s", "in_round", "pending_a", "pending_b", "ranks_so_far",
+                   "produced_rank", "mismatch", "anomaly", "message_number", "lock_event_number",
+                   "next_ranked_image_id", "board_id", "line"]]
+
+    is_message = steps["kind"] == STEP_MESSAGE
+    messages = steps.loc[is_message, ["interaction_id", "round_number", "message_number", "step", "board_id", "username",
+                                      "role", "text", "in_round", "image_ids", "timestamp", "time", "time_s",
+                                      "round_time_s", "ranks_so_far", "next_ranked_image_id", "line"]].reset_index(drop=True)
+    messages["message_number"] = messages["message_number"].astype("int64")
+    messages["refers_to_image"] = messages["image_ids"].map(len) > 0
+    messages["n_images_referred"] = messages["image_ids"].map(len)
+    messages["refers_to_next_ranked"] = [bool(nxt) and nxt in set(ids) for ids, nxt in
+                                         zip(messages["image_ids"], messages["next_ranked_image_id"].fillna(""))]
+    lock_events = steps.loc[~is_message, ["interaction_id", "round_number", "lock_event_number", "step", "board_id",
+                                          "username", "role", "kind", "image_id", "timestamp", "time", "time_s",
+                                          "round_time_s", "produced_rank", "mismatch", "anomaly", "line"]]
+    lock_events = lock_events.rename(columns={"kind": "lock_event_type"}).reset_index(drop=True)
+    lock_events["lock_event_number"] = lock_events["lock_event_number"].astype("int64")
+
+    ranks = pd.DataFrame(rank_rows, columns=["interaction_id", "round_number", "board_id", "rank", "image_id",
+                                             "timestamp", "round_time_s"])
+    ranks["time"] = _utc(ranks["timestamp"])
+    ranks = ranks.astype({"round_number": "int64", "rank": "int64", "timestamp": "int64", "round_time_s": "float64"})
+
+    utterances = pd.DataFrame({
+        "corpus": CORPUS, "dialog_id": messages["interaction_id"], "round": messages["round_number"].astype("Int64"),
+        "turn": messages["step"].astype("int64"), "speaker": messages["username"], "role": messages["role"],
+        "text": messages["text"], "time_s": messages["time_s"].astype("float64"),
+    }, columns=UTTERANCE_COLUMNS)
+
+    progress("Reading board layouts and the survey", 0.85)
+    layouts = _read_layouts(folder, rounds, boards, skipped)
+    survey = _read_survey(folder, skipped)
+    progress("Done", 1.0)
+    frames = {"games": games, "boards": boards, "images": images, "dialogs": dialogs, "rounds": rounds,
+              "messages": messages, "lock_events": lock_events, "ranks": ranks, "layouts": layouts,
+              "survey": survey, "steps": steps, "utterances": utterances}
+    return frames, skipped

@@ -1,0 +1,218 @@
+"""The replay view model of one round at one step, and the labels the replay page shows.
+
+``round_view(loaded, interaction_id, round_number, step)`` is meant for ``ui.cached.derived``: it is
+pure, touches only the requested round, and returns a small picklable ``RoundView`` (boards as PNG
+bytes, tables as small frames) describing the game exactly as it stood after that step.
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import Optional
+
+import pandas as pd
+
+from ..common import LoadedCorpus
+from .agreement import kendall_tau, spearman_rho
+from .frames import STEP_MESSAGE
+from .render import TileLabel, colour_for, render_board, short_ids
+
+
+@dataclass(frozen=True)
+class PlayerBoard:
+    username: str
+    role: str  # "Player A" / "Player B" (order of first appearance in the interaction)
+    png: bytes
+    pending: Optional[str]  # this player's own pending lock after the step (invisible to the partner)
+
+
+@dataclass(frozen=True)
+class RoundView:
+    interaction_id: str
+    round_number: int
+    n_rounds: int
+    step: int
+    n_steps: int
+    game_id: str
+    category: str
+    board_id: str
+    board_number: int
+    criterion: str
+    instruction: str
+    boards: tuple[PlayerBoard, ...]
+    event: str  # the step's event in words
+    event_level: str  # info | success (a rank) | warning (mismatch or log anomaly)
+    transcript: pd.DataFrame  # every step of the round: step, time, role, player, event, later
+    ranks: pd.DataFrame  # ranks agreed up to this step: rank, image, at_step, time
+    round_complete: bool  # all images ranked at this step, or the last step
+    comparison: Optional[pd.DataFrame] = None  # rank × interaction (image labels), this board, all plays
+    agreement: Optional[pd.DataFrame] = None  # Kendall tau / Spearman rho per pair of plays
+
+
+def image_labels(loaded: LoadedCorpus, game_id: str) -> dict[str, TileLabel]:
+    images = loaded.frames["images"]
+    images = images[images["game_id"] == game_id]
+    shorts = short_ids(list(images["image_id"]))
+    return {row.image_id: TileLabel(row.category, shorts[row.image_id], colour_for(row.image_id, int(row.game_index)))
+            for row in images.itertuples(index=False)}
+
+
+def dialog_labels(loaded: LoadedCorpus) -> dict[str, str]:
+    """interaction_id → "pastries · fabulous-chicken-6978 & puny-badger-7135 · 2021-12-17 (61bcbb1f)"."""
+    dialogs = loaded.dialogs
+    return {row.dialog_id: f"{row.category} · {row.player_a} & {row.player_b} · {row.started_at:%Y-%m-%d} ({row.dialog_id[:8]})"
+            for row in dialogs.itertuples(index=False)}
+
+
+def round_steps(loaded: LoadedCorpus, interaction_id: str) -> dict[int, int]:
+    """round_number → number of replay steps, for the interaction's rounds in play order."""
+    rounds = loaded.frames["rounds"]
+    mine = rounds[rounds["interaction_id"] == interaction_id].sort_values("round_number")
+    return {int(r): int(n) for r, n in zip(mine["round_number"], mine["n_steps"])}
+
+
+def _clock(seconds: float) -> str:
+    seconds = max(0, int(round(seconds)))
+    return f"{seconds // 60:d}:{seconds % 60:02d}"
+
+
+def _describe(step: pd.Series, name, partner_pending: Optional[str]) -> tuple[str, str, str]:
+    """(long description, short transcript line, level) of one step; ``name`` labels image ids."""
+    who, kind = step["username"], step["kind"]
+    if kind == STEP_MESSAGE:
+        refs = [name(i) for i in step["image_ids"]]
+        marked = f" — marks {', '.join(refs)}" if refs else " — marks no image"
+        return f"{who} wrote: “{step['text']}”{marked}", step["text"], "info"
+    image = name(step["image_id"])
+    if kind == "lock":
+        if pd.notna(step["produced_rank"]):
+            rank = int(step["produced_rank"])
+            text, short, level = (f"{who} locked {image} — the partner had locked it too: {image} is rank {rank}",
+                                  f"🔒 locked {image} → rank {rank}", "success")
+        elif step["mismatch"]:
+            other = name(partner_pending) if partner_pending else "another image"
+            text, short, level = (f"Mismatch: {who} locked {image}, the partner had locked {other} — both locks are released",
+                                  f"🔒 locked {image} ✗ mismatch with {other}", "warning")
+        else:
+            text, short, level = (f"{who} locked {image} (the partner cannot see this lock)", f"🔒 locked {image}", "info")
+    elif kind == "unlock automatic":
+        text, short, level = (f"{who}'s lock on {image} was released automatically after the mismatch",
+                              f"🔓 {image} released (mismatch)", "info")
+    else:
+        text, short, level = f"{who} withdrew the lock on {image} (manual unlock)", f"🔓 withdrew {image}", "info"
+    if step["anomaly"]:
+        text, level = f"{text}. Log anomaly: {step['anomaly']}", "warning"
+    return text, short, level
+
+
+def _layout(loaded: LoadedCorpus, interaction_id: str, round_number: int, username: str, board_images: list[str]) -> list[str]:
+    layouts = loaded.frames["layouts"]
+    mine = layouts[(layouts["interaction_id"] == interaction_id) & (layouts["round_number"] == round_number)
+                   & (layouts["username"] == username)].sort_values("position")
+    # Without a mapping the player is shown the game's config order (the real data always has one).
+    return list(mine["image_id"]) if len(mine) else list(board_images)
+
+
+def _png(image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", optimize=False)
+    return buffer.getvalue()
+
+
+def _comparison(loaded: LoadedCorpus, board_id: str, this_interaction: str, name) -> tuple[pd.DataFrame, pd.DataFrame]:
+    ranks = loaded.frames["ranks"]
+    ranks = ranks[ranks["board_id"] == board_id]
+    starts = loaded.dialogs.set_index("dialog_id")["started_at"]
+    plays = sorted(ranks["interaction_id"].unique(), key=lambda i: (i != this_interaction, starts.get(i, pd.NaT)))
+    column = {i: f"{i[:8]}{' (this play)' if i == this_interaction else ''}" for i in plays}
+    table = pd.DataFrame({"rank": sorted(ranks["rank"].unique())})
+    rankings = {}
+    for interaction_id in plays:
+        mine = ranks[ranks["interaction_id"] == interaction_id]
+        rankings[interaction_id] = dict(zip(mine["image_id"], mine["rank"]))
+        labels = dict(zip(mine["rank"], mine["image_id"].map(name)))
+        table[column[interaction_id]] = table["rank"].map(labels).fillna("").astype("str")
+    rows = []
+    for other in plays:
+        if other == this_interaction:
+            continue
+        a, b = rankings[this_interaction], rankings[other]
+        rows.append({"compared with": column[other], "images in common": len(set(a) & set(b)),
+                     "Kendall tau": round(kendall_tau(a, b), 3), "Spearman rho": round(spearman_rho(a, b), 3)})
+    agreement = pd.DataFrame(rows, columns=["compared with", "images in common", "Kendall tau", "Spearman rho"])
+    return table, agreement
+
+
+def round_view(loaded: LoadedCorpus, interaction_id: str, round_number: int, step: int) -> Optional[RoundView]:
+    """The round as it stood after ``step`` (clamped to the round's steps); None for an unknown round."""
+    frames = loaded.frames
+    rounds = frames["rounds"]
+    match = rounds[(rounds["interaction_id"] == interaction_id) & (rounds["round_number"] == round_number)]
+    if match.empty:
+        return None
+    round_row = match.iloc[0]
+    steps = frames["steps"]
+    steps = steps[(steps["interaction_id"] == interaction_id) & (steps["round_number"] == round_number)].sort_values("step")
+    n_steps = len(steps)
+    step = min(max(1, int(step)), n_steps)
+    boards = frames["boards"].set_index("board_id")
+    board = boards.loc[round_row["board_id"]]
+    labels = image_labels(loaded, round_row["game_id"])
+
+    def name(image_id: Optional[str]) -> str:
+        return labels[image_id].short_id if image_id in labels else str(image_id)[:8]
+
+    dialog = loaded.dialogs.set_index("dialog_id").loc[interaction_id]
+    players = [(dialog["player_a"], "Player A", "pending_a"), (dialog["player_b"], "Player B", "pending_b")]
+    current = steps.iloc[step - 1]
+
+    all_ranks = frames["ranks"]
+    all_ranks = all_ranks[(all_ranks["interaction_id"] == interaction_id) & (all_ranks["round_number"] == round_number)]
+    rank_steps = steps.loc[steps["produced_rank"].notna(), ["produced_rank", "step"]]
+    rank_step = dict(zip(rank_steps["produced_rank"].astype(int), rank_steps["step"]))
+    given = all_ranks[all_ranks["rank"] <= int(current["ranks_so_far"])].sort_values("rank")
+    ranked = dict(zip(given["image_id"], given["rank"]))
+
+    # On a mismatch each player's board flashes that player's own rejected lock.
+    mismatched: dict[str, Optional[str]] = {}
+    if current["kind"] == "lock" and bool(current["mismatch"]):
+        for username, _role, column in players:
+            mismatched[username] = current[column]
+    player_boards = []
+    partner_pending = None
+    for username, role, column in players:
+        if not username:
+            continue
+        pending = current[column] if pd.notna(current[column]) else None
+        if username != current["username"] and pending:
+            partner_pending = pending
+        highlighted = set(current["image_ids"]) if current["kind"] == STEP_MESSAGE and current["username"] == username else set()
+        image = render_board(_layout(loaded, interaction_id, round_number, username, list(board["image_ids"])), labels,
+                             ranks=ranked, pending=None if mismatched.get(username) else pending,
+                             highlighted=highlighted, mismatch=mismatched.get(username), image_folder=loaded.assets)
+        player_boards.append(PlayerBoard(username, role, _png(image), pending))
+    event, _short, level = _describe(current, name, partner_pending)
+
+    described = [_describe(row, name, None) for _index, row in steps.iterrows()]
+    transcript = pd.DataFrame({
+        "step": steps["step"].to_numpy(), "time": [_clock(t) for t in steps["round_time_s"]],
+        "role": steps["role"].to_numpy(), "player": steps["username"].to_numpy(),
+        "event": [short for _text, short, _level in described],
+        "kind": steps["kind"].to_numpy(), "later": (steps["step"] > step).to_numpy(),
+    })
+    ranks_table = pd.DataFrame({
+        "rank": given["rank"].to_numpy(), "image": [name(i) for i in given["image_id"]],
+        "image_id": given["image_id"].to_numpy(), "at step": [rank_step.get(int(r), 0) for r in given["rank"]],
+        "time": [_clock(t) for t in given["round_time_s"]],
+    })
+    complete = int(current["ranks_so_far"]) >= len(board["image_ids"]) or step == n_steps
+    comparison = agreement = None
+    if complete:
+        comparison, agreement = _comparison(loaded, round_row["board_id"], interaction_id, name)
+    return RoundView(
+        interaction_id=interaction_id, round_number=int(round_number), n_rounds=int(dialog["n_rounds"]), step=step,
+        n_steps=n_steps, game_id=round_row["game_id"], category=str(dialog["category"]), board_id=round_row["board_id"],
+        board_number=int(round_row["board_number"]), criterion=str(board["criterion"]), instruction=str(board["instruction"]),
+        boards=tuple(player_boards), event=event, event_level=level, transcript=transcript, ranks=ranks_table,
+        round_complete=complete, comparison=comparison, agreement=agreement,
+    )

@@ -1,0 +1,63 @@
+"""Notes: every tag and note written on the replay page, filterable, editable, exportable with deep links."""
+import streamlit as st
+
+from data_access.common import CORPUS_NAMES, CORPUS_TITLES
+from data_access.notes import NotesStoreError
+from ui.notes import store
+from ui.widgets import query_param, set_url
+
+st.title("Notes")
+notes = store()
+if notes is None:
+    st.stop()
+
+filters = st.columns([2, 2, 3, 2], vertical_alignment="bottom")
+corpus = filters[0].selectbox("Corpus", ["all", *CORPUS_NAMES], format_func=lambda c: CORPUS_TITLES.get(c, "All corpora"),
+                              index=([None, *CORPUS_NAMES].index(query_param("corpus")) if query_param("corpus") in CORPUS_NAMES else 0))
+tags = notes.tag_counts(None if corpus == "all" else corpus)
+tag = filters[1].selectbox("Tag", ["any", *tags["tag"]], format_func=lambda t: t if t == "any" else f"#{t}",
+                           index=(1 + list(tags["tag"]).index(query_param("tag")) if query_param("tag") in set(tags["tag"]) else 0))
+text = filters[2].text_input("Text contains", value=query_param("text") or "")
+show_deleted = filters[3].toggle("Show deleted", value=False)
+set_url(corpus=None if corpus == "all" else corpus, tag=None if tag == "any" else tag, text=text)
+
+selection = dict(corpus=None if corpus == "all" else corpus, tag=None if tag == "any" else tag, text=text or None)
+frame = notes.notes(**selection, include_deleted=show_deleted)
+st.caption(f"{len(frame):,} note(s) in `{notes.path}`. Edit a text or its tags in the table and press Save; "
+           "deleting only hides a note (toggle “Show deleted” to bring it back).")
+if frame.empty:
+    st.info("No notes yet: open a dialog in Replay and use the 📝 Notes panel under it.")
+    st.stop()
+
+editable = frame.assign(tags=frame["tags"].map(", ".join), deleted=frame["deleted_at"].notna())
+edited = st.data_editor(
+    editable[["id", "corpus", "dialog_id", "round", "turn", "tags", "text", "deleted", "updated_at", "link"]],
+    hide_index=True, key="notes_editor", disabled=["id", "corpus", "dialog_id", "round", "turn", "updated_at", "link"],
+    column_config={"link": st.column_config.LinkColumn("Replay", display_text="open ▶"),
+                   "text": st.column_config.TextColumn("Note", width="large")},
+)
+if st.button("Save changes", type="primary"):
+    changed = 0
+    try:
+        for before, after in zip(editable.itertuples(index=False), edited.itertuples(index=False)):
+            if after.deleted and not before.deleted:
+                notes.delete_note(after.id)
+            elif before.deleted and not after.deleted:
+                notes.restore_note(after.id)
+            elif (after.text, after.tags) != (before.text, before.tags):
+                notes.update_note(after.id, text=after.text, tags=after.tags.split(","),
+                                  expected_updated_at=before.updated_at)
+            else:
+                continue
+            changed += 1
+        st.session_state["notes_saved"] = f"Saved {changed} change(s)."
+        st.session_state.pop("notes_editor", None)  # show the stored notes, not the stale edits
+        st.rerun()
+    except (NotesStoreError, ValueError) as exc:
+        st.error(f"Not all changes were saved (the table still holds your edits): {exc}")
+if "notes_saved" in st.session_state:
+    st.success(st.session_state.pop("notes_saved"))
+
+left, right, _ = st.columns([1, 1, 4])
+left.download_button("⬇ Notes as CSV", notes.export_csv(**selection), "notes.csv", "text/csv")
+right.download_button("⬇ Notes as JSON Lines", notes.export_jsonl(**selection), "notes.jsonl", "application/jsonl")

@@ -1,0 +1,91 @@
+"""The app in a real browser: every page opens, the replay steps with buttons and arrow keys, deep links
+of each corpus open the right state, and script in the data never runs."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .conftest import wait_for_app
+
+pytestmark = pytest.mark.e2e
+
+PAGES = {
+    "overview": "Overview", "browse": "Browse", "replay": "Replay", "search": "Search", "compare": "Compare",
+    "present": "Present", "codraw-scores": "CoDraw", "durations": "Durations", "gos-outcomes": "Game Of Sorts",
+    "minecraft-outcomes": "Minecraft", "notes": "Notes", "data": "Data",
+}
+
+
+def assert_no_error(page) -> None:
+    assert page.locator('[data-testid="stException"]').count() == 0
+    body = page.inner_text("body")
+    assert "Traceback" not in body
+
+
+@pytest.mark.parametrize("path", sorted(PAGES))
+def test_every_page_opens(demo_app, page, path):
+    page.goto(f"{demo_app.url}/{path}")
+    wait_for_app(page)
+    assert_no_error(page)
+    heading = page.locator("h1").first.inner_text()
+    assert re.search(PAGES[path], heading, re.IGNORECASE), heading
+
+
+def _demo_dialog(corpus: str, tmp_path_factory, min_turns: int = 5):
+    """A dialog of the demo corpus the served app also generates (the generator is deterministic)."""
+    from data_access.corpora import demo_path, load_path
+
+    folder = tmp_path_factory.mktemp(f"demo-{corpus}")
+    dialogs = load_path(corpus, demo_path(corpus, folder), cache_root=folder / "cache").dialogs
+    return dialogs[dialogs["n_turns"] >= min_turns].iloc[0]["dialog_id"]
+
+
+def _turn_in_url(page) -> str:
+    return re.search(r"[?&]turn=(\d+)", page.url).group(1)
+
+
+def _wait_turn(page, turn: int) -> None:
+    page.wait_for_function(f"() => /[?&]turn={turn}(&|$)/.test(window.location.search)", timeout=30_000)
+    wait_for_app(page)
+
+
+def test_replay_steps_with_buttons_and_arrow_keys(demo_app, page, tmp_path_factory):
+    dialog = _demo_dialog("codraw", tmp_path_factory)
+    page.goto(f"{demo_app.url}/replay?corpus=codraw&dialog={dialog}&turn=2")
+    wait_for_app(page)
+    assert _turn_in_url(page) == "2"
+    page.get_by_role("button", name=re.compile("Next")).click()
+    _wait_turn(page, 3)
+    page.locator("body").click(position={"x": 5, "y": 5})
+    page.keyboard.press("ArrowRight")
+    _wait_turn(page, 4)
+    page.keyboard.press("ArrowLeft")
+    _wait_turn(page, 3)
+    page.get_by_role("button", name=re.compile("Previous")).click()
+    _wait_turn(page, 2)
+    assert_no_error(page)
+
+
+@pytest.mark.parametrize("corpus, extra, selector", [
+    ("codraw", "&turn=3", '[data-testid="stImage"]'),
+    ("gos", "&round=2&turn=4", '[data-testid="stImage"]'),
+    ("minecraft", "&turn=3", ".js-plotly-plot"),
+])
+def test_deep_link_opens_that_state(demo_app, page, tmp_path_factory, corpus, extra, selector):
+    dialog = _demo_dialog(corpus, tmp_path_factory, min_turns=4)
+    page.goto(f"{demo_app.url}/replay?corpus={corpus}&dialog={dialog}{extra}")
+    wait_for_app(page)
+    page.wait_for_selector(selector)
+    assert page.locator(selector).count() >= 2 if corpus != "minecraft" else page.locator(selector).count() >= 1
+    assert dialog in page.inner_text("body")
+    for part in extra.strip("&").split("&"):
+        assert part in page.url
+    assert_no_error(page)
+
+
+def test_bad_deep_link_is_explained_not_crashed(demo_app, page):
+    page.goto(f"{demo_app.url}/replay?corpus=codraw&dialog=../../etc/passwd&turn=abc")
+    wait_for_app(page)
+    assert "not in the loaded corpus" in page.inner_text("body")
+    assert_no_error(page)

@@ -1,0 +1,71 @@
+"""``python -m data_access summary``: one JSON object on success, exit 2 with one stderr line naming the
+file on failure, never a traceback."""
+import gzip
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from data_access.corpora import demo_path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_cli(*args, env_cache):
+    env = {"DIALOGUE_CACHE_DIR": str(env_cache), "PATH": "/usr/bin:/bin"}
+    return subprocess.run([sys.executable, "-m", "data_access", *map(str, args)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("name", ["codraw", "gos", "minecraft"])
+def test_summary_of_the_demo_corpus_is_one_json_object(tmp_path, name):
+    result = run_cli("summary", name, demo_path(name, tmp_path), env_cache=tmp_path / "c")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert isinstance(summary, dict) and isinstance(summary["skipped"], list)
+
+
+def _bad_sources(tmp_path):
+    not_gzip = tmp_path / "fake.json.gz"
+    not_gzip.write_text('{"count": 1}')
+    truncated = tmp_path / "truncated.json"
+    truncated.write_text('{"count": 9993, "stat": {}, "data": {"train_00001": {"image_id": 1, "abs')
+    empty = tmp_path / "empty.json"
+    empty.write_text("")
+    latin1 = tmp_path / "latin1.json"
+    latin1.write_bytes('{"count": 1, "data": {"train_00001": {"abs_t": "caf\xe9"}}}'.encode("latin-1"))
+    wrong_layout = tmp_path / "list.json"
+    wrong_layout.write_text("[1, 2, 3]")
+    empty_folder = tmp_path / "empty-folder"
+    empty_folder.mkdir()
+    gz_truncated = tmp_path / "cut.json.gz"
+    gz_truncated.write_bytes(gzip.compress(b'{"count": 1, "stat": {}, "data": {}}')[:-12])
+    return {
+        ("codraw", "missing"): tmp_path / "nope.json",
+        ("codraw", "not gzip"): not_gzip,
+        ("codraw", "truncated"): truncated,
+        ("codraw", "empty"): empty,
+        ("codraw", "not utf-8"): latin1,
+        ("codraw", "wrong layout"): wrong_layout,
+        ("codraw", "empty folder"): empty_folder,
+        ("codraw", "truncated gzip"): gz_truncated,
+        ("gos", "missing"): tmp_path / "nope",
+        ("gos", "empty folder"): empty_folder,
+        ("gos", "a file, not a folder"): wrong_layout,
+        ("minecraft", "missing"): tmp_path / "nope",
+        ("minecraft", "empty folder"): empty_folder,
+        ("minecraft", "a file, not a folder"): wrong_layout,
+    }
+
+
+@pytest.mark.parametrize("case", sorted(_bad_sources(Path("/x"))), ids=lambda c: f"{c[0]}-{c[1]}")
+def test_unloadable_source_exits_2_with_one_line_naming_the_file(tmp_path, case):
+    path = _bad_sources(tmp_path)[case]
+    result = run_cli("summary", case[0], path, env_cache=tmp_path / "c")
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert path.name in lines[0]
+    assert "Traceback" not in result.stderr and result.stdout == ""

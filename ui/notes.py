@@ -1,0 +1,91 @@
+"""Notes in the UI: the panel on the replay page (notes at this turn, add one) and note counts for tables.
+
+The store is SQLite (``data_access.notes``); nothing here caches note contents, so every tab sees what
+the others saved. A failed save keeps the typed text in the form and says why."""
+from __future__ import annotations
+
+from typing import Optional
+
+import pandas as pd
+import streamlit as st
+
+from data_access.notes import NotesStore, NotesStoreError
+from data_access.sources import notes_db_path
+from ui.widgets import md_escape
+
+
+@st.cache_resource(show_spinner=False)
+def _store(path: str) -> NotesStore:
+    return NotesStore(path)
+
+
+def store() -> Optional[NotesStore]:
+    """The configured notes store, or None after showing why it cannot be opened."""
+    try:
+        return _store(str(notes_db_path()))
+    except NotesStoreError as exc:
+        st.error(f"Notes are unavailable: {exc}", icon="⚠️")
+        return None
+
+
+def note_counts(corpus: str) -> pd.Series:
+    """Live notes per dialog of ``corpus`` (dialog_id → count)."""
+    notes = store()
+    if notes is None:
+        return pd.Series(dtype="int64")
+    try:
+        return notes.notes(corpus=corpus)["dialog_id"].value_counts()
+    except NotesStoreError as exc:
+        st.error(f"Notes are unavailable: {exc}", icon="⚠️")
+        return pd.Series(dtype="int64")
+
+
+def _save(form_key: str, corpus: str, dialog_id: str, round: Optional[int], turn: Optional[int]) -> None:
+    state = st.session_state
+    text, tags = state.get(f"{form_key}_text", ""), state.get(f"{form_key}_tags", "")
+    on_turn = state.get(f"{form_key}_scope", "this turn") == "this turn"
+    if not text.strip() and not tags.strip():
+        state[f"{form_key}_message"] = ("warning", "Write a note or a tag first.")
+        return
+    try:
+        store().add_note(corpus, dialog_id, text, round=round, turn=turn if on_turn else None,
+                         tags=[t for t in tags.split(",") if t.strip()])
+    except (NotesStoreError, ValueError, AttributeError) as exc:
+        state[f"{form_key}_message"] = ("error", f"Not saved — your text is still in the form: {exc}")
+        return
+    state[f"{form_key}_text"], state[f"{form_key}_tags"] = "", ""
+    state[f"{form_key}_message"] = ("success", "Note saved.")
+
+
+def notes_panel(corpus: str, dialog_id: str, turn: Optional[int], round: Optional[int] = None,
+                turn_label: str = "turn") -> None:
+    """Notes on this turn and on the whole dialog, and a form to add one."""
+    notes = store()
+    if notes is None:
+        return
+    try:
+        here = notes.notes_for_turn(corpus, dialog_id, round, turn) if turn is not None else pd.DataFrame()
+        whole = notes.notes_for_turn(corpus, dialog_id, None, None)
+    except NotesStoreError as exc:
+        st.error(f"Notes are unavailable: {exc}", icon="⚠️")
+        return
+    count = len(here) + len(whole)
+    with st.expander(f"📝 Notes ({count})", expanded=count > 0):
+        for title, frame in ((f"On this {turn_label}", here), ("On the whole dialog", whole)):
+            if len(frame):
+                st.caption(title)
+                for note in frame.itertuples(index=False):
+                    tags = " ".join(f"**#{md_escape(t)}**" for t in note.tags)
+                    st.markdown(f"{tags} · {note.created_at:%Y-%m-%d %H:%M}")
+                    st.text(note.text)
+        form_key = f"note_form_{corpus}"
+        with st.form(form_key, border=False):
+            st.text_area("New note", key=f"{form_key}_text", placeholder="What do you notice here?")
+            left, right = st.columns([3, 2])
+            left.text_input("Tags (comma-separated)", key=f"{form_key}_tags", placeholder="e.g. repair, spatial")
+            right.radio("Attach to", ["this turn", "the whole dialog"], key=f"{form_key}_scope", horizontal=True,
+                        disabled=turn is None)
+            st.form_submit_button("Save note", on_click=_save, args=(form_key, corpus, dialog_id, round, turn))
+        message = st.session_state.pop(f"{form_key}_message", None)
+        if message:
+            getattr(st, message[0])(message[1])
