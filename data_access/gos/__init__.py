@@ -11,13 +11,13 @@ from .frames import build_frames
 from .ranking import LockEvent, replay_locks
 from .render import render_board
 from .summary import summarize
-from .view import RoundView, dialog_labels, round_steps, round_view
+from .view import RoundView, dialog_labels, round_steps, round_view, snapshot, step_count
 
 SCHEMA_VERSION = 1
 DEMO_VERSION = 1
 
 __all__ = [
     "SCHEMA_VERSION", "DEMO_VERSION", "build_frames", "summarize", "write_demo", "demo_source",
-    "round_view", "round_steps", "dialog_labels", "RoundView", "render_board", "replay_locks", "LockEvent",
+    "round_view", "round_steps", "step_count", "snapshot", "dialog_labels", "RoundView", "render_board", "replay_locks", "LockEvent",
     "pairwise_agreement", "rank_sums", "kendall_tau", "spearman_rho",
 ]

@@ -216,3 +216,19 @@ def round_view(loaded: LoadedCorpus, interaction_id: str, round_number: int, ste
         boards=tuple(player_boards), event=event, event_level=level, transcript=transcript, ranks=ranks_table,
         round_complete=complete, comparison=comparison, agreement=agreement,
     )
+
+
+def step_count(loaded: LoadedCorpus, interaction_id: str, round_number: Optional[int] = None) -> int:
+    """Replay steps of one round (round 1 when none is given)."""
+    return round_steps(loaded, interaction_id).get(int(round_number or 1), 0)
+
+
+def snapshot(loaded: LoadedCorpus, interaction_id: str, step: int, round_number: Optional[int] = None):
+    """Both players' boards after ``step`` as one picture (for presentation and GIF/PNG export)."""
+    from PIL import Image
+
+    from ..export import image_grid
+
+    view = round_view(loaded, interaction_id, int(round_number or 1), step)
+    boards = [Image.open(io.BytesIO(board.png)) for board in view.boards]
+    return image_grid(boards, [f"{board.role}: {board.username}" for board in view.boards])

@@ -1,0 +1,151 @@
+"""The replay view model of one Minecraft game at one step (utterance): small, picklable, computed from the
+frames so that ``ui.cached.derived`` can cache it per (game, step).
+
+Step k shows the build after the actions that follow utterance k (and precede utterance k+1), this step's
+placements and removals, the Builder's position at the end of the step, the target aligned to the build
+(best rotation/shift at this step, preferring the final build's alignment on ties so the target stays put),
+block F1 to the target and, when the actions after utterance k form a BAP sample, its next actions.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Optional
+
+import pandas as pd
+
+from ..common import LoadedCorpus
+from .blocks import COLOR_IDS, COLORS, Alignment, best_alignment, decode, decode_array, encode
+
+Block = tuple[int, int, int, str]
+
+
+@dataclass
+class ReplayStep:
+    dialog_id: str
+    config: str
+    split: str
+    turn: int
+    n_turns: int
+    blocks: list[Block]  # the build after this step
+    placed: list[Block]  # this step's placements (still standing at its end)
+    removed: list[Block]  # this step's removals
+    builder: Optional[tuple[float, float, float, float, float]]  # x, y, z, yaw, pitch
+    gold_aligned: list[Block]  # the target in the build's coordinates
+    gold_missing: list[Block]  # target blocks not (yet) built
+    alignment: Optional[Alignment]
+    f1: float
+    utterances: pd.DataFrame  # all of this game's chat (turn, speaker, role, text, time_s)
+    actions: pd.DataFrame  # this step's actions
+    next_actions: Optional[pd.DataFrame] = None  # the BAP sample's target actions, when this step has one
+    bap_sample_id: Optional[int] = None
+    outcome_match: bool = False
+    facts: dict = field(default_factory=dict)
+
+
+def _key(block) -> int:
+    return encode(int(block[0]), int(block[1]), int(block[2]), COLOR_IDS[block[3]])
+
+
+def blocks_after_each_turn(actions: pd.DataFrame, n_turns: int) -> list[set[int]]:
+    """Block keys after step k for k = 0..n_turns (index 0 = actions before the first utterance)."""
+    current: set[int] = set()
+    result = []
+    by_turn = {turn: group for turn, group in actions.groupby("turn", sort=True)}
+    for turn in range(n_turns + 1):
+        group = by_turn.get(turn)
+        if group is not None:
+            for kind, x, y, z, color in group[["kind", "x", "y", "z", "color"]].itertuples(index=False):
+                key = encode(int(x), int(y), int(z), COLOR_IDS[color])
+                (current.add if kind == "placement" else current.discard)(key)
+        result.append(set(current))
+    return result
+
+
+def replay_step(loaded: LoadedCorpus, dialog_id: str, turn: int) -> Optional[ReplayStep]:
+    """The view model of ``dialog_id`` at step ``turn`` (clamped to 1..n_turns), or None for an unknown game."""
+    frames = loaded.frames
+    dialogs = frames["dialogs"]
+    row = dialogs[dialogs["dialog_id"] == dialog_id]
+    if row.empty:
+        return None
+    game = row.iloc[0]
+    n_turns = int(game["n_turns"])
+    turn = min(max(int(turn), 1), max(n_turns, 1))
+    actions = frames["actions"][frames["actions"]["game"] == dialog_id]
+    # Actions after the last utterance belong to the last step.
+    actions = actions.assign(turn=actions["turn"].clip(upper=max(n_turns, 1)))
+    after = blocks_after_each_turn(actions, max(n_turns, 1))
+    built = after[turn]
+    step_actions = actions[actions["turn"] == turn].reset_index(drop=True)
+    placed = [b for b in map(tuple, step_actions.loc[step_actions["kind"] == "placement", ["x", "y", "z", "color"]].itertuples(index=False)) if _key(b) in built]
+    removed = [tuple(b) for b in step_actions.loc[step_actions["kind"] == "removal", ["x", "y", "z", "color"]].itertuples(index=False)]
+
+    states = frames["states"][frames["states"]["game"] == dialog_id]
+    at_or_before = states[states["n_utterances"] <= turn]
+    last_state = (at_or_before if not at_or_before.empty else states).iloc[-1]
+    builder = tuple(float(last_state[c]) for c in ("x", "y", "z", "yaw", "pitch"))
+
+    gold_rows = frames["gold"][frames["gold"]["config"] == game["config"]]
+    gold_keys = [encode(int(x), int(y), int(z), COLOR_IDS[c]) for x, y, z, c in gold_rows[["x", "y", "z", "color"]].itertuples(index=False)]
+    alignment, f1, gold_aligned, gold_missing = None, math.nan, [], []
+    if gold_keys:
+        final = Alignment(int(game["align_rotation"]), int(game["align_dx"]), int(game["align_dz"]), 0, 0, 0)
+        alignment = best_alignment(built, gold_keys, prefer=final) if built else Alignment(final.rotation, final.dx, final.dz, 0, 0, len(gold_keys))
+        f1 = alignment.f1
+        moved = alignment.gold_to_built(decode_array(gold_keys))
+        gold_aligned = [(int(x), int(y), int(z), COLORS[int(c)]) for x, y, z, c in moved]
+        gold_missing = [b for b in gold_aligned if _key(b) not in built]
+
+    utterances = frames["utterances"]
+    utterances = utterances.loc[utterances["dialog_id"] == dialog_id, ["turn", "speaker", "role", "text", "time_s"]].reset_index(drop=True)
+
+    samples = frames["bap_samples"]
+    sample = samples[(samples["game"] == dialog_id) & (samples["turn"] == turn)]
+    next_actions, sample_id = None, None
+    if not sample.empty:
+        sample_id = int(sample.iloc[0]["sample_id"])
+        next_actions = pd.DataFrame(json.loads(sample.iloc[0]["next_actions"]),
+                                    columns=["action", "x", "y", "z", "color", "state_idx"])
+        next_actions["action"] = next_actions["action"].map({"putdown": "placement", "pickup": "removal"})
+    return ReplayStep(
+        dialog_id=dialog_id, config=str(game["config"]), split=str(game["split"]), turn=turn, n_turns=n_turns,
+        blocks=sorted(decode(k) for k in built), placed=placed, removed=removed, builder=builder,
+        gold_aligned=gold_aligned, gold_missing=gold_missing, alignment=alignment, f1=f1,
+        utterances=utterances, actions=step_actions.drop(columns=["game"]), next_actions=next_actions,
+        bap_sample_id=sample_id, outcome_match=bool(game["outcome_match"]),
+        facts={"duration_s": float(game["duration_s"]), "builder": str(game["builder"]), "architect": str(game["architect"]),
+               "final_f1": float(game["outcome_f1"]), "gold_blocks": int(game["gold_blocks"])},
+    )
+
+
+def f1_by_step(loaded: LoadedCorpus, dialog_id: str) -> pd.DataFrame:
+    """Block F1 to the target after every step of one game (columns turn, blocks, f1), for charts."""
+    frames = loaded.frames
+    game = frames["dialogs"][frames["dialogs"]["dialog_id"] == dialog_id].iloc[0]
+    n_turns = max(int(game["n_turns"]), 1)
+    actions = frames["actions"][frames["actions"]["game"] == dialog_id]
+    actions = actions.assign(turn=actions["turn"].clip(upper=n_turns))
+    gold_rows = frames["gold"][frames["gold"]["config"] == game["config"]]
+    gold_keys = [encode(int(x), int(y), int(z), COLOR_IDS[c]) for x, y, z, c in gold_rows[["x", "y", "z", "color"]].itertuples(index=False)]
+    after = blocks_after_each_turn(actions, n_turns)
+    rows = [(k, len(after[k]), best_alignment(after[k], gold_keys).f1 if gold_keys else math.nan) for k in range(1, n_turns + 1)]
+    return pd.DataFrame(rows, columns=["turn", "blocks", "f1"])
+
+
+def step_count(loaded: LoadedCorpus, dialog_id: str, round: Optional[int] = None) -> int:
+    """Replay steps of a game: its utterances without the system line."""
+    games = loaded.dialogs[loaded.dialogs["dialog_id"] == dialog_id]
+    return int(games["n_turns"].iloc[0]) if len(games) else 0
+
+
+def snapshot(loaded: LoadedCorpus, dialog_id: str, turn: int, round: Optional[int] = None):
+    """The build after ``turn`` beside its aligned target (isometric drawings, for presentation and export)."""
+    from ..export import image_grid
+    from .render import snapshot_image
+
+    step = replay_step(loaded, dialog_id, turn)
+    build = snapshot_image(step.blocks, highlight=step.placed, title=f"Build after utterance {turn}")
+    target = snapshot_image(step.gold_aligned, title="Target (aligned)")
+    return image_grid([build, target])

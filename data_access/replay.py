@@ -1,0 +1,86 @@
+"""Corpus-independent access to replay steps, for the compare and presentation pages and for exports.
+
+Each corpus package provides ``step_count(loaded, dialog_id, round=None)`` and
+``snapshot(loaded, dialog_id, step, round=None) -> PIL.Image`` (the picture of that state: CoDraw's
+target and canvas, both Game Of Sorts boards, the Minecraft build beside its target)."""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import pandas as pd
+from PIL import Image
+
+from .common import LoadedCorpus
+from .corpora import corpus_module
+from .export import animated_gif, png_strip
+
+
+def rounds_of(loaded: LoadedCorpus, dialog_id: str) -> list[Optional[int]]:
+    """The rounds a dialog is replayed in: [1, 2, 3, 4] for A Game Of Sorts, [None] elsewhere."""
+    if "round" in loaded.utterances and loaded.utterances["round"].notna().any():
+        rounds = loaded.utterances.loc[loaded.utterances["dialog_id"] == dialog_id, "round"].dropna()
+        return sorted(int(r) for r in rounds.unique()) or [1]
+    return [None]
+
+
+def step_count(loaded: LoadedCorpus, dialog_id: str, round: Optional[int] = None) -> int:
+    return int(corpus_module(loaded.corpus).step_count(loaded, dialog_id, round))
+
+
+def snapshot(loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional[int] = None) -> Image.Image:
+    return corpus_module(loaded.corpus).snapshot(loaded, dialog_id, int(step), round)
+
+
+def step_messages(loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional[int] = None,
+                  up_to: bool = False) -> pd.DataFrame:
+    """The utterances shown at ``step`` (or at every step up to it): turn, speaker, role, text."""
+    lines = loaded.utterances[loaded.utterances["dialog_id"] == dialog_id]
+    if round is not None:
+        lines = lines[lines["round"] == round]
+    lines = lines[lines["turn"] <= step] if up_to else lines[lines["turn"] == step]
+    return lines[["turn", "speaker", "role", "text"]].reset_index(drop=True)
+
+
+def _captions(loaded: LoadedCorpus, dialog_id: str, steps: Sequence[int], round: Optional[int]) -> list[str]:
+    captions = []
+    for step in steps:
+        said = step_messages(loaded, dialog_id, step, round)
+        text = " / ".join(f"{r.speaker}: {r.text}" for r in said.itertuples(index=False))
+        where = f"round {round}, step {step}" if round is not None else f"turn {step}"
+        captions.append(f"{dialog_id} · {where}" + (f" — {text}" if text else ""))
+    return captions
+
+
+def replay_gif(loaded: LoadedCorpus, dialog_id: str, steps: Sequence[int], round: Optional[int] = None,
+               seconds_per_step: float = 1.5) -> bytes:
+    """An animated GIF of the given steps, each captioned with what was said at it (for slides)."""
+    frames = [snapshot(loaded, dialog_id, step, round) for step in steps]
+    return animated_gif(frames, int(seconds_per_step * 1000), captions=_captions(loaded, dialog_id, steps, round))
+
+
+def replay_png_strip(loaded: LoadedCorpus, dialog_id: str, steps: Sequence[int], round: Optional[int] = None,
+                     columns: Optional[int] = None) -> bytes:
+    """The given steps side by side (or in ``columns`` per row) as one PNG, each captioned."""
+    frames = [snapshot(loaded, dialog_id, step, round) for step in steps]
+    return png_strip(frames, _captions(loaded, dialog_id, steps, round), columns=columns)
+
+
+def dialog_choices(loaded: LoadedCorpus) -> dict[str, str]:
+    """dialog_id → a label for pickers: split and length, plus game and players for A Game Of Sorts."""
+    module = corpus_module(loaded.corpus)
+    if hasattr(module, "dialog_labels"):
+        return module.dialog_labels(loaded)
+    return {row.dialog_id: f"{row.dialog_id} · {row.split} · {row.n_turns} turns"
+            for row in loaded.dialogs.itertuples(index=False)}
+
+
+def same_board_plays(loaded: LoadedCorpus, dialog_id: str, round: Optional[int]) -> list[tuple[str, int]]:
+    """Other (interaction, round) plays of the board played in ``dialog_id``'s ``round`` (A Game Of Sorts)."""
+    rounds = loaded.frames.get("rounds")
+    if rounds is None or "board_id" not in rounds or round is None:
+        return []
+    mine = rounds[(rounds["interaction_id"] == dialog_id) & (rounds["round_number"] == round)]
+    if mine.empty:
+        return []
+    others = rounds[(rounds["board_id"] == mine["board_id"].iloc[0]) & (rounds["interaction_id"] != dialog_id)]
+    return [(str(i), int(r)) for i, r in zip(others["interaction_id"], others["round_number"])]

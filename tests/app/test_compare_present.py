@@ -1,0 +1,45 @@
+"""Compare and Present pages on the demo corpora: pictures for both sides, stepping, autoplay, exports."""
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+
+
+def _open(page: str, corpus: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["corpus"] = corpus
+    at.switch_page(page)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+@pytest.mark.parametrize("corpus", ["codraw", "gos", "minecraft"])
+def test_compare_shows_two_states_and_steps_together(corpus):
+    at = _open("pages/compare.py", corpus)
+    assert len(at.get("image")) == 2
+    links = [m.value for m in at.caption if "open in Replay" in m.value]
+    assert len(links) == 2 and all("Turn 1 of" in l or "step 1 of" in l for l in links)
+    next(b for b in at.button if "Next" in b.label).click().run()
+    links = [m.value for m in at.caption if "open in Replay" in m.value]
+    assert all("Turn 2 of" in l or "step 2 of" in l for l in links), links
+
+
+def test_compare_gos_offers_only_plays_of_the_same_board():
+    at = _open("pages/compare.py", "gos")
+    right = at.selectbox(key="compare_right_play")
+    assert right.options and all("round" in option for option in right.options)
+
+
+@pytest.mark.parametrize("corpus", ["codraw", "gos", "minecraft"])
+def test_present_shows_a_large_picture_and_the_transcript(corpus):
+    at = _open("pages/present.py", corpus)
+    assert len(at.get("image")) == 1
+    next(b for b in at.button if "Next" in b.label).click().run()
+    assert not at.exception
+    strip = next(b for b in at.button if b.label == "Build PNG strip")
+    strip.click().run()
+    assert not at.exception
+    assert any(d.label == "⬇ PNG strip" for d in at.get("download_button"))

@@ -1,0 +1,62 @@
+"""AppTest runs of the Minecraft replay section on the generated demo corpus."""
+from __future__ import annotations
+
+import json
+
+from streamlit.testing.v1 import AppTest
+
+GAME = "B1-A2-C1-1523304955000"  # the demo's tower game: 9 utterances, removals at step 3
+
+
+def replay_script():
+    from ui.replay_minecraft import show
+
+    show("minecraft")
+
+
+def open_replay(**params) -> AppTest:
+    at = AppTest.from_function(replay_script, default_timeout=60)
+    at.query_params.update({"corpus": "minecraft", **params})
+    at.run()
+    assert not at.exception
+    return at
+
+
+def plotly_figures(at: AppTest) -> list[dict]:
+    return [json.loads(element.proto.spec) for element in at.get("plotly_chart")]
+
+
+def transcript_texts(at: AppTest) -> list[str]:
+    return [element.value for element in at.get("text")]
+
+
+def test_a_deep_link_shows_build_and_target_in_3d_and_the_transcript_so_far():
+    at = open_replay(dialog=GAME, turn="3")
+    assert at.selectbox[0].value == GAME
+    assert at.slider[0].value == 3
+    figures = plotly_figures(at)
+    assert len(figures) == 2
+    build, target = figures
+    assert {trace["type"] for trace in build["data"]} >= {"mesh3d", "cone"}
+    assert "after utterance 3" in build["layout"]["title"]["text"]
+    assert any("removed this step (2)" == trace.get("name") for trace in build["data"])
+    assert any("missing" in (trace.get("name") or "") for trace in target["data"])
+    texts = transcript_texts(at)
+    assert "knock out levels 2 and 4" in texts
+    assert "like that?" not in texts  # utterance 8 is hidden at step 3
+    assert at.query_params["turn"] == "3"
+    removals = at.dataframe[0].value
+    assert list(removals["kind"]) == ["removal", "removal"]
+
+
+def test_showing_the_whole_game_reveals_later_utterances():
+    at = open_replay(dialog=GAME, turn="3")
+    at.toggle[0].set_value(True).run()
+    assert not at.exception
+    assert "like that?" in transcript_texts(at)
+
+
+def test_a_bad_turn_warns_and_starts_at_the_first_utterance():
+    at = open_replay(dialog=GAME, turn="99")
+    assert any("“99”" in w.value for w in at.warning)
+    assert at.slider[0].value == 1
