@@ -1,4 +1,8 @@
-"""Entry point: ``streamlit run app.py``. A router over the pages in ``pages/``, each with a fixed URL."""
+"""Entry point: ``streamlit run app.py``. A router over the pages in ``pages/``, each with a fixed URL.
+
+Every ``url_path`` equals its file's name: until this router has run once in a new browser session,
+Streamlit resolves the URL against the files in ``pages/``, and a path that differs from the file name
+would greet a deep link with a "Page not found" box."""
 import streamlit as st
 
 st.set_page_config(page_title="Visually grounded dialogue dashboard", page_icon="🧩", layout="wide")
@@ -13,10 +17,10 @@ PAGES = {
         st.Page("pages/present.py", title="Present", icon="🎬", url_path="present"),
     ],
     "Analyse": [
-        st.Page("pages/codraw_scores.py", title="CoDraw scores & peeks", icon="🎨", url_path="codraw-scores"),
+        st.Page("pages/codraw_scores.py", title="CoDraw scores & peeks", icon="🎨", url_path="codraw_scores"),
         st.Page("pages/durations.py", title="Durations", icon="⏱️", url_path="durations"),
-        st.Page("pages/gos_outcomes.py", title="Game Of Sorts outcomes", icon="🖼️", url_path="gos-outcomes"),
-        st.Page("pages/minecraft_outcomes.py", title="Minecraft outcomes", icon="🧱", url_path="minecraft-outcomes"),
+        st.Page("pages/gos_outcomes.py", title="Game Of Sorts outcomes", icon="🖼️", url_path="gos_outcomes"),
+        st.Page("pages/minecraft_outcomes.py", title="Minecraft outcomes", icon="🧱", url_path="minecraft_outcomes"),
     ],
     "Work": [
         st.Page("pages/notes.py", title="Notes", icon="📝", url_path="notes"),

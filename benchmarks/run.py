@@ -33,8 +33,8 @@ with opener(path, 'rb') as f:
 """
 
 BARE_JSON_LOAD_ALL = """
-import json, pathlib, sys
-for path in sorted(pathlib.Path(sys.argv[1]).rglob('postprocessed-observations.json')):
+import glob, json, sys
+for path in sorted(glob.glob(sys.argv[1] + '/logs/*/logs/*/postprocessed-observations.json')):
     with open(path, 'rb') as f:
         json.load(f)
 """
@@ -82,6 +82,23 @@ print(json.dumps({"median_s": statistics.median(times), "reruns": len(times)}))
 """
 
 
+def scaled_minecraft_corpus(source: Path, target: Path, games: int = 547) -> Path:
+    """A corpus of ``games`` games made of symbolic links to the real game files (the shared copy holds a
+    subset of the 547): the same bytes to parse, the full corpus's file count. Nothing is copied."""
+    files = sorted(source.rglob("postprocessed-observations.json"))
+    (target / "logs").mkdir(parents=True)
+    os.symlink(source / "logs" / "splits.json", target / "logs" / "splits.json")
+    os.symlink(source / "gold-configurations", target / "gold-configurations")
+    for index in range(games):
+        original = files[index % len(files)]
+        experiment = original.parent.name
+        prefix, stamp = experiment.rsplit("-", 1)
+        folder = target / "logs" / original.parents[2].name / "logs" / f"{prefix}-{int(stamp) + index}"
+        folder.mkdir(parents=True)
+        os.symlink(original, folder / original.name)
+    return target
+
+
 def measure_with_memory(argv: list[str], env: dict | None = None) -> dict:
     started = time.perf_counter()
     process = subprocess.Popen(argv, cwd=ROOT, env={**os.environ, **(env or {})},
@@ -123,7 +140,9 @@ def main() -> None:
     minecraft = args.shared / "minecraft"
     results: dict = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}}
 
-    with tempfile.TemporaryDirectory() as cache:
+    with tempfile.TemporaryDirectory() as work:
+        cache = os.path.join(work, "cache")
+        os.makedirs(cache)
         env = {"DIALOGUE_CACHE_DIR": cache}
 
         def clear() -> None:
@@ -149,6 +168,15 @@ def main() -> None:
             "baseline_json_load_s": round(mc_baseline["seconds"], 3), "baseline_peak_mb": round(mc_baseline["peak_mb"]),
             "cold_s": round(mc_cold["seconds"], 3), "cold_peak_mb": round(mc_cold["peak_mb"]),
             "cold_ratio": ratio(mc_cold, mc_baseline), "cold_target": 2.0,
+        }
+
+        scaled = scaled_minecraft_corpus(minecraft, Path(cache).parent / "minecraft-547")
+        scaled_baseline = repeated([PY, "-c", BARE_JSON_LOAD_ALL, str(scaled)], args.repeat)
+        scaled_cold = repeated(summary + ["minecraft", str(scaled)], args.repeat, env, before_each=clear)
+        results["minecraft_scaled_to_547_games"] = {
+            "baseline_json_load_s": round(scaled_baseline["seconds"], 3),
+            "cold_s": round(scaled_cold["seconds"], 3), "cold_peak_mb": round(scaled_cold["peak_mb"]),
+            "cold_ratio": ratio(scaled_cold, scaled_baseline), "cold_target": 2.0,
         }
 
         render = measure_with_memory([PY, "-c", RENDER_CANVAS, str(codraw), str(clipart)], env)

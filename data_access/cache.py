@@ -4,6 +4,9 @@ An entry is a folder ``<cache>/<corpus>-<key>/`` with one Parquet file per frame
 written last. The key hashes the source's identity (path, size and modification time of every file in
 it) and the corpus's frame-schema version, so a changed source or schema simply misses the cache. An entry
 that cannot be read back completely (partial write, corrupt file) is deleted and rebuilt, never trusted.
+
+Frames of a hit are read lazily (``LazyFrames``): a summary that needs only ``dialogs`` never reads the
+much larger per-round frames.
 """
 from __future__ import annotations
 
@@ -13,7 +16,9 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Callable, Iterable, Optional
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable, Iterable, Iterator, Optional
 
 import pandas as pd
 
@@ -55,24 +60,64 @@ def entry_dir(cache_root: Path, corpus: str, key: str) -> Path:
     return Path(cache_root) / f"{corpus}-{key}"
 
 
-def read_entry(entry: Path) -> Optional[tuple[dict[str, pd.DataFrame], list[SkippedRecord]]]:
-    """The cached frames, or None when the entry is missing or damaged (a damaged one is removed)."""
+Build = Callable[[], tuple[dict[str, pd.DataFrame], list[SkippedRecord]]]
+
+
+class LazyFrames(Mapping):
+    """The frames of one cache entry, each read from Parquet the first time it is asked for.
+
+    A file that turns out to be unreadable then (damage the size check could not see) makes the whole
+    entry be rebuilt from the source. Pickling (e.g. by st.cache_data) reads every frame and yields a
+    plain dict, so a pickled copy never depends on the cache folder."""
+
+    def __init__(self, entry: Path, names: Iterable[str], rebuild: Build):
+        self._entry, self._names, self._rebuild = entry, list(names), rebuild
+        self._frames: dict[str, pd.DataFrame] = {}
+
+    def __getitem__(self, name: str) -> pd.DataFrame:
+        if name not in self._names:
+            raise KeyError(name)
+        if name not in self._frames:
+            try:
+                self._frames[name] = pd.read_parquet(self._entry / f"{name}.parquet")
+            except Exception:  # noqa: BLE001 - any damage means "rebuild"; the source is still there
+                shutil.rmtree(self._entry, ignore_errors=True)
+                frames, _skipped = self._rebuild()
+                self._frames, self._names = dict(frames), list(frames)
+        return self._frames[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __reduce__(self):
+        return (dict, (dict(self.items()),))
+
+
+def read_entry(entry: Path, rebuild: Optional[Build] = None) -> Optional[tuple[Mapping[str, pd.DataFrame], list[SkippedRecord]]]:
+    """The cached frames (read lazily), or None when the entry is missing or visibly damaged (then removed).
+
+    ``rebuild`` is called if a frame file proves unreadable when it is first read."""
     manifest_path = entry / MANIFEST
     if not manifest_path.is_file():
         return None
     try:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        frames = {}
         for name, size in manifest["frames"].items():
             file = entry / f"{name}.parquet"
             if file.stat().st_size != size:
                 raise ValueError(f"{file} has the wrong size")
-            frames[name] = pd.read_parquet(file)
         skipped = [SkippedRecord(s["record"], s["reason"]) for s in manifest["skipped"]]
-        return frames, skipped
     except Exception:  # noqa: BLE001 - any damage means "rebuild"; the source is still there
         shutil.rmtree(entry, ignore_errors=True)
         return None
+
+    def fail_rebuild():
+        raise ValueError(f"{entry}: a cached frame is unreadable")
+
+    return LazyFrames(entry, manifest["frames"], rebuild or fail_rebuild), skipped
 
 
 def write_entry(entry: Path, frames: dict[str, pd.DataFrame], skipped: Iterable[SkippedRecord]) -> None:
@@ -80,11 +125,14 @@ def write_entry(entry: Path, frames: dict[str, pd.DataFrame], skipped: Iterable[
     entry.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=entry.name + ".", dir=entry.parent))
     try:
-        sizes = {}
-        for name, frame in frames.items():
+        def write(name: str) -> int:
             file = tmp / f"{name}.parquet"
-            frame.to_parquet(file, index=False)
-            sizes[name] = file.stat().st_size
+            frames[name].to_parquet(file, index=False)
+            return file.stat().st_size
+
+        # Arrow encodes and compresses without the GIL, so two frames are written at a time.
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            sizes = dict(zip(frames, pool.map(write, list(frames))))
         manifest = {"frames": sizes, "skipped": [s.as_dict() for s in skipped]}
         (tmp / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
         if entry.exists():
@@ -100,13 +148,19 @@ def cached_build(
     corpus: str,
     path: Path,
     schema_version: int,
-    build: Callable[[], tuple[dict[str, pd.DataFrame], list[SkippedRecord]]],
-) -> tuple[dict[str, pd.DataFrame], list[SkippedRecord], bool]:
+    build: Build,
+) -> tuple[Mapping[str, pd.DataFrame], list[SkippedRecord], bool]:
     """Frames from the cache when the source and schema are unchanged, else built and cached.
 
     Returns (frames, skipped, from_cache)."""
     entry = entry_dir(cache_root, corpus, cache_key(corpus, path, schema_version))
-    hit = read_entry(entry)
+
+    def rebuild():
+        frames, skipped = build()
+        write_entry(entry, frames, skipped)
+        return frames, skipped
+
+    hit = read_entry(entry, rebuild)
     if hit is not None:
         return hit[0], hit[1], True
     frames, skipped = build()

@@ -2,6 +2,7 @@
 common turn-level schema that lets browse, search and the overview treat all corpora alike."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
@@ -55,7 +56,7 @@ class LoadedCorpus:
     corpus: str
     source: str  # the path, as given
     is_demo: bool
-    frames: dict[str, pd.DataFrame]
+    frames: Mapping[str, pd.DataFrame]  # a dict, or cache.LazyFrames reading each frame on first use
     skipped: list[SkippedRecord] = field(default_factory=list)
     load_seconds: float = 0.0
     from_cache: bool = False

@@ -37,4 +37,4 @@ for name in CORPUS_NAMES:
     st.caption("Frames: " + ", ".join(f"{frame} ({len(df):,} rows)" for frame, df in result.frames.items()))
     if result.skipped:
         st.warning(f"{len(result.skipped):,} record(s) could not be read and were left out; everything else loaded.")
-        st.dataframe(pd.DataFrame([s.as_dict() for s in result.skipped]), use_container_width=True, hide_index=True)
+        st.dataframe(pd.DataFrame([s.as_dict() for s in result.skipped]), width="stretch", hide_index=True)

@@ -1,5 +1,62 @@
-"""overview (under construction)."""
+"""Overview (the home page): what the dashboard is for, and the three corpora side by side — dialogs,
+turns per dialog, tokens per turn and vocabulary — with links to the other pages."""
 import streamlit as st
 
-st.title("overview")
-st.info("Coming soon.")
+from data_access.analysis import overview
+from data_access.analysis.charts import ordered_splits
+from data_access.common import CORPUS_NAMES, CORPUS_TITLES
+from ui import charts
+
+st.title("Visually grounded dialogue dashboard")
+st.markdown(
+    "Browse, replay and analyse three corpora of people talking about what they see: **CoDraw** (a Teller "
+    "describes a clip-art scene that a Drawer recreates), **A Game Of Sorts** (two players agree on a ranking "
+    "of nine images) and the **Minecraft Collaborative Building** corpus (an Architect instructs a Builder). "
+    "The figures below are computed from the loaded data; point a corpus at your own copy on the Data page."
+)
+
+PAGE_LINKS = [
+    ("pages/browse.py", "Browse dialogs", "📋"), ("pages/replay.py", "Replay a dialog", "▶️"),
+    ("pages/search.py", "Search", "🔎"), ("pages/data.py", "Data sources", "💾"),
+    ("pages/codraw_scores.py", "CoDraw scores & peeks", "🎨"), ("pages/durations.py", "Durations", "⏱️"),
+    ("pages/gos_outcomes.py", "Game Of Sorts outcomes", "🖼️"), ("pages/minecraft_outcomes.py", "Minecraft outcomes", "🧱"),
+]
+for row in (PAGE_LINKS[:4], PAGE_LINKS[4:]):
+    for column, (page, label, icon) in zip(st.columns(4), row):
+        with column:
+            st.page_link(page, label=label, icon=icon)
+
+st.header("The corpora side by side")
+filter_left, filter_right = st.columns(2)
+with filter_left:
+    chosen = charts.url_multiselect("Corpora", CORPUS_NAMES, "corpora", format_func=CORPUS_TITLES.get)
+split_lists = {name: charts.corpus_splits(name) for name in chosen}
+loaded_names = [name for name in chosen if split_lists[name] is not None]
+all_splits = ordered_splits({s for name in loaded_names for s in split_lists[name] if len(split_lists[name]) > 1})
+with filter_right:
+    splits = charts.split_filter(all_splits, label="Splits (corpora that have them)") if all_splits else ()
+if len(splits) == len(all_splits):
+    splits = ()
+
+profiles = [p for p in (charts.build(overview.corpus_profile, name, splits) for name in loaded_names) if p is not None]
+if not profiles:
+    st.info("No corpus to show: choose at least one that loads.")
+    st.stop()
+
+table = overview.overview_table(profiles)
+st.dataframe(
+    table, hide_index=True,
+    column_config={
+        "corpus": "Corpus", "dialogs": st.column_config.NumberColumn("Dialogs", format="localized"),
+        "turns": st.column_config.NumberColumn("Turns", help="chat messages", format="localized"),
+        "turns_per_dialog": st.column_config.NumberColumn("Turns / dialog", format="%.1f"),
+        "median_turns_per_dialog": st.column_config.NumberColumn("Median turns / dialog", format="%.0f"),
+        "tokens_per_turn": st.column_config.NumberColumn("Tokens / turn", help="whitespace tokens", format="%.1f"),
+        "tokens": st.column_config.NumberColumn("Tokens", format="localized"),
+        "vocabulary": st.column_config.NumberColumn("Vocabulary", help="lower-cased word types", format="localized"),
+        "replay_steps": st.column_config.NumberColumn("Replay steps", format="localized"),
+    })
+st.caption(f"A turn is one chat message; tokens are whitespace tokens; the vocabulary counts lower-cased word types. "
+           f"{sum(p.dialogs for p in profiles):,} dialogs" + (f" of the splits {', '.join(splits)}" if splits else "") + ".")
+charts.show_all(overview.overview_charts(profiles), columns=2)
+charts.show(overview.length_distribution_chart(profiles))

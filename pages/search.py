@@ -38,7 +38,7 @@ shown = f"the first {len(result.hits):,}" if result.truncated else "all"
 st.caption(f"{result.total:,} matching utterances; {shown} shown as keyword in context.")
 st.dataframe(
     result.hits[["corpus", "dialog_id", "round", "turn", "speaker", "left", "match", "right", "link"]],
-    hide_index=True, use_container_width=True,
+    hide_index=True, width="stretch",
     column_config={"left": st.column_config.TextColumn("…", width="medium"),
                    "right": st.column_config.TextColumn("…", width="medium"),
                    "link": st.column_config.LinkColumn("Replay", display_text="open ▶")},

@@ -5,64 +5,76 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-import pandas as pd
 import streamlit as st
 
-from data_access.analysis.charts import Chart, selected_rows
-from data_access.links import replay_link
+from data_access.analysis.charts import Chart, available_splits, selected_rows, selection_table
+from data_access.common import CORPUS_TITLES
+from ui.cached import derived, loaded_corpus
 
 SELECTION_LIMIT = 500  # rows listed under a chart; a lasso over 9,000 points should not flood the page
 
 
-def split_filter(available: Sequence[str], param: str = "split", label: str = "Splits") -> tuple[str, ...]:
-    """A multiselect over ``available`` splits, seeded from and written back to the URL's ``param``.
+def corpus_splits(corpus: str) -> Optional[tuple[str, ...]]:
+    """The corpus's splits, or None after showing its load error (without unpickling the whole corpus)."""
+    with st.spinner(f"Loading {CORPUS_TITLES.get(corpus, corpus)}…"):
+        splits = derived(available_splits, corpus)
+    if splits is None:
+        loaded_corpus(corpus)  # shows the error box naming the file
+    return splits
 
-    Returns the chosen splits in ``available`` order (all of them when nothing is chosen). Nothing is
-    shown when there is only one split."""
-    available = list(available)
-    if len(available) <= 1:
-        return tuple(available)
-    key = f"split_filter__{param}"
+
+def build(builder, corpus: str, *args) -> Optional[Chart]:
+    """``builder(loaded, *args)`` computed once per source and arguments (a spinner shows on a miss)."""
+    with st.spinner(f"Computing {CORPUS_TITLES.get(corpus, corpus)} statistics…"):
+        return derived(builder, corpus, *args)
+
+
+def url_multiselect(label: str, options: Sequence[str], param: str, format_func=str) -> tuple[str, ...]:
+    """A multiselect seeded from and written back to the URL's ``param`` (comma-separated; absent = all).
+
+    Returns the chosen options in ``options`` order, all of them when nothing is chosen."""
+    options = list(options)
+    key = f"url_multiselect__{param}"
     if key not in st.session_state:
         requested = st.query_params.get(param)
-        wanted = [s for s in (requested or "").split(",") if s in available]
-        st.session_state[key] = wanted or available
-    chosen = st.multiselect(label, available, key=key, placeholder="All splits")
-    chosen = [s for s in available if s in chosen]
-    if not chosen or len(chosen) == len(available):
+        wanted = [o for o in (requested or "").split(",") if o in options]
+        st.session_state[key] = wanted or options
+    chosen = st.multiselect(label, options, key=key, format_func=format_func, placeholder="All")
+    chosen = [o for o in options if o in chosen]
+    if not chosen or len(chosen) == len(options):
         if param in st.query_params:
             del st.query_params[param]
-        return tuple(available)
+        return tuple(options)
     st.query_params[param] = ",".join(chosen)
     return tuple(chosen)
 
 
-def selection_table(chart: Chart, rows: list[int], corpus: str) -> pd.DataFrame:
-    """The selected rows of the chart's data with a replay link per dialog (and round, where there is one)."""
-    table = chart.data.iloc[[r for r in rows if 0 <= r < len(chart.data)]].copy()
-    rounds = table["round"] if "round" in table else [None] * len(table)
-    table.insert(0, "replay", [replay_link(corpus, str(d), round=None if r is None or pd.isna(r) else int(r))
-                               for d, r in zip(table["dialog_id"], rounds)])
-    return table
+def split_filter(available: Sequence[str], param: str = "split", label: str = "Splits") -> tuple[str, ...]:
+    """The split filter of an analysis page, kept in the URL; nothing is shown for a single split."""
+    if len(available) <= 1:
+        return tuple(available)
+    return url_multiselect(label, available, param)
 
 
-def show(chart: Chart, corpus: Optional[str] = None) -> None:
+def show(chart: Optional[Chart], corpus: Optional[str] = None) -> None:
     """The figure, its caption and CSV download; with ``corpus`` and a selectable chart, selecting
     points or bars lists their dialogs with replay links below the chart."""
+    if chart is None:  # the corpus failed to load; its error box is already on the page
+        return
     if chart.empty:
         st.info(chart.caption)
         return
     selectable = chart.selectable and corpus is not None
     event = st.plotly_chart(chart.figure, key=f"chart__{chart.key}", on_select="rerun" if selectable else "ignore",
                             selection_mode=("points", "box", "lasso"), config={"displaylogo": False})
-    caption_col, download_col = st.columns([6, 1], vertical_alignment="center")
-    caption_col.caption(chart.caption + (" Select points or bars to list their dialogs." if selectable else ""))
-    download_col.download_button("CSV", data=lambda: chart.data.to_csv(index=False), file_name=f"{chart.key}.csv",
-                                 mime="text/csv", key=f"csv__{chart.key}", icon=":material/download:",
-                                 help="Download the numbers behind this chart", on_click="ignore")
+    st.caption(chart.caption + (" Select points or bars to list them with replay links." if selectable else ""))
+    st.download_button("Download the data (CSV)", data=lambda: chart.data.to_csv(index=False), file_name=f"{chart.key}.csv",
+                       mime="text/csv", key=f"csv__{chart.key}", icon=":material/download:", type="tertiary",
+                       on_click="ignore")
     if not selectable:
         return
-    rows = selected_rows(chart.figure, getattr(event, "selection", None) or (event or {}).get("selection"))
+    selection = event.get("selection") if isinstance(event, dict) else getattr(event, "selection", None)
+    rows = selected_rows(chart.figure, selection)
     if not rows:
         return
     table = selection_table(chart, rows[:SELECTION_LIMIT], corpus)

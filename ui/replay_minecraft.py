@@ -46,13 +46,13 @@ def show(name: str) -> None:
     with build_col:
         st.plotly_chart(build_figure(step.blocks, step.placed, step.removed, step.builder,
                                      title=f"Build after utterance {step.turn}"),
-                        use_container_width=True, key="minecraft_build")
+                        width="stretch", key="minecraft_build")
     with target_col:
         alignment = step.alignment
         note = "" if alignment is None else f" (rotated {alignment.rotation}°, shifted {-alignment.dx:+d}, {-alignment.dz:+d})"
         if step.gold_aligned:
             st.plotly_chart(target_figure(step.gold_aligned, step.gold_missing, title="Target, aligned" + note),
-                            use_container_width=True, key="minecraft_target")
+                            width="stretch", key="minecraft_target")
         else:
             st.info("No gold configuration is available for this game.")
 
@@ -63,13 +63,13 @@ def show(name: str) -> None:
             st.caption("The Builder did not change the structure after this utterance.")
         else:
             st.dataframe(step.actions[["seq", "kind", "x", "y", "z", "color", "time_s", "state_idx"]],
-                         hide_index=True, use_container_width=True)
+                         hide_index=True, width="stretch")
         st.subheader("BAP sample", divider="gray")
         if step.next_actions is None:
             st.caption("No Builder Action Prediction sample starts after this utterance.")
         else:
             st.caption(f"sample_id {step.bap_sample_id}: the actions a model must predict from the dialogue so far.")
-            st.dataframe(step.next_actions, hide_index=True, use_container_width=True)
+            st.dataframe(step.next_actions, hide_index=True, width="stretch")
     with chat_col:
         st.subheader("Transcript", divider="gray")
         show_all = st.toggle("Show the whole game", key="minecraft_show_all")

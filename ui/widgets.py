@@ -53,7 +53,7 @@ def stepper(n_steps: int, requested: Optional[str], key: str, label: str = "Turn
     def move(delta: int) -> None:
         st.session_state[key] = min(max(1, st.session_state[key] + delta), n_steps)
 
-    previous_col, slider_col, next_col = st.columns([1, 8, 1], vertical_alignment="bottom")
+    previous_col, slider_col, next_col = st.columns([2, 9, 2], vertical_alignment="bottom")
     previous_col.button("◀ Previous", key=f"{key}__prev", on_click=move, args=(-1,),
                         disabled=st.session_state[key] <= 1, width="stretch",
                         shortcut="Left" if keyboard else None)

@@ -109,9 +109,12 @@ def pytest_runtest_makereport(item, call):
 
 
 def wait_for_app(page) -> None:
-    """Wait until Streamlit has finished running the script (no 'Running...' status widget)."""
-    page.wait_for_selector('[data-testid="stApp"]')
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-        " && document.querySelector('[data-testid=\"stMain\"]')", timeout=60_000)
-    page.wait_for_timeout(300)
+    """Wait until the page's script run has finished and its output is on screen: the app is connected,
+    says it is not running, shows its title, and stays so for a moment (a rerun may follow a widget)."""
+    ready = ("() => { const app = document.querySelector('[data-testid=\"stApp\"]');"
+             " return app && app.dataset.testConnectionState === 'CONNECTED'"
+             " && app.dataset.testScriptState === 'notRunning' && !!document.querySelector('h1'); }")
+    for _ in range(2):
+        page.wait_for_function(ready, timeout=60_000)
+        page.wait_for_timeout(400)
+    page.wait_for_function(ready, timeout=60_000)

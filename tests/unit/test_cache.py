@@ -87,3 +87,30 @@ def test_cached_and_fresh_corpus_frames_are_equal(tmp_path, name):
     for frame in fresh.frames:
         pd.testing.assert_frame_equal(fresh.frames[frame], cached.frames[frame], check_dtype=True)
     assert fresh.skipped == cached.skipped
+
+
+def test_frames_are_read_lazily_and_unreadable_content_triggers_a_rebuild(tmp_path):
+    source = tmp_path / "corpus.json"
+    source.write_text("{}")
+    calls = []
+    cache.cached_build(tmp_path / "c", "codraw", source, 1, _builder(calls))
+    entry = cache.entry_dir(tmp_path / "c", "codraw", cache.cache_key("codraw", source, 1))
+    parquet = entry / "rounds.parquet"
+    parquet.write_bytes(b"\0" * parquet.stat().st_size)  # same size, garbage content
+    frames, _skipped, from_cache = cache.cached_build(tmp_path / "c", "codraw", source, 1, _builder(calls))
+    assert from_cache and len(calls) == 1
+    pd.testing.assert_frame_equal(frames["dialogs"], _frames()["dialogs"])  # intact file: read as is
+    pd.testing.assert_frame_equal(frames["rounds"], _frames()["rounds"])  # garbage: rebuilt from the source
+    assert len(calls) == 2
+    assert cache.cached_build(tmp_path / "c", "codraw", source, 1, _builder(calls))[2] is True
+
+
+def test_pickled_lazy_frames_are_a_plain_complete_dict(tmp_path):
+    import pickle
+
+    source = tmp_path / "corpus.json"
+    source.write_text("{}")
+    cache.cached_build(tmp_path / "c", "codraw", source, 1, _builder([]))
+    frames = cache.cached_build(tmp_path / "c", "codraw", source, 1, _builder([]))[0]
+    copy = pickle.loads(pickle.dumps(frames))
+    assert type(copy) is dict and set(copy) == {"dialogs", "rounds"}

@@ -60,7 +60,13 @@ def _bad_sources(tmp_path):
     }
 
 
-@pytest.mark.parametrize("case", sorted(_bad_sources(Path("/x"))), ids=lambda c: f"{c[0]}-{c[1]}")
+BAD_CASES = [("codraw", "missing"), ("codraw", "not gzip"), ("codraw", "truncated"), ("codraw", "empty"),
+             ("codraw", "not utf-8"), ("codraw", "wrong layout"), ("codraw", "empty folder"),
+             ("codraw", "truncated gzip"), ("gos", "missing"), ("gos", "empty folder"), ("gos", "a file, not a folder"),
+             ("minecraft", "missing"), ("minecraft", "empty folder"), ("minecraft", "a file, not a folder")]
+
+
+@pytest.mark.parametrize("case", BAD_CASES, ids=lambda c: f"{c[0]}-{c[1]}")
 def test_unloadable_source_exits_2_with_one_line_naming_the_file(tmp_path, case):
     path = _bad_sources(tmp_path)[case]
     result = run_cli("summary", case[0], path, env_cache=tmp_path / "c")

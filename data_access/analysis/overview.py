@@ -1,0 +1,122 @@
+"""Cross-corpus overview: dialogs, turns per dialog, tokens per turn and vocabulary size of each corpus.
+
+A *turn* here is one chat message (a row of the common ``utterances`` frame), so the three corpora are
+measured alike; tokens are whitespace tokens, and the vocabulary is the set of lower-cased word types
+(runs of letters/digits, apostrophes inside words kept). ``corpus_profile(loaded)`` is computed once
+per corpus (cached by the page); ``overview_table`` and the chart builders combine the profiles.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from ..common import CORPUS_TITLES, LoadedCorpus
+from .charts import PALETTE, Chart, style
+
+WORD_PATTERN = r"[^\W_]+(?:'[^\W_]+)*"
+CORPUS_COLOURS = {"codraw": PALETTE[0], "gos": PALETTE[1], "minecraft": PALETTE[2]}
+SHORT_NAMES = {"codraw": "CoDraw", "gos": "Game Of Sorts", "minecraft": "Minecraft"}  # axis labels
+
+
+@dataclass(frozen=True)
+class CorpusProfile:
+    """The overview numbers of one corpus (picklable, so the page can cache it)."""
+
+    corpus: str
+    dialogs: int
+    turns: int  # chat messages
+    replay_steps: int
+    tokens: int
+    vocabulary: int
+    turns_per_dialog: pd.Series  # per dialog (dialogs without messages count 0)
+    tokens_per_turn: pd.Series  # per message
+
+
+def whitespace_tokens(text: pd.Series) -> pd.Series:
+    """Number of whitespace-separated tokens of each text."""
+    return text.fillna("").astype("str").str.split().str.len().fillna(0).astype("int64")
+
+
+def vocabulary(text: pd.Series) -> set[str]:
+    """Lower-cased word types of all texts."""
+    words = text.fillna("").astype("str").str.lower().str.findall(WORD_PATTERN).explode().dropna()
+    return set(words.unique())
+
+
+def corpus_profile(loaded: LoadedCorpus, splits: tuple = ()) -> CorpusProfile:
+    """The corpus's numbers, restricted to ``splits`` when the corpus has more than one split."""
+    dialogs, utterances = loaded.dialogs, loaded.utterances
+    if splits and dialogs["split"].nunique() > 1:
+        dialogs = dialogs[dialogs["split"].isin(splits)]
+        utterances = utterances[utterances["dialog_id"].isin(dialogs["dialog_id"])]
+    tokens = whitespace_tokens(utterances["text"])
+    per_dialog = utterances.groupby("dialog_id").size().reindex(dialogs["dialog_id"], fill_value=0)
+    return CorpusProfile(
+        corpus=loaded.corpus, dialogs=len(dialogs), turns=len(utterances),
+        replay_steps=int(dialogs["n_turns"].sum()), tokens=int(tokens.sum()),
+        vocabulary=len(vocabulary(utterances["text"])),
+        turns_per_dialog=per_dialog.reset_index(drop=True).astype("int64"),
+        tokens_per_turn=tokens.reset_index(drop=True),
+    )
+
+
+def overview_table(profiles: list[CorpusProfile]) -> pd.DataFrame:
+    """One row per corpus: dialogs, turns, mean/median turns per dialog, tokens per turn, vocabulary."""
+    rows = []
+    for p in profiles:
+        rows.append({
+            "corpus": CORPUS_TITLES.get(p.corpus, p.corpus), "dialogs": p.dialogs, "turns": p.turns,
+            "turns_per_dialog": float(p.turns_per_dialog.mean()) if p.dialogs else np.nan,
+            "median_turns_per_dialog": float(p.turns_per_dialog.median()) if p.dialogs else np.nan,
+            "tokens_per_turn": p.tokens / p.turns if p.turns else np.nan,
+            "tokens": p.tokens, "vocabulary": p.vocabulary, "replay_steps": p.replay_steps,
+        })
+    return pd.DataFrame(rows)
+
+
+def _bar(profiles: list[CorpusProfile], values: list[float], key: str, axis: str, caption: str, fmt: str) -> Chart:
+    names = [SHORT_NAMES.get(p.corpus, p.corpus) for p in profiles]
+    figure = go.Figure(go.Bar(x=names, y=values, marker={"color": [CORPUS_COLOURS.get(p.corpus, PALETTE[3]) for p in profiles]},
+                              text=[format(v, fmt) for v in values], textposition="auto",
+                              hovertemplate="%{x}: %{y:" + fmt + "}<extra></extra>"))
+    style(figure, y=axis, height=260, legend=False)
+    data = pd.DataFrame({"corpus": names, axis: values})
+    return Chart(key, figure, data, caption)
+
+
+def overview_charts(profiles: list[CorpusProfile]) -> list[Chart]:
+    """Four small bar charts, one per measure, the corpora side by side."""
+    if not profiles:
+        return []
+    n = sum(p.dialogs for p in profiles)
+    over = f"over {len(profiles)} corpora ({n:,} dialogs)"
+    table = overview_table(profiles)
+    return [
+        _bar(profiles, [p.dialogs for p in profiles], "overview_dialogs", "dialogs", f"Dialogs per corpus {over}.", ",.0f"),
+        _bar(profiles, table["turns_per_dialog"].tolist(), "overview_turns_per_dialog", "turns per dialog",
+             f"Mean turns (chat messages) per dialog {over}.", ",.1f"),
+        _bar(profiles, table["tokens_per_turn"].tolist(), "overview_tokens_per_turn", "tokens per turn",
+             f"Mean whitespace tokens per turn {over}.", ",.1f"),
+        _bar(profiles, [p.vocabulary for p in profiles], "overview_vocabulary", "vocabulary",
+             f"Vocabulary size (lower-cased word types) {over}.", ",.0f"),
+    ]
+
+
+def length_distribution_chart(profiles: list[CorpusProfile]) -> Chart:
+    """Turns per dialog as a box per corpus (log axis: the corpora differ by an order of magnitude)."""
+    figure = go.Figure()
+    rows = []
+    for p in profiles:
+        name = SHORT_NAMES.get(p.corpus, p.corpus)
+        figure.add_trace(go.Box(y=p.turns_per_dialog, name=name, marker={"color": CORPUS_COLOURS.get(p.corpus, PALETTE[3])},
+                                boxpoints=False))
+        rows.append(p.turns_per_dialog.describe().rename(name))
+    style(figure, y="turns per dialog", height=300, legend=False)
+    figure.update_yaxes(type="log")
+    data = pd.DataFrame(rows).rename_axis("corpus").reset_index()
+    n = sum(p.dialogs for p in profiles)
+    return Chart("overview_turn_distribution", figure, data,
+                 f"Distribution of turns per dialog (log scale) over {n:,} dialogs of {len(profiles)} corpora.")

@@ -1,0 +1,487 @@
+"""Reading CoDraw from disk into the frames the app uses (``build_frames``).
+
+Accepts the official single file ``CoDraw_1_0.json`` (or ``.json.gz``) and a folder of per-dialog
+``<key>.json`` files as the official ``script/preprocess.py`` writes them. Whole-source faults raise
+``SourceError``; a broken dialog, round or file is skipped and reported as a ``SkippedRecord``.
+
+Frames (all Parquet-safe):
+* ``dialogs``: one row per dialog (common columns first, then CoDraw's: peek, final scores...).
+* ``rounds``: one row per round with the messages, the stored score and both recomputed metrics.
+* ``cliparts``: one row per on-canvas clipart of every distinct scene (``scene_id`` links rounds to it).
+* ``utterances``: the common per-message schema (turn = round number).
+"""
+from __future__ import annotations
+
+import gc
+import gzip
+import re
+import zlib
+from pathlib import Path
+from typing import Any, Optional
+
+import numpy as np
+import orjson
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..common import DIALOG_COLUMNS, UTTERANCE_COLUMNS, ProgressCallback, SkippedRecord, SourceError, no_progress
+from .metrics import score_pairs
+from .scenes import dense_scenes, empty_cliparts, parse_scene_strings
+
+SPLITS = ("train", "val", "test")
+SINGLE_FILE_NAMES = ("CoDraw_1_0.json", "CoDraw_1_0.json.gz")
+_KEY = re.compile(r"^([A-Za-z]+)_(\d+)$")
+_MISSING = object()
+
+ROUND_COLUMNS = ["dialog_id", "split", "round", "seq_t", "seq_d", "msg_t", "msg_d", "peeked",
+                 "score_status", "stored_score", "stored_terms", "stored_reproduced",
+                 "score_original", "score_final", "target_scene", "before_scene", "after_scene", "n_drawn"]
+
+
+# ----------------------------------------------------------------------------------------------------
+# Reading the source
+
+def _decode_json(raw: bytes, path: Path) -> Any:
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        if "utf-8" in str(exc).lower():
+            raise SourceError(path, "is not UTF-8 text") from exc
+        first_line = raw.split(b"\n", 1)[0]
+        if raw.count(b"\n") > 1 and first_line.strip():
+            try:
+                orjson.loads(first_line)
+                raise SourceError(path, "is JSON Lines (one object per line), not a CoDraw file") from exc
+            except orjson.JSONDecodeError:
+                pass
+        raise SourceError(path, f"is not valid JSON (truncated or damaged?): {exc}") from exc
+
+
+def _read_bytes(path: Path) -> bytes:
+    raw = path.read_bytes()
+    if not raw:
+        raise SourceError(path, "is empty")
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise SourceError(path, f"is a damaged or truncated gzip file ({exc})") from exc
+        if not raw:
+            raise SourceError(path, "is empty (after decompression)")
+    elif path.suffix == ".gz":
+        raise SourceError(path, "ends in .gz but is not a gzip file")
+    return raw
+
+
+def _is_dialog(value: Any) -> bool:
+    return isinstance(value, dict) and "dialog" in value and "abs_t" in value
+
+
+def _read_file(path: Path) -> tuple[list[tuple[str, str, Any]], dict]:
+    """[(record label prefix, dialog key, dialog object)] and the ``stat`` section of one file."""
+    document = _decode_json(_read_bytes(path), path)
+    if isinstance(document, dict) and isinstance(document.get("data"), dict):
+        stat = document.get("stat")
+        return [(path.name, key, dialog) for key, dialog in document["data"].items()], stat if isinstance(stat, dict) else {}
+    if _is_dialog(document):  # one per-dialog file given directly
+        return [(path.name, path.name.split(".")[0], document)], {}
+    found = type(document).__name__.replace("dict", "an object").replace("list", "a list")
+    raise SourceError(path, f'is not a CoDraw file: expected an object with "data" (the single-file layout) '
+                            f"or a dialog object, found {found}")
+
+
+def _read_folder(folder: Path, skipped: list[SkippedRecord]) -> tuple[list[tuple[str, str, Any]], dict]:
+    for name in SINGLE_FILE_NAMES:
+        if (folder / name).is_file():
+            return _read_file(folder / name)
+    files = sorted(p for p in folder.iterdir() if p.is_file() and p.name.endswith((".json", ".json.gz")))
+    if not files:
+        raise SourceError(folder, "contains no CoDraw files (expected CoDraw_1_0.json or per-dialog <key>.json files)")
+    entries = []
+    for file in files:
+        try:
+            document = _decode_json(_read_bytes(file), file)
+        except (SourceError, OSError) as exc:
+            skipped.append(SkippedRecord(file.name, getattr(exc, "problem", str(exc))))
+            continue
+        if not _is_dialog(document):
+            skipped.append(SkippedRecord(file.name, "is not a CoDraw dialog object"))
+            continue
+        entries.append((file.name, file.name.split(".")[0], document))
+    if not entries:
+        raise SourceError(folder, f"none of its {len(files)} .json files is a CoDraw dialog")
+    return entries, {}
+
+
+# ----------------------------------------------------------------------------------------------------
+# Session durations from ``stat``
+
+def _number(value: Any) -> Optional[float]:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if np.isfinite(value) else None
+
+
+def _session_seconds(entry: Any) -> Optional[float]:
+    """A session's length: its ``duration`` (seconds), else ``end`` minus the first ``start``."""
+    if not isinstance(entry, dict):
+        return None
+    duration = _number(entry.get("duration"))
+    if duration is not None and duration >= 0:
+        return duration
+    starts = entry.get("start")
+    start = _number(starts[0] if isinstance(starts, list) and starts else starts)
+    end = _number(entry.get("end"))
+    if start is None or end is None or end < start:
+        return None
+    seconds = end - start
+    return seconds / 1000.0 if start > 1e11 else seconds  # JavaScript timestamps are milliseconds
+
+
+def _duration(stat: dict, socket_id: Any) -> float:
+    """The dialog's session length from ``stat`` (keyed by socketId); NaN when unknown.
+
+    The dialog's socketId may join the Teller's and Drawer's socket ids ("/#a/#b"): each is looked up
+    and the longer session counts."""
+    if not stat or not isinstance(socket_id, str):
+        return np.nan
+    candidates = [socket_id] + ["/#" + part for part in socket_id.split("/#") if part]
+    seconds = [s for s in (_session_seconds(stat.get(key)) for key in dict.fromkeys(candidates)) if s is not None]
+    return max(seconds) if seconds else np.nan
+
+
+# ----------------------------------------------------------------------------------------------------
+# Dialogs and rounds into columns
+
+_NUMBER_TYPES = (int, float)
+_NO_SCORE = {"missing": ("missing", np.nan, []), "empty": ("empty", np.nan, [])}
+
+
+def _stored_score(score: Any) -> Optional[tuple[str, float, list]]:
+    """(status, stored score, its 7 terms) of a round's ``score`` field; None when it is malformed."""
+    if score is _MISSING:
+        return _NO_SCORE["missing"]
+    if type(score) is list:
+        if not score:
+            return _NO_SCORE["empty"]
+        if (len(score) == 4 and type(score[0]) in _NUMBER_TYPES and type(score[2]) is list and len(score[2]) == 7
+                and type(score[3]) is list and len(score[3]) == 7):
+            return "present", score[0], score[2]
+    return None
+
+
+class _Collector:
+    """Accumulates dialog and round columns as Python lists while walking the JSON once.
+
+    Dialogs are checked one by one (``add_dialog``); their rounds, the hot path of a cold load (77,502
+    rounds), are gathered and turned into columns in bulk (``collect_rounds``); the stored terms are
+    checked in bulk afterwards (``stored_terms_check``)."""
+
+    def __init__(self):
+        self.scene_ids: dict[str, int] = {"": -1}  # scene string -> scene id; the empty string is "no scene"
+        self.dialog: dict[str, list] = {k: [] for k in ("dialog_id", "split", "image_id", "n_rounds", "duration_s",
+                                                        "target_scene", "label")}
+        self.round: dict[str, list] = {k: [] for k in ("dialog", "round", "seq_t", "seq_d", "msg_t", "msg_d", "peeked",
+                                                       "score_status", "stored_score", "stored_terms",
+                                                       "target_scene", "before_scene", "after_scene")}
+        # Rounds of every dialog added so far, with their dialog index and number (see collect_rounds).
+        self.pending_turns: list = []
+        self.pending_dialog: list[int] = []
+        self.pending_number: list[int] = []
+
+    def scenes(self) -> list[str]:
+        """The distinct scene strings in scene-id order."""
+        return list(self.scene_ids)[1:]
+
+    def round_label(self, index: int) -> str:
+        return f"{self.dialog['label'][self.round['dialog'][index]]} round {self.round['round'][index]}"
+
+    def add_dialog(self, label: str, key: str, dialog: Any, stat: dict, skipped: list[SkippedRecord]) -> None:
+        where = f"{label}: {key}" if label != f"{key}.json" else label
+        if not isinstance(dialog, dict) or not isinstance(dialog.get("dialog"), list):
+            skipped.append(SkippedRecord(where, '"dialog" is not a list of rounds'))
+            return
+        target = dialog.get("abs_t")
+        if not isinstance(target, str) or not target:
+            skipped.append(SkippedRecord(where, "has no target scene (abs_t)"))
+            return
+        match = _KEY.match(key)
+        image_id = dialog.get("image_id")
+        if isinstance(image_id, bool) or not isinstance(image_id, int):
+            image_id = int(match.group(2)) if match else None
+        scene_ids = self.scene_ids
+        d = self.dialog
+        index = len(d["dialog_id"])
+        target_id = scene_ids.setdefault(target, len(scene_ids) - 1)
+        d["dialog_id"].append(key)
+        d["split"].append(match.group(1) if match else "unknown")
+        d["image_id"].append(image_id)
+        d["n_rounds"].append(len(dialog["dialog"]))
+        d["duration_s"].append(_duration(stat, dialog.get("socketId")))
+        d["target_scene"].append(target_id)
+        d["label"].append(where)
+        turns = dialog["dialog"]
+        self.pending_turns.extend(turns)
+        self.pending_dialog.extend([index] * len(turns))
+        self.pending_number.extend(range(1, len(turns) + 1))
+
+    def collect_rounds(self, skipped: list[SkippedRecord]) -> None:
+        """Turn the rounds gathered by ``add_dialog`` into columns, one list comprehension per field.
+
+        Column-wise passes are several times faster than appending field by field inside one loop over
+        77,502 rounds; the per-round checks then run only where a column holds an unexpected type."""
+        turns, owner, number = self.pending_turns, self.pending_dialog, self.pending_number
+        self.pending_turns, self.pending_dialog, self.pending_number = [], [], []
+        bad: dict[int, str] = {i: "round is not an object" for i, t in enumerate(turns) if type(t) is not dict}
+        if bad:
+            turns = [t if type(t) is dict else {} for t in turns]
+        text = {f: [t.get(f) or "" for t in turns] for f in ("msg_t", "msg_d", "abs_b", "abs_d", "abs_t")}
+        seq = {f: [t.get(f) for t in turns] for f in ("seq_t", "seq_d")}
+        for values in text.values():
+            if set(map(type, values)) - {str}:
+                bad.update((i, _type_problem(turns[i])) for i, v in enumerate(values) if type(v) is not str)
+        for values in seq.values():
+            if set(map(type, values)) - {str, int, type(None)}:
+                bad.update((i, _type_problem(turns[i])) for i, v in enumerate(values) if type(v) not in (str, int, type(None)))
+        scores = [_stored_score(t.get("score", _MISSING)) for t in turns]
+        bad.update((i, "score is neither missing, [] nor [score, weights, terms, weighted]")
+                   for i, score in enumerate(scores) if score is None and i not in bad)
+        for i in sorted(bad):
+            skipped.append(SkippedRecord(f"{self.dialog['label'][owner[i]]} round {number[i]}", bad[i]))
+        keep = [i for i in range(len(turns)) if i not in bad] if bad else range(len(turns))
+
+        def kept(values):
+            return values if not bad else [values[i] for i in keep]
+
+        scene_ids, dialog_target = self.scene_ids, self.dialog["target_scene"]
+        r = self.round
+        r["dialog"], r["round"] = kept(owner), kept(number)
+        r["msg_t"], r["msg_d"] = kept(text["msg_t"]), kept(text["msg_d"])
+        r["seq_t"], r["seq_d"] = ([("" if v is None else v if type(v) is str else str(v)) for v in kept(seq[f])]
+                                  for f in ("seq_t", "seq_d"))
+        r["peeked"] = ["peeked" in turns[i] for i in keep]
+        r["score_status"], r["stored_score"], r["stored_terms"] = (list(column) for column in zip(*kept(scores))) \
+            if len(keep) else ([], [], [])
+        r["target_scene"] = [scene_ids.setdefault(t, len(scene_ids) - 1) if t else dialog_target[d]
+                             for t, d in zip(kept(text["abs_t"]), r["dialog"])]
+        r["before_scene"] = [scene_ids.setdefault(b, len(scene_ids) - 1) for b in kept(text["abs_b"])]
+        r["after_scene"] = [scene_ids.setdefault(a, len(scene_ids) - 1) for a in kept(text["abs_d"])]
+
+    def stored_terms_check(self) -> tuple[list, np.ndarray]:
+        """The stored 7-term lists, and a mask of rounds whose lists hold something else than numbers
+        (checked in bulk by Arrow; element by element only when that fails)."""
+        values = self.round["stored_terms"]
+        try:
+            pa.array(values, type=pa.list_(pa.float64()))
+            return values, np.zeros(len(values), dtype=bool)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError):
+            pass  # some list holds text or null: find which (rare)
+        bad = np.array([not all(type(x) in _NUMBER_TYPES for x in v) for v in values], dtype=bool)
+        return [[] if b else v for v, b in zip(values, bad)], bad
+
+
+def _type_problem(turn: dict) -> str:
+    for field in ("msg_t", "msg_d", "abs_b", "abs_d", "abs_t"):
+        value = turn.get(field)
+        if value is not None and not isinstance(value, str):
+            return f"{field} is {type(value).__name__}, not text"
+    for field in ("seq_t", "seq_d"):
+        value = turn.get(field)
+        if value is not None and type(value) not in (str, int):
+            return f"{field} is {type(value).__name__}, not a number or text"
+    return "unexpected value types"
+
+
+def build_frames(path: Path, progress: ProgressCallback = no_progress) -> tuple[dict[str, pd.DataFrame], list[SkippedRecord]]:
+    """Parse a CoDraw source into the ``dialogs``, ``rounds``, ``cliparts`` and ``utterances`` frames."""
+    # The JSON tree is millions of fresh, acyclic containers: cyclic garbage collection passes over
+    # them would cost about as much as parsing the JSON itself, and find nothing.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _build_frames(Path(path), progress)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _build_frames(path: Path, progress: ProgressCallback) -> tuple[dict[str, pd.DataFrame], list[SkippedRecord]]:
+    skipped: list[SkippedRecord] = []
+    progress(f"Reading {path.name}", 0.0)
+    if not path.exists():
+        raise SourceError(path, "does not exist")
+    entries, stat = _read_folder(path, skipped) if path.is_dir() else _read_file(path)
+    if not entries:
+        raise SourceError(path, "contains no dialogs")
+    progress(f"Collecting {len(entries):,} dialogs", 0.4)
+    collect = _Collector()
+    for label, key, dialog in entries:
+        collect.add_dialog(label, key, dialog, stat, skipped)
+    collect.collect_rounds(skipped)
+    del entries
+    if not collect.dialog["dialog_id"]:
+        raise SourceError(path, "contains no readable dialogs")
+
+    progress(f"Parsing {len(collect.scene_ids) - 1:,} distinct scenes", 0.6)
+    parsed = parse_scene_strings(collect.scenes())
+    progress("Scoring every round with both metrics", 0.8)
+    frames = _frames(collect, parsed, skipped)
+    progress("Done", 1.0)
+    return frames, skipped
+
+
+def _text(values) -> pd.api.extensions.ExtensionArray:
+    """A pandas "str" array via Arrow (several times faster than pd.array on a Python list)."""
+    return pd.array(values if isinstance(values, (pa.Array, pa.ChunkedArray)) else pa.array(values, type=pa.string()), dtype="str")
+
+
+def _last_per_group(group: np.ndarray, n_groups: int, rows: np.ndarray) -> np.ndarray:
+    """For each group, the last of ``rows`` (ascending positions) that belongs to it; -1 when none."""
+    last = np.full(n_groups, -1, dtype=np.int64)
+    last[group[rows]] = rows  # with repeated indices numpy keeps the last assignment
+    return last
+
+
+def _frames(collect: _Collector, parsed, skipped: list[SkippedRecord]) -> dict[str, pd.DataFrame]:
+    d, r = collect.dialog, collect.round
+    bad_scene = np.zeros(len(collect.scene_ids), dtype=bool)  # the last entry stands for -1 (no scene): never bad
+    bad_scene[list(parsed.problems)] = True
+
+    # A dialog whose target is broken is skipped whole; a round with a broken scene on its own.
+    dialog_target = np.array(d["target_scene"], dtype=np.int64)
+    dialog_ok = ~bad_scene[dialog_target]
+    for i in np.flatnonzero(~dialog_ok):
+        skipped.append(SkippedRecord(d["label"][i], f"target scene: {parsed.problems[int(dialog_target[i])]}"))
+    round_dialog = np.array(r["dialog"], dtype=np.int64)
+    scenes = {k: np.array(r[k], dtype=np.int64) for k in ("target_scene", "before_scene", "after_scene")}
+    round_ok = dialog_ok[round_dialog]
+    for column, field in (("target_scene", "abs_t"), ("before_scene", "abs_b"), ("after_scene", "abs_d")):
+        broken = round_ok & bad_scene[scenes[column]]
+        for i in np.flatnonzero(broken):
+            skipped.append(SkippedRecord(collect.round_label(i), f"{field}: {parsed.problems[int(scenes[column][i])]}"))
+        round_ok &= ~broken
+    terms, bad_terms = collect.stored_terms_check()
+    for i in np.flatnonzero(round_ok & bad_terms):
+        skipped.append(SkippedRecord(collect.round_label(i), "stored score terms are not all numbers"))
+    round_ok &= ~bad_terms
+
+    # Renumber the kept dialogs 0..n-1 and keep their rounds.
+    kept_dialogs = np.flatnonzero(dialog_ok)
+    new_index = np.cumsum(dialog_ok) - 1
+    keep = np.flatnonzero(round_ok)
+    take = pa.array(keep)
+    group = new_index[round_dialog[keep]]
+    target, before, after = (scenes[k][keep] for k in ("target_scene", "before_scene", "after_scene"))
+
+    dense = dense_scenes(parsed.cliparts, len(collect.scene_ids) - 1)
+    original, final = score_pairs(dense, after, target)
+    stored = np.array(r["stored_score"], dtype=np.float64)[keep]
+    status = pa.array(r["score_status"], type=pa.string()).take(take)
+    present = np.asarray(pc.equal(status, "present"))
+    reproduced = np.abs(stored - original) <= 1e-9 * np.maximum(1.0, np.abs(stored))
+    n_drawn = np.where(after >= 0, dense.present[np.maximum(after, 0)].sum(axis=1), 0)
+    dialog_ids = pa.array(d["dialog_id"], type=pa.string()).take(pa.array(kept_dialogs))
+    splits = pa.array(d["split"], type=pa.string()).take(pa.array(kept_dialogs))
+    peeked = np.array(r["peeked"], dtype=bool)[keep]
+    round_number = np.array(r["round"], dtype=np.int32)[keep]
+
+    def scene_column(values):
+        return pd.arrays.IntegerArray(np.maximum(values, 0), values < 0)  # <NA>: no such scene (empty string)
+
+    rounds = pd.DataFrame({
+        "dialog_id": _text(dialog_ids.take(pa.array(group))),
+        "split": _text(splits.take(pa.array(group))),
+        "round": round_number,
+        "seq_t": _text(pa.array(r["seq_t"], type=pa.string()).take(take)),
+        "seq_d": _text(pa.array(r["seq_d"], type=pa.string()).take(take)),
+        "msg_t": _text(pa.array(r["msg_t"], type=pa.string()).take(take)),
+        "msg_d": _text(pa.array(r["msg_d"], type=pa.string()).take(take)),
+        "peeked": peeked,
+        "score_status": _text(status),
+        "stored_score": stored,
+        # Python lists: pandas writes them to Parquet several times faster than numpy arrays.
+        "stored_terms": pd.Series([terms[i] for i in keep], dtype=object),
+        "stored_reproduced": pd.arrays.BooleanArray(reproduced & present, ~present),
+        "score_original": original,
+        "score_final": final,
+        "target_scene": scene_column(target),
+        "before_scene": scene_column(before),
+        "after_scene": scene_column(after),
+        "n_drawn": n_drawn.astype(np.int16),
+    })
+    assert list(rounds.columns) == ROUND_COLUMNS
+    utterances, messages = _utterance_frame(rounds)
+    n_dialogs = len(kept_dialogs)
+
+    # Per-dialog aggregates with integer group codes (rounds are in dialog order).
+    def per_dialog(values):
+        return np.bincount(group, weights=values, minlength=n_dialogs)
+
+    peek_round = np.full(n_dialogs, -1, dtype=np.int64)
+    peek_rows = np.flatnonzero(peeked)[::-1]  # reversed, so the first peeked round of a dialog wins
+    peek_round[group[peek_rows]] = round_number[peek_rows]
+    drawn_rows = np.flatnonzero(after >= 0)
+    last_drawn = _last_per_group(group, n_dialogs, drawn_rows)
+    before_peek_rows = drawn_rows[(peek_round[group[drawn_rows]] > 0) & (round_number[drawn_rows] < peek_round[group[drawn_rows]])]
+    last_before_peek = _last_per_group(group, n_dialogs, before_peek_rows)
+    last_stored = _last_per_group(group, n_dialogs, np.flatnonzero(present))
+
+    def at(rows, values):
+        return np.where(rows >= 0, values[np.maximum(rows, 0)], np.nan)
+
+    n_rounds = np.array(d["n_rounds"], dtype=np.int64)[kept_dialogs]
+    target_of_dialog = dialog_target[kept_dialogs]
+    dialogs = pd.DataFrame({
+        "corpus": _text(pa.array(["codraw"] * n_dialogs, type=pa.string())),
+        "dialog_id": _text(dialog_ids),
+        "split": _text(splits),
+        "n_turns": n_rounds,
+        "n_utterances": per_dialog(messages).astype(np.int64),
+        "duration_s": np.array(d["duration_s"], dtype=np.float64)[kept_dialogs],
+        "image_id": pd.array([d["image_id"][i] for i in kept_dialogs], dtype="Int64"),
+        "n_rounds": n_rounds,
+        "n_rounds_loaded": np.bincount(group, minlength=n_dialogs).astype(np.int64),
+        "target_scene": target_of_dialog,
+        "n_target_cliparts": dense.present[target_of_dialog].sum(axis=1).astype(np.int64),
+        "peek_round": pd.arrays.IntegerArray(np.maximum(peek_round, 0), peek_round < 0),
+        "rounds_after_peek": pd.arrays.IntegerArray(np.where(peek_round > 0, n_rounds - peek_round + 1, 0), peek_round < 0),
+        "final_round": pd.arrays.IntegerArray(np.where(last_drawn >= 0, round_number[np.maximum(last_drawn, 0)], 0), last_drawn < 0),
+        "final_score": at(last_drawn, final),
+        "final_score_original": at(last_drawn, original),
+        "score_before_peek": at(last_before_peek, final),
+        "final_stored_score": at(last_stored, stored),
+        # Per dialog so that the summary (and the CLI's warm start) never has to read the rounds frame.
+        "stored_scores_checked": per_dialog(present.astype(np.float64)).astype(np.int64),
+        "stored_scores_reproduced": per_dialog((reproduced & present).astype(np.float64)).astype(np.int64),
+    })
+    assert list(dialogs.columns[:len(DIALOG_COLUMNS)]) == DIALOG_COLUMNS
+    cliparts = parsed.cliparts if len(parsed.cliparts) else empty_cliparts()
+    return {"dialogs": dialogs, "rounds": rounds, "cliparts": cliparts, "utterances": utterances}
+
+
+def _utterance_frame(rounds: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
+    """The Teller's then the Drawer's message of every round (empty ones left out), and per round the
+    number of messages."""
+    teller = pa.array(rounds["msg_t"].array)
+    drawer = pa.array(rounds["msg_d"].array)
+    n = len(rounds)
+    has_text = np.empty(2 * n, dtype=bool)
+    has_text[0::2] = np.asarray(pc.not_equal(pc.utf8_trim_whitespace(teller), ""))
+    has_text[1::2] = np.asarray(pc.not_equal(pc.utf8_trim_whitespace(drawer), ""))
+    slot = np.flatnonzero(has_text)  # 2 * round row + (0 Teller | 1 Drawer), in dialog order
+    row, is_drawer = slot // 2, slot % 2
+    messages = pa.chunked_array([teller, drawer]).combine_chunks() if n else pa.array([], pa.string())
+    role = pa.array(["Teller", "Drawer"]).take(pa.array(is_drawer))
+    utterances = pd.DataFrame({
+        "corpus": _text(pa.array(["codraw"] * len(slot), type=pa.string())),
+        "dialog_id": _text(pa.array(rounds["dialog_id"].array).take(pa.array(row))),
+        "round": pd.arrays.IntegerArray(np.zeros(len(slot), dtype=np.int64), np.ones(len(slot), dtype=bool)),
+        "turn": rounds["round"].to_numpy()[row].astype(np.int64),
+        "speaker": _text(role),
+        "role": _text(role),
+        "text": _text(messages.take(pa.array(is_drawer * n + row))),
+        "time_s": np.full(len(slot), np.nan),
+    })
+    assert list(utterances.columns) == UTTERANCE_COLUMNS
+    return utterances, has_text[0::2].astype(np.float64) + has_text[1::2]

@@ -1,0 +1,87 @@
+"""AppTest runs of the CoDraw replay section on the generated demo corpus."""
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+from data_access.corpora import load_path, demo_path
+
+
+def replay_script():
+    from ui.replay_codraw import show
+
+    show("codraw")
+
+
+def open_replay(**params) -> AppTest:
+    at = AppTest.from_function(replay_script, default_timeout=60)
+    at.query_params.update({"corpus": "codraw", **params})
+    at.run()
+    assert not at.exception
+    return at
+
+
+def image_captions(at: AppTest) -> list[str]:
+    return [img.caption for element in at.get("image") for img in element.proto.imgs]
+
+
+def chat_texts(at: AppTest) -> list[str]:
+    return [t.value for t in at.text]
+
+
+def demo_dialog_with_rounds(minimum: int) -> tuple[str, dict[int, str]]:
+    """A demo dialog with at least ``minimum`` rounds and its Teller messages by round."""
+    loaded = load_path("codraw", demo_path("codraw"))
+    dialogs = loaded.dialogs[loaded.dialogs["n_turns"] >= minimum]
+    dialog_id = dialogs["dialog_id"].iloc[0]
+    teller = loaded.utterances[(loaded.utterances["dialog_id"] == dialog_id) & (loaded.utterances["role"] == "Teller")]
+    return dialog_id, dict(zip(teller["turn"], teller["text"]))
+
+
+def test_a_deep_link_shows_target_canvas_and_the_transcript_so_far():
+    dialog_id, teller = demo_dialog_with_rounds(5)
+    at = open_replay(dialog=dialog_id, turn="3")
+    assert at.selectbox[0].value == dialog_id
+    assert at.slider[0].value == 3
+    assert image_captions(at) == ["Teller's target", "Drawer's canvas after round 3"]
+    texts = chat_texts(at)
+    assert teller[3] in texts
+    assert teller[4] not in texts
+    assert not at.warning
+
+
+def test_next_advances_and_the_url_follows():
+    dialog_id, teller = demo_dialog_with_rounds(5)
+    at = open_replay(dialog=dialog_id, turn="3")
+    next_button = next(b for b in at.button if "Next" in b.label)
+    next_button.click().run()
+    assert not at.exception
+    assert at.slider[0].value == 4
+    assert at.query_params["turn"] == ["4"] or at.query_params["turn"] == "4"
+    assert "Drawer's canvas after round 4" in image_captions(at)
+    assert teller[4] in chat_texts(at)
+
+
+def test_full_transcript_toggle_shows_later_rounds():
+    dialog_id, teller = demo_dialog_with_rounds(5)
+    at = open_replay(dialog=dialog_id, turn="2")
+    assert teller[4] not in chat_texts(at)
+    at.toggle[0].set_value(True).run()
+    assert teller[4] in chat_texts(at)
+
+
+def test_a_bad_dialog_or_turn_gives_a_friendly_warning():
+    at = open_replay(dialog="train_99999", turn="2")
+    assert any("train_99999" in w.value for w in at.warning)
+    assert len(image_captions(at)) == 2
+
+    dialog_id, _ = demo_dialog_with_rounds(3)
+    at = open_replay(dialog=dialog_id, turn="abc")
+    assert any("abc" in w.value for w in at.warning)
+    assert at.slider[0].value == 1
+
+
+def test_the_peek_is_announced_at_its_round():
+    loaded = load_path("codraw", demo_path("codraw"))
+    peeked = loaded.dialogs.dropna(subset=["peek_round"]).iloc[0]
+    at = open_replay(dialog=peeked["dialog_id"], turn=str(int(peeked["peek_round"])))
+    assert any("peeked at the drawing before this round" in i.value for i in at.info)

@@ -1,0 +1,69 @@
+"""Replay section of CoDraw: the Teller's target beside the Drawer's canvas, round by round.
+
+Deep link: ``/replay?corpus=codraw&dialog=<key>&turn=<round>``. Everything shown comes from
+``data_access.codraw.replay.round_view`` through ``ui.cached.derived``, so stepping renders one round.
+"""
+from __future__ import annotations
+
+import math
+
+import streamlit as st
+
+from data_access.codraw.replay import dialog_ids, round_view
+from ui import cached
+from ui.widgets import dialog_picker, md_escape, query_param, stepper, transcript
+
+
+def _score(value: float) -> str:
+    return "—" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.3f}"
+
+
+def _score_panel(view) -> None:
+    st.subheader("Score of this round's drawing")
+    stored = {"present": _score(view.stored_score), "empty": "[] (not scored)", "missing": "no score key"}[view.score_status]
+    left, middle, right = st.columns(3)
+    left.metric("Stored (original metric)", stored)
+    middle.metric("Recomputed, original metric", _score(view.original.score if view.original else None))
+    right.metric("Paper's final metric (max 5)", _score(view.final.score if view.final else None))
+    with st.expander("Term breakdown"):
+        st.caption("Original 7-term metric: as stored by the game and as recomputed (weighted = weight × term × IoU).")
+        st.dataframe(view.stored_terms, hide_index=True, width="stretch")
+        st.caption("The paper's final metric.")
+        st.dataframe(view.final_terms, hide_index=True, width="stretch")
+
+
+def show(name: str) -> None:
+    loaded = cached.loaded_corpus(name)
+    if loaded is None:
+        return
+    dialog_id = dialog_picker(cached.derived(dialog_ids, name), query_param("dialog"), key="codraw_dialog")
+    if dialog_id is None:
+        return
+    st.query_params["dialog"] = dialog_id
+    n_turns = int(loaded.dialogs.loc[loaded.dialogs["dialog_id"] == dialog_id, "n_turns"].iloc[0])
+    turn = stepper(n_turns, query_param("turn"), key=f"codraw_turn_{dialog_id}", label="Round")
+    view = cached.derived(round_view, name, dialog_id, turn)
+    if view is None:
+        st.warning("This dialog could not be shown.")
+        return
+    if view.problem:
+        st.warning(view.problem)
+    if view.peek_at_this_round:
+        st.info("The Teller peeked at the drawing before this round.", icon="👀")
+    elif view.peeked_before_this_round:
+        st.caption(f"The Teller peeked before round {view.peek_round}.")
+    elif view.peek_round is None:
+        st.caption("The Teller never peeked in this dialog.")
+    if view.target_image is not None:
+        target_col, canvas_col = st.columns(2)
+        target_col.image(view.target_image, caption="Teller's target", width="stretch")
+        canvas_col.image(view.canvas_image, caption=f"Drawer's canvas after round {view.turn}", width="stretch")
+        if not loaded.assets:
+            st.caption("Art-free rendering; set CODRAW_CLIPART to the Abstract Scenes clip-art folder for the real pictures.")
+        st.markdown(f"**Changes in round {view.turn}:** " + ("none" if view.changes.empty else f"{len(view.changes)}"))
+        if not view.changes.empty:
+            st.dataframe(view.changes, hide_index=True, width="stretch")
+        _score_panel(view)
+    st.subheader("Transcript")
+    show_all = st.toggle("Show full transcript", key=f"codraw_all_{md_escape(dialog_id)}")
+    transcript(view.transcript, view.turn, show_all)
