@@ -8,18 +8,26 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
+from . import readahead
 from .common import CORPUS_NAMES, SourceError
-from .corpora import corpus_module, load_configured, load_path
 
 
 def _summary(args) -> int:
+    from .corpora import corpus_module, is_cached, load_path
+    from .sources import Source
+
+    if not is_cached(Source(args.corpus, Path(args.path), None)):
+        readahead.read_ahead(args.path)  # a cold load: read the source while pandas & co. are imported
     loaded = load_path(args.corpus, args.path)
     print(json.dumps(corpus_module(args.corpus).summarize(loaded), indent=None if args.compact else 2))
     return 0
 
 
 def _cache(args) -> int:
+    from .corpora import load_configured
+
     for name in args.corpus or CORPUS_NAMES:
         def progress(message, fraction=None, name=name):
             print(f"{name}: {message}", file=sys.stderr)

@@ -18,11 +18,12 @@ import tempfile
 from pathlib import Path
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable, Iterable, Iterator, Optional
-
-import pandas as pd
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional
 
 from .common import SkippedRecord
+
+if TYPE_CHECKING:  # imported where frames are read, so that checking for a cache hit stays light
+    import pandas as pd
 
 MANIFEST = "manifest.json"
 
@@ -60,7 +61,7 @@ def entry_dir(cache_root: Path, corpus: str, key: str) -> Path:
     return Path(cache_root) / f"{corpus}-{key}"
 
 
-Build = Callable[[], tuple[dict[str, pd.DataFrame], list[SkippedRecord]]]
+Build = Callable[[], "tuple[dict[str, pd.DataFrame], list[SkippedRecord]]"]
 
 
 class LazyFrames(Mapping):
@@ -78,6 +79,8 @@ class LazyFrames(Mapping):
         if name not in self._names:
             raise KeyError(name)
         if name not in self._frames:
+            import pandas as pd
+
             try:
                 self._frames[name] = pd.read_parquet(self._entry / f"{name}.parquet")
             except Exception:  # noqa: BLE001 - any damage means "rebuild"; the source is still there

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas is imported by whoever builds frames; the CLI starts faster without it here
+    import pandas as pd
 
 CORPUS_NAMES = ("codraw", "gos", "minecraft")
 CORPUS_TITLES = {"codraw": "CoDraw", "gos": "A Game Of Sorts", "minecraft": "Minecraft Collaborative Building"}
@@ -69,7 +70,3 @@ class LoadedCorpus:
     @property
     def utterances(self) -> pd.DataFrame:
         return self.frames["utterances"]
-
-
-def empty_utterances() -> pd.DataFrame:
-    return pd.DataFrame({c: pd.Series(dtype="object") for c in UTTERANCE_COLUMNS})

@@ -6,6 +6,7 @@ from data_access.browse import DialogFilter, apply_filter, dialog_table
 from data_access.links import parse_positive_int
 from ui.cached import loaded_corpus
 from ui.notes import note_counts
+from ui.minecraft_export import bap_samples_download
 from ui.widgets import corpus_selector, download_buttons, query_param, set_url, url_list
 
 st.title("Browse dialogs")
@@ -36,3 +37,5 @@ if selection.selection.rows:
     dialog_id = shown.iloc[selection.selection.rows[0]]["dialog_id"]
     st.switch_page("pages/replay.py", query_params={"corpus": corpus, "dialog": dialog_id})
 download_buttons(shown.drop(columns=["replay"]), f"{corpus}-dialogs")
+if corpus == "minecraft":
+    bap_samples_download(loaded)

@@ -2,11 +2,21 @@
 (and round=... for A Game Of Sorts)."""
 import streamlit as st
 
+from data_access.links import parse_positive_int, replay_link
 from ui import replay_codraw, replay_gos, replay_minecraft
-from ui.widgets import corpus_selector
+from ui.notes import notes_panel
+from ui.widgets import corpus_selector, query_param
 
 SECTIONS = {"codraw": replay_codraw, "gos": replay_gos, "minecraft": replay_minecraft}
 
 st.title("Replay")
 corpus = corpus_selector("replay_corpus")
 SECTIONS[corpus].show(corpus)
+
+# The section has put the state it shows into the URL; notes and the shareable link follow it.
+dialog, turn, round_ = query_param("dialog"), parse_positive_int(query_param("turn")), parse_positive_int(query_param("round"))
+if dialog is not None and turn is not None:
+    st.caption("Link to exactly this state (copy it with the button on the right):")
+    st.code(replay_link(corpus, dialog, turn, round_ if corpus == "gos" else None), language=None)
+    notes_panel(corpus, dialog, turn, round_ if corpus == "gos" else None,
+                turn_label="step" if corpus == "gos" else "turn")

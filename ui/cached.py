@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional
 
-import pandas as pd
 import streamlit as st
 
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES, LoadedCorpus, SourceError
@@ -79,13 +78,18 @@ def _parse_with_progress(key: SourceKey) -> None:
                       state="complete", expanded=False)
 
 
-def corpus(name: str) -> LoadedCorpus | LoadFailure:
-    """The configured corpus, parsed once per source (with visible progress the first time)."""
+def _prepared_key(name: str) -> SourceKey:
+    """The source key of ``name``, after making sure its first parse (if still due) showed progress."""
     key = source_key(name)
     if key not in _prepared:
         _parse_with_progress(key)
         _prepared.add(key)
-    return _load(key)
+    return key
+
+
+def corpus(name: str) -> LoadedCorpus | LoadFailure:
+    """The configured corpus, parsed once per source (with visible progress the first time)."""
+    return _load(_prepared_key(name))
 
 
 def reload_all() -> None:
@@ -112,7 +116,7 @@ def derived(function: Callable, name: str, *args):
 
     For per-dialog views and statistics: the whole corpus is only touched on a cache miss, so a
     replay rerun unpickles a few small frames instead of the full corpus."""
-    return _derived(function.__module__, function.__qualname__, source_key(name), args)
+    return _derived(function.__module__, function.__qualname__, _prepared_key(name), args)
 
 
 @st.cache_data(show_spinner=False, max_entries=512)
@@ -128,19 +132,9 @@ def _derived(module: str, qualname: str, key: SourceKey, args: tuple):
     return function(loaded, *args)
 
 
-def dialogs(name: str) -> pd.DataFrame:
-    result = corpus(name)
-    return result.dialogs if isinstance(result, LoadedCorpus) else pd.DataFrame()
-
-
-def utterances(name: str) -> pd.DataFrame:
-    result = corpus(name)
-    return result.utterances if isinstance(result, LoadedCorpus) else pd.DataFrame()
-
-
 def search_index():
     """One SearchIndex over the utterances of every loadable corpus, rebuilt only when a source changes."""
-    return _search_index(tuple(source_key(name) for name in CORPUS_NAMES))
+    return _search_index(tuple(_prepared_key(name) for name in CORPUS_NAMES))
 
 
 @st.cache_data(show_spinner="Indexing utterances…", max_entries=2)

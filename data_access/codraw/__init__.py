@@ -4,17 +4,37 @@ Implements the corpus-module contract of ``data_access.corpora``: parsing (``par
 scene parser (``scenes``), both scene-similarity metrics (``metrics``), the scene renderer (``render``),
 the replay view model (``replay``), the corpus summary (``summary``) and the demo corpus (``demo``).
 
-The parser is imported on first use only: a start from the Parquet cache never needs it.
+Everything heavy is imported on first use only: a start from the Parquet cache never needs the parser,
+and the CLI can check for a cache hit (``SCHEMA_VERSION``) before numpy and pandas are loaded.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
 from ..common import ProgressCallback, no_progress
-from .demo import DEMO_VERSION, demo_source, write_demo
-from .summary import summarize
 
 SCHEMA_VERSION = 2
+DEMO_VERSION = 1
+
+
+def write_demo(folder: Path) -> None:
+    """Write the generated demo corpus; see ``data_access.codraw.demo``."""
+    from .demo import write_demo as write
+
+    write(folder)
+
+
+def demo_source(folder: Path) -> Path:
+    from .demo import demo_source as source
+
+    return source(folder)
+
+
+def summarize(loaded) -> dict:
+    """The figures the CLI prints; see ``data_access.codraw.summary``."""
+    from .summary import summarize as summary
+
+    return summary(loaded)
 
 
 def build_frames(path: Path, progress: ProgressCallback = no_progress):

@@ -19,7 +19,6 @@ from pathlib import Path
 from .metrics import original_score
 from .scenes import EXPRESSIONS, IDENTITY_START, OBJECT_NAMES, PEOPLE_TYPES, POSES, TYPE_PREFIXES, TYPE_SIZES, Clipart, identity_of
 
-DEMO_VERSION = 1
 FILE_NAME = "CoDraw_1_0.json"
 SPLIT_SIZES = (("train", 28), ("val", 6), ("test", 6))
 SIZE_WORDS = ("big", "medium-sized", "small")

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import math
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -130,9 +131,14 @@ def score_pairs(scenes: DenseScenes, drawing: np.ndarray, target: np.ndarray, ch
     n_common = np.count_nonzero(scenes.present[pair_drawing] & scenes.present[pair_target], axis=1)
     pair_original, pair_final = np.empty(len(keys)), np.empty(len(keys))
     by_size = np.argsort(n_common, kind="stable")
-    for begin in range(0, len(keys), chunk):
+
+    def score(begin: int) -> None:
         part = by_size[begin:begin + chunk]
         pair_original[part], pair_final[part] = _score_chunk(scenes, pair_drawing[part], pair_target[part])
+
+    # numpy releases the GIL in its kernels, so two chunks at a time keep both cores busy.
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        list(pool.map(score, range(0, len(keys), chunk)))
     original[rows], final[rows] = pair_original[inverse], pair_final[inverse]
     return original, final
 

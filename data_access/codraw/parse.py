@@ -25,6 +25,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .. import readahead
 from ..common import DIALOG_COLUMNS, UTTERANCE_COLUMNS, ProgressCallback, SkippedRecord, SourceError, no_progress
 from .metrics import score_pairs
 from .scenes import dense_scenes, empty_cliparts, parse_scene_strings
@@ -59,6 +60,9 @@ def _decode_json(raw: bytes, path: Path) -> Any:
 
 
 def _read_bytes(path: Path) -> bytes:
+    ahead = readahead.take(path)  # the CLI may have read and decompressed it while importing
+    if ahead:
+        return ahead
     raw = path.read_bytes()
     if not raw:
         raise SourceError(path, "is empty")
@@ -265,8 +269,17 @@ class _Collector:
             if len(keep) else ([], [], [])
         r["target_scene"] = [scene_ids.setdefault(t, len(scene_ids) - 1) if t else dialog_target[d]
                              for t, d in zip(kept(text["abs_t"]), r["dialog"])]
-        r["before_scene"] = [scene_ids.setdefault(b, len(scene_ids) - 1) for b in kept(text["abs_b"])]
-        r["after_scene"] = [scene_ids.setdefault(a, len(scene_ids) - 1) for a in kept(text["abs_d"])]
+        after_text = kept(text["abs_d"])
+        r["after_scene"] = after = [scene_ids.setdefault(a, len(scene_ids) - 1) for a in after_text]
+        # A round's canvas before is nearly always the previous round's canvas after: comparing the two
+        # strings (a memcmp) is much cheaper than hashing every 1 kB scene string once more.
+        owner_kept, before = r["dialog"], []
+        for i, b in enumerate(kept(text["abs_b"])):
+            if i and owner_kept[i - 1] == owner_kept[i] and b == after_text[i - 1]:
+                before.append(after[i - 1])
+            else:
+                before.append(scene_ids.setdefault(b, len(scene_ids) - 1))
+        r["before_scene"] = before
 
     def stored_terms_check(self) -> tuple[list, np.ndarray]:
         """The stored 7-term lists, and a mask of rounds whose lists hold something else than numbers

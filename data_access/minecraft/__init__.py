@@ -8,7 +8,7 @@ write_demo, demo_source.
 """
 from __future__ import annotations
 
-from .bap import export_jsonl, iter_bap_samples, sample_dicts
+from .bap import bap_jsonl_bytes, export_jsonl, iter_bap_samples, sample_dicts
 from .blocks import Alignment, best_alignment, block_f1, parse_gold_xml, perspective_coordinates
 from .demo import demo_source, write_demo
 from .frames import build_frames
@@ -20,6 +20,6 @@ DEMO_VERSION = 1
 
 __all__ = [
     "SCHEMA_VERSION", "DEMO_VERSION", "build_frames", "summarize", "write_demo", "demo_source",
-    "iter_bap_samples", "sample_dicts", "export_jsonl", "best_alignment", "block_f1", "Alignment",
+    "iter_bap_samples", "sample_dicts", "export_jsonl", "bap_jsonl_bytes", "best_alignment", "block_f1", "Alignment",
     "parse_gold_xml", "perspective_coordinates", "replay_step", "step_count", "snapshot",
 ]
