@@ -2,8 +2,10 @@
 
 Every ``url_path`` equals its file's name: until this router has run once in a new browser session,
 Streamlit resolves the URL against the files in ``pages/``, and a path that differs from the file name
-would greet a deep link with a "Page not found" box."""
+would greet a deep link with a "Page not found" box (see also ``ui/router.py``)."""
 import streamlit as st
+
+from ui.router import mark_routed
 
 st.set_page_config(page_title="Visually grounded dialogue dashboard", page_icon="🧩", layout="wide")
 
@@ -28,4 +30,6 @@ PAGES = {
     ],
 }
 
-st.navigation(PAGES).run()
+page = st.navigation(PAGES)
+mark_routed()
+page.run()

@@ -5,9 +5,12 @@ import streamlit as st
 from data_access.browse import DialogFilter, apply_filter, dialog_table
 from data_access.links import parse_positive_int
 from ui.cached import loaded_corpus
-from ui.notes import note_counts
 from ui.minecraft_export import bap_samples_download
+from ui.notes import note_counts
+from ui.router import ensure_routed
 from ui.widgets import corpus_selector, download_buttons, query_param, set_url, url_list
+
+ensure_routed()
 
 st.title("Browse dialogs")
 corpus = corpus_selector("browse_corpus")

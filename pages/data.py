@@ -5,6 +5,9 @@ import streamlit as st
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES
 from data_access.sources import ASSET_VARIABLES, DATA_VARIABLES, cache_dir, notes_db_path
 from ui.cached import LoadFailure, corpus, reload_all
+from ui.router import ensure_routed
+
+ensure_routed()
 
 st.title("Data sources")
 st.caption("Point a corpus at your own copy by setting its environment variable before `make run`; "

@@ -4,6 +4,9 @@ import streamlit as st
 
 from data_access.analysis import codraw, gos, minecraft
 from ui import charts
+from ui.router import ensure_routed
+
+ensure_routed()
 
 st.title("Durations")
 st.caption("How long the dialogues took, per corpus. Select points or bars to list their dialogs.")

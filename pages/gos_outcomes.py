@@ -4,6 +4,9 @@ import streamlit as st
 
 from data_access.analysis import gos
 from ui import charts
+from ui.router import ensure_routed
+
+ensure_routed()
 
 CORPUS = "gos"
 

@@ -4,7 +4,10 @@ import streamlit as st
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES
 from data_access.notes import NotesStoreError
 from ui.notes import store
+from ui.router import ensure_routed
 from ui.widgets import query_param, set_url
+
+ensure_routed()
 
 st.title("Notes")
 notes = store()

@@ -6,6 +6,9 @@ from data_access.analysis import overview
 from data_access.analysis.charts import ordered_splits
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES
 from ui import charts
+from ui.router import ensure_routed
+
+ensure_routed()
 
 st.title("Visually grounded dialogue dashboard")
 st.markdown(

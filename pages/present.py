@@ -5,7 +5,10 @@ import streamlit as st
 from data_access import replay
 from ui import cached
 from ui.replay_state import dialog_and_round
+from ui.router import ensure_routed
 from ui.widgets import corpus_selector, stepper
+
+ensure_routed()
 
 MAX_GIF_STEPS = 60
 

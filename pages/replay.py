@@ -5,7 +5,10 @@ import streamlit as st
 from data_access.links import parse_positive_int, replay_link
 from ui import replay_codraw, replay_gos, replay_minecraft
 from ui.notes import notes_panel
+from ui.router import ensure_routed
 from ui.widgets import corpus_selector, query_param
+
+ensure_routed()
 
 SECTIONS = {"codraw": replay_codraw, "gos": replay_gos, "minecraft": replay_minecraft}
 

@@ -5,7 +5,10 @@ import streamlit as st
 from data_access.common import CORPUS_TITLES
 from data_access.search import MODES, InvalidQuery
 from ui.cached import available_corpora, search_index
+from ui.router import ensure_routed
 from ui.widgets import download_buttons, query_param, set_url, url_list
+
+ensure_routed()
 
 st.title("Search utterances")
 corpora = available_corpora()

@@ -3,6 +3,9 @@ and a PIL isometric snapshot for exports. Pure functions of block lists.
 
 Blocks are drawn as unit cubes centred on their integer cell (x, y, z), y up. A world point of the game
 (the Builder's position) lies at cell corner coordinates, so it is shifted by −0.5 to share the frame.
+Traces are built in game coordinates; ``_layout`` then maps them to plotly's frame, whose vertical axis
+is z: (x, y, z) → (x, −z, y). That is a proper rotation, so the build is not mirrored, and the z ticks
+are relabelled with the game's values.
 Traces stay few: one Mesh3d per colour, one for ghosts, one line trace per edge style, the Builder marker
 and its view cone.
 """
@@ -72,19 +75,38 @@ def _bounds(points: Iterable[tuple]) -> dict:
     return {"x": (lo[0] - 0.5, hi[0] + 0.5), "y": (lo[1] - 0.5, hi[1] + 0.5), "z": (lo[2] - 0.5, hi[2] + 0.5)}
 
 
+def _to_plot_frame(figure: go.Figure) -> None:
+    """Game (x, y up, z) → plotly (x, −z, y up), in place, for every trace (vectors of cones too)."""
+    def negated(values):
+        return None if values is None else [None if v is None else -v for v in values]
+
+    for trace in figure.data:
+        y, z = trace.y, trace.z
+        trace.update(y=negated(z), z=y)
+        if trace.type == "cone":
+            v, w = trace.v, trace.w
+            trace.update(v=negated(w), w=v)
+
+
 def _layout(figure: go.Figure, bounds: dict, title: str) -> go.Figure:
+    """Axes fixed to ``bounds`` (game coordinates), equal scale, y up, and the figure's common styling."""
+    _to_plot_frame(figure)
     spans = {axis: bounds[axis][1] - bounds[axis][0] for axis in "xyz"}
     largest = max(spans.values())
+    z_lo, z_hi = bounds["z"]
+    z_ticks = list(range(math.ceil(z_lo), math.floor(z_hi) + 1))
     figure.update_layout(
         title=dict(text=title, x=0.02, font=dict(size=14)),
         margin=dict(l=0, r=0, t=36, b=0), height=460, uirevision="minecraft",
         legend=dict(orientation="h", y=0.02, x=0.02, bgcolor="rgba(255,255,255,0.6)"),
         scene=dict(
             xaxis=dict(range=bounds["x"], title="x", dtick=1, showbackground=True, backgroundcolor="#f4f4f4"),
-            yaxis=dict(range=bounds["y"], title="y (up)", dtick=1, showbackground=True, backgroundcolor="#e9efe6"),
-            zaxis=dict(range=bounds["z"], title="z", dtick=1, showbackground=True, backgroundcolor="#f4f4f4"),
-            aspectmode="manual", aspectratio={axis: spans[axis] / largest for axis in "xyz"},
-            camera=dict(up=dict(x=0, y=1, z=0), eye=dict(x=1.35, y=0.95, z=1.35), center=dict(x=0, y=-0.1, z=0)),
+            yaxis=dict(range=(-z_hi, -z_lo), title="z", tickvals=[-t for t in z_ticks], ticktext=[str(t) for t in z_ticks],
+                       showbackground=True, backgroundcolor="#f4f4f4"),
+            zaxis=dict(range=bounds["y"], title="y (up)", dtick=1, showbackground=True, backgroundcolor="#e9efe6"),
+            aspectmode="manual",
+            aspectratio=dict(x=spans["x"] / largest, y=spans["z"] / largest, z=spans["y"] / largest),
+            camera=dict(up=dict(x=0, y=0, z=1), eye=dict(x=1.35, y=-1.35, z=0.95), center=dict(x=0, y=0, z=-0.1)),
             dragmode="turntable",
         ),
     )

@@ -188,7 +188,10 @@ def test_figures_use_one_mesh_per_colour_and_show_the_builder(loaded):
     meshes = [t for t in figure.data if t.type == "mesh3d"]
     assert len(meshes) == 1 and meshes[0].color == "#2f5fd0"
     assert any(t.type == "cone" for t in figure.data)
-    assert figure.layout.scene.camera.up.y == 1
+    assert figure.layout.scene.camera.up.z == 1 and figure.layout.scene.zaxis.title.text == "y (up)"
+    tower = build_figure([(0, 1, 2, "red"), (0, 2, 2, "red")])
+    heights = tower.data[0].z  # the game's y is plotly's vertical z; the game's z is plotly's −y
+    assert min(heights) == 0.5 and max(heights) == 2.5 and set(tower.data[0].y) == {-1.5, -2.5}
     assert tuple(figure.layout.scene.xaxis.range) == (-5.5, 5.5)
     target = target_figure(step.gold_aligned, step.gold_missing)
     assert any(t.type == "mesh3d" and t.opacity < 1 for t in target.data)

@@ -1,0 +1,32 @@
+"""Make sure every page runs inside ``app.py``'s router, even on a fresh server.
+
+Streamlit treats an app with a ``pages/`` folder as a legacy multipage app until ``st.navigation`` has
+run once in the process: until then a deep link such as ``/replay?...`` runs ``pages/replay.py`` on its
+own, without the router (no page configuration, an auto-generated sidebar). ``app.py`` marks each run
+it routes; a page that finds no mark runs the router itself, which then runs the page properly, and
+the unrouted run stops.
+"""
+from __future__ import annotations
+
+import runpy
+import threading
+from pathlib import Path
+
+import streamlit as st
+
+APP = Path(__file__).resolve().parents[1] / "app.py"
+_run = threading.local()  # a script run happens on one thread from start to end
+
+
+def mark_routed() -> None:
+    """Called by app.py just before it runs the selected page."""
+    _run.routed = True
+
+
+def ensure_routed() -> None:
+    """Called first by every page: run the router unless this run came through it."""
+    if getattr(_run, "routed", False):
+        _run.routed = False
+        return
+    runpy.run_path(str(APP), run_name="__main__")
+    st.stop()
