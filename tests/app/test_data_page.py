@@ -1,0 +1,45 @@
+"""The Data page: where each corpus came from, and every problem named by file and record, while the
+corpora that load stay usable."""
+import shutil
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from data_access.corpora import demo_path
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+
+
+def open_data_page() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.switch_page("pages/data.py")
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_a_broken_source_is_named_and_a_bad_record_is_listed_while_the_rest_loads(tmp_path, monkeypatch):
+    truncated = tmp_path / "CoDraw_1_0.json"
+    truncated.write_text('{"count": 2, "stat": {}, "data": {"train_00001": {"image_id": 1, "abs_t": "1,')
+    gos = tmp_path / "gos"
+    shutil.copytree(demo_path("gos", tmp_path / "demo"), gos)
+    log = next(gos.glob("*log_interaction_all.jsonl"))
+    lines = log.read_text(encoding="utf-8").splitlines()
+    lines[4] = '{"interaction_id": "broken'
+    log.write_text("\n".join(lines), encoding="utf-8")
+    monkeypatch.setenv("CODRAW_DATA", str(truncated))
+    monkeypatch.setenv("GAME_OF_SORTS_DATA", str(gos))
+
+    at = open_data_page()
+    errors = [e.value for e in at.error]
+    assert any(str(truncated) in e and "could not be loaded" in e.lower() for e in errors), (errors, [m.value for m in at.markdown])
+    assert any("record(s) could not be read" in w.value for w in at.warning)
+    skipped = at.dataframe[0].value
+    assert skipped["record"].str.contains(f"{log.name} line 5").any()
+    assert len(at.metric) >= 10  # Game Of Sorts and Minecraft still show their counts
+
+
+def test_demo_sources_are_labelled_as_such():
+    at = open_data_page()
+    assert sum("built-in demo corpus" in m.value for m in at.markdown) == 3
+    assert not at.error
