@@ -38,7 +38,7 @@ def stage() -> None:
     if playing and step_key in st.session_state and st.session_state[step_key] < n_steps:
         st.session_state[step_key] += 1
     step = stepper(n_steps, None, key=step_key, label="Step", sync_url=False)
-    picture, words = st.columns([3, 2])
+    picture, words = st.columns([7, 3])
     with picture:
         st.image(cached.derived(replay.snapshot, name, dialog, step, round_), width="stretch")
     with words, st.container(height=560):

@@ -129,11 +129,11 @@ def step_count(loaded: LoadedCorpus, dialog_id: str, round: Optional[int] = None
 
 
 def snapshot(loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional[int] = None) -> Image.Image:
-    """The Teller's target and the Drawer's canvas after round ``step`` side by side (1010x400)."""
+    """The Teller's target and the Drawer's canvas after round ``step`` side by side, captioned."""
+    from ..export import image_grid
+
     view = round_view(loaded, dialog_id, step)
-    picture = Image.new("RGB", (1010, 400), "white")
-    if view is None or view.problem:
-        return picture
-    picture.paste(view.target_image, (0, 0))
-    picture.paste(view.canvas_image, (510, 0))
-    return picture
+    if view is None or view.problem or view.target_image is None:
+        return Image.new("RGB", (1010, 400), "white")
+    return image_grid([view.target_image, view.canvas_image],
+                      ["Teller's target", f"Drawer's canvas after round {view.turn}"])
