@@ -15,6 +15,21 @@ from .corpora import corpus_module
 from .export import animated_gif, png_strip
 
 
+def source_facts(loaded: LoadedCorpus) -> dict:
+    """Where the corpus came from: ``is_demo``, ``source`` and ``assets`` (clip art / image folder or None)."""
+    return {"is_demo": loaded.is_demo, "source": loaded.source, "assets": loaded.assets}
+
+
+def dialog_row(loaded: LoadedCorpus, dialog_id: str) -> Optional[dict]:
+    """One row of the ``dialogs`` frame as a dict (None when the dialog is not loaded)."""
+    rows = loaded.dialogs[loaded.dialogs["dialog_id"] == dialog_id]
+    return rows.iloc[0].to_dict() if len(rows) else None
+
+
+def dialog_ids(loaded: LoadedCorpus) -> list[str]:
+    return loaded.dialogs["dialog_id"].tolist()
+
+
 def rounds_of(loaded: LoadedCorpus, dialog_id: str) -> list[Optional[int]]:
     """The rounds a dialog is replayed in: [1, 2, 3, 4] for A Game Of Sorts, [None] elsewhere."""
     if "round" in loaded.utterances and loaded.utterances["round"].notna().any():

@@ -12,8 +12,7 @@ ensure_routed()
 
 st.title("Compare two dialogs")
 name = corpus_selector("compare_corpus")
-loaded = cached.loaded_corpus(name)
-if loaded is None:
+if not cached.corpus_ready(name):
     st.stop()
 choices = cached.derived(replay.dialog_choices, name)
 controls = st.columns(2)

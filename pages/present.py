@@ -14,8 +14,7 @@ MAX_GIF_STEPS = 60
 
 st.title("Present")
 name = corpus_selector("present_corpus")
-loaded = cached.loaded_corpus(name)
-if loaded is None:
+if not cached.corpus_ready(name):
     st.stop()
 choices = cached.derived(replay.dialog_choices, name)
 picker, speed_column, play_column = st.columns([4, 2, 1], vertical_alignment="bottom")
@@ -58,9 +57,9 @@ with st.expander("Export for slides"):
     columns = st.slider("Pictures per row", 1, 6, min(4, max(1, len(chosen))))
     left, right = st.columns(2)
     if chosen and left.button("Build PNG strip"):
-        left.download_button("⬇ PNG strip", replay.replay_png_strip(loaded, dialog, sorted(chosen), round_, columns),
-                             f"{dialog}-strip.png", "image/png")
+        strip = replay.replay_png_strip(cached.loaded_corpus(name), dialog, sorted(chosen), round_, columns)
+        left.download_button("⬇ PNG strip", strip, f"{dialog}-strip.png", "image/png")
     gif_steps = all_steps[:MAX_GIF_STEPS]
     if right.button(f"Build animated GIF ({len(gif_steps)} steps)"):
-        right.download_button("⬇ Animated GIF", replay.replay_gif(loaded, dialog, gif_steps, round_, seconds),
-                              f"{dialog}.gif", "image/gif")
+        gif = replay.replay_gif(cached.loaded_corpus(name), dialog, gif_steps, round_, seconds)
+        right.download_button("⬇ Animated GIF", gif, f"{dialog}.gif", "image/gif")

@@ -107,6 +107,19 @@ def loaded_corpus(name: str) -> Optional[LoadedCorpus]:
     return result
 
 
+def _is_loaded(loaded: LoadedCorpus) -> bool:
+    return True
+
+
+def corpus_ready(name: str) -> bool:
+    """Whether the corpus loaded; shows the error box otherwise. Unlike ``loaded_corpus`` it does not
+    copy the whole corpus out of the cache, so a page that then uses ``derived`` reruns light."""
+    if derived(_is_loaded, name):
+        return True
+    loaded_corpus(name)
+    return False
+
+
 def available_corpora() -> list[str]:
     return [name for name in CORPUS_NAMES if not isinstance(corpus(name), LoadFailure)]
 

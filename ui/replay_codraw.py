@@ -9,7 +9,8 @@ import math
 
 import streamlit as st
 
-from data_access.codraw.replay import dialog_ids, round_view
+from data_access.codraw.replay import round_view
+from data_access.replay import dialog_ids, dialog_row, source_facts
 from ui import cached
 from ui.widgets import dialog_picker, md_escape, query_param, stepper, transcript
 
@@ -33,14 +34,13 @@ def _score_panel(view) -> None:
 
 
 def show(name: str) -> None:
-    loaded = cached.loaded_corpus(name)
-    if loaded is None:
+    if not cached.corpus_ready(name):
         return
     dialog_id = dialog_picker(cached.derived(dialog_ids, name), query_param("dialog"), key="codraw_dialog")
     if dialog_id is None:
         return
     st.query_params["dialog"] = dialog_id
-    n_turns = int(loaded.dialogs.loc[loaded.dialogs["dialog_id"] == dialog_id, "n_turns"].iloc[0])
+    n_turns = int(cached.derived(dialog_row, name, dialog_id)["n_turns"])
     turn = stepper(n_turns, query_param("turn"), key=f"codraw_turn_{dialog_id}", label="Round")
     view = cached.derived(round_view, name, dialog_id, turn)
     if view is None:
@@ -58,7 +58,7 @@ def show(name: str) -> None:
         target_col, canvas_col = st.columns(2)
         target_col.image(view.target_image, caption="Teller's target", width="stretch")
         canvas_col.image(view.canvas_image, caption=f"Drawer's canvas after round {view.turn}", width="stretch")
-        if not loaded.assets:
+        if not cached.derived(source_facts, name)["assets"]:
             st.caption("Art-free rendering; set CODRAW_CLIPART to the Abstract Scenes clip-art folder for the real pictures.")
         st.markdown(f"**Changes in round {view.turn}:** " + ("none" if view.changes.empty else f"{len(view.changes)}"))
         if not view.changes.empty:

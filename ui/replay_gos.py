@@ -12,6 +12,7 @@ import streamlit as st
 
 from data_access.gos import dialog_labels, round_steps, round_view
 from data_access.links import parse_positive_int
+from data_access.replay import source_facts
 from ui import cached
 from ui.widgets import md_escape as _md
 from ui.widgets import query_param, stepper
@@ -58,10 +59,9 @@ def _pick_round(steps_per_round: dict[int, int], requested: Optional[str], dialo
 
 
 def show(name: str) -> None:
-    loaded = cached.loaded_corpus(name)
-    if loaded is None:
+    if not cached.corpus_ready(name):
         return
-    if loaded.is_demo:
+    if cached.derived(source_facts, name)["is_demo"]:
         st.caption("Showing the generated demo corpus; set GAME_OF_SORTS_DATA to the data folder to see the real one.")
     labels = cached.derived(dialog_labels, name)
     dialog = _pick_dialog(labels, query_param("dialog"))

@@ -8,20 +8,19 @@ import streamlit as st
 
 from data_access.minecraft.render import build_figure, target_figure
 from data_access.minecraft.view import replay_step
-from ui.cached import derived, loaded_corpus
+from data_access.replay import dialog_ids, dialog_row
+from ui.cached import corpus_ready, derived
 from ui.widgets import dialog_picker, query_param, stepper, transcript
 
 
 def show(name: str) -> None:
-    loaded = loaded_corpus(name)
-    if loaded is None:
+    if not corpus_ready(name):
         return
-    dialogs = loaded.dialogs
-    game_id = dialog_picker(dialogs["dialog_id"].tolist(), query_param("dialog"), key="minecraft_dialog", label="Game")
+    game_id = dialog_picker(derived(dialog_ids, name), query_param("dialog"), key="minecraft_dialog", label="Game")
     if game_id is None:
         return
     st.query_params["dialog"] = game_id
-    game = dialogs[dialogs["dialog_id"] == game_id].iloc[0]
+    game = derived(dialog_row, name, game_id)
     n_turns = int(game["n_turns"])
     st.caption(f"{game['config']} · {game['split']} split · Builder {game['builder']}, Architect {game['architect']} · "
                f"{n_turns} utterances · {game['duration_s']:.0f} s"

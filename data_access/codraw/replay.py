@@ -47,10 +47,6 @@ class RoundView:
         return self.peek_round == self.turn
 
 
-def dialog_ids(loaded: LoadedCorpus) -> list[str]:
-    return loaded.dialogs["dialog_id"].tolist()
-
-
 def _scene(cliparts: pd.DataFrame, scene_id) -> list[Clipart]:
     if pd.isna(scene_id):
         return []

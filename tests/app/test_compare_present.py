@@ -43,3 +43,11 @@ def test_present_shows_a_large_picture_and_the_transcript(corpus):
     strip.click().run()
     assert not at.exception
     assert any(d.label == "⬇ PNG strip" for d in at.get("download_button"))
+
+
+def test_present_exports_an_animated_gif_of_the_steps():
+    at = _open("pages/present.py", "gos")
+    next(b for b in at.button if b.label.startswith("Build animated GIF")).click().run()
+    assert not at.exception
+    gif = next(d for d in at.get("download_button") if d.proto.label == "⬇ Animated GIF")
+    assert gif.proto.url  # the bytes are served by the media file manager
