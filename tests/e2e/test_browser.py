@@ -116,3 +116,17 @@ def test_first_visit_of_a_fresh_server_is_routed(browser, tmp_path):
         page.close()
     finally:
         server.stop()
+
+
+def test_selecting_a_browse_row_opens_its_replay(demo_app, page):
+    page.goto(f"{demo_app.url}/browse?corpus=gos")
+    wait_for_app(page)
+    grid = page.locator('[data-testid="stDataFrame"]').first
+    grid.wait_for()
+    box = grid.bounding_box()
+    # The table is drawn on a canvas: click the selection cell of the first row (below the 35 px header).
+    page.mouse.click(box["x"] + 18, box["y"] + 35 + 17)
+    page.wait_for_url(re.compile(r"/replay\?corpus=gos&dialog=[0-9a-f]{24}"), timeout=30_000)
+    wait_for_app(page)
+    assert page.locator("h1").first.inner_text() == "Replay"
+    assert_no_error(page)
