@@ -1,7 +1,6 @@
 """Fixtures every test level shares: an isolated cache/notes folder and the real corpora when present."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest

@@ -17,7 +17,7 @@ import string
 from pathlib import Path
 
 from .metrics import original_score
-from .scenes import EXPRESSIONS, IDENTITY_START, OBJECT_NAMES, PEOPLE_TYPES, POSES, TYPE_PREFIXES, TYPE_SIZES, Clipart, identity_of
+from .scenes import EXPRESSIONS, OBJECT_NAMES, PEOPLE_TYPES, POSES, TYPE_PREFIXES, TYPE_SIZES, Clipart, identity_of
 
 FILE_NAME = "CoDraw_1_0.json"
 SPLIT_SIZES = (("train", 28), ("val", 6), ("test", 6))

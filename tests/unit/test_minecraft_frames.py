@@ -3,7 +3,6 @@ round trip, summary and the replay view model."""
 from __future__ import annotations
 
 import json
-import math
 import pickle
 
 import pandas as pd
