@@ -79,6 +79,14 @@ def trace_rows(customdata: Any) -> np.ndarray:
     return array.reshape(-1, columns)[:, 0].astype(np.int64)
 
 
+def ci_error_bars(mean, low, high, thickness: Optional[float] = None) -> dict:
+    """Plotly ``error_y`` for a mean with its (asymmetric) 95% CI; no bar where the CI is undefined."""
+    bars = {"type": "data", "symmetric": False, "array": (high - mean).fillna(0), "arrayminus": (mean - low).fillna(0)}
+    if thickness is not None:
+        bars["thickness"] = thickness
+    return bars
+
+
 def style(figure: go.Figure, title: str = "", x: str = "", y: str = "", height: int = PLOT_HEIGHT,
           legend: bool = True) -> go.Figure:
     """The look every analysis figure shares: compact margins, axis titles, legend on top."""

@@ -14,8 +14,8 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..common import LoadedCorpus
-from .charts import (PALETTE, Chart, count_phrase, empty_chart, filter_splits, ordered_splits, row_positions,
-                     split_colour, style)
+from .charts import (PALETTE, Chart, ci_error_bars, count_phrase, empty_chart, filter_splits, ordered_splits,
+                     row_positions, split_colour, style)
 from .stats import grouped_mean_ci, mean_ci, paired_difference
 
 METRICS = {"final_score": "paper metric (max 5)", "final_score_original": "original 7-term metric"}
@@ -159,8 +159,7 @@ def score_vs_length_chart(loaded: LoadedCorpus, splits: tuple = ()) -> Chart:
     figure.add_trace(go.Scatter(
         x=stats["n_rounds"], y=stats["mean"], mode="lines+markers", name="mean (95% CI)",
         line={"color": PALETTE[3]},
-        error_y={"type": "data", "symmetric": False, "array": (stats["high"] - stats["mean"]).fillna(0),
-                 "arrayminus": (stats["mean"] - stats["low"]).fillna(0), "thickness": 1},
+        error_y=ci_error_bars(stats["mean"], stats["low"], stats["high"], thickness=1),
         hovertemplate="%{x} rounds: mean %{y:.2f}<extra></extra>"))
     style(figure, x="dialog length (rounds)", y="final score (paper metric)")
     correlation = float(np.corrcoef(data["n_rounds"], data["final_score"])[0, 1]) if len(data) > 2 else np.nan
@@ -221,8 +220,7 @@ def gain_by_peek_round_chart(loaded: LoadedCorpus, splits: tuple = ()) -> Chart:
     figure = go.Figure(go.Scatter(
         x=stats["peek_round"], y=stats["mean"], mode="lines+markers", name="mean gain (95% CI)",
         line={"color": PALETTE[0]}, customdata=stats["n"],
-        error_y={"type": "data", "symmetric": False, "array": stats["high"] - stats["mean"],
-                 "arrayminus": stats["mean"] - stats["low"]},
+        error_y=ci_error_bars(stats["mean"], stats["low"], stats["high"]),
         hovertemplate="peek before round %{x}: mean gain %{y:+.2f} (n = %{customdata:,})<extra></extra>"))
     figure.add_hline(y=0, line_color="#999999")
     style(figure, x="round in which the Teller had peeked (the round marked “peeked”)", y="mean gain", legend=False)

@@ -12,7 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..common import LoadedCorpus
-from .charts import PALETTE, PLOT_HEIGHT, Chart, count_phrase, empty_chart, row_positions, style
+from .charts import PALETTE, PLOT_HEIGHT, Chart, ci_error_bars, count_phrase, empty_chart, row_positions, style
 from .stats import grouped_mean_ci, kendall_w, mean_ci, pairwise_rank_agreement
 
 LIKERT_QUESTIONS = ("q1", "q2", "q3")
@@ -50,8 +50,7 @@ def round_duration_chart(loaded: LoadedCorpus) -> Chart:
     figure.add_trace(go.Scatter(
         x=stats["round_number"], y=stats["mean"], mode="markers+lines", name="mean (95% CI)",
         marker={"color": PALETTE[3], "size": 11, "symbol": "diamond"}, line={"color": PALETTE[3]},
-        error_y={"type": "data", "symmetric": False, "array": stats["high"] - stats["mean"],
-                 "arrayminus": stats["mean"] - stats["low"]},
+        error_y=ci_error_bars(stats["mean"], stats["low"], stats["high"]),
         hovertemplate="round %{x}: mean %{y:.0f} s<extra></extra>"))
     style(figure, x="round number (play order)", y="duration (s): first event → 9th rank")
     figure.update_xaxes(tickvals=sorted(data["round"].unique()))
@@ -76,8 +75,7 @@ def rank_time_chart(loaded: LoadedCorpus) -> Chart:
         colour = PALETTE[index % len(PALETTE)]
         figure.add_trace(go.Scatter(
             x=group["rank"], y=group["mean"], mode="lines+markers", name=f"round {round_number}",
-            line={"color": colour}, error_y={"type": "data", "symmetric": False, "array": group["high"] - group["mean"],
-                                             "arrayminus": group["mean"] - group["low"], "thickness": 1},
+            line={"color": colour}, error_y=ci_error_bars(group["mean"], group["low"], group["high"], thickness=1),
             hovertemplate=f"round {round_number}, rank %{{x}}: %{{y:.0f}} s<extra></extra>"))
     style(figure, x="rank (1 = agreed first)", y="seconds since the round's first event")
     figure.update_xaxes(dtick=1)
@@ -132,8 +130,7 @@ def lock_outcome_chart(loaded: LoadedCorpus) -> Chart:
         figure.add_trace(go.Bar(
             x=group["round_number"], y=group["mean"], name=names.get(measure, measure),
             marker={"color": PALETTE[index * 2 % len(PALETTE)]},
-            error_y={"type": "data", "symmetric": False, "array": (group["high"] - group["mean"]).fillna(0),
-                     "arrayminus": (group["mean"] - group["low"]).fillna(0)},
+            error_y=ci_error_bars(group["mean"], group["low"], group["high"]),
             hovertemplate="round %{x}: %{y:.2f} per round<extra></extra>"))
     style(figure, x="round number", y="mean per round (95% CI)")
     figure.update_layout(barmode="group")
@@ -280,8 +277,7 @@ def next_rank_reference_chart(loaded: LoadedCorpus) -> Chart:
     figure = go.Figure()
     figure.add_trace(go.Bar(
         x=stats["round"], y=stats["hit_rate"] * 100, name="refers to the next ranked image", marker={"color": PALETTE[0]},
-        error_y={"type": "data", "symmetric": False, "array": ((stats["hit_high"] - stats["hit_rate"]) * 100).fillna(0),
-                 "arrayminus": ((stats["hit_rate"] - stats["hit_low"]) * 100).fillna(0)},
+        error_y=ci_error_bars(stats["hit_rate"] * 100, stats["hit_low"] * 100, stats["hit_high"] * 100),
         customdata=stats["messages"], hovertemplate="round %{x}: %{y:.1f}% of %{customdata} messages<extra></extra>"))
     figure.add_trace(go.Bar(x=stats["round"], y=stats["chance_rate"] * 100, name="chance", marker={"color": "#BABABA"},
                             hovertemplate="round %{x}: chance %{y:.1f}%<extra></extra>"))

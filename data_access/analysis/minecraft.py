@@ -14,8 +14,8 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..common import LoadedCorpus
-from .charts import (PALETTE, Chart, count_phrase, empty_chart, filter_splits, ordered_splits, row_positions,
-                     split_colour, style)
+from .charts import (PALETTE, Chart, ci_error_bars, count_phrase, empty_chart, filter_splits, ordered_splits,
+                     row_positions, split_colour, style)
 from .stats import grouped_mean_ci, mean_ci
 
 PROGRESS_POINTS = 21  # 0 %, 5 %, … 100 % of a game's states
@@ -178,8 +178,7 @@ def outcome_chart(loaded: LoadedCorpus, splits: tuple = ()) -> Chart:
                                                        ("mean_f1", "f1_low", "f1_high", "mean final block F1"))):
         figure.add_trace(go.Bar(
             x=stats["split"], y=stats[column], name=name, marker={"color": PALETTE[index]}, customdata=stats["games"],
-            error_y={"type": "data", "symmetric": False, "array": (stats[high] - stats[column]).fillna(0),
-                     "arrayminus": (stats[column] - stats[low]).fillna(0)},
+            error_y=ci_error_bars(stats[column], stats[low], stats[high]),
             hovertemplate="%{x}: %{y:.2f} (%{customdata} games)<extra></extra>"))
     style(figure, x="split", y="share / F1 (95% CI)")
     figure.update_layout(barmode="group")
