@@ -16,21 +16,22 @@ EXTRA_COLUMNS = {
     "gos": ["game_id", "category", "players", "mismatches", "manual_unlocks"],
     "minecraft": ["config", "builder", "architect", "placements", "removals", "outcome_match", "outcome_f1"],
 }
-COMMON_COLUMNS = ["dialog_id", "split", "n_turns", "n_utterances", "duration_s"]
+COMMON_COLUMNS = ["dialog_id", "split", "n_rounds", "n_steps", "n_utterances", "duration_s"]
 
 
 @dataclass(frozen=True)
 class DialogFilter:
     splits: tuple[str, ...] = ()  # empty = all
     id_contains: str = ""
-    min_turns: Optional[int] = None
-    max_turns: Optional[int] = None
+    min_steps: Optional[int] = None
+    max_steps: Optional[int] = None
     only_with_notes: bool = False
 
 
 def dialog_table(dialogs: pd.DataFrame, corpus: str, note_counts: Optional[pd.Series] = None) -> pd.DataFrame:
     """The columns the Browse page shows, plus ``notes`` (count per dialog) and ``replay`` (deep link)."""
-    columns = [c for c in COMMON_COLUMNS + EXTRA_COLUMNS.get(corpus, []) if c in dialogs.columns]
+    columns = [c for c in COMMON_COLUMNS + EXTRA_COLUMNS.get(corpus, []) if c in dialogs.columns
+               and not (c == "n_rounds" and dialogs[c].isna().all())]  # Minecraft games have no rounds
     table = dialogs[columns].copy()
     if "players" in table.columns:  # lists read badly in a table cell
         table["players"] = table["players"].map(lambda p: ", ".join(p) if hasattr(p, "__iter__") and not isinstance(p, str) else p)
@@ -46,10 +47,10 @@ def apply_filter(table: pd.DataFrame, rule: DialogFilter) -> pd.DataFrame:
         keep &= table["split"].isin(rule.splits)
     if rule.id_contains:
         keep &= table["dialog_id"].str.contains(rule.id_contains, case=False, regex=False)
-    if rule.min_turns is not None:
-        keep &= table["n_turns"] >= rule.min_turns
-    if rule.max_turns is not None:
-        keep &= table["n_turns"] <= rule.max_turns
+    if rule.min_steps is not None:
+        keep &= table["n_steps"] >= rule.min_steps
+    if rule.max_steps is not None:
+        keep &= table["n_steps"] <= rule.max_steps
     if rule.only_with_notes and "notes" in table.columns:
         keep &= table["notes"] > 0
     return table[keep]

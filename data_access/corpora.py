@@ -1,9 +1,8 @@
 """The one entry point for loading a corpus: resolves demo vs. real source, uses the Parquet cache,
 times the load and turns every whole-source failure into a ``SourceError`` that names the file.
 
-Each corpus package (``data_access.codraw``, ``.gos``, ``.minecraft``) provides:
-``SCHEMA_VERSION``, ``DEMO_VERSION``, ``build_frames(path, progress) -> (frames, skipped)``,
-``summarize(loaded) -> dict``, ``write_demo(folder)`` and ``demo_source(folder) -> Path``.
+Each corpus package (``data_access.codraw``, ``.gos``, ``.minecraft``) implements the contract in
+``data_access.contract.CorpusPackage``.
 """
 from __future__ import annotations
 
@@ -13,18 +12,19 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
-from types import ModuleType
-from typing import Optional
+from typing import Optional, cast
 
 from . import cache
 from .common import CORPUS_NAMES, LoadedCorpus, ProgressCallback, SourceError, no_progress
+from .contract import CorpusPackage
 from .sources import Source, cache_dir, configured_source
 
 
-def corpus_module(name: str) -> ModuleType:
+def corpus_module(name: str) -> CorpusPackage:
+    """The package of corpus ``name`` (one of ``CORPUS_NAMES``), typed by the corpus contract."""
     if name not in CORPUS_NAMES:
         raise ValueError(f"unknown corpus {name!r}; expected one of {', '.join(CORPUS_NAMES)}")
-    return importlib.import_module(f"data_access.{name}")
+    return cast(CorpusPackage, importlib.import_module(f"data_access.{name}"))
 
 
 def demo_path(name: str, cache_root: Optional[Path] = None) -> Path:

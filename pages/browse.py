@@ -3,8 +3,10 @@ The filters live in the URL, so a filtered view can be shared."""
 import streamlit as st
 
 from data_access.browse import DialogFilter, apply_filter, dialog_table
+from data_access.common import COLUMN_HELP
 from data_access.links import parse_positive_int
 from ui.cached import loaded_corpus
+from ui.glossary import column_config
 from ui.minecraft_export import bap_samples_download
 from ui.notes import note_counts
 from ui.router import ensure_routed
@@ -23,18 +25,18 @@ splits = sorted(table["split"].dropna().unique())
 filters = st.columns([3, 3, 2, 2, 2], vertical_alignment="bottom")
 chosen_splits = filters[0].multiselect("Split", splits, default=[s for s in url_list("split") if s in splits])
 id_contains = filters[1].text_input("Dialog id contains", value=query_param("q") or "")
-min_turns = filters[2].number_input("Min. turns", min_value=0, value=parse_positive_int(query_param("min_turns")) or 0)
-max_turns = filters[3].number_input("Max. turns", min_value=0, value=parse_positive_int(query_param("max_turns")) or 0,
+min_steps = filters[2].number_input("Min. replay steps", min_value=0, value=parse_positive_int(query_param("min_steps")) or 0,
+                                    help=COLUMN_HELP["n_steps"])
+max_steps = filters[3].number_input("Max. replay steps", min_value=0, value=parse_positive_int(query_param("max_steps")) or 0,
                                     help="0 = no upper limit")
 only_noted = filters[4].toggle("Only with notes", value=query_param("noted") == "1")
-set_url(split=chosen_splits, q=id_contains, min_turns=min_turns or None, max_turns=max_turns or None, noted=only_noted)
+set_url(split=chosen_splits, q=id_contains, min_steps=min_steps or None, max_steps=max_steps or None, noted=only_noted)
 
-shown = apply_filter(table, DialogFilter(tuple(chosen_splits), id_contains, min_turns or None, max_turns or None, only_noted))
+shown = apply_filter(table, DialogFilter(tuple(chosen_splits), id_contains, min_steps or None, max_steps or None, only_noted))
 st.caption(f"{len(shown):,} of {len(table):,} dialogs. Click a column header to sort; select a row to open its replay.")
 selection = st.dataframe(
     shown, hide_index=True, on_select="rerun", selection_mode="single-row", key=f"browse_table_{corpus}",
-    column_config={"replay": st.column_config.LinkColumn("Replay", display_text="open ▶"),
-                   "duration_s": st.column_config.NumberColumn("duration (s)", format="%.0f")},
+    column_config=column_config(shown.columns, replay=st.column_config.LinkColumn("Replay", display_text="open ▶")),
 )
 if selection.selection.rows:
     dialog_id = shown.iloc[selection.selection.rows[0]]["dialog_id"]

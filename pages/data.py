@@ -2,7 +2,7 @@
 import pandas as pd
 import streamlit as st
 
-from data_access.common import CORPUS_NAMES, CORPUS_TITLES
+from data_access.common import COLUMN_HELP, CORPUS_NAMES, CORPUS_TITLES
 from data_access.sources import ASSET_VARIABLES, DATA_VARIABLES, cache_dir, notes_db_path
 from ui.cached import LoadFailure, corpus, reload_all
 from ui.router import ensure_routed
@@ -30,13 +30,16 @@ for name in CORPUS_NAMES:
     if result.assets:
         st.markdown("**Images / clip art:**")
         st.code(result.assets, language=None)
-    metrics = st.columns(5)
-    metrics[0].metric("Dialogs", f"{len(result.dialogs):,}")
-    metrics[1].metric("Turns", f"{int(result.dialogs['n_turns'].sum()):,}")
-    metrics[2].metric("Utterances", f"{len(result.utterances):,}")
-    metrics[3].metric("Load time", f"{result.load_seconds:.2f} s", "from cache" if result.from_cache else "parsed",
+    metrics = st.columns(6)
+    dialogs = result.dialogs
+    rounds = dialogs["n_rounds"].dropna()
+    metrics[0].metric("Dialogs", f"{len(dialogs):,}", help=COLUMN_HELP["dialogs"])
+    metrics[1].metric("Rounds", f"{int(rounds.sum()):,}" if len(rounds) else "–", help=COLUMN_HELP["rounds"])
+    metrics[2].metric("Replay steps", f"{int(dialogs['n_steps'].sum()):,}", help=COLUMN_HELP["replay_steps"])
+    metrics[3].metric("Messages", f"{int(dialogs['n_utterances'].sum()):,}", help=COLUMN_HELP["messages"])
+    metrics[4].metric("Load time", f"{result.load_seconds:.2f} s", "from cache" if result.from_cache else "parsed",
                       delta_color="off")
-    metrics[4].metric("Skipped records", f"{len(result.skipped):,}")
+    metrics[5].metric("Skipped records", f"{len(result.skipped):,}")
     st.caption("Frames: " + ", ".join(f"{frame} ({len(df):,} rows)" for frame, df in result.frames.items()))
     if result.skipped:
         st.warning(f"{len(result.skipped):,} record(s) could not be read and were left out; everything else loaded.")

@@ -1,11 +1,12 @@
 """Overview (the home page): what the dashboard is for, and the three corpora side by side — dialogs,
-turns per dialog, tokens per turn and vocabulary — with links to the other pages."""
+messages per dialog, tokens per message and vocabulary — with links to the other pages."""
 import streamlit as st
 
 from data_access.analysis import overview
 from data_access.analysis.charts import ordered_splits
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES
 from ui import charts
+from ui.glossary import column_config
 from ui.router import ensure_routed
 
 ensure_routed()
@@ -47,19 +48,9 @@ if not profiles:
     st.stop()
 
 table = overview.overview_table(profiles)
-st.dataframe(
-    table, hide_index=True,
-    column_config={
-        "corpus": "Corpus", "dialogs": st.column_config.NumberColumn("Dialogs", format="localized"),
-        "turns": st.column_config.NumberColumn("Turns", help="chat messages", format="localized"),
-        "turns_per_dialog": st.column_config.NumberColumn("Turns / dialog", format="%.1f"),
-        "median_turns_per_dialog": st.column_config.NumberColumn("Median turns / dialog", format="%.0f"),
-        "tokens_per_turn": st.column_config.NumberColumn("Tokens / turn", help="whitespace tokens", format="%.1f"),
-        "tokens": st.column_config.NumberColumn("Tokens", format="localized"),
-        "vocabulary": st.column_config.NumberColumn("Vocabulary", help="lower-cased word types", format="localized"),
-        "replay_steps": st.column_config.NumberColumn("Replay steps", format="localized"),
-    })
-st.caption(f"A turn is one chat message; tokens are whitespace tokens; the vocabulary counts lower-cased word types. "
+st.dataframe(table, hide_index=True, column_config=column_config(table.columns, corpus="Corpus"))
+st.caption(f"A message is one chat line (an utterance); a replay step is one stop of the replay (see the column help). "
+           f"Tokens are whitespace tokens; the vocabulary counts lower-cased word types. "
            f"{sum(p.dialogs for p in profiles):,} dialogs" + (f" of the splits {', '.join(splits)}" if splits else "") + ".")
 charts.show_all(overview.overview_charts(profiles), columns=2)
 charts.show(overview.length_distribution_chart(profiles))

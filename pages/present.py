@@ -2,7 +2,7 @@
 transcript beside it, and the replay as an animated GIF or a PNG strip for slides."""
 import streamlit as st
 
-from data_access import replay
+from data_access import snapshots
 from ui import cached
 from ui.replay_state import dialog_and_round
 from ui.router import ensure_routed
@@ -16,7 +16,7 @@ st.title("Present")
 name = corpus_selector("present_corpus")
 if not cached.corpus_ready(name):
     st.stop()
-choices = cached.derived(replay.dialog_choices, name)
+choices = cached.derived(snapshots.dialog_choices, name)
 picker, speed_column, play_column = st.columns([4, 2, 1], vertical_alignment="bottom")
 with picker:
     dialog, round_ = dialog_and_round(name, "present", "Dialog", choices)
@@ -24,7 +24,7 @@ if dialog is None:
     st.stop()
 seconds = speed_column.select_slider("Seconds per step", [0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 8.0], value=2.0)
 playing = play_column.toggle("▶ Autoplay", key="present_playing")
-n_steps = cached.derived(replay.step_count, name, dialog, round_)
+n_steps = cached.derived(snapshots.step_count, name, dialog, round_)
 step_key = f"present_step_{dialog}_{round_}"
 if n_steps == 0:
     st.info("This dialog has no steps to show.")
@@ -39,9 +39,9 @@ def stage() -> None:
     step = stepper(n_steps, None, key=step_key, label="Step", sync_url=False)
     picture, words = st.columns([7, 3])
     with picture:
-        st.image(cached.derived(replay.snapshot, name, dialog, step, round_), width="stretch")
+        st.image(cached.derived(snapshots.snapshot, name, dialog, step, round_), width="stretch")
     with words, st.container(height=560):
-        said_so_far = cached.derived(replay.step_messages, name, dialog, step, round_, True)
+        said_so_far = cached.derived(snapshots.step_messages, name, dialog, step, round_, True)
         for row in said_so_far.itertuples(index=False):
             st.caption(f"{row.speaker} · {'round ' + str(round_) + ', ' if round_ else ''}step {row.turn}")
             st.text(row.text)
@@ -57,9 +57,9 @@ with st.expander("Export for slides"):
     columns = st.slider("Pictures per row", 1, 6, min(4, max(1, len(chosen))))
     left, right = st.columns(2)
     if chosen and left.button("Build PNG strip"):
-        strip = replay.replay_png_strip(cached.loaded_corpus(name), dialog, sorted(chosen), round_, columns)
+        strip = snapshots.replay_png_strip(cached.loaded_corpus(name), dialog, sorted(chosen), round_, columns)
         left.download_button("⬇ PNG strip", strip, f"{dialog}-strip.png", "image/png")
     gif_steps = all_steps[:MAX_GIF_STEPS]
     if right.button(f"Build animated GIF ({len(gif_steps)} steps)"):
-        gif = replay.replay_gif(cached.loaded_corpus(name), dialog, gif_steps, round_, seconds)
+        gif = snapshots.replay_gif(cached.loaded_corpus(name), dialog, gif_steps, round_, seconds)
         right.download_button("⬇ Animated GIF", gif, f"{dialog}.gif", "image/gif")

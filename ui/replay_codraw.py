@@ -1,7 +1,7 @@
 """Replay section of CoDraw: the Teller's target beside the Drawer's canvas, round by round.
 
 Deep link: ``/replay?corpus=codraw&dialog=<key>&turn=<round>``. Everything shown comes from
-``data_access.codraw.replay.round_view`` through ``ui.cached.derived``, so stepping renders one round.
+``data_access.codraw.view.replay_step`` through ``ui.cached.derived``, so stepping renders one round.
 """
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import math
 
 import streamlit as st
 
-from data_access.codraw.replay import round_view
-from data_access.replay import dialog_ids, dialog_row, source_facts
+from data_access.codraw.view import replay_step
+from data_access.snapshots import dialog_ids, dialog_row, source_facts
 from ui import cached
 from ui.widgets import dialog_picker, md_escape, query_param, stepper, transcript
 
@@ -40,9 +40,9 @@ def show(name: str) -> None:
     if dialog_id is None:
         return
     st.query_params["dialog"] = dialog_id
-    n_turns = int(cached.derived(dialog_row, name, dialog_id)["n_turns"])
-    turn = stepper(n_turns, query_param("turn"), key=f"codraw_turn_{dialog_id}", label="Round")
-    view = cached.derived(round_view, name, dialog_id, turn)
+    n_steps = int(cached.derived(dialog_row, name, dialog_id)["n_steps"])
+    turn = stepper(n_steps, query_param("turn"), key=f"codraw_turn_{dialog_id}", label="Round")
+    view = cached.derived(replay_step, name, dialog_id, turn)
     if view is None:
         st.warning("This dialog could not be shown.")
         return
@@ -57,13 +57,13 @@ def show(name: str) -> None:
     if view.target_image is not None:
         target_col, canvas_col = st.columns(2)
         target_col.image(view.target_image, caption="Teller's target", width="stretch")
-        canvas_col.image(view.canvas_image, caption=f"Drawer's canvas after round {view.turn}", width="stretch")
+        canvas_col.image(view.canvas_image, caption=f"Drawer's canvas after round {view.step}", width="stretch")
         if not cached.derived(source_facts, name)["assets"]:
             st.caption("Art-free rendering; set CODRAW_CLIPART to the Abstract Scenes clip-art folder for the real pictures.")
-        st.markdown(f"**Changes in round {view.turn}:** " + ("none" if view.changes.empty else f"{len(view.changes)}"))
+        st.markdown(f"**Changes in round {view.step}:** " + ("none" if view.changes.empty else f"{len(view.changes)}"))
         if not view.changes.empty:
             st.dataframe(view.changes, hide_index=True, width="stretch")
         _score_panel(view)
     st.subheader("Transcript")
     show_all = st.toggle("Show full transcript", key=f"codraw_all_{md_escape(dialog_id)}")
-    transcript(view.transcript, view.turn, show_all)
+    transcript(view.transcript, view.step, show_all)

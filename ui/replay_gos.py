@@ -2,7 +2,7 @@
 
 Deep link: ``/replay?corpus=gos&dialog=<interaction_id>&round=<1..4>&turn=<step>``. The section keeps
 ``dialog``, ``round`` and ``turn`` in the URL in step with the widgets. All game state comes from
-``data_access.gos.round_view`` through ``ui.cached.derived``, so stepping only renders one small view.
+``data_access.gos.replay_step`` through ``ui.cached.derived``, so stepping only renders one small view.
 """
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from typing import Optional
 
 import streamlit as st
 
-from data_access.gos import dialog_labels, round_steps, round_view
+from data_access.gos import dialog_labels, replay_step, round_steps
 from data_access.links import parse_positive_int
-from data_access.replay import source_facts
+from data_access.snapshots import source_facts
 from ui import cached
 from ui.widgets import md_escape as _md
 from ui.widgets import query_param, stepper
@@ -81,11 +81,11 @@ def show(name: str) -> None:
     st.session_state["gos_position"] = position
     step = stepper(steps_per_round[round_number], requested_turn, key=f"gos_step_{dialog}_{round_number}", label="Step")
 
-    view = cached.derived(round_view, name, dialog, round_number, step)
+    view = cached.derived(replay_step, name, dialog, step, round_number)
     if view is None:
         st.warning("This round cannot be shown.")
         return
-    st.caption(f"{_md(view.category)} · board {view.board_number} · round {view.round_number} of {view.n_rounds} · "
+    st.caption(f"{_md(view.category)} · board {view.board_number} · round {view.round} of {view.n_rounds} · "
                f"step {view.step} of {view.n_steps}")
     with st.container(border=True):
         st.markdown(f"**Scenario.** {_md(view.criterion)}")

@@ -8,7 +8,7 @@ import streamlit as st
 
 from data_access.minecraft.render import build_figure, target_figure
 from data_access.minecraft.view import replay_step
-from data_access.replay import dialog_ids, dialog_row
+from data_access.snapshots import dialog_ids, dialog_row
 from ui.cached import corpus_ready, derived
 from ui.widgets import dialog_picker, query_param, stepper, transcript
 
@@ -21,14 +21,14 @@ def show(name: str) -> None:
         return
     st.query_params["dialog"] = game_id
     game = derived(dialog_row, name, game_id)
-    n_turns = int(game["n_turns"])
+    n_steps = int(game["n_steps"])
     st.caption(f"{game['config']} · {game['split']} split · Builder {game['builder']}, Architect {game['architect']} · "
-               f"{n_turns} utterances · {game['duration_s']:.0f} s"
+               f"{n_steps} messages · {game['duration_s']:.0f} s"
                + (" · augmented copy" if bool(game["from_aug_data"]) else ""))
-    if n_turns == 0:
-        st.info("This game has no utterances to step through.")
+    if n_steps == 0:
+        st.info("This game has no messages to step through.")
         return
-    turn = stepper(n_turns, query_param("turn"), key=f"minecraft_turn_{game_id}", label="Utterance")
+    turn = stepper(n_steps, query_param("turn"), key=f"minecraft_turn_{game_id}", label="Message")
     step = derived(replay_step, name, game_id, turn)
     if step is None:
         st.error("This game could not be prepared for replay.")
@@ -44,7 +44,7 @@ def show(name: str) -> None:
     build_col, target_col = st.columns(2)
     with build_col:
         st.plotly_chart(build_figure(step.blocks, step.placed, step.removed, step.builder,
-                                     title=f"Build after utterance {step.turn}"),
+                                     title=f"Build after message {step.step}"),
                         width="stretch", key="minecraft_build")
     with target_col:
         alignment = step.alignment
@@ -72,4 +72,4 @@ def show(name: str) -> None:
     with chat_col:
         st.subheader("Transcript", divider="gray")
         show_all = st.toggle("Show the whole game", key="minecraft_show_all")
-        transcript(step.utterances, step.turn, show_all)
+        transcript(step.utterances, step.step, show_all)

@@ -5,7 +5,7 @@ from typing import Optional
 
 import streamlit as st
 
-from data_access import replay
+from data_access import snapshots
 from data_access.links import replay_link
 from ui import cached
 from ui.widgets import md_escape
@@ -29,7 +29,7 @@ def dialog_and_round(name: str, key: str, label: str, choices: dict[str, str], d
         return None, None
     dialog_id = st.selectbox(label, ids, index=min(default_index, len(ids) - 1), key=f"{key}_dialog",
                              format_func=choices.get)
-    rounds = cached.derived(replay.rounds_of, name, dialog_id)
+    rounds = cached.derived(snapshots.rounds_of, name, dialog_id)
     round_number = None
     if rounds != [None]:
         round_number = st.radio("Round", rounds, horizontal=True, key=f"{key}_round_{dialog_id}")
@@ -39,10 +39,10 @@ def dialog_and_round(name: str, key: str, label: str, choices: dict[str, str], d
 def show_state(name: str, dialog_id: str, step: int, round_number: Optional[int], n_steps: int,
                transcript_up_to: bool = False) -> None:
     """The snapshot of ``step`` and the utterances at it (or up to it), with a link to the full replay."""
-    st.image(cached.derived(replay.snapshot, name, dialog_id, step, round_number), width="stretch")
-    where = f"Round {round_number}, step" if round_number is not None else "Turn"
+    st.image(cached.derived(snapshots.snapshot, name, dialog_id, step, round_number), width="stretch")
+    where = f"Round {round_number}, step" if round_number is not None else "Step"
     st.caption(f"{where} {step} of {n_steps} · [open in Replay]({replay_link(name, dialog_id, step, round_number)})")
-    lines = cached.derived(replay.step_messages, name, dialog_id, step, round_number, transcript_up_to)
+    lines = cached.derived(snapshots.step_messages, name, dialog_id, step, round_number, transcript_up_to)
     if lines.empty:
         st.caption("Nothing said at this step.")
     for row in lines.itertuples(index=False):

@@ -80,7 +80,7 @@ def transcript(lines: pd.DataFrame, current_turn: int, show_all: bool) -> None:
         st.caption("No messages yet at this step.")
     for row in visible.itertuples(index=False):
         with st.chat_message("user" if getattr(row, "role", "") in ("Teller", "Architect", "Player A") else "assistant"):
-            st.caption(f"{row.speaker} · turn {row.turn}" + ("  (later)" if row.turn > current_turn else ""))
+            st.caption(f"{row.speaker} · step {row.turn}" + ("  (later)" if row.turn > current_turn else ""))
             st.text(row.text)
 
 

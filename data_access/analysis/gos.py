@@ -31,15 +31,15 @@ def _interactions(frame: pd.DataFrame) -> int:
 
 def round_duration_stats(rounds: pd.DataFrame) -> pd.DataFrame:
     """Mean round duration (first event → 9th rank) with its 95% CI per round number."""
-    return grouped_mean_ci(rounds, "round_number", "duration_s")
+    return grouped_mean_ci(rounds, "round", "duration_s")
 
 
 def round_duration_chart(loaded: LoadedCorpus) -> Chart:
     rounds = loaded.frames["rounds"].dropna(subset=["duration_s"]).reset_index(drop=True)
     if rounds.empty:
         return empty_chart("gos_round_durations", "No round was fully ranked, so no round has a duration.")
-    data = rounds[["interaction_id", "round_number", "board_id", "duration_s", "n_messages"]].rename(
-        columns={"interaction_id": "dialog_id", "round_number": "round"})
+    data = rounds[["interaction_id", "round", "board_id", "duration_s", "n_messages"]].rename(
+        columns={"interaction_id": "dialog_id"})
     stats = round_duration_stats(rounds)
     figure = go.Figure()
     jitter = np.random.default_rng(0).uniform(-0.12, 0.12, len(data))
@@ -48,13 +48,13 @@ def round_duration_chart(loaded: LoadedCorpus) -> Chart:
         marker={"color": PALETTE[0], "opacity": 0.55, "size": 8}, customdata=row_positions(data),
         text=data["dialog_id"], hovertemplate="%{text}<br>%{y:.0f} s<extra></extra>"))
     figure.add_trace(go.Scatter(
-        x=stats["round_number"], y=stats["mean"], mode="markers+lines", name="mean (95% CI)",
+        x=stats["round"], y=stats["mean"], mode="markers+lines", name="mean (95% CI)",
         marker={"color": PALETTE[3], "size": 11, "symbol": "diamond"}, line={"color": PALETTE[3]},
         error_y=ci_error_bars(stats["mean"], stats["low"], stats["high"]),
         hovertemplate="round %{x}: mean %{y:.0f} s<extra></extra>"))
     style(figure, x="round number (play order)", y="duration (s): first event → 9th rank")
     figure.update_xaxes(tickvals=sorted(data["round"].unique()))
-    means = ", ".join(f"r{int(r)} {m:,.0f} s" for r, m in zip(stats["round_number"], stats["mean"]))
+    means = ", ".join(f"r{int(r)} {m:,.0f} s" for r, m in zip(stats["round"], stats["mean"]))
     caption = (f"Round duration by round number (mean with 95% CI: {means}) over "
                f"{count_phrase(len(data), 'round')} of {count_phrase(_interactions(rounds), 'interaction')}.")
     return Chart("gos_round_durations", figure, data, caption, selectable=True)
@@ -62,7 +62,7 @@ def round_duration_chart(loaded: LoadedCorpus) -> Chart:
 
 def rank_time_stats(ranks: pd.DataFrame) -> pd.DataFrame:
     """Mean seconds from the round's first event to each successive rank, per round number and rank."""
-    return grouped_mean_ci(ranks, ["round_number", "rank"], "round_time_s")
+    return grouped_mean_ci(ranks, ["round", "rank"], "round_time_s")
 
 
 def rank_time_chart(loaded: LoadedCorpus) -> Chart:
@@ -71,7 +71,7 @@ def rank_time_chart(loaded: LoadedCorpus) -> Chart:
         return empty_chart("gos_rank_times", "No image was ranked.")
     stats = rank_time_stats(ranks)
     figure = go.Figure()
-    for index, (round_number, group) in enumerate(stats.groupby("round_number")):
+    for index, (round_number, group) in enumerate(stats.groupby("round")):
         colour = PALETTE[index % len(PALETTE)]
         figure.add_trace(go.Scatter(
             x=group["rank"], y=group["mean"], mode="lines+markers", name=f"round {round_number}",
@@ -79,7 +79,7 @@ def rank_time_chart(loaded: LoadedCorpus) -> Chart:
             hovertemplate=f"round {round_number}, rank %{{x}}: %{{y:.0f}} s<extra></extra>"))
     style(figure, x="rank (1 = agreed first)", y="seconds since the round's first event")
     figure.update_xaxes(dtick=1)
-    n_rounds = len(ranks[["interaction_id", "round_number"]].drop_duplicates())
+    n_rounds = len(ranks[["interaction_id", "round"]].drop_duplicates())
     caption = (f"Mean time (95% CI) until each successive rank, one line per round number, over "
                f"{count_phrase(n_rounds, 'round')} of {count_phrase(_interactions(ranks), 'interaction')}.")
     return Chart("gos_rank_times", figure, stats, caption)
@@ -113,9 +113,9 @@ def interaction_length_chart(loaded: LoadedCorpus) -> Chart:
 
 def lock_outcome_stats(rounds: pd.DataFrame) -> pd.DataFrame:
     """Per round number and measure (mismatches, manual unlocks): mean per round with its 95% CI."""
-    long = rounds.melt(id_vars=["round_number"], value_vars=["mismatches", "manual_unlocks"],
+    long = rounds.melt(id_vars=["round"], value_vars=["mismatches", "manual_unlocks"],
                        var_name="measure", value_name="count")
-    return grouped_mean_ci(long, ["measure", "round_number"], "count")
+    return grouped_mean_ci(long, ["measure", "round"], "count")
 
 
 def lock_outcome_chart(loaded: LoadedCorpus) -> Chart:
@@ -128,7 +128,7 @@ def lock_outcome_chart(loaded: LoadedCorpus) -> Chart:
     for index, measure in enumerate(names):
         group = stats[stats["measure"] == measure]
         figure.add_trace(go.Bar(
-            x=group["round_number"], y=group["mean"], name=names.get(measure, measure),
+            x=group["round"], y=group["mean"], name=names.get(measure, measure),
             marker={"color": PALETTE[index * 2 % len(PALETTE)]},
             error_y=ci_error_bars(group["mean"], group["low"], group["high"]),
             hovertemplate="round %{x}: %{y:.2f} per round<extra></extra>"))
@@ -230,19 +230,19 @@ def next_rank_references(messages: pd.DataFrame, ranks: pd.DataFrame, board_size
     """Per in-round message that refers to at least one image and is followed by a rank in its round:
     whether one of its images is the next one ranked (``hit``) and the chance of that if the next rank
     were drawn uniformly from the images still unranked (``chance`` = referred unranked / unranked)."""
-    columns = ["interaction_id", "round_number", "message_index", "timestamp", "n_images", "next_rank", "hit", "chance"]
+    columns = ["interaction_id", "round", "message_index", "timestamp", "n_images", "next_rank", "hit", "chance"]
     refs = messages.reset_index(drop=True)
     refs = refs.assign(message_index=np.arange(len(refs)), n_images=refs["image_ids"].map(len))
     refs = refs[(refs["n_images"] > 0) & refs["in_round"].astype(bool)]
     if refs.empty or ranks.empty:
         return pd.DataFrame(columns=columns)
-    keys = ["interaction_id", "round_number"]
+    keys = ["interaction_id", "round"]
     ordered_ranks = ranks[keys + ["timestamp", "rank"]].sort_values("timestamp")
     nexts = pd.merge_asof(refs[keys + ["message_index", "timestamp", "n_images"]].sort_values("timestamp"),
                           ordered_ranks.rename(columns={"rank": "next_rank"}), on="timestamp", by=keys,
                           direction="forward", allow_exact_matches=False).dropna(subset=["next_rank"])
     nexts["next_rank"] = nexts["next_rank"].astype("int64")
-    exploded = refs[["message_index", "interaction_id", "round_number", "image_ids"]].explode("image_ids")
+    exploded = refs[["message_index", "interaction_id", "round", "image_ids"]].explode("image_ids")
     exploded = exploded.rename(columns={"image_ids": "image_id"}).drop_duplicates(["message_index", "image_id"])
     exploded = exploded.merge(ranks[keys + ["image_id", "rank"]], on=keys + ["image_id"], how="left")
     exploded = exploded.merge(nexts[["message_index", "next_rank"]], on="message_index", how="inner")
@@ -261,7 +261,7 @@ def next_rank_references(messages: pd.DataFrame, ranks: pd.DataFrame, board_size
 def next_rank_reference_stats(references: pd.DataFrame) -> pd.DataFrame:
     """Hit rate and chance rate per round number, plus an 'all' row."""
     rows = []
-    for label, group in [("all", references)] + [(str(r), g) for r, g in references.groupby("round_number")]:
+    for label, group in [("all", references)] + [(str(r), g) for r, g in references.groupby("round")]:
         hit = mean_ci(group["hit"].astype(float))
         rows.append({"round": label, "messages": hit.n, "hit_rate": hit.mean, "hit_low": hit.low,
                      "hit_high": hit.high, "chance_rate": float(group["chance"].mean()) if len(group) else np.nan})

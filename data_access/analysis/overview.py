@@ -1,6 +1,6 @@
-"""Cross-corpus overview: dialogs, turns per dialog, tokens per turn and vocabulary size of each corpus.
+"""Cross-corpus overview: dialogs, messages per dialog, tokens per message and vocabulary size of each corpus.
 
-A *turn* here is one chat message (a row of the common ``utterances`` frame), so the three corpora are
+A *message* is one chat line (a row of the common ``utterances`` frame; see ``common.GLOSSARY``), so the three corpora are
 measured alike; tokens are whitespace tokens, and the vocabulary is the set of lower-cased word types
 (runs of letters/digits, apostrophes inside words kept). ``corpus_profile(loaded)`` is computed once
 per corpus (cached by the page); ``overview_table`` and the chart builders combine the profiles.
@@ -27,12 +27,12 @@ class CorpusProfile:
 
     corpus: str
     dialogs: int
-    turns: int  # chat messages
+    messages: int
     replay_steps: int
     tokens: int
     vocabulary: int
-    turns_per_dialog: pd.Series  # per dialog (dialogs without messages count 0)
-    tokens_per_turn: pd.Series  # per message
+    messages_per_dialog: pd.Series  # per dialog (dialogs without messages count 0)
+    tokens_per_message: pd.Series  # per message
 
 
 def whitespace_tokens(text: pd.Series) -> pd.Series:
@@ -55,23 +55,23 @@ def corpus_profile(loaded: LoadedCorpus, splits: tuple = ()) -> CorpusProfile:
     tokens = whitespace_tokens(utterances["text"])
     per_dialog = utterances.groupby("dialog_id").size().reindex(dialogs["dialog_id"], fill_value=0)
     return CorpusProfile(
-        corpus=loaded.corpus, dialogs=len(dialogs), turns=len(utterances),
-        replay_steps=int(dialogs["n_turns"].sum()), tokens=int(tokens.sum()),
+        corpus=loaded.corpus, dialogs=len(dialogs), messages=len(utterances),
+        replay_steps=int(dialogs["n_steps"].sum()), tokens=int(tokens.sum()),
         vocabulary=len(vocabulary(utterances["text"])),
-        turns_per_dialog=per_dialog.reset_index(drop=True).astype("int64"),
-        tokens_per_turn=tokens.reset_index(drop=True),
+        messages_per_dialog=per_dialog.reset_index(drop=True).astype("int64"),
+        tokens_per_message=tokens.reset_index(drop=True),
     )
 
 
 def overview_table(profiles: list[CorpusProfile]) -> pd.DataFrame:
-    """One row per corpus: dialogs, turns, mean/median turns per dialog, tokens per turn, vocabulary."""
+    """One row per corpus: dialogs, messages, mean/median messages per dialog, tokens per message, vocabulary."""
     rows = []
     for p in profiles:
         rows.append({
-            "corpus": CORPUS_TITLES.get(p.corpus, p.corpus), "dialogs": p.dialogs, "turns": p.turns,
-            "turns_per_dialog": float(p.turns_per_dialog.mean()) if p.dialogs else np.nan,
-            "median_turns_per_dialog": float(p.turns_per_dialog.median()) if p.dialogs else np.nan,
-            "tokens_per_turn": p.tokens / p.turns if p.turns else np.nan,
+            "corpus": CORPUS_TITLES.get(p.corpus, p.corpus), "dialogs": p.dialogs, "messages": p.messages,
+            "messages_per_dialog": float(p.messages_per_dialog.mean()) if p.dialogs else np.nan,
+            "median_messages_per_dialog": float(p.messages_per_dialog.median()) if p.dialogs else np.nan,
+            "tokens_per_message": p.tokens / p.messages if p.messages else np.nan,
             "tokens": p.tokens, "vocabulary": p.vocabulary, "replay_steps": p.replay_steps,
         })
     return pd.DataFrame(rows)
@@ -96,27 +96,27 @@ def overview_charts(profiles: list[CorpusProfile]) -> list[Chart]:
     table = overview_table(profiles)
     return [
         _bar(profiles, [p.dialogs for p in profiles], "overview_dialogs", "dialogs", f"Dialogs per corpus {over}.", ",.0f"),
-        _bar(profiles, table["turns_per_dialog"].tolist(), "overview_turns_per_dialog", "turns per dialog",
-             f"Mean turns (chat messages) per dialog {over}.", ",.1f"),
-        _bar(profiles, table["tokens_per_turn"].tolist(), "overview_tokens_per_turn", "tokens per turn",
-             f"Mean whitespace tokens per turn {over}.", ",.1f"),
+        _bar(profiles, table["messages_per_dialog"].tolist(), "overview_messages_per_dialog", "messages per dialog",
+             f"Mean messages per dialog {over}.", ",.1f"),
+        _bar(profiles, table["tokens_per_message"].tolist(), "overview_tokens_per_message", "tokens per message",
+             f"Mean whitespace tokens per message {over}.", ",.1f"),
         _bar(profiles, [p.vocabulary for p in profiles], "overview_vocabulary", "vocabulary",
              f"Vocabulary size (lower-cased word types) {over}.", ",.0f"),
     ]
 
 
 def length_distribution_chart(profiles: list[CorpusProfile]) -> Chart:
-    """Turns per dialog as a box per corpus (log axis: the corpora differ by an order of magnitude)."""
+    """Messages per dialog as a box per corpus (log axis: the corpora differ by an order of magnitude)."""
     figure = go.Figure()
     rows = []
     for p in profiles:
         name = SHORT_NAMES.get(p.corpus, p.corpus)
-        figure.add_trace(go.Box(y=p.turns_per_dialog, name=name, marker={"color": CORPUS_COLOURS.get(p.corpus, PALETTE[3])},
+        figure.add_trace(go.Box(y=p.messages_per_dialog, name=name, marker={"color": CORPUS_COLOURS.get(p.corpus, PALETTE[3])},
                                 boxpoints=False))
-        rows.append(p.turns_per_dialog.describe().rename(name))
-    style(figure, y="turns per dialog", height=300, legend=False)
+        rows.append(p.messages_per_dialog.describe().rename(name))
+    style(figure, y="messages per dialog", height=300, legend=False)
     figure.update_yaxes(type="log")
     data = pd.DataFrame(rows).rename_axis("corpus").reset_index()
     n = sum(p.dialogs for p in profiles)
-    return Chart("overview_turn_distribution", figure, data,
-                 f"Distribution of turns per dialog (log scale) over {n:,} dialogs of {len(profiles)} corpora.")
+    return Chart("overview_message_distribution", figure, data,
+                 f"Distribution of messages per dialog (log scale) over {n:,} dialogs of {len(profiles)} corpora.")

@@ -1,8 +1,8 @@
 """CoDraw (Kim et al., ACL 2019): a Teller describes a clip-art scene, a Drawer recreates it.
 
-Implements the corpus-module contract of ``data_access.corpora``: parsing (``parse``), the vectorised
-scene parser (``scenes``), both scene-similarity metrics (``metrics``), the scene renderer (``render``),
-the replay view model (``replay``), the corpus summary (``summary``) and the demo corpus (``demo``).
+Implements ``data_access.contract.CorpusPackage``: reading the files (``reader``), the frames (``frames``),
+the vectorised scene parser (``scenes``), both scene-similarity metrics (``metrics``), the scene renderer
+(``render``), the replay view model (``view``), the corpus summary (``summary``) and the demo corpus (``demo``).
 
 Everything heavy is imported on first use only: a start from the Parquet cache never needs the parser,
 and the CLI can check for a cache hit (``SCHEMA_VERSION``) before numpy and pandas are loaded.
@@ -13,8 +13,11 @@ from pathlib import Path
 
 from ..common import ProgressCallback, no_progress
 
-SCHEMA_VERSION = 2
+NAME = "codraw"
+SCHEMA_VERSION = 3
 DEMO_VERSION = 1
+REPLAY_IN_ROUNDS = False  # a replay step is a round
+FRAMES = ("dialogs", "rounds", "cliparts", "utterances")
 
 
 def write_demo(folder: Path) -> None:
@@ -38,25 +41,38 @@ def summarize(loaded) -> dict:
 
 
 def build_frames(path: Path, progress: ProgressCallback = no_progress):
-    """Parse a CoDraw source into its frames; see ``data_access.codraw.parse.build_frames``."""
-    from .parse import build_frames as build
+    """Parse a CoDraw source into its frames; see ``data_access.codraw.frames.build_frames``."""
+    from .frames import build_frames as build
 
     return build(path, progress)
 
 
 def step_count(loaded, dialog_id: str, round=None) -> int:
-    """Replay steps of a dialog (for ``data_access.replay``)."""
-    from .replay import step_count as count
+    """Replay steps of a dialog: its rounds."""
+    from .view import step_count as count
 
     return count(loaded, dialog_id, round)
 
 
 def snapshot(loaded, dialog_id: str, step: int, round=None):
-    """Target and canvas after round ``step`` side by side (for ``data_access.replay``)."""
-    from .replay import snapshot as picture
+    """Target and canvas after round ``step`` side by side (for ``data_access.snapshots``)."""
+    from .view import snapshot as picture
 
     return picture(loaded, dialog_id, step, round)
 
 
-__all__ = ["SCHEMA_VERSION", "DEMO_VERSION", "build_frames", "summarize", "write_demo", "demo_source", "step_count",
-           "snapshot"]
+def replay_step(loaded, dialog_id: str, step: int, round=None):
+    """The replay view model of round ``step``; see ``data_access.codraw.view.replay_step``."""
+    from .view import replay_step as view
+
+    return view(loaded, dialog_id, step, round)
+
+
+def dialog_labels(loaded) -> dict[str, str]:
+    """dialog_id → "test_00009 · test · 7 rounds"."""
+    return {row.dialog_id: f"{row.dialog_id} · {row.split} · {row.n_rounds} rounds"
+            for row in loaded.dialogs[["dialog_id", "split", "n_rounds"]].itertuples(index=False)}
+
+
+__all__ = ["NAME", "SCHEMA_VERSION", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "FRAMES", "build_frames", "summarize",
+           "write_demo", "demo_source", "dialog_labels", "step_count", "replay_step", "snapshot"]

@@ -1,8 +1,7 @@
 """A Game Of Sorts (LREC 2022): two players rank nine images per round by locking the same image.
 
-Corpus-module contract (see ``data_access/corpora.py``): ``SCHEMA_VERSION``, ``DEMO_VERSION``,
-``build_frames``, ``summarize``, ``write_demo``, ``demo_source``. Also exported for the pages: the replay
-view model (``round_view``, ``round_steps``, ``dialog_labels``), the board renderer (``render_board``)
+Implements ``data_access.contract.CorpusPackage`` (and the optional ``same_board_plays``). Also exported for the pages: the replay
+view model (``replay_step``, ``round_steps``, ``dialog_labels``), the board renderer (``render_board``)
 and the ranking-agreement measures (``pairwise_agreement``, ``rank_sums``, ``kendall_tau``, ``spearman_rho``).
 """
 from .agreement import kendall_tau, pairwise_agreement, rank_sums, spearman_rho
@@ -11,13 +10,17 @@ from .frames import build_frames
 from .ranking import LockEvent, replay_locks
 from .render import render_board
 from .summary import summarize
-from .view import RoundView, dialog_labels, round_steps, round_view, snapshot, step_count
+from .view import ReplayStep, dialog_labels, replay_step, round_steps, same_board_plays, snapshot, step_count
 
-SCHEMA_VERSION = 1
+NAME = "gos"
+SCHEMA_VERSION = 2
 DEMO_VERSION = 1
+REPLAY_IN_ROUNDS = True  # each of the four rounds is replayed on its own; links carry round=
+FRAMES = ("games", "boards", "images", "dialogs", "rounds", "messages", "lock_events", "ranks", "layouts", "survey",
+          "steps", "utterances")
 
 __all__ = [
-    "SCHEMA_VERSION", "DEMO_VERSION", "build_frames", "summarize", "write_demo", "demo_source",
-    "round_view", "round_steps", "step_count", "snapshot", "dialog_labels", "RoundView", "render_board", "replay_locks", "LockEvent",
+    "NAME", "SCHEMA_VERSION", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "FRAMES", "same_board_plays", "build_frames", "summarize", "write_demo", "demo_source",
+    "replay_step", "round_steps", "step_count", "snapshot", "dialog_labels", "ReplayStep", "render_board", "replay_locks", "LockEvent",
     "pairwise_agreement", "rank_sums", "kendall_tau", "spearman_rho",
 ]

@@ -3,7 +3,8 @@
 ``build_frames(path, progress)`` reads the six JSON Lines files, splits the mixed interaction log into
 messages and lock events, reconstructs the agreed ranking of every round (``ranking.py``) and interleaves
 messages and lock events into replay ``steps`` that carry the game state after each step. Everything is
-keyed by ``interaction_id`` (= ``dialog_id``) and ``round_number`` (the play order, not the board number).
+keyed by ``interaction_id`` (= ``dialog_id``) and ``round`` (the play order, not the board number; the files call it
+``round_number``).
 """
 from __future__ import annotations
 
@@ -173,7 +174,7 @@ def _replay_round(interaction_id: str, round_number: int, events: list[tuple[str
     for step, (kind, line) in enumerate(events, start=1):
         r = line.record
         row = {
-            "interaction_id": interaction_id, "round_number": round_number, "step": step, "kind": kind,
+            "interaction_id": interaction_id, "round": round_number, "step": step, "kind": kind,
             "username": r["username"], "role": roles.get(r["username"], ""), "board_id": r["board_id"],
             "timestamp": r["timestamp"], "time_s": (r["timestamp"] - start_ms) / 1000,
             "round_time_s": (r["timestamp"] - round_start) / 1000, "line": line.number,
@@ -203,12 +204,12 @@ def _replay_round(interaction_id: str, round_number: int, events: list[tuple[str
     n_images = len(board_images)
     fully_ranked = len(replay.ranking) >= n_images
     end = rank_times[n_images - 1] if fully_ranked else None
-    ranks = [{"interaction_id": interaction_id, "round_number": round_number, "board_id": events[0][1].record["board_id"],
+    ranks = [{"interaction_id": interaction_id, "round": round_number, "board_id": events[0][1].record["board_id"],
               "rank": rank, "image_id": image_id, "timestamp": ts, "round_time_s": (ts - round_start) / 1000}
              for rank, (image_id, ts) in enumerate(replay.ranking, start=1)]
     kinds = [kind for kind, _ in events]
     summary = {
-        "interaction_id": interaction_id, "round_number": round_number,
+        "interaction_id": interaction_id, "round": round_number,
         "n_messages": kinds.count(STEP_MESSAGE),
         "n_messages_in_round": sum(1 for kind, line in events if kind == STEP_MESSAGE and line.record["round_active"]),
         "n_lock_events": len(locks), "n_steps": len(events),
@@ -222,13 +223,13 @@ def _replay_round(interaction_id: str, round_number: int, events: list[tuple[str
 
 
 def _read_layouts(folder: Path, rounds: pd.DataFrame, boards: pd.DataFrame, skipped: list[SkippedRecord]) -> pd.DataFrame:
-    columns = ["interaction_id", "round_number", "board_id", "username", "position", "row", "col", "image_id"]
+    columns = ["interaction_id", "round", "board_id", "username", "position", "row", "col", "image_id"]
     path = folder / reader.MAPPINGS_FILE
     if not path.is_file():
         skipped.append(SkippedRecord(reader.MAPPINGS_FILE, "file is missing; boards are shown in the game's config order"))
-        return pd.DataFrame({c: pd.Series(dtype="int64" if c in ("round_number", "position", "row", "col") else "str") for c in columns})
+        return pd.DataFrame({c: pd.Series(dtype="int64" if c in ("round", "position", "row", "col") else "str") for c in columns})
     images_of = dict(zip(boards["board_id"], boards["image_ids"]))
-    known_rounds = set(zip(rounds["interaction_id"], rounds["round_number"]))
+    known_rounds = set(zip(rounds["interaction_id"], rounds["round"]))
     rows, seen = [], set()
     for line in reader.valid_lines(reader.read_jsonl(path, skipped), reader.MAPPING_FIELDS, skipped, "board mapping"):
         r = line.record
@@ -251,11 +252,11 @@ def _read_layouts(folder: Path, rounds: pd.DataFrame, boards: pd.DataFrame, skip
         seen.add(key)
         for entry in sorted(entries, key=lambda e: e["position"]):
             p = entry["position"]
-            rows.append({"interaction_id": r["interaction_id"], "round_number": r["round_number"], "board_id": r["board_id"],
+            rows.append({"interaction_id": r["interaction_id"], "round": r["round_number"], "board_id": r["board_id"],
                          "username": r["username"], "position": p, "row": (p - 1) // 3, "col": (p - 1) % 3,
                          "image_id": entry["image_id"]})
     if not rows:
-        return pd.DataFrame({c: pd.Series(dtype="int64" if c in ("round_number", "position", "row", "col") else "str") for c in columns})
+        return pd.DataFrame({c: pd.Series(dtype="int64" if c in ("round", "position", "row", "col") else "str") for c in columns})
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -352,12 +353,13 @@ def build_frames(path: Path, progress: ProgressCallback = no_progress) -> tuple[
         game_id = items[0][1].record["game_id"]
         players = list(roles)
         dialog_rows.append({
-            "corpus": CORPUS, "dialog_id": interaction_id, "split": SPLIT, "n_turns": len(items),
+            "corpus": CORPUS, "dialog_id": interaction_id, "split": SPLIT,
+            "n_rounds": len(interaction_rounds), "n_steps": len(items),
             "n_utterances": sum(kind == STEP_MESSAGE for kind, _ in items),
             "duration_s": (items[-1][1].record["timestamp"] - start_ms) / 1000,
             "game_id": game_id, "category": categories.get(game_id, category_of(game_id)),
             "players": players, "player_a": players[0], "player_b": players[1] if len(players) > 1 else "",
-            "n_rounds": len(interaction_rounds), "n_messages": sum(kind == STEP_MESSAGE for kind, _ in items),
+            "n_messages": sum(kind == STEP_MESSAGE for kind, _ in items),
             "n_lock_events": sum(kind != STEP_MESSAGE for kind, _ in items),
             "created_at": object_id_time(interaction_id), "started_at": start_ms,
             "mismatches": sum(r["mismatches"] for r in interaction_rounds),
@@ -375,7 +377,7 @@ def build_frames(path: Path, progress: ProgressCallback = no_progress) -> tuple[
     dialogs = dialogs.sort_values("started_at", ignore_index=True)
 
     rounds = pd.DataFrame(round_rows)
-    rounds = rounds[["interaction_id", "round_number", "game_id", "board_id", "board_number", "criterion",
+    rounds = rounds[["interaction_id", "round", "game_id", "board_id", "board_number", "criterion",
                      "n_messages", "n_messages_in_round", "n_lock_events", "n_steps", "start_s", "duration_s",
                      "mismatches", "manual_unlocks", "automatic_unlocks", "n_ranked", "fully_ranked", "anomalies"]]
 
@@ -388,13 +390,13 @@ def build_frames(path: Path, progress: ProgressCallback = no_progress) -> tuple[
         steps[column] = steps[column].astype("Int64")
     for column in ("image_id", "next_ranked_image_id", "pending_a", "pending_b"):
         steps[column] = steps[column].astype("str")
-    steps = steps[["interaction_id", "round_number", "step", "kind", "username", "role", "text", "image_id", "image_ids",
+    steps = steps[["interaction_id", "round", "step", "kind", "username", "role", "text", "image_id", "image_ids",
                    "timestamp", "time", "time_s", "round_time_s", "in_round", "pending_a", "pending_b", "ranks_so_far",
                    "produced_rank", "mismatch", "anomaly", "message_number", "lock_event_number",
                    "next_ranked_image_id", "board_id", "line"]]
 
     is_message = steps["kind"] == STEP_MESSAGE
-    messages = steps.loc[is_message, ["interaction_id", "round_number", "message_number", "step", "board_id", "username",
+    messages = steps.loc[is_message, ["interaction_id", "round", "message_number", "step", "board_id", "username",
                                       "role", "text", "in_round", "image_ids", "timestamp", "time", "time_s",
                                       "round_time_s", "ranks_so_far", "next_ranked_image_id", "line"]].reset_index(drop=True)
     messages["message_number"] = messages["message_number"].astype("int64")
@@ -402,19 +404,19 @@ def build_frames(path: Path, progress: ProgressCallback = no_progress) -> tuple[
     messages["n_images_referred"] = messages["image_ids"].map(len)
     messages["refers_to_next_ranked"] = [bool(nxt) and nxt in set(ids) for ids, nxt in
                                          zip(messages["image_ids"], messages["next_ranked_image_id"].fillna(""))]
-    lock_events = steps.loc[~is_message, ["interaction_id", "round_number", "lock_event_number", "step", "board_id",
+    lock_events = steps.loc[~is_message, ["interaction_id", "round", "lock_event_number", "step", "board_id",
                                           "username", "role", "kind", "image_id", "timestamp", "time", "time_s",
                                           "round_time_s", "produced_rank", "mismatch", "anomaly", "line"]]
     lock_events = lock_events.rename(columns={"kind": "lock_event_type"}).reset_index(drop=True)
     lock_events["lock_event_number"] = lock_events["lock_event_number"].astype("int64")
 
-    ranks = pd.DataFrame(rank_rows, columns=["interaction_id", "round_number", "board_id", "rank", "image_id",
+    ranks = pd.DataFrame(rank_rows, columns=["interaction_id", "round", "board_id", "rank", "image_id",
                                              "timestamp", "round_time_s"])
     ranks["time"] = _utc(ranks["timestamp"])
-    ranks = ranks.astype({"round_number": "int64", "rank": "int64", "timestamp": "int64", "round_time_s": "float64"})
+    ranks = ranks.astype({"round": "int64", "rank": "int64", "timestamp": "int64", "round_time_s": "float64"})
 
     utterances = pd.DataFrame({
-        "corpus": CORPUS, "dialog_id": messages["interaction_id"], "round": messages["round_number"].astype("Int64"),
+        "corpus": CORPUS, "dialog_id": messages["interaction_id"], "round": messages["round"].astype("Int64"),
         "turn": messages["step"].astype("int64"), "speaker": messages["username"], "role": messages["role"],
         "text": messages["text"], "time_s": messages["time_s"].astype("float64"),
     }, columns=UTTERANCE_COLUMNS)

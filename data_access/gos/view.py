@@ -1,7 +1,7 @@
 """The replay view model of one round at one step, and the labels the replay page shows.
 
-``round_view(loaded, interaction_id, round_number, step)`` is meant for ``ui.cached.derived``: it is
-pure, touches only the requested round, and returns a small picklable ``RoundView`` (boards as PNG
+``replay_step(loaded, interaction_id, step, round)`` is meant for ``ui.cached.derived``: it is
+pure, touches only the requested round, and returns a small picklable ``ReplayStep`` (boards as PNG
 bytes, tables as small frames) describing the game exactly as it stood after that step.
 """
 from __future__ import annotations
@@ -27,9 +27,9 @@ class PlayerBoard:
 
 
 @dataclass(frozen=True)
-class RoundView:
-    interaction_id: str
-    round_number: int
+class ReplayStep:
+    dialog_id: str  # the interaction id
+    round: int
     n_rounds: int
     step: int
     n_steps: int
@@ -65,10 +65,10 @@ def dialog_labels(loaded: LoadedCorpus) -> dict[str, str]:
 
 
 def round_steps(loaded: LoadedCorpus, interaction_id: str) -> dict[int, int]:
-    """round_number → number of replay steps, for the interaction's rounds in play order."""
+    """round → number of replay steps, for the interaction's rounds in play order."""
     rounds = loaded.frames["rounds"]
-    mine = rounds[rounds["interaction_id"] == interaction_id].sort_values("round_number")
-    return {int(r): int(n) for r, n in zip(mine["round_number"], mine["n_steps"])}
+    mine = rounds[rounds["interaction_id"] == interaction_id].sort_values("round")
+    return {int(r): int(n) for r, n in zip(mine["round"], mine["n_steps"])}
 
 
 def _clock(seconds: float) -> str:
@@ -107,7 +107,7 @@ def _describe(step: pd.Series, name, partner_pending: Optional[str]) -> tuple[st
 
 def _layout(loaded: LoadedCorpus, interaction_id: str, round_number: int, username: str, board_images: list[str]) -> list[str]:
     layouts = loaded.frames["layouts"]
-    mine = layouts[(layouts["interaction_id"] == interaction_id) & (layouts["round_number"] == round_number)
+    mine = layouts[(layouts["interaction_id"] == interaction_id) & (layouts["round"] == round_number)
                    & (layouts["username"] == username)].sort_values("position")
     # Without a mapping the player is shown the game's config order (the real data always has one).
     return list(mine["image_id"]) if len(mine) else list(board_images)
@@ -143,16 +143,18 @@ def _comparison(loaded: LoadedCorpus, board_id: str, this_interaction: str, name
     return table, agreement
 
 
-def round_view(loaded: LoadedCorpus, interaction_id: str, round_number: int, step: int) -> Optional[RoundView]:
-    """The round as it stood after ``step`` (clamped to the round's steps); None for an unknown round."""
+def replay_step(loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional[int] = None) -> Optional[ReplayStep]:
+    """Round ``round`` (1 when None) as it stood after ``step`` (clamped to the round's steps); None for an
+    unknown round."""
+    round_number = int(round or 1)
     frames = loaded.frames
     rounds = frames["rounds"]
-    match = rounds[(rounds["interaction_id"] == interaction_id) & (rounds["round_number"] == round_number)]
+    match = rounds[(rounds["interaction_id"] == dialog_id) & (rounds["round"] == round_number)]
     if match.empty:
         return None
     round_row = match.iloc[0]
     steps = frames["steps"]
-    steps = steps[(steps["interaction_id"] == interaction_id) & (steps["round_number"] == round_number)].sort_values("step")
+    steps = steps[(steps["interaction_id"] == dialog_id) & (steps["round"] == round_number)].sort_values("step")
     n_steps = len(steps)
     step = min(max(1, int(step)), n_steps)
     boards = frames["boards"].set_index("board_id")
@@ -162,12 +164,12 @@ def round_view(loaded: LoadedCorpus, interaction_id: str, round_number: int, ste
     def name(image_id: Optional[str]) -> str:
         return labels[image_id].short_id if image_id in labels else str(image_id)[:8]
 
-    dialog = loaded.dialogs.set_index("dialog_id").loc[interaction_id]
+    dialog = loaded.dialogs.set_index("dialog_id").loc[dialog_id]
     players = [(dialog["player_a"], "Player A", "pending_a"), (dialog["player_b"], "Player B", "pending_b")]
     current = steps.iloc[step - 1]
 
     all_ranks = frames["ranks"]
-    all_ranks = all_ranks[(all_ranks["interaction_id"] == interaction_id) & (all_ranks["round_number"] == round_number)]
+    all_ranks = all_ranks[(all_ranks["interaction_id"] == dialog_id) & (all_ranks["round"] == round_number)]
     rank_steps = steps.loc[steps["produced_rank"].notna(), ["produced_rank", "step"]]
     rank_step = dict(zip(rank_steps["produced_rank"].astype(int), rank_steps["step"]))
     given = all_ranks[all_ranks["rank"] <= int(current["ranks_so_far"])].sort_values("rank")
@@ -187,7 +189,7 @@ def round_view(loaded: LoadedCorpus, interaction_id: str, round_number: int, ste
         if username != current["username"] and pending:
             partner_pending = pending
         highlighted = set(current["image_ids"]) if current["kind"] == STEP_MESSAGE and current["username"] == username else set()
-        image = render_board(_layout(loaded, interaction_id, round_number, username, list(board["image_ids"])), labels,
+        image = render_board(_layout(loaded, dialog_id, round_number, username, list(board["image_ids"])), labels,
                              ranks=ranked, pending=None if mismatched.get(username) else pending,
                              highlighted=highlighted, mismatch=mismatched.get(username), image_folder=loaded.assets)
         player_boards.append(PlayerBoard(username, role, _png(image), pending))
@@ -208,9 +210,9 @@ def round_view(loaded: LoadedCorpus, interaction_id: str, round_number: int, ste
     complete = int(current["ranks_so_far"]) >= len(board["image_ids"]) or step == n_steps
     comparison = agreement = None
     if complete:
-        comparison, agreement = _comparison(loaded, round_row["board_id"], interaction_id, name)
-    return RoundView(
-        interaction_id=interaction_id, round_number=int(round_number), n_rounds=int(dialog["n_rounds"]), step=step,
+        comparison, agreement = _comparison(loaded, round_row["board_id"], dialog_id, name)
+    return ReplayStep(
+        dialog_id=dialog_id, round=round_number, n_rounds=int(dialog["n_rounds"]), step=step,
         n_steps=n_steps, game_id=round_row["game_id"], category=str(dialog["category"]), board_id=round_row["board_id"],
         board_number=int(round_row["board_number"]), criterion=str(board["criterion"]), instruction=str(board["instruction"]),
         boards=tuple(player_boards), event=event, event_level=level, transcript=transcript, ranks=ranks_table,
@@ -218,17 +220,29 @@ def round_view(loaded: LoadedCorpus, interaction_id: str, round_number: int, ste
     )
 
 
-def step_count(loaded: LoadedCorpus, interaction_id: str, round_number: Optional[int] = None) -> int:
+def step_count(loaded: LoadedCorpus, dialog_id: str, round: Optional[int] = None) -> int:
     """Replay steps of one round (round 1 when none is given)."""
-    return round_steps(loaded, interaction_id).get(int(round_number or 1), 0)
+    return round_steps(loaded, dialog_id).get(int(round or 1), 0)
 
 
-def snapshot(loaded: LoadedCorpus, interaction_id: str, step: int, round_number: Optional[int] = None):
+def snapshot(loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional[int] = None):
     """Both players' boards after ``step`` as one picture (for presentation and GIF/PNG export)."""
     from PIL import Image
 
     from ..export import image_grid
 
-    view = round_view(loaded, interaction_id, int(round_number or 1), step)
+    view = replay_step(loaded, dialog_id, step, round)
     boards = [Image.open(io.BytesIO(board.png)) for board in view.boards]
     return image_grid(boards, [f"{board.role}: {board.username}" for board in view.boards])
+
+
+def same_board_plays(loaded: LoadedCorpus, dialog_id: str, round: Optional[int]) -> list[tuple[str, int]]:
+    """Other (interaction, round) plays of the board played in ``dialog_id``'s ``round``, for Compare."""
+    rounds = loaded.frames.get("rounds")
+    if rounds is None or "board_id" not in rounds or round is None:
+        return []
+    mine = rounds[(rounds["interaction_id"] == dialog_id) & (rounds["round"] == round)]
+    if mine.empty:
+        return []
+    others = rounds[(rounds["board_id"] == mine["board_id"].iloc[0]) & (rounds["interaction_id"] != dialog_id)]
+    return [(str(i), int(r)) for i, r in zip(others["interaction_id"], others["round"])]

@@ -3,8 +3,7 @@ shipped in ``prashant-jayan21/minecraft-bap-models``: reading the game logs and 
 aligning builds to their targets, deriving Builder Action Prediction samples, the replay view model, 3-D and
 isometric renderers and a generated demo corpus. See FORMATS.md part B for the format and its quirks.
 
-Corpus contract (``data_access.corpora``): SCHEMA_VERSION, DEMO_VERSION, build_frames, summarize,
-write_demo, demo_source.
+Implements ``data_access.contract.CorpusPackage``.
 """
 from __future__ import annotations
 
@@ -13,13 +12,16 @@ from .blocks import Alignment, best_alignment, block_f1, parse_gold_xml, perspec
 from .demo import demo_source, write_demo
 from .frames import build_frames
 from .summary import summarize
-from .view import replay_step, snapshot, step_count
+from .view import ReplayStep, dialog_labels, replay_step, snapshot, step_count
 
-SCHEMA_VERSION = 1
+NAME = "minecraft"
+SCHEMA_VERSION = 2
 DEMO_VERSION = 1
+REPLAY_IN_ROUNDS = False  # no rounds: a replay step is a message
+FRAMES = ("dialogs", "utterances", "actions", "states", "gold", "bap_samples")
 
 __all__ = [
-    "SCHEMA_VERSION", "DEMO_VERSION", "build_frames", "summarize", "write_demo", "demo_source",
+    "NAME", "SCHEMA_VERSION", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "FRAMES", "dialog_labels", "ReplayStep", "build_frames", "summarize", "write_demo", "demo_source",
     "iter_bap_samples", "sample_dicts", "export_jsonl", "bap_jsonl_bytes", "best_alignment", "block_f1", "Alignment",
     "parse_gold_xml", "perspective_coordinates", "replay_step", "step_count", "snapshot",
 ]

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..common import DIALOG_COLUMNS, UTTERANCE_COLUMNS, ProgressCallback, SkippedRecord, SourceError
+from ..common import DIALOG_COLUMNS, UTTERANCE_COLUMNS, ProgressCallback, SkippedRecord, SourceError, no_progress
 from .bap import BAP_COLUMNS, sample_rows, transitions
 from .blocks import best_alignment, decode, read_gold_xml
 from .reader import SPLITS, GameLog, discover, participants, read_game, speaker_of, strip_speaker
@@ -47,7 +47,7 @@ def _frame(columns: dict, dtypes: dict) -> pd.DataFrame:
     return frame
 
 
-def build_frames(path: Path, progress: ProgressCallback) -> tuple[dict[str, pd.DataFrame], list[SkippedRecord]]:
+def build_frames(path: Path, progress: ProgressCallback = no_progress) -> tuple[dict[str, pd.DataFrame], list[SkippedRecord]]:
     # Parsing allocates millions of small containers and no cycles: the cyclic GC would only rescan them.
     was_enabled = gc.isenabled()
     gc.disable()
@@ -76,7 +76,7 @@ def _build_frames(path: Path, progress: ProgressCallback) -> tuple[dict[str, pd.
                 skipped.append(SkippedRecord(f"gold-configurations/{config}.xml", f"{exc}; games of this config have no outcome or BAP samples"))
         return gold[config]
 
-    dialogs = _Columns(DIALOG_COLUMNS + DIALOG_EXTRA)
+    dialogs = _Columns([c for c in DIALOG_COLUMNS if c != "n_rounds"] + DIALOG_EXTRA)  # no rounds: added as <NA>
     utterances = _Columns(UTTERANCE_COLUMNS)
     actions = _Columns(ACTION_COLUMNS)
     states = _Columns(STATE_COLUMNS)
@@ -110,10 +110,12 @@ def _build_frames(path: Path, progress: ProgressCallback) -> tuple[dict[str, pd.
     for config, keys in sorted(gold.items()):
         for key in keys or ():
             gold_rows.add(config, *decode(key))
-    frames = {
-        "dialogs": _frame(dialogs, {"corpus": "str", "dialog_id": "str", "split": "str", "n_turns": "int64",
+    dialog_frame = _frame(dialogs, {"corpus": "str", "dialog_id": "str", "split": "str", "n_steps": "int64",
                                     "n_utterances": "int64", "duration_s": "float64", "outcome_f1": "float64",
-                                    "outcome_match": "bool", "from_aug_data": "bool"}),
+                                    "outcome_match": "bool", "from_aug_data": "bool"})
+    dialog_frame.insert(DIALOG_COLUMNS.index("n_rounds"), "n_rounds", pd.Series(pd.NA, index=dialog_frame.index, dtype="Int64"))
+    frames = {
+        "dialogs": dialog_frame,
         "utterances": _frame(utterances, {"corpus": "str", "dialog_id": "str", "round": "Int64", "turn": "int64",
                                           "speaker": "str", "role": "str", "text": "str", "time_s": "float64"}),
         "actions": _frame(actions, {"game": "str", "state_idx": "int64", "turn": "int64", "seq": "int64", "kind": "str",

@@ -26,8 +26,8 @@ class ReplayStep:
     dialog_id: str
     config: str
     split: str
-    turn: int
-    n_turns: int
+    step: int  # = the message shown, from 1
+    n_steps: int  # = the game's messages
     blocks: list[Block]  # the build after this step
     placed: list[Block]  # this step's placements (still standing at its end)
     removed: list[Block]  # this step's removals
@@ -48,12 +48,12 @@ def _key(block) -> int:
     return encode(int(block[0]), int(block[1]), int(block[2]), COLOR_IDS[block[3]])
 
 
-def blocks_after_each_turn(actions: pd.DataFrame, n_turns: int) -> list[set[int]]:
-    """Block keys after step k for k = 0..n_turns (index 0 = actions before the first utterance)."""
+def blocks_after_each_turn(actions: pd.DataFrame, n_steps: int) -> list[set[int]]:
+    """Block keys after step k for k = 0..n_steps (index 0 = actions before the first utterance)."""
     current: set[int] = set()
     result = []
     by_turn = {turn: group for turn, group in actions.groupby("turn", sort=True)}
-    for turn in range(n_turns + 1):
+    for turn in range(n_steps + 1):
         group = by_turn.get(turn)
         if group is not None:
             for kind, x, y, z, color in group[["kind", "x", "y", "z", "color"]].itertuples(index=False):
@@ -63,20 +63,23 @@ def blocks_after_each_turn(actions: pd.DataFrame, n_turns: int) -> list[set[int]
     return result
 
 
-def replay_step(loaded: LoadedCorpus, dialog_id: str, turn: int) -> Optional[ReplayStep]:
-    """The view model of ``dialog_id`` at step ``turn`` (clamped to 1..n_turns), or None for an unknown game."""
+def replay_step(loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional[int] = None) -> Optional[ReplayStep]:
+    """The view model of ``dialog_id`` at step ``step`` (clamped to 1..n_steps), or None for an unknown game.
+
+    ``round`` is unused (Minecraft games have no rounds)."""
+    turn = int(step)
     frames = loaded.frames
     dialogs = frames["dialogs"]
     row = dialogs[dialogs["dialog_id"] == dialog_id]
     if row.empty:
         return None
     game = row.iloc[0]
-    n_turns = int(game["n_turns"])
-    turn = min(max(int(turn), 1), max(n_turns, 1))
+    n_steps = int(game["n_steps"])
+    turn = min(max(int(turn), 1), max(n_steps, 1))
     actions = frames["actions"][frames["actions"]["game"] == dialog_id]
     # Actions after the last utterance belong to the last step.
-    actions = actions.assign(turn=actions["turn"].clip(upper=max(n_turns, 1)))
-    after = blocks_after_each_turn(actions, max(n_turns, 1))
+    actions = actions.assign(turn=actions["turn"].clip(upper=max(n_steps, 1)))
+    after = blocks_after_each_turn(actions, max(n_steps, 1))
     built = after[turn]
     step_actions = actions[actions["turn"] == turn].reset_index(drop=True)
     placed = [b for b in map(tuple, step_actions.loc[step_actions["kind"] == "placement", ["x", "y", "z", "color"]].itertuples(index=False)) if _key(b) in built]
@@ -110,7 +113,7 @@ def replay_step(loaded: LoadedCorpus, dialog_id: str, turn: int) -> Optional[Rep
                                     columns=["action", "x", "y", "z", "color", "state_idx"])
         next_actions["action"] = next_actions["action"].map({"putdown": "placement", "pickup": "removal"})
     return ReplayStep(
-        dialog_id=dialog_id, config=str(game["config"]), split=str(game["split"]), turn=turn, n_turns=n_turns,
+        dialog_id=dialog_id, config=str(game["config"]), split=str(game["split"]), step=turn, n_steps=n_steps,
         blocks=sorted(decode(k) for k in built), placed=placed, removed=removed, builder=builder,
         gold_aligned=gold_aligned, gold_missing=gold_missing, alignment=alignment, f1=f1,
         utterances=utterances, actions=step_actions.drop(columns=["game"]), next_actions=next_actions,
@@ -124,28 +127,34 @@ def f1_by_step(loaded: LoadedCorpus, dialog_id: str) -> pd.DataFrame:
     """Block F1 to the target after every step of one game (columns turn, blocks, f1), for charts."""
     frames = loaded.frames
     game = frames["dialogs"][frames["dialogs"]["dialog_id"] == dialog_id].iloc[0]
-    n_turns = max(int(game["n_turns"]), 1)
+    n_steps = max(int(game["n_steps"]), 1)
     actions = frames["actions"][frames["actions"]["game"] == dialog_id]
-    actions = actions.assign(turn=actions["turn"].clip(upper=n_turns))
+    actions = actions.assign(turn=actions["turn"].clip(upper=n_steps))
     gold_rows = frames["gold"][frames["gold"]["config"] == game["config"]]
     gold_keys = [encode(int(x), int(y), int(z), COLOR_IDS[c]) for x, y, z, c in gold_rows[["x", "y", "z", "color"]].itertuples(index=False)]
-    after = blocks_after_each_turn(actions, n_turns)
-    rows = [(k, len(after[k]), best_alignment(after[k], gold_keys).f1 if gold_keys else math.nan) for k in range(1, n_turns + 1)]
+    after = blocks_after_each_turn(actions, n_steps)
+    rows = [(k, len(after[k]), best_alignment(after[k], gold_keys).f1 if gold_keys else math.nan) for k in range(1, n_steps + 1)]
     return pd.DataFrame(rows, columns=["turn", "blocks", "f1"])
 
 
 def step_count(loaded: LoadedCorpus, dialog_id: str, round: Optional[int] = None) -> int:
     """Replay steps of a game: its utterances without the system line."""
     games = loaded.dialogs[loaded.dialogs["dialog_id"] == dialog_id]
-    return int(games["n_turns"].iloc[0]) if len(games) else 0
+    return int(games["n_steps"].iloc[0]) if len(games) else 0
 
 
-def snapshot(loaded: LoadedCorpus, dialog_id: str, turn: int, round: Optional[int] = None):
-    """The build after ``turn`` beside its aligned target (isometric drawings, for presentation and export)."""
+def snapshot(loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional[int] = None):
+    """The build after ``step`` beside its aligned target (isometric drawings, for presentation and export)."""
     from ..export import image_grid
     from .render import snapshot_image
 
-    step = replay_step(loaded, dialog_id, turn)
-    build = snapshot_image(step.blocks, highlight=step.placed, title=f"Build after utterance {turn}")
-    target = snapshot_image(step.gold_aligned, title="Target (aligned)")
+    view = replay_step(loaded, dialog_id, step)
+    build = snapshot_image(view.blocks, highlight=view.placed, title=f"Build after message {view.step}")
+    target = snapshot_image(view.gold_aligned, title="Target (aligned)")
     return image_grid([build, target])
+
+
+def dialog_labels(loaded: LoadedCorpus) -> dict[str, str]:
+    """dialog_id → "B1-A3-C1-1522435497316 · train · 42 messages"."""
+    return {row.dialog_id: f"{row.dialog_id} · {row.split} · {row.n_utterances} messages"
+            for row in loaded.dialogs[["dialog_id", "split", "n_utterances"]].itertuples(index=False)}

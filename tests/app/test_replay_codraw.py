@@ -31,7 +31,7 @@ def chat_texts(at: AppTest) -> list[str]:
 def demo_dialog_with_rounds(minimum: int) -> tuple[str, dict[int, str]]:
     """A demo dialog with at least ``minimum`` rounds and its Teller messages by round."""
     loaded = load_path("codraw", demo_path("codraw"))
-    dialogs = loaded.dialogs[loaded.dialogs["n_turns"] >= minimum]
+    dialogs = loaded.dialogs[loaded.dialogs["n_steps"] >= minimum]
     dialog_id = dialogs["dialog_id"].iloc[0]
     teller = loaded.utterances[(loaded.utterances["dialog_id"] == dialog_id) & (loaded.utterances["role"] == "Teller")]
     return dialog_id, dict(zip(teller["turn"], teller["text"]))

@@ -38,7 +38,7 @@ def test_a_deep_link_shows_build_and_target_in_3d_and_the_transcript_so_far():
     assert len(figures) == 2
     build, target = figures
     assert {trace["type"] for trace in build["data"]} >= {"mesh3d", "cone"}
-    assert "after utterance 3" in build["layout"]["title"]["text"]
+    assert build["layout"]["title"]["text"] == "Build after message 3"
     assert any("removed this step (2)" == trace.get("name") for trace in build["data"])
     assert any("missing" in (trace.get("name") or "") for trace in target["data"])
     texts = transcript_texts(at)

@@ -59,9 +59,9 @@ def test_browse_rows_link_to_the_replay_and_the_link_opens_it():
 
 
 def test_browse_filters_live_in_the_url():
-    at = open_page("pages/browse.py", corpus="codraw", split="val", min_turns="5")
+    at = open_page("pages/browse.py", corpus="codraw", split="val", min_steps="5")
     table = at.dataframe[0].value
-    assert len(table) > 0 and set(table["split"]) == {"val"} and (table["n_turns"] >= 5).all()
+    assert len(table) > 0 and set(table["split"]) == {"val"} and (table["n_steps"] >= 5).all()
     assert at.query_params["split"] == "val"
 
 

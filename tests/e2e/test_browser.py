@@ -32,13 +32,13 @@ def test_every_page_opens(demo_app, page, path):
     assert re.search(PAGES[path], heading, re.IGNORECASE), heading
 
 
-def _demo_dialog(corpus: str, tmp_path_factory, min_turns: int = 5):
+def _demo_dialog(corpus: str, tmp_path_factory, min_steps: int = 5):
     """A dialog of the demo corpus the served app also generates (the generator is deterministic)."""
     from data_access.corpora import demo_path, load_path
 
     folder = tmp_path_factory.mktemp(f"demo-{corpus}")
     dialogs = load_path(corpus, demo_path(corpus, folder), cache_root=folder / "cache").dialogs
-    return dialogs[dialogs["n_turns"] >= min_turns].iloc[0]["dialog_id"]
+    return dialogs[dialogs["n_steps"] >= min_steps].iloc[0]["dialog_id"]
 
 
 def _turn_in_url(page) -> str:
@@ -73,7 +73,7 @@ def test_replay_steps_with_buttons_and_arrow_keys(demo_app, page, tmp_path_facto
     ("minecraft", "&turn=3", ".js-plotly-plot"),
 ])
 def test_deep_link_opens_that_state(demo_app, page, tmp_path_factory, corpus, extra, selector):
-    dialog = _demo_dialog(corpus, tmp_path_factory, min_turns=4)
+    dialog = _demo_dialog(corpus, tmp_path_factory, min_steps=4)
     page.goto(f"{demo_app.url}/replay?corpus={corpus}&dialog={dialog}{extra}")
     wait_for_app(page)
     page.wait_for_selector(selector)

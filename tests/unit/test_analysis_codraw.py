@@ -16,7 +16,7 @@ def three_dialogs() -> pd.DataFrame:
     """d1 peeks before round 2 and gains 1.0; d2 never peeks; d3 peeks before round 3 and gains 0.5."""
     return pd.DataFrame({
         "corpus": "codraw", "dialog_id": ["d1", "d2", "d3"], "split": ["train", "train", "test"],
-        "n_turns": [3, 2, 4], "n_utterances": [6, 4, 8], "duration_s": [np.nan, np.nan, np.nan],
+        "n_steps": [3, 2, 4], "n_utterances": [6, 4, 8], "duration_s": [np.nan, np.nan, np.nan],
         "n_rounds": [3, 2, 4], "peek_round": pd.array([2, pd.NA, 3], dtype="Int64"),
         "rounds_after_peek": pd.array([2, pd.NA, 2], dtype="Int64"),
         "score_before_peek": [3.0, np.nan, 4.0], "final_score": [4.0, 3.5, 4.5],

@@ -14,7 +14,7 @@ def ranks_of(rows: list[tuple]) -> pd.DataFrame:
     records = []
     for interaction, round_number, board, images, start in rows:
         for rank, image in enumerate(images, start=1):
-            records.append({"interaction_id": interaction, "round_number": round_number, "board_id": board,
+            records.append({"interaction_id": interaction, "round": round_number, "board_id": board,
                             "rank": rank, "image_id": image, "timestamp": start + rank * 10_000,
                             "round_time_s": rank * 10.0})
     return pd.DataFrame(records)
@@ -50,7 +50,7 @@ def test_rank_sums_and_consensus_position():
 def test_messages_referring_to_the_next_ranked_image():
     ranks = ranks_of([("i1", 1, "b1", ["a", "b", "c"], 0)])  # ranks at 10 s, 20 s, 30 s
     messages = pd.DataFrame({
-        "interaction_id": "i1", "round_number": 1, "in_round": [True, True, True, True, False, True],
+        "interaction_id": "i1", "round": 1, "in_round": [True, True, True, True, False, True],
         "timestamp": [1_000, 2_000, 12_000, 15_000, 40_000, 25_000],
         "image_ids": [["a"], ["b", "c"], ["b"], [], ["c"], ["a", "c"]],
     })
@@ -66,18 +66,18 @@ def test_messages_referring_to_the_next_ranked_image():
 
 
 def test_round_duration_and_lock_outcome_stats():
-    rounds = pd.DataFrame({"interaction_id": ["i1", "i1", "i2", "i2"], "round_number": [1, 2, 1, 2],
+    rounds = pd.DataFrame({"interaction_id": ["i1", "i1", "i2", "i2"], "round": [1, 2, 1, 2],
                            "duration_s": [100.0, 50.0, 300.0, np.nan], "mismatches": [1, 0, 3, 2],
                            "manual_unlocks": [0, 0, 2, 1]})
-    durations = gos.round_duration_stats(rounds).set_index("round_number")
+    durations = gos.round_duration_stats(rounds).set_index("round")
     assert durations.loc[1, "mean"] == 200.0 and durations.loc[2, "n"] == 1
-    outcomes = gos.lock_outcome_stats(rounds).set_index(["measure", "round_number"])
+    outcomes = gos.lock_outcome_stats(rounds).set_index(["measure", "round"])
     assert outcomes.loc[("mismatches", 1), "mean"] == 2.0
     assert outcomes.loc[("manual_unlocks", 2), "mean"] == 0.5
 
 
 def test_rank_time_stats_average_per_rank():
-    stats = gos.rank_time_stats(BOARD_RANKS).set_index(["round_number", "rank"])
+    stats = gos.rank_time_stats(BOARD_RANKS).set_index(["round", "rank"])
     assert stats.loc[(1, 2), "mean"] == 20.0 and stats.loc[(1, 2), "n"] == 2
 
 
@@ -97,7 +97,7 @@ def test_durations_and_references_on_the_real_data(shared_data):
     from data_access.corpora import load_path
 
     loaded: LoadedCorpus = load_path("gos", shared_data / "game-of-sorts")
-    means = gos.round_duration_stats(loaded.frames["rounds"]).set_index("round_number")["mean"].round()
+    means = gos.round_duration_stats(loaded.frames["rounds"]).set_index("round")["mean"].round()
     assert means.to_dict() == {1: 1130, 2: 639, 3: 594, 4: 534}
     assert round(loaded.dialogs["duration_s"].mean() / 60, 1) == 52.2
     assert "mean 52.2 min" in gos.interaction_length_chart(loaded).caption

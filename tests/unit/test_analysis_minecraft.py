@@ -13,7 +13,7 @@ def dialogs() -> pd.DataFrame:
     # g1's target maps built (x, z) to gold (-x + 1, -z): a 180° rotation and a shift of 1 in x.
     return pd.DataFrame({
         "corpus": "minecraft", "dialog_id": ["g1", "g2", "g3"], "split": ["train", "test", "warmup"],
-        "n_turns": [4, 2, 0], "n_utterances": [4, 2, 0], "duration_s": [100.0, 50.0, 30.0],
+        "n_steps": [4, 2, 0], "n_utterances": [4, 2, 0], "duration_s": [100.0, 50.0, 30.0],
         "config": ["C1", "C2", "C3"], "placements": [4, 1, 0], "removals": [2, 0, 0],
         "gold_blocks": [2, 1, 0], "outcome_match": [True, False, False], "outcome_f1": [1.0, 0.0, np.nan],
         "align_rotation": [180, 0, 0], "align_dx": [1, 0, 0], "align_dz": [0, 0, 0],

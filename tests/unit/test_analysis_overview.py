@@ -9,7 +9,7 @@ from data_access.common import LoadedCorpus
 
 def corpus(name: str = "minecraft", splits=("train", "test", "test")) -> LoadedCorpus:
     dialogs = pd.DataFrame({"corpus": name, "dialog_id": ["a", "b", "c"], "split": list(splits),
-                            "n_turns": [5, 3, 0], "n_utterances": [2, 1, 0], "duration_s": [1.0, 2.0, 3.0]})
+                            "n_steps": [5, 3, 0], "n_utterances": [2, 1, 0], "duration_s": [1.0, 2.0, 3.0]})
     utterances = pd.DataFrame({"corpus": name, "dialog_id": ["a", "a", "b"], "round": pd.array([pd.NA] * 3, dtype="Int64"),
                                "turn": [1, 2, 1], "speaker": "x", "role": "x",
                                "text": ["Put a RED block", "put  it there, don't", "red? Red!"], "time_s": 0.0})
@@ -24,25 +24,25 @@ def test_whitespace_tokens_and_vocabulary():
 
 def test_corpus_profile_counts():
     profile = overview.corpus_profile(corpus())
-    assert (profile.dialogs, profile.turns, profile.tokens, profile.vocabulary, profile.replay_steps) == (3, 3, 10, 7, 8)
-    assert profile.turns_per_dialog.tolist() == [2, 1, 0]  # the dialog without messages counts
+    assert (profile.dialogs, profile.messages, profile.tokens, profile.vocabulary, profile.replay_steps) == (3, 3, 10, 7, 8)
+    assert profile.messages_per_dialog.tolist() == [2, 1, 0]  # the dialog without messages counts
 
 
 def test_corpus_profile_restricted_to_splits():
     profile = overview.corpus_profile(corpus(), ("test",))
-    assert (profile.dialogs, profile.turns, profile.tokens, profile.vocabulary) == (2, 1, 2, 1)
+    assert (profile.dialogs, profile.messages, profile.tokens, profile.vocabulary) == (2, 1, 2, 1)
 
 
 def test_overview_table_and_charts():
     single_split = corpus("gos", ("all", "all", "all"))
     profiles = [overview.corpus_profile(corpus("codraw")), overview.corpus_profile(single_split, ("test",))]
     table = overview.overview_table(profiles).set_index("corpus")
-    assert table.loc["CoDraw", "turns_per_dialog"] == 1.0
-    assert table.loc["CoDraw", "tokens_per_turn"] == 10 / 3
+    assert table.loc["CoDraw", "messages_per_dialog"] == 1.0
+    assert table.loc["CoDraw", "tokens_per_message"] == 10 / 3
     assert table.loc["A Game Of Sorts", "dialogs"] == 3  # a single-split corpus ignores the split filter
     charts = overview.overview_charts(profiles)
-    assert [c.key for c in charts] == ["overview_dialogs", "overview_turns_per_dialog", "overview_tokens_per_turn",
+    assert [c.key for c in charts] == ["overview_dialogs", "overview_messages_per_dialog", "overview_tokens_per_message",
                                        "overview_vocabulary"]
     assert charts[3].data["vocabulary"].tolist() == [7, 7]
     assert "6 dialogs" in charts[0].caption
-    assert overview.length_distribution_chart(profiles).caption.startswith("Distribution of turns per dialog")
+    assert overview.length_distribution_chart(profiles).caption.startswith("Distribution of messages per dialog")

@@ -12,7 +12,7 @@ from data_access.corpora import demo_path, load_path
 
 def _frames():
     return {
-        "dialogs": pd.DataFrame({"dialog_id": ["a", "b"], "n_turns": [3, 4], "scores": [[1.0, 2.0], []]}),
+        "dialogs": pd.DataFrame({"dialog_id": ["a", "b"], "n_steps": [3, 4], "scores": [[1.0, 2.0], []]}),
         "rounds": pd.DataFrame({"dialog_id": ["a"], "round": pd.array([1], "Int64"), "text": ["héllo <b>"]}),
     }
 

@@ -127,9 +127,9 @@ def test_messages_annotations_and_utterances(corpus):
 
 def test_dialogs_frame(corpus):
     dialog = corpus[0]["dialogs"].iloc[0]
-    assert list(corpus[0]["dialogs"].columns[:6]) == DIALOG_COLUMNS
+    assert list(corpus[0]["dialogs"].columns[:len(DIALOG_COLUMNS)]) == DIALOG_COLUMNS
     assert (dialog["corpus"], dialog["dialog_id"], dialog["split"]) == ("gos", IID, "all")
-    assert (dialog["n_turns"], dialog["n_utterances"], dialog["duration_s"]) == (16, 4, 110.0)
+    assert (dialog["n_steps"], dialog["n_utterances"], dialog["duration_s"]) == (16, 4, 110.0)
     assert list(dialog["players"]) == [A, B]
     assert dialog["created_at"] == pd.Timestamp(int(IID[:8], 16), unit="s", tz="UTC")
     assert (dialog["mismatches"], dialog["manual_unlocks"], dialog["category"]) == (1, 1, "dogs")
@@ -249,12 +249,12 @@ def test_the_demo_corpus_is_deterministic_and_keeps_the_real_quirks(tmp_path):
     messages = frames["messages"]
     assert (~messages["in_round"]).any() and (~messages["refers_to_image"]).any() and messages["refers_to_image"].any()
     # Post-round messages are exactly those after the last rank, as in the real data.
-    last_rank = frames["ranks"].groupby(["interaction_id", "round_number"])["timestamp"].max()
-    after = messages["timestamp"].to_numpy() > last_rank.loc[list(zip(messages["interaction_id"], messages["round_number"]))].to_numpy()
+    last_rank = frames["ranks"].groupby(["interaction_id", "round"])["timestamp"].max()
+    after = messages["timestamp"].to_numpy() > last_rank.loc[list(zip(messages["interaction_id"], messages["round"]))].to_numpy()
     assert list(after) == list(~messages["in_round"])
     layouts = frames["layouts"]
     assert len(layouts) == 24 * 2 * 9
-    by_player = layouts.groupby(["interaction_id", "round_number", "username"])["image_id"].agg(tuple)
+    by_player = layouts.groupby(["interaction_id", "round", "username"])["image_id"].agg(tuple)
     for (interaction, round_number), pair in by_player.groupby(level=[0, 1]):
         assert pair.iloc[0] != pair.iloc[1]
     loaded = LoadedCorpus("gos", str(tmp_path / "one"), True, frames)

@@ -8,7 +8,7 @@ from PIL import Image
 
 from data_access.common import LoadedCorpus
 from data_access.corpora import load_path
-from data_access.gos import build_frames, round_steps, round_view, write_demo
+from data_access.gos import build_frames, replay_step, round_steps, write_demo
 from data_access.gos.render import (BADGE_FILL, LOCK_COLOUR, MISMATCH_COLOUR, PALETTE, TileLabel, badge_centre,
                                     colour_for, render_board, short_ids, tile_origin)
 
@@ -64,7 +64,7 @@ def small(tmp_path):
 
 
 def test_view_of_a_mismatch_step(small):
-    view = round_view(small, IID, 1, 6)
+    view = replay_step(small, IID, 6, 1)
     assert view.event_level == "warning" and view.event.startswith("Mismatch")
     assert [b.username for b in view.boards] == [A, B]
     for board in view.boards:
@@ -74,14 +74,14 @@ def test_view_of_a_mismatch_step(small):
 
 
 def test_view_at_a_rank_and_at_the_end(small):
-    view = round_view(small, IID, 1, 11)
+    view = replay_step(small, IID, 11, 1)
     assert view.event_level == "success" and "rank 1" in view.event
     assert list(view.ranks["image_id"]) == ["n1_a"] and list(view.ranks["at step"]) == [11]
-    last = round_view(small, IID, 1, 99)  # clamped to the last step
+    last = replay_step(small, IID, 99, 1)  # clamped to the last step
     assert last.step == 16 and last.round_complete
     assert list(last.comparison.columns) == ["rank", f"{IID[:8]} (this play)"]
     assert last.agreement.empty  # nobody else played this board
-    assert round_view(small, IID, 7, 1) is None
+    assert replay_step(small, IID, 1, 7) is None
     assert round_steps(small, IID) == {1: 16}
 
 
@@ -90,7 +90,7 @@ def test_view_on_the_demo_compares_the_plays_of_a_board(tmp_path):
     loaded = load_path("gos", tmp_path / "demo", cache_root=tmp_path / "cache")
     interaction = loaded.dialogs["dialog_id"].iloc[0]
     n_steps = round_steps(loaded, interaction)[2]
-    view = round_view(loaded, interaction, 2, n_steps)
+    view = replay_step(loaded, interaction, n_steps, 2)
     assert view.round_complete and len(view.ranks) == 9
     assert view.comparison.shape == (9, 3) and len(view.agreement) == 1
     assert -1 <= view.agreement["Kendall tau"].iloc[0] <= 1

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from data_access.corpora import load_path
-from data_access.gos import round_view, summarize
+from data_access.gos import replay_step, summarize
 
 
 @pytest.fixture(scope="module")
@@ -46,10 +46,10 @@ def test_ranks_locks_and_layouts_match_formats(shared_data, real):
         "lock": 1195, "unlock automatic": 58, "unlock manual": 57}
     assert frames["lock_events"]["produced_rank"].notna().sum() == 540
     first = frames["ranks"][(frames["ranks"]["interaction_id"] == "61bcbb1fe90a3cc04fda05de")
-                            & (frames["ranks"]["round_number"] == 1)]
+                            & (frames["ranks"]["round"] == 1)]
     assert list(first["image_id"])[:3] == ["6073742955_261d650954_o", "16373314089_5bcf18dbc5_o", "3963807163_8cff60a9a9_o"]
     assert (frames["messages"]["in_round"] == (frames["messages"]["ranks_so_far"] < 9)).all()
-    by_round = frames["rounds"].groupby("round_number")["duration_s"].mean().round(0)
+    by_round = frames["rounds"].groupby("round")["duration_s"].mean().round(0)
     assert list(by_round) == [1130, 639, 594, 534]
     assert len(frames["layouts"]) == 1080 and frames["images"]["url"].ne("").sum() == 45
     survey = frames["survey"]
@@ -58,6 +58,6 @@ def test_ranks_locks_and_layouts_match_formats(shared_data, real):
 
 @pytest.mark.shared
 def test_the_readme_example_round_replays(shared_data, real):
-    view = round_view(real, "61bcbb1fe90a3cc04fda05de", 1, 10_000)
+    view = replay_step(real, "61bcbb1fe90a3cc04fda05de", 10_000, 1)
     assert view.round_complete and len(view.ranks) == 9
     assert view.comparison.shape == (9, 4) and len(view.agreement) == 2

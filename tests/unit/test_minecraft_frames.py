@@ -46,7 +46,7 @@ def test_the_demo_is_deterministic(tmp_path, demo):
 def test_common_columns_and_splits(frames):
     f, skipped = frames
     assert skipped == []
-    assert list(f["dialogs"].columns[:6]) == DIALOG_COLUMNS
+    assert list(f["dialogs"].columns[:len(DIALOG_COLUMNS)]) == DIALOG_COLUMNS
     assert list(f["utterances"].columns) == UTTERANCE_COLUMNS
     assert set(f["dialogs"]["split"]) == {"train", "val", "test", "warmup"}
     assert not (f["utterances"]["text"] == "Mission has started.").any()
@@ -55,7 +55,7 @@ def test_common_columns_and_splits(frames):
 def test_state_diffs_give_placements_removals_and_turns(frames):
     f, _ = frames
     game = dialog(frames, "B1-A2-C1-1523304955000")
-    assert (game["n_turns"], game["n_states"], game["placements"], game["removals"], game["final_blocks"]) == (9, 20, 8, 2, 6)
+    assert (game["n_steps"], game["n_states"], game["placements"], game["removals"], game["final_blocks"]) == (9, 20, 8, 2, 6)
     actions = f["actions"][f["actions"]["game"] == game["dialog_id"]]
     assert list(actions.loc[actions["kind"] == "removal", "turn"]) == [3, 3]
     assert list(actions.loc[actions["kind"] == "removal", "y"]) == [2, 4]

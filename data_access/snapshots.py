@@ -1,8 +1,9 @@
-"""Corpus-independent access to replay steps, for the compare and presentation pages and for exports.
+"""Corpus-independent snapshots of replay steps, for the Compare and Present pages and the GIF / PNG exports.
 
-Each corpus package provides ``step_count(loaded, dialog_id, round=None)`` and
-``snapshot(loaded, dialog_id, step, round=None) -> PIL.Image`` (the picture of that state: CoDraw's
-target and canvas, both Game Of Sorts boards, the Minecraft build beside its target)."""
+Built on the corpus contract (``data_access.contract``): every corpus package provides ``step_count``,
+``snapshot`` (the picture of one state: CoDraw's target and canvas, both Game Of Sorts boards, the Minecraft
+build beside its target) and ``dialog_labels``. Not to be confused with a corpus's own ``view.py``, which
+holds the full replay view model of that corpus."""
 from __future__ import annotations
 
 from typing import Optional, Sequence
@@ -11,6 +12,7 @@ import pandas as pd
 from PIL import Image
 
 from .common import LoadedCorpus
+from .contract import optional
 from .corpora import corpus_module
 from .export import animated_gif, png_strip
 
@@ -32,7 +34,7 @@ def dialog_ids(loaded: LoadedCorpus) -> list[str]:
 
 def rounds_of(loaded: LoadedCorpus, dialog_id: str) -> list[Optional[int]]:
     """The rounds a dialog is replayed in: [1, 2, 3, 4] for A Game Of Sorts, [None] elsewhere."""
-    if "round" in loaded.utterances and loaded.utterances["round"].notna().any():
+    if corpus_module(loaded.corpus).REPLAY_IN_ROUNDS:
         rounds = loaded.utterances.loc[loaded.utterances["dialog_id"] == dialog_id, "round"].dropna()
         return sorted(int(r) for r in rounds.unique()) or [1]
     return [None]
@@ -61,7 +63,7 @@ def _captions(loaded: LoadedCorpus, dialog_id: str, steps: Sequence[int], round:
     for step in steps:
         said = step_messages(loaded, dialog_id, step, round)
         text = " / ".join(f"{r.speaker}: {r.text}" for r in said.itertuples(index=False))
-        where = f"round {round}, step {step}" if round is not None else f"turn {step}"
+        where = f"round {round}, step {step}" if round is not None else f"step {step}"
         captions.append(f"{dialog_id} · {where}" + (f" — {text}" if text else ""))
     return captions
 
@@ -82,20 +84,11 @@ def replay_png_strip(loaded: LoadedCorpus, dialog_id: str, steps: Sequence[int],
 
 def dialog_choices(loaded: LoadedCorpus) -> dict[str, str]:
     """dialog_id → a label for pickers: split and length, plus game and players for A Game Of Sorts."""
-    module = corpus_module(loaded.corpus)
-    if hasattr(module, "dialog_labels"):
-        return module.dialog_labels(loaded)
-    return {row.dialog_id: f"{row.dialog_id} · {row.split} · {row.n_turns} turns"
-            for row in loaded.dialogs.itertuples(index=False)}
+    return corpus_module(loaded.corpus).dialog_labels(loaded)
 
 
 def same_board_plays(loaded: LoadedCorpus, dialog_id: str, round: Optional[int]) -> list[tuple[str, int]]:
-    """Other (interaction, round) plays of the board played in ``dialog_id``'s ``round`` (A Game Of Sorts)."""
-    rounds = loaded.frames.get("rounds")
-    if rounds is None or "board_id" not in rounds or round is None:
-        return []
-    mine = rounds[(rounds["interaction_id"] == dialog_id) & (rounds["round_number"] == round)]
-    if mine.empty:
-        return []
-    others = rounds[(rounds["board_id"] == mine["board_id"].iloc[0]) & (rounds["interaction_id"] != dialog_id)]
-    return [(str(i), int(r)) for i, r in zip(others["interaction_id"], others["round_number"])]
+    """Other (dialog, round) plays of the board played in ``dialog_id``'s ``round``; [] where the corpus has no
+    such notion (an optional capability of the corpus contract)."""
+    plays = optional(corpus_module(loaded.corpus), "same_board_plays")
+    return plays(loaded, dialog_id, round) if plays else []

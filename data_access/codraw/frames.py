@@ -1,8 +1,7 @@
-"""Reading CoDraw from disk into the frames the app uses (``build_frames``).
+"""``build_frames``: CoDraw as the frames the app uses, from the dialogs ``reader`` reads off disk.
 
-Accepts the official single file ``CoDraw_1_0.json`` (or ``.json.gz``) and a folder of per-dialog
-``<key>.json`` files as the official ``script/preprocess.py`` writes them. Whole-source faults raise
-``SourceError``; a broken dialog, round or file is skipped and reported as a ``SkippedRecord``.
+Whole-source faults raise ``SourceError``; a broken dialog, round or file is skipped and reported as a
+``SkippedRecord``.
 
 Frames (all Parquet-safe):
 * ``dialogs``: one row per dialog (common columns first, then CoDraw's: peek, final scores...).
@@ -13,109 +12,27 @@ Frames (all Parquet-safe):
 from __future__ import annotations
 
 import gc
-import gzip
 import re
-import zlib
 from pathlib import Path
 from typing import Any, Optional
 
 import numpy as np
-import orjson
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import readahead
 from ..common import DIALOG_COLUMNS, UTTERANCE_COLUMNS, ProgressCallback, SkippedRecord, SourceError, no_progress
 from .metrics import score_pairs
+from .reader import read_file, read_folder
 from .scenes import dense_scenes, empty_cliparts, parse_scene_strings
 
 SPLITS = ("train", "val", "test")
-SINGLE_FILE_NAMES = ("CoDraw_1_0.json", "CoDraw_1_0.json.gz")
 _KEY = re.compile(r"^([A-Za-z]+)_(\d+)$")
 _MISSING = object()
 
 ROUND_COLUMNS = ["dialog_id", "split", "round", "seq_t", "seq_d", "msg_t", "msg_d", "peeked",
                  "score_status", "stored_score", "stored_terms", "stored_reproduced",
                  "score_original", "score_final", "target_scene", "before_scene", "after_scene", "n_drawn"]
-
-
-# ----------------------------------------------------------------------------------------------------
-# Reading the source
-
-def _decode_json(raw: bytes, path: Path) -> Any:
-    try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
-        if "utf-8" in str(exc).lower():
-            raise SourceError(path, "is not UTF-8 text") from exc
-        first_line = raw.split(b"\n", 1)[0]
-        if raw.count(b"\n") > 1 and first_line.strip():
-            try:
-                orjson.loads(first_line)
-                raise SourceError(path, "is JSON Lines (one object per line), not a CoDraw file") from exc
-            except orjson.JSONDecodeError:
-                pass
-        raise SourceError(path, f"is not valid JSON (truncated or damaged?): {exc}") from exc
-
-
-def _read_bytes(path: Path) -> bytes:
-    ahead = readahead.take(path)  # the CLI may have read and decompressed it while importing
-    if ahead:
-        return ahead
-    raw = path.read_bytes()
-    if not raw:
-        raise SourceError(path, "is empty")
-    if raw[:2] == b"\x1f\x8b":
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise SourceError(path, f"is a damaged or truncated gzip file ({exc})") from exc
-        if not raw:
-            raise SourceError(path, "is empty (after decompression)")
-    elif path.suffix == ".gz":
-        raise SourceError(path, "ends in .gz but is not a gzip file")
-    return raw
-
-
-def _is_dialog(value: Any) -> bool:
-    return isinstance(value, dict) and "dialog" in value and "abs_t" in value
-
-
-def _read_file(path: Path) -> tuple[list[tuple[str, str, Any]], dict]:
-    """[(record label prefix, dialog key, dialog object)] and the ``stat`` section of one file."""
-    document = _decode_json(_read_bytes(path), path)
-    if isinstance(document, dict) and isinstance(document.get("data"), dict):
-        stat = document.get("stat")
-        return [(path.name, key, dialog) for key, dialog in document["data"].items()], stat if isinstance(stat, dict) else {}
-    if _is_dialog(document):  # one per-dialog file given directly
-        return [(path.name, path.name.split(".")[0], document)], {}
-    found = type(document).__name__.replace("dict", "an object").replace("list", "a list")
-    raise SourceError(path, f'is not a CoDraw file: expected an object with "data" (the single-file layout) '
-                            f"or a dialog object, found {found}")
-
-
-def _read_folder(folder: Path, skipped: list[SkippedRecord]) -> tuple[list[tuple[str, str, Any]], dict]:
-    for name in SINGLE_FILE_NAMES:
-        if (folder / name).is_file():
-            return _read_file(folder / name)
-    files = sorted(p for p in folder.iterdir() if p.is_file() and p.name.endswith((".json", ".json.gz")))
-    if not files:
-        raise SourceError(folder, "contains no CoDraw files (expected CoDraw_1_0.json or per-dialog <key>.json files)")
-    entries = []
-    for file in files:
-        try:
-            document = _decode_json(_read_bytes(file), file)
-        except (SourceError, OSError) as exc:
-            skipped.append(SkippedRecord(file.name, getattr(exc, "problem", str(exc))))
-            continue
-        if not _is_dialog(document):
-            skipped.append(SkippedRecord(file.name, "is not a CoDraw dialog object"))
-            continue
-        entries.append((file.name, file.name.split(".")[0], document))
-    if not entries:
-        raise SourceError(folder, f"none of its {len(files)} .json files is a CoDraw dialog")
-    return entries, {}
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -324,7 +241,7 @@ def _build_frames(path: Path, progress: ProgressCallback) -> tuple[dict[str, pd.
     progress(f"Reading {path.name}", 0.0)
     if not path.exists():
         raise SourceError(path, "does not exist")
-    entries, stat = _read_folder(path, skipped) if path.is_dir() else _read_file(path)
+    entries, stat = read_folder(path, skipped) if path.is_dir() else read_file(path)
     if not entries:
         raise SourceError(path, "contains no dialogs")
     progress(f"Collecting {len(entries):,} dialogs", 0.4)
@@ -449,11 +366,11 @@ def _frames(collect: _Collector, parsed, skipped: list[SkippedRecord]) -> dict[s
         "corpus": _text(pa.array(["codraw"] * n_dialogs, type=pa.string())),
         "dialog_id": _text(dialog_ids),
         "split": _text(splits),
-        "n_turns": n_rounds,
+        "n_rounds": n_rounds,
+        "n_steps": n_rounds,  # a replay step is a round
         "n_utterances": per_dialog(messages).astype(np.int64),
         "duration_s": np.array(d["duration_s"], dtype=np.float64)[kept_dialogs],
         "image_id": pd.array([d["image_id"][i] for i in kept_dialogs], dtype="Int64"),
-        "n_rounds": n_rounds,
         "n_rounds_loaded": np.bincount(group, minlength=n_dialogs).astype(np.int64),
         "target_scene": target_of_dialog,
         "n_target_cliparts": dense.present[target_of_dialog].sum(axis=1).astype(np.int64),

@@ -1,6 +1,7 @@
-"""The CoDraw replay view model: everything the replay page shows for one round of one dialog.
+"""The CoDraw replay view model: everything the replay page shows for one round of one dialog (a CoDraw
+replay step is one round).
 
-``round_view`` touches only the chosen dialog's rows, renders the two canvases and recomputes both
+``replay_step`` touches only the chosen dialog's rows, renders the two canvases and recomputes both
 metrics with their term breakdowns; its result is a plain picklable dataclass so the UI can cache it.
 """
 from __future__ import annotations
@@ -19,10 +20,10 @@ from .scenes import Clipart, cliparts_of
 
 
 @dataclass
-class RoundView:
+class ReplayStep:
     dialog_id: str
-    turn: int  # the round shown, from 1
-    n_turns: int
+    step: int  # the round shown, from 1
+    n_steps: int  # = the dialog's rounds
     split: str
     problem: Optional[str]  # why this round cannot be shown (skipped while loading), else None
     target_image: Optional[Image.Image] = None
@@ -40,11 +41,11 @@ class RoundView:
 
     @property
     def peeked_before_this_round(self) -> bool:
-        return self.peek_round is not None and self.peek_round <= self.turn
+        return self.peek_round is not None and self.peek_round <= self.step
 
     @property
     def peek_at_this_round(self) -> bool:
-        return self.peek_round == self.turn
+        return self.peek_round == self.step
 
 
 def _scene(cliparts: pd.DataFrame, scene_id) -> list[Clipart]:
@@ -75,28 +76,28 @@ def _final_table(score: Optional[ScoreBreakdown]) -> pd.DataFrame:
     return pd.DataFrame({"term": score.names, "weight": score.weights, "value": score.terms, "weighted": score.weighted})
 
 
-def round_view(loaded: LoadedCorpus, dialog_id: str, turn: int) -> Optional[RoundView]:
-    """The view of round ``turn`` of ``dialog_id``; None when the dialog is not in the corpus.
+def replay_step(loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional[int] = None) -> Optional[ReplayStep]:
+    """The view of round ``step`` of ``dialog_id``; None when the dialog is not in the corpus.
 
-    A turn outside 1..n_turns is clamped; a round skipped while loading comes back with ``problem``."""
+    ``round`` is unused (a CoDraw replay step is a round). A step outside 1..n_steps is clamped; a round skipped while loading comes back with ``problem``."""
     dialogs = loaded.dialogs
     match = dialogs.index[dialogs["dialog_id"] == dialog_id]
     if len(match) == 0:
         return None
     dialog = dialogs.loc[match[0]]
-    n_turns = int(dialog["n_turns"])
-    turn = min(max(1, int(turn)), max(1, n_turns))
+    n_steps = int(dialog["n_steps"])
+    step = min(max(1, int(step)), max(1, n_steps))
     rounds = loaded.frames["rounds"]
     mine = rounds[rounds["dialog_id"] == dialog_id]
     utterances = loaded.utterances
     transcript = utterances.loc[utterances["dialog_id"] == dialog_id, ["turn", "speaker", "role", "text"]].reset_index(drop=True)
     peek = dialog["peek_round"]
-    view = RoundView(dialog_id=dialog_id, turn=turn, n_turns=n_turns, split=str(dialog["split"]), problem=None,
+    view = ReplayStep(dialog_id=dialog_id, step=step, n_steps=n_steps, split=str(dialog["split"]), problem=None,
                      transcript=transcript, peek_round=None if pd.isna(peek) else int(peek))
-    row = mine[mine["round"] == turn]
+    row = mine[mine["round"] == step]
     if row.empty:
-        reasons = [s.reason for s in loaded.skipped if s.record.endswith(f"{dialog_id} round {turn}")]
-        view.problem = f"Round {turn} could not be loaded" + (f": {reasons[0]}" if reasons else ".")
+        reasons = [s.reason for s in loaded.skipped if s.record.endswith(f"{dialog_id} round {step}")]
+        view.problem = f"Round {step} could not be loaded" + (f": {reasons[0]}" if reasons else ".")
         return view
     row = row.iloc[0]
     cliparts = loaded.frames["cliparts"]
@@ -120,7 +121,7 @@ def round_view(loaded: LoadedCorpus, dialog_id: str, turn: int) -> Optional[Roun
 
 def step_count(loaded: LoadedCorpus, dialog_id: str, round: Optional[int] = None) -> int:
     """Replay steps of a dialog (its rounds); 0 when the dialog is unknown."""
-    match = loaded.dialogs.loc[loaded.dialogs["dialog_id"] == dialog_id, "n_turns"]
+    match = loaded.dialogs.loc[loaded.dialogs["dialog_id"] == dialog_id, "n_steps"]
     return int(match.iloc[0]) if len(match) else 0
 
 
@@ -128,8 +129,8 @@ def snapshot(loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional[in
     """The Teller's target and the Drawer's canvas after round ``step`` side by side, captioned."""
     from ..export import image_grid
 
-    view = round_view(loaded, dialog_id, step)
+    view = replay_step(loaded, dialog_id, step)
     if view is None or view.problem or view.target_image is None:
         return Image.new("RGB", (1010, 400), "white")
     return image_grid([view.target_image, view.canvas_image],
-                      ["Teller's target", f"Drawer's canvas after round {view.turn}"])
+                      ["Teller's target", f"Drawer's canvas after round {view.step}"])

@@ -10,7 +10,7 @@ import pytest
 
 from data_access import cache
 from data_access.codraw import build_frames, demo_source, write_demo
-from data_access.codraw.parse import ROUND_COLUMNS
+from data_access.codraw.frames import ROUND_COLUMNS
 from data_access.codraw.scenes import parse_scene, parse_scene_strings
 from data_access.common import DIALOG_COLUMNS, UTTERANCE_COLUMNS, SourceError
 
@@ -49,10 +49,10 @@ def test_single_file_frames_and_quirks(tmp_path):
     frames, skipped = build_frames(path)
     assert skipped == []
     dialogs, rounds, cliparts, utterances = (frames[k] for k in ("dialogs", "rounds", "cliparts", "utterances"))
-    assert list(dialogs.columns[:6]) == DIALOG_COLUMNS and list(utterances.columns) == UTTERANCE_COLUMNS
+    assert list(dialogs.columns[:len(DIALOG_COLUMNS)]) == DIALOG_COLUMNS and list(utterances.columns) == UTTERANCE_COLUMNS
     assert list(rounds.columns) == ROUND_COLUMNS
     first = dialogs.iloc[0]
-    assert (first["dialog_id"], first["split"], first["n_turns"], first["n_utterances"]) == ("train_00007", "train", 4, 6)
+    assert (first["dialog_id"], first["split"], first["n_steps"], first["n_utterances"]) == ("train_00007", "train", 4, 6)
     assert first["duration_s"] == 120.0  # the longer session; the second from end - start in milliseconds
     assert first["peek_round"] == 3 and first["rounds_after_peek"] == 2
     assert dialogs["split"].tolist() == ["train", "test"]
@@ -106,7 +106,7 @@ def test_a_broken_scene_skips_its_rounds_only(tmp_path, scene, reason):
     assert [s.record for s in skipped] == ["CoDraw_1_0.json: train_00001 round 2"]
     assert reason in skipped[0].reason
     assert frames["rounds"]["round"].tolist() == [1, 3, 1, 2, 3, 4]
-    assert frames["dialogs"].set_index("dialog_id").loc["train_00001", "n_turns"] == 3
+    assert frames["dialogs"].set_index("dialog_id").loc["train_00001", "n_steps"] == 3
 
 
 def test_record_faults_skip_the_smallest_unit(tmp_path):

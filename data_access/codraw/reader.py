@@ -1,0 +1,94 @@
+"""Reading a CoDraw source from disk: the official single file ``CoDraw_1_0.json`` (or ``.json.gz``) or a
+folder of per-dialog ``<key>.json`` files as the official ``script/preprocess.py`` writes them.
+
+``read_file`` / ``read_folder`` return the raw dialog objects; ``frames.build_frames`` turns them into frames.
+Whole-source faults raise ``SourceError``; an unreadable per-dialog file is skipped as a ``SkippedRecord``.
+"""
+from __future__ import annotations
+
+import gzip
+import zlib
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from .. import readahead
+from ..common import SkippedRecord, SourceError
+
+SINGLE_FILE_NAMES = ("CoDraw_1_0.json", "CoDraw_1_0.json.gz")
+
+
+def _decode_json(raw: bytes, path: Path) -> Any:
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        if "utf-8" in str(exc).lower():
+            raise SourceError(path, "is not UTF-8 text") from exc
+        first_line = raw.split(b"\n", 1)[0]
+        if raw.count(b"\n") > 1 and first_line.strip():
+            try:
+                orjson.loads(first_line)
+                raise SourceError(path, "is JSON Lines (one object per line), not a CoDraw file") from exc
+            except orjson.JSONDecodeError:
+                pass
+        raise SourceError(path, f"is not valid JSON (truncated or damaged?): {exc}") from exc
+
+
+def _read_bytes(path: Path) -> bytes:
+    ahead = readahead.take(path)  # the CLI may have read and decompressed it while importing
+    if ahead:
+        return ahead
+    raw = path.read_bytes()
+    if not raw:
+        raise SourceError(path, "is empty")
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise SourceError(path, f"is a damaged or truncated gzip file ({exc})") from exc
+        if not raw:
+            raise SourceError(path, "is empty (after decompression)")
+    elif path.suffix == ".gz":
+        raise SourceError(path, "ends in .gz but is not a gzip file")
+    return raw
+
+
+def _is_dialog(value: Any) -> bool:
+    return isinstance(value, dict) and "dialog" in value and "abs_t" in value
+
+
+def read_file(path: Path) -> tuple[list[tuple[str, str, Any]], dict]:
+    """[(record label prefix, dialog key, dialog object)] and the ``stat`` section of one file."""
+    document = _decode_json(_read_bytes(path), path)
+    if isinstance(document, dict) and isinstance(document.get("data"), dict):
+        stat = document.get("stat")
+        return [(path.name, key, dialog) for key, dialog in document["data"].items()], stat if isinstance(stat, dict) else {}
+    if _is_dialog(document):  # one per-dialog file given directly
+        return [(path.name, path.name.split(".")[0], document)], {}
+    found = type(document).__name__.replace("dict", "an object").replace("list", "a list")
+    raise SourceError(path, f'is not a CoDraw file: expected an object with "data" (the single-file layout) '
+                            f"or a dialog object, found {found}")
+
+
+def read_folder(folder: Path, skipped: list[SkippedRecord]) -> tuple[list[tuple[str, str, Any]], dict]:
+    for name in SINGLE_FILE_NAMES:
+        if (folder / name).is_file():
+            return read_file(folder / name)
+    files = sorted(p for p in folder.iterdir() if p.is_file() and p.name.endswith((".json", ".json.gz")))
+    if not files:
+        raise SourceError(folder, "contains no CoDraw files (expected CoDraw_1_0.json or per-dialog <key>.json files)")
+    entries = []
+    for file in files:
+        try:
+            document = _decode_json(_read_bytes(file), file)
+        except (SourceError, OSError) as exc:
+            skipped.append(SkippedRecord(file.name, getattr(exc, "problem", str(exc))))
+            continue
+        if not _is_dialog(document):
+            skipped.append(SkippedRecord(file.name, "is not a CoDraw dialog object"))
+            continue
+        entries.append((file.name, file.name.split(".")[0], document))
+    if not entries:
+        raise SourceError(folder, f"none of its {len(files)} .json files is a CoDraw dialog")
+    return entries, {}
