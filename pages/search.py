@@ -6,6 +6,7 @@ import streamlit as st
 from data_access.common import CORPUS_TITLES
 from data_access.search import MODES, PAGE_SIZE, default_whole_word
 from ui.cached import available_corpora, search, search_index, search_page
+from ui.layers import mention_search
 from ui.router import ensure_routed
 from ui.widgets import download_buttons, md_escape, query_param, set_url, url_list
 
@@ -47,10 +48,7 @@ for column, row in zip(counts, result.counts.itertuples(index=False)):
 st.caption(md_escape(f"{result.total:,} matching utterances for {result.query.description}. "
                      f"Each corpus's hits are listed in its tab, {PAGE_SIZE} per page; “open ▶” replays the turn "
                      "with the match highlighted."))
-if result.total == 0:
-    st.stop()
-
-tabs = st.tabs([f"{CORPUS_TITLES.get(c, c)} ({n:,})" for c, n in zip(result.counts["corpus"], result.counts["n_utterances"])])
+tabs = [] if result.total == 0 else st.tabs([f"{CORPUS_TITLES.get(c, c)} ({n:,})" for c, n in zip(result.counts["corpus"], result.counts["n_utterances"])])
 for tab, corpus in zip(tabs, result.counts["corpus"]):
     with tab:
         n_hits, n_pages = result.n_hits(corpus), result.n_pages(corpus)
@@ -70,5 +68,6 @@ for tab, corpus in zip(tabs, result.counts["corpus"]):
                            "link": st.column_config.LinkColumn("Replay", display_text="open ▶")},
         )
 
-if st.toggle(f"Download all {result.total:,} hits", key="search_download"):
+if result.total and st.toggle(f"Download all {result.total:,} hits", key="search_download"):
     download_buttons(search_index().kwic(result.query, result.rows).drop(columns=["text"]), "search-results", "results")
+mention_search(query, case_sensitive)
