@@ -52,8 +52,8 @@ def test_every_corpus_has_its_own_tab_and_pages_through_all_its_hits():
     assert all(n > 0 for n in expected.values())
     labels = [tab.label for tab in at.tabs]
     assert len(labels) == 3 and all(f"({n:,})" in label for label, n in zip(labels, expected.values()))
-    tables = [frame.value for frame in at.dataframe]
-    assert len(tables) == 3
+    tables = [frame.value for frame in at.dataframe][:3]  # (the published-layer mentions may follow)
+    assert all("left" in table.columns for table in tables)
     for table, corpus in zip(tables, CORPUS_NAMES):
         assert len(table) == min(50, expected[corpus])
         assert table["link"].str.startswith(f"/replay?corpus={corpus}&").all()
@@ -89,7 +89,7 @@ def test_a_rerun_copies_no_corpus_out_of_the_cache(monkeypatch):
     pager = next(n for n in at.number_input if n.key.startswith("search_page_codraw_"))
     pager.set_value(2).run()
     assert not at.exception
-    at.text_input[0].input("left").run()
+    at.toggle(key="search_whole_words").set_value(False).run()  # another search, same page
     assert not at.exception
     assert copies == []
     assert isinstance(at.dataframe[0].value, pd.DataFrame) and len(at.dataframe[0].value) > 0
