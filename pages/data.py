@@ -5,6 +5,7 @@ import streamlit as st
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES
 from data_access.sources import ASSET_VARIABLES, DATA_VARIABLES, cache_dir, notes_db_display
 from ui.cached import LoadFailure, corpus, reload_all
+from ui.layers import layers_section
 from ui.router import ensure_routed
 
 ensure_routed()
@@ -41,3 +42,5 @@ for name in CORPUS_NAMES:
     if result.skipped:
         st.warning(f"{len(result.skipped):,} record(s) could not be read and were left out; everything else loaded.")
         st.dataframe(pd.DataFrame([s.as_dict() for s in result.skipped]), width="stretch", hide_index=True)
+
+layers_section()
