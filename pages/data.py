@@ -6,6 +6,7 @@ from data_access.common import CORPUS_NAMES, CORPUS_TITLES
 from data_access.sources import ASSET_VARIABLES, DATA_VARIABLES, cache_dir, notes_db_path
 from ui.cached import LoadFailure, corpus, reload_all
 from ui.router import ensure_routed
+from ui.runs import data_page_section
 
 ensure_routed()
 
@@ -41,3 +42,5 @@ for name in CORPUS_NAMES:
     if result.skipped:
         st.warning(f"{len(result.skipped):,} record(s) could not be read and were left out; everything else loaded.")
         st.dataframe(pd.DataFrame([s.as_dict() for s in result.skipped]), width="stretch", hide_index=True)
+
+data_page_section()

@@ -201,7 +201,7 @@ def slice_features(corpus: LoadedCorpus, run: LoadedRun) -> pd.DataFrame:
         messages = run.frames["messages"]
         m = messages[~messages["gold_empty"]].reset_index(drop=True)
         features = pd.DataFrame({
-            "round": ("round " + m["round_number"].astype(str)).to_numpy(),
+            "round played": ("round " + m["round_number"].astype(str)).to_numpy(),
             "criterion": m["criterion"].to_numpy(),
             "message length (words)": _bins(m["text"].map(lambda t: len(str(t).split())), [0, 6, 11, 21, 10 ** 6]).to_numpy(),
             "gold image count": _bins(m["n_gold"], [1, 2, 3, 10 ** 6]).to_numpy(),
@@ -237,16 +237,22 @@ def slice_gaps(features: pd.DataFrame, corpus: str, other: Optional[pd.DataFrame
     return table.reindex(table["gap"].abs().sort_values(ascending=False, kind="stable").index).reset_index(drop=True)
 
 
-def with_turns(corpus: LoadedCorpus, frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` (units or slices of units) with the replay ``turn`` (and ``round``) of each unit, for links:
-    CoDraw the final round, Minecraft the utterance the sample follows, Game Of Sorts the message's step."""
-    frame = frame.copy()
-    if "sample_id" in frame.columns:
-        bap = corpus.frames["bap_samples"].set_index(["game", "sample_id"])["turn"]
-        frame["turn"] = bap.reindex(list(zip(frame["dialog_id"], frame["sample_id"]))).to_numpy()
-    elif "message_number" in frame.columns:
+def unit_turns(corpus: LoadedCorpus) -> pd.DataFrame:
+    """unit -> replay ``turn`` for links: Minecraft the utterance a sample follows (unit "game#sample_id"),
+    Game Of Sorts the message's step (unit "interaction|round|message"); CoDraw units carry their own round."""
+    if corpus.corpus == "minecraft":
+        bap = corpus.frames["bap_samples"]
+        return pd.DataFrame({"unit": bap["game"] + "#" + bap["sample_id"].astype(str), "turn": bap["turn"].astype("Int64")})
+    if corpus.corpus == "gos":
         steps = corpus.frames["steps"]
-        steps = steps[steps["kind"] == "message"].set_index(["interaction_id", "round_number", "message_number"])["step"]
-        frame["turn"] = steps.reindex(list(zip(frame["dialog_id"], frame["round"], frame["message_number"]))).to_numpy()
-    frame["turn"] = pd.array(pd.to_numeric(frame["turn"], errors="coerce"), dtype="Int64")
-    return frame
+        steps = steps[steps["kind"] == "message"]
+        unit = steps["interaction_id"] + "|" + steps["round_number"].astype(str) + "|" + steps["message_number"].astype("int64").astype(str)
+        return pd.DataFrame({"unit": unit, "turn": steps["step"].astype("Int64")})
+    return pd.DataFrame({"unit": pd.Series(dtype="str"), "turn": pd.Series(dtype="Int64")})
+
+
+def with_turns(frame: pd.DataFrame, turns: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with the replay ``turn`` of each unit from ``unit_turns`` (CoDraw keeps its own)."""
+    if turns.empty:
+        return frame
+    return frame.drop(columns=["turn"], errors="ignore").merge(turns, on="unit", how="left")
