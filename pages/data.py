@@ -3,7 +3,7 @@ import pandas as pd
 import streamlit as st
 
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES
-from data_access.sources import ASSET_VARIABLES, DATA_VARIABLES, cache_dir, notes_db_path
+from data_access.sources import ASSET_VARIABLES, DATA_VARIABLES, cache_dir, notes_db_display
 from ui.cached import LoadFailure, corpus, reload_all
 from ui.router import ensure_routed
 from ui.runs import data_page_section
@@ -13,7 +13,7 @@ ensure_routed()
 st.title("Data sources")
 st.caption("Point a corpus at your own copy by setting its environment variable before `make run`; "
            "unset, the built-in demo corpus is used. Parsed frames are cached as Parquet in "
-           f"`{cache_dir()}`; notes are stored in `{notes_db_path()}`.")
+           f"`{cache_dir()}`; notes are stored in `{notes_db_display()}`.")
 if st.button("↻ Reload all corpora", help="Read changed files again (the Parquet cache notices what changed)"):
     reload_all()
 
