@@ -5,6 +5,7 @@ import streamlit as st
 from data_access.browse import DialogFilter, apply_filter, dialog_table
 from data_access.links import parse_positive_int
 from ui.cached import loaded_corpus
+from ui.layers import browse_cr_filter
 from ui.minecraft_export import bap_samples_download
 from ui.notes import note_counts
 from ui.router import ensure_routed
@@ -30,6 +31,7 @@ only_noted = filters[4].toggle("Only with notes", value=query_param("noted") == 
 set_url(split=chosen_splits, q=id_contains, min_turns=min_turns or None, max_turns=max_turns or None, noted=only_noted)
 
 shown = apply_filter(table, DialogFilter(tuple(chosen_splits), id_contains, min_turns or None, max_turns or None, only_noted))
+shown = browse_cr_filter(corpus, shown)
 st.caption(f"{len(shown):,} of {len(table):,} dialogs. Click a column header to sort; select a row to open its replay.")
 selection = st.dataframe(
     shown, hide_index=True, on_select="rerun", selection_mode="single-row", key=f"browse_table_{corpus}",

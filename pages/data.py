@@ -5,6 +5,7 @@ import streamlit as st
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES
 from data_access.sources import ASSET_VARIABLES, DATA_VARIABLES, cache_dir, notes_db_display
 from ui.cached import LoadFailure, corpus, reload_all
+from ui.layers import layers_section
 from ui.router import ensure_routed
 from ui.runs import data_page_section
 
@@ -44,3 +45,4 @@ for name in CORPUS_NAMES:
         st.dataframe(pd.DataFrame([s.as_dict() for s in result.skipped]), width="stretch", hide_index=True)
 
 data_page_section()
+layers_section()

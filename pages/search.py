@@ -5,6 +5,7 @@ import streamlit as st
 from data_access.common import CORPUS_TITLES
 from data_access.search import MODES, InvalidQuery
 from ui.cached import available_corpora, search_index
+from ui.layers import mention_search
 from ui.router import ensure_routed
 from ui.widgets import download_buttons, query_param, set_url, url_list
 
@@ -47,3 +48,4 @@ st.dataframe(
                    "link": st.column_config.LinkColumn("Replay", display_text="open ▶")},
 )
 download_buttons(result.hits.drop(columns=["text"]), "search-results", "results")
+mention_search(query, case_sensitive)

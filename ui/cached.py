@@ -215,3 +215,73 @@ def _run_derived(module: str, qualname: str, key: SourceKey, run_key: RunKey, ar
     if isinstance(loaded, LoadFailure) or isinstance(run, LoadFailure):
         return None
     return function(loaded, run, *args)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Published annotation layers (data_access.layers): linked to the configured corpus, cached per corpus
+# source and layer file (its size and modification time, so an edited layer is read again).
+
+def layer_source(name: str):
+    """Where the layer ``name`` comes from (``data_access.layers.load.LayerSource``)."""
+    from data_access.layers import LAYER_CORPUS
+    from data_access.layers.load import configured_layer
+
+    return configured_layer(name, _source(source_key(LAYER_CORPUS[name])))
+
+
+def _layer_key(name: str) -> Optional[tuple]:
+    from data_access.layers import LAYER_CORPUS
+
+    source = layer_source(name)
+    if source.path is None:
+        return None
+    try:
+        stat = source.path.stat()
+        stamp = (stat.st_size, stat.st_mtime_ns)
+    except OSError:
+        stamp = None
+    return (name, _prepared_key(LAYER_CORPUS[name]), str(source.path), source.is_demo, stamp)
+
+
+def layer(name: str):
+    """The layer linked to its corpus (``LoadedLayer``), a ``LoadFailure`` naming the file, or None when no
+    layer is configured for the corpus (``layer_source(name).reason`` says why)."""
+    key = _layer_key(name)
+    return None if key is None else _layer(key)
+
+
+@st.cache_data(show_spinner="Linking the published annotation layer…", max_entries=4)
+def _layer(key: tuple):
+    from data_access.layers.load import load_layer
+
+    name, corpus_key, path, is_demo, _stamp = key
+    loaded = _load(corpus_key)
+    if isinstance(loaded, LoadFailure):
+        return LoadFailure(name, f"its corpus could not be loaded: {loaded.message}")
+    try:
+        return load_layer(name, loaded, path, is_demo)
+    except SourceError as exc:
+        return LoadFailure(name, str(exc))
+    except Exception as exc:  # noqa: BLE001 - a broken layer must not take the page down
+        return LoadFailure(name, f"{path}: unexpected {type(exc).__name__}: {exc}")
+
+
+def layer_derived(function: Callable, name: str, *args):
+    """``function(loaded_layer, loaded_corpus, *args)`` cached per layer, corpus and arguments; None when the
+    layer is absent or failed (so replay reruns unpickle small results, not the whole layer)."""
+    key = _layer_key(name)
+    return None if key is None else _layer_derived(function.__module__, function.__qualname__, key, args)
+
+
+@st.cache_data(show_spinner=False, max_entries=512)
+def _layer_derived(module: str, qualname: str, key: tuple, args: tuple):
+    import importlib
+
+    function = importlib.import_module(module)
+    for part in qualname.split("."):
+        function = getattr(function, part)
+    result = _layer(key)
+    loaded = _load(key[1])
+    if isinstance(result, LoadFailure) or isinstance(loaded, LoadFailure):
+        return None
+    return function(result, loaded, *args)

@@ -13,7 +13,7 @@ import streamlit as st
 from data_access.gos import dialog_labels, round_steps, round_view
 from data_access.links import parse_positive_int
 from data_access.replay import source_facts
-from ui import cached
+from ui import cached, layers
 from ui.widgets import md_escape as _md
 from ui.widgets import query_param, stepper
 
@@ -92,8 +92,9 @@ def show(name: str) -> None:
         st.caption(_md(view.instruction))
     EVENT_BOX.get(view.event_level, st.info)(_md(view.event))
 
-    board_columns = st.columns(len(view.boards) or 1)
-    for column, board in zip(board_columns, view.boards):
+    boards = layers.gos_replay_mentions(name, view)  # the published mentions of this message, if any
+    board_columns = st.columns(len(boards) or 1)
+    for column, board in zip(board_columns, boards):
         lock = f" · pending lock on {board.pending}" if board.pending else ""
         column.image(board.png, caption=f"{board.role}: {board.username}{lock}", width="stretch")
     st.caption("Number badge = agreed rank · blue border and lock = the player's own pending lock (the partner cannot "
