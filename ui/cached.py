@@ -199,6 +199,65 @@ def _search(keys: tuple[SourceKey, ...], query: str, mode: str, case_sensitive: 
         return str(exc)
 
 
+# --------------------------------------------------------------------------------------------- model runs
+# (corpus, run name, run file, is_demo, file mtime): a run is keyed by its file and version, scored once per
+# corpus source.
+RunKey = tuple[str, str, str, bool, int]
+
+
+def run_keys(name: str) -> dict[str, RunKey]:
+    """The runs of a corpus by name: demo runs of a demo corpus, DIALOGUE_RUNS_DIR/<corpus>/ and uploads."""
+    from data_access.runs import available_runs
+
+    is_demo = source_key(name)[1] is None
+    keys = {}
+    for run, (file, demo) in available_runs(name, is_demo).items():
+        try:
+            stamp = file.stat().st_mtime_ns
+        except OSError:
+            stamp = 0
+        keys[run] = (name, run, str(file), demo, stamp)
+    return keys
+
+
+@st.cache_data(show_spinner="Scoring the run…", max_entries=32)
+def _load_run(key: SourceKey, run_key: RunKey):
+    from data_access.runs import load_run
+
+    loaded = _load(key)
+    if isinstance(loaded, LoadFailure):
+        return loaded
+    try:
+        return load_run(loaded, run_key[2], run_key[1], is_demo=run_key[3])
+    except SourceError as exc:
+        return LoadFailure(key[0], str(exc))
+    except Exception as exc:  # noqa: BLE001 - a broken run must not take the page down
+        return LoadFailure(key[0], f"{run_key[2]}: unexpected {type(exc).__name__}: {exc}")
+
+
+def model_run(name: str, run_key: RunKey):
+    """The scored run (``LoadedRun``), or a ``LoadFailure`` naming the run file."""
+    return _load_run(_prepared_key(name), run_key)
+
+
+def run_derived(function: Callable, name: str, run_key: RunKey, *args):
+    """``function(loaded_corpus, loaded_run, *args)`` cached per corpus source, run file and arguments."""
+    return _run_derived(function.__module__, function.__qualname__, _prepared_key(name), run_key, args)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _run_derived(module: str, qualname: str, key: SourceKey, run_key: RunKey, args: tuple):
+    import importlib
+
+    function = importlib.import_module(module)
+    for part in qualname.split("."):
+        function = getattr(function, part)
+    loaded, run = _load(key), _load_run(key, run_key)
+    if isinstance(loaded, LoadFailure) or isinstance(run, LoadFailure):
+        return None
+    return function(loaded, run, *args)
+
+
 # ---------------------------------------------------------------------------------------------------
 # Published annotation layers (data_access.layers): linked to the configured corpus, cached per corpus
 # source and layer file (its size and modification time, so an edited layer is read again).
