@@ -15,7 +15,7 @@ from .summary import summarize
 from .view import ReplayStep, dialog_labels, replay_step, snapshot, step_count
 
 NAME = "minecraft"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 2: "Mission has started." anywhere is no utterance; placements from the empty world; 3: n_rounds, n_steps
 DEMO_VERSION = 1
 REPLAY_IN_ROUNDS = False  # no rounds: a replay step is a message
 FRAMES = ("dialogs", "utterances", "actions", "states", "gold", "bap_samples")
