@@ -36,7 +36,7 @@ def test_a_hand_made_run_over_three_demo_messages(corpus, tmp_path):
     first, second, empty = (r for _, r in list(with_gold.iterrows()) + list(without.iterrows()))
 
     def key(r):
-        return {"interaction_id": r["interaction_id"], "round_number": int(r["round_number"]),
+        return {"interaction_id": r["interaction_id"], "round_number": int(r["round"]),
                 "message_number": int(r["message_number"])}
     gold = list(first["image_ids"])[0]
     lines = [{**key(first), "image_ids": [gold]},                      # exact
@@ -67,7 +67,7 @@ def test_a_hand_made_run_over_three_demo_messages(corpus, tmp_path):
 def test_demo_runs_agree_with_an_independent_implementation(corpus, tmp_path):
     messages = corpus.frames["messages"]
     gold = {(i, int(r), int(m)): {x for x in ids if x} for i, r, m, ids in zip(
-        messages["interaction_id"], messages["round_number"], messages["message_number"], messages["image_ids"])}
+        messages["interaction_id"], messages["round"], messages["message_number"], messages["image_ids"])}
     for name, file in demo_runs("gos", tmp_path).items():
         lines = [json.loads(line) for line in file.read_text().splitlines()]
         exact, precision, recall, f1, named, empty = [], [], [], [], [], 0
