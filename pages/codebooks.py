@@ -5,6 +5,7 @@ from data_access.coding import codebook as cb
 from ui.codebooks import import_file, label_editor, labels_from_frame, save
 from ui.coding import coder_box, store
 from ui.router import ensure_routed
+from ui.widgets import md_escape
 
 ensure_routed()
 
@@ -12,13 +13,13 @@ st.title("Codebooks")
 coding = store()
 if coding is None:
     st.stop()
-st.caption(f"Stored in `{coding.location}`. Saving an edited codebook makes a new version; annotations keep the "
+st.caption(f"Stored in {md_escape(coding.location)}. Saving an edited codebook makes a new version; annotations keep the "
            "version they were made under.")
 coder = coder_box("codebooks")
 
 if "codebooks_message" in st.session_state:
     kind, message = st.session_state.pop("codebooks_message")
-    getattr(st, kind)(message)
+    getattr(st, kind)(md_escape(message))
 
 books = coding.codebooks()
 if not books.empty:

@@ -5,7 +5,7 @@ from data_access.common import CORPUS_NAMES, CORPUS_TITLES
 from data_access.notes import apply_edits
 from ui.notes import forget_edits, note_editor_frame, store, table_edits
 from ui.router import ensure_routed
-from ui.widgets import query_param, set_url
+from ui.widgets import md_escape, query_param, set_url
 
 ensure_routed()
 
@@ -53,7 +53,7 @@ if discard.button("Discard edits"):
     st.rerun()
 if "notes_saved" in st.session_state:
     kind, message = st.session_state.pop("notes_saved")
-    getattr(st, kind)(message)
+    getattr(st, kind)(md_escape(message))
 
 left, right, _ = st.columns([1, 1, 4])
 left.download_button("⬇ Notes as CSV", notes.export_csv(**selection), "notes.csv", "text/csv")

@@ -8,6 +8,7 @@ import streamlit as st
 
 from data_access.coding import codebook as cb
 from data_access.coding.store import CodingStore
+from ui.widgets import md_escape
 
 EDITOR_COLUMNS = ["name", "description", "colour", "scope", "links_referents", "key"]
 
@@ -74,7 +75,7 @@ def import_file(coding: CodingStore, upload, coder: str) -> None:
         book = cb.loads(upload.getvalue(), upload.name)
         saved = coding.save_codebook(book, created_by=coder or None)
     except (cb.CodebookError, ValueError) as exc:
-        st.error(str(exc))
+        st.error(md_escape(str(exc)))
         return
     st.session_state["codebooks_message"] = ("success", f"Imported {saved.name} as version {saved.version}.")
     st.session_state["codebooks_selected"] = saved.name

@@ -22,7 +22,7 @@ from data_access.coding.store import CodingStore
 from data_access.notes import NotesStoreError
 from data_access.sources import notes_db_target
 from ui import cached
-from ui.widgets import query_param
+from ui.widgets import md_escape, query_param
 
 _CSS = """
 .dc-root { font-size: 1rem; line-height: 1.9; }
@@ -128,7 +128,7 @@ def store() -> Optional[CodingStore]:
     try:
         return _store(str(notes_db_target()))
     except NotesStoreError as exc:
-        st.error(f"Coding is unavailable: {exc}", icon="⚠️")
+        st.error(f"Coding is unavailable: {md_escape(str(exc))}", icon="⚠️")
         return None
 
 
@@ -228,7 +228,7 @@ def coding_panel(corpus: str, dialog: str, turn: int, round_: Optional[int] = No
         book = codebook_picker(coding, "replay_codebook", top[1])
         if book is None:
             return
-        top[2].caption(f"{book.name} v{book.version}: {len(book.labels)} label(s). Select text, then click a span "
+        top[2].caption(f"{md_escape(book.name)} v{book.version}: {len(book.labels)} label(s). Select text, then click a span "
                        "label or press its key; turn and dialog labels take one click.")
         if not coder:
             st.info("Enter your name as coder to start coding.")
@@ -265,7 +265,7 @@ def coding_panel(corpus: str, dialog: str, turn: int, round_: Optional[int] = No
         _span_by_offsets(coding, book, corpus, dialog, round_, turn, coder, utterances)
         _label_buttons(coding, book, corpus, dialog, round_, turn, coder, mine)
         if message:
-            st.success(message) if not message.startswith("Not saved") else st.error(message)
+            st.success(md_escape(message)) if not message.startswith("Not saved") else st.error(md_escape(message))
         _referent_linker(coding, book, corpus, dialog, round_, turn, here)
         _my_annotations(coding, here)
 
