@@ -6,6 +6,7 @@ from data_access.common import CORPUS_NAMES, CORPUS_TITLES
 from data_access.sources import ASSET_VARIABLES, DATA_VARIABLES, cache_dir, notes_db_path
 from ui.cached import LoadFailure, corpus, reload_all
 from ui.router import ensure_routed
+from ui.widgets import md_escape
 
 ensure_routed()
 
@@ -21,7 +22,7 @@ for name in CORPUS_NAMES:
     result = corpus(name)
     variables = ", ".join(f"`{v}`" for v in (DATA_VARIABLES[name], ASSET_VARIABLES.get(name)) if v)
     if isinstance(result, LoadFailure):
-        st.error(f"Could not be loaded: {result.message}", icon="⚠️")
+        st.error(f"Could not be loaded: {md_escape(result.message)}", icon="⚠️")
         st.caption(f"Set by {variables}.")
         continue
     origin = "built-in demo corpus" if result.is_demo else "your data"
@@ -30,6 +31,8 @@ for name in CORPUS_NAMES:
     if result.assets:
         st.markdown("**Images / clip art:**")
         st.code(result.assets, language=None)
+    if result.cache_note:
+        st.caption(md_escape(result.cache_note))
     metrics = st.columns(5)
     metrics[0].metric("Dialogs", f"{len(result.dialogs):,}")
     metrics[1].metric("Turns", f"{int(result.dialogs['n_turns'].sum()):,}")

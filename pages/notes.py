@@ -5,7 +5,7 @@ from data_access.common import CORPUS_NAMES, CORPUS_TITLES
 from data_access.notes import NotesStoreError
 from ui.notes import store
 from ui.router import ensure_routed
-from ui.widgets import query_param, set_url
+from ui.widgets import md_escape, query_param, set_url
 
 ensure_routed()
 
@@ -26,7 +26,7 @@ set_url(corpus=None if corpus == "all" else corpus, tag=None if tag == "any" els
 
 selection = dict(corpus=None if corpus == "all" else corpus, tag=None if tag == "any" else tag, text=text or None)
 frame = notes.notes(**selection, include_deleted=show_deleted)
-st.caption(f"{len(frame):,} note(s) in `{notes.path}`. Edit a text or its tags in the table and press Save; "
+st.caption(f"{len(frame):,} note(s) in {md_escape(notes.path)}. Edit a text or its tags in the table and press Save; "
            "deleting only hides a note (toggle “Show deleted” to bring it back).")
 if frame.empty:
     st.info("No notes yet: open a dialog in Replay and use the 📝 Notes panel under it.")
@@ -57,7 +57,7 @@ if st.button("Save changes", type="primary"):
         st.session_state.pop("notes_editor", None)  # show the stored notes, not the stale edits
         st.rerun()
     except (NotesStoreError, ValueError) as exc:
-        st.error(f"Not all changes were saved (the table still holds your edits): {exc}")
+        st.error(f"Not all changes were saved (the table still holds your edits): {md_escape(exc)}")
 if "notes_saved" in st.session_state:
     st.success(st.session_state.pop("notes_saved"))
 

@@ -6,7 +6,7 @@ from data_access.common import CORPUS_TITLES
 from data_access.search import MODES, InvalidQuery
 from ui.cached import available_corpora, search_index
 from ui.router import ensure_routed
-from ui.widgets import download_buttons, query_param, set_url, url_list
+from ui.widgets import download_buttons, md_escape, query_param, set_url, url_list
 
 ensure_routed()
 
@@ -30,7 +30,7 @@ try:
     result = search_index().search(query, mode=mode or "words", case_sensitive=case_sensitive,
                                    whole_word=whole_word, corpora=chosen)
 except InvalidQuery as exc:
-    st.warning(str(exc))
+    st.warning(md_escape(str(exc)))
     st.stop()
 
 counts = st.columns(max(1, len(result.counts)))
