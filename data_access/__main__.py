@@ -1,5 +1,7 @@
 """Command line: ``python -m data_access summary <codraw|gos|minecraft> PATH`` prints one JSON object;
-``python -m data_access cache`` builds the Parquet caches of the configured sources ahead of a demo.
+``python -m data_access cache`` builds the Parquet caches of the configured sources ahead of a demo;
+``python -m data_access layer-summary {gos-mentions|codraw-icr} CORPUS_PATH LAYER_PATH`` prints the figures of a
+published annotation layer linked to its corpus (see ``data_access.layers``).
 
 Exit codes: 0 when the source loads (even with skipped records), 2 with one stderr line naming the file
 when it cannot be loaded at all. Never a traceback."""
@@ -49,6 +51,13 @@ def _corpus_name(value: str) -> str:
     return value
 
 
+def _layer_summary(args) -> int:
+    from .layers.load import layer_summary
+
+    print(json.dumps(layer_summary(args.layer, args.corpus_path, args.layer_path), indent=None if args.compact else 2))
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m data_access", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -63,6 +72,12 @@ def main(argv=None) -> int:
     cache.add_argument("corpus", nargs="*", type=_corpus_name, metavar="CORPUS",
                        help=f"one or more of {', '.join(CORPUS_NAMES)} (default: all)")
     cache.set_defaults(run=_cache)
+    layer = sub.add_parser("layer-summary", help="print a JSON summary of a published annotation layer")
+    layer.add_argument("layer", choices=("gos-mentions", "codraw-icr"))
+    layer.add_argument("corpus_path", help="the corpus file or folder the layer annotates")
+    layer.add_argument("layer_path", help="the layer file (gos-mentions.jsonl or icr-codraw-data.tsv)")
+    layer.add_argument("--compact", action="store_true", help="one line of JSON")
+    layer.set_defaults(run=_layer_summary)
     args = parser.parse_args(argv)
     try:
         return args.run(args)
@@ -70,7 +85,7 @@ def main(argv=None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except Exception as exc:  # noqa: BLE001 - the contract is one line, never a traceback
-        print(f"error: {getattr(args, 'path', '')}: unexpected {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(f"error: {getattr(args, 'path', None) or getattr(args, 'layer_path', '')}: unexpected {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
 
 
