@@ -1,4 +1,5 @@
 """Command line: ``python -m data_access summary <codraw|gos|minecraft> PATH`` prints one JSON object;
+``python -m data_access run-summary <corpus> CORPUS_PATH RUN_PATH`` scores a model run (one JSON object);
 ``python -m data_access cache`` builds the Parquet caches of the configured sources ahead of a demo;
 ``python -m data_access layer-summary {gos-mentions|codraw-icr} CORPUS_PATH LAYER_PATH`` prints the figures of a
 published annotation layer linked to its corpus (see ``data_access.layers``).
@@ -26,6 +27,21 @@ def _summary(args) -> int:
     if loaded.cache_note:
         print(f"note: {loaded.cache_note}", file=sys.stderr)
     print(json.dumps(corpus_module(args.corpus).summarize(loaded), indent=None if args.compact else 2))
+    return 0
+
+
+def _run_summary(args) -> int:
+    from .corpora import load_path
+    from .runs import load_run, summarize
+
+    loaded = load_path(args.corpus, args.path)
+    try:
+        run = load_run(loaded, args.run_path, args.name)
+    except SourceError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - name the run file, not the corpus
+        raise SourceError(args.run_path, f"unexpected {type(exc).__name__}: {exc}") from exc
+    print(json.dumps(summarize(run), indent=None if args.compact else 2))
     return 0
 
 
@@ -66,6 +82,13 @@ def main(argv=None) -> int:
     summary.add_argument("path", help="the corpus file or folder")
     summary.add_argument("--compact", action="store_true", help="one line of JSON")
     summary.set_defaults(run=_summary)
+    run_summary = sub.add_parser("run-summary", help="score a model run against its corpus; print one JSON object")
+    run_summary.add_argument("corpus", choices=CORPUS_NAMES)
+    run_summary.add_argument("path", help="the corpus file or folder")
+    run_summary.add_argument("run_path", help="the run file (see the README, Model runs)")
+    run_summary.add_argument("--name", help="the run's name (default: the file name without its suffix)")
+    run_summary.add_argument("--compact", action="store_true", help="one line of JSON")
+    run_summary.set_defaults(run=_run_summary)
     cache = sub.add_parser("cache", help="build the Parquet caches of the configured sources")
     # No ``choices`` here: with nargs="*" argparse checks the empty default against them and refuses a
     # bare ``cache`` (Python < 3.12); each name is checked by _corpus_name instead.
