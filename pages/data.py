@@ -7,6 +7,7 @@ from data_access.sources import ASSET_VARIABLES, DATA_VARIABLES, cache_dir, note
 from ui.cached import LoadFailure, corpus, reload_all
 from ui.layers import layers_section
 from ui.router import ensure_routed
+from ui.runs import data_page_section
 
 ensure_routed()
 
@@ -43,4 +44,5 @@ for name in CORPUS_NAMES:
         st.warning(f"{len(result.skipped):,} record(s) could not be read and were left out; everything else loaded.")
         st.dataframe(pd.DataFrame([s.as_dict() for s in result.skipped]), width="stretch", hide_index=True)
 
+data_page_section()
 layers_section()
