@@ -76,18 +76,18 @@ def gos_replay_mentions(name: str, view) -> tuple:
     if not turns:
         st.caption("No message of this round has annotated mentions.")
         return view.boards
-    listed = ", ".join(f"{t} ({n})" for t, n in sorted(turns.items()))
+    listed = ", ".join(str(t) for t in sorted(turns))
     ranks = tuple(zip(view.ranks["image_id"], view.ranks["rank"])) if "image_id" in view.ranks else ()
     players = tuple((board.username, board.pending) for board in view.boards)
     step = cached.layer_derived(mention_step, "gos-mentions", view.interaction_id, view.round_number, view.step, ranks, players)
     if step is None or not step.text:
-        st.caption(f"Steps of this round with annotated mentions (count): {listed}.")
+        st.caption(f"Steps of this round whose message has annotated mentions: {listed}.")
         return view.boards
     st.html(_highlighted_html(step))
     note = f" {step.out_of_range} mention(s) have offsets that do not fit the message and are not highlighted." \
         if step.out_of_range else ""
     st.caption(f"Mentions of the published layer; the images they name are framed in amber on both boards.{note} "
-               f"Steps of this round with mentions (count): {listed}.")
+               f"Steps of this round with mentions: {listed}.")
     pictures = dict(step.boards)
     return tuple(dataclasses.replace(board, png=pictures[board.username]) if board.username in pictures else board
                  for board in view.boards)
@@ -109,7 +109,7 @@ def codraw_replay_crs(dialog_id: str, turn: int) -> None:
     crs = sorted(set(rows.loc[rows["is_cr"], "round"].astype(int)))
     if here["is_cr"].any():
         st.warning(f"Clarification request: the Drawer's message in round {turn} is an instruction CR "
-                   "(published annotation).", icon="🙋")
+                   "(published annotation).", icon=":material/contact_support:")
     elif not here.empty:
         unsure = " (the annotator could not tell)" if here["impossible"].any() else ""
         st.caption(f"Published CR layer: the Drawer's message in round {turn} is not a CR{unsure}.")
@@ -214,7 +214,8 @@ def layers_section() -> None:
             metrics[1].metric("Aligned uniquely", f"{figures['aligned_unique']:,}")
             metrics[2].metric("Aligned ambiguously", f"{figures['aligned_ambiguous']:,}")
             metrics[3].metric("Not aligned", f"{figures['not_aligned']:,}")
-            metrics[4].metric("CRs (aligned)", f"{figures['crs']:,} ({figures['crs_aligned']:,})")
+            metrics[4].metric("CRs", f"{figures['crs']:,}", f"{figures['crs_aligned']:,} aligned uniquely",
+                              delta_color="off", delta_arrow="off")
             st.caption("Rows are aligned to (dialog, round) by their normalised text: the Drawer message plus the Teller "
                        "messages before and after it where the row gives them. Unique = one round matches; ambiguous = "
                        "several (e.g. “ok” with no context given); only unique alignments are shown in the app.")
