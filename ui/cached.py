@@ -16,6 +16,7 @@ import streamlit as st
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES, LoadedCorpus, SourceError
 from data_access.corpora import is_cached, load_source
 from data_access.sources import Source, configured_source
+from ui.widgets import md_escape
 
 # (corpus name, data path or None for the demo, assets path or None): hashable, cheap cache key
 SourceKey = tuple[str, Optional[str], Optional[str]]
@@ -89,20 +90,33 @@ def _prepared_key(name: str) -> SourceKey:
 
 def corpus(name: str) -> LoadedCorpus | LoadFailure:
     """The configured corpus, parsed once per source (with visible progress the first time)."""
-    return _load(_prepared_key(name))
+    result = _load(_prepared_key(name))
+    if isinstance(result, LoadedCorpus) and result.cache_note:
+        _say_once(result.cache_note)
+    return result
+
+
+def _say_once(note: str) -> None:
+    """A problem that concerns every corpus (e.g. a cache folder that cannot be written), shown once per session."""
+    shown = st.session_state.setdefault("_notes_shown", set())
+    if note not in shown:
+        shown.add(note)
+        st.warning(md_escape(note), icon="ℹ️")
 
 
 def reload_all() -> None:
     """Forget every loaded corpus so that changed files are read again."""
     _prepared.clear()
     st.cache_data.clear()
+    _search_index.clear()
+    _search.clear()
 
 
 def loaded_corpus(name: str) -> Optional[LoadedCorpus]:
     """The corpus, or None after showing an error box naming the file."""
     result = corpus(name)
     if isinstance(result, LoadFailure):
-        st.error(f"{CORPUS_TITLES[name]} could not be loaded: {result.message}", icon="⚠️")
+        st.error(f"{CORPUS_TITLES[name]} could not be loaded: {md_escape(result.message)}", icon="⚠️")
         return None
     return result
 
@@ -120,8 +134,18 @@ def corpus_ready(name: str) -> bool:
     return False
 
 
+def _dialogs(loaded: LoadedCorpus):
+    return loaded.dialogs
+
+
+def dialogs_frame(name: str):
+    """The corpus's ``dialogs`` frame alone (one row per dialog), without copying the rest of the corpus."""
+    return derived(_dialogs, name)
+
+
 def available_corpora() -> list[str]:
-    return [name for name in CORPUS_NAMES if not isinstance(corpus(name), LoadFailure)]
+    """The corpora that load, without copying any of them out of the cache."""
+    return [name for name in CORPUS_NAMES if derived(_is_loaded, name)]
 
 
 def derived(function: Callable, name: str, *args):
@@ -146,16 +170,45 @@ def _derived(module: str, qualname: str, key: SourceKey, args: tuple):
 
 
 def search_index():
-    """One SearchIndex over the utterances of every loadable corpus, rebuilt only when a source changes."""
+    """One SearchIndex over the utterances of every loadable corpus, rebuilt only when a source changes.
+
+    A shared resource (immutable), so a rerun does not copy the corpora's utterances out of a cache."""
     return _search_index(tuple(_prepared_key(name) for name in CORPUS_NAMES))
 
 
-@st.cache_data(show_spinner="Indexing utterances…", max_entries=2)
+@st.cache_resource(show_spinner="Indexing utterances…", max_entries=2)
 def _search_index(keys: tuple[SourceKey, ...]):
     from data_access.search import SearchIndex
 
     loaded = [_load(key) for key in keys]
     return SearchIndex.build([c.utterances for c in loaded if isinstance(c, LoadedCorpus)])
+
+
+def search(query: str, mode: str, case_sensitive: bool, whole_word: bool, corpora: tuple[str, ...]):
+    """The search's result (counts and matching rows, no KWIC rows: see ``search_page``), or the
+    ``InvalidQuery`` message as a string. Shared and not copied, like the index; failures are kept too,
+    so a slow or malformed pattern costs its time once, not on every rerun."""
+    return _search(tuple(_prepared_key(name) for name in CORPUS_NAMES), query, mode, case_sensitive, whole_word,
+                   tuple(corpora))
+
+
+def search_page(query: str, mode: str, case_sensitive: bool, whole_word: bool, corpora: tuple[str, ...],
+                corpus_name: str, page: int, size: int):
+    """KWIC rows of one page of one corpus's hits (small; built on demand)."""
+    result = search(query, mode, case_sensitive, whole_word, corpora)
+    return search_index().page(result, corpus_name, page, size)
+
+
+@st.cache_resource(show_spinner="Searching…", max_entries=16)
+def _search(keys: tuple[SourceKey, ...], query: str, mode: str, case_sensitive: bool, whole_word: bool,
+            corpora: tuple[str, ...]):
+    from data_access.search import InvalidQuery
+
+    try:
+        return _search_index(keys).search(query, mode=mode, case_sensitive=case_sensitive, whole_word=whole_word,
+                                           corpora=corpora, limit=0)
+    except InvalidQuery as exc:
+        return str(exc)
 
 
 # --------------------------------------------------------------------------------------------- model runs

@@ -14,6 +14,7 @@ from data_access.gos import dialog_labels, round_steps, round_view
 from data_access.links import parse_positive_int
 from data_access.replay import source_facts
 from ui import cached, layers
+from ui.highlight import marked_html, requested_highlight
 from ui.widgets import md_escape as _md
 from ui.widgets import query_param, stepper
 
@@ -58,6 +59,17 @@ def _pick_round(steps_per_round: dict[int, int], requested: Optional[str], dialo
     return int(choice)
 
 
+def _search_match(view) -> None:
+    """The message of this step with the search match from the URL marked, when it contains it."""
+    needle = requested_highlight()
+    current = view.transcript[(view.transcript["step"] == view.step) & (view.transcript["kind"] == "message")]
+    marked = marked_html(str(current["event"].iloc[0]), needle) if needle and len(current) else None
+    if marked is not None:
+        with st.container(border=True):
+            st.caption(f"Search match at step {view.step}:")
+            st.html(marked)
+
+
 def show(name: str) -> None:
     if not cached.corpus_ready(name):
         return
@@ -91,12 +103,13 @@ def show(name: str) -> None:
         st.markdown(f"**Scenario.** {_md(view.criterion)}")
         st.caption(_md(view.instruction))
     EVENT_BOX.get(view.event_level, st.info)(_md(view.event))
+    _search_match(view)
 
     boards = layers.gos_replay_mentions(name, view)  # the published mentions of this message, if any
     board_columns = st.columns(len(boards) or 1)
     for column, board in zip(board_columns, boards):
-        lock = f" · pending lock on {board.pending}" if board.pending else ""
-        column.image(board.png, caption=f"{board.role}: {board.username}{lock}", width="stretch")
+        lock = f" · pending lock on {_md(board.pending)}" if board.pending else ""
+        column.image(board.png, caption=f"{_md(board.role)}: {_md(board.username)}{lock}", width="stretch")
     st.caption("Number badge = agreed rank · blue border and lock = the player's own pending lock (the partner cannot "
                "see it) · amber frame and bubble = images the current message marks, on the sender's board · "
                "red = a lock that met a different image (mismatch).")
