@@ -11,7 +11,7 @@ div[data-testid="stMainBlockContainer"], .block-container { max-width: 100% !imp
   padding: 0.75rem 1.25rem 1rem 1.25rem !important; }
 div[data-testid="stImage"] img, div[data-testid="stImageContainer"] img { max-height: calc(100vh - 170px);
   width: 100% !important; object-fit: contain; }
-.vgd-transcript { height: calc(100vh - 190px) !important; }
+.vgd-transcript { height: calc(100vh - 190px) !important; max-height: none !important; }
 </style>
 """
 

@@ -60,7 +60,7 @@ def transcript_html(lines: pd.DataFrame, current: int, show_all: bool = False, h
     visible = lines if show_all else lines[lines["turn"] <= current]
     parts = [f"<style>{STYLE}</style>",
              f'<div class="vgd-transcript" data-vgd-transcript="{html.escape(key)}" data-current="{int(current)}" '
-             f'style="height:{int(height)}px;{f" --vgd-font:{font_size};" if font_size else ""}">']
+             f'style="max-height:{int(height)}px;{f" --vgd-font:{font_size};" if font_size else ""}">']
     if visible.empty:
         parts.append('<div class="vgd-empty">Nothing said yet at this step.</div>')
     has_time = "time" in visible.columns
