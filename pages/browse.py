@@ -5,7 +5,8 @@ import streamlit as st
 
 from data_access.browse import COLUMN_HELP, DialogFilter, apply_filter, dialog_table
 from ui.browse_filters import range_filters, table_height
-from ui.cached import loaded_corpus
+from ui.cached import corpus_ready, dialogs_frame
+from ui.layers import browse_cr_filter
 from ui.minecraft_export import bap_samples_download
 from ui.notes import note_counts
 from ui.router import ensure_routed
@@ -16,11 +17,10 @@ ensure_routed()
 
 st.title("Browse dialogs")
 corpus = corpus_selector("browse_corpus")
-loaded = loaded_corpus(corpus)
-if loaded is None:
+if not corpus_ready(corpus):
     st.stop()
 
-table = dialog_table(loaded.dialogs, corpus, note_counts(corpus))
+table = dialog_table(dialogs_frame(corpus), corpus, note_counts(corpus))
 splits = [s for s in dict.fromkeys(table["split"].dropna())]
 filters = st.columns([3, 3, 2], vertical_alignment="bottom")
 chosen_splits = filters[0].multiselect("Split", splits, default=[s for s in url_list("split") if s in splits])
@@ -30,6 +30,7 @@ set_url(split=chosen_splits, q=id_contains, noted=only_noted)
 ranges = range_filters(table, corpus)
 
 shown = apply_filter(table, DialogFilter(tuple(chosen_splits), id_contains, only_with_notes=only_noted, ranges=ranges))
+shown = browse_cr_filter(corpus, shown)
 st.caption(f"{len(shown):,} of {len(table):,} dialogs, by split and then id. Click a column header to sort; "
            "select a row to open its replay; hover a column header for what it means.")
 column_config = {column: st.column_config.Column(help=text) for column, text in COLUMN_HELP.items() if column in shown}
@@ -46,4 +47,4 @@ if selection.selection.rows:
     st.switch_page("pages/replay.py", query_params={"corpus": corpus, "dialog": dialog_id})
 download_buttons(shown.drop(columns=["replay"]), f"{corpus}-dialogs")
 if corpus == "minecraft":
-    bap_samples_download(loaded)
+    bap_samples_download(corpus)

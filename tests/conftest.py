@@ -27,3 +27,6 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip("../shared/data is not present")
     return SHARED_DATA
+
+
+from tests.postgres import postgres_cluster, store_target  # noqa: E402,F401  (both store backends)

@@ -11,7 +11,7 @@ from typing import Optional, Sequence
 import streamlit as st
 
 from data_access import replay
-from data_access.links import parse_positive_int
+from data_access.links import HIGHLIGHT_PARAM, parse_positive_int
 from ui import cached
 from ui.url_state import drop_params, publish, query_param, seed
 
@@ -23,7 +23,7 @@ def _steps_label(name: str, dialog_id: str):
 
 
 def dialog_picker(name: str, key: str, label: str = "Dialog", *, param: Optional[str] = "dialog",
-                  round_param: str = "round", step_params: Sequence[str] = ("turn",), default_index: int = 0,
+                  round_param: str = "round", step_params: Sequence[str] = ("turn", HIGHLIGHT_PARAM), default_index: int = 0,
                   plays: Optional[list[tuple[str, int]]] = None, container=None) -> tuple[Optional[str], Optional[int]]:
     """(dialog id, round or None). With ``param`` the choice lives in the URL under ``param`` and
     ``round_param``; ``plays`` restricts the choice to given (dialog, round) plays of A Game Of Sorts."""

@@ -27,6 +27,7 @@ STYLE = """
 .vgd-line.vgd-later { opacity: 0.45; }
 .vgd-meta { font-size: 0.8em; color: rgba(49, 51, 63, 0.7); }
 .vgd-text { white-space: pre-wrap; overflow-wrap: anywhere; }
+.vgd-text mark { background: #ffd54f; color: inherit; padding: 0 1px; border-radius: 2px; }
 .vgd-empty { color: rgba(49, 51, 63, 0.6); font-size: 0.9em; padding: 0.5rem 0; }
 """
 
@@ -54,9 +55,21 @@ def speaker_label(speaker, role) -> str:
     return speaker if not role or role == speaker else f"{speaker} ({role})"
 
 
+def _text_html(text: str, needle: Optional[str]) -> str:
+    """``text`` escaped, with every occurrence of ``needle`` (a search match) in <mark>."""
+    if not needle:
+        return html.escape(text)
+    from data_access.links import highlight_segments
+
+    return "".join(f"<mark>{html.escape(piece)}</mark>" if is_match else html.escape(piece)
+                   for piece, is_match in highlight_segments(text, needle))
+
+
 def transcript_html(lines: pd.DataFrame, current: int, show_all: bool = False, height: int = 420,
-                    unit: str = "turn", key: str = "transcript", font_size: Optional[str] = None) -> str:
-    """The HTML of the transcript box (pure; ``transcript`` shows it)."""
+                    unit: str = "turn", key: str = "transcript", font_size: Optional[str] = None,
+                    highlight: Optional[str] = None) -> str:
+    """The HTML of the transcript box (pure; ``transcript`` shows it). ``highlight`` is marked in the
+    current step's lines (a search hit's match, from its link)."""
     visible = lines if show_all else lines[lines["turn"] <= current]
     parts = [f"<style>{STYLE}</style>",
              f'<div class="vgd-transcript" data-vgd-transcript="{html.escape(key)}" data-current="{int(current)}" '
@@ -78,7 +91,7 @@ def transcript_html(lines: pd.DataFrame, current: int, show_all: bool = False, h
         if turn > current:
             meta += " (later)"
         parts.append(f'<div class="{" ".join(classes)}" data-turn="{turn}"><div class="vgd-meta">{html.escape(meta)}</div>'
-                     f'<div class="vgd-text">{html.escape(str(row.text))}</div></div>')
+                     f'<div class="vgd-text">{_text_html(str(row.text), highlight if turn == current else None)}</div></div>')
     parts.append("</div>")
     parts.append(f"<script>{SCRIPT % {'key': json.dumps(key)[1:-1]}}</script>")
     return "".join(parts)
@@ -88,6 +101,8 @@ def transcript(lines: pd.DataFrame, current: int, show_all: bool = False, height
                key: str = "transcript", font_size: Optional[str] = None) -> None:
     """Chat lines (columns turn, speaker, role, text; optional time) up to ``current`` (all with
     ``show_all``, later ones greyed), the current step's lines marked and scrolled into view."""
-    body = transcript_html(lines, current, show_all, height, unit, key, font_size)
+    from ui.highlight import requested_highlight
+
+    body = transcript_html(lines, current, show_all, height, unit, key, font_size, requested_highlight())
     # A comment that changes on every run makes Streamlit insert the block again, so its script runs again.
     st.html(body + f"<!-- {next(_counter)} -->", unsafe_allow_javascript=True)

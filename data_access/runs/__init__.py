@@ -13,6 +13,7 @@ import hashlib
 import importlib
 import json
 import os
+import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -122,19 +123,40 @@ def folder_runs(folder: Path) -> dict[str, Path]:
     return runs
 
 
+def upload_dir(corpus: str, cache_root: Optional[Path] = None) -> Path:
+    """Where runs uploaded in the browser are kept (beside the Parquet cache), one folder per corpus."""
+    from ..sources import cache_dir
+
+    return Path(cache_root or cache_dir()) / "uploads" / RUN_FOLDERS[corpus]
+
+
+def save_upload(corpus: str, file_name: str, data: bytes, cache_root: Optional[Path] = None) -> Path:
+    """Keep an uploaded run file under its (sanitised) name; returns its path. ValueError for a bad name."""
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(file_name).name).strip("._") or "run"
+    if not any(name.lower().endswith(s) for s in RUN_SUFFIXES):
+        raise ValueError(f"{file_name}: a run file ends in {', '.join(RUN_SUFFIXES)}")
+    folder = upload_dir(corpus, cache_root)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_bytes(data)
+    return path
+
+
 def available_runs(corpus: str, is_demo: bool, cache_root: Optional[Path] = None) -> dict[str, tuple[Path, bool]]:
-    """name -> (file, is_demo): the demo runs of a demo corpus, then ``DIALOGUE_RUNS_DIR/<corpus>/*``."""
+    """name -> (file, is_demo): the demo runs of a demo corpus, then ``DIALOGUE_RUNS_DIR/<corpus>/*``, then
+    the runs uploaded in the browser (a name already taken keeps its first file)."""
     runs: dict[str, tuple[Path, bool]] = {}
     if is_demo:
         from .demo import demo_runs
 
         runs.update({name: (file, True) for name, file in demo_runs(corpus, cache_root).items()})
     root = runs_dir()
-    if root is not None:
-        for name, file in folder_runs(root / RUN_FOLDERS[corpus]).items():
+    folders = ([root / RUN_FOLDERS[corpus]] if root is not None else []) + [upload_dir(corpus, cache_root)]
+    for folder in folders:
+        for name, file in folder_runs(folder).items():
             runs.setdefault(name, (file, False))
     return runs
 
 
 __all__ = ["LoadedRun", "load_run", "summarize", "available_runs", "folder_runs", "run_name", "runs_dir",
-           "RUNS_VARIABLE"]
+           "upload_dir", "save_upload", "RUNS_VARIABLE"]

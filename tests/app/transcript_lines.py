@@ -13,7 +13,7 @@ def transcript_lines(at) -> list[dict]:
     lines = []
     for element in at.get("html"):
         for classes, turn, meta, text in LINE.findall(element.proto.body):
-            lines.append({"turn": int(turn), "meta": html.unescape(meta), "text": html.unescape(text),
+            lines.append({"turn": int(turn), "meta": html.unescape(meta), "text": html.unescape(re.sub(r"<[^>]+>", "", text)), "html": text,
                           "current": "vgd-current" in classes, "later": "vgd-later" in classes})
     return lines
 
