@@ -12,7 +12,7 @@ from data_access.replay import dialog_row
 from ui.cached import corpus_ready, derived
 from ui.picker import dialog_picker
 from ui.transcript import transcript
-from ui.widgets import query_param, stepper
+from ui.widgets import md_escape, query_param, stepper
 
 
 def show(name: str) -> None:
@@ -23,7 +23,8 @@ def show(name: str) -> None:
         return
     game = derived(dialog_row, name, game_id)
     n_turns = int(game["n_turns"])
-    st.caption(f"{game['config']} · {game['split']} split · Builder {game['builder']}, Architect {game['architect']} · "
+    st.caption(f"{md_escape(game['config'])} · {md_escape(game['split'])} split · Builder {md_escape(game['builder'])}, "
+               f"Architect {md_escape(game['architect'])} · "
                f"{n_turns} utterances · {game['duration_s']:.0f} s"
                + (" · augmented copy" if bool(game["from_aug_data"]) else ""))
     if n_turns == 0:

@@ -12,6 +12,7 @@ from data_access.links import replay_link
 from ui import cached
 from ui.transcript import transcript
 from ui.url_state import served
+from ui.widgets import md_escape
 
 UNITS = {"codraw": "round", "gos": "step", "minecraft": "utterance"}
 
@@ -30,7 +31,7 @@ def _codraw_details(name: str, dialog_id: str, step: int) -> None:
 
     view = cached.derived(round_view, name, dialog_id, step)
     if view is None or view.problem:
-        st.caption(view.problem if view is not None else "This round cannot be shown.")
+        st.caption(md_escape(view.problem) if view is not None else "This round cannot be shown.")
         return
     if view.peek_at_this_round:
         st.info("The Teller peeked at the drawing before this round.", icon="👀")
@@ -56,7 +57,7 @@ def _gos_details(name: str, dialog_id: str, step: int, round_number: int) -> Non
     if view is None:
         st.caption("This round cannot be shown.")
         return
-    {"success": st.success, "warning": st.warning}.get(view.event_level, st.info)(view.event.replace("\n", " "))
+    {"success": st.success, "warning": st.warning}.get(view.event_level, st.info)(md_escape(view.event))
     st.markdown(f"**Ranks so far:** {len(view.ranks)} of 9")
     if not view.ranks.empty:
         st.dataframe(view.ranks[["rank", "image", "at step"]], hide_index=True, width="stretch",

@@ -3,6 +3,7 @@ URL kept in step with them) and table downloads. The dialog picker is ``ui.picke
 ``ui.transcript``, URL state ``ui.url_state``."""
 from __future__ import annotations
 
+import string
 from typing import Optional
 
 import pandas as pd
@@ -24,7 +25,7 @@ def stepper(n_steps: int, requested: Optional[str], key: str, label: str = "Turn
     if requested is not None and st.session_state.get(f"{key}__linked") != requested:  # a link to apply
         wanted = parse_positive_int(requested)
         if wanted is None:
-            st.warning(f"The link asks for {label.lower()} “{requested}”, which is not a step number; this dialog "
+            st.warning(f"The link asks for {label.lower()} “{md_escape(requested)}”, which is not a step number; this dialog "
                        f"has steps 1 to {n_steps}: showing step 1.")
             wanted = 1
         elif wanted > n_steps:
@@ -64,7 +65,7 @@ def corpus_selector(key: str, default: str = "codraw", label: str = "Corpus") ->
 
     requested = query_param("corpus")
     if requested is not None and requested not in CORPUS_NAMES:
-        st.warning(f"The link names an unknown corpus “{requested}”; showing {CORPUS_TITLES[default]}.")
+        st.warning(f"The link names an unknown corpus “{md_escape(requested)}”; showing {CORPUS_TITLES[default]}.")
         requested = None
     if key not in st.session_state:
         st.session_state[key] = requested or default
@@ -85,9 +86,14 @@ def download_buttons(frame: pd.DataFrame, stem: str, label: str = "table") -> No
                           "application/vnd.apache.parquet", key=f"{stem}__parquet")
 
 
-_MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]()<>#+-.!|~:$"})
+# Every ASCII punctuation character may be backslash-escaped in (Streamlit's) markdown, and escaped it
+# is only text: no link, image, emphasis, HTML, LaTeX ($), colour/emoji directive (:) or autolinked URL
+# (its dots and colon are escaped). Line breaks would start new blocks (headings, quotes), so they become
+# spaces.
+_MARKDOWN_SPECIAL = str.maketrans({**{c: "\\" + c for c in string.punctuation}, "\n": " ", "\r": " "})
 
 
-def md_escape(text: str) -> str:
-    """Data text made inert inside our own markdown (no links, no emphasis, no HTML)."""
+def md_escape(text) -> str:
+    """The one escaping helper: any string from a file or a URL, made inert text inside our own markdown
+    (st.markdown / caption / warning / info / error / subheader, ``caption=`` of st.image, widget labels)."""
     return str(text).translate(_MARKDOWN_SPECIAL)
