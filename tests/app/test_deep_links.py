@@ -37,8 +37,8 @@ def test_a_step_beyond_the_end_shows_the_last_step_with_a_message(corpus, extra)
 
 
 def test_a_missing_dialog_does_not_carry_its_step_to_another_dialog():
-    at = open_page("pages/replay.py", corpus="codraw", dialog="no_such_dialog", turn="3")
-    assert any("no_such_dialog" in w.value for w in at.warning)
+    at = open_page("pages/replay.py", corpus="codraw", dialog="nosuchdialog", turn="3")
+    assert any("nosuchdialog" in w.value for w in at.warning)
     assert at.slider[0].value == 1
     assert at.query_params["turn"] == "1"
     assert at.query_params["dialog"] == at.selectbox(key="codraw_dialog").value

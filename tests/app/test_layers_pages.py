@@ -127,7 +127,7 @@ def test_replay_and_browse_reruns_copy_no_layer_out_of_the_cache(demo_mentions, 
     monkeypatch.setattr(LoadedLayer, "__setstate__", counting_setstate, raising=False)
     next(t for t in at.toggle if t.label == "Show the whole round").set_value(True).run()
     assert not at.exception
-    assert copies == [] and len(at.get("html")) == 1  # the mentions are still shown, from small cached results
+    assert copies == [] and len([h for h in at.get("html") if "vgd-transcript" not in h.proto.body]) == 1  # the mentions are still shown, from small cached results
     browse = open_page("pages/browse.py", corpus="codraw")
     copies.clear()
     next(t for t in browse.toggle if t.label == "Only dialogs with a CR").set_value(True).run()
