@@ -23,6 +23,7 @@ PAGES = {
         st.Page("pages/durations.py", title="Durations", icon="⏱️", url_path="durations"),
         st.Page("pages/gos_outcomes.py", title="Game Of Sorts outcomes", icon="🖼️", url_path="gos_outcomes"),
         st.Page("pages/minecraft_outcomes.py", title="Minecraft outcomes", icon="🧱", url_path="minecraft_outcomes"),
+        st.Page("pages/runs.py", title="Model runs", icon="🤖", url_path="runs"),
     ],
     "Work": [
         st.Page("pages/notes.py", title="Notes", icon="📝", url_path="notes"),

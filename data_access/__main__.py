@@ -1,5 +1,8 @@
 """Command line: ``python -m data_access summary <codraw|gos|minecraft> PATH`` prints one JSON object;
-``python -m data_access cache`` builds the Parquet caches of the configured sources ahead of a demo.
+``python -m data_access run-summary <corpus> CORPUS_PATH RUN_PATH`` scores a model run (one JSON object);
+``python -m data_access cache`` builds the Parquet caches of the configured sources ahead of a demo;
+``python -m data_access layer-summary {gos-mentions|codraw-icr} CORPUS_PATH LAYER_PATH`` prints the figures of a
+published annotation layer linked to its corpus (see ``data_access.layers``).
 
 Exit codes: 0 when the source loads (even with skipped records), 2 with one stderr line naming the file
 when it cannot be loaded at all. Never a traceback."""
@@ -25,6 +28,21 @@ def _summary(args) -> int:
     return 0
 
 
+def _run_summary(args) -> int:
+    from .corpora import load_path
+    from .runs import load_run, summarize
+
+    loaded = load_path(args.corpus, args.path)
+    try:
+        run = load_run(loaded, args.run_path, args.name)
+    except SourceError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - name the run file, not the corpus
+        raise SourceError(args.run_path, f"unexpected {type(exc).__name__}: {exc}") from exc
+    print(json.dumps(summarize(run), indent=None if args.compact else 2))
+    return 0
+
+
 def _cache(args) -> int:
     from .corpora import load_configured
 
@@ -37,6 +55,13 @@ def _cache(args) -> int:
     return 0
 
 
+def _layer_summary(args) -> int:
+    from .layers.load import layer_summary
+
+    print(json.dumps(layer_summary(args.layer, args.corpus_path, args.layer_path), indent=None if args.compact else 2))
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m data_access", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -45,9 +70,22 @@ def main(argv=None) -> int:
     summary.add_argument("path", help="the corpus file or folder")
     summary.add_argument("--compact", action="store_true", help="one line of JSON")
     summary.set_defaults(run=_summary)
+    run_summary = sub.add_parser("run-summary", help="score a model run against its corpus; print one JSON object")
+    run_summary.add_argument("corpus", choices=CORPUS_NAMES)
+    run_summary.add_argument("path", help="the corpus file or folder")
+    run_summary.add_argument("run_path", help="the run file (see the README, Model runs)")
+    run_summary.add_argument("--name", help="the run's name (default: the file name without its suffix)")
+    run_summary.add_argument("--compact", action="store_true", help="one line of JSON")
+    run_summary.set_defaults(run=_run_summary)
     cache = sub.add_parser("cache", help="build the Parquet caches of the configured sources")
     cache.add_argument("corpus", nargs="*", choices=CORPUS_NAMES)
     cache.set_defaults(run=_cache)
+    layer = sub.add_parser("layer-summary", help="print a JSON summary of a published annotation layer")
+    layer.add_argument("layer", choices=("gos-mentions", "codraw-icr"))
+    layer.add_argument("corpus_path", help="the corpus file or folder the layer annotates")
+    layer.add_argument("layer_path", help="the layer file (gos-mentions.jsonl or icr-codraw-data.tsv)")
+    layer.add_argument("--compact", action="store_true", help="one line of JSON")
+    layer.set_defaults(run=_layer_summary)
     args = parser.parse_args(argv)
     try:
         return args.run(args)
@@ -55,7 +93,7 @@ def main(argv=None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except Exception as exc:  # noqa: BLE001 - the contract is one line, never a traceback
-        print(f"error: {getattr(args, 'path', '')}: unexpected {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(f"error: {getattr(args, 'path', None) or getattr(args, 'layer_path', '')}: unexpected {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
 
 

@@ -13,7 +13,9 @@ from typing import Any, Iterable, Optional, Sequence, Union
 import numpy as np
 import orjson
 import pandas as pd
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
+
+from . import fonts
 
 Color = Union[str, tuple[int, int, int]]
 
@@ -118,26 +120,26 @@ def frame_to_jsonl_bytes(frame: pd.DataFrame) -> bytes:
 
 # -- images --------------------------------------------------------------------------------------------------
 
-def _font(size: int) -> ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
-
-
-def _wrap(text: str, font, width: int, draw: ImageDraw.ImageDraw) -> list[str]:
+def _wrap(text: str, size: int, width: int, draw: ImageDraw.ImageDraw) -> list[str]:
     """Greedy word wrap of each line of ``text`` to ``width`` pixels (a long word is cut by characters)."""
     lines: list[str] = []
+
+    def textlength(piece: str) -> float:
+        return fonts.text_length(draw, piece, size)
+
     for paragraph in str(text).splitlines() or [""]:
         current = ""
         for word in paragraph.split(" "):
             candidate = f"{current} {word}" if current else word
-            if draw.textlength(candidate, font=font) <= width:
+            if textlength(candidate) <= width:
                 current = candidate
                 continue
             if current:
                 lines.append(current)
             current = word
-            while draw.textlength(current, font=font) > width and len(current) > 1:
+            while textlength(current) > width and len(current) > 1:
                 cut = len(current) - 1
-                while cut > 1 and draw.textlength(current[:cut], font=font) > width:
+                while cut > 1 and textlength(current[:cut]) > width:
                     cut -= 1
                 lines.append(current[:cut])
                 current = current[cut:]
@@ -145,13 +147,18 @@ def _wrap(text: str, font, width: int, draw: ImageDraw.ImageDraw) -> list[str]:
     return lines
 
 
+def _line_height(font_size: int) -> int:
+    """Caption line pitch: the primary font's ascent + descent (Noto's accents and descenders fit)."""
+    ascent, descent = fonts.font(font_size, 0).getmetrics()
+    return ascent + descent
+
+
 def _caption_height(captions: Sequence[Optional[str]], width: int, font_size: int) -> int:
     if not any(captions):
         return 0
-    font = _font(font_size)
     draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    line_height = font_size + 4
-    most_lines = max(len(_wrap(c, font, width - 2 * CAPTION_PADDING, draw)) for c in captions if c)
+    line_height = _line_height(font_size)
+    most_lines = max(len(_wrap(c, font_size, width - 2 * CAPTION_PADDING, draw)) for c in captions if c)
     return most_lines * line_height + 2 * CAPTION_PADDING
 
 
@@ -164,11 +171,10 @@ def _cell(image: Image.Image, size: tuple[int, int], caption: Optional[str], cap
     cell.paste(source, ((width - source.width) // 2, (height - source.height) // 2), source)
     if caption and caption_height:
         draw = ImageDraw.Draw(cell)
-        font = _font(font_size)
         y = height + CAPTION_PADDING
-        for line in _wrap(caption, font, width - 2 * CAPTION_PADDING, draw):
-            draw.text((CAPTION_PADDING, y), line, fill=text_color, font=font)
-            y += font_size + 4
+        for line in _wrap(caption, font_size, width - 2 * CAPTION_PADDING, draw):
+            fonts.draw_text(draw, (CAPTION_PADDING, y), line, font_size, text_color)
+            y += _line_height(font_size)
     return cell
 
 

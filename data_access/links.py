@@ -6,14 +6,20 @@ from typing import Optional
 from urllib.parse import urlencode
 
 REPLAY_PATH = "/replay"
+HIGHLIGHT_PARAM = "hl"
+MAX_HIGHLIGHT_CHARS = 200
 
 
-def replay_link(corpus: str, dialog_id: str, turn: Optional[int] = None, round: Optional[int] = None) -> str:
+def replay_link(corpus: str, dialog_id: str, turn: Optional[int] = None, round: Optional[int] = None,
+                highlight: Optional[str] = None) -> str:
+    """``highlight``: text to mark in the utterances at that turn (a search hit's match)."""
     params = {"corpus": corpus, "dialog": dialog_id}
     if round is not None:
         params["round"] = int(round)
     if turn is not None:
         params["turn"] = int(turn)
+    if highlight:
+        params[HIGHLIGHT_PARAM] = highlight[:MAX_HIGHLIGHT_CHARS]
     return f"{REPLAY_PATH}?{urlencode(params)}"
 
 
@@ -26,3 +32,29 @@ def parse_positive_int(value) -> Optional[int]:
         return None
     number = int(text)
     return number if number >= 1 else None
+
+
+def highlight_segments(text: str, needle: Optional[str]) -> list[tuple[str, bool]]:
+    """``text`` cut into (piece, is_match) around every case-insensitive occurrence of ``needle`` (a literal).
+
+    Linear in the text; an empty or missing needle gives the text as one plain piece."""
+    text = "" if text is None else str(text)
+    needle = (needle or "")[:MAX_HIGHLIGHT_CHARS]
+    if not needle.strip() or not text:
+        return [(text, False)] if text else []
+    folded, key = text.casefold(), needle.casefold()
+    if len(folded) != len(text) or len(key) != len(needle):  # case folding changed lengths (e.g. ß): exact case only
+        folded, key = text, needle
+    pieces: list[tuple[str, bool]] = []
+    position = 0
+    while True:
+        found = folded.find(key, position)
+        if found < 0:
+            break
+        if found > position:
+            pieces.append((text[position:found], False))
+        pieces.append((text[found:found + len(key)], True))
+        position = found + len(key)
+    if position < len(text):
+        pieces.append((text[position:], False))
+    return pieces

@@ -1,4 +1,4 @@
-"""Researchers' notes on dialogs and turns, kept in a local SQLite database.
+"""Researchers' notes on dialogs and turns, kept in the store (a SQLite file, or PostgreSQL for a team: ``db.py``).
 
 A note is attached to a place in a corpus — (corpus, dialog_id, round, turn); ``turn=None`` means the whole
 dialog (or the whole round, when ``round`` is set) — and carries free text, tags and an optional author.
@@ -6,11 +6,15 @@ dialog (or the whole round, when ``round`` is set) — and carries free text, ta
 Nothing a user wrote is lost by accident:
 - deleting a note only marks it deleted (``restore_note`` brings it back, ``notes(include_deleted=True)``
   lists it), and every edit first copies the previous version into ``note_revisions`` (``note_history``);
-- every write is one short ``BEGIN IMMEDIATE`` transaction in WAL mode with ``synchronous=FULL``, so a
-  committed note survives a crash of the app or of the machine, and a writer killed mid-transaction leaves
-  nothing half-written behind;
-- several Streamlit sessions (threads) and several app processes may write at once: each operation opens
-  its own connection and waits up to ``BUSY_TIMEOUT_S`` for the write lock instead of failing.
+- every write is one short transaction (SQLite: ``BEGIN IMMEDIATE`` in WAL mode with ``synchronous=FULL``;
+  PostgreSQL: a transaction that locks the rows it reads first), so a committed note survives a crash of the
+  app, and a writer killed mid-transaction leaves nothing half-written behind;
+- several Streamlit sessions (threads) and several app processes (on several machines, with PostgreSQL) may
+  write at once: SQLite waits up to ``BUSY_TIMEOUT_S`` for the write lock instead of failing.
+- edits name the note by id and the version they started from (``expected_updated_at``): an edit of a
+  note that changed meanwhile raises ``NoteConflict`` instead of overwriting it.
+
+Notes are one kind of annotation: ``data_access.coding.store`` lists them beside coded labels.
 
 Text is stored verbatim (no escaping, no trimming); escaping is the job of whoever displays it.
 """
@@ -19,60 +23,20 @@ from __future__ import annotations
 import io
 import json
 import os
-import sqlite3
-from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import BinaryIO, Iterable, Iterator, Optional, TextIO, Union
+from typing import BinaryIO, Iterable, Optional, TextIO, Union
 
 import pandas as pd
 
+from . import schema
+from .db import BUSY_TIMEOUT_S, Cursor, Database, StoreError, open_database  # noqa: F401 (re-exported)
 from .export import to_csv_bytes, to_jsonl_bytes
 from .links import replay_link
-from .sources import notes_db_path
+from .sources import notes_db_target
 
-BUSY_TIMEOUT_S = 30.0
-SCHEMA_VERSION = 1
-
-# MIGRATIONS[v] upgrades a database from user_version v to v + 1. Append, never edit: a database written
-# by an older app is brought forward one step at a time inside one transaction.
-MIGRATIONS: list[list[str]] = [
-    [
-        """
-        CREATE TABLE IF NOT EXISTS notes (
-            id         INTEGER PRIMARY KEY AUTOINCREMENT,
-            corpus     TEXT    NOT NULL,
-            dialog_id  TEXT    NOT NULL,
-            round      INTEGER,
-            turn       INTEGER,
-            tags       TEXT    NOT NULL DEFAULT '[]' CHECK (json_valid(tags)),
-            text       TEXT    NOT NULL,
-            author     TEXT,
-            created_at TEXT    NOT NULL,
-            updated_at TEXT    NOT NULL,
-            deleted_at TEXT
-        )
-        """,
-        "CREATE INDEX IF NOT EXISTS notes_by_place ON notes (corpus, dialog_id, round, turn)",
-        # One row per superseded version: what the note looked like just before an update, delete or restore.
-        """
-        CREATE TABLE IF NOT EXISTS note_revisions (
-            revision_id INTEGER PRIMARY KEY AUTOINCREMENT,
-            note_id     INTEGER NOT NULL REFERENCES notes (id),
-            action      TEXT    NOT NULL CHECK (action IN ('update', 'delete', 'restore')),
-            round       INTEGER,
-            turn        INTEGER,
-            tags        TEXT    NOT NULL,
-            text        TEXT    NOT NULL,
-            author      TEXT,
-            version_updated_at TEXT NOT NULL,
-            recorded_at TEXT    NOT NULL
-        )
-        """,
-        "CREATE INDEX IF NOT EXISTS note_revisions_by_note ON note_revisions (note_id)",
-    ],
-]
-assert len(MIGRATIONS) == SCHEMA_VERSION
+SCHEMA_VERSION = schema.SCHEMA_VERSION
 
 NOTE_COLUMNS = ["id", "corpus", "dialog_id", "round", "turn", "tags", "text", "author",
                 "created_at", "updated_at", "deleted_at", "link"]
@@ -84,8 +48,7 @@ _SELECT_NOTE = ("SELECT id, corpus, dialog_id, round, turn, tags, text, author, 
 _UNCHANGED = object()
 
 
-class NotesStoreError(Exception):
-    """The notes database cannot be opened or used (not a database, made by a newer app, disk problem)."""
+NotesStoreError = StoreError  # the name the app has always used
 
 
 class NoteNotFound(NotesStoreError, KeyError):
@@ -136,82 +99,23 @@ def _required_text(value, name: str) -> str:
     return value
 
 
-def _casefold(value):
-    return value.casefold() if isinstance(value, str) else value
-
-
 class NotesStore:
-    """The notes database at ``path`` (default: ``sources.notes_db_path()``), created on first use.
+    """The store at ``target`` (default: ``DIALOGUE_NOTES_DB``): a SQLite file path or a ``postgresql://`` URL,
+    created and migrated on first use (safe when many processes do it at once).
 
-    Cheap to construct and safe to share between threads and processes: it holds no open connection."""
+    Cheap to construct and safe to share between threads and processes (SQLite: no open connection;
+    PostgreSQL: one connection per thread)."""
 
-    def __init__(self, path: Union[str, Path, None] = None):
-        self.path = Path(path) if path is not None else notes_db_path()
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise NotesStoreError(f"{self.path}: cannot create its folder ({exc})") from exc
-        self._initialise()
-
-    # -- connections -------------------------------------------------------------------------------------
-
-    @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        """A fresh connection in autocommit mode; transactions are opened explicitly by ``_write``."""
-        try:
-            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise NotesStoreError(f"{self.path}: cannot open the notes database ({exc})") from exc
-        try:
-            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-            # FULL: the WAL is fsynced at every commit, so a saved note also survives a power cut.
-            # Notes are written one at a time by people, so the extra fsync costs nothing noticeable.
-            conn.execute("PRAGMA synchronous = FULL")
-            conn.execute("PRAGMA foreign_keys = ON")
-            conn.create_function("casefold", 1, _casefold, deterministic=True)
-            yield conn
-        except sqlite3.DatabaseError as exc:
-            raise NotesStoreError(f"{self.path}: {exc}") from exc
-        finally:
-            conn.close()
-
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """One short write transaction; the write lock is taken up front so it never has to be upgraded."""
-        with self._connect() as conn:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
-
-    def _initialise(self) -> None:
-        with self._connect() as conn:
-            # Persistent: set once per database file; a no-op when it already is WAL.
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                version = conn.execute("PRAGMA user_version").fetchone()[0]
-                if version > SCHEMA_VERSION:
-                    raise NotesStoreError(
-                        f"{self.path}: written by a newer version of the app (notes schema {version}, "
-                        f"this app knows up to {SCHEMA_VERSION}); update the app to use it")
-                for step in range(version, SCHEMA_VERSION):
-                    for statement in MIGRATIONS[step]:
-                        conn.execute(statement)
-                if version != SCHEMA_VERSION:
-                    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
+    def __init__(self, target: Union[str, Path, None] = None):
+        target = target if target is not None else notes_db_target()
+        self.db: Database = open_database(target)
+        self.path = getattr(self.db, "path", None)  # the SQLite file (None for PostgreSQL)
+        self.location = self.db.describe()  # for messages: the path, or the URL without its password
+        self.db.migrate(schema.MIGRATIONS)
 
     @property
     def schema_version(self) -> int:
-        with self._connect() as conn:
-            return conn.execute("PRAGMA user_version").fetchone()[0]
+        return self.db.schema_version()
 
     # -- writing ---------------------------------------------------------------------------------------------
 
@@ -228,7 +132,7 @@ class NotesStore:
     ) -> int:
         """Save a new note and return its id. ``turn=None``: a note on the whole dialog (or round)."""
         row = _new_note_row(corpus, dialog_id, text, round, turn, tags, author)
-        with self._write() as conn:
+        with self.db.write() as conn:
             return insert_note_row(conn, row)
 
     def update_note(
@@ -246,10 +150,9 @@ class NotesStore:
 
         With ``expected_updated_at`` (the ``updated_at`` the caller read), raises ``NoteConflict`` instead of
         overwriting an edit another session saved in between."""
-        with self._write() as conn:
+        with self.db.write() as conn:
             current = self._live_row(conn, note_id)
-            if expected_updated_at is not None and _timestamp_text(expected_updated_at) != current["updated_at"]:
-                raise NoteConflict(f"note {note_id} was changed elsewhere at {current['updated_at']}; reload it")
+            _check_unchanged(current, expected_updated_at)
             new = dict(current)
             if tags is not _UNCHANGED:
                 new["tags"] = normalize_tags(tags)
@@ -272,28 +175,31 @@ class NotesStore:
                  now, current["id"]),
             )
 
-    def delete_note(self, note_id: int) -> None:
+    def delete_note(self, note_id: int, *, expected_updated_at: Optional[str] = None) -> None:
         """Mark a note deleted (it disappears from listings; ``restore_note`` brings it back)."""
-        with self._write() as conn:
+        with self.db.write() as conn:
             current = self._live_row(conn, note_id)
+            _check_unchanged(current, expected_updated_at)
             now = _now()
             _record_revision(conn, current, "delete", now)
             conn.execute("UPDATE notes SET deleted_at = ?, updated_at = ? WHERE id = ?", (now, now, current["id"]))
 
-    def restore_note(self, note_id: int) -> None:
+    def restore_note(self, note_id: int, *, expected_updated_at: Optional[str] = None) -> None:
         """Bring back a deleted note."""
-        with self._write() as conn:
-            row = conn.execute(_SELECT_NOTE + " WHERE id = ?", (int(note_id),)).fetchone()
+        with self.db.write() as conn:
+            row = conn.execute(_SELECT_NOTE + " WHERE id = ?" + conn.lock_clause, (int(note_id),)).fetchone()
             if row is None or row[-1] is None:
                 raise NoteNotFound(f"there is no deleted note {note_id}")
             current = _row_dict(row)
+            _check_unchanged(current, expected_updated_at)
             now = _now()
             _record_revision(conn, current, "restore", now)
             conn.execute("UPDATE notes SET deleted_at = NULL, updated_at = ? WHERE id = ?", (now, current["id"]))
 
     @staticmethod
-    def _live_row(conn: sqlite3.Connection, note_id: int) -> dict:
-        row = conn.execute(_SELECT_NOTE + " WHERE id = ? AND deleted_at IS NULL", (int(note_id),)).fetchone()
+    def _live_row(conn: Cursor, note_id: int) -> dict:
+        row = conn.execute(_SELECT_NOTE + " WHERE id = ? AND deleted_at IS NULL" + conn.lock_clause,
+                           (int(note_id),)).fetchone()
         if row is None:
             raise NoteNotFound(f"there is no note {note_id} (it may have been deleted)")
         return _row_dict(row)
@@ -302,7 +208,7 @@ class NotesStore:
 
     def get_note(self, note_id: int) -> dict:
         """One note (live or deleted) as a dict with the same keys as the ``notes()`` columns."""
-        with self._connect() as conn:
+        with self.db.read() as conn:
             row = conn.execute(_SELECT_NOTE + " WHERE id = ?", (int(note_id),)).fetchone()
         if row is None:
             raise NoteNotFound(f"there is no note {note_id}")
@@ -324,7 +230,7 @@ class NotesStore:
 
         ``tag`` matches one tag exactly (after normalising); ``text`` is a case-insensitive substring of the
         note text. Columns: NOTE_COLUMNS; round/turn are Int64, tags a list of str, times UTC datetimes."""
-        where, params = ["1"], []
+        where, params = ["1 = 1"], []
         if not include_deleted:
             where.append("deleted_at IS NULL")
         if corpus is not None:
@@ -333,34 +239,36 @@ class NotesStore:
         if dialog_id is not None:
             where.append("dialog_id = ?")
             params.append(str(dialog_id))
-        if tag is not None and normalize_tags(tag):
-            where.append("EXISTS (SELECT 1 FROM json_each(notes.tags) WHERE json_each.value = ?)")
-            params.append(normalize_tags(tag)[0])
-        if text:
-            where.append("instr(casefold(text), ?) > 0")
-            params.append(text.casefold())
         if author is not None:
             where.append("author = ?")
             params.append(author)
-        return self._frame(" WHERE " + " AND ".join(where) + " ORDER BY id", params)
+        # Tag and text filters run here rather than in SQL, so both backends match exactly alike
+        # (whole normalised tags; Unicode case folding, which SQL's lower() does not do).
+        wanted_tag = normalize_tags(tag)[0] if tag is not None and normalize_tags(tag) else None
+        needle = text.casefold() if text else None
+        return self._frame(" WHERE " + " AND ".join(where) + " ORDER BY id", params,
+                           keep=lambda note: (wanted_tag is None or wanted_tag in note["tags"])
+                           and (needle is None or needle in note["text"].casefold()))
 
     def notes_for_turn(self, corpus: str, dialog_id: str, round: Optional[int], turn: Optional[int]) -> pd.DataFrame:
         """Live notes attached exactly to this place (``turn=None``: the notes on the whole dialog/round)."""
         return self._frame(
-            " WHERE deleted_at IS NULL AND corpus = ? AND dialog_id = ? AND round IS ? AND turn IS ? ORDER BY id",
+            f" WHERE deleted_at IS NULL AND corpus = ? AND dialog_id = ? AND round {self.db.is_()} ? "
+            f"AND turn {self.db.is_()} ? ORDER BY id",
             [corpus, str(dialog_id), _optional_step(round, "round"), _optional_step(turn, "turn")],
         )
 
     def tag_counts(self, corpus: Optional[str] = None) -> pd.DataFrame:
         """Columns tag, n_notes over live notes, most used first (ties alphabetical)."""
-        sql = ("SELECT json_each.value AS tag, COUNT(*) AS n_notes FROM notes, json_each(notes.tags) "
-               "WHERE notes.deleted_at IS NULL" + (" AND notes.corpus = ?" if corpus is not None else "") +
-               " GROUP BY tag ORDER BY n_notes DESC, tag")
-        with self._connect() as conn:
-            rows = conn.execute(sql, [corpus] if corpus is not None else []).fetchall()
+        counts: dict[str, int] = {}
+        for tags in self._frame(" WHERE deleted_at IS NULL" + (" AND corpus = ?" if corpus is not None else ""),
+                                [corpus] if corpus is not None else [])["tags"]:
+            for one in tags:
+                counts[one] = counts.get(one, 0) + 1
+        ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
         return pd.DataFrame({
-            "tag": pd.Series([r[0] for r in rows], dtype="str"),
-            "n_notes": pd.Series([r[1] for r in rows], dtype="int64"),
+            "tag": pd.Series([t for t, _ in ordered], dtype="str"),
+            "n_notes": pd.Series([n for _, n in ordered], dtype="int64"),
         })
 
     def note_history(self, note_id: int) -> pd.DataFrame:
@@ -368,7 +276,7 @@ class NotesStore:
 
         ``updated_at`` is when that version was saved, ``replaced_at`` when it stopped being current."""
         current = self.get_note(note_id)
-        with self._connect() as conn:
+        with self.db.read() as conn:
             rows = conn.execute(
                 "SELECT action, round, turn, tags, text, author, version_updated_at, recorded_at "
                 "FROM note_revisions WHERE note_id = ? ORDER BY revision_id", (int(note_id),)).fetchall()
@@ -385,10 +293,12 @@ class NotesStore:
         frame.insert(0, "note_id", int(note_id))
         return _typed(frame, ["updated_at", "replaced_at"])
 
-    def _frame(self, where_sql: str, params: list) -> pd.DataFrame:
-        with self._connect() as conn:
+    def _frame(self, where_sql: str, params: list, keep=None) -> pd.DataFrame:
+        with self.db.read() as conn:
             rows = conn.execute(_SELECT_NOTE + where_sql, params).fetchall()
         records = [_row_dict(row) for row in rows]
+        if keep is not None:
+            records = [record for record in records if keep(record)]
         for record in records:
             record["link"] = _link(record)
         frame = pd.DataFrame.from_records(records, columns=NOTE_COLUMNS)
@@ -406,6 +316,68 @@ class NotesStore:
         """The notes as JSON Lines (one object per note, tags as a list, times ISO 8601, with ``link``)."""
         frame = self.notes(**filters)
         return _deliver(to_jsonl_bytes(frame.to_dict(orient="records")), target)
+
+
+# -- edits from a table -------------------------------------------------------------------------------------
+
+@dataclass
+class EditOutcome:
+    """What ``apply_edits`` did: ids saved, and one message per edit that was not saved (and why)."""
+
+    saved: list[int] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def message(self) -> str:
+        parts = []
+        if self.saved:
+            parts.append(f"Saved {len(self.saved)} change(s) (note {', '.join(map(str, self.saved))}).")
+        if self.problems:
+            parts.append(f"Not saved ({len(self.problems)}): " + " ".join(self.problems))
+        return " ".join(parts) or "Nothing to save: no note was changed."
+
+
+def apply_edits(store: "NotesStore", edits: Iterable[dict]) -> EditOutcome:
+    """Apply edits made in a table, each by note id against the version the editor showed.
+
+    An edit is ``{"id", "updated_at"`` (as shown), and any of ``"text", "tags", "deleted"}``. Each is its own
+    transaction: one conflict (the note was changed or deleted in another session since it was shown) does not
+    stop the others, and is reported with the note id and the text that was not saved."""
+    outcome = EditOutcome()
+    for edit in edits:
+        note_id, seen = int(edit["id"]), edit.get("updated_at")
+        try:
+            if edit.get("deleted") is True:
+                store.delete_note(note_id, expected_updated_at=seen)  # a deleted note's edits are moot
+            elif edit.get("deleted") is False:
+                store.restore_note(note_id, expected_updated_at=seen)
+            if edit.get("deleted") is not True and ("text" in edit or "tags" in edit):
+                changes = {k: edit[k] for k in ("text", "tags") if k in edit}
+                latest = store.get_note(note_id)["updated_at"] if "deleted" in edit else seen
+                store.update_note(note_id, expected_updated_at=latest, **changes)
+        except NoteConflict as exc:
+            outcome.problems.append(f"{exc}; your version was kept in the table: {_preview(edit)}")
+            continue
+        except NoteNotFound:
+            outcome.problems.append(f"note {note_id} was deleted in another session; your edit was not saved: "
+                                    f"{_preview(edit)}")
+            continue
+        except ValueError as exc:
+            outcome.problems.append(f"note {note_id}: {exc}")
+            continue
+        outcome.saved.append(note_id)
+    return outcome
+
+
+def _preview(edit: dict) -> str:
+    text = edit.get("text")
+    if text is None:
+        return "(deleted)" if edit.get("deleted") else "(restored)" if "deleted" in edit else "(tags)"
+    return repr(text if len(text) <= 80 else text[:77] + "...")
+
+
+def _check_unchanged(current: dict, expected_updated_at) -> None:
+    if expected_updated_at is not None and _timestamp_text(expected_updated_at) != current["updated_at"]:
+        raise NoteConflict(f"note {current['id']} was changed in another session at {current['updated_at']}")
 
 
 # -- rows ----------------------------------------------------------------------------------------------------
@@ -434,18 +406,17 @@ def _new_note_row(corpus, dialog_id, text, round, turn, tags, author) -> dict:
     }
 
 
-def insert_note_row(conn: sqlite3.Connection, row: dict) -> int:
+def insert_note_row(conn: Cursor, row: dict) -> int:
     """INSERT one validated note row inside the caller's transaction; returns the new id."""
-    cursor = conn.execute(
+    return conn.insert(
         "INSERT INTO notes (corpus, dialog_id, round, turn, tags, text, author, created_at, updated_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (row["corpus"], row["dialog_id"], row["round"], row["turn"], json.dumps(row["tags"], ensure_ascii=False),
          row["text"], row["author"], row["created_at"], row["updated_at"]),
     )
-    return int(cursor.lastrowid)
 
 
-def _record_revision(conn: sqlite3.Connection, current: dict, action: str, now: str) -> None:
+def _record_revision(conn: Cursor, current: dict, action: str, now: str) -> None:
     conn.execute(
         "INSERT INTO note_revisions (note_id, action, round, turn, tags, text, author, version_updated_at, recorded_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

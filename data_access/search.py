@@ -1,21 +1,26 @@
 """Full-text search over the utterances of every loaded corpus, with keyword-in-context (KWIC) results.
 
 A query is either plain words — every word must occur (AND), "quoted phrases" must occur as written
-(any run of whitespace matches any other), regex metacharacters mean themselves — or a regular
-expression in Python ``re`` syntax. Options: case-sensitive, whole words only.
+(any run of whitespace matches any other), regex metacharacters mean themselves; whole words by default
+(``tree`` does not find "street"), substrings as an option — or a regular expression in RE2 syntax.
 
-Speed: the text column is held once as an Arrow array (``SearchIndex``, build it once and cache it) and
-matched with Arrow's vectorised RE2 kernels, ~20 ms per pattern over 170k utterances. Python ``re`` stays
-the reference for what a pattern means, so RE2 is used only when it gives the same answer: patterns RE2
-cannot run (look-around, back-references) and, on non-ASCII text, patterns using ``\\w \\b \\d \\s`` (ASCII
-in RE2, Unicode in Python) run through Python ``re`` instead — slower (~0.2 s), same results.
+Every pattern runs on RE2 (Arrow's vectorised kernels select the utterances, the ``google-re2`` package
+finds the span to show), never on Python's backtracking ``re``: RE2 runs in time linear in the text, so
+no query can hold the server. Look-around and back-references are not part of RE2 and get a clear
+message. In RE2, ``\\w \\d \\s \\b`` are ASCII classes (use ``\\pL`` for any letter); whole-word matching
+uses Unicode letters and digits. As a second guard, a search stops with a message when it would take
+longer than ``time_limit`` seconds (RE2 is linear, but a large automaton can make the constant big); the
+kernels release the GIL, so other sessions keep running meanwhile.
 
-Counts are exact over all matches; KWIC rows (first match in each utterance) are built only for the first
-``limit`` matching utterances, in corpus order.
+Counts are exact over all matches and given per corpus; KWIC rows (first match in each utterance) are
+built per page, for each corpus separately (``SearchIndex.page``).
 """
 from __future__ import annotations
 
+import functools
+import math
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence
 
@@ -23,46 +28,52 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
+import re2
 
 from .common import UTTERANCE_COLUMNS
 from .links import replay_link
 
 MODES = ("words", "regex")
 DEFAULT_LIMIT = 500
+PAGE_SIZE = 50
 DEFAULT_CONTEXT = 60  # characters of context on each side of the match
+MAX_QUERY_CHARS = 500
+MAX_TERMS = 12
+TIME_LIMIT_S = 5.0
 HIT_COLUMNS = ["corpus", "dialog_id", "round", "turn", "speaker", "role", "left", "match", "right", "link", "text"]
 COUNT_COLUMNS = ["corpus", "n_utterances", "n_dialogs", "total_utterances", "share"]
 
-_WORD = r"[\p{L}\p{N}_]"  # RE2: a Unicode word character, as Python's \w
+_WORD = r"[\p{L}\p{N}_]"  # a Unicode word character
 _NOT_WORD = r"[^\p{L}\p{N}_]"
 _METACHARACTERS = re.compile(r"([\\.^$*+?{}\[\]|()])")
-_CLASS_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\[wWbBdDsS]")
-_OPEN, _CLOSE = "\ue000", "\ue001"  # private-use sentinels that mark the match inside a replaced text
-# Any run of whitespace inside a phrase, spelled out so RE2 and Python agree (their \s differ on Unicode).
+# Any run of whitespace inside a phrase, spelled out so that it is Unicode-aware in RE2.
 _SPACE_RUN = "[ \t\n\r\f\v\u00a0\u2000-\u200a\u202f\u3000]+"
 _LAYOUT = str.maketrans({"\n": " ", "\r": " ", "\t": " "})
+_FIRST_CHUNK = 2048  # utterances matched before the first estimate of the total time
 
 
 class InvalidQuery(ValueError):
     """The query cannot be searched for; ``str(exc)`` is a message to show the user as is."""
 
 
+class QueryTooSlow(InvalidQuery):
+    """The pattern is valid but would take longer than the time limit over the indexed utterances."""
+
+
 @dataclass(frozen=True)
 class CompiledQuery:
-    """A query turned into patterns: every one of ``required`` must match; ``highlight`` marks the KWIC keyword."""
+    """A query turned into RE2 patterns: every one of ``required`` must match; ``highlight`` marks the KWIC
+    keyword. Only strings, so that it pickles and hashes (RE2 objects are compiled on use, cached)."""
 
     description: str
-    required: tuple[str, ...]  # pattern bodies (no flags, no whole-word wrapping)
-    highlight: str
+    required: tuple[str, ...]  # full RE2 patterns (whole-word wrapping included), without case flags
+    highlight: str  # an RE2 pattern whose group 1 is the keyword
     case_sensitive: bool
     whole_word: bool
-    python_required: tuple[re.Pattern, ...]
-    python_highlight: re.Pattern
-    uses_class_escapes: bool  # \w \b \d \s, whose meaning differs between RE2 and Python on non-ASCII text
 
 
 def _escape(literal: str) -> str:
-    """Escape exactly the characters both RE2 and Python treat as special outside a character class."""
+    """Escape exactly the characters RE2 treats as special outside a character class."""
     return _METACHARACTERS.sub(r"\\\1", literal)
 
 
@@ -80,71 +91,120 @@ def split_words(text: str) -> list[str]:
     return terms
 
 
-def compile_query(text: str, mode: str = "words", case_sensitive: bool = False, whole_word: bool = False) -> CompiledQuery:
-    """Check and translate a query; raises ``InvalidQuery`` with a message for the user."""
+def default_whole_word(mode: str) -> bool:
+    """Words match whole words unless asked otherwise; a regular expression means what it says."""
+    return mode == "words"
+
+
+@functools.lru_cache(maxsize=256)
+def _re2(pattern: str, case_sensitive: bool):
+    options = re2.Options()
+    options.case_sensitive = case_sensitive
+    options.log_errors = False
+    return re2.compile(pattern, options)
+
+
+def _explain(message: str, pattern: str = "") -> str:
+    """An RE2 error → one sentence for the user."""
+    if message.startswith("invalid perl operator: (?=") or message.startswith("invalid perl operator: (?!"):
+        return ("Look-ahead ((?=…) or (?!…)) is not supported: search uses the RE2 engine, which answers every "
+                "pattern promptly but has no look-around. Rewrite the pattern without it.")
+    if message.startswith("invalid perl operator: (?<"):
+        return ("Look-behind ((?<=…) or (?<!…)) is not supported: search uses the RE2 engine, which answers every "
+                "pattern promptly but has no look-around. Rewrite the pattern without it.")
+    if re.match(r"invalid escape sequence: \\[1-9]", message) or (
+            message.startswith("invalid perl operator: (?P") and "(?P=" in pattern):
+        return ("Back-references (\\1, (?P=name)) are not supported: search uses the RE2 engine, which answers "
+                "every pattern promptly but cannot match back-references.")
+    if "pattern too large" in message:
+        return "This regular expression is too large to search for; make it shorter or use fewer repetitions."
+    what, _, where = message.partition(": ")
+    return f"This is not a valid regular expression: {what}" + (f" at “{where}”." if where else ".")
+
+
+def _check(pattern: str, case_sensitive: bool) -> None:
+    try:
+        _re2(pattern, case_sensitive)
+    except re2.error as exc:
+        raw = exc.args[0] if exc.args else ""
+        message = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
+        raise InvalidQuery(_explain(message, pattern)) from None
+    except (TypeError, ValueError, OverflowError, MemoryError):
+        raise InvalidQuery("This regular expression cannot be searched for.") from None
+
+
+def _whole(body: str) -> str:
+    return f"(?:^|{_NOT_WORD})(?:{body})(?:{_NOT_WORD}|$)"
+
+
+def compile_query(text: str, mode: str = "words", case_sensitive: bool = False,
+                  whole_word: Optional[bool] = None) -> CompiledQuery:
+    """Check and translate a query; raises ``InvalidQuery`` with a message for the user.
+
+    ``whole_word=None`` means the mode's default (``default_whole_word``)."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
     if text is None or not str(text).strip():
         raise InvalidQuery("Type a word, a \"phrase\" or a regular expression to search for.")
-    flags = 0 if case_sensitive else re.IGNORECASE
+    text = str(text)
+    if len(text) > MAX_QUERY_CHARS:
+        raise InvalidQuery(f"The query is {len(text):,} characters long; searches are limited to {MAX_QUERY_CHARS}.")
+    whole_word = default_whole_word(mode) if whole_word is None else bool(whole_word)
     if mode == "words":
-        terms = split_words(str(text))
+        terms = split_words(text)
+        if len(terms) > MAX_TERMS:
+            raise InvalidQuery(f"The query has {len(terms)} words or phrases; searches are limited to {MAX_TERMS}.")
         bodies = tuple(_SPACE_RUN.join(_escape(word) for word in term.split()) for term in terms)
         description = " AND ".join(f'"{t}"' for t in terms)
     else:
-        bodies = (str(text),)
+        bodies = (text,)
         description = f"/{text}/"
-    python_bodies = []
-    for body in bodies:
-        try:
-            python_bodies.append(re.compile(_python_whole_word(body) if whole_word else body, flags))
-        except re.error as exc:
-            where = f" at position {exc.pos}" if exc.pos is not None else ""
-            raise InvalidQuery(f"This is not a valid regular expression: {exc.msg}{where}.") from None
-        except (RecursionError, OverflowError):
-            raise InvalidQuery("This regular expression is too complex to search for.") from None
-    highlight = bodies[0] if len(bodies) == 1 else "|".join(f"(?:{b})" for b in bodies)
+        _check(text, case_sensitive)  # the user's own pattern first: its error message names its own text
+    required = tuple(_whole(b) if whole_word else b for b in bodies)
+    keyword = bodies[0] if len(bodies) == 1 else "|".join(f"(?:{b})" for b in bodies)
+    highlight = f"(?:^|{_NOT_WORD})({keyword})(?:{_NOT_WORD}|$)" if whole_word else f"({keyword})"
+    for pattern in (*required, highlight):
+        _check(pattern, case_sensitive)
     return CompiledQuery(
-        description=description + (" (case-sensitive)" if case_sensitive else "") + (" (whole words)" if whole_word else ""),
-        required=bodies,
+        description=description + (" (case-sensitive)" if case_sensitive else "")
+        + (" (whole words)" if whole_word else " (substrings)" if mode == "words" else ""),
+        required=required,
         highlight=highlight,
         case_sensitive=case_sensitive,
         whole_word=whole_word,
-        python_required=tuple(python_bodies),
-        python_highlight=re.compile(_python_whole_word(highlight) if whole_word else highlight, flags),
-        uses_class_escapes=any(_CLASS_ESCAPE.search(b) for b in bodies),
     )
-
-
-def _python_whole_word(body: str) -> str:
-    return rf"(?<!\w)(?:{body})(?!\w)"
-
-
-def _re2_mask_pattern(body: str, whole_word: bool) -> str:
-    return f"(?:^|{_NOT_WORD})(?:{body})(?:{_NOT_WORD}|$)" if whole_word else body
 
 
 @dataclass
 class SearchResult:
-    """What a search found: ``hits`` (KWIC rows, HIT_COLUMNS, at most ``limit``), ``counts`` per corpus
-    (COUNT_COLUMNS, exact, every indexed corpus even with 0), ``total`` matching utterances."""
+    """What a search found: ``counts`` per corpus (COUNT_COLUMNS, exact, every searched corpus even with 0),
+    ``total`` matching utterances, ``rows`` (their positions in the index, in corpus order) and ``hits``
+    (KWIC rows of the first ``limit`` of them)."""
 
     query: CompiledQuery
     hits: pd.DataFrame
     counts: pd.DataFrame
     total: int
-    engine: str  # "arrow" or "python"
+    engine: str  # "arrow" (vectorised RE2) or "re2" (the google-re2 package, one utterance at a time)
+    rows: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0, dtype=np.int64))
 
     @property
     def truncated(self) -> bool:
         return self.total > len(self.hits)
+
+    def n_hits(self, corpus: str) -> int:
+        match = self.counts.loc[self.counts["corpus"] == corpus, "n_utterances"]
+        return int(match.iloc[0]) if len(match) else 0
+
+    def n_pages(self, corpus: str, size: int = PAGE_SIZE) -> int:
+        return max(1, math.ceil(self.n_hits(corpus) / max(1, int(size))))
 
 
 @dataclass(eq=False)
 class SearchIndex:
     """The utterances of all corpora, ready to search: metadata columns plus the text as an Arrow array.
 
-    Immutable once built and picklable; build it once per set of loaded corpora and cache it."""
+    Immutable once built; build it once per set of loaded corpora and share it."""
 
     frame: pd.DataFrame  # UTTERANCE_COLUMNS, RangeIndex
     text: pa.ChunkedArray = field(repr=False)
@@ -161,7 +221,7 @@ class SearchIndex:
         frame = (pd.concat(frames, ignore_index=True) if frames
                  else pd.DataFrame({c: pd.Series(dtype="object") for c in UTTERANCE_COLUMNS}))
         text = pa.array(frame["text"].astype("str").fillna(""))
-        text = text if isinstance(text, pa.ChunkedArray) else pa.chunked_array([text])
+        text = pa.chunked_array([text.combine_chunks() if isinstance(text, pa.ChunkedArray) else text])
         if len(text) == 0:
             text = pa.chunked_array([pa.array([], type=pa.string())])
         is_ascii = bool(pc.all(pc.string_is_ascii(text)).as_py() in (True, None))
@@ -176,94 +236,83 @@ class SearchIndex:
         *,
         mode: str = "words",
         case_sensitive: bool = False,
-        whole_word: bool = False,
+        whole_word: Optional[bool] = None,
         corpora: Optional[Sequence[str]] = None,
         limit: Optional[int] = DEFAULT_LIMIT,
         context: int = DEFAULT_CONTEXT,
+        time_limit: float = TIME_LIMIT_S,
     ) -> SearchResult:
-        """Search; raises ``InvalidQuery`` (friendly message) for an empty or malformed query.
+        """Search; raises ``InvalidQuery`` (friendly message) for an empty, malformed or too slow query.
 
-        ``corpora`` restricts the search to those corpora; ``limit=None`` builds KWIC rows for every match."""
+        ``corpora`` restricts the search to those corpora; ``limit=None`` builds KWIC rows for every match
+        (``limit=0`` none: use ``page`` for one corpus's page of hits)."""
         compiled = query if isinstance(query, CompiledQuery) else compile_query(query, mode, case_sensitive, whole_word)
-        mask, engine = self._mask(compiled)
+        selected = np.ones(len(self.frame), dtype=bool)
         if corpora is not None:
-            mask &= self.frame["corpus"].isin(list(corpora)).to_numpy()
+            selected = self.frame["corpus"].isin(list(corpora)).to_numpy()
+        mask, engine = self._mask(compiled, selected, time_limit)
         rows = np.flatnonzero(mask)
         shown = rows if limit is None else rows[: max(0, int(limit))]
-        return SearchResult(compiled, self._kwic(compiled, shown, engine, context), self._counts(mask, corpora),
-                            int(len(rows)), engine)
+        return SearchResult(compiled, self.kwic(compiled, shown, context), self._counts(mask, corpora),
+                            int(len(rows)), engine, rows)
+
+    def page(self, result: SearchResult, corpus: str, page: int = 1, size: int = PAGE_SIZE,
+             context: int = DEFAULT_CONTEXT) -> pd.DataFrame:
+        """KWIC rows of page ``page`` (1-based, clamped) of ``corpus``'s hits, ``size`` per page."""
+        rows = result.rows[self.frame["corpus"].to_numpy()[result.rows] == corpus] if len(result.rows) else result.rows
+        size = max(1, int(size))
+        page = min(max(1, int(page)), max(1, math.ceil(len(rows) / size)))
+        return self.kwic(result.query, rows[(page - 1) * size: page * size], context)
 
     # -- matching --------------------------------------------------------------------------------------------
 
-    def _use_arrow(self, compiled: CompiledQuery) -> bool:
-        return self.is_ascii or not compiled.uses_class_escapes
-
-    def _mask(self, compiled: CompiledQuery) -> tuple[np.ndarray, str]:
-        if self._use_arrow(compiled):
-            try:
-                mask = np.ones(len(self.text), dtype=bool)
-                for body in compiled.required:
-                    matched = pc.match_substring_regex(self.text, pattern=_re2_mask_pattern(body, compiled.whole_word),
-                                                       ignore_case=not compiled.case_sensitive)
-                    mask &= matched.to_numpy(zero_copy_only=False).astype(bool)
-                return mask, "arrow"
-            except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-                pass  # a pattern only Python's re can run (look-around, back-reference...)
-        texts = self.text.to_pylist()
-        mask = np.ones(len(texts), dtype=bool)
-        for pattern in compiled.python_required:
-            mask &= np.fromiter((pattern.search(t) is not None for t in texts), dtype=bool, count=len(texts))
-        return mask, "python"
-
-    def _spans(self, compiled: CompiledQuery, texts: list[str], rows: np.ndarray, engine: str) -> list[tuple[int, int]]:
-        """(start, end) of the first highlight match in each text, by the same engine that selected it."""
-        marked: list[Optional[str]] = [None] * len(texts)
-        if engine == "arrow":
-            pattern, replacement = self._re2_marking(compiled)
-            if pattern is not None:
-                try:
-                    flags = "" if compiled.case_sensitive else "(?i)"
-                    marked = pc.replace_substring_regex(self.text.take(pa.array(rows, type=pa.int64())),
-                                                        pattern=flags + pattern, replacement=replacement,
-                                                        max_replacements=1).to_pylist()
-                except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-                    marked = [None] * len(texts)
-        spans = []
-        for text, mark in zip(texts, marked):
-            if mark is not None and _OPEN not in text and _CLOSE not in text and _OPEN in mark:
-                start = mark.index(_OPEN)
-                spans.append((start, mark.index(_CLOSE) - 1))
-                continue
-            found = compiled.python_highlight.search(text)
-            spans.append(found.span() if found else (0, 0))
-        return spans
-
-    @staticmethod
-    def _re2_marking(compiled: CompiledQuery) -> tuple[Optional[str], str]:
-        """Pattern + rewrite that wraps the first match in sentinels (RE2 rewrites know only \\0..\\9)."""
-        if not compiled.whole_word:
-            return f"(?:{compiled.highlight})", f"{_OPEN}\\0{_CLOSE}"
-        suffix_group = 3 + re.compile(compiled.highlight).groups
-        if suffix_group > 9:
-            return None, ""
-        pattern = f"(^|{_NOT_WORD})({compiled.highlight})({_NOT_WORD}|$)"
-        return pattern, f"\\1{_OPEN}\\2{_CLOSE}\\{suffix_group}"
+    def _mask(self, compiled: CompiledQuery, selected: np.ndarray, time_limit: float) -> tuple[np.ndarray, str]:
+        """Which selected utterances match every required pattern, in chunks under a deadline."""
+        start = time.monotonic()
+        text = self.text.combine_chunks() if self.text.num_chunks != 1 else self.text.chunk(0)
+        todo = np.flatnonzero(selected)
+        mask = np.zeros(len(self.frame), dtype=bool)
+        engine = "arrow"
+        done, chunk = 0, _FIRST_CHUNK
+        while done < len(todo):
+            part = todo[done: done + chunk]
+            texts = text.take(pa.array(part, type=pa.int64()))
+            keep = np.ones(len(part), dtype=bool)
+            for pattern in compiled.required:
+                if not keep.any():
+                    break
+                matched, engine = _match(texts, pattern, compiled.case_sensitive, engine)
+                keep &= matched
+            mask[part] = keep
+            done += len(part)
+            elapsed = time.monotonic() - start
+            if done < len(todo) and (elapsed > time_limit or elapsed / done * len(todo) > 2 * time_limit):
+                raise QueryTooSlow(
+                    f"This search would take too long over {len(todo):,} utterances (about "
+                    f"{elapsed / done * len(todo):,.0f} s; the limit is {time_limit:g} s). Simplify the pattern: "
+                    "fewer nested or counted repetitions such as (.|x)*x(.|x){100}.")
+            chunk = max(chunk, int(len(todo) / 16) + 1)
+        return mask, engine
 
     # -- results ---------------------------------------------------------------------------------------------
 
-    def _kwic(self, compiled: CompiledQuery, rows: np.ndarray, engine: str, context: int) -> pd.DataFrame:
-        picked = self.frame.iloc[rows].reset_index(drop=True)
+    def kwic(self, compiled: CompiledQuery, rows: np.ndarray, context: int = DEFAULT_CONTEXT) -> pd.DataFrame:
+        """KWIC rows (HIT_COLUMNS) of the utterances at ``rows``: the first match with context, and a deep
+        link to the replay at that turn that carries the matched text (``hl``) to highlight there."""
+        picked = self.frame.iloc[np.asarray(rows, dtype=np.int64)].reset_index(drop=True)
         texts = [t if isinstance(t, str) else "" for t in picked["text"].tolist()]
-        spans = self._spans(compiled, texts, rows, engine) if len(rows) else []
+        highlight = _re2(compiled.highlight, compiled.case_sensitive)
         left, match, right = [], [], []
-        for text, (start, end) in zip(texts, spans):
+        for text in texts:
+            found = highlight.search(text)
+            start, end = found.span(1) if found else (0, 0)
             before, after = text[:start], text[end:]
             left.append(("…" + before[-context:] if len(before) > context else before).translate(_LAYOUT))
             match.append(text[start:end].translate(_LAYOUT))
             right.append((after[:context] + "…" if len(after) > context else after).translate(_LAYOUT))
         links = [
-            replay_link(c, d, turn=None if pd.isna(t) else int(t), round=None if pd.isna(r) else int(r))
-            for c, d, r, t in zip(picked["corpus"], picked["dialog_id"], picked["round"], picked["turn"])
+            replay_link(c, d, turn=None if pd.isna(t) else int(t), round=None if pd.isna(r) else int(r), highlight=m or None)
+            for c, d, r, t, m in zip(picked["corpus"], picked["dialog_id"], picked["round"], picked["turn"], match)
         ]
         hits = pd.DataFrame({
             "corpus": picked["corpus"].astype("str"),
@@ -295,6 +344,18 @@ class SearchIndex:
         })
         counts["share"] = (counts["n_utterances"] / counts["total_utterances"].where(counts["total_utterances"] > 0)).fillna(0.0)
         return counts[COUNT_COLUMNS]
+
+
+def _match(texts: pa.Array, pattern: str, case_sensitive: bool, engine: str) -> tuple[np.ndarray, str]:
+    """Arrow's RE2 kernel (vectorised, GIL released); the google-re2 package when Arrow's RE2 refuses."""
+    if engine == "arrow":
+        try:
+            matched = pc.match_substring_regex(texts, pattern=pattern, ignore_case=not case_sensitive)
+            return matched.to_numpy(zero_copy_only=False).astype(bool), "arrow"
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            pass
+    compiled = _re2(pattern, case_sensitive)
+    return np.fromiter((compiled.search(t) is not None for t in texts.to_pylist()), dtype=bool, count=len(texts)), "re2"
 
 
 def search(utterances: pd.DataFrame | SearchIndex, query: str, **options) -> SearchResult:

@@ -40,3 +40,19 @@ def cache_dir() -> Path:
 
 def notes_db_path() -> Path:
     return _env_path("DIALOGUE_NOTES_DB") or Path(platformdirs.user_data_dir(APP_NAME)) / "notes.sqlite3"
+
+
+def notes_db_target() -> "Path | str":
+    """Where notes and annotations live: a ``postgresql://`` URL as given, else the SQLite path."""
+    value = os.environ.get("DIALOGUE_NOTES_DB", "").strip()
+    if value.lower().startswith(("postgresql://", "postgres://")):
+        return value
+    return notes_db_path()
+
+
+def notes_db_display() -> str:
+    """``notes_db_target()`` for display: a URL without its password."""
+    from .db import redact
+
+    target = notes_db_target()
+    return redact(target) if isinstance(target, str) else str(target)

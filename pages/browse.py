@@ -4,7 +4,8 @@ import streamlit as st
 
 from data_access.browse import DialogFilter, apply_filter, dialog_table
 from data_access.links import parse_positive_int
-from ui.cached import loaded_corpus
+from ui.cached import corpus_ready, dialogs_frame
+from ui.layers import browse_cr_filter
 from ui.minecraft_export import bap_samples_download
 from ui.notes import note_counts
 from ui.router import ensure_routed
@@ -14,11 +15,10 @@ ensure_routed()
 
 st.title("Browse dialogs")
 corpus = corpus_selector("browse_corpus")
-loaded = loaded_corpus(corpus)
-if loaded is None:
+if not corpus_ready(corpus):
     st.stop()
 
-table = dialog_table(loaded.dialogs, corpus, note_counts(corpus))
+table = dialog_table(dialogs_frame(corpus), corpus, note_counts(corpus))
 splits = sorted(table["split"].dropna().unique())
 filters = st.columns([3, 3, 2, 2, 2], vertical_alignment="bottom")
 chosen_splits = filters[0].multiselect("Split", splits, default=[s for s in url_list("split") if s in splits])
@@ -30,6 +30,7 @@ only_noted = filters[4].toggle("Only with notes", value=query_param("noted") == 
 set_url(split=chosen_splits, q=id_contains, min_turns=min_turns or None, max_turns=max_turns or None, noted=only_noted)
 
 shown = apply_filter(table, DialogFilter(tuple(chosen_splits), id_contains, min_turns or None, max_turns or None, only_noted))
+shown = browse_cr_filter(corpus, shown)
 st.caption(f"{len(shown):,} of {len(table):,} dialogs. Click a column header to sort; select a row to open its replay.")
 selection = st.dataframe(
     shown, hide_index=True, on_select="rerun", selection_mode="single-row", key=f"browse_table_{corpus}",
@@ -41,4 +42,4 @@ if selection.selection.rows:
     st.switch_page("pages/replay.py", query_params={"corpus": corpus, "dialog": dialog_id})
 download_buttons(shown.drop(columns=["replay"]), f"{corpus}-dialogs")
 if corpus == "minecraft":
-    bap_samples_download(loaded)
+    bap_samples_download(corpus)

@@ -4,6 +4,7 @@ import streamlit as st
 
 from data_access.analysis import codraw
 from ui import charts
+from ui.layers import codraw_score_by_cr
 from ui.router import ensure_routed
 
 ensure_routed()
@@ -49,3 +50,5 @@ with left:
 with right:
     charts.show(charts.build(codraw.rounds_after_peek_chart, CORPUS, splits), CORPUS)
 charts.show(charts.build(codraw.peek_vs_no_peek_chart, CORPUS, splits), CORPUS)
+
+codraw_score_by_cr(charts, splits)

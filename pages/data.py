@@ -3,16 +3,18 @@ import pandas as pd
 import streamlit as st
 
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES
-from data_access.sources import ASSET_VARIABLES, DATA_VARIABLES, cache_dir, notes_db_path
+from data_access.sources import ASSET_VARIABLES, DATA_VARIABLES, cache_dir, notes_db_display
 from ui.cached import LoadFailure, corpus, reload_all
+from ui.layers import layers_section
 from ui.router import ensure_routed
+from ui.runs import data_page_section
 
 ensure_routed()
 
 st.title("Data sources")
 st.caption("Point a corpus at your own copy by setting its environment variable before `make run`; "
            "unset, the built-in demo corpus is used. Parsed frames are cached as Parquet in "
-           f"`{cache_dir()}`; notes are stored in `{notes_db_path()}`.")
+           f"`{cache_dir()}`; notes are stored in `{notes_db_display()}`.")
 if st.button("↻ Reload all corpora", help="Read changed files again (the Parquet cache notices what changed)"):
     reload_all()
 
@@ -41,3 +43,6 @@ for name in CORPUS_NAMES:
     if result.skipped:
         st.warning(f"{len(result.skipped):,} record(s) could not be read and were left out; everything else loaded.")
         st.dataframe(pd.DataFrame([s.as_dict() for s in result.skipped]), width="stretch", hide_index=True)
+
+data_page_section()
+layers_section()

@@ -4,6 +4,7 @@ import streamlit as st
 
 from data_access.analysis import gos
 from ui import charts
+from ui.layers import gos_mention_counts
 from ui.router import ensure_routed
 
 ensure_routed()
@@ -30,3 +31,5 @@ with left:
     charts.show(charts.build(gos.next_rank_reference_chart, CORPUS), CORPUS)
 with right:
     charts.show(charts.build(gos.survey_chart, CORPUS), CORPUS)
+
+gos_mention_counts(charts)

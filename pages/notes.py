@@ -2,8 +2,8 @@
 import streamlit as st
 
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES
-from data_access.notes import NotesStoreError
-from ui.notes import store
+from data_access.notes import apply_edits
+from ui.notes import forget_edits, note_editor_frame, store, table_edits
 from ui.router import ensure_routed
 from ui.widgets import query_param, set_url
 
@@ -25,9 +25,12 @@ show_deleted = filters[3].toggle("Show deleted", value=False)
 set_url(corpus=None if corpus == "all" else corpus, tag=None if tag == "any" else tag, text=text)
 
 selection = dict(corpus=None if corpus == "all" else corpus, tag=None if tag == "any" else tag, text=text or None)
-frame = notes.notes(**selection, include_deleted=show_deleted)
-st.caption(f"{len(frame):,} note(s) in `{notes.path}`. Edit a text or its tags in the table and press Save; "
+frame, newer = note_editor_frame(notes, selection, show_deleted)
+st.caption(f"{len(frame):,} note(s) in `{notes.location}`. Edit a text or its tags in the table and press Save; "
            "deleting only hides a note (toggle “Show deleted” to bring it back).")
+if newer:
+    st.info(f"{newer} note(s) were added, changed or deleted in another session while you edit; "
+            "they appear once you save or discard your edits.")
 if frame.empty:
     st.info("No notes yet: open a dialog in Replay and use the 📝 Notes panel under it.")
     st.stop()
@@ -39,27 +42,18 @@ edited = st.data_editor(
     column_config={"link": st.column_config.LinkColumn("Replay", display_text="open ▶"),
                    "text": st.column_config.TextColumn("Note", width="large")},
 )
-if st.button("Save changes", type="primary"):
-    changed = 0
-    try:
-        for before, after in zip(editable.itertuples(index=False), edited.itertuples(index=False)):
-            if after.deleted and not before.deleted:
-                notes.delete_note(after.id)
-            elif before.deleted and not after.deleted:
-                notes.restore_note(after.id)
-            elif (after.text, after.tags) != (before.text, before.tags):
-                notes.update_note(after.id, text=after.text, tags=after.tags.split(","),
-                                  expected_updated_at=before.updated_at)
-            else:
-                continue
-            changed += 1
-        st.session_state["notes_saved"] = f"Saved {changed} change(s)."
-        st.session_state.pop("notes_editor", None)  # show the stored notes, not the stale edits
-        st.rerun()
-    except (NotesStoreError, ValueError) as exc:
-        st.error(f"Not all changes were saved (the table still holds your edits): {exc}")
+save, discard, _ = st.columns([1, 1, 4])
+if save.button("Save changes", type="primary"):
+    outcome = apply_edits(notes, table_edits(editable, edited))
+    st.session_state["notes_saved"] = ("warning" if outcome.problems else "success", outcome.message())
+    forget_edits()
+    st.rerun()
+if discard.button("Discard edits"):
+    forget_edits()
+    st.rerun()
 if "notes_saved" in st.session_state:
-    st.success(st.session_state.pop("notes_saved"))
+    kind, message = st.session_state.pop("notes_saved")
+    getattr(st, kind)(message)
 
 left, right, _ = st.columns([1, 1, 4])
 left.download_button("⬇ Notes as CSV", notes.export_csv(**selection), "notes.csv", "text/csv")

@@ -6,6 +6,7 @@ from data_access.links import parse_positive_int, replay_link
 from ui import replay_codraw, replay_gos, replay_minecraft
 from ui.notes import notes_panel
 from ui.router import ensure_routed
+from ui.runs import replay_panel
 from ui.share import replay_downloads
 from ui.widgets import corpus_selector, query_param
 
@@ -16,6 +17,7 @@ SECTIONS = {"codraw": replay_codraw, "gos": replay_gos, "minecraft": replay_mine
 st.title("Replay")
 corpus = corpus_selector("replay_corpus")
 SECTIONS[corpus].show(corpus)
+replay_panel(corpus)  # a model run beside the humans, when one is chosen (&run=<name>)
 
 # The section has put the state it shows into the URL; notes and the shareable link follow it.
 dialog, turn, round_ = query_param("dialog"), parse_positive_int(query_param("turn")), parse_positive_int(query_param("round"))

@@ -1,49 +1,73 @@
 """Search: words or a regular expression across the utterances of every loaded corpus, shown as
-keyword-in-context lines, each a link to the replay at that turn. The query lives in the URL."""
+keyword-in-context lines per corpus, page by page, each a link to the replay at that turn (where the match
+is highlighted). The query lives in the URL."""
 import streamlit as st
 
 from data_access.common import CORPUS_TITLES
-from data_access.search import MODES, InvalidQuery
-from ui.cached import available_corpora, search_index
+from data_access.search import MODES, PAGE_SIZE, default_whole_word
+from ui.cached import available_corpora, search, search_index, search_page
+from ui.layers import mention_search
 from ui.router import ensure_routed
-from ui.widgets import download_buttons, query_param, set_url, url_list
+from ui.widgets import download_buttons, md_escape, query_param, set_url, url_list
 
 ensure_routed()
 
 st.title("Search utterances")
 corpora = available_corpora()
-controls = st.columns([5, 2, 1, 1], vertical_alignment="bottom")
+controls = st.columns([5, 2, 1, 2], vertical_alignment="bottom")
 query = controls[0].text_input("Search for", value=query_param("q") or "",
                                placeholder='words (all must occur), "a phrase", or a regular expression')
-mode = controls[1].segmented_control("Mode", MODES, default=query_param("mode") if query_param("mode") in MODES else "words")
+mode = controls[1].segmented_control("Mode", MODES, default=query_param("mode") if query_param("mode") in MODES else "words",
+                                     help="words: every word must occur, \"quoted phrases\" as written. regex: an RE2 "
+                                          "regular expression (no look-around or back-references; \\w, \\b are ASCII, "
+                                          "\\pL is any letter).") or "words"
 case_sensitive = controls[2].toggle("Aa", value=query_param("case") == "1", help="Match case")
-whole_word = controls[3].toggle("Whole words", value=query_param("whole") == "1")
+whole_default = default_whole_word(mode)
+whole_word = controls[3].toggle("Whole words", value={"1": True, "0": False}.get(query_param("whole"), whole_default),
+                                key=f"search_whole_{mode}",
+                                help="On: “tree” does not find “street”. Off: any substring matches.")
 chosen = st.pills("Corpora", corpora, selection_mode="multi", format_func=CORPUS_TITLES.get,
                   default=[c for c in url_list("in") if c in corpora] or corpora)
-set_url(q=query, mode=None if mode == "words" else mode, case=case_sensitive, whole=whole_word,
+set_url(q=query, mode=None if mode == "words" else mode, case=case_sensitive,
+        whole=None if whole_word == whole_default else ("1" if whole_word else "0"),
         **{"in": None if set(chosen) == set(corpora) else chosen})
 
 if not query.strip():
     st.caption(f"{len(search_index()):,} utterances indexed in {len(corpora)} corpora.")
     st.stop()
-try:
-    result = search_index().search(query, mode=mode or "words", case_sensitive=case_sensitive,
-                                   whole_word=whole_word, corpora=chosen)
-except InvalidQuery as exc:
-    st.warning(str(exc))
+options = (query, mode, case_sensitive, whole_word, tuple(c for c in corpora if c in chosen))
+result = search(*options)
+if isinstance(result, str):
+    st.warning(md_escape(result), icon="⚠️")
     st.stop()
 
 counts = st.columns(max(1, len(result.counts)))
 for column, row in zip(counts, result.counts.itertuples(index=False)):
     column.metric(CORPUS_TITLES.get(row.corpus, row.corpus), f"{row.n_utterances:,}",
                   f"in {row.n_dialogs:,} dialogs", delta_color="off")
-shown = f"the first {len(result.hits):,}" if result.truncated else "all"
-st.caption(f"{result.total:,} matching utterances; {shown} shown as keyword in context.")
-st.dataframe(
-    result.hits[["corpus", "dialog_id", "round", "turn", "speaker", "left", "match", "right", "link"]],
-    hide_index=True, width="stretch",
-    column_config={"left": st.column_config.TextColumn("…", width="medium"),
-                   "right": st.column_config.TextColumn("…", width="medium"),
-                   "link": st.column_config.LinkColumn("Replay", display_text="open ▶")},
-)
-download_buttons(result.hits.drop(columns=["text"]), "search-results", "results")
+st.caption(md_escape(f"{result.total:,} matching utterances for {result.query.description}. "
+                     f"Each corpus's hits are listed in its tab, {PAGE_SIZE} per page; “open ▶” replays the turn "
+                     "with the match highlighted."))
+tabs = [] if result.total == 0 else st.tabs([f"{CORPUS_TITLES.get(c, c)} ({n:,})" for c, n in zip(result.counts["corpus"], result.counts["n_utterances"])])
+for tab, corpus in zip(tabs, result.counts["corpus"]):
+    with tab:
+        n_hits, n_pages = result.n_hits(corpus), result.n_pages(corpus)
+        if n_hits == 0:
+            st.caption("No matching utterance in this corpus.")
+            continue
+        page = 1
+        if n_pages > 1:
+            page = int(st.number_input(f"Page (of {n_pages:,})", 1, n_pages, 1, key=f"search_page_{corpus}_{hash(options)}"))
+        st.caption(f"Hits {(page - 1) * PAGE_SIZE + 1:,}–{min(page * PAGE_SIZE, n_hits):,} of {n_hits:,}")
+        hits = search_page(*options, corpus, page, PAGE_SIZE)
+        st.dataframe(
+            hits[["dialog_id", "round", "turn", "speaker", "left", "match", "right", "link"]],
+            hide_index=True, width="stretch", key=f"search_hits_{corpus}",
+            column_config={"left": st.column_config.TextColumn("…", width="medium"),
+                           "right": st.column_config.TextColumn("…", width="medium"),
+                           "link": st.column_config.LinkColumn("Replay", display_text="open ▶")},
+        )
+
+if result.total and st.toggle(f"Download all {result.total:,} hits", key="search_download"):
+    download_buttons(search_index().kwic(result.query, result.rows).drop(columns=["text"]), "search-results", "results")
+mention_search(query, case_sensitive)

@@ -15,7 +15,8 @@ def isolated_environment(tmp_path_factory, monkeypatch):
     base = tmp_path_factory.mktemp("env")
     monkeypatch.setenv("DIALOGUE_CACHE_DIR", str(base / "cache"))
     monkeypatch.setenv("DIALOGUE_NOTES_DB", str(base / "notes.sqlite3"))
-    for name in ("CODRAW_DATA", "CODRAW_CLIPART", "GAME_OF_SORTS_DATA", "GAME_OF_SORTS_IMAGES", "MINECRAFT_DATA"):
+    for name in ("CODRAW_DATA", "CODRAW_CLIPART", "GAME_OF_SORTS_DATA", "GAME_OF_SORTS_IMAGES", "MINECRAFT_DATA",
+                 "DIALOGUE_LAYERS_DIR"):
         monkeypatch.delenv(name, raising=False)
     yield base
 
@@ -26,3 +27,6 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip("../shared/data is not present")
     return SHARED_DATA
+
+
+from tests.postgres import postgres_cluster, store_target  # noqa: E402,F401  (both store backends)

@@ -96,6 +96,8 @@ def reload_all() -> None:
     """Forget every loaded corpus so that changed files are read again."""
     _prepared.clear()
     st.cache_data.clear()
+    _search_index.clear()
+    _search.clear()
 
 
 def loaded_corpus(name: str) -> Optional[LoadedCorpus]:
@@ -120,8 +122,18 @@ def corpus_ready(name: str) -> bool:
     return False
 
 
+def _dialogs(loaded: LoadedCorpus):
+    return loaded.dialogs
+
+
+def dialogs_frame(name: str):
+    """The corpus's ``dialogs`` frame alone (one row per dialog), without copying the rest of the corpus."""
+    return derived(_dialogs, name)
+
+
 def available_corpora() -> list[str]:
-    return [name for name in CORPUS_NAMES if not isinstance(corpus(name), LoadFailure)]
+    """The corpora that load, without copying any of them out of the cache."""
+    return [name for name in CORPUS_NAMES if derived(_is_loaded, name)]
 
 
 def derived(function: Callable, name: str, *args):
@@ -146,13 +158,171 @@ def _derived(module: str, qualname: str, key: SourceKey, args: tuple):
 
 
 def search_index():
-    """One SearchIndex over the utterances of every loadable corpus, rebuilt only when a source changes."""
+    """One SearchIndex over the utterances of every loadable corpus, rebuilt only when a source changes.
+
+    A shared resource (immutable), so a rerun does not copy the corpora's utterances out of a cache."""
     return _search_index(tuple(_prepared_key(name) for name in CORPUS_NAMES))
 
 
-@st.cache_data(show_spinner="Indexing utterances…", max_entries=2)
+@st.cache_resource(show_spinner="Indexing utterances…", max_entries=2)
 def _search_index(keys: tuple[SourceKey, ...]):
     from data_access.search import SearchIndex
 
     loaded = [_load(key) for key in keys]
     return SearchIndex.build([c.utterances for c in loaded if isinstance(c, LoadedCorpus)])
+
+
+def search(query: str, mode: str, case_sensitive: bool, whole_word: bool, corpora: tuple[str, ...]):
+    """The search's result (counts and matching rows, no KWIC rows: see ``search_page``), or the
+    ``InvalidQuery`` message as a string. Shared and not copied, like the index; failures are kept too,
+    so a slow or malformed pattern costs its time once, not on every rerun."""
+    return _search(tuple(_prepared_key(name) for name in CORPUS_NAMES), query, mode, case_sensitive, whole_word,
+                   tuple(corpora))
+
+
+def search_page(query: str, mode: str, case_sensitive: bool, whole_word: bool, corpora: tuple[str, ...],
+                corpus_name: str, page: int, size: int):
+    """KWIC rows of one page of one corpus's hits (small; built on demand)."""
+    result = search(query, mode, case_sensitive, whole_word, corpora)
+    return search_index().page(result, corpus_name, page, size)
+
+
+@st.cache_resource(show_spinner="Searching…", max_entries=16)
+def _search(keys: tuple[SourceKey, ...], query: str, mode: str, case_sensitive: bool, whole_word: bool,
+            corpora: tuple[str, ...]):
+    from data_access.search import InvalidQuery
+
+    try:
+        return _search_index(keys).search(query, mode=mode, case_sensitive=case_sensitive, whole_word=whole_word,
+                                           corpora=corpora, limit=0)
+    except InvalidQuery as exc:
+        return str(exc)
+
+
+# --------------------------------------------------------------------------------------------- model runs
+# (corpus, run name, run file, is_demo, file mtime): a run is keyed by its file and version, scored once per
+# corpus source.
+RunKey = tuple[str, str, str, bool, int]
+
+
+def run_keys(name: str) -> dict[str, RunKey]:
+    """The runs of a corpus by name: demo runs of a demo corpus, DIALOGUE_RUNS_DIR/<corpus>/ and uploads."""
+    from data_access.runs import available_runs
+
+    is_demo = source_key(name)[1] is None
+    keys = {}
+    for run, (file, demo) in available_runs(name, is_demo).items():
+        try:
+            stamp = file.stat().st_mtime_ns
+        except OSError:
+            stamp = 0
+        keys[run] = (name, run, str(file), demo, stamp)
+    return keys
+
+
+@st.cache_data(show_spinner="Scoring the run…", max_entries=32)
+def _load_run(key: SourceKey, run_key: RunKey):
+    from data_access.runs import load_run
+
+    loaded = _load(key)
+    if isinstance(loaded, LoadFailure):
+        return loaded
+    try:
+        return load_run(loaded, run_key[2], run_key[1], is_demo=run_key[3])
+    except SourceError as exc:
+        return LoadFailure(key[0], str(exc))
+    except Exception as exc:  # noqa: BLE001 - a broken run must not take the page down
+        return LoadFailure(key[0], f"{run_key[2]}: unexpected {type(exc).__name__}: {exc}")
+
+
+def model_run(name: str, run_key: RunKey):
+    """The scored run (``LoadedRun``), or a ``LoadFailure`` naming the run file."""
+    return _load_run(_prepared_key(name), run_key)
+
+
+def run_derived(function: Callable, name: str, run_key: RunKey, *args):
+    """``function(loaded_corpus, loaded_run, *args)`` cached per corpus source, run file and arguments."""
+    return _run_derived(function.__module__, function.__qualname__, _prepared_key(name), run_key, args)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _run_derived(module: str, qualname: str, key: SourceKey, run_key: RunKey, args: tuple):
+    import importlib
+
+    function = importlib.import_module(module)
+    for part in qualname.split("."):
+        function = getattr(function, part)
+    loaded, run = _load(key), _load_run(key, run_key)
+    if isinstance(loaded, LoadFailure) or isinstance(run, LoadFailure):
+        return None
+    return function(loaded, run, *args)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Published annotation layers (data_access.layers): linked to the configured corpus, cached per corpus
+# source and layer file (its size and modification time, so an edited layer is read again).
+
+def layer_source(name: str):
+    """Where the layer ``name`` comes from (``data_access.layers.load.LayerSource``)."""
+    from data_access.layers import LAYER_CORPUS
+    from data_access.layers.load import configured_layer
+
+    return configured_layer(name, _source(source_key(LAYER_CORPUS[name])))
+
+
+def _layer_key(name: str) -> Optional[tuple]:
+    from data_access.layers import LAYER_CORPUS
+
+    source = layer_source(name)
+    if source.path is None:
+        return None
+    try:
+        stat = source.path.stat()
+        stamp = (stat.st_size, stat.st_mtime_ns)
+    except OSError:
+        stamp = None
+    return (name, _prepared_key(LAYER_CORPUS[name]), str(source.path), source.is_demo, stamp)
+
+
+def layer(name: str):
+    """The layer linked to its corpus (``LoadedLayer``), a ``LoadFailure`` naming the file, or None when no
+    layer is configured for the corpus (``layer_source(name).reason`` says why)."""
+    key = _layer_key(name)
+    return None if key is None else _layer(key)
+
+
+@st.cache_data(show_spinner="Linking the published annotation layer…", max_entries=4)
+def _layer(key: tuple):
+    from data_access.layers.load import load_layer
+
+    name, corpus_key, path, is_demo, _stamp = key
+    loaded = _load(corpus_key)
+    if isinstance(loaded, LoadFailure):
+        return LoadFailure(name, f"its corpus could not be loaded: {loaded.message}")
+    try:
+        return load_layer(name, loaded, path, is_demo)
+    except SourceError as exc:
+        return LoadFailure(name, str(exc))
+    except Exception as exc:  # noqa: BLE001 - a broken layer must not take the page down
+        return LoadFailure(name, f"{path}: unexpected {type(exc).__name__}: {exc}")
+
+
+def layer_derived(function: Callable, name: str, *args):
+    """``function(loaded_layer, loaded_corpus, *args)`` cached per layer, corpus and arguments; None when the
+    layer is absent or failed (so replay reruns unpickle small results, not the whole layer)."""
+    key = _layer_key(name)
+    return None if key is None else _layer_derived(function.__module__, function.__qualname__, key, args)
+
+
+@st.cache_data(show_spinner=False, max_entries=512)
+def _layer_derived(module: str, qualname: str, key: tuple, args: tuple):
+    import importlib
+
+    function = importlib.import_module(module)
+    for part in qualname.split("."):
+        function = getattr(function, part)
+    result = _layer(key)
+    loaded = _load(key[1])
+    if isinstance(result, LoadFailure) or isinstance(loaded, LoadFailure):
+        return None
+    return function(result, loaded, *args)

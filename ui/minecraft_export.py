@@ -2,9 +2,11 @@
 import streamlit as st
 
 from data_access.minecraft import bap_jsonl_bytes
+from ui.cached import loaded_corpus
 
 
-def bap_samples_download(loaded) -> None:
+def bap_samples_download(name: str) -> None:
+    """The corpus is copied out of the cache only when the file is asked for, not on every rerun."""
     with st.expander("Builder Action Prediction samples as JSON Lines"):
         st.caption("One sample per line with the fields of the BAP data format (Jayannthan et al., 2020): "
                    "builder_action_history, next_builder_actions, prev_utterances, gold_config, built_config, "
@@ -14,6 +16,9 @@ def bap_samples_download(loaded) -> None:
         split = left.selectbox("Split", ["train", "val", "test"], key="bap_split")
         with_perspective = middle.toggle("With perspective coordinates", help="3×11×9×11 numbers per sample")
         if right.button("Prepare the file", key="bap_prepare"):
+            loaded = loaded_corpus(name)
+            if loaded is None:
+                return
             with st.spinner("Deriving samples…"):
                 data = bap_jsonl_bytes(loaded, split, with_perspective)
             n_samples = data.count(b"\n")

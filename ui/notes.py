@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from data_access.notes import NotesStore, NotesStoreError
-from data_access.sources import notes_db_path
+from data_access.sources import notes_db_target
 from ui.widgets import md_escape
 
 
@@ -22,7 +22,7 @@ def _store(path: str) -> NotesStore:
 def store() -> Optional[NotesStore]:
     """The configured notes store, or None after showing why it cannot be opened."""
     try:
-        return _store(str(notes_db_path()))
+        return _store(str(notes_db_target()))
     except NotesStoreError as exc:
         st.error(f"Notes are unavailable: {exc}", icon="⚠️")
         return None
@@ -89,3 +89,50 @@ def notes_panel(corpus: str, dialog_id: str, turn: Optional[int], round: Optiona
         message = st.session_state.pop(f"{form_key}_message", None)
         if message:
             getattr(st, message[0])(message[1])
+
+
+# -- the Notes page's editable table -------------------------------------------------------------------------
+
+_SNAPSHOT = "notes_editor_snapshot"
+
+
+def note_editor_frame(notes: NotesStore, selection: dict, show_deleted: bool) -> tuple[pd.DataFrame, int]:
+    """The notes the editor shows, and how many changed elsewhere since (0 when no edit is pending).
+
+    While the user has unsaved edits the table keeps showing the rows those edits were made on (the editor
+    keys its edits by row position), so a note another session adds or deletes meanwhile cannot shift an
+    edit onto another note or drop it; every edit is then saved by note id (``apply_edits``)."""
+    fresh = notes.notes(**selection, include_deleted=show_deleted)
+    key = (tuple(sorted(selection.items())), show_deleted)
+    snapshot = st.session_state.get(_SNAPSHOT)
+    pending = st.session_state.get("notes_editor") or {}
+    editing = any(pending.get(part) for part in ("edited_rows", "added_rows", "deleted_rows"))
+    if editing and snapshot is not None and snapshot[0] == key:
+        shown = snapshot[1]
+        seen = dict(zip(shown["id"], shown["updated_at"]))
+        newer = sum(seen.get(i) != u for i, u in zip(fresh["id"], fresh["updated_at"])) + len(set(seen) - set(fresh["id"]))
+        return shown, newer
+    st.session_state[_SNAPSHOT] = (key, fresh)
+    return fresh, 0
+
+
+def table_edits(before: pd.DataFrame, after: pd.DataFrame) -> list[dict]:
+    """The edits between the table as shown and as edited, by note id (see ``data_access.notes.apply_edits``)."""
+    edits = []
+    for old, new in zip(before.itertuples(index=False), after.itertuples(index=False)):
+        edit: dict = {}
+        if bool(new.deleted) != bool(old.deleted):
+            edit["deleted"] = bool(new.deleted)
+        if (new.text or "") != (old.text or ""):
+            edit["text"] = new.text or ""
+        if (new.tags or "") != (old.tags or ""):
+            edit["tags"] = (new.tags or "").split(",")
+        if edit:
+            edits.append({"id": int(old.id), "updated_at": old.updated_at, **edit})
+    return edits
+
+
+def forget_edits() -> None:
+    """Show the stored notes again, not the edits (after a save or a discard)."""
+    st.session_state.pop("notes_editor", None)
+    st.session_state.pop(_SNAPSHOT, None)

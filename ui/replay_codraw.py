@@ -11,7 +11,7 @@ import streamlit as st
 
 from data_access.codraw.replay import round_view
 from data_access.replay import dialog_ids, dialog_row, source_facts
-from ui import cached
+from ui import cached, layers
 from ui.widgets import dialog_picker, md_escape, query_param, stepper, transcript
 
 
@@ -54,6 +54,7 @@ def show(name: str) -> None:
         st.caption(f"The Teller peeked before round {view.peek_round}.")
     elif view.peek_round is None:
         st.caption("The Teller never peeked in this dialog.")
+    layers.codraw_replay_crs(dialog_id, view.turn)
     if view.target_image is not None:
         target_col, canvas_col = st.columns(2)
         target_col.image(view.target_image, caption="Teller's target", width="stretch")

@@ -13,7 +13,8 @@ import streamlit as st
 from data_access.gos import dialog_labels, round_steps, round_view
 from data_access.links import parse_positive_int
 from data_access.replay import source_facts
-from ui import cached
+from ui import cached, layers
+from ui.highlight import marked_html, requested_highlight
 from ui.share import latex_table_download
 from ui.widgets import md_escape as _md
 from ui.widgets import query_param, stepper
@@ -59,6 +60,17 @@ def _pick_round(steps_per_round: dict[int, int], requested: Optional[str], dialo
     return int(choice)
 
 
+def _search_match(view) -> None:
+    """The message of this step with the search match from the URL marked, when it contains it."""
+    needle = requested_highlight()
+    current = view.transcript[(view.transcript["step"] == view.step) & (view.transcript["kind"] == "message")]
+    marked = marked_html(str(current["event"].iloc[0]), needle) if needle and len(current) else None
+    if marked is not None:
+        with st.container(border=True):
+            st.caption(f"Search match at step {view.step}:")
+            st.html(marked)
+
+
 def show(name: str) -> None:
     if not cached.corpus_ready(name):
         return
@@ -92,9 +104,11 @@ def show(name: str) -> None:
         st.markdown(f"**Scenario.** {_md(view.criterion)}")
         st.caption(_md(view.instruction))
     EVENT_BOX.get(view.event_level, st.info)(_md(view.event))
+    _search_match(view)
 
-    board_columns = st.columns(len(view.boards) or 1)
-    for column, board in zip(board_columns, view.boards):
+    boards = layers.gos_replay_mentions(name, view)  # the published mentions of this message, if any
+    board_columns = st.columns(len(boards) or 1)
+    for column, board in zip(board_columns, boards):
         lock = f" · pending lock on {board.pending}" if board.pending else ""
         column.image(board.png, caption=f"{board.role}: {board.username}{lock}", width="stretch")
     st.caption("Number badge = agreed rank · blue border and lock = the player's own pending lock (the partner cannot "

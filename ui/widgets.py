@@ -74,14 +74,17 @@ def stepper(n_steps: int, requested: Optional[str], key: str, label: str = "Turn
 def transcript(lines: pd.DataFrame, current_turn: int, show_all: bool) -> None:
     """Chat lines (columns turn, speaker, text) up to ``current_turn``; later ones only when asked.
 
-    Text is rendered with st.text-like escaping (st.chat_message + st.text) so data never runs as HTML."""
+    Text is rendered with st.text-like escaping (st.chat_message + st.text) so data never runs as HTML; at the
+    current turn a search match from the URL is marked (``ui.highlight``)."""
+    from ui.highlight import show_text
+
     visible = lines if show_all else lines[lines["turn"] <= current_turn]
     if visible.empty:
         st.caption("No messages yet at this step.")
     for row in visible.itertuples(index=False):
         with st.chat_message("user" if getattr(row, "role", "") in ("Teller", "Architect", "Player A") else "assistant"):
             st.caption(f"{row.speaker} · turn {row.turn}" + ("  (later)" if row.turn > current_turn else ""))
-            st.text(row.text)
+            show_text(row.text, highlight=row.turn == current_turn)
 
 
 def corpus_selector(key: str, default: str = "codraw", label: str = "Corpus") -> str:

@@ -15,7 +15,7 @@ from .frames import build_frames
 from .summary import summarize
 from .view import replay_step, snapshot, step_count
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: "Mission has started." anywhere is no utterance; placements from the empty world
 DEMO_VERSION = 1
 
 __all__ = [

@@ -43,9 +43,12 @@ def transition(previous: Iterable[int], current: Iterable[int]) -> tuple[list[in
 
 
 def transitions(game: GameLog) -> list[tuple[list[int], list[int]]]:
-    """``transition`` of every kept state from its predecessor (index 0: nothing), computed once per game."""
+    """``transition`` of every kept state from its predecessor, computed once per game.
+
+    Placements are counted from the empty world: index 0 places every block of the first recorded state
+    (normally none), before any utterance."""
     if game.diffs is None:
-        diffs = [([], [])]
+        diffs = [(sorted(set(game.keys[0])), [])]
         previous = set(game.keys[0])
         for keys in game.keys[1:]:
             current = set(keys)
@@ -113,7 +116,7 @@ def sample_spans(game: GameLog, events: list[Event]) -> list[SampleSpan]:
 
 def utterance_turn(game: GameLog, state: int) -> int:
     """The utterance (1-based, system line excluded) an action of ``state`` follows; 0 before the first."""
-    return max(0, game.n_chat[state - 1] - int(game.has_system_line)) if state > 0 else 0
+    return game.utterances_in(game.n_chat[state - 1]) if state > 0 else 0
 
 
 def sample_rows(game: GameLog, json_id: int) -> dict[str, list]:

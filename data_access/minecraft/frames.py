@@ -130,29 +130,31 @@ def _build_frames(path: Path, progress: ProgressCallback) -> tuple[dict[str, pd.
 
 def _add_game(game: GameLog, target, n_samples: int, dialogs, utterances, actions, states) -> None:
     gid = game.experiment_id
-    system = int(game.has_system_line)
-    # Utterances: one row per chat line except the system line; time = the state where it first appears.
+    # Utterances: one row per chat line except the system line "Mission has started." (wherever it occurs);
+    # time = the state where the line first appears.
     first_state_of_line = np.searchsorted(np.asarray(game.n_chat), np.arange(len(game.lines)), side="right")
     n_architect = 0
-    for index in range(system, len(game.lines)):
-        line = game.lines[index]
+    for index, line in enumerate(game.lines):
+        if game.is_system_line(index):
+            continue
         role = speaker_of(line)
         n_architect += role == "Architect"
         state = min(int(first_state_of_line[index]), len(game.time_s) - 1)
-        utterances.add(CORPUS, gid, None, index + 1 - system, role, role, strip_speaker(line), game.time_s[state])
-    n_utterances = len(game.lines) - system
+        utterances.add(CORPUS, gid, None, game.utterances_in(index + 1), role, role, strip_speaker(line),
+                       game.time_s[state])
+    n_utterances = game.utterances_in(len(game.lines))
     # States (column-wise: this runs ~44k times on the full corpus) and the diffs between kept states.
     n = len(game.keys)
     xs, ys, zs, yaws, pitches = zip(*game.position)
     for name, values in (("game", [gid] * n), ("idx", range(n)), ("time_s", game.time_s), ("event", game.event),
                          ("x", xs), ("y", ys), ("z", zs), ("yaw", yaws), ("pitch", pitches),
-                         ("n_blocks", map(len, game.keys)), ("n_utterances", (max(0, c - system) for c in game.n_chat))):
+                         ("n_blocks", map(len, game.keys)), ("n_utterances", map(game.utterances_in, game.n_chat))):
         states[name].extend(values)
     n_place = n_remove = seq = 0
     for i, (placements, removals) in enumerate(transitions(game)):
         if not placements and not removals:
             continue
-        turn = max(0, game.n_chat[i - 1] - system)
+        turn = game.utterances_in(game.n_chat[i - 1]) if i > 0 else 0
         for kind, group in (("placement", placements), ("removal", removals)):
             for key in group:
                 actions.add(gid, i, turn, seq, kind, *decode(key), game.time_s[i])

@@ -127,8 +127,9 @@ class GameLog:
     """One game after dropping the null-BuilderPosition glitch states (the repo's ``remove_empty_states``).
 
     Per kept state: its block keys (``blocks.encode``), how many chat lines it has (cumulative), its time
-    and event and the Builder position. ``lines`` is the whole chat in order (including the system line
-    "Mission has started." when present; ``has_system_line`` tells)."""
+    and event and the Builder position. ``lines`` is the whole chat in order, including the system line
+    "Mission has started." wherever it occurs (``has_system_line`` tells whether it is the first line);
+    that line is never an utterance: ``utterances_in(n)`` counts the utterances among the first n lines."""
 
     experiment_id: str
     date_dir: str
@@ -146,6 +147,24 @@ class GameLog:
     position: list[tuple[float, float, float, float, float]]
     n_raw_states: int
     diffs: Optional[list] = None  # cache of bap.transitions
+    _utterances_before: Optional[list[int]] = field(default=None, repr=False, compare=False)
+
+    def is_system_line(self, index: int) -> bool:
+        return is_system_line(self.lines[index])
+
+    def utterances_in(self, n_lines: int) -> int:
+        """How many of the first ``n_lines`` chat lines are utterances (system lines are not)."""
+        if self._utterances_before is None:
+            counts = [0]
+            for line in self.lines:
+                counts.append(counts[-1] + (not is_system_line(line)))
+            self._utterances_before = counts
+        return self._utterances_before[max(0, min(int(n_lines), len(self.lines)))]
+
+
+def is_system_line(line: str) -> bool:
+    """The game's own "Mission has started." line (FORMATS B.3), never an utterance wherever it occurs."""
+    return _SYSTEM_LINE.match(line) is not None
 
 
 class _ColorIds(dict):

@@ -37,7 +37,7 @@ def chart_titles(at: AppTest) -> list[str]:
 def test_codraw_scores_page_shows_score_and_peek_charts():
     at = open_page("codraw_scores")
     assert not at.error
-    assert len(at.get("plotly_chart")) == 8
+    assert len(at.get("plotly_chart")) == 9  # + score by CR presence (published layer)
     text = captions(at)
     for expected in ("Score of the final drawing per split under both metrics", "Mean score (paper metric) of the drawing after each round",
                      "stored scores reproduced exactly", "Final score (paper metric) against dialog length",
@@ -93,7 +93,7 @@ def test_gos_outcomes_page():
     for expected in ("Mismatches and manual unlocks per round", "Agreement between the independent rankings",
                      "Rank sums per image", "name the image the pair ranks next", "Post-game survey"):
         assert expected in text
-    assert len(at.get("plotly_chart")) == 5
+    assert len(at.get("plotly_chart")) == 6  # + mentions per round (published layer)
 
 
 def test_minecraft_outcomes_page():

@@ -37,3 +37,18 @@ def test_lists_notes_with_deep_links_and_filters_by_tag():
 def test_empty_store_says_how_to_add_notes():
     at = _open_notes()
     assert any("No notes yet" in info.value for info in at.info)
+
+
+def test_table_edits_name_each_changed_note_by_id():
+    import pandas as pd
+
+    from ui.notes import table_edits
+
+    before = pd.DataFrame({"id": [4, 7, 9], "text": ["a", "b", "c"], "tags": ["x", "", "y"],
+                           "deleted": [False, False, True], "updated_at": ["t4", "t7", "t9"]})
+    after = before.assign(text=["a", "b2", "c"], tags=["x", "", "y, z"], deleted=[True, False, False])
+    assert table_edits(before, after) == [
+        {"id": 4, "updated_at": "t4", "deleted": True},
+        {"id": 7, "updated_at": "t7", "text": "b2"},
+        {"id": 9, "updated_at": "t9", "deleted": False, "tags": ["y", " z"]},
+    ]

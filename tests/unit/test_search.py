@@ -1,12 +1,15 @@
-"""Search: AND of words, phrases, case and whole-word options, regex (incl. ones only Python re runs),
-metacharacter escaping, KWIC context, exact counts with capped rows, friendly errors and deep links."""
+"""Search: AND of words, phrases, case, whole words by default (substrings as an option), RE2 regular
+expressions, metacharacter escaping, KWIC context, exact counts per corpus, pages per corpus, friendly
+errors and deep links that carry the match."""
 from __future__ import annotations
+
+import re
 
 import pandas as pd
 import pytest
 
 from data_access.common import UTTERANCE_COLUMNS
-from data_access.search import InvalidQuery, SearchIndex, compile_query, search, split_words
+from data_access.search import InvalidQuery, QueryTooSlow, SearchIndex, compile_query, search, split_words
 
 
 def _utterances(corpus, dialog_id, texts, rounds=None):
@@ -34,7 +37,7 @@ def index() -> SearchIndex:
 
 
 def test_counts_per_corpus_are_exact_and_include_empty_corpora(index):
-    result = index.search("left")
+    result = index.search("left", whole_word=False)
     counts = result.counts.set_index("corpus")
     assert counts.loc["codraw", "n_utterances"] == 3  # LEFT, left, leftover
     assert counts.loc["codraw", "n_dialogs"] == 1
@@ -46,9 +49,18 @@ def test_counts_per_corpus_are_exact_and_include_empty_corpora(index):
 
 
 def test_case_sensitivity(index):
-    assert index.search("left", case_sensitive=True).total == 3  # "left of", "leftover", "Left left Left"
+    assert index.search("left", case_sensitive=True, whole_word=False).total == 3  # "left of", "leftover", "Left left Left"
     assert index.search("LEFT", case_sensitive=True).total == 1
-    assert index.search("LEFT").total == 4
+    assert index.search("LEFT", whole_word=False).total == 4
+
+
+def test_words_match_whole_words_by_default_and_substrings_on_request():
+    index = SearchIndex.build(_utterances("codraw", "t", ["a tree", "the street", "Trees", "tree-top", "TREE."]))
+    assert index.search("tree").hits["text"].tolist() == ["a tree", "tree-top", "TREE."]
+    assert index.search("tree", whole_word=False).total == 5
+    assert compile_query("tree").whole_word and not compile_query("tree", mode="regex").whole_word
+    assert index.search("tre+", mode="regex").total == 5  # a regex means what it says
+    assert index.search("tre+", mode="regex", whole_word=True).total == 3
 
 
 def test_whole_word_excludes_longer_words(index):
@@ -63,6 +75,7 @@ def test_whole_word_excludes_longer_words(index):
 def test_words_are_anded_and_phrases_kept_together(index):
     assert index.search("sun the").total == 3
     assert index.search("sun tree").total == 0
+    assert index.search("sun tree", whole_word=False).total == 0
     assert index.search('"the sun"').total == 3
     assert index.search('"sun the"').total == 0
     assert split_words('red "sun  is" big "open') == ["red", "sun is", "big", "open"]
@@ -73,7 +86,7 @@ def test_word_mode_escapes_metacharacters(index):
     assert index.search("a?b").total == 0
     assert index.search("(x)").total == 1
     assert index.search("X:0").total == 1
-    assert index.search("[Builder").total == 1
+    assert index.search("[Builder", whole_word=False).total == 1
     # the same text as a regex means something else
     assert index.search("t.e").total == 0
     assert index.search("t.e", mode="regex").total > 1
@@ -85,13 +98,15 @@ def test_regex_mode(index):
     assert index.search(r"LEFT\.$", mode="regex", case_sensitive=True).total == 1
 
 
-def test_regex_only_python_can_run_falls_back_with_same_semantics(index):
-    result = index.search(r"(?<=the )sun", mode="regex")
-    assert result.engine == "python"
-    assert result.total == 3
-    assert set(result.hits["match"]) == {"sun"}
-    # \b on non-ASCII text follows Python's Unicode meaning
-    assert index.search(r"\bcaf\b", mode="regex").total == 0
+def test_look_around_and_back_references_get_a_clear_message(index):
+    for pattern, what in [(r"(?<=the )sun", "Look-behind"), (r"(?<!x)sun", "Look-behind"), (r"sun(?= is)", "Look-ahead"),
+                          (r"^(?!zzz)(\w+\s?)*$", "Look-ahead"), (r"(s)un\1", "Back-references"),
+                          (r"(?P<a>s)(?P=a)", "Back-references")]:
+        with pytest.raises(InvalidQuery, match=what):
+            index.search(pattern, mode="regex")
+    # RE2's \w and \b are ASCII; whole words use Unicode letters
+    assert index.search(r"caf\b", mode="regex").total == 1
+    assert index.search(r"caf", mode="regex", whole_word=True).total == 0
 
 
 def test_kwic_context_is_exact(index):
@@ -125,8 +140,10 @@ def test_limit_caps_rows_but_not_counts():
 def test_invalid_queries_raise_friendly_error(index):
     with pytest.raises(InvalidQuery, match="not a valid regular expression"):
         index.search("(unclosed", mode="regex")
-    with pytest.raises(InvalidQuery, match="position"):
+    with pytest.raises(InvalidQuery, match=re.escape("invalid repetition size at “{2,1}”")):
         compile_query("a{2,1}", mode="regex")
+    with pytest.raises(InvalidQuery, match="limited to"):
+        compile_query("a" * 501, mode="regex")
     with pytest.raises(InvalidQuery):
         index.search("   ")
     # the same text in word mode is fine
@@ -136,9 +153,9 @@ def test_invalid_queries_raise_friendly_error(index):
 def test_links_point_at_turn_and_round(index):
     hits = index.search("sun").hits
     codraw = hits[hits["dialog_id"] == "c1"].iloc[0]
-    assert codraw["link"] == "/replay?corpus=codraw&dialog=c1&turn=1"
+    assert codraw["link"] == "/replay?corpus=codraw&dialog=c1&turn=1&hl=sun"
     gos = hits[hits["corpus"] == "gos"].iloc[0]
-    assert gos["link"] == "/replay?corpus=gos&dialog=g1&round=2&turn=2"
+    assert gos["link"] == "/replay?corpus=gos&dialog=g1&round=2&turn=2&hl=sun"
     assert gos["round"] == 2 and pd.isna(codraw["round"])
 
 
@@ -153,3 +170,67 @@ def test_empty_index():
     empty = SearchIndex.build(pd.DataFrame({c: pd.Series(dtype="object") for c in UTTERANCE_COLUMNS}))
     result = empty.search("anything")
     assert result.total == 0 and result.hits.empty and result.counts.empty
+
+
+def test_every_corpus_pages_through_its_own_hits():
+    index = SearchIndex.build([
+        _utterances("codraw", "c", [f"tree {i}" for i in range(120)]),
+        _utterances("gos", "g", ["a tree", "no", "tree again"], rounds=[1, 1, 2]),
+        _utterances("minecraft", "m", ["the tree is here"]),
+    ])
+    result = index.search("tree", limit=0)
+    assert result.hits.empty and result.total == 123
+    assert [result.n_hits(c) for c in ("codraw", "gos", "minecraft")] == [120, 2, 1]
+    assert [result.n_pages(c, size=50) for c in ("codraw", "gos", "minecraft")] == [3, 1, 1]
+    assert index.page(result, "gos")["text"].tolist() == ["a tree", "tree again"]
+    assert index.page(result, "minecraft")["dialog_id"].tolist() == ["m"]
+    assert index.page(result, "codraw", 3, size=50)["turn"].tolist() == list(range(101, 121))
+    assert index.page(result, "codraw", 99, size=50)["turn"].tolist() == list(range(101, 121))  # clamped
+    assert index.page(result, "codraw", 2, size=50)["turn"].iloc[0] == 51
+
+
+def test_a_search_over_its_time_limit_stops_with_a_message():
+    index = SearchIndex.build(_utterances("codraw", "big", ["some text to match " * 20] * 20000))
+    with pytest.raises(QueryTooSlow, match="too long"):
+        index.search(r"(.|e)*e(.|e){80}x", mode="regex", time_limit=0.01)
+
+
+HOSTILE = [
+    ("regex", r"^(?!zzz)(\w+\s?)*$"),  # catastrophic in a backtracking engine (and a look-ahead)
+    ("regex", r"^(\w+\s?)*$"),
+    ("regex", r"(a+)+$"),
+    ("regex", r"(x+x+)+y"),
+    ("regex", r"(.*a){25}"),
+    ("words", "a" * 400 + "!"),
+    ("words", " ".join(["aaaaaaaaaa"] * 12)),
+]
+
+
+@pytest.mark.parametrize("mode, query", HOSTILE)
+def test_hostile_queries_answer_promptly(mode, query):
+    """Run in a subprocess with a timeout, so that a regression (a backtracking engine) fails instead of hanging."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import sys, pandas as pd\n"
+        "from data_access.search import SearchIndex, InvalidQuery\n"
+        "texts = ['a' * 3000 + '!', ('word ' * 600) + '!', 'x' * 3000, 'aaaa ' * 800]\n"
+        "frame = pd.DataFrame({'corpus': 'codraw', 'dialog_id': 'd', 'round': pd.array([None] * 4, dtype='Int64'),\n"
+        "    'turn': [1, 2, 3, 4], 'speaker': 'A', 'role': 'Teller', 'text': texts, 'time_s': 0.0})\n"
+        "index = SearchIndex.build(frame)\n"
+        "for whole in (False, True):\n"
+        "    try:\n"
+        "        result = index.search(sys.argv[2], mode=sys.argv[1], whole_word=whole, limit=None)\n"
+        "        print('ok', result.total)\n"
+        "    except InvalidQuery as exc:\n"
+        "        print('message', exc)\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", code, mode, query], cwd=root, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 2 and all(line.startswith(("ok", "message")) for line in lines)
+    if query.startswith("^(?!"):
+        assert lines[0].startswith("message Look-ahead")

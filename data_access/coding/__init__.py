@@ -1,0 +1,1 @@
+"""Structured coding: codebooks, annotations, agreement, adjudication, queues (pure Python)."""

@@ -1,0 +1,155 @@
+"""Codebooks: named, versioned sets of labels, and their JSON / YAML form.
+
+A label has a name, a description, a colour (``#rrggbb``), a scope — ``dialog``, ``turn`` or ``span`` (of
+one utterance) — whether it links to referents (CoDraw clip art of the target scene, Game Of Sorts board
+images, Minecraft blocks of the target) and an optional keyboard shortcut (one character).
+
+Codebooks are immutable once saved: an edit saves version n + 1, and every annotation keeps the version it
+was made under. The exchange form (JSON or YAML, the same tree)::
+
+    name: clarification
+    description: Clarification requests and what they are about
+    labels:
+      - {name: CR, description: asks for clarification, colour: "#d62728", scope: turn, links_referents: false}
+      - {name: refers-to, colour: "#1f77b4", scope: span, links_referents: true, key: r}
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import yaml
+
+SCOPES = ("dialog", "turn", "span")
+_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+DEFAULT_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+                   "#bcbd22", "#17becf"]
+
+
+class CodebookError(ValueError):
+    """A codebook (or its file) is not valid; the message names the label or field."""
+
+
+@dataclass(frozen=True)
+class Label:
+    name: str
+    scope: str = "turn"
+    description: str = ""
+    colour: str = "#1f77b4"
+    links_referents: bool = False
+    key: str = ""
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise CodebookError(f"a label needs a name; got {self.name!r}")
+        if self.name != self.name.strip() or "\n" in self.name:
+            raise CodebookError(f"label {self.name!r}: no leading/trailing spaces or line breaks in a name")
+        if self.scope not in SCOPES:
+            raise CodebookError(f"label {self.name!r}: scope must be one of {', '.join(SCOPES)}; got {self.scope!r}")
+        if not isinstance(self.colour, str) or not _COLOUR.match(self.colour):
+            raise CodebookError(f"label {self.name!r}: colour must look like #1f77b4; got {self.colour!r}")
+        if not isinstance(self.description, str):
+            raise CodebookError(f"label {self.name!r}: description must be text")
+        if not isinstance(self.links_referents, bool):
+            raise CodebookError(f"label {self.name!r}: links_referents must be true or false")
+        if not isinstance(self.key, str) or len(self.key) > 1 or (self.key and not self.key.isalnum()):
+            raise CodebookError(f"label {self.name!r}: key must be one letter or digit; got {self.key!r}")
+
+
+@dataclass(frozen=True)
+class Codebook:
+    name: str
+    labels: tuple[Label, ...]
+    description: str = ""
+    version: int = 0  # 0: not saved yet; the store assigns 1, 2, ...
+    created_by: str = ""
+    created_at: str = ""
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name.strip() or self.name != self.name.strip():
+            raise CodebookError(f"a codebook needs a name without leading/trailing spaces; got {self.name!r}")
+        if not self.labels:
+            raise CodebookError(f"codebook {self.name!r} has no labels")
+        seen_names, seen_keys = set(), set()
+        for label in self.labels:
+            if label.name in seen_names:
+                raise CodebookError(f"codebook {self.name!r}: label {label.name!r} appears twice")
+            seen_names.add(label.name)
+            if label.key:
+                if label.key.lower() in seen_keys:
+                    raise CodebookError(f"codebook {self.name!r}: shortcut {label.key!r} is used twice")
+                seen_keys.add(label.key.lower())
+
+    def label(self, name: str) -> Label:
+        for label in self.labels:
+            if label.name == name:
+                return label
+        raise KeyError(f"codebook {self.name!r} v{self.version} has no label {name!r}")
+
+    def labels_for(self, scope: str) -> list[Label]:
+        return [label for label in self.labels if label.scope == scope]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "version": self.version, "description": self.description,
+                "labels": [asdict(label) for label in self.labels]}
+
+    def with_labels(self, labels, description: str | None = None) -> "Codebook":
+        return Codebook(self.name, tuple(labels), self.description if description is None else description)
+
+
+def from_dict(data: Any, source: str = "codebook") -> Codebook:
+    """A codebook from its exchange form; ``source`` names the file in messages."""
+    if not isinstance(data, dict):
+        raise CodebookError(f"{source}: expected a mapping with name and labels, got {type(data).__name__}")
+    unknown = set(data) - {"name", "version", "description", "labels"}
+    if unknown:
+        raise CodebookError(f"{source}: unknown field(s) {', '.join(sorted(map(str, unknown)))}")
+    labels = data.get("labels")
+    if not isinstance(labels, list):
+        raise CodebookError(f"{source}: labels must be a list")
+    parsed = []
+    for index, item in enumerate(labels, 1):
+        if not isinstance(item, dict):
+            raise CodebookError(f"{source}: label {index} must be a mapping")
+        extra = set(item) - set(Label.__dataclass_fields__)
+        if extra:
+            raise CodebookError(f"{source}: label {index}: unknown field(s) {', '.join(sorted(map(str, extra)))}")
+        values = dict(item)
+        values.setdefault("colour", DEFAULT_COLOURS[(index - 1) % len(DEFAULT_COLOURS)])
+        values["key"] = "" if values.get("key") is None else str(values["key"])
+        try:
+            parsed.append(Label(**values))
+        except CodebookError as exc:
+            raise CodebookError(f"{source}: label {index}: {exc}") from None
+        except TypeError as exc:
+            raise CodebookError(f"{source}: label {index}: {exc}") from None
+    try:
+        return Codebook(name=data.get("name"), labels=tuple(parsed), description=data.get("description") or "")
+    except CodebookError as exc:
+        raise CodebookError(f"{source}: {exc}") from None
+
+
+def loads(text: str | bytes, source: str = "codebook") -> Codebook:
+    """Parse JSON or YAML (YAML is a superset of JSON; safe loader: no tags, no objects)."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise CodebookError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        raise CodebookError(f"{source}: not valid JSON or YAML{where}") from None
+    return from_dict(data, source)
+
+
+def to_json(codebook: Codebook) -> str:
+    return json.dumps(codebook.to_dict(), ensure_ascii=False, indent=2) + "\n"
+
+
+def to_yaml(codebook: Codebook) -> str:
+    return yaml.safe_dump(codebook.to_dict(), allow_unicode=True, sort_keys=False)

@@ -1,0 +1,221 @@
+"""What the pages show of a published layer, as pure functions of a ``LoadedLayer`` and its corpus: the
+mentions of one replay step, mention search, mention counts per round and criterion, CRs per dialog and
+the final score by CR presence (with a bootstrap interval, which stays inside the score's 0–5 range).
+
+Every function takes (layer, corpus, *args), the form ``ui.cached.layer_derived`` calls."""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from ..analysis.charts import PALETTE, Chart, ci_error_bars, count_phrase, empty_chart, filter_splits, row_positions, style
+from ..common import LoadedCorpus
+from ..links import replay_link
+from .load import LoadedLayer
+
+BOOTSTRAP_RESAMPLES = 2000
+CONFIDENCE = 0.95
+CR_GROUPS = ("with a CR", "annotated, no CR", "not in the layer")
+
+
+# ----------------------------------------------------------------------------------------------------
+# A Game Of Sorts mentions
+
+def step_mentions(layer: LoadedLayer, corpus: Optional[LoadedCorpus], dialog_id: str, round_number: int, turn: int) -> pd.DataFrame:
+    """The mentions annotated in the message at this replay step (empty when none)."""
+    frame = layer.annotations
+    mine = frame[(frame["dialog_id"] == dialog_id) & (frame["round"] == int(round_number)) & (frame["turn"] == int(turn))]
+    return mine.sort_values(["start", "end"]).reset_index(drop=True)
+
+
+def round_mention_turns(layer: LoadedLayer, corpus: Optional[LoadedCorpus], dialog_id: str, round_number: int) -> dict[int, int]:
+    """replay step → number of mentions, for the steps of one round that have mentions."""
+    frame = layer.annotations
+    mine = frame[(frame["dialog_id"] == dialog_id) & (frame["round"] == int(round_number))]
+    return {int(k): int(v) for k, v in mine.groupby("turn").size().items()}
+
+
+def segments(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[str, Optional[int]]]:
+    """``text`` cut into (piece, index of the span covering it or None); spans that do not fit the text are
+    left out (they are reported, never shifted). Where spans overlap, the innermost (latest-starting) wins."""
+    owner: list[Optional[int]] = [None] * len(text)
+    order = sorted(range(len(spans)), key=lambda i: (spans[i][0], -spans[i][1]))
+    for i in order:
+        start, end = spans[i]
+        if 0 <= start < end <= len(text):
+            for position in range(start, end):
+                owner[position] = i
+    pieces: list[tuple[str, Optional[int]]] = []
+    for position, char in enumerate(text):
+        if pieces and pieces[-1][1] == owner[position]:
+            pieces[-1] = (pieces[-1][0] + char, owner[position])
+        else:
+            pieces.append((char, owner[position]))
+    return pieces
+
+
+def search_mentions(layer: LoadedLayer, corpus: Optional[LoadedCorpus], query: str, case_sensitive: bool = False) -> pd.DataFrame:
+    """Mentions whose text contains every word of ``query`` (or the whole query when quoted), with links."""
+    frame = layer.annotations
+    query = query.strip()
+    if not query or frame.empty:
+        return frame.iloc[0:0].assign(link=pd.Series(dtype="str"))
+    texts = frame["text"] if case_sensitive else frame["text"].str.lower()
+    needle = query if case_sensitive else query.lower()
+    if len(needle) >= 2 and needle[0] == needle[-1] == '"':
+        terms = [needle[1:-1]]
+    else:
+        terms = needle.split()
+    mask = pd.Series(True, index=frame.index)
+    for term in terms:
+        mask &= texts.str.contains(term, regex=False)
+    hits = frame[mask].copy()
+    hits["link"] = [replay_link("gos", d, int(t), int(r)) for d, r, t in zip(hits["dialog_id"], hits["round"], hits["turn"])]
+    return hits.reset_index(drop=True)
+
+
+def mentions_per_round(layer: LoadedLayer, corpus: LoadedCorpus) -> pd.DataFrame:
+    """One row per played round: interaction, round, board, criterion, messages, annotated messages,
+    mentions, single / group mentions and mentions per message."""
+    rounds = corpus.frames["rounds"]
+    round_column = "round_number" if "round_number" in rounds.columns else "round"
+    dialog_column = "interaction_id" if "interaction_id" in rounds.columns else "dialog_id"
+    base = pd.DataFrame({
+        "dialog_id": rounds[dialog_column].astype(str), "round": rounds[round_column].astype("int64"),
+        "board_id": rounds["board_id"].astype(str), "criterion": rounds["criterion"].astype(str),
+        "messages": rounds["n_messages"].astype("int64"),
+    })
+    frame = layer.annotations
+    counts = frame.assign(round=frame["round"].astype("int64")).groupby(["dialog_id", "round"]).agg(
+        annotated_messages=("message", "nunique"), mentions=("text", "size"), single=("single", "sum")).reset_index()
+    table = base.merge(counts, on=["dialog_id", "round"], how="left")
+    for column in ("annotated_messages", "mentions", "single"):
+        table[column] = table[column].fillna(0).astype("int64")
+    table["group"] = table["mentions"] - table["single"]
+    table["mentions_per_message"] = (table["mentions"] / table["messages"].where(table["messages"] > 0)).round(3)
+    return table.sort_values(["dialog_id", "round"]).reset_index(drop=True)
+
+
+def mentions_per_criterion(table: pd.DataFrame) -> pd.DataFrame:
+    """``mentions_per_round`` summed per board (criterion): plays, messages, mentions, per message."""
+    grouped = table.groupby(["board_id", "criterion"], sort=True).agg(
+        plays=("dialog_id", "size"), messages=("messages", "sum"), mentions=("mentions", "sum"),
+        single=("single", "sum"), group=("group", "sum")).reset_index()
+    grouped["mentions_per_message"] = (grouped["mentions"] / grouped["messages"].where(grouped["messages"] > 0)).round(3)
+    return grouped
+
+
+def mentions_round_chart(layer: LoadedLayer, corpus: LoadedCorpus) -> Chart:
+    table = mentions_per_round(layer, corpus)
+    if table.empty or not table["mentions"].sum():
+        return empty_chart("gos_mentions_by_round", "No mention of the published layer falls in a round of this corpus.")
+    by_round = table.groupby("round").agg(single=("single", "sum"), group=("group", "sum"), messages=("messages", "sum"),
+                                          rounds=("dialog_id", "size")).reset_index()
+    figure = go.Figure()
+    for index, (column, name) in enumerate((("single", "one image"), ("group", "a group of images"))):
+        figure.add_trace(go.Bar(x=by_round["round"], y=by_round[column] / by_round["rounds"], name=f"mentions of {name}",
+                                marker={"color": PALETTE[index]},
+                                hovertemplate=f"round %{{x}}: %{{y:.1f}} mentions of {name} per round<extra></extra>"))
+    style(figure, x="round number (play order)", y="mentions per round")
+    figure.update_layout(barmode="stack")
+    figure.update_xaxes(dtick=1)
+    caption = (f"Mentions of the published layer per round by round number: {int(table['mentions'].sum()):,} mentions "
+               f"({int(table['single'].sum()):,} of one image) in {int(table['annotated_messages'].sum()):,} messages of "
+               f"{count_phrase(len(table), 'round')}.")
+    return Chart("gos_mentions_by_round", figure, table, caption)
+
+
+# ----------------------------------------------------------------------------------------------------
+# CoDraw clarification requests
+
+def cr_by_dialog(layer: LoadedLayer, corpus: Optional[LoadedCorpus] = None) -> pd.DataFrame:
+    """Per dialog with uniquely aligned rows: annotated rounds, CRs and the rounds with a CR."""
+    frame = layer.annotations
+    if frame.empty:
+        return pd.DataFrame({"dialog_id": pd.Series(dtype="str"), "annotated": pd.Series(dtype="int64"),
+                             "crs": pd.Series(dtype="int64"), "cr_rounds": pd.Series(dtype="object")})
+    grouped = frame.groupby("dialog_id", sort=True)
+    table = pd.DataFrame({"annotated": grouped.size(), "crs": grouped["is_cr"].sum().astype("int64")})
+    cr_rounds = frame[frame["is_cr"]].groupby("dialog_id")["turn"].agg(lambda t: sorted({int(v) for v in t}))
+    table["cr_rounds"] = cr_rounds.reindex(table.index).map(lambda v: v if isinstance(v, list) else [])
+    return table.reset_index()
+
+
+def dialog_crs(layer: LoadedLayer, corpus: Optional[LoadedCorpus], dialog_id: str) -> pd.DataFrame:
+    """The aligned rows of one dialog: round, label, CR, impossible to know, the Drawer's message."""
+    frame = layer.annotations
+    mine = frame[frame["dialog_id"] == dialog_id]
+    return pd.DataFrame({"round": mine["turn"].astype("int64"), "label": mine["label"], "is_cr": mine["is_cr"],
+                         "impossible": mine["impossible"], "drawer": mine["text"], "record": mine["record"]}
+                        ).sort_values("round").reset_index(drop=True)
+
+
+def cr_group(layer: LoadedLayer, dialog_ids: pd.Series) -> pd.Series:
+    """Each dialog's group: with a CR / annotated, no CR / not in the layer (no uniquely aligned row)."""
+    table = cr_by_dialog(layer).set_index("dialog_id")
+    crs = dialog_ids.map(table["crs"])
+    return pd.Series(np.where(crs > 0, CR_GROUPS[0], np.where(crs == 0, CR_GROUPS[1], CR_GROUPS[2])), index=dialog_ids.index)
+
+
+def bootstrap_mean_ci(values: np.ndarray, resamples: int = BOOTSTRAP_RESAMPLES, confidence: float = CONFIDENCE,
+                      seed: int = 0) -> tuple[float, float, float]:
+    """(mean, low, high): the percentile bootstrap interval of the mean. Each resampled mean is a mean of
+    observed values, so the interval never leaves the values' range (a score's 0–5)."""
+    values = np.asarray(values, dtype=np.float64)
+    values = values[~np.isnan(values)]
+    if len(values) == 0:
+        return float("nan"), float("nan"), float("nan")
+    if len(values) == 1:
+        return float(values[0]), float("nan"), float("nan")
+    rng = np.random.default_rng(seed)
+    means = np.empty(resamples)
+    for start in range(0, resamples, 200):  # chunks keep memory small on 9,000 dialogs
+        stop = min(resamples, start + 200)
+        means[start:stop] = values[rng.integers(0, len(values), size=(stop - start, len(values)))].mean(axis=1)
+    alpha = (1 - confidence) / 2
+    low, high = np.quantile(means, [alpha, 1 - alpha])
+    return float(values.mean()), float(low), float(high)
+
+
+def score_by_cr(layer: LoadedLayer, corpus: LoadedCorpus, splits: tuple = ()) -> pd.DataFrame:
+    """Per split and CR group: dialogs, mean final score (paper's metric) and its 95% bootstrap interval."""
+    dialogs = filter_splits(corpus.dialogs, splits).dropna(subset=["final_score"])
+    data = pd.DataFrame({"dialog_id": dialogs["dialog_id"].to_numpy(), "split": dialogs["split"].to_numpy(),
+                         "final_score": dialogs["final_score"].to_numpy(dtype=np.float64)})
+    data["group"] = cr_group(layer, data["dialog_id"]).to_numpy()
+    rows = []
+    for split in ["all"] + sorted(data["split"].unique()):
+        part = data if split == "all" else data[data["split"] == split]
+        for group in CR_GROUPS:
+            values = part.loc[part["group"] == group, "final_score"].to_numpy()
+            mean, low, high = bootstrap_mean_ci(values)
+            rows.append({"split": split, "group": group, "n": len(values), "mean": mean, "low": low, "high": high})
+    return pd.DataFrame(rows), data
+
+
+def score_by_cr_chart(layer: LoadedLayer, corpus: LoadedCorpus, splits: tuple = ()) -> Chart:
+    stats, data = score_by_cr(layer, corpus, splits)
+    overall = stats[(stats["split"] == "all") & (stats["n"] > 0)]
+    if overall.empty or layer.annotations.empty:
+        return empty_chart("codraw_score_by_cr", "No dialog of the chosen splits has both a final score and an aligned CR row.")
+    figure = go.Figure()
+    for index, group in enumerate(CR_GROUPS):
+        mask = data["group"] == group
+        row = overall[overall["group"] == group]
+        if row.empty:
+            continue
+        figure.add_trace(go.Bar(
+            x=[group], y=row["mean"], name=f"{group} (n = {int(row['n'].iloc[0]):,})", marker={"color": PALETTE[index]},
+            error_y=ci_error_bars(row["mean"], row["low"], row["high"]), customdata=row_positions(data, mask).reshape(1, -1),
+            hovertemplate="%{x}: mean %{y:.2f}<extra></extra>"))
+    style(figure, y="mean final score (95% bootstrap CI)")
+    figure.update_yaxes(range=[0, 5])
+    n_cr = int(overall.loc[overall["group"] == CR_GROUPS[0], "n"].sum())
+    caption = (f"Mean final score (paper's metric, max 5) of dialogs with at least one clarification request of the "
+               f"published layer ({n_cr:,}), dialogs whose aligned rows hold none, and dialogs without a uniquely "
+               f"aligned row, over {count_phrase(len(data), 'dialog')}. Intervals: 95% percentile bootstrap of the mean "
+               f"({BOOTSTRAP_RESAMPLES:,} resamples), which stays within the 0–5 range.")
+    return Chart("codraw_score_by_cr", figure, stats, caption)

@@ -1,0 +1,36 @@
+"""Reading helpers shared by both layers: forgiving per line, strict per file."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+from ..common import SourceError
+
+
+def read_lines(path: Path | str) -> Iterator[tuple[int, str | None, str]]:
+    """(1-based line number, decoded text or None when not UTF-8, problem) of every non-empty line.
+
+    Raises SourceError naming the file when it is missing, a folder, or unreadable."""
+    path = Path(path)
+    if not path.exists():
+        raise SourceError(path, "does not exist")
+    if not path.is_file():
+        raise SourceError(path, "is not a file")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SourceError(path, f"cannot be read ({exc.strerror or exc})") from exc
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        raw = raw.rstrip(b"\r")
+        if not raw.strip():
+            continue
+        try:
+            yield number, raw.decode("utf-8"), ""
+        except UnicodeDecodeError as exc:
+            yield number, None, f"not UTF-8 ({exc.reason} at byte {exc.start})"
+
+
+def is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

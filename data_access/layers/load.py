@@ -1,0 +1,124 @@
+"""Where each layer comes from, and loading it against a loaded corpus.
+
+``DIALOGUE_LAYERS_DIR`` names a folder holding the layers under their published names (``LAYER_FILES``).
+Unset, a layer over a demo corpus is the generated demo layer (``demo``, written once into the cache folder
+like the demo corpora); over a real corpus it is simply absent, with the reason saying what to set.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from ..common import LoadedCorpus, SkippedRecord, SourceError
+from ..sources import Source, cache_dir, configured_source
+from . import DEMO_VERSION, LAYER_CORPUS, LAYER_FILES, LAYER_NAMES
+
+LAYERS_VARIABLE = "DIALOGUE_LAYERS_DIR"
+
+
+@dataclass(frozen=True)
+class LayerSource:
+    layer: str
+    path: Optional[Path]  # the layer file; None when no layer is configured for this corpus
+    is_demo: bool
+    reason: str = ""  # why there is no layer (path None)
+
+
+def layers_dir() -> Optional[Path]:
+    value = os.environ.get(LAYERS_VARIABLE, "").strip()
+    return Path(value).expanduser() if value else None
+
+
+def demo_layer_path(layer: str, cache_root: Optional[Path] = None) -> Path:
+    """The generated demo layer over the demo corpus, written on first use (atomically)."""
+    from ..corpora import corpus_module, demo_path
+    from . import demo
+
+    corpus = LAYER_CORPUS[layer]
+    root = Path(cache_root or cache_dir()) / "demo"
+    folder = root / f"layer-{layer}-v{DEMO_VERSION}-{corpus}-v{corpus_module(corpus).DEMO_VERSION}"
+    if not folder.is_dir():
+        corpus_path = demo_path(corpus, cache_root)
+        root.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=folder.name + ".", dir=root))
+        if layer == "gos-mentions":
+            from ..gos.reader import LOG_FILE
+
+            lines = demo.gos_mentions_lines(Path(corpus_path) / LOG_FILE)
+        else:
+            lines = demo.codraw_icr_lines(Path(corpus_path))
+        (tmp / LAYER_FILES[layer]).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        try:
+            os.replace(tmp, folder)
+        except OSError:  # another process won the race; its copy is identical
+            shutil.rmtree(tmp, ignore_errors=True)
+    return folder / LAYER_FILES[layer]
+
+
+def configured_layer(layer: str, corpus_source: Optional[Source] = None, cache_root: Optional[Path] = None) -> LayerSource:
+    if layer not in LAYER_NAMES:
+        raise ValueError(f"unknown layer {layer!r}; expected one of {', '.join(LAYER_NAMES)}")
+    folder = layers_dir()
+    if folder is not None:
+        return LayerSource(layer, folder / LAYER_FILES[layer], False)
+    source = corpus_source or configured_source(LAYER_CORPUS[layer])
+    if source.is_demo:
+        return LayerSource(layer, demo_layer_path(layer, cache_root), True)
+    return LayerSource(layer, None, False, f"{LAYERS_VARIABLE} is not set; set it to the folder holding {LAYER_FILES[layer]}")
+
+
+@dataclass
+class LoadedLayer:
+    """A layer linked to its corpus, as the app shows it (picklable for st.cache_data)."""
+
+    layer: str
+    path: str
+    is_demo: bool
+    annotations: "object"  # pandas.DataFrame in the common annotation form (see data_access.layers)
+    figures: dict  # the layer-summary figures
+    rows: "object" = None  # codraw-icr: every row with its alignment (ROW_COLUMNS); None for gos-mentions
+    skipped: list[SkippedRecord] = field(default_factory=list)
+    unmatched: list[str] = field(default_factory=list)
+    load_seconds: float = 0.0
+
+
+def load_layer(layer: str, loaded: LoadedCorpus, path: Path | str, is_demo: bool = False) -> LoadedLayer:
+    """Read ``path`` as ``layer`` and link it to ``loaded``; raises SourceError naming the file."""
+    started = time.perf_counter()
+    try:
+        if layer == "gos-mentions":
+            from . import gos_mentions
+
+            linked = gos_mentions.load(loaded, path)
+            result = LoadedLayer(layer, str(path), is_demo, linked.annotations, gos_mentions.summary(linked),
+                                 skipped=linked.skipped, unmatched=linked.unmatched)
+        elif layer == "codraw-icr":
+            from . import codraw_icr
+
+            aligned = codraw_icr.load(loaded, path)
+            result = LoadedLayer(layer, str(path), is_demo, aligned.annotations, codraw_icr.summary(aligned),
+                                 rows=aligned.rows, skipped=aligned.skipped)
+        else:
+            raise ValueError(f"unknown layer {layer!r}; expected one of {', '.join(LAYER_NAMES)}")
+    except SourceError:
+        raise
+    except (OSError, UnicodeError) as exc:
+        raise SourceError(path, f"cannot be read ({type(exc).__name__}: {exc})") from exc
+    result.load_seconds = time.perf_counter() - started
+    return result
+
+
+def layer_summary(layer: str, corpus_path: Path | str, layer_path: Path | str) -> dict:
+    """The CLI's figures: the corpus (through the Parquet cache) and the layer file, both given as paths."""
+    from ..corpora import load_path
+
+    layer_path = Path(layer_path)
+    if not layer_path.is_file():
+        raise SourceError(layer_path, "does not exist" if not layer_path.exists() else "is not a file")
+    loaded = load_path(LAYER_CORPUS[layer], corpus_path)
+    return load_layer(layer, loaded, layer_path).figures

@@ -1,0 +1,162 @@
+"""Model runs: a model's output over one corpus, read, matched to the corpus, scored with the corpus's own
+metric and cached in Parquet like the corpora (see the README, "Model runs").
+
+``load_run(corpus, path)`` is the one entry point: it reads the run file (``codraw``, ``gos`` or
+``minecraft`` module of this package), scores it against the loaded corpus and caches the frames under a
+key of the run file's identity and the corpus's cache key, so a changed run file or corpus rebuilds.
+``available_runs(corpus_name, is_demo)`` lists the runs of a corpus: the demo runs (when the corpus is the
+built-in demo) and the files under ``DIALOGUE_RUNS_DIR/<corpus>/``.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import re
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Optional
+
+from .. import cache
+from ..common import CORPUS_NAMES, LoadedCorpus, SkippedRecord, SourceError
+from .common import RUN_SCHEMA_VERSION, RUN_SUFFIXES, run_name
+
+RUNS_VARIABLE = "DIALOGUE_RUNS_DIR"
+RUN_FOLDERS = {"codraw": "codraw", "gos": "gos", "minecraft": "minecraft"}
+
+
+@dataclass
+class LoadedRun:
+    corpus: str
+    name: str
+    source: str  # the run file
+    frames: Mapping  # codraw: rounds, dialogs; minecraft: samples; gos: messages; all: unmatched
+    skipped: list[SkippedRecord] = field(default_factory=list)
+    from_cache: bool = False
+    load_seconds: float = 0.0
+    is_demo: bool = False
+
+    @property
+    def unmatched(self):
+        return self.frames["unmatched"]
+
+
+def run_module(corpus: str) -> ModuleType:
+    if corpus not in CORPUS_NAMES:
+        raise ValueError(f"unknown corpus {corpus!r}; expected one of {', '.join(CORPUS_NAMES)}")
+    return importlib.import_module(f"data_access.runs.{corpus}")
+
+
+def _corpus_identity(corpus: LoadedCorpus) -> str:
+    from ..corpora import corpus_module
+
+    return cache.cache_key(corpus.corpus, Path(corpus.source), corpus_module(corpus.corpus).SCHEMA_VERSION)
+
+
+def run_cache_key(corpus: LoadedCorpus, path: Path) -> str:
+    identity = {"run": str(Path(path).resolve()), "files": cache.source_fingerprint(Path(path)),
+                "corpus": _corpus_identity(corpus), "schema": RUN_SCHEMA_VERSION}
+    return hashlib.sha1(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:20]
+
+
+def load_run(corpus: LoadedCorpus, path: Path | str, name: Optional[str] = None, cache_root: Optional[Path] = None,
+             use_cache: bool = True, is_demo: bool = False) -> LoadedRun:
+    """Read, match and score one run of ``corpus``; raises SourceError (one line naming the file)."""
+    from ..sources import cache_dir
+
+    path = Path(path)
+    module = run_module(corpus.corpus)
+    started = time.perf_counter()
+
+    def build():
+        try:
+            return module.build(path, corpus)
+        except SourceError:
+            raise
+        except (OSError, UnicodeError, ValueError, EOFError) as exc:
+            raise SourceError(path, f"cannot be read ({type(exc).__name__}: {exc})") from exc
+
+    if not path.is_file():
+        raise SourceError(path, "does not exist" if not path.exists() else "is not a file")
+    from_cache = False
+    if use_cache:
+        entry = Path(cache_root or cache_dir()) / f"run-{corpus.corpus}-{run_cache_key(corpus, path)}"
+        hit = cache.read_entry(entry)
+        if hit is not None:
+            frames, skipped = {k: hit[0][k] for k in hit[0]}, hit[1]
+            from_cache = True
+        else:
+            frames, skipped = build()
+            cache.write_entry(entry, frames, skipped)
+    else:
+        frames, skipped = build()
+    return LoadedRun(corpus.corpus, name or run_name(path), str(path), frames, list(skipped), from_cache,
+                     time.perf_counter() - started, is_demo)
+
+
+def summarize(run: LoadedRun) -> dict:
+    """The JSON object ``python -m data_access run-summary`` prints."""
+    return run_module(run.corpus).summary(run.frames, run.skipped, run.name)
+
+
+def runs_dir() -> Optional[Path]:
+    value = os.environ.get(RUNS_VARIABLE, "").strip()
+    return Path(value).expanduser() if value else None
+
+
+def is_run_file(path: Path) -> bool:
+    name = path.name.lower()
+    return path.is_file() and not name.startswith(".") and any(name.endswith(s) for s in RUN_SUFFIXES)
+
+
+def folder_runs(folder: Path) -> dict[str, Path]:
+    """name -> file of every run file in ``folder`` (sorted by name; a repeated stem keeps the first file)."""
+    runs: dict[str, Path] = {}
+    if folder.is_dir():
+        for file in sorted(folder.iterdir()):
+            if is_run_file(file):
+                runs.setdefault(run_name(file), file)
+    return runs
+
+
+def upload_dir(corpus: str, cache_root: Optional[Path] = None) -> Path:
+    """Where runs uploaded in the browser are kept (beside the Parquet cache), one folder per corpus."""
+    from ..sources import cache_dir
+
+    return Path(cache_root or cache_dir()) / "uploads" / RUN_FOLDERS[corpus]
+
+
+def save_upload(corpus: str, file_name: str, data: bytes, cache_root: Optional[Path] = None) -> Path:
+    """Keep an uploaded run file under its (sanitised) name; returns its path. ValueError for a bad name."""
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(file_name).name).strip("._") or "run"
+    if not any(name.lower().endswith(s) for s in RUN_SUFFIXES):
+        raise ValueError(f"{file_name}: a run file ends in {', '.join(RUN_SUFFIXES)}")
+    folder = upload_dir(corpus, cache_root)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_bytes(data)
+    return path
+
+
+def available_runs(corpus: str, is_demo: bool, cache_root: Optional[Path] = None) -> dict[str, tuple[Path, bool]]:
+    """name -> (file, is_demo): the demo runs of a demo corpus, then ``DIALOGUE_RUNS_DIR/<corpus>/*``, then
+    the runs uploaded in the browser (a name already taken keeps its first file)."""
+    runs: dict[str, tuple[Path, bool]] = {}
+    if is_demo:
+        from .demo import demo_runs
+
+        runs.update({name: (file, True) for name, file in demo_runs(corpus, cache_root).items()})
+    root = runs_dir()
+    folders = ([root / RUN_FOLDERS[corpus]] if root is not None else []) + [upload_dir(corpus, cache_root)]
+    for folder in folders:
+        for name, file in folder_runs(folder).items():
+            runs.setdefault(name, (file, False))
+    return runs
+
+
+__all__ = ["LoadedRun", "load_run", "summarize", "available_runs", "folder_runs", "run_name", "runs_dir",
+           "upload_dir", "save_upload", "RUNS_VARIABLE"]

@@ -1,0 +1,225 @@
+"""CoDraw runs (Drawer models): read them and score every predicted canvas against the dialog's target.
+
+Two formats (README, "Model runs"):
+(a) JSON Lines, one line per predicted round ``{"dialog_id", "round", "scene"}`` with the Drawer's canvas
+    after that round as a scene string;
+(b) the corpus's own layout ``{"data": {"<dialog_id>": {"dialog": [{"abs_d": "<scene>"}, ...]}}}`` (optionally
+    gzip), whose ``abs_d`` are the model's canvases (round i = i-th entry, from 1).
+
+Scores are the two metrics the dashboard computes for humans (``codraw.metrics.score_pairs``): the stored
+original 7-term metric and the paper's final metric, per predicted round and for the dialog's final drawing
+(its last predicted round with a non-empty canvas, the rule used for humans). The human scores of the same
+round and the human final scores sit beside them.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import orjson
+import pandas as pd
+
+from ..codraw.metrics import score_pairs
+from ..codraw.scenes import dense_scenes, parse_scene_strings
+from ..common import LoadedCorpus, SourceError
+from .common import Tally, json_lines, no_usable_line, read_bytes
+
+EXPECTED = 'one JSON object per line {"dialog_id", "round", "scene"} or the corpus layout {"data": {...}}'
+ROUND_COLUMNS = ["dialog_id", "split", "round", "line", "record", "scene", "has_drawing", "score_original",
+                 "score_final", "human_score_original", "human_score_final"]
+DIALOG_COLUMNS = ["dialog_id", "split", "n_predicted_rounds", "final_round", "final_score", "final_score_original",
+                  "human_final_round", "human_final_score", "human_final_score_original"]
+
+
+def read_rows(path: Path) -> tuple[pd.DataFrame, Tally]:
+    """The predicted rounds of a run file: dialog_id, round, scene, line (<NA> for format b), record."""
+    path = Path(path)
+    tally = Tally(path.name)
+    data = read_bytes(path)
+    layout = _corpus_layout(data)
+    rows: dict[str, list] = {"dialog_id": [], "round": [], "scene": [], "line": [], "record": []}
+
+    def add(dialog_id, round_number, scene, line, record):
+        rows["dialog_id"].append(dialog_id)
+        rows["round"].append(round_number)
+        rows["scene"].append(scene)
+        rows["line"].append(line)
+        rows["record"].append(record)
+
+    if layout is not None:
+        for key, dialog in layout.items():
+            turns = dialog.get("dialog") if isinstance(dialog, dict) else None
+            if not isinstance(turns, list):
+                tally.skip(None, "no dialog list", f"data.{key}")
+                continue
+            for index, turn in enumerate(turns):
+                record = f"data.{key}.dialog[{index}]"
+                scene = turn.get("abs_d") if isinstance(turn, dict) else None
+                if not isinstance(scene, str):
+                    tally.skip(None, "abs_d is not a scene string", record)
+                    continue
+                add(str(key), index + 1, scene, None, record)
+        if not rows["dialog_id"]:
+            raise SourceError(path, "is in the corpus layout but holds no round with an abs_d scene string")
+    else:
+        seen, total = [], 0
+        for line in json_lines(data, tally):
+            total += 1
+            r = line.record
+            if len(seen) < 50:
+                seen.append(r)
+            dialog_id, round_number, scene = r.get("dialog_id"), r.get("round"), r.get("scene")
+            if not isinstance(dialog_id, str) or not dialog_id:
+                tally.skip(line.number, "dialog_id is missing or not a string")
+            elif isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
+                tally.skip(line.number, "round is missing or not a positive integer")
+            elif not isinstance(scene, str):
+                tally.skip(line.number, "scene is missing or not a string")
+            else:
+                add(dialog_id, round_number, scene, line.number, f"line {line.number}")
+        if not rows["dialog_id"]:
+            raise no_usable_line(path, "codraw", seen, total, EXPECTED)
+    frame = pd.DataFrame({
+        "dialog_id": pd.array(rows["dialog_id"], dtype="str"),
+        "round": np.array(rows["round"], dtype=np.int64),
+        "scene": pd.array(rows["scene"], dtype="str"),
+        "line": pd.array(rows["line"], dtype="Int64"),
+        "record": pd.array(rows["record"], dtype="str"),
+    })
+    return frame, tally
+
+
+def _corpus_layout(data: bytes):
+    """The ``data`` mapping when the file is one JSON object in the corpus layout, else None.
+
+    On JSON Lines the parse stops with an error right after the first line's object, so the test is cheap."""
+    if data.lstrip()[:1] != b"{":
+        return None
+    try:
+        value = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return None
+    if isinstance(value, dict) and isinstance(value.get("data"), dict):
+        return value["data"]
+    return None
+
+
+def score(corpus: LoadedCorpus, rows: pd.DataFrame, tally: Tally) -> dict[str, pd.DataFrame]:
+    """Match the predicted rounds to the corpus, score them and the final drawings; frames of the run."""
+    human = corpus.frames["rounds"][["dialog_id", "split", "round", "target_scene", "score_original", "score_final"]]
+    dialogs = corpus.frames["dialogs"]
+
+    # Duplicates: the first prediction of a round counts, later ones are skipped and listed.
+    duplicate = rows.duplicated(["dialog_id", "round"], keep="first")
+    for row in rows[duplicate].itertuples(index=False):
+        tally.skip(_line(row.line), f"a second prediction for {row.dialog_id} round {row.round}", _rec(row))
+    rows = rows[~duplicate]
+    merged = rows.merge(human, on=["dialog_id", "round"], how="left", indicator=True)
+    known = merged["_merge"] == "both"
+    rounds_of = human.groupby("dialog_id", sort=False)["round"].max()
+    for row in merged[~known].itertuples(index=False):
+        if row.dialog_id in rounds_of.index:
+            reason = f"the dialog has no round {row.round} (it has 1..{int(rounds_of[row.dialog_id])})"
+        else:
+            reason = "unknown dialog"
+        tally.unmatch(_line(row.line), f"{row.dialog_id} round {row.round}", reason)
+    merged = merged[known].drop(columns="_merge").reset_index(drop=True)
+
+    # Parse every distinct predicted scene once; a malformed one drops its round (skipped, listed).
+    codes, uniques = pd.factorize(merged["scene"].astype(object), sort=False)
+    parsed = parse_scene_strings(list(uniques))
+    bad = np.zeros(len(uniques) + 1, dtype=bool)
+    bad[list(parsed.problems)] = True
+    bad_rows = bad[codes]
+    for i in np.flatnonzero(bad_rows & (merged["scene"].to_numpy(dtype=object) != "")):
+        row = merged.iloc[i]
+        tally.skip(_line(row["line"]), f"scene: {parsed.problems[int(codes[i])]}", _rec(row))
+    empty_scene = merged["scene"].to_numpy(dtype=object) == ""
+    keep = ~bad_rows | empty_scene
+    merged, codes = merged[keep].reset_index(drop=True), codes[keep]
+    has_drawing = merged["scene"].to_numpy(dtype=object) != ""
+
+    # One dense block: the targets these rounds need (renumbered 0..T-1), then the predicted scenes.
+    targets = merged["target_scene"].astype("Int64")
+    needed = np.unique(targets.dropna().to_numpy(dtype=np.int64))
+    cliparts = corpus.frames["cliparts"]
+    target_part = cliparts[cliparts["scene_id"].isin(needed)].copy()
+    target_part["scene_id"] = np.searchsorted(needed, target_part["scene_id"].to_numpy()).astype(np.int32)
+    run_part = parsed.cliparts.copy()
+    run_part["scene_id"] = (run_part["scene_id"].to_numpy() + len(needed)).astype(np.int32)
+    dense = dense_scenes(pd.concat([target_part, run_part], ignore_index=True), len(needed) + len(uniques))
+    drawing = np.where(has_drawing, codes + len(needed), -1)
+    target = np.where(targets.isna(), -1, np.searchsorted(needed, targets.fillna(0).to_numpy(dtype=np.int64)))
+    original, final = score_pairs(dense, drawing, target)
+
+    scored = pd.DataFrame({
+        "dialog_id": merged["dialog_id"].astype("str"),
+        "split": merged["split"].astype("str"),
+        "round": merged["round"].astype(np.int64),
+        "line": merged["line"].astype("Int64"),
+        "record": merged["record"].astype("str"),
+        "scene": merged["scene"].astype("str"),
+        "has_drawing": has_drawing,
+        "score_original": original,
+        "score_final": final,
+        "human_score_original": merged["score_original"].astype(np.float64),
+        "human_score_final": merged["score_final"].astype(np.float64),
+    }).sort_values(["dialog_id", "round"], ignore_index=True)
+
+    # Final drawing: the last predicted round with a non-empty canvas (the human rule).
+    drawn = scored[scored["has_drawing"]]
+    last = drawn.groupby("dialog_id", sort=False).tail(1).set_index("dialog_id")
+    per_dialog = scored.groupby("dialog_id", sort=True).agg(split=("split", "first"), n_predicted_rounds=("round", "size"))
+    humans = dialogs.set_index("dialog_id")
+    per_dialog["final_round"] = last["round"].reindex(per_dialog.index).astype("Int64")
+    per_dialog["final_score"] = last["score_final"].reindex(per_dialog.index).astype(np.float64)
+    per_dialog["final_score_original"] = last["score_original"].reindex(per_dialog.index).astype(np.float64)
+    per_dialog["human_final_round"] = humans["final_round"].reindex(per_dialog.index).astype("Int64")
+    per_dialog["human_final_score"] = humans["final_score"].reindex(per_dialog.index).astype(np.float64)
+    per_dialog["human_final_score_original"] = humans["final_score_original"].reindex(per_dialog.index).astype(np.float64)
+    per_dialog = per_dialog.reset_index()
+    per_dialog["dialog_id"] = per_dialog["dialog_id"].astype("str")
+    per_dialog["split"] = per_dialog["split"].astype("str")
+    return {"rounds": scored[ROUND_COLUMNS], "dialogs": per_dialog[DIALOG_COLUMNS], "unmatched": tally.unmatched_frame()}
+
+
+def _line(value):
+    return None if pd.isna(value) else int(value)
+
+
+def _rec(row) -> str:
+    line = row["line"] if isinstance(row, pd.Series) else row.line
+    record = row["record"] if isinstance(row, pd.Series) else row.record
+    return "" if not pd.isna(line) else str(record)
+
+
+def build(path: Path, corpus: LoadedCorpus) -> tuple[dict[str, pd.DataFrame], list]:
+    rows, tally = read_rows(path)
+    frames = score(corpus, rows, tally)
+    return frames, tally.skipped
+
+
+def summary(frames, skipped, name: str) -> dict:
+    """The ``run-summary codraw`` object (keys fixed by the issue; floats unrounded)."""
+    dialogs = frames["dialogs"]
+    splits = {}
+    for split, part in dialogs.groupby("split", sort=True):
+        final = part["final_score"].dropna()
+        splits[str(split)] = {
+            "dialogs": int(len(final)),
+            "mean_final_score": float(final.mean()) if len(final) else None,
+            "mean_final_score_original_metric": _mean(part["final_score_original"]),
+        }
+    return {
+        "run": name,
+        "matched_dialogs": int(len(dialogs)),
+        "scored_rounds": int(frames["rounds"]["score_final"].notna().sum()),
+        "unmatched": int(len(frames["unmatched"])),
+        "splits": splits,
+        "skipped": [s.as_dict() for s in skipped],
+    }
+
+
+def _mean(values: pd.Series):
+    values = values.dropna()
+    return float(values.mean()) if len(values) else None

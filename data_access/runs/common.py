@@ -1,0 +1,120 @@
+"""What every run format shares: reading a run file line by line, the bookkeeping of unmatched and
+skipped rows, and the one-line error for a file that is not a run of the expected corpus.
+
+A *run* is a model's output over one corpus (see the README, "Model runs"). Reading never raises for a
+bad line: a line that is not JSON or lacks a required field is skipped and listed (``SkippedRecord``);
+a line that names a dialog, round, sample or message the corpus does not have is *unmatched* and listed
+too. Only a whole file that cannot be read, belongs to another corpus, or has no usable line raises
+``SourceError`` (one line naming the file).
+"""
+from __future__ import annotations
+
+import gzip
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator, Optional
+
+import orjson
+
+from ..common import SkippedRecord, SourceError
+
+RUN_SCHEMA_VERSION = 1
+RUN_SUFFIXES = (".jsonl.gz", ".json.gz", ".jsonl", ".json", ".txt", ".gz")
+UNMATCHED_COLUMNS = ["file", "line", "record", "reason"]
+
+# The identifying keys of one line of each corpus's JSON Lines run, to tell a wrong-corpus file apart.
+LINE_KEYS = {
+    "codraw": ("dialog_id", "round", "scene"),
+    "gos": ("interaction_id", "round_number", "message_number", "image_ids"),
+    "minecraft": ("game", "sample_id"),
+}
+
+
+def run_name(path: Path | str) -> str:
+    """The default name of a run: its file name without the run suffix ("baseline.jsonl.gz" → "baseline")."""
+    name = Path(path).name
+    for suffix in RUN_SUFFIXES:
+        if name.lower().endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
+    return Path(name).stem or name
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file's bytes, gunzipped when it is gzip (by its magic number, whatever its name)."""
+    path = Path(path)
+    if not path.is_file():
+        raise SourceError(path, "does not exist" if not path.exists() else "is not a file")
+    try:
+        data = path.read_bytes()
+        if data[:2] == b"\x1f\x8b":
+            data = gzip.decompress(data)
+    except (OSError, EOFError) as exc:
+        raise SourceError(path, f"cannot be read ({type(exc).__name__}: {exc})") from exc
+    return data
+
+
+@dataclass
+class Line:
+    number: int  # 1-based line number in the file
+    record: dict
+
+
+@dataclass
+class Tally:
+    """Where the rows of one run file went: skipped (malformed) and unmatched rows, with file and line."""
+
+    file: str
+    skipped: list[SkippedRecord] = field(default_factory=list)
+    unmatched: list[dict] = field(default_factory=list)
+
+    def skip(self, line: Optional[int], reason: str, record: str = "") -> None:
+        where = f"{self.file}:{line}" if line is not None else self.file
+        self.skipped.append(SkippedRecord(f"{where}{' ' + record if record else ''}", reason))
+
+    def unmatch(self, line: Optional[int], record: str, reason: str) -> None:
+        self.unmatched.append({"file": self.file, "line": line, "record": record, "reason": reason})
+
+    def unmatched_frame(self):
+        import pandas as pd
+
+        frame = pd.DataFrame(self.unmatched, columns=UNMATCHED_COLUMNS)
+        return frame.astype({"file": "str", "line": "Int64", "record": "str", "reason": "str"})
+
+
+def json_lines(data: bytes, tally: Tally) -> Iterator[Line]:
+    """Every line that is a JSON object; blank lines are passed over, others skipped with a reason."""
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        raw = raw.strip()
+        if not raw:
+            continue
+        try:
+            value = orjson.loads(raw)
+        except orjson.JSONDecodeError as exc:
+            tally.skip(number, f"not JSON ({exc})")
+            continue
+        if not isinstance(value, dict):
+            tally.skip(number, f"not a JSON object but {type(value).__name__}")
+            continue
+        yield Line(number, value)
+
+
+def other_corpus(records: list[dict], corpus: str) -> Optional[str]:
+    """The corpus whose run lines these look like, when it is not ``corpus`` (None if unclear)."""
+    for other, keys in LINE_KEYS.items():
+        if other == corpus:
+            continue
+        if records and sum(all(k in r for k in keys[:2]) for r in records) > len(records) / 2:
+            return other
+    return None
+
+
+def no_usable_line(path: Path | str, corpus: str, records: list[dict], total_lines: int, expected: str) -> SourceError:
+    """The error for a file none of whose lines could be used, saying why as precisely as we can."""
+    wrong = other_corpus(records, corpus)
+    if wrong is not None:
+        from ..common import CORPUS_TITLES
+
+        return SourceError(path, f"looks like a run of {CORPUS_TITLES[wrong]}, not of {CORPUS_TITLES[corpus]}")
+    if total_lines == 0:
+        return SourceError(path, f"holds no JSON object line; expected {expected}")
+    return SourceError(path, f"has no usable line ({total_lines} read); expected {expected}")

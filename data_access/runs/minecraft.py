@@ -1,0 +1,450 @@
+"""Minecraft runs (builder action prediction): read them, replay the predicted actions on each BAP
+sample's built structure and score the net change with the BAP repository's net-action P/R/F1.
+
+Formats (README, "Model runs"):
+- JSON Lines, one line per sample: ``{"game": "<experiment id>", "sample_id": 12, "actions": [{"action":
+  "place"|"remove", "x", "y", "z", "color"}, ...]}`` or, instead of ``actions``, ``"end_config": [{"x", "y",
+  "z", "color"}, ...]`` (the predicted structure after the sample);
+- the BAP repository's ``generated_sentences*.txt`` (metric lines, a blank line, then a JSON list of
+  ``{generated_seq, ground_truth_seq, prev_utterances, action_feasibilities}``), aligned to samples by the
+  ground-truth action sequence and the previous utterances (``align_generated``).
+
+Metric (the repository's ``generate.py``): the net change of a structure is the set of
+(placement|removal, x, y, z, colour) between the sample's initial structure and an end structure; the
+prediction's net change is compared with the gold one, and true positives, false positives and false
+negatives are summed over the split before precision, recall and F1 (each 0 when its denominator is 0).
+Predicted actions are applied in order; an infeasible one (placing on an occupied cell, removing from an
+empty cell, any cell outside the 11 x 9 x 11 region) is counted and skipped.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Iterable, Optional
+
+import orjson
+import pandas as pd
+
+from ..common import LoadedCorpus, SourceError
+from ..minecraft.blocks import COLOR_PATTERN, COLORS, X_MAX, X_MIN, Y_MAX, Y_MIN, Z_MAX, Z_MIN
+from .common import Tally, json_lines, no_usable_line, read_bytes
+
+EXPECTED = ('one JSON object per line {"game", "sample_id", "actions": [...]} (or "end_config"), '
+            "or a generated_sentences*.txt of the BAP repository")
+PLACE_WORDS = {"place": "placement", "placement": "placement", "putdown": "placement", "put": "placement"}
+REMOVE_WORDS = {"remove": "removal", "removal": "removal", "pickup": "removal", "pick": "removal"}
+SAMPLE_COLUMNS = ["game", "split", "sample_id", "line", "record", "match", "n_actions", "infeasible", "tp", "fp", "fn",
+                  "precision", "recall", "f1", "initial", "predicted_end", "gold_end"]
+
+Cell = tuple[int, int, int]
+Config = dict[Cell, str]  # cell -> colour
+
+
+def in_region(x: int, y: int, z: int) -> bool:
+    return X_MIN <= x <= X_MAX and Y_MIN <= y <= Y_MAX and Z_MIN <= z <= Z_MAX
+
+
+def apply_actions(initial: Config, actions: Iterable[tuple[str, int, int, int, Optional[str]]]) -> tuple[Config, int]:
+    """The structure after the actions (kind "placement"/"removal", x, y, z, colour), and how many were
+    infeasible (occupied cell, empty cell, outside the region) and therefore skipped."""
+    config = dict(initial)
+    infeasible = 0
+    for kind, x, y, z, color in actions:
+        cell = (x, y, z)
+        if not in_region(x, y, z):
+            infeasible += 1
+        elif kind == "placement":
+            if cell in config:
+                infeasible += 1
+            else:
+                config[cell] = color
+        elif cell in config:
+            del config[cell]
+        else:
+            infeasible += 1
+    return config, infeasible
+
+
+def net_change(initial: Config, end: Config) -> set[tuple[str, int, int, int, str]]:
+    """(placement|removal, x, y, z, colour) of every block in end but not initial, and the reverse."""
+    start = {(*cell, color) for cell, color in initial.items()}
+    finish = {(*cell, color) for cell, color in end.items()}
+    return {("placement", *b) for b in finish - start} | {("removal", *b) for b in start - finish}
+
+
+def counts(initial: Config, predicted_end: Config, gold_end: Config) -> tuple[int, int, int]:
+    """(tp, fp, fn) of the predicted net change against the gold net change."""
+    predicted, gold = net_change(initial, predicted_end), net_change(initial, gold_end)
+    return len(predicted & gold), len(predicted - gold), len(gold - predicted)
+
+
+def prf(tp: float, fp: float, fn: float) -> tuple[float, float, float]:
+    """Precision, recall, F1, each 0 when its denominator is 0 (the repository's ``compute_action_prf``)."""
+    precision = tp / (tp + fp) if tp + fp > 0 else 0.0
+    recall = tp / (tp + fn) if tp + fn > 0 else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+    return precision, recall, f1
+
+
+# ------------------------------------------------------------------------------------------------ reading
+
+def _int(value) -> Optional[int]:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _color(value) -> Optional[str]:
+    if not isinstance(value, str):
+        return None
+    match = COLOR_PATTERN.search(value.lower())
+    return match.group(0) if match else None
+
+
+def parse_action(item) -> tuple[str, int, int, int, Optional[str]]:
+    """One predicted action as (kind, x, y, z, colour); ValueError with the reason when malformed."""
+    if not isinstance(item, dict):
+        raise ValueError("an action is not an object")
+    block = item.get("block") if isinstance(item.get("block"), dict) else item  # the repository's nesting
+    word = item.get("action", item.get("action_type"))
+    word = word.lower() if isinstance(word, str) else word
+    kind = PLACE_WORDS.get(word) or REMOVE_WORDS.get(word)
+    if kind is None:
+        raise ValueError(f"action must be place or remove, not {word!r}")
+    x, y, z = (_int(block.get(k)) for k in ("x", "y", "z"))
+    if x is None or y is None or z is None:
+        raise ValueError("an action's x, y, z must be integers")
+    color = _color(block.get("color", block.get("type")))
+    if kind == "placement" and color is None:
+        raise ValueError(f"a placement needs a colour ({', '.join(COLORS)})")
+    return kind, x, y, z, color
+
+
+def parse_block(item) -> tuple[int, int, int, str]:
+    if not isinstance(item, dict):
+        raise ValueError("a block of end_config is not an object")
+    x, y, z = (_int(item.get(k)) for k in ("x", "y", "z"))
+    color = _color(item.get("color", item.get("type")))
+    if x is None or y is None or z is None or color is None:
+        raise ValueError("a block of end_config needs integer x, y, z and a colour")
+    return x, y, z, color
+
+
+def read_rows(path: Path) -> tuple[list[dict], Tally, bool]:
+    """The predictions of a run file: dicts with game, sample_id, line, record and either ``actions`` or
+    ``end_config`` (or, from a generated_sentences file, ``gold`` and ``utterances`` to align by).
+    The flag says whether the file was a generated_sentences file."""
+    path = Path(path)
+    tally = Tally(path.name)
+    data = read_bytes(path)
+    entries = _generated_sentences(data)
+    if entries is not None:
+        return _generated_rows(path, entries, tally), tally, True
+    rows, seen, total = [], [], 0
+    for line in json_lines(data, tally):
+        total += 1
+        r = line.record
+        if len(seen) < 50:
+            seen.append(r)
+        game, sample_id = r.get("game"), _int(r.get("sample_id"))
+        if not isinstance(game, str) or not game:
+            tally.skip(line.number, "game is missing or not a string")
+            continue
+        if sample_id is None:
+            tally.skip(line.number, "sample_id is missing or not an integer")
+            continue
+        row = {"game": game, "sample_id": sample_id, "line": line.number, "record": f"line {line.number}"}
+        try:
+            if isinstance(r.get("actions"), list):
+                row["actions"] = [parse_action(a) for a in r["actions"]]
+            elif isinstance(r.get("end_config"), list):
+                row["end_config"] = [parse_block(b) for b in r["end_config"]]
+            else:
+                raise ValueError('needs an "actions" list or an "end_config" list')
+        except ValueError as exc:
+            tally.skip(line.number, str(exc))
+            continue
+        rows.append(row)
+    if not rows:
+        raise no_usable_line(path, "minecraft", seen, total, EXPECTED)
+    return rows, tally, False
+
+
+_METRIC_LINE = re.compile(rb"^[A-Za-z_]+ [-+0-9.eEnaif]+$")
+
+
+def _generated_sentences(data: bytes) -> Optional[list]:
+    """The JSON list of a generated_sentences file (metric lines, blank lines, then the list), else None."""
+    text = data.lstrip()
+    if not text or text[:1] in (b"{", b"["):
+        return None
+    first = text.split(b"\n", 1)[0].strip()
+    if not _METRIC_LINE.match(first):
+        return None
+    start = data.find(b"\n[")
+    if start < 0:
+        return None
+    try:
+        value = orjson.loads(data[start:])
+    except orjson.JSONDecodeError:
+        return None
+    return value if isinstance(value, list) else None
+
+
+def _generated_rows(path: Path, entries: list, tally: Tally) -> list[dict]:
+    rows = []
+    for index, entry in enumerate(entries):
+        record = f"entry {index}"
+        try:
+            if not isinstance(entry, dict):
+                raise ValueError("not an object")
+            generated = entry.get("generated_seq")
+            if isinstance(generated, list) and generated and isinstance(generated[0], list):
+                generated = generated[0]  # the best beam
+            if not isinstance(generated, list):
+                raise ValueError("generated_seq is not a list of actions")
+            gold = entry.get("ground_truth_seq")
+            if not isinstance(gold, list):
+                raise ValueError("ground_truth_seq is not a list of actions")
+            utterances = entry.get("prev_utterances")
+            rows.append({"game": None, "sample_id": None, "line": None, "record": record,
+                         "actions": [parse_action(a) for a in generated],
+                         "gold": tuple(_gold_key(parse_action(a)) for a in gold),
+                         "utterances": utterances if isinstance(utterances, str) else ""})
+        except ValueError as exc:
+            tally.skip(None, str(exc), record)
+    if not rows:
+        raise SourceError(path, "is a generated_sentences file without one usable entry")
+    return rows
+
+
+def _gold_key(action: tuple) -> tuple:
+    kind, x, y, z, color = action
+    return (kind, x, y, z, color if kind == "placement" else None)
+
+
+# ----------------------------------------------------------------------------------------- corpus side
+
+def sample_table(corpus: LoadedCorpus) -> pd.DataFrame:
+    """The corpus's BAP samples with their gold actions decoded: game, split, sample_id, turn, gold (list of
+    (kind, x, y, z, colour))."""
+    samples = corpus.frames["bap_samples"][["game", "split", "sample_id", "turn", "next_actions"]].copy()
+    kinds = {"putdown": "placement", "pickup": "removal"}
+    samples["gold"] = [[(kinds[a[0]], int(a[1]), int(a[2]), int(a[3]), a[4]) for a in orjson.loads(text)]
+                       for text in samples["next_actions"]]
+    return samples.drop(columns="next_actions")
+
+
+def initial_configs(corpus: LoadedCorpus, wanted: Iterable[tuple[str, int]]) -> dict[tuple[str, int], Config]:
+    """The built structure before each wanted sample (game, sample_id): the human actions of the game's
+    kept states before ``sample_id`` (the repository's ``prev_config``; empty for sample_id 1)."""
+    by_game: dict[str, list[int]] = {}
+    for game, sample_id in wanted:
+        by_game.setdefault(game, []).append(sample_id)
+    actions = corpus.frames["actions"]
+    actions = actions[actions["game"].isin(list(by_game))]
+    result: dict[tuple[str, int], Config] = {}
+    for game, group in actions.groupby("game", sort=False):
+        group = group.sort_values("seq")
+        states = group["state_idx"].to_numpy()
+        rows = list(zip(group["kind"], group["x"], group["y"], group["z"], group["color"]))
+        config: Config = {}
+        position = 0
+        for sample_id in sorted(set(by_game[game])):
+            while position < len(rows) and states[position] <= sample_id - 1:
+                kind, x, y, z, color = rows[position]
+                if kind == "placement":
+                    config[(int(x), int(y), int(z))] = color
+                else:
+                    config.pop((int(x), int(y), int(z)), None)
+                position += 1
+            result[(game, sample_id)] = dict(config) if sample_id > 1 else {}
+    for game, ids in by_game.items():  # games without any action: nothing built yet
+        for sample_id in ids:
+            result.setdefault((game, sample_id), {})
+    return result
+
+
+# ----------------------------------------------------------------------------------- generated_sentences
+
+_SKIP_TOKEN = re.compile(r"^<(dialogue|builder_\w+)>$")
+
+
+def _tokens(text: str) -> list[str]:
+    return [t for t in text.split() if not _SKIP_TOKEN.match(t)]
+
+
+def utterance_tokens(sample: dict) -> list[str]:
+    """A sample's previous utterances as the repository's encoder writes them (speaker tags around each
+    utterance; <dialogue> and builder-action tokens left out, since models use them or not)."""
+    tokens = []
+    for item in sample["prev_utterances"]:
+        words = item["utterance"]
+        if words and words[0].startswith("<"):
+            continue
+        tag = "architect" if item["speaker"] == "Architect" else "builder"
+        tokens += [f"<{tag}>", *words, f"</{tag}>"]
+    return tokens
+
+
+def suffix_agreement(theirs: list[str], ours: list[str]) -> float:
+    """The share of ``theirs`` that equals the end of ``ours`` token by token (<unk> matches anything)."""
+    if not theirs:
+        return 1.0
+    if len(theirs) > len(ours):
+        return 0.0
+    tail = ours[len(ours) - len(theirs):]
+    return sum(a == b or a == "<unk>" for a, b in zip(theirs, tail)) / len(theirs)
+
+
+def align_generated(corpus: LoadedCorpus, rows: list[dict], tally: Tally, samples: pd.DataFrame) -> list[dict]:
+    """Give each generated_sentences entry its (game, sample_id): the samples whose gold action sequence
+    equals the entry's ground_truth_seq, narrowed by the previous utterances (a suffix of the sample's,
+    <unk> matching any word). Entries matching no sample or several are listed as unmatched."""
+    index: dict[tuple, list[int]] = {}
+    for position, gold in enumerate(samples["gold"]):
+        index.setdefault(tuple(_gold_key(a) for a in gold), []).append(position)
+    ambiguous = sorted({p for row in rows for p in index.get(row["gold"], []) if len(index.get(row["gold"], [])) > 1})
+    utterances = _utterances_of(corpus, samples, ambiguous) if ambiguous else {}
+
+    def ours(position: int) -> list[str]:
+        return utterances.get(position, [])
+
+    aligned = []
+    for row in rows:
+        candidates = index.get(row["gold"], [])
+        match = "actions"
+        if len(candidates) > 1 or (len(candidates) == 1 and row["utterances"]):
+            theirs = _tokens(row["utterances"])
+            scores = [suffix_agreement(theirs, ours(p)) if len(candidates) > 1 else 1.0 for p in candidates]
+            exact = [p for p, s in zip(candidates, scores) if s == 1.0]
+            if len(exact) == 1:
+                candidates, match = exact, "actions + utterances"
+            elif len(candidates) > 1:
+                best = max(scores) if scores else 0.0
+                top = [p for p, s in zip(candidates, scores) if s == best]
+                if best >= 0.8 and len(top) == 1:
+                    candidates, match = top, "actions + utterances (approximate)"
+                else:
+                    candidates = exact or candidates
+        if not candidates:
+            tally.unmatch(None, row["record"], "its ground_truth_seq is the gold action sequence of no sample")
+            continue
+        if len(candidates) > 1:
+            names = ", ".join(f"{samples['game'].iloc[p]}#{samples['sample_id'].iloc[p]}" for p in candidates[:5])
+            tally.unmatch(None, row["record"], f"matches {len(candidates)} samples ({names}{', …' if len(candidates) > 5 else ''})")
+            continue
+        position = candidates[0]
+        aligned.append({**row, "game": str(samples["game"].iloc[position]),
+                        "sample_id": int(samples["sample_id"].iloc[position]), "match": match})
+    return aligned
+
+
+def _utterances_of(corpus: LoadedCorpus, samples: pd.DataFrame, positions: list[int]) -> dict[int, list[str]]:
+    """Previous-utterance tokens of the given sample rows, derived from the corpus files (as the repository)."""
+    from ..minecraft.bap import iter_bap_samples
+
+    wanted = {(str(samples["game"].iloc[p]), int(samples["sample_id"].iloc[p])): p for p in positions}
+    splits = sorted({str(samples["split"].iloc[p]) for p in positions})
+    found: dict[int, list[str]] = {}
+    for split in splits:
+        for sample in iter_bap_samples(Path(corpus.source), split, lower=True, perspective=False):
+            key = (sample["orig_experiment_id"], sample["sample_id"])
+            if key in wanted:
+                found[wanted[key]] = utterance_tokens(sample)
+    return found
+
+
+# ------------------------------------------------------------------------------------------------ scoring
+
+def _json_config(config: Config) -> str:
+    return json.dumps(sorted([x, y, z, c] for (x, y, z), c in config.items()))
+
+
+def score(corpus: LoadedCorpus, rows: list[dict], tally: Tally, generated: bool) -> dict[str, pd.DataFrame]:
+    samples = sample_table(corpus)
+    if generated:
+        rows = align_generated(corpus, rows, tally, samples)
+    known = {(g, s): i for i, (g, s) in enumerate(zip(samples["game"], samples["sample_id"]))}
+    games = set(samples["game"])
+    matched, seen = [], {}
+    for row in rows:
+        key = (row["game"], row["sample_id"])
+        if key not in known:
+            reason = f"the game has no BAP sample {row['sample_id']}" if row["game"] in games else "unknown game (or a game without BAP samples)"
+            tally.unmatch(row["line"], f"{row['game']} sample {row['sample_id']}" if row["line"] is not None else row["record"], reason)
+            continue
+        if key in seen:
+            tally.skip(row["line"], f"a second prediction for {key[0]} sample {key[1]} (first: {seen[key]})",
+                       "" if row["line"] is not None else row["record"])
+            continue
+        seen[key] = row["record"]
+        matched.append(row)
+    initial = initial_configs(corpus, [(r["game"], r["sample_id"]) for r in matched])
+    out = {name: [] for name in SAMPLE_COLUMNS}
+    for row in matched:
+        key = (row["game"], row["sample_id"])
+        start = initial[key]
+        sample = samples.iloc[known[key]]
+        gold_end, _ = apply_actions(start, sample["gold"])
+        if "end_config" in row:
+            predicted_end, infeasible = {}, 0
+            for x, y, z, color in row["end_config"]:
+                if not in_region(x, y, z) or (x, y, z) in predicted_end:
+                    infeasible += 1
+                else:
+                    predicted_end[(x, y, z)] = color
+            n_actions = len(row["end_config"])
+        else:
+            predicted_end, infeasible = apply_actions(start, row["actions"])
+            n_actions = len(row["actions"])
+        tp, fp, fn = counts(start, predicted_end, gold_end)
+        precision, recall, f1 = prf(tp, fp, fn)
+        values = (row["game"], str(sample["split"]), row["sample_id"], row["line"], row["record"], row.get("match", "id"),
+                  n_actions, infeasible, tp, fp, fn, precision, recall, f1, _json_config(start),
+                  _json_config(predicted_end), _json_config(gold_end))
+        for name, value in zip(SAMPLE_COLUMNS, values):
+            out[name].append(value)
+    frame = pd.DataFrame(out, columns=SAMPLE_COLUMNS).astype({
+        "game": "str", "split": "str", "sample_id": "int64", "line": "Int64", "record": "str", "match": "str",
+        "n_actions": "int64", "infeasible": "int64", "tp": "int64", "fp": "int64", "fn": "int64",
+        "precision": "float64", "recall": "float64", "f1": "float64", "initial": "str", "predicted_end": "str",
+        "gold_end": "str"})
+    return {"samples": frame, "unmatched": tally.unmatched_frame()}
+
+
+def build(path: Path, corpus: LoadedCorpus) -> tuple[dict[str, pd.DataFrame], list]:
+    rows, tally, generated = read_rows(path)
+    frames = score(corpus, rows, tally, generated)
+    return frames, tally.skipped
+
+
+def micro(samples: pd.DataFrame) -> dict:
+    tp, fp, fn = (int(samples[c].sum()) for c in ("tp", "fp", "fn"))
+    precision, recall, f1 = prf(tp, fp, fn)
+    return {"samples": int(len(samples)), "net_action_precision": precision, "net_action_recall": recall,
+            "net_action_f1": f1, "tp": tp, "fp": fp, "fn": fn}
+
+
+def summary(frames, skipped, name: str) -> dict:
+    """The ``run-summary minecraft`` object (keys fixed by the issue)."""
+    samples = frames["samples"]
+    splits = {}
+    for split, part in samples.groupby("split", sort=True):
+        figures = micro(part)
+        splits[str(split)] = {k: figures[k] for k in ("samples", "net_action_precision", "net_action_recall", "net_action_f1")}
+    return {
+        "run": name,
+        "scored_samples": int(len(samples)),
+        "unmatched": int(len(frames["unmatched"])),
+        "infeasible_actions": int(samples["infeasible"].sum()),
+        "splits": splits,
+        "skipped": [s.as_dict() for s in skipped],
+    }
+
+
+def config_from_json(text: str) -> Config:
+    return {(int(x), int(y), int(z)): str(c) for x, y, z, c in json.loads(text)}
+
+
+__all__ = ["apply_actions", "net_change", "counts", "prf", "read_rows", "score", "build", "summary", "micro",
+           "initial_configs", "config_from_json"]

@@ -1,0 +1,132 @@
+"""The store's schema as migrations, the same tables on SQLite and PostgreSQL.
+
+``MIGRATIONS[v](db)`` returns the statements that bring a database from schema version v to v + 1. Append,
+never edit: a database written by an older app is brought forward one step at a time inside one transaction.
+Version 1 is the notes schema of the first release (its SQLite text is unchanged, so old files upgrade).
+"""
+from __future__ import annotations
+
+from .db import Database
+
+
+def _v1_notes(db: Database) -> list[str]:
+    return [
+        f"""
+        CREATE TABLE IF NOT EXISTS notes (
+            {db.id_column},
+            corpus     TEXT    NOT NULL,
+            dialog_id  TEXT    NOT NULL,
+            round      INTEGER,
+            turn       INTEGER,
+            tags       TEXT    NOT NULL DEFAULT '[]' {db.json_check.format(col='tags')},
+            text       TEXT    NOT NULL,
+            author     TEXT,
+            created_at TEXT    NOT NULL,
+            updated_at TEXT    NOT NULL,
+            deleted_at TEXT
+        )
+        """,
+        "CREATE INDEX IF NOT EXISTS notes_by_place ON notes (corpus, dialog_id, round, turn)",
+        # One row per superseded version: what the note looked like just before an update, delete or restore.
+        f"""
+        CREATE TABLE IF NOT EXISTS note_revisions (
+            {db.id_column.replace('id ', 'revision_id ', 1)},
+            note_id     INTEGER NOT NULL REFERENCES notes (id),
+            action      TEXT    NOT NULL CHECK (action IN ('update', 'delete', 'restore')),
+            round       INTEGER,
+            turn        INTEGER,
+            tags        TEXT    NOT NULL,
+            text        TEXT    NOT NULL,
+            author      TEXT,
+            version_updated_at TEXT NOT NULL,
+            recorded_at TEXT    NOT NULL
+        )
+        """,
+        "CREATE INDEX IF NOT EXISTS note_revisions_by_note ON note_revisions (note_id)",
+    ]
+
+
+def _v2_coding(db: Database) -> list[str]:
+    """Codebooks (one immutable row per version), annotations (labels on dialogs, turns and spans, with
+    referents; notes stay in ``notes`` and are listed as annotations of kind "note"), their history, and
+    coding queues."""
+    return [
+        f"""
+        CREATE TABLE IF NOT EXISTS codebooks (
+            {db.id_column},
+            name        TEXT    NOT NULL,
+            version     INTEGER NOT NULL CHECK (version >= 1),
+            description TEXT    NOT NULL DEFAULT '',
+            labels      TEXT    NOT NULL {db.json_check.format(col='labels')},
+            created_by  TEXT,
+            created_at  TEXT    NOT NULL,
+            UNIQUE (name, version)
+        )
+        """,
+        f"""
+        CREATE TABLE IF NOT EXISTS annotations (
+            {db.id_column},
+            uid         TEXT    NOT NULL UNIQUE,
+            corpus      TEXT    NOT NULL,
+            dialog_id   TEXT    NOT NULL,
+            round       INTEGER,
+            turn        INTEGER,
+            utterance   INTEGER,
+            scope       TEXT    NOT NULL CHECK (scope IN ('dialog', 'turn', 'span')),
+            start_char  INTEGER,
+            end_char    INTEGER,
+            span_text   TEXT,
+            codebook    TEXT    NOT NULL,
+            codebook_version INTEGER NOT NULL,
+            label       TEXT    NOT NULL,
+            referents   TEXT    NOT NULL DEFAULT '[]' {db.json_check.format(col='referents')},
+            coder       TEXT    NOT NULL,
+            layer       TEXT    NOT NULL DEFAULT 'coding',
+            comment     TEXT    NOT NULL DEFAULT '',
+            created_at  TEXT    NOT NULL,
+            updated_at  TEXT    NOT NULL,
+            deleted_at  TEXT,
+            CHECK (scope <> 'span' OR (start_char >= 0 AND end_char > start_char AND utterance >= 0))
+        )
+        """,
+        "CREATE INDEX IF NOT EXISTS annotations_by_place ON annotations (corpus, dialog_id, round, turn)",
+        "CREATE INDEX IF NOT EXISTS annotations_by_codebook ON annotations (codebook, layer, coder)",
+        f"""
+        CREATE TABLE IF NOT EXISTS annotation_revisions (
+            {db.id_column.replace('id ', 'revision_id ', 1)},
+            annotation_id INTEGER NOT NULL REFERENCES annotations (id),
+            action      TEXT    NOT NULL CHECK (action IN ('update', 'delete', 'restore')),
+            label       TEXT    NOT NULL,
+            referents   TEXT    NOT NULL,
+            start_char  INTEGER,
+            end_char    INTEGER,
+            comment     TEXT    NOT NULL,
+            coder       TEXT    NOT NULL,
+            version_updated_at TEXT NOT NULL,
+            recorded_at TEXT    NOT NULL
+        )
+        """,
+        "CREATE INDEX IF NOT EXISTS annotation_revisions_by_annotation ON annotation_revisions (annotation_id)",
+        f"""
+        CREATE TABLE IF NOT EXISTS queue_items (
+            {db.id_column},
+            queue       TEXT    NOT NULL,
+            item_key    TEXT    NOT NULL,
+            corpus      TEXT    NOT NULL,
+            dialog_id   TEXT    NOT NULL,
+            round       INTEGER,
+            turn        INTEGER,
+            coder       TEXT    NOT NULL,
+            status      TEXT    NOT NULL DEFAULT 'todo' CHECK (status IN ('todo', 'done')),
+            position    INTEGER NOT NULL,
+            created_at  TEXT    NOT NULL,
+            done_at     TEXT,
+            UNIQUE (queue, item_key, coder)
+        )
+        """,
+        "CREATE INDEX IF NOT EXISTS queue_items_by_coder ON queue_items (queue, coder, status)",
+    ]
+
+
+MIGRATIONS = [_v1_notes, _v2_coding]
+SCHEMA_VERSION = len(MIGRATIONS)

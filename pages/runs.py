@@ -1,0 +1,24 @@
+"""Runs: model outputs scored with each corpus's own metric, compared with each other and with the humans,
+and sliced by the corpus's domain features. Deep link: /runs?corpus=codraw."""
+import streamlit as st
+
+from data_access.common import CORPUS_TITLES
+from ui import cached
+from ui.router import ensure_routed
+from ui.runs import comparison_section, loaded_runs, metrics_section, problems_section, slice_section, upload_box
+from ui.widgets import corpus_selector
+
+ensure_routed()
+
+st.title("Model runs")
+corpus = corpus_selector("runs_corpus")
+if cached.corpus_ready(corpus):
+    upload_box(corpus)
+    runs = loaded_runs(corpus)
+    if not runs:
+        st.info(f"No runs of {CORPUS_TITLES[corpus]} yet: upload one above or set DIALOGUE_RUNS_DIR.")
+    else:
+        metrics_section(corpus, runs)
+        comparison_section(corpus, runs)
+        slice_section(corpus, runs)
+        problems_section(corpus, runs)

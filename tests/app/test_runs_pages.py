@@ -1,0 +1,105 @@
+"""The Runs page and the replay with a run (&run=), on the demo corpora and their two demo runs each."""
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+
+
+def open_page(page: str, **params) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=180)
+    at.query_params.update(params)
+    at.switch_page(page)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+@pytest.mark.parametrize("corpus, metric", [("codraw", "final score (paper's metric)"),
+                                            ("minecraft", "net-action F1"), ("gos", "exact match")])
+def test_the_runs_page_shows_both_demo_runs_with_intervals_a_comparison_and_slices(corpus, metric):
+    at = open_page("pages/runs.py", corpus=corpus)
+    table = at.dataframe[0].value
+    assert {"baseline", "noisy"} <= set(table["run"])
+    row = table[(table["run"] == "noisy") & (table["metric"] == metric) & (table["split"] == "all")].iloc[0]
+    assert 0 < row["value"] <= 5 and "–" in row["interval (95%)"]
+    captions = " ".join(c.value for c in at.caption)
+    assert "paired bootstrap interval" in captions
+    paired = at.dataframe[1].value
+    assert paired["open"].str.startswith(f"/replay?corpus={corpus}&dialog=").all()
+    assert paired["open"].str.contains("&run=baseline").all()
+    gaps = at.dataframe[2].value
+    assert len(gaps) >= 3 and (gaps["gap"].abs().diff().dropna() <= 1e-12).all()  # largest gap first
+    members = at.dataframe[3].value
+    assert len(members) >= 3 and members["open"].str.contains("&run=baseline").all()
+
+
+def test_comparing_a_codraw_run_with_the_humans():
+    at = open_page("pages/runs.py", corpus="codraw")
+    at.selectbox(key="compare_b_codraw").select("humans").run()
+    assert not at.exception
+    labels = [m.label for m in at.metric]
+    assert "B: humans" in labels
+    difference = next(m for m in at.metric if m.label == "A − B")
+    assert float(difference.value) < 0  # the baseline draws worse than the human Drawers
+
+
+def test_replay_with_a_codraw_run_shows_target_human_and_model_with_scores():
+    browse = open_page("pages/browse.py", corpus="codraw")
+    dialog = browse.dataframe[0].value["dialog_id"].iloc[0]
+    at = open_page("pages/replay.py", corpus="codraw", dialog=dialog, turn="2", run="noisy")
+    assert at.selectbox(key="replay_run").value == "noisy"
+    captions = [c.value for c in at.caption]
+    assert any(c.startswith("Marked against the target") for c in captions)
+    labels = [m.label for m in at.metric]
+    assert labels.count("Paper's metric") >= 2
+    link = [c.value for c in at.code if "&run=noisy" in c.value]
+    assert link and f"dialog={dialog}" in link[0] and "turn=2" in link[0]
+    assert at.query_params["run"] == "noisy"
+
+
+def test_switching_the_run_in_the_replay_updates_the_url():
+    browse = open_page("pages/browse.py", corpus="codraw")
+    dialog = browse.dataframe[0].value["dialog_id"].iloc[0]
+    at = open_page("pages/replay.py", corpus="codraw", dialog=dialog, turn="1", run="noisy")
+    at.selectbox(key="replay_run").select("baseline").run()
+    assert not at.exception and at.query_params["run"] == "baseline"
+    at.selectbox(key="replay_run").select("(no run)").run()
+    assert "run" not in at.query_params
+
+
+def test_replay_with_a_minecraft_run_shows_the_sample_in_3d():
+    from data_access.corpora import load_path
+
+    samples = load_path("minecraft", None).frames["bap_samples"]
+    sample = samples.iloc[0]
+    at = open_page("pages/replay.py", corpus="minecraft", dialog=sample["game"], turn=str(int(sample["turn"])), run="noisy")
+    labels = [m.label for m in at.metric]
+    assert "Net-action F1" in labels and "Infeasible actions" in labels
+    assert any(f"BAP sample {int(sample['sample_id'])}" in c.value for c in at.caption)
+
+
+def test_replay_with_a_gos_run_marks_both_boards():
+    from data_access.corpora import load_path
+
+    steps = load_path("gos", None).frames["steps"]
+    step = steps[steps["kind"] == "message"].iloc[3]
+    at = open_page("pages/replay.py", corpus="gos", dialog=step["interaction_id"], round=str(int(step["round_number"])),
+                   turn=str(int(step["step"])), run="baseline")
+    captions = [c.value for c in at.caption]
+    assert any(c.startswith("Green frame = gold image") for c in captions)
+    assert any("Model says it refers to" in m.value for m in at.markdown)
+
+
+def test_an_unknown_run_in_the_link_is_a_warning_not_an_error():
+    browse = open_page("pages/browse.py", corpus="codraw")
+    dialog = browse.dataframe[0].value["dialog_id"].iloc[0]
+    at = open_page("pages/replay.py", corpus="codraw", dialog=dialog, turn="1", run="<b>nope</b>")
+    assert any("which is not a run of CoDraw" in w.value for w in at.warning)
+
+
+def test_the_data_page_lists_the_demo_runs():
+    at = open_page("pages/data.py")
+    runs = next(d.value for d in at.dataframe if "run" in d.value.columns)
+    assert len(runs) == 6 and set(runs["status"]) == {"demo run"}

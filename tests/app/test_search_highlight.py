@@ -1,0 +1,52 @@
+"""Arriving at a search hit's replay highlights the matched text at that turn, in every corpus; the
+highlight is escaped text (no markup from data) and absent at other turns."""
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from data_access.links import highlight_segments
+from ui.highlight import marked_html
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+
+
+def _open(page: str, **params) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params.update(params)
+    at.switch_page(page)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _marked(at) -> list[str]:
+    return [element.proto.body for element in at.get("html")]
+
+
+@pytest.mark.parametrize("corpus, word", [("codraw", "left"), ("gos", "red"), ("minecraft", "block")])
+def test_a_hit_link_opens_the_replay_with_the_match_marked(corpus, word):
+    search = _open("pages/search.py", q=word, **{"in": corpus})
+    hit = search.dataframe[0].value.iloc[0]
+    params = dict(parse_qsl(urlsplit(hit["link"]).query))
+    assert params["corpus"] == corpus and params["hl"] == hit["match"]
+    replay = _open("pages/replay.py", **params)
+    marked = _marked(replay)
+    assert len(marked) >= 1
+    assert f">{hit['match']}</mark>" in marked[0]
+    # another turn of the same dialog shows no mark for it (unless that turn says it too)
+    other = dict(params, turn=str(int(params["turn"]) + 1 if int(params["turn"]) == 1 else 1))
+    elsewhere = _open("pages/replay.py", **other)
+    assert all(word.lower() in m.lower() for m in _marked(elsewhere))
+
+
+def test_highlight_segments_and_markup():
+    assert highlight_segments("The tree, the TREE", "tree") == [("The ", False), ("tree", True), (", the ", False), ("TREE", True)]
+    assert highlight_segments("abc", "") == [("abc", False)]
+    assert marked_html("no match here", "tree") is None
+    html = marked_html("<b>tree</b> [x](http://e)", "tree")
+    assert "&lt;b&gt;" in html and "<b>" not in html.replace("<mark", "").split(">", 1)[1].split("<mark")[0]
+    assert ">tree</mark>" in html

@@ -1,0 +1,334 @@
+"""Model runs in the app: the run picker (kept in the URL as ``run``), the replay panel that shows the model
+beside the human and the target, and the sections of the Runs page. Everything computed comes from
+``data_access.runs`` through ``ui.cached`` (``model_run``, ``run_derived``)."""
+from __future__ import annotations
+
+import math
+from typing import Optional
+from urllib.parse import quote
+
+import pandas as pd
+import streamlit as st
+
+from data_access.common import CORPUS_TITLES
+from data_access.links import parse_positive_int, replay_link
+from data_access.runs import RUNS_VARIABLE, analysis, save_upload, views
+from ui import cached
+from ui.widgets import download_buttons, md_escape, query_param
+
+NONE = "(no run)"
+
+
+def _number(value, digits: int = 3) -> str:
+    return "—" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.{digits}f}"
+
+
+def run_link(corpus: str, dialog_id: str, turn: Optional[int], round_: Optional[int], run: Optional[str]) -> str:
+    link = replay_link(corpus, dialog_id, turn, round_ if corpus == "gos" else None)
+    return f"{link}&run={quote(run, safe='')}" if run else link
+
+
+def pick_run(name: str, key: str, label: str = "Model run", allow_none: bool = True, url: bool = True,
+             exclude: tuple = ()) -> Optional[str]:
+    """A selectbox over the corpus's runs; with ``url`` the choice follows and sets the ``run`` parameter."""
+    keys = [k for k in cached.run_keys(name) if k not in exclude]
+    options = ([NONE] if allow_none else []) + keys
+    if not keys:
+        return None
+    requested = query_param("run") if url else None
+    if requested is not None and requested not in keys and st.session_state.get(f"{key}__linked") != requested:
+        st.warning(f"The link asks for run “{md_escape(requested)}”, which is not a run of {CORPUS_TITLES[name]} here.")
+        st.session_state[f"{key}__linked"] = requested
+    elif requested is not None and requested in keys and st.session_state.get(f"{key}__linked") != requested:
+        st.session_state[key] = requested
+        st.session_state[f"{key}__linked"] = requested
+    choice = st.selectbox(label, options, key=key)
+    if url:
+        if choice == NONE:
+            st.query_params.pop("run", None)
+        else:
+            st.query_params["run"] = choice
+        st.session_state[f"{key}__linked"] = None if choice == NONE else choice
+    return None if choice == NONE else choice
+
+
+def _loaded(name: str, run: str):
+    keys = cached.run_keys(name)
+    if run not in keys:
+        return None, None
+    result = cached.model_run(name, keys[run])
+    if isinstance(result, cached.LoadFailure):
+        st.error(f"The run could not be loaded: {result.message}", icon="⚠️")
+        return None, None
+    return keys[run], result
+
+
+# ----------------------------------------------------------------------------------------------- replay
+
+def replay_panel(name: str) -> None:
+    """Below a replay: the chosen run's state at this step beside the human's and the target, with scores."""
+    dialog, turn = query_param("dialog"), parse_positive_int(query_param("turn"))
+    round_ = parse_positive_int(query_param("round"))
+    st.divider()
+    st.subheader("Model run")
+    if not cached.run_keys(name):
+        st.caption(f"No runs for {CORPUS_TITLES[name]}: put run files in `{RUNS_VARIABLE}/{name}/` or upload one on the Runs page.")
+        return
+    run = pick_run(name, "replay_run", label="Show a model's output beside the humans")
+    if run is None or dialog is None or turn is None:
+        return
+    key, loaded = _loaded(name, run)
+    if loaded is None:
+        return
+    if name == "codraw":
+        _codraw_panel(name, key, dialog, turn)
+    elif name == "minecraft":
+        _minecraft_panel(name, key, dialog, turn)
+    elif round_ is not None:
+        _gos_panel(name, key, dialog, round_, turn)
+    st.caption("Link to this state with this run:")
+    st.code(run_link(name, dialog, turn, round_, run), language=None)
+
+
+def _codraw_panel(name: str, key, dialog: str, turn: int) -> None:
+    view = cached.run_derived(views.codraw_view, name, key, dialog, turn)
+    if view is None:
+        st.info("This round is not in the corpus.")
+        return
+    columns = st.columns(3)
+    columns[0].image(view.target_png, caption="Target", width="stretch")
+    for column, panel in zip(columns[1:], (view.human, view.model)):
+        with column:
+            if panel.png is not None:
+                st.image(panel.png, caption=f"{panel.title} after round {turn}", width="stretch")
+            else:
+                st.info(panel.note)
+            left, right = st.columns(2)
+            left.metric("Paper's metric", _number(panel.score_final))
+            right.metric("Original metric", _number(panel.score_original))
+    st.caption("Marked against the target: green correct · orange misplaced (arrow from the target position) · "
+               "blue wrong pose, flip or depth · dashed red missing · magenta extra.")
+    with st.expander("Clip art marked against the target"):
+        left, right = st.columns(2)
+        left.markdown("**Human**")
+        left.dataframe(view.human.marks, hide_index=True, width="stretch")
+        right.markdown(f"**Model ({md_escape(view.run)})**")
+        right.dataframe(view.model.marks, hide_index=True, width="stretch")
+    final = view.final
+    if final:
+        st.caption(f"Final drawing (last non-empty canvas): model round {final.get('final_round')}, paper's metric "
+                   f"{_number(final.get('final_score'))} · human round {final.get('human_final_round')}, "
+                   f"{_number(final.get('human_final_score'))}.")
+
+
+def _minecraft_panel(name: str, key, dialog: str, turn: int) -> None:
+    view = cached.run_derived(views.minecraft_view, name, key, dialog, turn)
+    if view.sample_id is None:
+        st.info(view.note)
+        if view.sample_turns:
+            links = " · ".join(f"[utterance {t} (sample {s})]({run_link(name, dialog, t, None, view.run)})"
+                               for s, t in view.sample_turns if t > 0)
+            st.markdown(f"Samples of this game in the run: {links}")
+        return
+    scores = view.scores
+    cols = st.columns(5)
+    cols[0].metric("Net-action F1", _number(scores["f1"]))
+    cols[1].metric("Precision", _number(scores["precision"]))
+    cols[2].metric("Recall", _number(scores["recall"]))
+    cols[3].metric("TP / FP / FN", f"{scores['tp']} / {scores['fp']} / {scores['fn']}")
+    cols[4].metric("Infeasible actions", f"{scores['infeasible']} of {scores['n_actions']}")
+    left, right = st.columns(2)
+    left.plotly_chart(view.model_figure, width="stretch", key=f"run_model_{dialog}_{turn}")
+    right.plotly_chart(view.gold_figure, width="stretch", key=f"run_gold_{dialog}_{turn}")
+    st.caption(f"BAP sample {view.sample_id}: the model's structure after its predicted actions, blocks marked against "
+               f"the human (gold) structure: solid correct ({view.counts['correct']}), magenta-edged extra "
+               f"({view.counts['extra']}), grey ghosts missing ({view.counts['missing']}).")
+
+
+def _gos_panel(name: str, key, dialog: str, round_: int, step: int) -> None:
+    view = cached.run_derived(views.gos_view, name, key, dialog, round_, step)
+    if view.message_number is None:
+        st.info(view.note)
+        return
+    st.markdown(f"Message {view.message_number}:")
+    st.text(view.text)
+    if view.note:
+        st.info(view.note)
+    left, right = st.columns(2)
+    left.markdown("**Model says it refers to:** " + (", ".join(md_escape(i) for i in view.predicted) or "no image"))
+    right.markdown("**Gold (the sender's own marking):** " + (", ".join(md_escape(i) for i in view.gold) or "no image"))
+    if view.scores and not view.scores["gold_empty"]:
+        cols = st.columns(4)
+        cols[0].metric("Exact set", "yes" if view.scores["exact"] else "no")
+        cols[1].metric("Precision", _number(view.scores["precision"]))
+        cols[2].metric("Recall", _number(view.scores["recall"]))
+        cols[3].metric("F1", _number(view.scores["f1"]))
+    elif view.scores:
+        st.caption("Gold is empty here: " + ("the model names an image anyway." if view.scores["names_image"] else "the model names none either."))
+    columns = st.columns(len(view.boards) or 1)
+    for column, (username, png) in zip(columns, view.boards):
+        column.image(png, caption=f"Board of {username}", width="stretch")
+    st.caption("Green frame = gold image · magenta inner frame = the model's image, on both players' boards.")
+
+
+# ------------------------------------------------------------------------------------------- runs page
+
+def upload_box(name: str) -> None:
+    uploaded = st.file_uploader(f"Add a {CORPUS_TITLES[name]} run (see the README for the formats)",
+                                type=["jsonl", "json", "gz", "txt"], key=f"upload_{name}")
+    if uploaded is None:
+        return
+    marker = f"uploaded_{name}_{uploaded.name}_{uploaded.size}"
+    if st.session_state.get(marker):
+        return
+    try:
+        path = save_upload(name, uploaded.name, uploaded.getvalue())
+    except (ValueError, OSError) as exc:
+        st.error(str(exc))
+        return
+    st.session_state[marker] = True
+    st.success(f"Saved as {path.name}; it is scored below.")
+
+
+def loaded_runs(name: str) -> dict:
+    """name -> LoadedRun for every run of the corpus that loads; failures shown as one line each."""
+    runs = {}
+    for run, key in cached.run_keys(name).items():
+        result = cached.model_run(name, key)
+        if isinstance(result, cached.LoadFailure):
+            st.error(f"Run “{md_escape(run)}” could not be loaded: {md_escape(result.message)}", icon="⚠️")
+        else:
+            runs[run] = (key, result)
+    return runs
+
+
+def metrics_section(name: str, runs: dict) -> None:
+    st.subheader("Runs × metrics")
+    tables = [analysis.metric_table(loaded) for _, loaded in runs.values()]
+    table = pd.concat(tables, ignore_index=True).drop_duplicates(["run", "split", "metric"], keep="first")
+    table["interval (95%)"] = [f"{_number(lo)} – {_number(hi)}" if not math.isnan(lo) else "—" for lo, hi in zip(table["low"], table["high"])]
+    st.dataframe(table[["run", "split", "metric", "n", "value", "interval (95%)"]], hide_index=True, width="stretch",
+                 column_config={"value": st.column_config.NumberColumn(format="%.4f")})
+    notes = {"codraw": "Means over dialogs of the final drawing's score, Student-t intervals; 'humans' = the human Drawers on the same dialogs.",
+             "minecraft": "Net-action P/R/F1 micro-averaged over the samples (the BAP repository's definition), percentile bootstrap intervals over samples.",
+             "gos": "Means over messages whose gold is non-empty (the naming rate over messages with empty gold), Student-t intervals."}
+    st.caption(notes[name])
+    download_buttons(table.drop(columns=["interval (95%)"]), f"runs-{name}-metrics")
+
+
+def _links(name: str, frame: pd.DataFrame, run: str) -> list[str]:
+    """A replay link (with the run) per unit row: dialog, its turn and (Game Of Sorts) round."""
+    def number(value):
+        return None if value is None or pd.isna(value) else int(value)
+    rounds = frame["round"] if "round" in frame.columns else [None] * len(frame)
+    return [run_link(name, d, number(t), number(r), run) for d, t, r in zip(frame["dialog_id"], frame["turn"], rounds)]
+
+
+def comparison_section(name: str, runs: dict) -> None:
+    st.subheader("Compare two runs, per dialog / sample")
+    names = list(runs)
+    left, right = st.columns(2)
+    a = left.selectbox("Run A", names, key=f"compare_a_{name}")
+    others = [n for n in names if n != a] + (["humans"] if name == "codraw" else [])
+    if not others:
+        st.caption("Add a second run to compare.")
+        return
+    b = right.selectbox("Run B", others, key=f"compare_b_{name}")
+    units_a = analysis.units(runs[a][1])
+    units_b = analysis.units(runs[a][1], humans=True) if b == "humans" else analysis.units(runs[b][1])
+    result = analysis.paired_bootstrap(units_a, units_b, name)
+    statistic = {"codraw": "mean final score (paper's metric)", "minecraft": "micro net-action F1", "gos": "mean F1"}[name]
+    cols = st.columns(3)
+    cols[0].metric(f"A: {a}", _number(result["a"]))
+    cols[1].metric(f"B: {b}", _number(result["b"]))
+    cols[2].metric("A − B", _number(result["difference"]),
+                   help="95% paired bootstrap interval: the same resampled units for both runs")
+    st.caption(f"{statistic} on the {result['n']:,} units both have; A − B 95% paired bootstrap interval "
+               f"{_number(result['low'])} to {_number(result['high'])}.")
+    paired = analysis.with_turns(analysis.paired_units(units_a, units_b), cached.derived(analysis.unit_turns, name))
+    paired["open"] = _links(name, paired, a)
+    shown = paired[["unit", "value_a", "value_b", "difference", "open"]].head(200)
+    st.dataframe(shown, hide_index=True, width="stretch",
+                 column_config={"open": st.column_config.LinkColumn("replay", display_text="open ▶"),
+                                "value_a": st.column_config.NumberColumn(f"A ({a})", format="%.3f"),
+                                "value_b": st.column_config.NumberColumn(f"B ({b})", format="%.3f"),
+                                "difference": st.column_config.NumberColumn("A − B", format="%+.3f")})
+    st.caption("Largest differences first (first 200).")
+
+
+def slice_section(name: str, runs: dict) -> None:
+    st.subheader("Slice finder")
+    names = list(runs)
+    left, right = st.columns(2)
+    a = left.selectbox("Run", names, key=f"slice_a_{name}")
+    against = right.selectbox("Compared with", ["its own overall score"] + [n for n in names if n != a]
+                              + (["humans"] if name == "codraw" else []), key=f"slice_b_{name}")
+    run = runs[a][1]
+    features = cached.run_derived(analysis.slice_features, name, runs[a][0])
+    other = None
+    if against == "humans":
+        other = analysis.units(run, humans=True)
+    elif against != "its own overall score":
+        other = analysis.units(runs[against][1])
+    gaps = analysis.slice_gaps(features, name, other)
+    if gaps.empty:
+        st.caption("No slice has at least 3 units.")
+        return
+    st.caption("Every value of each domain feature, ranked by the largest gap between the slice and the whole "
+               + ("(the run's own statistic)." if other is None else f"(difference {a} − {against})."))
+    st.dataframe(gaps, hide_index=True, width="stretch",
+                 column_config={c: st.column_config.NumberColumn(format="%+.3f" if c == "gap" else "%.3f")
+                                for c in ("value", "overall", "gap")})
+    labels = [f"{f} = {s}  (n = {n}, gap {g:+.3f})" for f, s, n, g in zip(gaps["feature"], gaps["slice"], gaps["n"], gaps["gap"])]
+    picked = st.selectbox("Open a slice's dialogs", range(len(labels)), format_func=labels.__getitem__, key=f"slice_pick_{name}")
+    feature, level = gaps["feature"].iloc[picked], gaps["slice"].iloc[picked]
+    members = analysis.with_turns(features[features[feature] == level], cached.derived(analysis.unit_turns, name))
+    members = members.assign(open=_links(name, members, a))
+    st.dataframe(members[["unit", "value", "open"]], hide_index=True, width="stretch",
+                 column_config={"open": st.column_config.LinkColumn("replay", display_text="open ▶"),
+                                "value": st.column_config.NumberColumn(f"{a}", format="%.3f")})
+
+
+def problems_section(name: str, runs: dict) -> None:
+    """Unmatched and skipped rows of every run, with file and line (also shown on the Data page)."""
+    for run, (_key, loaded) in runs.items():
+        unmatched, skipped = loaded.unmatched, loaded.skipped
+        if unmatched.empty and not skipped:
+            continue
+        st.warning(f"Run “{md_escape(run)}”: {len(unmatched):,} unmatched row(s) the corpus does not know and "
+                   f"{len(skipped):,} malformed row(s) skipped; all other rows are scored.")
+        if not unmatched.empty:
+            st.dataframe(unmatched, hide_index=True, width="stretch")
+        if skipped:
+            st.dataframe(pd.DataFrame([s.as_dict() for s in skipped]), hide_index=True, width="stretch")
+
+
+def data_page_section() -> None:
+    """For the Data page: every configured run, its file, counts and its unmatched / skipped rows."""
+    from data_access.common import CORPUS_NAMES
+
+    st.subheader("Model runs")
+    st.caption(f"Runs come from `{RUNS_VARIABLE}/<corpus>/` (one sub-folder per corpus: codraw, gos, minecraft), "
+               "from uploads on the Runs page and, for the demo corpora, two generated demo runs each.")
+    rows = []
+    for name in CORPUS_NAMES:
+        if isinstance(cached.corpus(name), cached.LoadFailure):
+            continue
+        for run, key in cached.run_keys(name).items():
+            result = cached.model_run(name, key)
+            if isinstance(result, cached.LoadFailure):
+                rows.append({"corpus": name, "run": run, "file": key[2], "status": f"error: {result.message}",
+                             "unmatched": None, "skipped": None})
+                continue
+            rows.append({"corpus": name, "run": run, "file": key[2], "status": "demo run" if key[3] else "loaded",
+                         "unmatched": len(result.unmatched), "skipped": len(result.skipped)})
+            problems = result.unmatched.assign(kind="unmatched")
+            skipped = pd.DataFrame([{"file": s.record, "line": None, "record": "", "reason": s.reason} for s in result.skipped])
+            if len(problems) or len(skipped):
+                with st.expander(f"{CORPUS_TITLES[name]} · {run}: {len(problems):,} unmatched, {len(skipped):,} skipped"):
+                    st.dataframe(pd.concat([problems, skipped.assign(kind="skipped")], ignore_index=True),
+                                 hide_index=True, width="stretch")
+    if rows:
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    else:
+        st.caption("No runs.")
