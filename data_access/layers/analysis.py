@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..analysis.charts import PALETTE, Chart, ci_error_bars, count_phrase, empty_chart, filter_splits, row_positions, style
+from ..analysis.charts import PALETTE, Chart, ci_error_bars, count_phrase, empty_chart, filter_splits, style
 from ..common import LoadedCorpus
 from ..links import replay_link
 from .load import LoadedLayer
@@ -203,16 +203,19 @@ def score_by_cr_chart(layer: LoadedLayer, corpus: LoadedCorpus, splits: tuple = 
         return empty_chart("codraw_score_by_cr", "No dialog of the chosen splits has both a final score and an aligned CR row.")
     figure = go.Figure()
     for index, group in enumerate(CR_GROUPS):
-        mask = data["group"] == group
         row = overall[overall["group"] == group]
         if row.empty:
             continue
-        figure.add_trace(go.Bar(
-            x=[group], y=row["mean"], name=f"{group} (n = {int(row['n'].iloc[0]):,})", marker={"color": PALETTE[index]},
-            error_y=ci_error_bars(row["mean"], row["low"], row["high"]), customdata=row_positions(data, mask).reshape(1, -1),
-            hovertemplate="%{x}: mean %{y:.2f}<extra></extra>"))
+        figure.add_trace(go.Scatter(
+            x=[group], y=row["mean"], mode="markers", name=f"{group} (n = {int(row['n'].iloc[0]):,})",
+            marker={"color": PALETTE[index], "size": 14},
+            error_y=ci_error_bars(row["mean"], row["low"], row["high"], thickness=2),
+            hovertemplate="%{x}: mean %{y:.3f}<extra></extra>"))
     style(figure, y="mean final score (95% bootstrap CI)")
-    figure.update_yaxes(range=[0, 5])
+    low = float(overall["low"].fillna(overall["mean"]).min())
+    high = float(overall["high"].fillna(overall["mean"]).max())
+    pad = max(0.05, (high - low) * 0.3)
+    figure.update_yaxes(range=[max(0.0, low - pad), min(5.0, high + pad)])
     n_cr = int(overall.loc[overall["group"] == CR_GROUPS[0], "n"].sum())
     caption = (f"Mean final score (paper's metric, max 5) of dialogs with at least one clarification request of the "
                f"published layer ({n_cr:,}), dialogs whose aligned rows hold none, and dialogs without a uniquely "
