@@ -9,6 +9,7 @@ from ui import cached
 from ui.picker import dialog_picker
 from ui.replay_state import show_state
 from ui.router import ensure_routed
+from ui.share import compare_download
 from ui.url_state import query_param, set_url
 from ui.widgets import corpus_selector, stepper
 
@@ -55,3 +56,4 @@ for column, (dialog, round_), step, count, side in zip(sides, (left, right), ste
             show_state(name, dialog, step, round_, count, key=f"compare_transcript_{side}")
         else:
             st.info("This dialog has no steps to show.")
+compare_download(name, [left, right])
