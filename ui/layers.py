@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import html
-from typing import Optional
-
 import pandas as pd
 import streamlit as st
 
@@ -19,6 +17,15 @@ from data_access.layers.gos_view import SPAN_COLOURS, mention_step
 from data_access.layers.load import LAYERS_VARIABLE
 from ui import cached
 from ui.widgets import md_escape, query_param, set_url
+
+
+def _is_loaded(layer, corpus) -> bool:
+    return True
+
+
+def _ready(name: str) -> bool:
+    """Whether the layer is configured and loaded, without copying it out of the cache (light reruns)."""
+    return cached.layer_derived(_is_loaded, name) is True
 
 
 def _layer(name: str, explain: bool = False):
@@ -64,8 +71,7 @@ def _highlighted_html(step) -> str:
 def gos_replay_mentions(name: str, view) -> tuple:
     """Under the step's event: the message with its published mentions highlighted and listed; returns the
     boards to show (the view's own, or re-rendered with the mentioned images framed on both boards)."""
-    layer = cached.layer("gos-mentions")
-    if layer is None or isinstance(layer, cached.LoadFailure):
+    if not _ready("gos-mentions"):
         return view.boards
     turns = cached.layer_derived(analysis.round_mention_turns, "gos-mentions", view.interaction_id, view.round_number) or {}
     show = st.toggle("Published mentions", value=True, key="gos_layer_mentions",
@@ -98,8 +104,7 @@ def gos_replay_mentions(name: str, view) -> tuple:
 
 def codraw_replay_crs(dialog_id: str, turn: int) -> None:
     """The published CR annotation of this round's Drawer message, and the dialog's CR rounds."""
-    layer = cached.layer("codraw-icr")
-    if layer is None or isinstance(layer, cached.LoadFailure):
+    if not _ready("codraw-icr"):
         return
     rows = cached.layer_derived(analysis.dialog_crs, "codraw-icr", dialog_id)
     if rows is None or rows.empty:
@@ -121,8 +126,7 @@ def browse_cr_filter(corpus: str, table: pd.DataFrame) -> pd.DataFrame:
     """CoDraw Browse: a CRs column from the published layer and an "only with a CR" filter (``cr=1``)."""
     if corpus != "codraw":
         return table
-    layer = cached.layer("codraw-icr")
-    if layer is None or isinstance(layer, cached.LoadFailure):
+    if not _ready("codraw-icr"):
         return table
     per_dialog = cached.layer_derived(analysis.cr_by_dialog, "codraw-icr")
     counts = per_dialog.set_index("dialog_id")["crs"] if per_dialog is not None else pd.Series(dtype="int64")
@@ -141,8 +145,7 @@ def browse_cr_filter(corpus: str, table: pd.DataFrame) -> pd.DataFrame:
 
 def mention_search(query: str, case_sensitive: bool = False) -> None:
     """Search results among the published A Game Of Sorts mentions (all words, or a quoted phrase)."""
-    layer = _layer("gos-mentions")
-    if layer is None or not query.strip():
+    if not query.strip() or not _ready("gos-mentions"):
         return
     hits = cached.layer_derived(analysis.search_mentions, "gos-mentions", query, case_sensitive)
     if hits is None:
@@ -160,8 +163,8 @@ def mention_search(query: str, case_sensitive: bool = False) -> None:
 def gos_mention_counts(charts_module) -> None:
     """Game Of Sorts outcomes: mentions per round number and per criterion (board)."""
     st.header("Mentions (published layer)")
-    layer = _layer("gos-mentions", explain=True)
-    if layer is None:
+    if not _ready("gos-mentions"):
+        _layer("gos-mentions", explain=True)
         return
     charts_module.show(cached.layer_derived(analysis.mentions_round_chart, "gos-mentions"))
     table = cached.layer_derived(analysis.mentions_per_round, "gos-mentions")
@@ -180,8 +183,8 @@ def gos_mention_counts(charts_module) -> None:
 def codraw_score_by_cr(charts_module, splits: tuple) -> None:
     """CoDraw scores page: final score by presence of a published CR."""
     st.header("Score and clarification requests (published layer)")
-    layer = _layer("codraw-icr", explain=True)
-    if layer is None:
+    if not _ready("codraw-icr"):
+        _layer("codraw-icr", explain=True)
         return
     charts_module.show(cached.layer_derived(analysis.score_by_cr_chart, "codraw-icr", tuple(splits)))
 
@@ -253,8 +256,3 @@ def _exports(name: str, result) -> None:
                              file_name=LAYER_FILES[name], mime="text/tab-separated-values", key=f"layer_export_{name}")
         right.download_button("⬇ Rows with their alignment (CSV)", data=lambda: result.rows.to_csv(index=False),
                               file_name="icr-codraw-alignment.csv", mime="text/csv", key=f"layer_alignment_{name}")
-
-
-def layer_loaded(name: str) -> Optional[object]:
-    """The LoadedLayer or None (no message): for pages that only add a column or a badge."""
-    return _layer(name)

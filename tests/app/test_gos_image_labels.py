@@ -37,7 +37,7 @@ def test_the_lock_caption_uses_the_tiles_label():
     at.switch_page("pages/replay.py")
     at.run()
     assert not at.exception, at.exception
-    captions = [image.proto.imgs[0].caption for image in at.get("image")]
+    captions = [image.proto.imgs[0].caption.replace("\\", "") for image in at.get("image")]
     lock = [c for c in captions if "pending lock on" in c]
     assert lock and all(raw not in c for c in lock) and any(c.endswith(f"pending lock on {labels[raw]}") for c in lock)
 
