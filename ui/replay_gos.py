@@ -15,6 +15,7 @@ from data_access.links import parse_positive_int
 from data_access.replay import source_facts
 from ui import cached, layers
 from ui.highlight import marked_html, requested_highlight
+from ui.provenance import gos_placeholder_note
 from ui.widgets import md_escape as _md
 from ui.widgets import query_param, stepper
 
@@ -75,6 +76,7 @@ def show(name: str) -> None:
         return
     if cached.derived(source_facts, name)["is_demo"]:
         st.caption("Showing the generated demo corpus; set GAME_OF_SORTS_DATA to the data folder to see the real one.")
+    gos_placeholder_note(name, compact=True)
     labels = cached.derived(dialog_labels, name)
     dialog = _pick_dialog(labels, query_param("dialog"))
     if dialog is None:
