@@ -8,6 +8,7 @@ from ui.cached import LoadFailure, corpus, reload_all
 from ui.layers import layers_section
 from ui.router import ensure_routed
 from ui.runs import data_page_section
+from ui.widgets import md_escape
 
 ensure_routed()
 
@@ -23,7 +24,7 @@ for name in CORPUS_NAMES:
     result = corpus(name)
     variables = ", ".join(f"`{v}`" for v in (DATA_VARIABLES[name], ASSET_VARIABLES.get(name)) if v)
     if isinstance(result, LoadFailure):
-        st.error(f"Could not be loaded: {result.message}", icon="⚠️")
+        st.error(f"Could not be loaded: {md_escape(result.message)}", icon="⚠️")
         st.caption(f"Set by {variables}.")
         continue
     origin = "built-in demo corpus" if result.is_demo else "your data"
@@ -32,6 +33,8 @@ for name in CORPUS_NAMES:
     if result.assets:
         st.markdown("**Images / clip art:**")
         st.code(result.assets, language=None)
+    if result.cache_note:
+        st.caption(md_escape(result.cache_note))
     metrics = st.columns(5)
     metrics[0].metric("Dialogs", f"{len(result.dialogs):,}")
     metrics[1].metric("Turns", f"{int(result.dialogs['n_turns'].sum()):,}")

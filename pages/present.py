@@ -6,7 +6,7 @@ from data_access import replay
 from ui import cached
 from ui.replay_state import dialog_and_round
 from ui.router import ensure_routed
-from ui.widgets import corpus_selector, stepper
+from ui.widgets import corpus_selector, md_escape, stepper
 
 ensure_routed()
 
@@ -43,7 +43,7 @@ def stage() -> None:
     with words, st.container(height=560):
         said_so_far = cached.derived(replay.step_messages, name, dialog, step, round_, True)
         for row in said_so_far.itertuples(index=False):
-            st.caption(f"{row.speaker} · {'round ' + str(round_) + ', ' if round_ else ''}step {row.turn}")
+            st.caption(f"{md_escape(row.speaker)} · {'round ' + str(round_) + ', ' if round_ else ''}step {row.turn}")
             st.text(row.text)
     if playing and step >= n_steps:
         st.caption("End of the dialog.")

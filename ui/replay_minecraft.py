@@ -10,7 +10,7 @@ from data_access.minecraft.render import build_figure, target_figure
 from data_access.minecraft.view import replay_step
 from data_access.replay import dialog_ids, dialog_row
 from ui.cached import corpus_ready, derived
-from ui.widgets import dialog_picker, query_param, stepper, transcript
+from ui.widgets import dialog_picker, md_escape, query_param, stepper, transcript
 
 
 def show(name: str) -> None:
@@ -22,7 +22,8 @@ def show(name: str) -> None:
     st.query_params["dialog"] = game_id
     game = derived(dialog_row, name, game_id)
     n_turns = int(game["n_turns"])
-    st.caption(f"{game['config']} · {game['split']} split · Builder {game['builder']}, Architect {game['architect']} · "
+    st.caption(f"{md_escape(game['config'])} · {md_escape(game['split'])} split · Builder {md_escape(game['builder'])}, "
+               f"Architect {md_escape(game['architect'])} · "
                f"{n_turns} utterances · {game['duration_s']:.0f} s"
                + (" · augmented copy" if bool(game["from_aug_data"]) else ""))
     if n_turns == 0:

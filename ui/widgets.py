@@ -2,6 +2,7 @@
 URL kept in step with them) and the transcript."""
 from __future__ import annotations
 
+import string
 from typing import Optional, Sequence
 
 import pandas as pd
@@ -23,7 +24,7 @@ def dialog_picker(dialog_ids: Sequence[str], requested: Optional[str], key: str,
         return None
     ids = list(dialog_ids)
     if requested is not None and requested not in ids:
-        st.warning(f"The link asks for dialog “{requested}”, which is not in the loaded corpus; showing the first one instead.")
+        st.warning(f"The link asks for dialog “{md_escape(requested)}”, which is not in the loaded corpus; showing the first one instead.")
         requested = None
     # A deep link wins over the widget's remembered value on the first run of this dialog.
     if requested is not None and st.session_state.get(key) != requested and st.session_state.get(f"{key}__linked") != requested:
@@ -43,7 +44,7 @@ def stepper(n_steps: int, requested: Optional[str], key: str, label: str = "Turn
         return 0
     wanted = parse_positive_int(requested)
     if requested is not None and (wanted is None or wanted > n_steps):
-        st.warning(f"The link asks for {label.lower()} “{requested}”, but this dialog has steps 1 to {n_steps}; showing step 1.")
+        st.warning(f"The link asks for {label.lower()} “{md_escape(requested)}”, but this dialog has steps 1 to {n_steps}; showing step 1.")
         wanted = 1
     if key not in st.session_state or (wanted is not None and st.session_state.get(f"{key}__linked") != requested):
         st.session_state[key] = wanted or 1
@@ -83,7 +84,7 @@ def transcript(lines: pd.DataFrame, current_turn: int, show_all: bool) -> None:
         st.caption("No messages yet at this step.")
     for row in visible.itertuples(index=False):
         with st.chat_message("user" if getattr(row, "role", "") in ("Teller", "Architect", "Player A") else "assistant"):
-            st.caption(f"{row.speaker} · turn {row.turn}" + ("  (later)" if row.turn > current_turn else ""))
+            st.caption(f"{md_escape(row.speaker)} · turn {row.turn}" + ("  (later)" if row.turn > current_turn else ""))
             show_text(row.text, highlight=row.turn == current_turn)
 
 
@@ -93,7 +94,7 @@ def corpus_selector(key: str, default: str = "codraw", label: str = "Corpus") ->
 
     requested = query_param("corpus")
     if requested is not None and requested not in CORPUS_NAMES:
-        st.warning(f"The link names an unknown corpus “{requested}”; showing {CORPUS_TITLES[default]}.")
+        st.warning(f"The link names an unknown corpus “{md_escape(requested)}”; showing {CORPUS_TITLES[default]}.")
         requested = None
     if key not in st.session_state:
         st.session_state[key] = requested or default
@@ -134,9 +135,14 @@ def download_buttons(frame: pd.DataFrame, stem: str, label: str = "table") -> No
                           "application/vnd.apache.parquet", key=f"{stem}__parquet")
 
 
-_MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]()<>#+-.!|~:$"})
+# Every ASCII punctuation character may be backslash-escaped in (Streamlit's) markdown, and escaped it
+# is only text: no link, image, emphasis, HTML, LaTeX ($), colour/emoji directive (:) or autolinked URL
+# (its dots and colon are escaped). Line breaks would start new blocks (headings, quotes), so they become
+# spaces.
+_MARKDOWN_SPECIAL = str.maketrans({**{c: "\\" + c for c in string.punctuation}, "\n": " ", "\r": " "})
 
 
-def md_escape(text: str) -> str:
-    """Data text made inert inside our own markdown (no links, no emphasis, no HTML)."""
+def md_escape(text) -> str:
+    """The one escaping helper: any string from a file or a URL, made inert text inside our own markdown
+    (st.markdown / caption / warning / info / error / subheader, ``caption=`` of st.image, widget labels)."""
     return str(text).translate(_MARKDOWN_SPECIAL)
