@@ -6,6 +6,7 @@ from data_access import replay
 from ui import cached
 from ui.replay_state import dialog_and_round, show_state
 from ui.router import ensure_routed
+from ui.share import compare_download
 from ui.widgets import corpus_selector, stepper
 
 ensure_routed()
@@ -44,3 +45,4 @@ for column, (dialog, round_), step, count in zip(sides, (left, right), steps, co
             show_state(name, dialog, step, round_, count)
         else:
             st.info("This dialog has no steps to show.")
+compare_download(name, [left, right])

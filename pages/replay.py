@@ -7,6 +7,7 @@ from ui import replay_codraw, replay_gos, replay_minecraft
 from ui.notes import notes_panel
 from ui.router import ensure_routed
 from ui.runs import replay_panel
+from ui.share import replay_downloads
 from ui.widgets import corpus_selector, query_param
 
 ensure_routed()
@@ -25,3 +26,4 @@ if dialog is not None and turn is not None:
     st.code(replay_link(corpus, dialog, turn, round_ if corpus == "gos" else None), language=None)
     notes_panel(corpus, dialog, turn, round_ if corpus == "gos" else None,
                 turn_label="step" if corpus == "gos" else "turn")
+    replay_downloads(corpus, dialog, round_ if corpus == "gos" else None)

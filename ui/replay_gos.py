@@ -15,6 +15,7 @@ from data_access.links import parse_positive_int
 from data_access.replay import source_facts
 from ui import cached, layers
 from ui.highlight import marked_html, requested_highlight
+from ui.share import latex_table_download
 from ui.widgets import md_escape as _md
 from ui.widgets import query_param, stepper
 
@@ -133,6 +134,7 @@ def show(name: str) -> None:
         st.dataframe(view.comparison, hide_index=True, width="stretch")
         if view.agreement is not None and not view.agreement.empty:
             st.dataframe(view.agreement, hide_index=True, width="content")
+            latex_table_download(view.agreement, "Rank agreement with the other plays of this board.", "gos_play_agreement")
             st.caption("Kendall tau and Spearman rho between this play's ranking and each other play's: 1 = the same "
                        "order, 0 = unrelated, −1 = reversed.")
         else:
