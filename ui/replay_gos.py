@@ -15,6 +15,7 @@ from ui import cached, layers
 from ui.highlight import marked_html, requested_highlight
 from ui.picker import dialog_picker
 from ui.transcript import transcript
+from ui.provenance import gos_placeholder_note
 from ui.share import latex_table_download
 from ui.widgets import md_escape as _md
 from ui.widgets import query_param, stepper
@@ -38,6 +39,7 @@ def show(name: str) -> None:
         return
     if cached.derived(source_facts, name)["is_demo"]:
         st.caption("Showing the generated demo corpus; set GAME_OF_SORTS_DATA to the data folder to see the real one.")
+    gos_placeholder_note(name, compact=True)
     dialog, round_number = dialog_picker(name, key="gos_dialog", label="Interaction")
     if dialog is None:
         return
@@ -64,7 +66,7 @@ def show(name: str) -> None:
     boards = layers.gos_replay_mentions(name, view)  # the published mentions of this message, if any
     board_columns = st.columns(len(boards) or 1)
     for column, board in zip(board_columns, boards):
-        lock = f" · pending lock on {_md(board.pending)}" if board.pending else ""
+        lock = f" · pending lock on {_md(board.pending_label or board.pending)}" if board.pending else ""
         column.image(board.png, caption=f"{_md(board.role)}: {_md(board.username)}{lock}", width="stretch")
     st.caption("Number badge = agreed rank · blue border and lock = the player's own pending lock (the partner cannot "
                "see it) · amber frame and bubble = images the current message marks, on the sender's board · "
