@@ -24,6 +24,8 @@ def _summary(args) -> int:
     if not is_cached(Source(args.corpus, Path(args.path), None)):
         readahead.read_ahead(args.path)  # a cold load: read the source while pandas & co. are imported
     loaded = load_path(args.corpus, args.path)
+    if loaded.cache_note:
+        print(f"note: {loaded.cache_note}", file=sys.stderr)
     print(json.dumps(corpus_module(args.corpus).summarize(loaded), indent=None if args.compact else 2))
     return 0
 
@@ -46,13 +48,23 @@ def _run_summary(args) -> int:
 def _cache(args) -> int:
     from .corpora import load_configured
 
+    notes = set()
     for name in args.corpus or CORPUS_NAMES:
         def progress(message, fraction=None, name=name):
             print(f"{name}: {message}", file=sys.stderr)
         loaded = load_configured(name, progress=progress)
-        state = "already cached" if loaded.from_cache else "cached"
+        if loaded.cache_note and not notes:  # said once, not per corpus
+            print(f"note: {loaded.cache_note}", file=sys.stderr)
+        notes.add(loaded.cache_note)
+        state = "already cached" if loaded.from_cache else "not cached" if loaded.cache_note else "cached"
         print(f"{name}: {state} ({loaded.source}, {len(loaded.dialogs)} dialogs, {loaded.load_seconds:.1f} s)")
     return 0
+
+
+def _corpus_name(value: str) -> str:
+    if value not in CORPUS_NAMES:
+        raise argparse.ArgumentTypeError(f"invalid choice: {value!r} (choose from {', '.join(CORPUS_NAMES)})")
+    return value
 
 
 def _layer_summary(args) -> int:
@@ -78,7 +90,10 @@ def main(argv=None) -> int:
     run_summary.add_argument("--compact", action="store_true", help="one line of JSON")
     run_summary.set_defaults(run=_run_summary)
     cache = sub.add_parser("cache", help="build the Parquet caches of the configured sources")
-    cache.add_argument("corpus", nargs="*", choices=CORPUS_NAMES)
+    # No ``choices`` here: with nargs="*" argparse checks the empty default against them and refuses a
+    # bare ``cache`` (Python < 3.12); each name is checked by _corpus_name instead.
+    cache.add_argument("corpus", nargs="*", type=_corpus_name, metavar="CORPUS",
+                       help=f"one or more of {', '.join(CORPUS_NAMES)} (default: all)")
     cache.set_defaults(run=_cache)
     layer = sub.add_parser("layer-summary", help="print a JSON summary of a published annotation layer")
     layer.add_argument("layer", choices=("gos-mentions", "codraw-icr"))

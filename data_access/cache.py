@@ -2,8 +2,11 @@
 
 An entry is a folder ``<cache>/<corpus>-<key>/`` with one Parquet file per frame and a ``manifest.json``
 written last. The key hashes the source's identity (path, size and modification time of every file in
-it) and the corpus's frame-schema version, so a changed source or schema simply misses the cache. An entry
-that cannot be read back completely (partial write, corrupt file) is deleted and rebuilt, never trusted.
+it) and the corpus's frame-schema version, so a changed source or schema simply misses the cache. The
+manifest holds the size and SHA-256 of every frame file, and a frame is only used after its bytes match:
+an entry that cannot be read back completely or exactly (partial write, a flipped byte) is deleted and
+rebuilt from the source, never trusted. A cache folder that cannot be written is no error: the frames are
+built in memory, and ``cached_build`` says why they were not cached (the caller tells the user once).
 
 Frames of a hit are read lazily (``LazyFrames``): a summary that needs only ``dialogs`` never reads the
 much larger per-round frames.
@@ -11,6 +14,7 @@ much larger per-round frames.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import shutil
@@ -71,8 +75,9 @@ class LazyFrames(Mapping):
     entry be rebuilt from the source. Pickling (e.g. by st.cache_data) reads every frame and yields a
     plain dict, so a pickled copy never depends on the cache folder."""
 
-    def __init__(self, entry: Path, names: Iterable[str], rebuild: Build):
-        self._entry, self._names, self._rebuild = entry, list(names), rebuild
+    def __init__(self, entry: Path, digests: dict[str, dict], rebuild: Build):
+        self._entry, self._names, self._rebuild = entry, list(digests), rebuild
+        self._digests = digests
         self._frames: dict[str, pd.DataFrame] = {}
 
     def __getitem__(self, name: str) -> pd.DataFrame:
@@ -82,7 +87,7 @@ class LazyFrames(Mapping):
             import pandas as pd
 
             try:
-                self._frames[name] = pd.read_parquet(self._entry / f"{name}.parquet")
+                self._frames[name] = pd.read_parquet(io.BytesIO(verified_bytes(self._entry, name, self._digests[name])))
             except Exception:  # noqa: BLE001 - any damage means "rebuild"; the source is still there
                 shutil.rmtree(self._entry, ignore_errors=True)
                 frames, _skipped = self._rebuild()
@@ -99,6 +104,23 @@ class LazyFrames(Mapping):
         return (dict, (dict(self.items()),))
 
 
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def verified_bytes(entry: Path, name: str, expected: dict) -> bytes:
+    """The bytes of one frame file; ValueError unless their size and SHA-256 are the manifest's."""
+    data = (entry / f"{name}.parquet").read_bytes()
+    if len(data) != expected["size"] or _digest(data) != expected["sha256"]:
+        raise ValueError(f"{entry / name}.parquet does not match its checksum")
+    return data
+
+
+def _manifest_digest(manifest: dict) -> str:
+    body = {k: v for k, v in manifest.items() if k != "digest"}
+    return _digest(json.dumps(body, sort_keys=True).encode())
+
+
 def read_entry(entry: Path, rebuild: Optional[Build] = None) -> Optional[tuple[Mapping[str, pd.DataFrame], list[SkippedRecord]]]:
     """The cached frames (read lazily), or None when the entry is missing or visibly damaged (then removed).
 
@@ -108,9 +130,11 @@ def read_entry(entry: Path, rebuild: Optional[Build] = None) -> Optional[tuple[M
         return None
     try:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        for name, size in manifest["frames"].items():
+        if manifest.get("digest") != _manifest_digest(manifest):
+            raise ValueError(f"{manifest_path} does not match its checksum")
+        for name, expected in manifest["frames"].items():
             file = entry / f"{name}.parquet"
-            if file.stat().st_size != size:
+            if file.stat().st_size != expected["size"] or not isinstance(expected["sha256"], str):
                 raise ValueError(f"{file} has the wrong size")
         skipped = [SkippedRecord(s["record"], s["reason"]) for s in manifest["skipped"]]
     except Exception:  # noqa: BLE001 - any damage means "rebuild"; the source is still there
@@ -120,30 +144,39 @@ def read_entry(entry: Path, rebuild: Optional[Build] = None) -> Optional[tuple[M
     def fail_rebuild():
         raise ValueError(f"{entry}: a cached frame is unreadable")
 
-    return LazyFrames(entry, manifest["frames"], rebuild or fail_rebuild), skipped
+    return LazyFrames(entry, dict(manifest["frames"]), rebuild or fail_rebuild), skipped
 
 
-def write_entry(entry: Path, frames: dict[str, pd.DataFrame], skipped: Iterable[SkippedRecord]) -> None:
-    """Write all frames into a temporary folder and rename it into place, so readers never see half an entry."""
-    entry.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=entry.name + ".", dir=entry.parent))
+def write_entry(entry: Path, frames: dict[str, pd.DataFrame], skipped: Iterable[SkippedRecord]) -> Optional[str]:
+    """Write all frames into a temporary folder and rename it into place, so readers never see half an entry.
+
+    Returns None, or why the entry could not be written (a read-only or full cache folder must not stop
+    the app: the frames are still in memory)."""
+    tmp = None
     try:
-        def write(name: str) -> int:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=entry.name + ".", dir=entry.parent))
+
+        def write(name: str) -> dict:
             file = tmp / f"{name}.parquet"
             frames[name].to_parquet(file, index=False)
-            return file.stat().st_size
+            data = file.read_bytes()
+            return {"size": len(data), "sha256": _digest(data)}
 
         # Arrow encodes and compresses without the GIL, so two frames are written at a time.
         with ThreadPoolExecutor(max_workers=2) as pool:
-            sizes = dict(zip(frames, pool.map(write, list(frames))))
-        manifest = {"frames": sizes, "skipped": [s.as_dict() for s in skipped]}
+            digests = dict(zip(frames, pool.map(write, list(frames))))
+        manifest = {"frames": digests, "skipped": [s.as_dict() for s in skipped]}
+        manifest["digest"] = _manifest_digest(manifest)
         (tmp / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
         if entry.exists():
             shutil.rmtree(entry, ignore_errors=True)
         os.replace(tmp, entry)
-    except OSError:
-        # A read-only or full cache folder must not stop the app: the frames are still in memory.
-        shutil.rmtree(tmp, ignore_errors=True)
+        return None
+    except OSError as exc:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+        return f"the cache folder {entry.parent} cannot be written ({exc.strerror or exc}); loaded without caching"
 
 
 def cached_build(
@@ -152,20 +185,23 @@ def cached_build(
     path: Path,
     schema_version: int,
     build: Build,
+    problems: Optional[list[str]] = None,
 ) -> tuple[Mapping[str, pd.DataFrame], list[SkippedRecord], bool]:
     """Frames from the cache when the source and schema are unchanged, else built and cached.
 
-    Returns (frames, skipped, from_cache)."""
+    Returns (frames, skipped, from_cache); why the frames could not be cached is appended to ``problems``."""
     entry = entry_dir(cache_root, corpus, cache_key(corpus, path, schema_version))
+    problems = [] if problems is None else problems
 
     def rebuild():
         frames, skipped = build()
-        write_entry(entry, frames, skipped)
+        problem = write_entry(entry, frames, skipped)
+        if problem:
+            problems.append(problem)
         return frames, skipped
 
     hit = read_entry(entry, rebuild)
     if hit is not None:
         return hit[0], hit[1], True
-    frames, skipped = build()
-    write_entry(entry, frames, skipped)
+    frames, skipped = rebuild()
     return frames, skipped, False

@@ -113,6 +113,7 @@ class LoadedCorpus:
     load_seconds: float = 0.0
     from_cache: bool = False
     assets: Optional[str] = None  # clip-art / image folder, when configured
+    cache_note: Optional[str] = None  # why the frames were not cached (e.g. a read-only cache folder)
 
     @property
     def dialogs(self) -> pd.DataFrame:

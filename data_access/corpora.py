@@ -6,6 +6,7 @@ Each corpus package (``data_access.codraw``, ``.gos``, ``.minecraft``) implement
 """
 from __future__ import annotations
 
+import atexit
 import importlib
 import os
 import shutil
@@ -27,11 +28,31 @@ def corpus_module(name: str) -> CorpusPackage:
     return cast(CorpusPackage, importlib.import_module(f"data_access.{name}"))
 
 
+_fallback_root: Optional[Path] = None
+
+
+def _private_temp_root() -> Path:
+    """A folder of this process's own for the demo corpora when the cache folder cannot be written."""
+    global _fallback_root
+    if _fallback_root is None:
+        _fallback_root = Path(tempfile.mkdtemp(prefix="dialogue-dashboard-"))
+        atexit.register(shutil.rmtree, _fallback_root, True)
+    return _fallback_root
+
+
 def demo_path(name: str, cache_root: Optional[Path] = None) -> Path:
-    """The generated demo corpus of ``name``, written on first use (atomically, so parallel starts agree)."""
+    """The generated demo corpus of ``name``, written on first use (atomically, so parallel starts agree).
+
+    When the cache folder cannot be written, the demo goes to a temporary folder of this process."""
     module = corpus_module(name)
-    root = Path(cache_root or cache_dir()) / "demo"
-    folder = root / f"{name}-v{module.DEMO_VERSION}"
+    try:
+        return _write_demo(module, Path(cache_root or cache_dir()) / "demo")
+    except OSError:
+        return _write_demo(module, _private_temp_root() / "demo")
+
+
+def _write_demo(module: CorpusPackage, root: Path) -> Path:
+    folder = root / f"{module.NAME}-v{module.DEMO_VERSION}"
     if not folder.is_dir():
         root.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=folder.name + ".", dir=root))
@@ -65,8 +86,10 @@ def load_source(
         except (OSError, UnicodeError, ValueError, EOFError) as exc:
             raise SourceError(path, f"cannot be read ({type(exc).__name__}: {exc})") from exc
 
+    problems: list[str] = []
     if use_cache:
-        frames, skipped, from_cache = cache.cached_build(cache_root, source.corpus, path, module.SCHEMA_VERSION, build)
+        frames, skipped, from_cache = cache.cached_build(cache_root, source.corpus, path, module.SCHEMA_VERSION, build,
+                                                         problems)
     else:
         (frames, skipped), from_cache = build(), False
     return LoadedCorpus(
@@ -78,6 +101,7 @@ def load_source(
         load_seconds=time.perf_counter() - started,
         from_cache=from_cache,
         assets=str(source.assets) if source.assets else None,
+        cache_note=problems[0] if problems else None,
     )
 
 

@@ -28,7 +28,8 @@ def parse_positive_int(value) -> Optional[int]:
     if value is None:
         return None
     text = str(value).strip()
-    if not text.isdigit() or len(text) > 6:
+    # ASCII digits only: str.isdigit() also accepts "²" or "٣", which int() then refuses (or reads).
+    if not (text.isascii() and text.isdigit()) or len(text) > 6:
         return None
     number = int(text)
     return number if number >= 1 else None

@@ -8,18 +8,19 @@ loader reads the file itself and reports the problem as usual. Standard library 
 """
 from __future__ import annotations
 
-import gzip
 import threading
 from pathlib import Path
 from typing import Optional
+
+from .safe_io import LIMITS, gunzip_capped, is_regular_file, read_capped
 
 _pending: dict[Path, tuple[threading.Thread, list]] = {}
 
 
 def _read(path: Path, result: list) -> None:
     try:
-        raw = path.read_bytes()
-        result.append(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
+        raw = read_capped(path, LIMITS["codraw"])
+        result.append(gunzip_capped(raw, LIMITS["codraw"], path) if raw[:2] == b"\x1f\x8b" else raw)
     except Exception:  # noqa: BLE001 - the loader reads again and reports the problem properly
         pass
 
@@ -27,7 +28,7 @@ def _read(path: Path, result: list) -> None:
 def read_ahead(path: Path | str) -> None:
     """Start reading ``path`` (decompressed when it is gzip) unless it is not a plain file."""
     path = Path(path).resolve()
-    if path in _pending or not path.is_file():
+    if path in _pending or not is_regular_file(path):
         return
     result: list = []
     thread = threading.Thread(target=_read, args=(path, result), name="read-ahead", daemon=True)

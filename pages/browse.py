@@ -1,16 +1,17 @@
-"""Browse: every dialog of a corpus in one sortable, filterable table; selecting a row opens its replay.
-The filters live in the URL, so a filtered view can be shared."""
+"""Browse: every dialog of a corpus in one sortable, filterable table (split, then id in numeric order);
+selecting a row opens its replay. Every filter — split, id, a range on any numeric column, notes — lives
+in the URL, so a filtered view can be shared."""
 import streamlit as st
 
-from data_access.browse import DialogFilter, apply_filter, dialog_table
-from data_access.common import COLUMN_HELP
-from data_access.links import parse_positive_int
+from data_access.browse import COLUMN_HELP, COMMON_COLUMNS, DialogFilter, apply_filter, dialog_table
+from ui.browse_filters import range_filters, table_height
 from ui.cached import corpus_ready, dialogs_frame
-from ui.glossary import column_config
+from ui.glossary import column_config as glossary_columns
 from ui.layers import browse_cr_filter
 from ui.minecraft_export import bap_samples_download
 from ui.notes import note_counts
 from ui.router import ensure_routed
+from ui.url_state import served_links
 from ui.widgets import corpus_selector, download_buttons, query_param, set_url, url_list
 
 ensure_routed()
@@ -21,23 +22,27 @@ if not corpus_ready(corpus):
     st.stop()
 
 table = dialog_table(dialogs_frame(corpus), corpus, note_counts(corpus))
-splits = sorted(table["split"].dropna().unique())
-filters = st.columns([3, 3, 2, 2, 2], vertical_alignment="bottom")
+splits = [s for s in dict.fromkeys(table["split"].dropna())]
+filters = st.columns([3, 3, 2], vertical_alignment="bottom")
 chosen_splits = filters[0].multiselect("Split", splits, default=[s for s in url_list("split") if s in splits])
 id_contains = filters[1].text_input("Dialog id contains", value=query_param("q") or "")
-min_steps = filters[2].number_input("Min. replay steps", min_value=0, value=parse_positive_int(query_param("min_steps")) or 0,
-                                    help=COLUMN_HELP["n_steps"])
-max_steps = filters[3].number_input("Max. replay steps", min_value=0, value=parse_positive_int(query_param("max_steps")) or 0,
-                                    help="0 = no upper limit")
-only_noted = filters[4].toggle("Only with notes", value=query_param("noted") == "1")
-set_url(split=chosen_splits, q=id_contains, min_steps=min_steps or None, max_steps=max_steps or None, noted=only_noted)
+only_noted = filters[2].toggle("Only with notes", value=query_param("noted") == "1")
+set_url(split=chosen_splits, q=id_contains, noted=only_noted)
+ranges = range_filters(table, corpus)
 
-shown = apply_filter(table, DialogFilter(tuple(chosen_splits), id_contains, min_steps or None, max_steps or None, only_noted))
+shown = apply_filter(table, DialogFilter(tuple(chosen_splits), id_contains, only_with_notes=only_noted, ranges=ranges))
 shown = browse_cr_filter(corpus, shown)
-st.caption(f"{len(shown):,} of {len(table):,} dialogs. Click a column header to sort; select a row to open its replay.")
+st.caption(f"{len(shown):,} of {len(table):,} dialogs, by split and then id. Click a column header to sort; "
+           "select a row to open its replay; hover a column header for what it means.")
+column_config = {column: st.column_config.Column(help=text) for column, text in COLUMN_HELP.items() if column in shown}
+column_config.update(glossary_columns(c for c in shown.columns if c in COMMON_COLUMNS))  # labels and help of the glossary
+column_config.update({
+    "replay": st.column_config.LinkColumn("Replay", display_text="open ▶", help=COLUMN_HELP["replay"]),
+    "duration_s": st.column_config.NumberColumn("duration (s)", format="%.0f", help=COLUMN_HELP["duration_s"]),
+})
 selection = st.dataframe(
-    shown, hide_index=True, on_select="rerun", selection_mode="single-row", key=f"browse_table_{corpus}",
-    column_config=column_config(shown.columns, replay=st.column_config.LinkColumn("Replay", display_text="open ▶")),
+    served_links(shown, "replay"), hide_index=True, on_select="rerun", selection_mode="single-row",
+    key=f"browse_table_{corpus}", height=table_height(len(shown)), column_config=column_config,
 )
 if selection.selection.rows:
     dialog_id = shown.iloc[selection.selection.rows[0]]["dialog_id"]

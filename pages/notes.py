@@ -5,7 +5,7 @@ from data_access.common import CORPUS_NAMES, CORPUS_TITLES
 from data_access.notes import apply_edits
 from ui.notes import forget_edits, note_editor_frame, store, table_edits
 from ui.router import ensure_routed
-from ui.widgets import query_param, set_url
+from ui.widgets import md_escape, query_param, set_url
 
 ensure_routed()
 
@@ -26,7 +26,7 @@ set_url(corpus=None if corpus == "all" else corpus, tag=None if tag == "any" els
 
 selection = dict(corpus=None if corpus == "all" else corpus, tag=None if tag == "any" else tag, text=text or None)
 frame, newer = note_editor_frame(notes, selection, show_deleted)
-st.caption(f"{len(frame):,} note(s) in `{notes.location}`. Edit a text or its tags in the table and press Save; "
+st.caption(f"{len(frame):,} note(s) in {md_escape(notes.location)}. Edit a text or its tags in the table and press Save; "
            "deleting only hides a note (toggle “Show deleted” to bring it back).")
 if newer:
     st.info(f"{newer} note(s) were added, changed or deleted in another session while you edit; "
@@ -53,7 +53,7 @@ if discard.button("Discard edits"):
     st.rerun()
 if "notes_saved" in st.session_state:
     kind, message = st.session_state.pop("notes_saved")
-    getattr(st, kind)(message)
+    getattr(st, kind)(md_escape(message))
 
 left, right, _ = st.columns([1, 1, 4])
 left.download_button("⬇ Notes as CSV", notes.export_csv(**selection), "notes.csv", "text/csv")

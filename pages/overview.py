@@ -8,6 +8,7 @@ from data_access.common import CORPUS_NAMES, CORPUS_TITLES
 from ui import charts
 from ui.glossary import column_config
 from ui.router import ensure_routed
+from ui.share import latex_table_download
 
 ensure_routed()
 
@@ -52,5 +53,6 @@ st.dataframe(table, hide_index=True, column_config=column_config(table.columns, 
 st.caption(f"A message is one chat line (an utterance); a replay step is one stop of the replay (see the column help). "
            f"Tokens are whitespace tokens; the vocabulary counts lower-cased word types. "
            f"{sum(p.dialogs for p in profiles):,} dialogs" + (f" of the splits {', '.join(splits)}" if splits else "") + ".")
+latex_table_download(table, "Corpus overview: dialogs, turns, tokens and vocabulary per corpus.", "overview_table")
 charts.show_all(overview.overview_charts(profiles), columns=2)
 charts.show(overview.length_distribution_chart(profiles))

@@ -16,6 +16,7 @@ import streamlit as st
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES, LoadedCorpus, SourceError
 from data_access.corpora import is_cached, load_source
 from data_access.sources import Source, configured_source
+from ui.widgets import md_escape
 
 # (corpus name, data path or None for the demo, assets path or None): hashable, cheap cache key
 SourceKey = tuple[str, Optional[str], Optional[str]]
@@ -89,7 +90,18 @@ def _prepared_key(name: str) -> SourceKey:
 
 def corpus(name: str) -> LoadedCorpus | LoadFailure:
     """The configured corpus, parsed once per source (with visible progress the first time)."""
-    return _load(_prepared_key(name))
+    result = _load(_prepared_key(name))
+    if isinstance(result, LoadedCorpus) and result.cache_note:
+        _say_once(result.cache_note)
+    return result
+
+
+def _say_once(note: str) -> None:
+    """A problem that concerns every corpus (e.g. a cache folder that cannot be written), shown once per session."""
+    shown = st.session_state.setdefault("_notes_shown", set())
+    if note not in shown:
+        shown.add(note)
+        st.warning(md_escape(note), icon="ℹ️")
 
 
 def reload_all() -> None:
@@ -104,7 +116,7 @@ def loaded_corpus(name: str) -> Optional[LoadedCorpus]:
     """The corpus, or None after showing an error box naming the file."""
     result = corpus(name)
     if isinstance(result, LoadFailure):
-        st.error(f"{CORPUS_TITLES[name]} could not be loaded: {result.message}", icon="⚠️")
+        st.error(f"{CORPUS_TITLES[name]} could not be loaded: {md_escape(result.message)}", icon="⚠️")
         return None
     return result
 

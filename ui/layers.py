@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import html
-from typing import Optional
-
 import pandas as pd
 import streamlit as st
 
@@ -19,6 +17,15 @@ from data_access.layers.gos_view import SPAN_COLOURS, mention_step
 from data_access.layers.load import LAYERS_VARIABLE
 from ui import cached
 from ui.widgets import md_escape, query_param, set_url
+
+
+def _is_loaded(layer, corpus) -> bool:
+    return True
+
+
+def _ready(name: str) -> bool:
+    """Whether the layer is configured and loaded, without copying it out of the cache (light reruns)."""
+    return cached.layer_derived(_is_loaded, name) is True
 
 
 def _layer(name: str, explain: bool = False):
@@ -64,8 +71,7 @@ def _highlighted_html(step) -> str:
 def gos_replay_mentions(name: str, view) -> tuple:
     """Under the step's event: the message with its published mentions highlighted and listed; returns the
     boards to show (the view's own, or re-rendered with the mentioned images framed on both boards)."""
-    layer = cached.layer("gos-mentions")
-    if layer is None or isinstance(layer, cached.LoadFailure):
+    if not _ready("gos-mentions"):
         return view.boards
     turns = cached.layer_derived(analysis.round_mention_turns, "gos-mentions", view.dialog_id, view.round) or {}
     show = st.toggle("Published mentions", value=True, key="gos_layer_mentions",
@@ -76,18 +82,18 @@ def gos_replay_mentions(name: str, view) -> tuple:
     if not turns:
         st.caption("No message of this round has annotated mentions.")
         return view.boards
-    listed = ", ".join(f"{t} ({n})" for t, n in sorted(turns.items()))
+    listed = ", ".join(str(t) for t in sorted(turns))
     ranks = tuple(zip(view.ranks["image_id"], view.ranks["rank"])) if "image_id" in view.ranks else ()
     players = tuple((board.username, board.pending) for board in view.boards)
     step = cached.layer_derived(mention_step, "gos-mentions", view.dialog_id, view.round, view.step, ranks, players)
     if step is None or not step.text:
-        st.caption(f"Steps of this round with annotated mentions (count): {listed}.")
+        st.caption(f"Steps of this round whose message has annotated mentions: {listed}.")
         return view.boards
     st.html(_highlighted_html(step))
     note = f" {step.out_of_range} mention(s) have offsets that do not fit the message and are not highlighted." \
         if step.out_of_range else ""
     st.caption(f"Mentions of the published layer; the images they name are framed in amber on both boards.{note} "
-               f"Steps of this round with mentions (count): {listed}.")
+               f"Steps of this round with mentions: {listed}.")
     pictures = dict(step.boards)
     return tuple(dataclasses.replace(board, png=pictures[board.username]) if board.username in pictures else board
                  for board in view.boards)
@@ -98,8 +104,7 @@ def gos_replay_mentions(name: str, view) -> tuple:
 
 def codraw_replay_crs(dialog_id: str, turn: int) -> None:
     """The published CR annotation of this round's Drawer message, and the dialog's CR rounds."""
-    layer = cached.layer("codraw-icr")
-    if layer is None or isinstance(layer, cached.LoadFailure):
+    if not _ready("codraw-icr"):
         return
     rows = cached.layer_derived(analysis.dialog_crs, "codraw-icr", dialog_id)
     if rows is None or rows.empty:
@@ -109,7 +114,7 @@ def codraw_replay_crs(dialog_id: str, turn: int) -> None:
     crs = sorted(set(rows.loc[rows["is_cr"], "round"].astype(int)))
     if here["is_cr"].any():
         st.warning(f"Clarification request: the Drawer's message in round {turn} is an instruction CR "
-                   "(published annotation).", icon="🙋")
+                   "(published annotation).", icon=":material/contact_support:")
     elif not here.empty:
         unsure = " (the annotator could not tell)" if here["impossible"].any() else ""
         st.caption(f"Published CR layer: the Drawer's message in round {turn} is not a CR{unsure}.")
@@ -121,8 +126,7 @@ def browse_cr_filter(corpus: str, table: pd.DataFrame) -> pd.DataFrame:
     """CoDraw Browse: a CRs column from the published layer and an "only with a CR" filter (``cr=1``)."""
     if corpus != "codraw":
         return table
-    layer = cached.layer("codraw-icr")
-    if layer is None or isinstance(layer, cached.LoadFailure):
+    if not _ready("codraw-icr"):
         return table
     per_dialog = cached.layer_derived(analysis.cr_by_dialog, "codraw-icr")
     counts = per_dialog.set_index("dialog_id")["crs"] if per_dialog is not None else pd.Series(dtype="int64")
@@ -141,8 +145,7 @@ def browse_cr_filter(corpus: str, table: pd.DataFrame) -> pd.DataFrame:
 
 def mention_search(query: str, case_sensitive: bool = False) -> None:
     """Search results among the published A Game Of Sorts mentions (all words, or a quoted phrase)."""
-    layer = _layer("gos-mentions")
-    if layer is None or not query.strip():
+    if not query.strip() or not _ready("gos-mentions"):
         return
     hits = cached.layer_derived(analysis.search_mentions, "gos-mentions", query, case_sensitive)
     if hits is None:
@@ -160,8 +163,8 @@ def mention_search(query: str, case_sensitive: bool = False) -> None:
 def gos_mention_counts(charts_module) -> None:
     """Game Of Sorts outcomes: mentions per round number and per criterion (board)."""
     st.header("Mentions (published layer)")
-    layer = _layer("gos-mentions", explain=True)
-    if layer is None:
+    if not _ready("gos-mentions"):
+        _layer("gos-mentions", explain=True)
         return
     charts_module.show(cached.layer_derived(analysis.mentions_round_chart, "gos-mentions"))
     table = cached.layer_derived(analysis.mentions_per_round, "gos-mentions")
@@ -180,8 +183,8 @@ def gos_mention_counts(charts_module) -> None:
 def codraw_score_by_cr(charts_module, splits: tuple) -> None:
     """CoDraw scores page: final score by presence of a published CR."""
     st.header("Score and clarification requests (published layer)")
-    layer = _layer("codraw-icr", explain=True)
-    if layer is None:
+    if not _ready("codraw-icr"):
+        _layer("codraw-icr", explain=True)
         return
     charts_module.show(cached.layer_derived(analysis.score_by_cr_chart, "codraw-icr", tuple(splits)))
 
@@ -214,7 +217,8 @@ def layers_section() -> None:
             metrics[1].metric("Aligned uniquely", f"{figures['aligned_unique']:,}")
             metrics[2].metric("Aligned ambiguously", f"{figures['aligned_ambiguous']:,}")
             metrics[3].metric("Not aligned", f"{figures['not_aligned']:,}")
-            metrics[4].metric("CRs (aligned)", f"{figures['crs']:,} ({figures['crs_aligned']:,})")
+            metrics[4].metric("CRs", f"{figures['crs']:,}", f"{figures['crs_aligned']:,} aligned uniquely",
+                              delta_color="off", delta_arrow="off")
             st.caption("Rows are aligned to (dialog, round) by their normalised text: the Drawer message plus the Teller "
                        "messages before and after it where the row gives them. Unique = one round matches; ambiguous = "
                        "several (e.g. “ok” with no context given); only unique alignments are shown in the app.")
@@ -252,8 +256,3 @@ def _exports(name: str, result) -> None:
                              file_name=LAYER_FILES[name], mime="text/tab-separated-values", key=f"layer_export_{name}")
         right.download_button("⬇ Rows with their alignment (CSV)", data=lambda: result.rows.to_csv(index=False),
                               file_name="icr-codraw-alignment.csv", mime="text/csv", key=f"layer_alignment_{name}")
-
-
-def layer_loaded(name: str) -> Optional[object]:
-    """The LoadedLayer or None (no message): for pages that only add a column or a badge."""
-    return _layer(name)

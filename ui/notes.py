@@ -24,7 +24,7 @@ def store() -> Optional[NotesStore]:
     try:
         return _store(str(notes_db_target()))
     except NotesStoreError as exc:
-        st.error(f"Notes are unavailable: {exc}", icon="⚠️")
+        st.error(f"Notes are unavailable: {md_escape(exc)}", icon="⚠️")
         return None
 
 
@@ -36,7 +36,7 @@ def note_counts(corpus: str) -> pd.Series:
     try:
         return notes.notes(corpus=corpus)["dialog_id"].value_counts()
     except NotesStoreError as exc:
-        st.error(f"Notes are unavailable: {exc}", icon="⚠️")
+        st.error(f"Notes are unavailable: {md_escape(exc)}", icon="⚠️")
         return pd.Series(dtype="int64")
 
 
@@ -67,7 +67,7 @@ def notes_panel(corpus: str, dialog_id: str, turn: Optional[int], round: Optiona
         here = notes.notes_for_turn(corpus, dialog_id, round, turn) if turn is not None else pd.DataFrame()
         whole = notes.notes_for_turn(corpus, dialog_id, None, None)
     except NotesStoreError as exc:
-        st.error(f"Notes are unavailable: {exc}", icon="⚠️")
+        st.error(f"Notes are unavailable: {md_escape(exc)}", icon="⚠️")
         return
     count = len(here) + len(whole)
     with st.expander(f"📝 Notes ({count})", expanded=count > 0):

@@ -8,21 +8,23 @@ import streamlit as st
 
 from data_access.minecraft.render import build_figure, target_figure
 from data_access.minecraft.view import replay_step
-from data_access.snapshots import dialog_ids, dialog_row
+from data_access.snapshots import dialog_row
 from ui.cached import corpus_ready, derived
-from ui.widgets import dialog_picker, query_param, stepper, transcript
+from ui.picker import dialog_picker
+from ui.transcript import transcript
+from ui.widgets import md_escape, query_param, stepper
 
 
 def show(name: str) -> None:
     if not corpus_ready(name):
         return
-    game_id = dialog_picker(derived(dialog_ids, name), query_param("dialog"), key="minecraft_dialog", label="Game")
+    game_id, _ = dialog_picker(name, key="minecraft_dialog", label="Game")
     if game_id is None:
         return
-    st.query_params["dialog"] = game_id
     game = derived(dialog_row, name, game_id)
     n_steps = int(game["n_steps"])
-    st.caption(f"{game['config']} · {game['split']} split · Builder {game['builder']}, Architect {game['architect']} · "
+    st.caption(f"{md_escape(game['config'])} · {md_escape(game['split'])} split · Builder {md_escape(game['builder'])}, "
+               f"Architect {md_escape(game['architect'])} · "
                f"{n_steps} messages · {game['duration_s']:.0f} s"
                + (" · augmented copy" if bool(game["from_aug_data"]) else ""))
     if n_steps == 0:
@@ -59,17 +61,17 @@ def show(name: str) -> None:
     with actions_col:
         st.subheader("Actions this step", divider="gray")
         if step.actions.empty:
-            st.caption("The Builder did not change the structure after this utterance.")
+            st.caption("The Builder did not change the structure after this message.")
         else:
             st.dataframe(step.actions[["seq", "kind", "x", "y", "z", "color", "time_s", "state_idx"]],
                          hide_index=True, width="stretch")
         st.subheader("BAP sample", divider="gray")
         if step.next_actions is None:
-            st.caption("No Builder Action Prediction sample starts after this utterance.")
+            st.caption("No Builder Action Prediction sample starts after this message.")
         else:
             st.caption(f"sample_id {step.bap_sample_id}: the actions a model must predict from the dialogue so far.")
             st.dataframe(step.next_actions, hide_index=True, width="stretch")
     with chat_col:
         st.subheader("Transcript", divider="gray")
         show_all = st.toggle("Show the whole game", key="minecraft_show_all")
-        transcript(step.utterances, step.step, show_all)
+        transcript(step.utterances, step.step, show_all, unit="message", key="minecraft_transcript")

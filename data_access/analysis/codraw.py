@@ -16,7 +16,7 @@ from plotly.subplots import make_subplots
 from ..common import LoadedCorpus
 from .charts import (PALETTE, Chart, ci_error_bars, count_phrase, empty_chart, filter_splits, ordered_splits,
                      row_positions, split_colour, style)
-from .stats import grouped_mean_ci, mean_ci, paired_difference
+from .stats import grouped_mean_ci, interval_note, mean_ci, paired_difference
 
 METRICS = {"final_score": "paper metric (max 5)", "final_score_original": "original 7-term metric"}
 ROUND_METRICS = {"score_final": "paper metric", "score_original": "original 7-term metric"}
@@ -101,7 +101,7 @@ def score_by_round_chart(loaded: LoadedCorpus, splits: tuple = (), metric: str =
     n_dialogs = rounds.loc[rounds["round"].isin(stats["round"]), "dialog_id"].nunique()
     caption = (f"Mean score ({ROUND_METRICS.get(metric, metric)}) of the drawing after each round with a 95% "
                f"confidence band, rounds 1–{int(stats['round'].max())} (those reached by at least {min_dialogs} "
-               f"dialogs) of {count_phrase(n_dialogs, 'dialog')}.")
+               f"dialogs) of {count_phrase(n_dialogs, 'dialog')}. {interval_note('t')}")
     return Chart("codraw_score_by_round", figure, stats, caption)
 
 
@@ -164,7 +164,7 @@ def score_vs_length_chart(loaded: LoadedCorpus, splits: tuple = ()) -> Chart:
     style(figure, x="dialog length (rounds)", y="final score (paper metric)")
     correlation = float(np.corrcoef(data["n_rounds"], data["final_score"])[0, 1]) if len(data) > 2 else np.nan
     caption = (f"Final score (paper metric) against dialog length, with the mean per length (Pearson r = "
-               f"{correlation:.2f}), over {count_phrase(len(data), 'dialog')}.")
+               f"{correlation:.2f}), over {count_phrase(len(data), 'dialog')}. {interval_note('t')}")
     return Chart("codraw_score_vs_length", figure, data, caption, selectable=True)
 
 
@@ -206,7 +206,7 @@ def peek_gain_chart(loaded: LoadedCorpus, splits: tuple = ()) -> Chart:
     style(figure, x="final score − score of the last drawing before the peek", y="dialogs", legend=False)
     caption = (f"Change from the last drawing before the peek to the final drawing (paper metric): "
                f"{summary.mean_before:.2f} → {summary.mean_after:.2f}, mean change {summary.change.describe(with_n=False, sign=True)} "
-               f"over {count_phrase(summary.n, 'peeked dialog')}.")
+               f"over {count_phrase(summary.n, 'peeked dialog')}. {interval_note('t')}")
     return Chart("codraw_peek_gain", figure, table, caption, selectable=True)
 
 
@@ -226,7 +226,7 @@ def gain_by_peek_round_chart(loaded: LoadedCorpus, splits: tuple = ()) -> Chart:
     style(figure, x="round in which the Teller had peeked (the round marked “peeked”)", y="mean gain", legend=False)
     shown = int(stats["n"].sum())
     caption = (f"Mean score gain from the peek (95% CI) by the round of the peek, rounds with at least "
-               f"{min_dialogs} peeks, over {count_phrase(shown, 'peeked dialog')}.")
+               f"{min_dialogs} peeks, over {count_phrase(shown, 'peeked dialog')}. {interval_note('t')}")
     return Chart("codraw_gain_by_peek_round", figure, stats, caption)
 
 
@@ -262,9 +262,9 @@ def rounds_after_peek_chart(loaded: LoadedCorpus, splits: tuple = ()) -> Chart:
         x=table["rounds_after_peek"], xbins={"size": 1}, marker={"color": PALETTE[0]}, name="dialogs",
         customdata=row_positions(table), hovertemplate="%{x} rounds: %{y:,} dialogs<extra></extra>"))
     style(figure, x="rounds from the peek to the end (the peeked round included)", y="dialogs", legend=False)
-    summary = mean_ci(table["rounds_after_peek"])
+    summary = mean_ci(table["rounds_after_peek"], method="bootstrap")  # a count: the interval stays above 0
     caption = (f"Rounds spent after the peek (the peeked round included): mean {summary.describe(with_n=False)} "
-               f"over {count_phrase(summary.n, 'peeked dialog')}.")
+               f"over {count_phrase(summary.n, 'peeked dialog')}. {interval_note('bootstrap')}")
     return Chart("codraw_rounds_after_peek", figure, table, caption, selectable=True)
 
 

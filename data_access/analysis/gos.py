@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 
 from ..common import LoadedCorpus
 from .charts import PALETTE, PLOT_HEIGHT, Chart, ci_error_bars, count_phrase, empty_chart, row_positions, style
-from .stats import grouped_mean_ci, kendall_w, mean_ci, pairwise_rank_agreement
+from .stats import grouped_mean_ci, interval_note, kendall_w, mean_ci, pairwise_rank_agreement
 
 LIKERT_QUESTIONS = ("q1", "q2", "q3")
 LIKERT_LABELS = {1: "Strongly disagree", 2: "Disagree", 3: "Neutral", 4: "Agree", 5: "Strongly agree"}
@@ -31,7 +31,7 @@ def _interactions(frame: pd.DataFrame) -> int:
 
 def round_duration_stats(rounds: pd.DataFrame) -> pd.DataFrame:
     """Mean round duration (first event → 9th rank) with its 95% CI per round number."""
-    return grouped_mean_ci(rounds, "round", "duration_s")
+    return grouped_mean_ci(rounds, "round", "duration_s", method="bootstrap")
 
 
 def round_duration_chart(loaded: LoadedCorpus) -> Chart:
@@ -56,13 +56,14 @@ def round_duration_chart(loaded: LoadedCorpus) -> Chart:
     figure.update_xaxes(tickvals=sorted(data["round"].unique()))
     means = ", ".join(f"r{int(r)} {m:,.0f} s" for r, m in zip(stats["round"], stats["mean"]))
     caption = (f"Round duration by round number (mean with 95% CI: {means}) over "
-               f"{count_phrase(len(data), 'round')} of {count_phrase(_interactions(rounds), 'interaction')}.")
+               f"{count_phrase(len(data), 'round')} of {count_phrase(_interactions(rounds), 'interaction')}. "
+               f"{interval_note('bootstrap')}")
     return Chart("gos_round_durations", figure, data, caption, selectable=True)
 
 
 def rank_time_stats(ranks: pd.DataFrame) -> pd.DataFrame:
     """Mean seconds from the round's first event to each successive rank, per round number and rank."""
-    return grouped_mean_ci(ranks, ["round", "rank"], "round_time_s")
+    return grouped_mean_ci(ranks, ["round", "rank"], "round_time_s", method="bootstrap")
 
 
 def rank_time_chart(loaded: LoadedCorpus) -> Chart:
@@ -81,7 +82,8 @@ def rank_time_chart(loaded: LoadedCorpus) -> Chart:
     figure.update_xaxes(dtick=1)
     n_rounds = len(ranks[["interaction_id", "round"]].drop_duplicates())
     caption = (f"Mean time (95% CI) until each successive rank, one line per round number, over "
-               f"{count_phrase(n_rounds, 'round')} of {count_phrase(_interactions(ranks), 'interaction')}.")
+               f"{count_phrase(n_rounds, 'round')} of {count_phrase(_interactions(ranks), 'interaction')}. "
+               f"{interval_note('bootstrap')}")
     return Chart("gos_rank_times", figure, stats, caption)
 
 
@@ -92,7 +94,7 @@ def interaction_length_chart(loaded: LoadedCorpus) -> Chart:
     columns = [c for c in ("dialog_id", "game_id", "category", "duration_s", "n_messages") if c in dialogs]
     data = dialogs[columns].sort_values("duration_s").reset_index(drop=True)
     data["duration_min"] = data["duration_s"] / 60
-    summary = mean_ci(data["duration_min"])
+    summary = mean_ci(data["duration_min"], method="bootstrap")
     sd_population = float(data["duration_min"].std(ddof=0))
     figure = go.Figure(go.Bar(
         x=data["dialog_id"].str[:8], y=data["duration_min"], customdata=row_positions(data),
@@ -103,7 +105,8 @@ def interaction_length_chart(loaded: LoadedCorpus) -> Chart:
                      annotation_text=f"mean {summary.mean:.1f} min", annotation_position="top left")
     style(figure, x="interaction (first 8 hex digits)", y="first → last event (min)", legend=False)
     caption = (f"Interaction length, first to last event: mean {summary.mean:.1f} min (SD {sd_population:.1f}, "
-               f"95% CI {summary.low:.1f}–{summary.high:.1f}) over {count_phrase(len(data), 'interaction')}.")
+               f"95% bootstrap CI {summary.low:.1f}–{summary.high:.1f}) over {count_phrase(len(data), 'interaction')}. "
+               f"{interval_note('bootstrap')}")
     return Chart("gos_interaction_lengths", figure, data, caption, selectable=True)
 
 
@@ -115,7 +118,7 @@ def lock_outcome_stats(rounds: pd.DataFrame) -> pd.DataFrame:
     """Per round number and measure (mismatches, manual unlocks): mean per round with its 95% CI."""
     long = rounds.melt(id_vars=["round"], value_vars=["mismatches", "manual_unlocks"],
                        var_name="measure", value_name="count")
-    return grouped_mean_ci(long, ["measure", "round"], "count")
+    return grouped_mean_ci(long, ["measure", "round"], "count", method="bootstrap")  # counts: never below 0
 
 
 def lock_outcome_chart(loaded: LoadedCorpus) -> Chart:
@@ -137,7 +140,8 @@ def lock_outcome_chart(loaded: LoadedCorpus) -> Chart:
     figure.update_xaxes(dtick=1)
     caption = (f"Mismatches and manual unlocks per round by round number ({int(rounds['mismatches'].sum())} "
                f"mismatches, {int(rounds['manual_unlocks'].sum())} manual unlocks in all) over "
-               f"{count_phrase(len(rounds), 'round')} of {count_phrase(_interactions(rounds), 'interaction')}.")
+               f"{count_phrase(len(rounds), 'round')} of {count_phrase(_interactions(rounds), 'interaction')}. "
+               f"{interval_note('bootstrap')}")
     return Chart("gos_lock_outcomes", figure, stats, caption)
 
 
@@ -207,7 +211,11 @@ def rank_sum_chart(loaded: LoadedCorpus) -> Chart:
     ordered = sums.sort_values(["board_id", "rank_sum", "image_id"]).copy()
     ordered["slot"] = ordered.groupby("board_id").cumcount() + 1
     z = ordered.pivot(index="board", columns="slot", values="rank_sum")
-    text = ordered.pivot(index="board", columns="slot", values="image_id")
+    from ..gos.view import image_short_labels
+
+    labels = image_short_labels(loaded)  # the label the replay's tiles show
+    ordered["image"] = ordered["image_id"].map(lambda i: labels.get(i, i))
+    text = ordered.pivot(index="board", columns="slot", values="image")
     figure = go.Figure(go.Heatmap(
         z=z.to_numpy(), x=[str(c) for c in z.columns], y=list(z.index), text=text.to_numpy(),
         texttemplate="%{z}", colorscale="Blues_r", colorbar={"title": "rank sum"},
@@ -262,7 +270,7 @@ def next_rank_reference_stats(references: pd.DataFrame) -> pd.DataFrame:
     """Hit rate and chance rate per round number, plus an 'all' row."""
     rows = []
     for label, group in [("all", references)] + [(str(r), g) for r, g in references.groupby("round")]:
-        hit = mean_ci(group["hit"].astype(float))
+        hit = mean_ci(group["hit"].astype(float), method="wilson")  # a share: inside [0, 1]
         rows.append({"round": label, "messages": hit.n, "hit_rate": hit.mean, "hit_low": hit.low,
                      "hit_high": hit.high, "chance_rate": float(group["chance"].mean()) if len(group) else np.nan})
     return pd.DataFrame(rows)
@@ -287,7 +295,8 @@ def next_rank_reference_chart(loaded: LoadedCorpus) -> Chart:
     overall = stats.iloc[0]
     caption = (f"{overall['hit_rate']:.0%} of {int(overall['messages']):,} in-round messages that refer to images "
                f"name the image the pair ranks next (chance {overall['chance_rate']:.0%}), over "
-               f"{count_phrase(_interactions(references), 'interaction')}.")
+               f"{count_phrase(_interactions(references), 'interaction')}. "
+               f"{interval_note('wilson')}")
     return Chart("gos_next_rank_references", figure, stats, caption)
 
 

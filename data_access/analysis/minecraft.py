@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 from ..common import LoadedCorpus
 from .charts import (PALETTE, Chart, ci_error_bars, count_phrase, empty_chart, filter_splits, ordered_splits,
                      row_positions, split_colour, style)
-from .stats import grouped_mean_ci, mean_ci
+from .stats import INTERVALS, grouped_mean_ci, interval_note, mean_ci
 
 PROGRESS_POINTS = 21  # 0 %, 5 %, … 100 % of a game's states
 
@@ -55,9 +55,9 @@ def actions_per_utterance_chart(loaded: LoadedCorpus, splits: tuple = ()) -> Cha
     style(figure, x="Builder actions (placements + removals) per utterance", y="games")
     figure.update_layout(barmode="stack")
     overall = table["actions"].sum() / table["n_utterances"].sum()
-    per_game = mean_ci(table["actions_per_utterance"])
+    per_game = mean_ci(table["actions_per_utterance"], method="bootstrap")
     caption = (f"Builder actions per utterance: {overall:.2f} over all utterances, per game mean "
-               f"{per_game.describe(with_n=False)}, over {count_phrase(len(table), 'game')}.")
+               f"{per_game.describe(with_n=False)}, over {count_phrase(len(table), 'game')}. {interval_note('bootstrap')}")
     return Chart("minecraft_actions_per_utterance", figure, table, caption, selectable=True)
 
 
@@ -137,7 +137,7 @@ def f1_progress_chart(loaded: LoadedCorpus, splits: tuple = ()) -> Chart:
     if per_state.empty:
         return empty_chart("minecraft_f1_progress", "No game of the chosen splits has a target structure.")
     curve = f1_progress(per_state).merge(games[["dialog_id", "split"]].rename(columns={"dialog_id": "game"}), on="game")
-    stats = grouped_mean_ci(curve, ["split", "progress"], "f1")
+    stats = grouped_mean_ci(curve, ["split", "progress"], "f1", method="bootstrap")  # F1: inside [0, 1]
     figure = go.Figure()
     for index, split in enumerate(_splits_in(stats)):
         part = stats[stats["split"] == split]
@@ -152,7 +152,7 @@ def f1_progress_chart(loaded: LoadedCorpus, splits: tuple = ()) -> Chart:
     style(figure, x="% of the game's states", y="block F1 to the target (final alignment)")
     figure.update_yaxes(range=[0, 1.02])
     caption = (f"Mean block F1 to the target (95% CI band) over the normalised course of a game, per split, "
-               f"over {count_phrase(curve['game'].nunique(), 'game')} with a target.")
+               f"over {count_phrase(curve['game'].nunique(), 'game')} with a target. {interval_note('bootstrap')}")
     return Chart("minecraft_f1_progress", figure, stats, caption)
 
 
@@ -162,7 +162,8 @@ def outcome_stats(dialogs: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for split in _splits_in(games):
         part = games[games["split"] == split]
-        match, f1 = mean_ci(part["outcome_match"].astype(float)), mean_ci(part["outcome_f1"])
+        match = mean_ci(part["outcome_match"].astype(float), method="wilson")
+        f1 = mean_ci(part["outcome_f1"], method="bootstrap")
         rows.append({"split": split, "games": len(part), "match_rate": match.mean, "match_low": match.low,
                      "match_high": match.high, "mean_f1": f1.mean, "f1_low": f1.low, "f1_high": f1.high})
     return pd.DataFrame(rows, columns=["split", "games", "match_rate", "match_low", "match_high", "mean_f1", "f1_low", "f1_high"])
@@ -185,7 +186,8 @@ def outcome_chart(loaded: LoadedCorpus, splits: tuple = ()) -> Chart:
     figure.update_yaxes(range=[0, 1.05])
     with_target = games[games["gold_blocks"] > 0]
     caption = (f"Outcome by split: {int(with_target['outcome_match'].sum()):,} of {count_phrase(len(with_target), 'game')} "
-               f"end with the target built exactly (up to rotation and shift), and their mean final block F1.")
+               f"end with the target built exactly (up to rotation and shift), and their mean final block F1. "
+               f"Intervals: 95% {INTERVALS['wilson']} built exactly; 95% {INTERVALS['bootstrap']} F1.")
     return Chart("minecraft_outcomes", figure, stats, caption)
 
 

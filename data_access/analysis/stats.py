@@ -1,8 +1,14 @@
 """Small, dependency-free statistics behind the analysis charts (numpy only; scipy is not a dependency).
 
 Everything here is a pure function of arrays or frames, so each figure's numbers can be unit-tested on
-samples whose answer is known: the mean with a Student-t confidence interval, paired differences,
-rank correlations (Kendall's tau-b, Spearman's rho) and Kendall's coefficient of concordance.
+samples whose answer is known: means with confidence intervals, paired differences, rank correlations
+(Kendall's tau-b, Spearman's rho) and Kendall's coefficient of concordance.
+
+Confidence intervals respect the range of what they describe (``INTERVALS``): a share (0/1 values) gets
+the Wilson score interval, inside [0, 1]; a skewed or bounded mean (durations, counts, F1) the percentile
+bootstrap of the mean (seeded, so a figure is the same on every load), inside the data's own range (so
+never below 0 for counts); roughly normal means of large samples that may be negative (score changes) the
+Student-t interval. A chart's caption names the interval it draws (``interval_note``).
 """
 from __future__ import annotations
 
@@ -15,6 +21,14 @@ import numpy as np
 import pandas as pd
 
 CONFIDENCE = 0.95
+BOOTSTRAP_RESAMPLES = 2000
+BOOTSTRAP_SEED = 20261130
+INTERVALS = {
+    "t": "Student-t interval of the mean",
+    "bootstrap": f"percentile bootstrap of the mean ({BOOTSTRAP_RESAMPLES:,} resamples, fixed seed)",
+    "wilson": "Wilson score interval of the share",
+}
+_SHORT = {"t": "CI", "bootstrap": "bootstrap CI", "wilson": "Wilson CI"}
 
 
 @dataclass(frozen=True)
@@ -26,6 +40,7 @@ class MeanCI:
     low: float
     high: float
     sd: float
+    method: str = "t"  # a key of INTERVALS
 
     @property
     def half_width(self) -> float:
@@ -39,7 +54,7 @@ class MeanCI:
         count = f", n = {self.n:,}" if with_n else ""
         if math.isnan(self.low):
             return f"{number} (n = {self.n:,})" if with_n else number
-        return f"{number} (95% CI {self.low:.{digits}f}–{self.high:.{digits}f}{count})"
+        return f"{number} (95% {_SHORT.get(self.method, 'CI')} {self.low:.{digits}f}–{self.high:.{digits}f}{count})"
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -125,32 +140,95 @@ def t_critical(n: int, confidence: float = CONFIDENCE) -> float:
 # Means and paired differences
 
 
-def mean_ci(values: Iterable[float], confidence: float = CONFIDENCE) -> MeanCI:
-    """Mean with a Student-t confidence interval; NaNs are ignored."""
+def interval_note(method: str, confidence: float = CONFIDENCE) -> str:
+    """The sentence a chart caption ends with to say which interval it draws."""
+    return f"Intervals: {confidence:.0%} {INTERVALS[method]}."
+
+
+def wilson_interval(successes: float, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """Wilson score interval of a proportion ``successes / n``; always inside [0, 1] (NaN when n = 0)."""
+    if n <= 0:
+        return math.nan, math.nan
+    z = _normal_quantile(0.5 + confidence / 2.0)
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _normal_quantile(p: float) -> float:
+    """Standard normal quantile (the t quantile with a very large df is accurate to 1e-6)."""
+    return student_t_quantile(p, 1e7)
+
+
+def bootstrap_means(array: np.ndarray, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = BOOTSTRAP_SEED) -> np.ndarray:
+    """Means of ``resamples`` resamples (with replacement) of ``array``, from a seeded generator."""
+    rng = np.random.default_rng(seed)
+    n = int(array.size)
+    values, counts = np.unique(array, return_counts=True)
+    if values.size <= 512:  # few distinct values (counts, shares, scores on a grid): resample their frequencies
+        return rng.multinomial(n, counts / n, size=resamples) @ values / n
+    means = np.empty(resamples, dtype=float)
+    step = max(1, min(resamples, 4_000_000 // max(n, 1)))  # bounded memory for big samples
+    for start in range(0, resamples, step):
+        count = min(step, resamples - start)
+        means[start:start + count] = array[rng.integers(0, n, size=(count, n))].mean(axis=1)
+    return means
+
+
+def mean_ci(values: Iterable[float], confidence: float = CONFIDENCE, method: str = "t") -> MeanCI:
+    """Mean with a confidence interval (``method`` a key of INTERVALS); NaNs are ignored.
+
+    "wilson" expects 0/1 values (a share); "bootstrap" is the percentile bootstrap of the mean, which
+    stays inside the range of the data; "t" the Student-t interval."""
+    if method not in INTERVALS:
+        raise ValueError(f"method must be one of {sorted(INTERVALS)}, not {method!r}")
     array = np.asarray(pd.Series(values, dtype="float64").dropna(), dtype=float)
     n = int(array.size)
     if n == 0:
-        return MeanCI(0, math.nan, math.nan, math.nan, math.nan)
+        return MeanCI(0, math.nan, math.nan, math.nan, math.nan, method)
     mean = float(array.mean())
     if n < 2:
-        return MeanCI(1, mean, math.nan, math.nan, math.nan)
+        return MeanCI(1, mean, math.nan, math.nan, math.nan, method)
     sd = float(array.std(ddof=1))
-    half = t_critical(n, confidence) * sd / math.sqrt(n)
-    return MeanCI(n, mean, mean - half, mean + half, sd)
+    if method == "wilson":
+        low, high = wilson_interval(float(array.sum()), n, confidence)
+    elif method == "bootstrap":
+        if sd == 0:
+            low = high = mean
+        else:
+            alpha = (1 - confidence) / 2
+            low, high = (float(q) for q in np.quantile(bootstrap_means(array), [alpha, 1 - alpha]))
+            low, high = min(low, mean), max(high, mean)
+    else:
+        half = t_critical(n, confidence) * sd / math.sqrt(n)
+        low, high = mean - half, mean + half
+    return MeanCI(n, mean, low, high, sd, method)
 
 
 def grouped_mean_ci(frame: pd.DataFrame, by: str | Sequence[str], value: str,
-                    confidence: float = CONFIDENCE) -> pd.DataFrame:
-    """Per group: n, mean, sd, low, high of ``value`` (NaNs ignored), one row per group, sorted by group."""
+                    confidence: float = CONFIDENCE, method: str = "t") -> pd.DataFrame:
+    """Per group: n, mean, sd, low, high of ``value`` (NaNs ignored), one row per group, sorted by group;
+    ``method`` as in ``mean_ci``."""
     keys = [by] if isinstance(by, str) else list(by)
     values = pd.to_numeric(frame[value], errors="coerce").astype("float64")
     grouped = values.groupby([frame[k] for k in keys], observed=True, sort=True)
     table = grouped.agg(["count", "mean", "std"]).rename(columns={"count": "n", "std": "sd"})
     table = table[table["n"] > 0]
-    critical = table["n"].map(lambda n: t_critical(int(n), confidence)).astype("float64")
-    half = critical * table["sd"] / np.sqrt(table["n"].astype("float64"))
-    table["low"] = table["mean"] - half
-    table["high"] = table["mean"] + half
+    if method == "t":
+        critical = table["n"].map(lambda n: t_critical(int(n), confidence)).astype("float64")
+        half = critical * table["sd"] / np.sqrt(table["n"].astype("float64"))
+        table["low"] = table["mean"] - half
+        table["high"] = table["mean"] + half
+    else:
+        intervals = {}
+        for group, part in grouped:
+            if len(keys) == 1 and isinstance(group, tuple):
+                group = group[0]
+            intervals[group] = mean_ci(part, confidence, method)
+        table["low"] = [intervals[group].low for group in table.index]
+        table["high"] = [intervals[group].high for group in table.index]
     table["n"] = table["n"].astype("int64")
     return table.reset_index()
 

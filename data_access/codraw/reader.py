@@ -6,8 +6,6 @@ Whole-source faults raise ``SourceError``; an unreadable per-dialog file is skip
 """
 from __future__ import annotations
 
-import gzip
-import zlib
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +13,7 @@ import orjson
 
 from .. import readahead
 from ..common import SkippedRecord, SourceError
+from ..safe_io import LIMITS, gunzip_capped, read_capped
 
 SINGLE_FILE_NAMES = ("CoDraw_1_0.json", "CoDraw_1_0.json.gz")
 
@@ -35,18 +34,15 @@ def _decode_json(raw: bytes, path: Path) -> Any:
         raise SourceError(path, f"is not valid JSON (truncated or damaged?): {exc}") from exc
 
 
-def _read_bytes(path: Path) -> bytes:
+def _read_bytes(path: Path, limit: int = LIMITS["codraw"], what: str = "CoDraw file") -> bytes:
     ahead = readahead.take(path)  # the CLI may have read and decompressed it while importing
     if ahead:
         return ahead
-    raw = path.read_bytes()
+    raw = read_capped(path, limit, what)
     if not raw:
         raise SourceError(path, "is empty")
     if raw[:2] == b"\x1f\x8b":
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise SourceError(path, f"is a damaged or truncated gzip file ({exc})") from exc
+        raw = gunzip_capped(raw, limit, path, what)
         if not raw:
             raise SourceError(path, "is empty (after decompression)")
     elif path.suffix == ".gz":
@@ -73,22 +69,29 @@ def read_file(path: Path) -> tuple[list[tuple[str, str, Any]], dict]:
 
 def read_folder(folder: Path, skipped: list[SkippedRecord]) -> tuple[list[tuple[str, str, Any]], dict]:
     for name in SINGLE_FILE_NAMES:
-        if (folder / name).is_file():
+        if (folder / name).exists():
             return read_file(folder / name)
-    files = sorted(p for p in folder.iterdir() if p.is_file() and p.name.endswith((".json", ".json.gz")))
+    files = sorted(p for p in folder.iterdir() if p.name.endswith((".json", ".json.gz")))
     if not files:
         raise SourceError(folder, "contains no CoDraw files (expected CoDraw_1_0.json or per-dialog <key>.json files)")
     entries = []
+    first_file: dict[str, str] = {}  # dialog key -> the file that holds it
     for file in files:
+        key = file.name.split(".")[0]
+        if key in first_file:  # x.json and x.json.gz: two copies of one dialog, never merged
+            skipped.append(SkippedRecord(file.name, f"a second file for dialog {key} (also in {first_file[key]}); "
+                                                    "only the first is loaded"))
+            continue
+        first_file[key] = file.name
         try:
-            document = _decode_json(_read_bytes(file), file)
+            document = _decode_json(_read_bytes(file, LIMITS["codraw dialog"], "per-dialog CoDraw file"), file)
         except (SourceError, OSError) as exc:
             skipped.append(SkippedRecord(file.name, getattr(exc, "problem", str(exc))))
             continue
         if not _is_dialog(document):
             skipped.append(SkippedRecord(file.name, "is not a CoDraw dialog object"))
             continue
-        entries.append((file.name, file.name.split(".")[0], document))
+        entries.append((file.name, key, document))
     if not entries:
         raise SourceError(folder, f"none of its {len(files)} .json files is a CoDraw dialog")
     return entries, {}

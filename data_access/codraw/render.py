@@ -219,10 +219,22 @@ def _sprite_box(c: Clipart, folder: Optional[str]) -> tuple[float, float, float,
     return _box(c, sprite.size) if sprite is not None else _box(c)
 
 
+# A clipart whose centre lies further than this from the canvas cannot show any part of itself (the
+# largest sprite is 766 px tall); drawing it would only feed huge numbers to Pillow (x = 1e300 overflows).
+DRAW_MARGIN = 1000.0
+
+
+def _drawable(c: Optional[Clipart]) -> bool:
+    return c is not None and math.isfinite(c.x) and math.isfinite(c.y) \
+        and -DRAW_MARGIN <= c.x <= CANVAS_WIDTH + DRAW_MARGIN and -DRAW_MARGIN <= c.y <= CANVAS_HEIGHT + DRAW_MARGIN
+
+
 def _mark_changes(image: Image.Image, changes: Sequence[SceneChange], folder: Optional[str]) -> None:
     layer = Image.new("RGBA", image.size)
     draw = ImageDraw.Draw(layer)
     for change in changes:
+        if not _drawable(change.after if change.change != "removed" else change.before):
+            continue
         colour = CHANGE_COLOURS[change.change] + (255,)
         if change.change == "removed":
             box = _sprite_box(change.before, folder)
@@ -231,7 +243,7 @@ def _mark_changes(image: Image.Image, changes: Sequence[SceneChange], folder: Op
             draw.text((change.before.x, change.before.y), "✕", fill=colour, font=_font(22), anchor="mm")
             continue
         draw.rectangle(_sprite_box(change.after, folder), outline=colour, width=3)
-        if change.change == "moved":
+        if change.change == "moved" and _drawable(change.before):
             _arrow(draw, (change.before.x, change.before.y), (change.after.x, change.after.y), colour)
     image.alpha_composite(layer)
 
@@ -246,6 +258,8 @@ def render_scene(cliparts: Sequence[Clipart] | pd.DataFrame, clipart_folder: Opt
     folder = str(clipart_folder) if clipart_folder and Path(clipart_folder, "background.png").is_file() else None
     image = _background(folder).copy()
     for c in draw_order(cliparts):
+        if not _drawable(c):  # far off the canvas (or not a number): nothing of it would be visible
+            continue
         sprite = _sprite(folder, c.name, c.z, c.flip) if folder else None
         if sprite is None:
             _draw_stand_in(image, c)

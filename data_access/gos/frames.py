@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..common import UTTERANCE_COLUMNS, ProgressCallback, SkippedRecord, SourceError, no_progress
+from ..safe_io import LIMITS, read_capped
 from . import reader
 from .ranking import LockEvent, replay_locks
 from .reader import Line
@@ -56,6 +57,15 @@ def _utc(ms) -> pd.Series:
 
 # --- image sources ----------------------------------------------------------------------------------------
 
+def _optional_text(path: Path) -> str:
+    """A text file that only adds image links: empty when it is not a readable regular file of sane size
+    (only URLs are taken from it, so undecodable bytes cannot change a figure)."""
+    try:
+        return read_capped(path, LIMITS["text"], "text file").decode("utf-8", errors="replace")
+    except SourceError:
+        return ""
+
+
 def image_urls(folder: Path) -> dict[str, tuple[str, str]]:
     """image_id → (image URL, info URL) from the dataset README's tables, else from get_images.sh.
 
@@ -64,14 +74,14 @@ def image_urls(folder: Path) -> dict[str, tuple[str, str]]:
     urls: dict[str, tuple[str, str]] = {}
     for base in (folder, folder.parent):
         readme = base / "README.md"
-        if readme.is_file():
-            for line in readme.read_text(encoding="utf-8", errors="replace").splitlines():
+        if readme.exists():
+            for line in _optional_text(readme).splitlines():
                 match = README_IMAGE_ROW.match(line.strip())
                 if match:
                     urls.setdefault(match.group(1), (match.group(2), match.group(3) or ""))
         script = base / "get_images.sh"
-        if script.is_file():
-            for line in script.read_text(encoding="utf-8", errors="replace").splitlines():
+        if script.exists():
+            for line in _optional_text(script).splitlines():
                 match = WGET_LINE.match(line.strip())
                 if match:
                     url = match.group(1)
@@ -225,13 +235,13 @@ def _replay_round(interaction_id: str, round_number: int, events: list[tuple[str
 def _read_layouts(folder: Path, rounds: pd.DataFrame, boards: pd.DataFrame, skipped: list[SkippedRecord]) -> pd.DataFrame:
     columns = ["interaction_id", "round", "board_id", "username", "position", "row", "col", "image_id"]
     path = folder / reader.MAPPINGS_FILE
-    if not path.is_file():
+    if not path.exists():
         skipped.append(SkippedRecord(reader.MAPPINGS_FILE, "file is missing; boards are shown in the game's config order"))
         return pd.DataFrame({c: pd.Series(dtype="int64" if c in ("round", "position", "row", "col") else "str") for c in columns})
     images_of = dict(zip(boards["board_id"], boards["image_ids"]))
     known_rounds = set(zip(rounds["interaction_id"], rounds["round"]))
     rows, seen = [], set()
-    for line in reader.valid_lines(reader.read_jsonl(path, skipped), reader.MAPPING_FIELDS, skipped, "board mapping"):
+    for line in reader.valid_lines(reader.read_optional_jsonl(path, skipped), reader.MAPPING_FIELDS, skipped, "board mapping"):
         r = line.record
         key = (r["interaction_id"], r["round_number"], r["username"])
         entries = r["mapping"]
@@ -269,11 +279,11 @@ def _read_survey(folder: Path, skipped: list[SkippedRecord]) -> pd.DataFrame:
     questions: dict[str, dict] = {}
     path = folder / reader.SURVEY_CONFIG_FILE
     files_missing = [name for name in (reader.SURVEY_CONFIG_FILE, reader.SURVEY_INTERACTION_FILE, reader.SURVEY_USER_FILE)
-                     if not (folder / name).is_file()]
+                     if not (folder / name).exists()]
     for name in files_missing:
         skipped.append(SkippedRecord(name, "file is missing; the survey is incomplete"))
-    if path.is_file():
-        for line in reader.valid_lines(reader.read_jsonl(path, skipped), reader.SURVEY_QUESTION_FIELDS, skipped, "survey question"):
+    if path.exists():
+        for line in reader.valid_lines(reader.read_optional_jsonl(path, skipped), reader.SURVEY_QUESTION_FIELDS, skipped, "survey question"):
             r = line.record
             options = {o.get("answer_id"): (number, o.get("answer_content", ""))
                        for number, o in enumerate(r["answer_options"], start=1)}
@@ -281,9 +291,9 @@ def _read_survey(folder: Path, skipped: list[SkippedRecord]) -> pd.DataFrame:
     rows = []
     for level, name, fields in (("interaction", reader.SURVEY_INTERACTION_FILE, reader.SURVEY_INTERACTION_FIELDS),
                                 ("user", reader.SURVEY_USER_FILE, reader.SURVEY_USER_FIELDS)):
-        if not (folder / name).is_file():
+        if not (folder / name).exists():
             continue
-        for line in reader.valid_lines(reader.read_jsonl(folder / name, skipped), fields, skipped, "survey answers"):
+        for line in reader.valid_lines(reader.read_optional_jsonl(folder / name, skipped), fields, skipped, "survey answers"):
             r = line.record
             for answer in r["answers"]:
                 question_id, value = answer.get("question_id"), answer.get("answer")

@@ -14,6 +14,7 @@ from typing import Any, Iterator, Optional
 import orjson
 
 from ..common import SkippedRecord, SourceError
+from ..safe_io import LIMITS, read_capped
 
 LOG_FILE = "a-game-of-sorts_log_interaction_all.jsonl"
 MAPPINGS_FILE = "a-game-of-sorts_log_interaction_board_mappings.jsonl"
@@ -54,8 +55,10 @@ def data_folder(path: Path) -> Path:
         if path.name in DATA_FILES:
             return path.parent
         raise SourceError(path, f"is a file; expected the folder holding {LOG_FILE}")
+    if not path.is_dir():
+        raise SourceError(path, f"is not a folder; expected the folder holding {LOG_FILE}")
     for candidate in (path, path / REPOSITORY_SUBFOLDER):
-        if (candidate / LOG_FILE).is_file():
+        if (candidate / LOG_FILE).exists():  # read_jsonl says so when it is not a regular file
             return candidate
     if not any(path.iterdir()):
         raise SourceError(path, f"is an empty folder; expected the A Game Of Sorts files such as {LOG_FILE}")
@@ -67,21 +70,19 @@ def read_jsonl(path: Path, skipped: list[SkippedRecord]) -> list[Line]:
 
     Two of the real files lack a final newline, so lines are split, never assumed to end in one."""
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise SourceError(path, "is missing") from None
-    except OSError as exc:
-        raise SourceError(path, f"cannot be read ({exc.strerror or exc})") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise SourceError(path, f"is not UTF-8 text (byte {exc.start})") from None
+    raw = read_capped(path, LIMITS["jsonl"], "JSON Lines file")
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
     lines = []
-    for number, line in enumerate(text.split("\n"), start=1):
+    for number, data in enumerate(raw.split(b"\n"), start=1):
+        where = f"{path.name} line {number}"
+        try:
+            line = data.decode("utf-8")
+        except UnicodeDecodeError as exc:  # costs this line only
+            skipped.append(SkippedRecord(where, f"not UTF-8 text (byte 0x{data[exc.start]:02x} at column {exc.start + 1})"))
+            continue
         if not line.strip():
             continue
-        where = f"{path.name} line {number}"
         try:
             record = orjson.loads(line)
         except orjson.JSONDecodeError as exc:
@@ -92,6 +93,15 @@ def read_jsonl(path: Path, skipped: list[SkippedRecord]) -> list[Line]:
             continue
         lines.append(Line(path.name, number, record))
     return lines
+
+
+def read_optional_jsonl(path: Path, skipped: list[SkippedRecord]) -> list[Line]:
+    """``read_jsonl`` for a file the corpus can do without: a file that cannot be read is listed, not fatal."""
+    try:
+        return read_jsonl(path, skipped)
+    except SourceError as exc:
+        skipped.append(SkippedRecord(Path(path).name, f"{exc.problem}; left out"))
+        return []
 
 
 # --- record validation ----------------------------------------------------------------------------------

@@ -11,13 +11,12 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..analysis.charts import PALETTE, Chart, ci_error_bars, count_phrase, empty_chart, filter_splits, row_positions, style
+from ..analysis.charts import PALETTE, Chart, ci_error_bars, count_phrase, empty_chart, filter_splits, style
+from ..analysis.stats import interval_note, mean_ci
 from ..common import LoadedCorpus
 from ..links import replay_link
 from .load import LoadedLayer
 
-BOOTSTRAP_RESAMPLES = 2000
-CONFIDENCE = 0.95
 CR_GROUPS = ("with a CR", "annotated, no CR", "not in the layer")
 
 
@@ -160,26 +159,6 @@ def cr_group(layer: LoadedLayer, dialog_ids: pd.Series) -> pd.Series:
     return pd.Series(np.where(crs > 0, CR_GROUPS[0], np.where(crs == 0, CR_GROUPS[1], CR_GROUPS[2])), index=dialog_ids.index)
 
 
-def bootstrap_mean_ci(values: np.ndarray, resamples: int = BOOTSTRAP_RESAMPLES, confidence: float = CONFIDENCE,
-                      seed: int = 0) -> tuple[float, float, float]:
-    """(mean, low, high): the percentile bootstrap interval of the mean. Each resampled mean is a mean of
-    observed values, so the interval never leaves the values' range (a score's 0–5)."""
-    values = np.asarray(values, dtype=np.float64)
-    values = values[~np.isnan(values)]
-    if len(values) == 0:
-        return float("nan"), float("nan"), float("nan")
-    if len(values) == 1:
-        return float(values[0]), float("nan"), float("nan")
-    rng = np.random.default_rng(seed)
-    means = np.empty(resamples)
-    for start in range(0, resamples, 200):  # chunks keep memory small on 9,000 dialogs
-        stop = min(resamples, start + 200)
-        means[start:stop] = values[rng.integers(0, len(values), size=(stop - start, len(values)))].mean(axis=1)
-    alpha = (1 - confidence) / 2
-    low, high = np.quantile(means, [alpha, 1 - alpha])
-    return float(values.mean()), float(low), float(high)
-
-
 def score_by_cr(layer: LoadedLayer, corpus: LoadedCorpus, splits: tuple = ()) -> pd.DataFrame:
     """Per split and CR group: dialogs, mean final score (paper's metric) and its 95% bootstrap interval."""
     dialogs = filter_splits(corpus.dialogs, splits).dropna(subset=["final_score"])
@@ -191,8 +170,8 @@ def score_by_cr(layer: LoadedLayer, corpus: LoadedCorpus, splits: tuple = ()) ->
         part = data if split == "all" else data[data["split"] == split]
         for group in CR_GROUPS:
             values = part.loc[part["group"] == group, "final_score"].to_numpy()
-            mean, low, high = bootstrap_mean_ci(values)
-            rows.append({"split": split, "group": group, "n": len(values), "mean": mean, "low": low, "high": high})
+            ci = mean_ci(values, method="bootstrap")
+            rows.append({"split": split, "group": group, "n": ci.n, "mean": ci.mean, "low": ci.low, "high": ci.high})
     return pd.DataFrame(rows), data
 
 
@@ -203,19 +182,22 @@ def score_by_cr_chart(layer: LoadedLayer, corpus: LoadedCorpus, splits: tuple = 
         return empty_chart("codraw_score_by_cr", "No dialog of the chosen splits has both a final score and an aligned CR row.")
     figure = go.Figure()
     for index, group in enumerate(CR_GROUPS):
-        mask = data["group"] == group
         row = overall[overall["group"] == group]
         if row.empty:
             continue
-        figure.add_trace(go.Bar(
-            x=[group], y=row["mean"], name=f"{group} (n = {int(row['n'].iloc[0]):,})", marker={"color": PALETTE[index]},
-            error_y=ci_error_bars(row["mean"], row["low"], row["high"]), customdata=row_positions(data, mask).reshape(1, -1),
-            hovertemplate="%{x}: mean %{y:.2f}<extra></extra>"))
+        figure.add_trace(go.Scatter(
+            x=[group], y=row["mean"], mode="markers", name=f"{group} (n = {int(row['n'].iloc[0]):,})",
+            marker={"color": PALETTE[index], "size": 14},
+            error_y=ci_error_bars(row["mean"], row["low"], row["high"], thickness=2),
+            hovertemplate="%{x}: mean %{y:.3f}<extra></extra>"))
     style(figure, y="mean final score (95% bootstrap CI)")
-    figure.update_yaxes(range=[0, 5])
+    low = float(overall["low"].fillna(overall["mean"]).min())
+    high = float(overall["high"].fillna(overall["mean"]).max())
+    pad = max(0.05, (high - low) * 0.3)
+    figure.update_yaxes(range=[max(0.0, low - pad), min(5.0, high + pad)])
     n_cr = int(overall.loc[overall["group"] == CR_GROUPS[0], "n"].sum())
     caption = (f"Mean final score (paper's metric, max 5) of dialogs with at least one clarification request of the "
                f"published layer ({n_cr:,}), dialogs whose aligned rows hold none, and dialogs without a uniquely "
-               f"aligned row, over {count_phrase(len(data), 'dialog')}. Intervals: 95% percentile bootstrap of the mean "
-               f"({BOOTSTRAP_RESAMPLES:,} resamples), which stays within the 0–5 range.")
+               f"aligned row, over {count_phrase(len(data), 'dialog')}. {interval_note('bootstrap')} It stays within the "
+               "scores' 0–5 range.")
     return Chart("codraw_score_by_cr", figure, stats, caption)

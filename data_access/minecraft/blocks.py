@@ -12,9 +12,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
-from xml.etree import ElementTree
+from xml.etree.ElementTree import ParseError
 
 import numpy as np
+from defusedxml import ElementTree as SafeElementTree
+
+from ..safe_io import LIMITS, read_capped
 
 # Alphabetical, so that sorting keys sorts by colour name like the repo's sort on "type".
 COLORS = ("blue", "green", "orange", "purple", "red", "yellow")
@@ -41,6 +44,18 @@ def encode(x: int, y: int, z: int, color: int) -> int:
     return ((((x + _OFFSET) << 8 | (y + _OFFSET)) << 8 | (z + _OFFSET)) << 3) | color
 
 
+COORDINATE_MIN, COORDINATE_MAX = -_OFFSET, _OFFSET - 1  # what one byte of a key holds
+
+
+def checked_key(x: int, y: int, z: int, color: int) -> int:
+    """``encode`` for values read from a file: ValueError when a coordinate does not fit its byte (it
+    would silently become another block)."""
+    for axis, value in (("x", x), ("y", y), ("z", z)):
+        if not COORDINATE_MIN <= value <= COORDINATE_MAX:
+            raise ValueError(f"{axis} = {value} is outside the world this tool can hold ({COORDINATE_MIN}..{COORDINATE_MAX})")
+    return encode(x, y, z, color)
+
+
 def decode(key: int) -> tuple[int, int, int, str]:
     """(x, y, z, colour name) of a key."""
     return ((key >> 19) - _OFFSET, ((key >> 11) & 255) - _OFFSET, ((key >> 3) & 255) - _OFFSET, COLORS[key & 7])
@@ -57,12 +72,24 @@ def encode_array(xyzc: np.ndarray) -> np.ndarray:
     return ((((x + _OFFSET) << 8 | (y + _OFFSET)) << 8 | (z + _OFFSET)) << 3) | c
 
 
-def color_id(type_string: str) -> int:
-    """Colour id of a block type in any spelling (``cwc_minecraft_blue_rn``, ``cwcmod:cwc_blue_rn``)."""
-    match = COLOR_PATTERN.search(type_string)
-    if match is None:
+# The colour as a word of its own ("cwc_minecraft_red_rn", "cwcmod:cwc_red_rn"): "reddish" is no colour.
+COLOR_WORD = re.compile(r"(?<![a-z])(red|orange|purple|blue|green|yellow)(?![a-z])")
+
+
+def strict_color_id(type_string: str) -> int:
+    """Colour id of a block type in any spelling (``cwc_minecraft_blue_rn``, ``cwcmod:cwc_blue_rn``).
+
+    ValueError unless exactly one of the six colours appears as a word: an unknown block type is never
+    taken for a colour it merely contains."""
+    if not isinstance(type_string, str):
+        raise ValueError(f"block type {type_string!r} is not text")
+    found = set(COLOR_WORD.findall(type_string))
+    if len(found) != 1:
         raise ValueError(f"unknown block type {type_string!r}")
-    return COLOR_IDS[match.group(0)]
+    return COLOR_IDS[found.pop()]
+
+
+color_id = strict_color_id
 
 
 # Every key inside the build region: a region test of a whole state is then one C-level superset check.
@@ -96,28 +123,31 @@ def parse_gold_xml(text: str, name: str = "gold configuration") -> list[int]:
     """Block keys of a gold configuration file.
 
     The files are one ``<DrawBlock type=... x=... y=... z=.../>`` element per line without a root element
-    (not a well-formed document), so each non-empty line is parsed on its own. Raises ValueError naming
-    the line when one cannot be parsed."""
+    (not a well-formed document), so each non-empty line is parsed on its own, by ``defusedxml`` (no entity
+    expansion, no external entities or DTDs, whatever the expat version). Raises ValueError naming the line
+    when one cannot be parsed, holds a colour that is not one of the six, a coordinate that is not an
+    integer the block key can hold, or when the file holds no block at all (an empty target is no target)."""
     keys = []
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.strip()
         if not line:
             continue
         try:
-            element = ElementTree.fromstring(line)
-            keys.append(encode(
-                int(element.attrib["x"]) - GOLD_DISPLACEMENT,
-                int(element.attrib["y"]),
-                int(element.attrib["z"]) - GOLD_DISPLACEMENT,
-                color_id(element.attrib["type"]),
-            ))
-        except (ElementTree.ParseError, KeyError, ValueError) as exc:
+            element = SafeElementTree.fromstring(line, forbid_dtd=True)
+            if element.tag != "DrawBlock":
+                raise ValueError(f"<{element.tag}> is not a <DrawBlock>")
+            x, y, z = (int(element.attrib[a]) for a in ("x", "y", "z"))
+            keys.append(checked_key(x - GOLD_DISPLACEMENT, y, z - GOLD_DISPLACEMENT, strict_color_id(element.attrib["type"])))
+        except (ParseError, KeyError, ValueError) as exc:
             raise ValueError(f"{name} line {number}: {type(exc).__name__}: {exc}") from exc
+    if not keys:
+        raise ValueError(f"{name} holds no block (an empty target)")
     return keys
 
 
 def read_gold_xml(path: Path) -> list[int]:
-    return parse_gold_xml(Path(path).read_text(encoding="utf-8"), Path(path).name)
+    raw = read_capped(path, LIMITS["gold"], "gold configuration")
+    return parse_gold_xml(raw.decode("utf-8"), Path(path).name)
 
 
 def gold_xml_text(keys: Sequence[int], short_type: bool = False, space_before_slash: bool = False) -> str:

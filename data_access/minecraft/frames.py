@@ -68,9 +68,10 @@ def _build_frames(path: Path, progress: ProgressCallback) -> tuple[dict[str, pd.
             file = layout.gold_path(config)
             try:
                 gold[config] = read_gold_xml(file)
-            except FileNotFoundError:
+            except (FileNotFoundError, SourceError) as exc:
                 gold[config] = None
-                skipped.append(SkippedRecord(f"gold-configurations/{config}.xml", "file is missing; games of this config have no outcome or BAP samples"))
+                problem = "file is missing" if isinstance(exc, FileNotFoundError) or not file.exists() else exc.problem
+                skipped.append(SkippedRecord(f"gold-configurations/{config}.xml", f"{problem}; games of this config have no outcome or BAP samples"))
             except (OSError, ValueError, UnicodeError) as exc:
                 gold[config] = None
                 skipped.append(SkippedRecord(f"gold-configurations/{config}.xml", f"{exc}; games of this config have no outcome or BAP samples"))
@@ -89,9 +90,13 @@ def _build_frames(path: Path, progress: ProgressCallback) -> tuple[dict[str, pd.
         split = layout.split_of(game_file.config)
         try:
             game = read_game(game_file, split)
+        except SourceError as exc:  # not a regular file, or larger than a game file can be
+            skipped.append(SkippedRecord(game_file.record, f"unreadable game: {exc.problem}"))
+            continue
         except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
             skipped.append(SkippedRecord(game_file.record, f"unreadable game: {type(exc).__name__}: {exc}"))
             continue
+        skipped.extend(SkippedRecord(f"{game_file.record} {where}", reason) for where, reason in game.skipped_states)
         target = gold_keys(game.config)
         n_samples = 0
         if split in SPLITS and target is not None:

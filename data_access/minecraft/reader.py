@@ -23,7 +23,8 @@ from typing import Optional
 import orjson
 
 from ..common import SkippedRecord, SourceError
-from .blocks import COLOR_PATTERN, COLOR_IDS
+from ..safe_io import LIMITS, read_capped
+from .blocks import strict_color_id
 
 OBSERVATIONS = "postprocessed-observations.json"
 SPLITS = ("train", "val", "test")
@@ -96,10 +97,10 @@ def discover(path: Path) -> CorpusLayout:
     if not logs.is_dir():
         raise SourceError(root, "has no logs/ folder; expected logs/splits.json and logs/<date>/logs/<game>/")
     splits_file = logs / "splits.json"
-    if not splits_file.is_file():
+    if not splits_file.exists():
         raise SourceError(splits_file, "is missing (the train/val/test lists of gold configurations)")
     try:
-        raw_splits = orjson.loads(splits_file.read_bytes())
+        raw_splits = orjson.loads(read_capped(splits_file, LIMITS["splits"], "splits file"))
         splits = {str(config): split for split in SPLITS for config in raw_splits.get(split, [])}
     except (orjson.JSONDecodeError, AttributeError, TypeError) as exc:
         raise SourceError(splits_file, f"is not a JSON object of split lists ({exc})") from exc
@@ -113,7 +114,7 @@ def discover(path: Path) -> CorpusLayout:
                 continue
             record = f"logs/{date_entry.name}/logs/{game_entry.name}/{OBSERVATIONS}"
             file = Path(game_entry.path) / OBSERVATIONS
-            if not file.is_file():
+            if not file.exists():
                 skipped.append(SkippedRecord(record, "file is missing"))
                 continue
             games.append(GameFile(game_entry.name, date_entry.name, file, record))
@@ -147,6 +148,7 @@ class GameLog:
     position: list[tuple[float, float, float, float, float]]
     n_raw_states: int
     diffs: Optional[list] = None  # cache of bap.transitions
+    skipped_states: list = field(default_factory=list)  # (where in the file, reason) of each broken state
     _utterances_before: Optional[list[int]] = field(default=None, repr=False, compare=False)
 
     def is_system_line(self, index: int) -> bool:
@@ -171,10 +173,7 @@ class _ColorIds(dict):
     """Block type string -> colour id, resolved by regex once per spelling."""
 
     def __missing__(self, type_string):
-        match = COLOR_PATTERN.search(type_string)
-        if match is None:
-            raise ValueError(f"unknown block type {type_string!r}")
-        self[type_string] = COLOR_IDS[match.group(0)]
+        self[type_string] = strict_color_id(type_string)  # ValueError for an unknown block type
         return self[type_string]
 
 
@@ -185,61 +184,128 @@ def _seconds_between(start: str, stamp: Optional[str]) -> float:
         return float("nan")
 
 
+# Coordinate -> its byte in a block key. Integral floats (the augmented logs' 0.0) hash like ints; any
+# other value (out of -128..127, fractional, NaN, text) is a KeyError: never wrapped into another block.
+_COORDINATE_BYTE = {value: value + _OFFSET for value in range(-_OFFSET, _OFFSET)}
+_MISSING = object()
+
+
+def _block_problem(blocks) -> str:
+    """Why a state's blocks cannot be keys (the slow path, run only when the fast one failed)."""
+    if not isinstance(blocks, (list, tuple)):
+        return "BlocksInGrid is not a list"
+    for number, block in enumerate(blocks, start=1):
+        try:
+            coordinates = block["AbsoluteCoordinates"]
+            values = [coordinates[axis] for axis in ("X", "Y", "Z")]
+        except (KeyError, TypeError):
+            return f"block {number} has no X, Y, Z coordinates"
+        for axis, value in zip("xyz", values):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value % 1:
+                return f"block {number}: {axis} = {value!r} is not an integer"
+            if value not in _COORDINATE_BYTE:
+                return f"block {number}: {axis} = {value!r} is outside the world this tool can hold (-128..127)"
+        try:
+            strict_color_id(block.get("Type"))
+        except ValueError as exc:
+            return f"block {number}: {exc}"
+    return "a block cannot be read"
+
+
+def _compact(numbers: list[int]) -> str:
+    shown = ", ".join(map(str, numbers[:5]))
+    return shown + (f" … ({len(numbers)} states)" if len(numbers) > 5 else "")
+
+
 def read_game(game: GameFile, split: str, temporal_order: bool = False) -> GameLog:
     """Parse one game file. Raises ValueError/KeyError/TypeError on a broken file (the caller skips it).
+
+    A broken state (a block outside the world a key can hold or of an unknown type, no BuilderPosition,
+    chat that is not text, an unreadable time) costs that state only: it is left out like the repo's
+    null-position glitch states and listed in ``GameLog.skipped_states``. When the game's last state is
+    broken its final build is unknown, and the whole game is refused (ValueError naming the state).
 
     With ``temporal_order`` each state's blocks are ordered like the repo's ``reorder`` (blocks of the
     previous raw state keep their order, new ones go last in file order; it runs before glitch states are
     dropped, so a glitch resets the order). Otherwise keys are in file order, which is all the diffs need."""
-    raw = orjson.loads(game.path.read_bytes())
+    raw = orjson.loads(read_capped(game.path, LIMITS["minecraft game"], "game file"))
     world_states = raw["WorldStates"]
     if not isinstance(world_states, list):
         raise TypeError("WorldStates is not a list")
     time_elapsed = raw.get("TimeElapsed")
     color_of = _ColorIds()
+    byte = _COORDINATE_BYTE
     lines: list[str] = []
     keys_per_state, n_chat, times, events, positions = [], [], [], [], []
-    first_stamp = world_states[0].get("Timestamp") if world_states else None
+    first_stamp = world_states[0].get("Timestamp") if world_states and isinstance(world_states[0], dict) else None
     previous_order: list[int] = []
     from_aug = False
-    for state in world_states:
-        blocks = state["BlocksInGrid"] or ()
+    broken: dict[str, list[int]] = {}  # reason -> state indices (0-based, in the file)
+    last_good = last_broken = -1
+    for index, state in enumerate(world_states):
+        try:
+            blocks = state["BlocksInGrid"] or ()
+        except (KeyError, TypeError):
+            broken.setdefault("not a state with BlocksInGrid", []).append(index)
+            last_broken = index
+            continue
         try:
             # The hot loop of a load: ~635k blocks in the full corpus, one int each.
-            keys = [((((c["X"] + 128) << 8 | (c["Y"] + 128)) << 8 | (c["Z"] + 128)) << 3) | color_of[b["Type"]]
+            keys = [(((byte[c["X"]] << 8 | byte[c["Y"]]) << 8 | byte[c["Z"]]) << 3) | color_of[b["Type"]]
                     for b in blocks for c in (b["AbsoluteCoordinates"],)]
-        except TypeError:  # augmented logs store float coordinates (0.0)
-            keys = [((((int(c["X"]) + 128) << 8 | (int(c["Y"]) + 128)) << 8 | (int(c["Z"]) + 128)) << 3)
-                    | color_of[b["Type"]] for b in blocks for c in (b["AbsoluteCoordinates"],)]
+        except (KeyError, TypeError, ValueError):
+            broken.setdefault(_block_problem(blocks), []).append(index)
+            last_broken = index
+            continue
         if temporal_order:
             present = set(keys)
             kept = [k for k in previous_order if k in present]
             seen = set(kept)
             keys = kept + [k for k in keys if k not in seen]
             previous_order = keys
-        position = state["BuilderPosition"]
-        if position is None:
+        position = state.get("BuilderPosition", _MISSING)
+        if position is None:  # the repo's glitch state: dropped, as its loader does
             continue
-        chat = state.get("ChatHistory")
-        if chat is None and "ChatHistoryTokenized" in state:
-            from_aug = True
-            tokenized = state["ChatHistoryTokenized"] or []
-            if len(tokenized) > len(lines):
-                lines.extend(" ".join(tokens) for tokens in tokenized[len(lines):])
-        elif chat is not None and len(chat) > len(lines):
-            lines.extend(chat[len(lines):])
+        try:
+            if position is _MISSING:
+                raise ValueError("no BuilderPosition")
+            place = tuple(float(position[axis]) for axis in ("X", "Y", "Z", "Yaw", "Pitch"))
+            chat = state.get("ChatHistory")
+            new_lines, aug = None, False
+            if chat is None and "ChatHistoryTokenized" in state:
+                aug = True
+                tokenized = state["ChatHistoryTokenized"] or []
+                if len(tokenized) > len(lines):
+                    new_lines = [" ".join(tokens) for tokens in tokenized[len(lines):]]
+            elif chat is not None and len(chat) > len(lines):
+                new_lines = chat[len(lines):]
+            if new_lines is not None and not all(isinstance(line, str) for line in new_lines):
+                raise ValueError("ChatHistory holds something that is not text")
+            shot = state.get("ScreenshotPath")
+            if shot:
+                ms, _, rest = shot.partition("-")
+                time, event = int(ms) / 1000.0, rest.rsplit("-", 1)[-1].removesuffix(".png")
+            else:
+                time, event = _seconds_between(first_stamp, state.get("Timestamp")), "unknown"
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            reason = str(exc) if isinstance(exc, ValueError) and str(exc).startswith(("no ", "ChatHistory")) \
+                else f"unreadable state ({type(exc).__name__}: {exc})"
+            broken.setdefault(reason, []).append(index)
+            last_broken = index
+            continue
+        from_aug |= aug
+        if new_lines:
+            lines.extend(new_lines)
         n_chat.append(len(lines))
         keys_per_state.append(keys)
-        shot = state.get("ScreenshotPath")
-        if shot:
-            ms, _, rest = shot.partition("-")
-            times.append(int(ms) / 1000.0)
-            events.append(rest.rsplit("-", 1)[-1].removesuffix(".png"))
-        else:
-            times.append(_seconds_between(first_stamp, state.get("Timestamp")))
-            events.append("unknown")
-        positions.append((float(position["X"]), float(position["Y"]), float(position["Z"]),
-                          float(position["Yaw"]), float(position["Pitch"])))
+        times.append(time)
+        events.append(event)
+        positions.append(place)
+        last_good = index
+    skipped_states = [(f"state {_compact(indices)}", reason) for reason, indices in broken.items()]
+    if last_broken > last_good:
+        first = next(reason for reason, indices in broken.items() if last_broken in indices)
+        raise ValueError(f"its last state ({last_broken}) is broken ({first}), so its final build is unknown")
     if not keys_per_state:
         raise ValueError("no world state with a Builder position")
     has_system = bool(lines) and _SYSTEM_LINE.match(lines[0]) is not None
@@ -248,7 +314,7 @@ def read_game(game: GameFile, split: str, temporal_order: bool = False) -> GameL
         record=game.record, from_aug_data=from_aug or "_" in game.config,
         time_elapsed=float(time_elapsed) if isinstance(time_elapsed, (int, float)) else float("nan"),
         lines=lines, has_system_line=has_system, keys=keys_per_state, n_chat=n_chat, time_s=times,
-        event=events, position=positions, n_raw_states=len(world_states),
+        event=events, position=positions, n_raw_states=len(world_states), skipped_states=skipped_states,
     )
 
 

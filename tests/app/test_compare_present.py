@@ -22,11 +22,11 @@ def test_compare_shows_two_states_and_steps_together(corpus):
     at = _open("pages/compare.py", corpus)
     assert len(at.get("image")) == 2
     links = [m.value for m in at.caption if "open in Replay" in m.value]
-    where = r"Round \d, step" if corpus == "gos" else "Step"  # only A Game Of Sorts replays within rounds
-    assert len(links) == 2 and all(re.match(f"{where} 1 of", link) for link in links), links
+    unit = {"codraw": "Round", "gos": r"Round \d, step", "minecraft": "Message"}[corpus]  # each corpus's replay step
+    assert len(links) == 2 and all(re.match(rf"{unit} 1 of \d+ ·", link) for link in links), links
     next(b for b in at.button if "Next" in b.label).click().run()
     links = [m.value for m in at.caption if "open in Replay" in m.value]
-    assert len(links) == 2 and all(re.match(f"{where} 2 of", link) for link in links), links
+    assert len(links) == 2 and all(re.match(rf"{unit} 2 of \d+ ·", link) for link in links), links
 
 
 def test_compare_gos_offers_only_plays_of_the_same_board():

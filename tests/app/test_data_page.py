@@ -1,5 +1,6 @@
 """The Data page: where each corpus came from, and every problem named by file and record, while the
 corpora that load stay usable."""
+import re
 import shutil
 from pathlib import Path
 
@@ -31,7 +32,7 @@ def test_a_broken_source_is_named_and_a_bad_record_is_listed_while_the_rest_load
     monkeypatch.setenv("GAME_OF_SORTS_DATA", str(gos))
 
     at = open_data_page()
-    errors = [e.value for e in at.error]
+    errors = [re.sub(r"\\(.)", r"\1", e.value) for e in at.error]  # as shown: markdown escapes resolved
     assert any(str(truncated) in e and "could not be loaded" in e.lower() for e in errors), (errors, [m.value for m in at.markdown])
     assert any("record(s) could not be read" in w.value for w in at.warning)
     skipped = at.dataframe[0].value

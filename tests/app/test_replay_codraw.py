@@ -1,9 +1,12 @@
 """AppTest runs of the CoDraw replay section on the generated demo corpus."""
 from __future__ import annotations
 
+import re
+
 from streamlit.testing.v1 import AppTest
 
 from data_access.corpora import load_path, demo_path
+from tests.app.transcript_lines import transcript_texts
 
 
 def replay_script():
@@ -25,7 +28,7 @@ def image_captions(at: AppTest) -> list[str]:
 
 
 def chat_texts(at: AppTest) -> list[str]:
-    return [t.value for t in at.text]
+    return transcript_texts(at)
 
 
 def demo_dialog_with_rounds(minimum: int) -> tuple[str, dict[int, str]]:
@@ -71,7 +74,7 @@ def test_full_transcript_toggle_shows_later_rounds():
 
 def test_a_bad_dialog_or_turn_gives_a_friendly_warning():
     at = open_replay(dialog="train_99999", turn="2")
-    assert any("train_99999" in w.value for w in at.warning)
+    assert any("train_99999" in re.sub(r"\\(.)", r"\1", w.value) for w in at.warning)  # markdown escapes resolved
     assert len(image_captions(at)) == 2
 
     dialog_id, _ = demo_dialog_with_rounds(3)

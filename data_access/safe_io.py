@@ -1,0 +1,129 @@
+"""Reading corpus files without trusting them to be files: every reader goes through ``read_capped``.
+
+A path given as a corpus file may be a FIFO (opening it blocks until someone writes), a device such as
+``/dev/zero`` (it never ends), a sparse file of gigabytes (it eats memory, and a JSON decoder under a
+memory limit may crash) or a folder. ``read_capped`` checks the file type before opening anything, opens
+without blocking, and reads at most a limit chosen from what the format can need (generous multiples of
+the real corpora); gzip data is decompressed under the same kind of limit. Every refusal is a
+``SourceError`` whose one-line message names the file. Standard library only (the CLI's read-ahead
+thread uses it while pandas is still importing).
+"""
+from __future__ import annotations
+
+import os
+import stat
+import zlib
+from pathlib import Path
+
+from .common import SourceError
+
+MiB = 1 << 20
+GiB = 1 << 30
+
+# What each format can need. The real files: CoDraw_1_0.json 155 MB (11 MB gzip), a per-dialog CoDraw
+# file ~20 kB, the largest A Game Of Sorts file 1 MB, the largest Minecraft game file ~1.2 MB, a gold
+# configuration 5 kB, splits.json 1 kB. The limits leave room for much larger releases.
+LIMITS = {
+    "codraw": 1 * GiB,  # the single file, after decompression
+    "codraw dialog": 16 * MiB,  # one per-dialog file
+    "jsonl": 256 * MiB,  # one A Game Of Sorts JSON Lines file
+    "text": 16 * MiB,  # README.md / get_images.sh beside the data
+    "minecraft game": 128 * MiB,  # one postprocessed-observations.json
+    "gold": 4 * MiB,  # one gold-configuration XML file
+    "splits": 4 * MiB,  # logs/splits.json
+    "image": 64 * MiB,  # one clip-art PNG or A Game Of Sorts photo
+}
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _size_text(n: int) -> str:
+    return f"{n / GiB:.1f} GB" if n >= GiB else f"{n / MiB:.1f} MB" if n >= MiB else f"{n:,} bytes"
+
+
+def check_file(path: Path | str) -> os.stat_result:
+    """The file's status; SourceError when it does not exist or is not a regular file."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise SourceError(path, "does not exist") from None
+    except OSError as exc:
+        raise SourceError(path, f"cannot be read ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise SourceError(path, f"is {_kind(st.st_mode)}, not a regular file")
+    return st
+
+
+def is_regular_file(path: Path | str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def read_capped(path: Path | str, limit: int, what: str = "file") -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; never blocks, never reads more than that."""
+    st = check_file(path)
+    if st.st_size > limit:
+        raise SourceError(path, f"is {_size_text(st.st_size)}, more than a {what} can be ({_size_text(limit)}); "
+                                "is it the right file?")
+    try:
+        # O_NONBLOCK: should the path have become a FIFO since the check, opening it must not hang.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise SourceError(path, f"cannot be read ({exc.strerror or exc})") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise SourceError(path, f"is {_kind(st.st_mode)}, not a regular file")
+        chunks, total = [], 0
+        while total <= limit:
+            chunk = os.read(fd, min(64 * MiB, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except OSError as exc:
+        raise SourceError(path, f"cannot be read ({exc.strerror or exc})") from None
+    finally:
+        os.close(fd)
+    if total > limit:  # the file grew while being read
+        raise SourceError(path, f"is more than a {what} can be ({_size_text(limit)})")
+    return b"".join(chunks)
+
+
+def gunzip_capped(raw: bytes, limit: int, path: Path | str, what: str = "file") -> bytes:
+    """Decompress gzip data (all members) to at most ``limit`` bytes; SourceError beyond it or when damaged."""
+    out, total, data = [], 0, raw
+    try:
+        while data:
+            decompressor = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            while data:
+                piece = decompressor.decompress(data, limit + 1 - total)
+                out.append(piece)
+                total += len(piece)
+                if total > limit:
+                    raise SourceError(path, f"decompresses to more than a {what} can be ({_size_text(limit)})")
+                if decompressor.eof:
+                    break
+                data = decompressor.unconsumed_tail
+                if not piece and not data:
+                    break
+            if not decompressor.eof:
+                raise SourceError(path, "is a damaged or truncated gzip file (compressed data ends early)")
+            data = decompressor.unused_data.lstrip(b"\0")  # gzip allows zero padding between members
+    except zlib.error as exc:
+        raise SourceError(path, f"is a damaged or truncated gzip file ({exc})") from None
+    return b"".join(out)
