@@ -228,16 +228,16 @@ STEP_UNITS = {"codraw": "round", "gos": "step", "minecraft": "utterance"}
 def replay_panel(loaded, dialog_id: str, round: Optional[int] = None, title: Optional[str] = None) -> Panel:
     """A dialog (a Game Of Sorts round) of a loaded corpus as a ``Panel``: the replay's snapshot at every
     step and every utterance at its step."""
-    from . import replay
+    from . import snapshots
     from .common import CORPUS_TITLES
 
-    n_steps = replay.step_count(loaded, dialog_id, round)
+    n_steps = snapshots.step_count(loaded, dialog_id, round)
     if n_steps <= 0:
         raise ValueError(f"{dialog_id}: no steps to export")
-    pictures = [replay.snapshot(loaded, dialog_id, step, round) for step in range(1, n_steps + 1)]
-    said = replay.step_messages(loaded, dialog_id, n_steps, round, up_to=True)
+    pictures = [snapshots.snapshot(loaded, dialog_id, step, round) for step in range(1, n_steps + 1)]
+    said = snapshots.step_messages(loaded, dialog_id, n_steps, round, up_to=True)
     lines = [Line(int(row.turn), str(row.speaker), str(row.text)) for row in said.itertuples(index=False)]
-    row = replay.dialog_row(loaded, dialog_id) or {}
+    row = snapshots.dialog_row(loaded, dialog_id) or {}
     where = f", round {round}" if round is not None else ""
     facts = [f"split {row['split']}" if row.get("split") else "", f"{n_steps} {STEP_UNITS.get(loaded.corpus, 'step')}s"]
     return Panel(title or f"{CORPUS_TITLES.get(loaded.corpus, loaded.corpus)} · {dialog_id}{where}", pictures, lines,

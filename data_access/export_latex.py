@@ -197,16 +197,16 @@ def dialog_transcript_zip(loaded, dialog_id: str, round: Optional[int] = None, f
                           last: Optional[int] = None, with_pictures: bool = False) -> bytes:
     """Steps ``first``…``last`` of a dialog (a Game Of Sorts round) of a loaded corpus as a transcript .zip,
     with the state after each step that has a line when ``with_pictures``."""
-    from . import replay
+    from . import snapshots
     from .common import CORPUS_TITLES
     from .export_html import STEP_UNITS
 
-    n_steps = replay.step_count(loaded, dialog_id, round)
+    n_steps = snapshots.step_count(loaded, dialog_id, round)
     last = n_steps if last is None else min(int(last), n_steps)
-    said = replay.step_messages(loaded, dialog_id, last, round, up_to=True)
+    said = snapshots.step_messages(loaded, dialog_id, last, round, up_to=True)
     said = said[said["turn"] >= int(first)]
     lines = [TranscriptLine(int(r.turn), str(r.speaker), str(r.text)) for r in said.itertuples(index=False)]
-    pictures = ({step: replay.snapshot(loaded, dialog_id, step, round) for step in sorted({l.step for l in lines})}
+    pictures = ({step: snapshots.snapshot(loaded, dialog_id, step, round) for step in sorted({l.step for l in lines})}
                 if with_pictures else None)
     where = f", round {round}" if round is not None else ""
     unit = STEP_UNITS.get(loaded.corpus, "step")
