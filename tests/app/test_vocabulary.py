@@ -71,7 +71,8 @@ def test_browse_explains_each_count_with_the_glossary(corpus):
     assert helps["n_utterances"] == COLUMN_HELP["n_utterances"]
     table = at.dataframe[0].value
     assert ("n_rounds" in table.columns) == (corpus != "minecraft")
-    assert [n.label for n in at.number_input] == ["Min. replay steps", "Max. replay steps"]
+    steps_slider = [s for s in at.slider if s.label == "replay steps"]  # the range filter on n_steps
+    assert len(steps_slider) == 1 and steps_slider[0].help == COLUMN_HELP["n_steps"]
 
 
 @pytest.mark.shared

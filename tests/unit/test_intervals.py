@@ -45,13 +45,13 @@ def test_grouped_intervals_per_method():
 
 
 def test_gos_counts_and_shares_stay_in_range():
-    rounds = pd.DataFrame({"interaction_id": [f"i{k}" for k in range(12)], "round_number": [1] * 12,
+    rounds = pd.DataFrame({"interaction_id": [f"i{k}" for k in range(12)], "round": [1] * 12,
                            "duration_s": np.linspace(300, 1500, 12), "mismatches": [0] * 11 + [2],
                            "manual_unlocks": [0] * 10 + [1, 4]})
     outcomes = gos.lock_outcome_stats(rounds)
     assert (outcomes["low"] >= 0).all()
-    assert (grouped_mean_ci(rounds.melt(id_vars=["round_number"], value_vars=["mismatches"]), "round_number", "value")["low"] < 0).all()
-    references = pd.DataFrame({"round_number": [1] * 10, "hit": [True] * 9 + [False], "chance": 0.2,
+    assert (grouped_mean_ci(rounds.melt(id_vars=["round"], value_vars=["mismatches"]), "round", "value")["low"] < 0).all()
+    references = pd.DataFrame({"round": [1] * 10, "hit": [True] * 9 + [False], "chance": 0.2,
                                "interaction_id": "i1"})
     stats = gos.next_rank_reference_stats(references)
     assert (stats["hit_high"] <= 1).all() and (stats["hit_low"] >= 0).all()
