@@ -4,6 +4,7 @@ import streamlit as st
 
 from data_access.links import parse_positive_int, replay_link
 from ui import replay_codraw, replay_gos, replay_minecraft
+from ui.coding import coding_panel
 from ui.notes import notes_panel
 from ui.router import ensure_routed
 from ui.url_state import served
@@ -27,4 +28,5 @@ if dialog is not None and turn is not None:
     st.code(served(replay_link(corpus, dialog, turn, round_ if corpus == "gos" else None)), language=None)
     notes_panel(corpus, dialog, turn, round_ if corpus == "gos" else None,
                 turn_label="step" if corpus == "gos" else "turn")
+    coding_panel(corpus, dialog, turn, round_ if corpus == "gos" else None)
     replay_downloads(corpus, dialog, round_ if corpus == "gos" else None)
