@@ -86,8 +86,6 @@ def replay_panel(name: str) -> None:
         _minecraft_panel(name, key, dialog, turn)
     elif round_ is not None:
         _gos_panel(name, key, dialog, round_, turn)
-    st.caption("Link to this state with this run:")
-    st.code(run_link(name, dialog, turn, round_, run), language=None)
 
 
 def _codraw_panel(name: str, key, dialog: str, turn: int) -> None:
