@@ -34,7 +34,8 @@ if layer is not None:
     frame = pd.concat([frame, compare.layer_source(layer_frame, name, mapping, scope)], ignore_index=True)
 available = sorted(frame["coder"].unique())
 coders = st.multiselect("Compare", available, default=available[:2] if layer is None else
-                        [c for c in available if c in (me, layer[0])] or available[:2], key="agreement_coders")
+                        [c for c in available if c in (me, layer[0])] or available[:2],
+                        key=f"agreement_coders_{book.name}_{scope}_{layer[0] if layer else ''}")
 if len(coders) < 2:
     st.info("Choose at least two coders (or a coder and the gold or a published layer). Coders appear here once "
             "they have coded with this codebook on the Replay.")
@@ -54,7 +55,7 @@ if scope == "span":
         "same_referents": st.column_config.NumberColumn("same referent set", format="%.3f"),
         "referent_jaccard": st.column_config.NumberColumn("referent Jaccard", format="%.3f")})
     st.caption("Spans match exactly (same utterance, offsets and label) or by overlap (same utterance and label, "
-               "overlapping characters, one-to-one). Referent agreement is over spans matched exactly.")
+               "overlapping characters, one-to-one). Referent agreement is over the spans matched by overlap.")
     table = compare.span_disagreements(chosen, coders)
 else:
     stats = ag.agreement_table(chosen, coders, units=units, n_resamples=500, seed=0)
