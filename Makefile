@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run test test-fast cache bench bench-sessions bench-pages clean
+.PHONY: run lint test test-fast cache bench bench-sessions bench-pages clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -23,11 +23,15 @@ $(STAMP_TEST): requirements.txt requirements-test.txt | $(PY)
 run: $(STAMP_RUN)
 	$(PY) -m streamlit run app.py
 
-test: $(STAMP_TEST)
+# The linter (configured in ruff.toml) first: a lint error fails `make test`, and so CI.
+lint: $(STAMP_TEST)
+	$(PY) -m ruff check .
+
+test: lint
 	$(PY) -m pytest
 
 # Unit and AppTest levels only (no browser).
-test-fast: $(STAMP_TEST)
+test-fast: lint
 	$(PY) -m pytest -m "not e2e"
 
 cache: $(STAMP_RUN)

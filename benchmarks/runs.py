@@ -19,7 +19,6 @@ import gzip
 import json
 import os
 import shutil
-import statistics
 import sys
 import tempfile
 from pathlib import Path

@@ -15,7 +15,7 @@ import json
 import time
 from pathlib import Path
 
-from browser import ROOT, wait_usable, cpu_seconds, launch_options, peak_rss_mb, real_corpora_env, serve
+from browser import ROOT, cpu_seconds, launch_options, peak_rss_mb, real_corpora_env, serve, wait_usable
 
 # (corpus, dialog, extra query) — dialogs long enough for the steps asked for
 REPLAYS = [

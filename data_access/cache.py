@@ -2,7 +2,8 @@
 
 An entry is a folder ``<cache>/<corpus>-<key>/`` with one Parquet file per frame and a ``manifest.json``
 written last. The key hashes the source's identity (path, size and modification time of every file in
-it) and the corpus's frame-schema version, so a changed source or schema simply misses the cache. The
+it) and a hash of the code that builds the frames (``corpora.frames_version``), so a changed source or
+code simply misses the cache. The
 manifest holds the size and SHA-256 of every frame file, and a frame is only used after its bytes match:
 an entry that cannot be read back completely or exactly (partial write, a flipped byte) is deleted and
 rebuilt from the source, never trusted. A cache folder that cannot be written is no error: the frames are
@@ -19,9 +20,9 @@ import json
 import os
 import shutil
 import tempfile
-from pathlib import Path
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional
 
 from .common import SkippedRecord
@@ -51,11 +52,12 @@ def source_fingerprint(path: Path) -> list:
     return entries
 
 
-def cache_key(corpus: str, path: Path, schema_version: int) -> str:
+def cache_key(corpus: str, path: Path, code_version: str | int) -> str:
+    """The entry's key: the source's identity and the version (hash) of the code that builds the frames."""
     identity = {
         "corpus": corpus,
         "path": str(Path(path).resolve()),
-        "schema": schema_version,
+        "code": code_version,
         "files": source_fingerprint(path),
     }
     return hashlib.sha1(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:20]
@@ -183,14 +185,14 @@ def cached_build(
     cache_root: Path,
     corpus: str,
     path: Path,
-    schema_version: int,
+    code_version: str,
     build: Build,
     problems: Optional[list[str]] = None,
 ) -> tuple[Mapping[str, pd.DataFrame], list[SkippedRecord], bool]:
     """Frames from the cache when the source and schema are unchanged, else built and cached.
 
     Returns (frames, skipped, from_cache); why the frames could not be cached is appended to ``problems``."""
-    entry = entry_dir(cache_root, corpus, cache_key(corpus, path, schema_version))
+    entry = entry_dir(cache_root, corpus, cache_key(corpus, path, code_version))
     problems = [] if problems is None else problems
 
     def rebuild():

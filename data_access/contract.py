@@ -39,7 +39,6 @@ class CorpusPackage(Protocol):
     """A corpus package, as a module. Every member is required."""
 
     NAME: str  # the package name and key in common.CORPUS_NAMES
-    SCHEMA_VERSION: int  # part of the Parquet cache key of frames built by this package
     DEMO_VERSION: int  # bump when demo.py writes different files
     REPLAY_IN_ROUNDS: bool  # the replay is stepped within rounds (A Game Of Sorts): links carry round=
     FRAMES: tuple[str, ...]  # the frames build_frames returns (always "dialogs" and "utterances")

@@ -7,6 +7,8 @@ Each corpus package (``data_access.codraw``, ``.gos``, ``.minecraft``) implement
 from __future__ import annotations
 
 import atexit
+import functools
+import hashlib
 import importlib
 import os
 import shutil
@@ -19,6 +21,29 @@ from . import cache
 from .common import CORPUS_NAMES, LoadedCorpus, ProgressCallback, SourceError, no_progress
 from .contract import CorpusPackage
 from .sources import Source, cache_dir, configured_source
+
+# Modules outside a corpus package that shape its frames: the common schema, the cache format, file reading.
+FRAME_CODE = ("common.py", "cache.py", "readahead.py", "safe_io.py")
+
+
+def frames_version(name: str, root: Optional[Path] = None) -> str:
+    """A hash of the code that builds corpus ``name``'s frames: every .py file of its package plus
+    ``FRAME_CODE`` (below ``root``, by default this package). It is part of the Parquet cache key, so editing
+    that code rebuilds the cache by itself (no version number to remember to bump)."""
+    return _installed_version(name) if root is None else _code_hash(name, Path(root))
+
+
+@functools.lru_cache(maxsize=None)
+def _installed_version(name: str) -> str:
+    return _code_hash(name, Path(__file__).parent)
+
+
+def _code_hash(name: str, root: Path) -> str:
+    files = sorted((root / name).rglob("*.py")) + [root / f for f in FRAME_CODE if (root / f).is_file()]
+    digest = hashlib.sha1()
+    for file in files:
+        digest.update(file.relative_to(root).as_posix().encode() + b"\0" + file.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
 
 
 def corpus_module(name: str) -> CorpusPackage:
@@ -88,7 +113,7 @@ def load_source(
 
     problems: list[str] = []
     if use_cache:
-        frames, skipped, from_cache = cache.cached_build(cache_root, source.corpus, path, module.SCHEMA_VERSION, build,
+        frames, skipped, from_cache = cache.cached_build(cache_root, source.corpus, path, frames_version(source.corpus), build,
                                                          problems)
     else:
         (frames, skipped), from_cache = build(), False
@@ -116,10 +141,9 @@ def load_path(name: str, path: Optional[Path | str], cache_root: Optional[Path] 
 
 def is_cached(source: Source, cache_root: Optional[Path] = None) -> bool:
     """Whether loading ``source`` would be served from the Parquet cache (so no progress is needed)."""
-    module = corpus_module(source.corpus)
     cache_root = Path(cache_root or cache_dir())
     path = demo_path(source.corpus, cache_root) if source.is_demo else Path(source.path)
     if not path.exists():
         return False
-    entry = cache.entry_dir(cache_root, source.corpus, cache.cache_key(source.corpus, path, module.SCHEMA_VERSION))
+    entry = cache.entry_dir(cache_root, source.corpus, cache.cache_key(source.corpus, path, frames_version(source.corpus)))
     return (entry / cache.MANIFEST).is_file()

@@ -206,7 +206,7 @@ def dialog_transcript_zip(loaded, dialog_id: str, round: Optional[int] = None, f
     said = snapshots.step_messages(loaded, dialog_id, last, round, up_to=True)
     said = said[said["turn"] >= int(first)]
     lines = [TranscriptLine(int(r.turn), str(r.speaker), str(r.text)) for r in said.itertuples(index=False)]
-    pictures = ({step: snapshots.snapshot(loaded, dialog_id, step, round) for step in sorted({l.step for l in lines})}
+    pictures = ({step: snapshots.snapshot(loaded, dialog_id, step, round) for step in sorted({line.step for line in lines})}
                 if with_pictures else None)
     where = f", round {round}" if round is not None else ""
     unit = STEP_UNITS.get(loaded.corpus, "step")

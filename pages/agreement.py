@@ -5,7 +5,7 @@ import streamlit as st
 
 from data_access.coding import agreement as ag
 from data_access.coding import compare
-from ui.agreement import (adjudicate, copy_agreed_to_gold, gold_exports, layer_choice, linked, statistics_table)
+from ui.agreement import adjudicate, copy_agreed_to_gold, gold_exports, layer_choice, linked, statistics_table
 from ui.coding import codebook_picker, coder_box, store
 from ui.router import ensure_routed
 from ui.share import latex_table_download

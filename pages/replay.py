@@ -8,8 +8,8 @@ from ui.coding import coding_panel
 from ui.notes import notes_panel
 from ui.router import ensure_routed
 from ui.runs import replay_panel, run_link
-from ui.url_state import served
 from ui.share import replay_downloads
+from ui.url_state import served
 from ui.widgets import corpus_selector, query_param
 
 ensure_routed()

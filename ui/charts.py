@@ -10,8 +10,8 @@ import streamlit as st
 from data_access.analysis.charts import Chart, available_splits, selected_rows, selection_table
 from data_access.common import CORPUS_TITLES
 from ui.cached import derived, loaded_corpus
-from ui.url_state import served_links
 from ui.share import chart_downloads
+from ui.url_state import served_links
 
 PAGE_SIZE = 50  # selected dialogs listed per page under a chart (all of them, page by page)
 SELECT_HINT = (" Click a bar or point to list its dialogs with replay links (shift-click adds more; the "

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import dataclasses
 import html
+
 import pandas as pd
 import streamlit as st
 
-from data_access.layers import LAYER_CORPUS, LAYER_FILES, LAYER_NAMES, LAYER_TITLES
-from data_access.layers import analysis
+from data_access.layers import LAYER_CORPUS, LAYER_FILES, LAYER_NAMES, LAYER_TITLES, analysis
 from data_access.layers.gos_view import SPAN_COLOURS, mention_step
 from data_access.layers.load import LAYERS_VARIABLE
 from ui import cached

@@ -6,7 +6,6 @@ Deep link: ``/replay?corpus=gos&dialog=<interaction_id>&round=<1..4>&turn=<step>
 """
 from __future__ import annotations
 
-
 import streamlit as st
 
 from data_access.gos import replay_step, round_steps
@@ -14,9 +13,9 @@ from data_access.snapshots import source_facts
 from ui import cached, layers
 from ui.highlight import marked_html, requested_highlight
 from ui.picker import dialog_picker
-from ui.transcript import transcript
 from ui.provenance import gos_placeholder_note
 from ui.share import latex_table_download
+from ui.transcript import transcript
 from ui.widgets import md_escape as _md
 from ui.widgets import query_param, stepper
 

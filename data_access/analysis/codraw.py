@@ -14,8 +14,18 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..common import LoadedCorpus
-from .charts import (PALETTE, Chart, ci_error_bars, count_phrase, empty_chart, filter_splits, ordered_splits,
-                     row_positions, split_colour, style)
+from .charts import (
+    PALETTE,
+    Chart,
+    ci_error_bars,
+    count_phrase,
+    empty_chart,
+    filter_splits,
+    ordered_splits,
+    row_positions,
+    split_colour,
+    style,
+)
 from .stats import grouped_mean_ci, interval_note, mean_ci, paired_difference
 
 METRICS = {"final_score": "paper metric (max 5)", "final_score_original": "original 7-term metric"}
@@ -60,7 +70,7 @@ def final_score_chart(loaded: LoadedCorpus, splits: tuple = ()) -> Chart:
                            subplot_titles=[f"{label}" for label in METRICS.values()])
     for index, split in enumerate(_splits_in(data)):
         mask = data["split"] == split
-        for column, (metric, label) in enumerate(METRICS.items(), start=1):
+        for column, (metric, _label) in enumerate(METRICS.items(), start=1):
             figure.add_trace(go.Histogram(
                 x=data.loc[mask, metric], name=split, legendgroup=split, showlegend=column == 1,
                 marker={"color": split_colour(split, index)}, opacity=0.6, histnorm="percent",

@@ -12,8 +12,9 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..common import LoadedCorpus
+from ..gos.agreement import board_agreement, rank_matrix, rank_sums  # noqa: F401 - the one definition, re-exported
 from .charts import PALETTE, PLOT_HEIGHT, Chart, ci_error_bars, count_phrase, empty_chart, row_positions, style
-from .stats import grouped_mean_ci, interval_note, kendall_w, mean_ci, pairwise_rank_agreement
+from .stats import grouped_mean_ci, interval_note, mean_ci
 
 LIKERT_QUESTIONS = ("q1", "q2", "q3")
 LIKERT_LABELS = {1: "Strongly disagree", 2: "Disagree", 3: "Neutral", 4: "Agree", 5: "Strongly agree"}
@@ -152,32 +153,6 @@ def lock_outcome_chart(loaded: LoadedCorpus) -> Chart:
 # Agreement between the rankings of a board
 
 
-def rank_matrix(board_ranks: pd.DataFrame) -> pd.DataFrame:
-    """One board's ranks as (interaction × image) matrix; only interactions that ranked every image."""
-    matrix = board_ranks.pivot_table(index="interaction_id", columns="image_id", values="rank", aggfunc="first")
-    return matrix.dropna(axis=0, how="any")
-
-
-def board_agreement(ranks: pd.DataFrame) -> pd.DataFrame:
-    """Per board: how many complete rankings it got, their mean pairwise Kendall tau and Spearman rho,
-    and Kendall's W. Boards with fewer than two complete rankings get NaN agreement."""
-    rows = []
-    for board_id, group in ranks.groupby("board_id", sort=True):
-        matrix = rank_matrix(group)
-        tau, rho, pairs = pairwise_rank_agreement(matrix.to_numpy()) if len(matrix) >= 2 else (np.nan, np.nan, 0)
-        rows.append({"board_id": board_id, "rankings": len(matrix), "pairs": pairs, "mean_kendall_tau": tau,
-                     "mean_spearman_rho": rho, "kendall_w": kendall_w(matrix.to_numpy()) if len(matrix) >= 2 else np.nan})
-    return pd.DataFrame(rows, columns=["board_id", "rankings", "pairs", "mean_kendall_tau", "mean_spearman_rho", "kendall_w"])
-
-
-def rank_sums(ranks: pd.DataFrame) -> pd.DataFrame:
-    """Per board and image: the sum of its ranks over the board's plays (3..27 with 3 plays of 9 images)
-    and its consensus position (1 = lowest sum; ties share the better position)."""
-    sums = ranks.groupby(["board_id", "image_id"], as_index=False).agg(rank_sum=("rank", "sum"), plays=("rank", "size"))
-    sums["consensus_position"] = sums.groupby("board_id")["rank_sum"].rank(method="min").astype("int64")
-    return sums.sort_values(["board_id", "consensus_position", "image_id"], ignore_index=True)
-
-
 def _board_label(board_id: pd.Series) -> pd.Series:
     """'game_4_mobile-phones_1_board_2' → 'mobile-phones 2' (short axis labels)."""
     short = board_id.str.replace(r"^game_\d+_", "", regex=True).str.replace(r"_\d+_board_", " ", regex=True)
@@ -202,7 +177,8 @@ def board_agreement_chart(loaded: LoadedCorpus) -> Chart:
     tau, rho = agreement["mean_kendall_tau"].mean(), agreement["mean_spearman_rho"].mean()
     caption = (f"Agreement between the independent rankings of each board (mean pairwise Kendall tau {tau:.2f}, "
                f"Spearman rho {rho:.2f}, and Kendall's W) over {count_phrase(len(agreement), 'board')} ranked by "
-               f"{count_phrase(_interactions(ranks), 'interaction')}.")
+               f"{count_phrase(_interactions(ranks), 'interaction')}. Each pair of plays is compared on the images both "
+               f"ranked (Kendall tau-b, Spearman rho), as on the replay; Kendall's W uses the complete rankings.")
     plays = ranks.groupby(["board_id", "interaction_id", "round"], as_index=False).agg(ranked=("rank", "size"))
     plays = plays[plays["board_id"].isin(agreement["board_id"])]
     drill = plays.rename(columns={"interaction_id": "dialog_id"})

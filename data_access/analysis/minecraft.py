@@ -14,8 +14,18 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..common import LoadedCorpus
-from .charts import (PALETTE, Chart, ci_error_bars, count_phrase, empty_chart, filter_splits, ordered_splits,
-                     row_positions, split_colour, style)
+from .charts import (
+    PALETTE,
+    Chart,
+    ci_error_bars,
+    count_phrase,
+    empty_chart,
+    filter_splits,
+    ordered_splits,
+    row_positions,
+    split_colour,
+    style,
+)
 from .stats import INTERVALS, grouped_mean_ci, interval_note, mean_ci
 
 PROGRESS_POINTS = 21  # 0 %, 5 %, … 100 % of a game's states

@@ -22,8 +22,7 @@ from typing import Iterable, Optional, Sequence, Union
 import pandas as pd
 
 from ..links import replay_link
-from ..notes import (NoteConflict, NoteNotFound, NotesStore, _now, _optional_step, _required_text,
-                     _timestamp_text, _typed)
+from ..notes import NoteConflict, NoteNotFound, NotesStore, _now, _optional_step, _required_text, _timestamp_text, _typed
 from . import codebook as cb
 
 ANNOTATION_FRAME_COLUMNS = ["id", "kind", "corpus", "dialog_id", "round", "turn", "utterance", "scope", "start",

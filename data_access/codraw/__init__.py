@@ -5,7 +5,7 @@ the vectorised scene parser (``scenes``), both scene-similarity metrics (``metri
 (``render``), the replay view model (``view``), the corpus summary (``summary``) and the demo corpus (``demo``).
 
 Everything heavy is imported on first use only: a start from the Parquet cache never needs the parser,
-and the CLI can check for a cache hit (``SCHEMA_VERSION``) before numpy and pandas are loaded.
+and the CLI can check for a cache hit (``corpora.frames_version``) before numpy and pandas are loaded.
 """
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from pathlib import Path
 from ..common import ProgressCallback, no_progress
 
 NAME = "codraw"
-SCHEMA_VERSION = 3
 DEMO_VERSION = 1
 REPLAY_IN_ROUNDS = False  # a replay step is a round
 FRAMES = ("dialogs", "rounds", "cliparts", "utterances")
@@ -74,5 +73,5 @@ def dialog_labels(loaded) -> dict[str, str]:
             for row in loaded.dialogs[["dialog_id", "split", "n_rounds"]].itertuples(index=False)}
 
 
-__all__ = ["NAME", "SCHEMA_VERSION", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "FRAMES", "build_frames", "summarize",
+__all__ = ["NAME", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "FRAMES", "build_frames", "summarize",
            "write_demo", "demo_source", "dialog_labels", "step_count", "replay_step", "snapshot"]

@@ -18,8 +18,18 @@ from typing import Iterable, Optional, Sequence
 import pandas as pd
 from PIL import Image, ImageDraw, ImageFont, ImageOps
 
-from .scenes import (CANVAS_HEIGHT, CANVAS_WIDTH, DEPTH_SCALES, EXPRESSIONS, OBJECT_NAMES, PEOPLE_TYPES, PERSON_NAMES,
-                     Clipart, clipart_label, cliparts_of)
+from .scenes import (
+    CANVAS_HEIGHT,
+    CANVAS_WIDTH,
+    DEPTH_SCALES,
+    EXPRESSIONS,
+    OBJECT_NAMES,
+    PEOPLE_TYPES,
+    PERSON_NAMES,
+    Clipart,
+    clipart_label,
+    cliparts_of,
+)
 
 # Size (w, h) of each identity's sprite in Abstract Scenes v1.1 (people: their standing pose), so the
 # art-free rendition has the real proportions.

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..common import LoadedCorpus
+
 SPLITS = ("train", "val", "test")
 
 

@@ -13,7 +13,7 @@ from typing import Optional
 import pandas as pd
 
 from ..common import LoadedCorpus
-from .agreement import kendall_tau, spearman_rho
+from .agreement import ranking_agreement
 from .frames import STEP_MESSAGE
 from .render import TileLabel, colour_for, render_board, short_ids
 
@@ -143,9 +143,9 @@ def _comparison(loaded: LoadedCorpus, board_id: str, this_interaction: str, name
     for other in plays:
         if other == this_interaction:
             continue
-        a, b = rankings[this_interaction], rankings[other]
-        rows.append({"compared with": column[other], "images in common": len(set(a) & set(b)),
-                     "Kendall tau": round(kendall_tau(a, b), 3), "Spearman rho": round(spearman_rho(a, b), 3)})
+        n_common, tau, rho = ranking_agreement(rankings[this_interaction], rankings[other])  # as the outcomes page
+        rows.append({"compared with": column[other], "images in common": n_common,
+                     "Kendall tau": round(tau, 3), "Spearman rho": round(rho, 3)})
     agreement = pd.DataFrame(rows, columns=["compared with", "images in common", "Kendall tau", "Spearman rho"])
     return table, agreement
 

@@ -15,13 +15,12 @@ from .summary import summarize
 from .view import ReplayStep, dialog_labels, replay_step, snapshot, step_count
 
 NAME = "minecraft"
-SCHEMA_VERSION = 3  # 2: "Mission has started." anywhere is no utterance; placements from the empty world; 3: n_rounds, n_steps
 DEMO_VERSION = 1
 REPLAY_IN_ROUNDS = False  # no rounds: a replay step is a message
 FRAMES = ("dialogs", "utterances", "actions", "states", "gold", "bap_samples")
 
 __all__ = [
-    "NAME", "SCHEMA_VERSION", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "FRAMES", "dialog_labels", "ReplayStep", "build_frames", "summarize", "write_demo", "demo_source",
+    "NAME", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "FRAMES", "dialog_labels", "ReplayStep", "build_frames", "summarize", "write_demo", "demo_source",
     "iter_bap_samples", "sample_dicts", "export_jsonl", "bap_jsonl_bytes", "best_alignment", "block_f1", "Alignment",
     "parse_gold_xml", "perspective_coordinates", "replay_step", "step_count", "snapshot",
 ]

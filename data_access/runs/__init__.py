@@ -52,9 +52,9 @@ def run_module(corpus: str) -> ModuleType:
 
 
 def _corpus_identity(corpus: LoadedCorpus) -> str:
-    from ..corpora import corpus_module
+    from ..corpora import frames_version
 
-    return cache.cache_key(corpus.corpus, Path(corpus.source), corpus_module(corpus.corpus).SCHEMA_VERSION)
+    return cache.cache_key(corpus.corpus, Path(corpus.source), frames_version(corpus.corpus))
 
 
 def run_cache_key(corpus: LoadedCorpus, path: Path) -> str:

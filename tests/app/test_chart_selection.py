@@ -15,7 +15,6 @@ def _many_selected_app():
     """1,234 points, all selected (the browser would send them after a box or lasso)."""
     from unittest import mock
 
-    import pandas as pd
     import plotly.graph_objects as go
     import streamlit as st
 

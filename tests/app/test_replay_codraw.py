@@ -5,7 +5,7 @@ import re
 
 from streamlit.testing.v1 import AppTest
 
-from data_access.corpora import load_path, demo_path
+from data_access.corpora import demo_path, load_path
 from tests.app.transcript_lines import transcript_texts
 
 

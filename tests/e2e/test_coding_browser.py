@@ -62,7 +62,7 @@ def test_select_a_span_link_a_referent_and_see_it_after_reload(coding_app, page,
     points = page.locator(".js-plotly-plot .scatterlayer .points path")
     points.first.wait_for(timeout=60_000)
     points.first.click(force=True)
-    page.wait_for_function(f"() => document.body.innerText.includes('→ clipart:0')", timeout=60_000)
+    page.wait_for_function("() => document.body.innerText.includes('→ clipart:0')", timeout=60_000)
     assert store.get_annotation(int(span["id"]))["referents"] == ["clipart:0"]
 
     page.reload()

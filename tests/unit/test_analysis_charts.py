@@ -4,12 +4,17 @@ from __future__ import annotations
 import pickle
 
 import numpy as np
-
 import pandas as pd
 import plotly.graph_objects as go
 
 from data_access.analysis.charts import (
-    Chart, count_phrase, filter_splits, ordered_splits, row_positions, selected_rows, selection_table,
+    Chart,
+    count_phrase,
+    filter_splits,
+    ordered_splits,
+    row_positions,
+    selected_rows,
+    selection_table,
     trace_rows,
 )
 

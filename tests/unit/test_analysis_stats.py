@@ -8,8 +8,17 @@ import pandas as pd
 import pytest
 
 from data_access.analysis.stats import (
-    average_ranks, grouped_mean_ci, kendall_tau, kendall_w, mean_ci, paired_difference, pairwise_rank_agreement,
-    spearman_rho, student_t_cdf, student_t_quantile, t_critical,
+    average_ranks,
+    grouped_mean_ci,
+    kendall_tau,
+    kendall_w,
+    mean_ci,
+    paired_difference,
+    pairwise_rank_agreement,
+    spearman_rho,
+    student_t_cdf,
+    student_t_quantile,
+    t_critical,
 )
 
 

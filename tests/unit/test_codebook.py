@@ -21,7 +21,7 @@ labels:
 
 def test_yaml_and_json_round_trip():
     book = cb.loads(YAML, "mentions.yaml")
-    assert [(l.name, l.scope, l.links_referents, l.key) for l in book.labels] == [
+    assert [(label.name, label.scope, label.links_referents, label.key) for label in book.labels] == [
         ("refers-to", "span", True, "r"), ("CR", "turn", False, "c"), ("success", "dialog", False, "")]
     assert book.labels[1].colour == cb.DEFAULT_COLOURS[1]  # a colour is given when the file has none
     assert cb.loads(cb.to_json(book)) == book

@@ -35,8 +35,8 @@ def test_codebooks_are_versioned_and_old_codes_keep_their_version(store):
     first = store.add_annotation("codraw", "d1", codebook=v1, label="CR", coder="ann", turn=2)
     edited = BOOK.with_labels([*BOOK.labels, cb.Label("repair", scope="turn")])
     v2 = store.save_codebook(edited, created_by="bo")
-    assert v2.version == 2 and [l.name for l in store.codebook("clarification").labels][-1] == "repair"
-    assert [l.name for l in store.codebook("clarification", 1).labels] == ["CR", "refers-to", "success"]
+    assert v2.version == 2 and [label.name for label in store.codebook("clarification").labels][-1] == "repair"
+    assert [label.name for label in store.codebook("clarification", 1).labels] == ["CR", "refers-to", "success"]
     store.add_annotation("codraw", "d1", codebook=v2, label="repair", coder="ann", turn=3)
     frame = store.annotations()
     assert frame["codebook_version"].tolist() == [1, 2]

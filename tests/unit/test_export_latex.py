@@ -9,8 +9,15 @@ import pandas as pd
 import pytest
 
 from data_access.corpora import load_configured
-from data_access.export_latex import (TranscriptLine, booktabs_table, dialog_transcript_zip, format_interval,
-                                      latex_escape, standalone_document, transcript_zip)
+from data_access.export_latex import (
+    TranscriptLine,
+    booktabs_table,
+    dialog_transcript_zip,
+    format_interval,
+    latex_escape,
+    standalone_document,
+    transcript_zip,
+)
 
 from .latex_tools import compile_pdf, pdf_text, squash
 

@@ -9,9 +9,8 @@ import pandas as pd
 import pytest
 
 from data_access import cache
-from data_access.common import LoadedCorpus, SourceError, UTTERANCE_COLUMNS, DIALOG_COLUMNS
-from data_access.gos import build_frames, demo_source, summarize, write_demo
-from data_access.gos import reader
+from data_access.common import DIALOG_COLUMNS, UTTERANCE_COLUMNS, LoadedCorpus, SourceError
+from data_access.gos import build_frames, demo_source, reader, summarize, write_demo
 
 GAME = "game_1_dogs_1"
 BOARD = f"{GAME}_board_1"
@@ -255,7 +254,7 @@ def test_the_demo_corpus_is_deterministic_and_keeps_the_real_quirks(tmp_path):
     layouts = frames["layouts"]
     assert len(layouts) == 24 * 2 * 9
     by_player = layouts.groupby(["interaction_id", "round", "username"])["image_id"].agg(tuple)
-    for (interaction, round_number), pair in by_player.groupby(level=[0, 1]):
+    for _play, pair in by_player.groupby(level=[0, 1]):
         assert pair.iloc[0] != pair.iloc[1]
     loaded = LoadedCorpus("gos", str(tmp_path / "one"), True, frames)
     summary = summarize(loaded)

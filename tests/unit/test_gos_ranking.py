@@ -1,6 +1,15 @@
 """Rank reconstruction from lock events (FORMATS A.4) on hand-made rounds, including rule-breaking logs."""
-from data_access.gos.agreement import kendall_tau, pairwise_agreement, spearman_rho
+from data_access.gos.agreement import pairwise_agreement, ranking_agreement
 from data_access.gos.ranking import LockEvent, replay_locks
+
+
+def kendall_tau(a, b):
+    return ranking_agreement(a, b)[1]
+
+
+def spearman_rho(a, b):
+    return ranking_agreement(a, b)[2]
+
 
 A, B = "tiny-elephant-9291", "puny-badger-139"
 

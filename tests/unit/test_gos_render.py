@@ -9,10 +9,20 @@ from PIL import Image
 from data_access.common import LoadedCorpus
 from data_access.corpora import load_path
 from data_access.gos import build_frames, replay_step, round_steps, write_demo
-from data_access.gos.render import (BADGE_FILL, LOCK_COLOUR, MISMATCH_COLOUR, PALETTE, TileLabel, badge_centre,
-                                    colour_for, render_board, short_ids, tile_origin)
+from data_access.gos.render import (
+    BADGE_FILL,
+    LOCK_COLOUR,
+    MISMATCH_COLOUR,
+    PALETTE,
+    TileLabel,
+    badge_centre,
+    colour_for,
+    render_board,
+    short_ids,
+    tile_origin,
+)
 
-from .test_gos_frames import A, B, IID, write_corpus
+from .test_gos_frames import IID, A, B, write_corpus
 
 IDS = [f"n0208{i}_{i}" for i in range(9)]
 LABELS = {image_id: TileLabel("dogs", image_id[:7], colour_for(image_id, n)) for n, image_id in enumerate(IDS)}

@@ -22,7 +22,7 @@ from data_access.common import SourceError
 from data_access.corpora import demo_path, load_path
 from data_access.minecraft import build_frames as minecraft_frames
 from data_access.minecraft.blocks import parse_gold_xml
-from data_access.safe_io import GiB, LIMITS, gunzip_capped, read_capped
+from data_access.safe_io import LIMITS, GiB, gunzip_capped, read_capped
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -308,7 +308,7 @@ def test_flipped_bytes_in_a_cached_frame_are_detected_and_rebuilt(tmp_path, name
 def plain(frame):
     """Lists and numpy arrays in object columns alike (Parquet gives arrays back for lists)."""
     frame = frame.copy()
-    for column in frame.columns[frame.dtypes == object]:
+    for column in frame.select_dtypes(include="object").columns:
         frame[column] = frame[column].map(lambda v: repr(v.tolist() if hasattr(v, "tolist") else v))
     return frame
 

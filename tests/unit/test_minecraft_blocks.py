@@ -5,8 +5,16 @@ import numpy as np
 import pytest
 
 from data_access.minecraft.blocks import (
-    COLOR_IDS, GRID_SHAPE, all_in_region, best_alignment, block_f1, decode, encode, parse_gold_xml,
-    perspective_coordinates, rotate_xz,
+    COLOR_IDS,
+    GRID_SHAPE,
+    all_in_region,
+    best_alignment,
+    block_f1,
+    decode,
+    encode,
+    parse_gold_xml,
+    perspective_coordinates,
+    rotate_xz,
 )
 
 

@@ -20,8 +20,15 @@ import pytest
 from data_access import notes as notes_module
 from data_access import schema
 from data_access.db import Cursor, open_database
-from data_access.notes import (NoteConflict, NoteNotFound, NotesStore, NotesStoreError, SCHEMA_VERSION,
-                               insert_note_row, normalize_tags)
+from data_access.notes import (
+    SCHEMA_VERSION,
+    NoteConflict,
+    NoteNotFound,
+    NotesStore,
+    NotesStoreError,
+    insert_note_row,
+    normalize_tags,
+)
 
 
 @pytest.fixture

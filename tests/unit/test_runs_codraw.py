@@ -145,7 +145,7 @@ def test_demo_run_scores_agree_with_the_readable_one_pair_metrics(tmp_path):
     cliparts = corpus.frames["cliparts"]
     from data_access.codraw.scenes import cliparts_of
 
-    for name, file in demo_runs("codraw", tmp_path).items():
+    for _name, file in demo_runs("codraw", tmp_path).items():
         rounds = load_run(corpus, file, cache_root=tmp_path).frames["rounds"]
         human = corpus.frames["rounds"].set_index(["dialog_id", "round"])["target_scene"]
         assert len(rounds) > 100

@@ -68,7 +68,7 @@ def test_demo_runs_agree_with_an_independent_implementation(corpus, tmp_path):
     messages = corpus.frames["messages"]
     gold = {(i, int(r), int(m)): {x for x in ids if x} for i, r, m, ids in zip(
         messages["interaction_id"], messages["round"], messages["message_number"], messages["image_ids"])}
-    for name, file in demo_runs("gos", tmp_path).items():
+    for _name, file in demo_runs("gos", tmp_path).items():
         lines = [json.loads(line) for line in file.read_text().splitlines()]
         exact, precision, recall, f1, named, empty = [], [], [], [], [], 0
         for line in lines:

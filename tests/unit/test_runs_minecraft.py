@@ -177,7 +177,7 @@ def reference_micro(samples_table, initial_of, run_lines):
             elif a["action"] == "remove" and inside and occupied:
                 predicted = [b for b in predicted if (b["x"], b["y"], b["z"]) != cell]
 
-        def net(end):
+        def net(end, blocks=blocks):
             start = {tuple(b.values()) for b in blocks}
             finish = {tuple(b.values()) for b in end}
             return {("p",) + b for b in finish - start} | {("r",) + b for b in start - finish}
