@@ -13,6 +13,8 @@ Frames (all Parquet-safe):
 from __future__ import annotations
 
 import gc
+import json
+import math
 import re
 from pathlib import Path
 from typing import Any, Optional
@@ -42,20 +44,46 @@ ROUND_COLUMNS = ["dialog_id", "split", "round", "seq_t", "seq_d", "msg_t", "msg_
 # ----------------------------------------------------------------------------------------------------
 # Reading the source
 
-def _decode_json(raw: bytes, path: Path) -> Any:
+def _decode_json(raw: bytes, path: Path) -> tuple[Any, bool]:
+    """(document, lenient). orjson first; when it refuses the text, the standard library reads it with
+    undecodable bytes kept as lone surrogates and NaN / huge numbers kept as they are (``lenient``): the
+    collector then skips just the dialogs and rounds that hold such values, naming field and position."""
     try:
-        return orjson.loads(raw)
+        return orjson.loads(raw), False
     except orjson.JSONDecodeError as exc:
-        if "utf-8" in str(exc).lower():
-            raise SourceError(path, "is not UTF-8 text") from exc
-        first_line = raw.split(b"\n", 1)[0]
-        if raw.count(b"\n") > 1 and first_line.strip():
-            try:
-                orjson.loads(first_line)
-                raise SourceError(path, "is JSON Lines (one object per line), not a CoDraw file") from exc
-            except orjson.JSONDecodeError:
-                pass
-        raise SourceError(path, f"is not valid JSON (truncated or damaged?): {exc}") from exc
+        first_error = exc
+    try:
+        return json.loads(raw.decode("utf-8", "surrogateescape")), True
+    except (ValueError, RecursionError):
+        pass
+    exc = first_error
+    if "utf-8" in str(exc).lower():
+        raise SourceError(path, "is not UTF-8 text") from exc
+    first_line = raw.split(b"\n", 1)[0]
+    if raw.count(b"\n") > 1 and first_line.strip():
+        try:
+            orjson.loads(first_line)
+            raise SourceError(path, "is JSON Lines (one object per line), not a CoDraw file") from exc
+        except orjson.JSONDecodeError:
+            pass
+    raise SourceError(path, f"is not valid JSON (truncated or damaged?): {exc}") from exc
+
+
+def _duplicate_keys(raw: bytes) -> set[str]:
+    """Keys that an object of the JSON text holds more than once (JSON parsers silently keep the last)."""
+    duplicates: set[str] = set()
+
+    def pairs(items):
+        if len(items) > 1:
+            seen = set()
+            for key, _value in items:
+                if key in seen:
+                    duplicates.add(key)
+                seen.add(key)
+        return dict(items)
+
+    json.loads(raw.decode("utf-8", "surrogateescape"), object_pairs_hook=pairs)
+    return duplicates
 
 
 def _read_bytes(path: Path, limit: int = LIMITS["codraw"], what: str = "CoDraw file") -> bytes:
@@ -78,27 +106,37 @@ def _is_dialog(value: Any) -> bool:
     return isinstance(value, dict) and "dialog" in value and "abs_t" in value
 
 
-def _read_file(path: Path) -> tuple[list[tuple[str, str, Any]], dict]:
-    """[(record label prefix, dialog key, dialog object)] and the ``stat`` section of one file."""
-    document = _decode_json(_read_bytes(path), path)
+def _read_file(path: Path, skipped: list[SkippedRecord]) -> tuple[list[tuple[str, str, Any]], dict, bool]:
+    """[(record label prefix, dialog key, dialog object)], the ``stat`` section of one file, and whether it
+    was read leniently (see ``_decode_json``)."""
+    raw = _read_bytes(path)
+    document, lenient = _decode_json(raw, path)
     if isinstance(document, dict) and isinstance(document.get("data"), dict):
         stat = document.get("stat")
-        return [(path.name, key, dialog) for key, dialog in document["data"].items()], stat if isinstance(stat, dict) else {}
+        data = document["data"]
+        # A dialog id given twice would silently be the last copy: cheap count of the dialog-level key
+        # (inner quotes are escaped, so '"dialog":' never occurs inside a string), then find which ones.
+        if raw.count(b'"dialog":') + raw.count(b'"dialog" :') > len(data):
+            for key in sorted(_duplicate_keys(raw) & set(data)):
+                skipped.append(SkippedRecord(f"{path.name}: {key}", "this dialog id occurs more than once in the file; "
+                                                                   "none of its copies is loaded"))
+                del data[key]
+        return [(path.name, key, dialog) for key, dialog in data.items()], stat if isinstance(stat, dict) else {}, lenient
     if _is_dialog(document):  # one per-dialog file given directly
-        return [(path.name, path.name.split(".")[0], document)], {}
+        return [(path.name, path.name.split(".")[0], document)], {}, lenient
     found = type(document).__name__.replace("dict", "an object").replace("list", "a list")
     raise SourceError(path, f'is not a CoDraw file: expected an object with "data" (the single-file layout) '
                             f"or a dialog object, found {found}")
 
 
-def _read_folder(folder: Path, skipped: list[SkippedRecord]) -> tuple[list[tuple[str, str, Any]], dict]:
+def _read_folder(folder: Path, skipped: list[SkippedRecord]) -> tuple[list[tuple[str, str, Any]], dict, bool]:
     for name in SINGLE_FILE_NAMES:
         if (folder / name).exists():
-            return _read_file(folder / name)
+            return _read_file(folder / name, skipped)
     files = sorted(p for p in folder.iterdir() if p.name.endswith((".json", ".json.gz")))
     if not files:
         raise SourceError(folder, "contains no CoDraw files (expected CoDraw_1_0.json or per-dialog <key>.json files)")
-    entries = []
+    entries, lenient = [], False
     first_file: dict[str, str] = {}  # dialog key -> the file that holds it
     for file in files:
         key = file.name.split(".")[0]
@@ -108,7 +146,7 @@ def _read_folder(folder: Path, skipped: list[SkippedRecord]) -> tuple[list[tuple
             continue
         first_file[key] = file.name
         try:
-            document = _decode_json(_read_bytes(file, LIMITS["codraw dialog"], "per-dialog CoDraw file"), file)
+            document, file_lenient = _decode_json(_read_bytes(file, LIMITS["codraw dialog"], "per-dialog CoDraw file"), file)
         except (SourceError, OSError) as exc:
             skipped.append(SkippedRecord(file.name, getattr(exc, "problem", str(exc))))
             continue
@@ -116,9 +154,10 @@ def _read_folder(folder: Path, skipped: list[SkippedRecord]) -> tuple[list[tuple
             skipped.append(SkippedRecord(file.name, "is not a CoDraw dialog object"))
             continue
         entries.append((file.name, key, document))
+        lenient |= file_lenient
     if not entries:
         raise SourceError(folder, f"none of its {len(files)} .json files is a CoDraw dialog")
-    return entries, {}
+    return entries, {}, lenient
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -127,7 +166,7 @@ def _read_folder(folder: Path, skipped: list[SkippedRecord]) -> tuple[list[tuple
 def _number(value: Any) -> Optional[float]:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    return float(value) if np.isfinite(value) else None
+    return float(value) if _finite(value) else None
 
 
 def _session_seconds(entry: Any) -> Optional[float]:
@@ -173,7 +212,7 @@ def _stored_score(score: Any) -> Optional[tuple[str, float, list]]:
         if not score:
             return _NO_SCORE["empty"]
         if (len(score) == 4 and type(score[0]) in _NUMBER_TYPES and type(score[2]) is list and len(score[2]) == 7
-                and type(score[3]) is list and len(score[3]) == 7):
+                and type(score[3]) is list and len(score[3]) == 7 and _finite(score[0])):
             return "present", score[0], score[2]
     return None
 
@@ -185,7 +224,8 @@ class _Collector:
     rounds), are gathered and turned into columns in bulk (``collect_rounds``); the stored terms are
     checked in bulk afterwards (``stored_terms_check``)."""
 
-    def __init__(self):
+    def __init__(self, lenient: bool = False):
+        self.lenient = lenient  # the JSON was read leniently: look for undecodable text (see _decode_json)
         self.scene_ids: dict[str, int] = {"": -1}  # scene string -> scene id; the empty string is "no scene"
         self.dialog: dict[str, list] = {k: [] for k in ("dialog_id", "split", "image_id", "n_rounds", "duration_s",
                                                         "target_scene", "label")}
@@ -213,10 +253,19 @@ class _Collector:
         if not isinstance(target, str) or not target:
             skipped.append(SkippedRecord(where, "has no target scene (abs_t)"))
             return
+        if self.lenient:
+            problem = _undecodable("dialog id", key) or _undecodable("abs_t", target)
+            if problem:
+                skipped.append(SkippedRecord(where, problem))
+                return
         match = _KEY.match(key)
-        image_id = dialog.get("image_id")
-        if isinstance(image_id, bool) or not isinstance(image_id, int):
+        image_id = dialog.get("image_id", _MISSING)
+        if image_id is _MISSING:
             image_id = int(match.group(2)) if match else None
+        elif isinstance(image_id, bool) or not isinstance(image_id, int) or not 0 <= image_id < 2 ** 63:
+            skipped.append(SkippedRecord(where, f"image_id {str(image_id)[:40]} is not an image number; the dialog "
+                                                "loads with no image id"))
+            image_id = None
         scene_ids = self.scene_ids
         d = self.dialog
         index = len(d["dialog_id"])
@@ -251,8 +300,15 @@ class _Collector:
         for values in seq.values():
             if set(map(type, values)) - {str, int, type(None)}:
                 bad.update((i, _type_problem(turns[i])) for i, v in enumerate(values) if type(v) not in (str, int, type(None)))
+        if self.lenient:  # undecodable bytes (kept as lone surrogates) cost their round, with their position
+            for field, values in (*text.items(), *seq.items()):
+                for i, v in enumerate(values):
+                    if i not in bad and type(v) is str:
+                        problem = _undecodable(field, v)
+                        if problem:
+                            bad[i] = problem
         scores = [_stored_score(t.get("score", _MISSING)) for t in turns]
-        bad.update((i, "score is neither missing, [] nor [score, weights, terms, weighted]")
+        bad.update((i, "score is neither missing, [] nor [score (a finite number), weights, terms, weighted]")
                    for i, score in enumerate(scores) if score is None and i not in bad)
         for i in sorted(bad):
             skipped.append(SkippedRecord(f"{self.dialog['label'][owner[i]]} round {number[i]}", bad[i]))
@@ -288,13 +344,35 @@ class _Collector:
         """The stored 7-term lists, and a mask of rounds whose lists hold something else than numbers
         (checked in bulk by Arrow; element by element only when that fails)."""
         values = self.round["stored_terms"]
-        try:
-            pa.array(values, type=pa.list_(pa.float64()))
-            return values, np.zeros(len(values), dtype=bool)
-        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError):
-            pass  # some list holds text or null: find which (rare)
-        bad = np.array([not all(type(x) in _NUMBER_TYPES for x in v) for v in values], dtype=bool)
+        if not self.lenient:  # (lenient JSON may hold NaN, which Arrow takes for a number)
+            try:
+                pa.array(values, type=pa.list_(pa.float64()))
+                return values, np.zeros(len(values), dtype=bool)
+            except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError):
+                pass  # some list holds text or null: find which (rare)
+        bad = np.array([not all(type(x) in _NUMBER_TYPES and _finite(x) and abs(x) < 2.0 ** 63 for x in v)
+                        for v in values], dtype=bool)
         return [[] if b else v for v, b in zip(values, bad)], bad
+
+
+def _finite(x) -> bool:
+    try:
+        return math.isfinite(x)
+    except OverflowError:  # an integer beyond any float
+        return False
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _undecodable(field: str, text: str) -> Optional[str]:
+    """Where ``text`` holds a byte that was not UTF-8 (or an escaped lone surrogate), or None."""
+    found = _SURROGATE.search(text) if not text.isascii() else None
+    if found is None:
+        return None
+    code = ord(found.group())
+    what = f"byte 0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"lone surrogate U+{code:04X}"
+    return f"{field}: {what} at character {found.start() + 1} is not UTF-8 text"
 
 
 def _type_problem(turn: dict) -> str:
@@ -327,17 +405,18 @@ def _build_frames(path: Path, progress: ProgressCallback) -> tuple[dict[str, pd.
     progress(f"Reading {path.name}", 0.0)
     if not path.exists():
         raise SourceError(path, "does not exist")
-    entries, stat = _read_folder(path, skipped) if path.is_dir() else _read_file(path)
+    entries, stat, lenient = _read_folder(path, skipped) if path.is_dir() else _read_file(path, skipped)
     if not entries:
         raise SourceError(path, "contains no dialogs")
     progress(f"Collecting {len(entries):,} dialogs", 0.4)
-    collect = _Collector()
+    collect = _Collector(lenient)
     for label, key, dialog in entries:
         collect.add_dialog(label, key, dialog, stat, skipped)
     collect.collect_rounds(skipped)
     del entries
     if not collect.dialog["dialog_id"]:
-        raise SourceError(path, "contains no readable dialogs")
+        first = f" (first problem: {skipped[0].record}: {skipped[0].reason})" if skipped else ""
+        raise SourceError(path, f"contains no readable dialogs{first}")
 
     progress(f"Parsing {len(collect.scene_ids) - 1:,} distinct scenes", 0.6)
     parsed = parse_scene_strings(collect.scenes())
