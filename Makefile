@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run test test-fast cache bench clean
+.PHONY: run test test-fast cache bench bench-sessions bench-pages clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,14 @@ cache: $(STAMP_RUN)
 
 bench: $(STAMP_TEST)
 	$(PY) benchmarks/run.py
+
+# Ten browser sessions stepping replays at once: server CPU per step and peak memory (loopback only).
+bench-sessions: $(STAMP_TEST)
+	$(PY) benchmarks/sessions.py
+
+# Every page in fresh browser sessions on a warm server, against a blank Streamlit page.
+bench-pages: $(STAMP_TEST)
+	$(PY) benchmarks/page_loads.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

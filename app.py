@@ -27,6 +27,9 @@ PAGES = {
     ],
     "Work": [
         st.Page("pages/notes.py", title="Notes", icon="📝", url_path="notes"),
+        st.Page("pages/codebooks.py", title="Codebooks", icon="🏷️", url_path="codebooks"),
+        st.Page("pages/coding_queue.py", title="Coding queue", icon="📥", url_path="coding_queue"),
+        st.Page("pages/agreement.py", title="Agreement", icon="🤝", url_path="agreement"),
         st.Page("pages/data.py", title="Data", icon="💾", url_path="data"),
     ],
 }

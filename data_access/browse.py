@@ -3,9 +3,12 @@
 Filters are plain values (so the page can keep them in the URL) and are applied here, not in the page."""
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass
 from typing import Optional
 
+import numpy as np
 import pandas as pd
 
 from .links import replay_link
@@ -19,6 +22,38 @@ EXTRA_COLUMNS = {
 COMMON_COLUMNS = ["dialog_id", "split", "n_turns", "n_utterances", "duration_s"]
 
 
+SPLIT_ORDER = ("train", "val", "test", "warmup")
+
+# What each column means (shown as the column's help on the Browse page).
+COLUMN_HELP = {
+    "dialog_id": "The dialog's id in the corpus (CoDraw: split_number; Game Of Sorts: interaction id; Minecraft: experiment id)",
+    "split": "The corpus's train / val / test split (Game Of Sorts has none)",
+    "n_turns": "Replay steps: CoDraw rounds, Game Of Sorts replay steps (messages and lock events), Minecraft utterances",
+    "n_utterances": "Chat messages (utterances) in the dialog",
+    "n_messages": "Chat messages in the interaction",
+    "duration_s": "Seconds from the first to the last recorded event (empty when the source has no times)",
+    "image_id": "The Abstract Scenes image the Teller describes",
+    "peek_round": "The round before which the Teller peeked at the Drawer's canvas (empty: never peeked)",
+    "final_score": "The paper's final scene-similarity metric (max 5) of the last non-empty drawing",
+    "final_score_original": "The original 7-term metric of the last non-empty drawing",
+    "score_before_peek": "The paper's metric of the last drawing before the peek",
+    "game_id": "The board set (game) the pair played",
+    "category": "The images' category",
+    "players": "The two players' user names",
+    "mismatches": "Locks that met a different image of the partner's (both locks released)",
+    "manual_unlocks": "Locks a player released by hand",
+    "config": "The target structure (gold configuration)",
+    "builder": "The Builder's player id",
+    "architect": "The Architect's player id",
+    "placements": "Blocks placed, counted from the empty world",
+    "removals": "Blocks removed",
+    "outcome_match": "Whether the final build equals the target (best rotation and x/z shift)",
+    "outcome_f1": "Block F1 of the final build against the target at that alignment",
+    "notes": "Your notes on this dialog",
+    "replay": "Open the dialog in the Replay page",
+}
+
+
 @dataclass(frozen=True)
 class DialogFilter:
     splits: tuple[str, ...] = ()  # empty = all
@@ -26,6 +61,59 @@ class DialogFilter:
     min_turns: Optional[int] = None
     max_turns: Optional[int] = None
     only_with_notes: bool = False
+    ranges: tuple[tuple[str, Optional[float], Optional[float]], ...] = ()  # (column, low, high); None = open
+
+
+def _natural_key(text: str) -> tuple:
+    """'train_00010' after 'train_00009', 'B2-…' before 'B10-…': digit runs compare as numbers."""
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part.lower())
+                 for part in re.split(r"(\d+)", str(text)) if part != "")
+
+
+def natural_order(table: pd.DataFrame) -> pd.DataFrame:
+    """The table in its natural order: split (train, val, test, warmup, others), then id in numeric order."""
+    if table.empty:
+        return table
+    split = table["split"] if "split" in table else pd.Series("", index=table.index)
+    rank = split.map(lambda s: SPLIT_ORDER.index(s) if s in SPLIT_ORDER else len(SPLIT_ORDER))
+    keys = [(r, str(s) if isinstance(s, str) else "", _natural_key(d))
+            for r, s, d in zip(rank, split, table["dialog_id"])]
+    order = sorted(range(len(table)), key=keys.__getitem__)
+    return table.iloc[order]
+
+
+def numeric_columns(table: pd.DataFrame) -> list[str]:
+    """Columns a range filter applies to: numbers (not booleans) with at least one value."""
+    return [c for c in table.columns
+            if pd.api.types.is_numeric_dtype(table[c]) and not pd.api.types.is_bool_dtype(table[c])
+            and table[c].notna().any()]
+
+
+def column_bounds(values: pd.Series) -> tuple[float, float, bool]:
+    """(low, high, integral) of a numeric column, for its range slider; floats widened to 2 decimals."""
+    clean = pd.to_numeric(values, errors="coerce").dropna().astype(float)
+    integral = bool(np.all(np.mod(clean, 1) == 0))
+    low, high = float(clean.min()), float(clean.max())
+    if not integral:
+        low, high = math.floor(low * 100) / 100, math.ceil(high * 100) / 100
+    return low, high, integral
+
+
+def parse_range(text: Optional[str]) -> Optional[tuple[Optional[float], Optional[float]]]:
+    """'2..4.5' → (2.0, 4.5); '..300' → (None, 300.0); malformed → None."""
+    if not text or ".." not in text:
+        return None
+    low, _, high = text.partition("..")
+    try:
+        return (float(low) if low.strip() else None, float(high) if high.strip() else None)
+    except ValueError:
+        return None
+
+
+def format_range(low: Optional[float], high: Optional[float]) -> str:
+    def number(value):
+        return "" if value is None else (str(int(value)) if float(value).is_integer() else f"{value:g}")
+    return f"{number(low)}..{number(high)}"
 
 
 def dialog_table(dialogs: pd.DataFrame, corpus: str, note_counts: Optional[pd.Series] = None) -> pd.DataFrame:
@@ -37,7 +125,7 @@ def dialog_table(dialogs: pd.DataFrame, corpus: str, note_counts: Optional[pd.Se
     counts = note_counts if note_counts is not None else pd.Series(dtype="int64")
     table["notes"] = table["dialog_id"].map(counts).fillna(0).astype("int64")
     table["replay"] = [replay_link(corpus, d) for d in table["dialog_id"]]
-    return table
+    return natural_order(table).reset_index(drop=True)
 
 
 def apply_filter(table: pd.DataFrame, rule: DialogFilter) -> pd.DataFrame:
@@ -52,4 +140,12 @@ def apply_filter(table: pd.DataFrame, rule: DialogFilter) -> pd.DataFrame:
         keep &= table["n_turns"] <= rule.max_turns
     if rule.only_with_notes and "notes" in table.columns:
         keep &= table["notes"] > 0
+    for column, low, high in rule.ranges:
+        if column not in table.columns:
+            continue
+        values = pd.to_numeric(table[column], errors="coerce").astype(float)
+        if low is not None:
+            keep &= (values >= low).fillna(False)
+        if high is not None:
+            keep &= (values <= high).fillna(False)
     return table[keep]

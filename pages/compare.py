@@ -1,11 +1,16 @@
 """Compare: two dialogs of one corpus side by side, stepping together or separately — e.g. two pairs
-playing the same Game Of Sorts board, or two CoDraw dialogs of similar score."""
+playing the same Game Of Sorts board, or two CoDraw dialogs of similar score. Everything is in the URL:
+``/compare?corpus=codraw&left=<id>&right=<id>&step=3`` (``lround``/``rround`` for A Game Of Sorts rounds,
+``together=0&lstep=..&rstep=..`` to step apart)."""
 import streamlit as st
 
 from data_access import replay
 from ui import cached
-from ui.replay_state import dialog_and_round, show_state
+from ui.picker import dialog_picker
+from ui.replay_state import show_state
 from ui.router import ensure_routed
+from ui.share import compare_download
+from ui.url_state import query_param, set_url
 from ui.widgets import corpus_selector, stepper
 
 ensure_routed()
@@ -14,33 +19,41 @@ st.title("Compare two dialogs")
 name = corpus_selector("compare_corpus")
 if not cached.corpus_ready(name):
     st.stop()
-choices = cached.derived(replay.dialog_choices, name)
 controls = st.columns(2)
-with controls[0]:
-    left = dialog_and_round(name, "compare_left", "Left dialog", choices)
+left = dialog_picker(name, "compare_left", "Left dialog", param="left", round_param="lround",
+                     step_params=("step", "lstep"), container=controls[0])
 with controls[1]:
-    same_board = name == "gos" and st.toggle("Only plays of the same board", value=True)
-    plays = cached.derived(replay.same_board_plays, name, *left) if same_board and left[0] else None
-    right = dialog_and_round(name, "compare_right", "Right dialog", choices, default_index=1, only=plays)
+    same_board = name == "gos" and st.toggle("Only plays of the same board", value=query_param("board") != "any",
+                                             key="compare_same_board")
+    if name == "gos":
+        set_url(board=None if same_board else "any")
+plays = cached.derived(replay.same_board_plays, name, *left) if same_board and left[0] else None
+right = dialog_picker(name, "compare_right", "Right dialog", param="right", round_param="rround",
+                      step_params=("step", "rstep"), default_index=1, plays=plays, container=controls[1])
 if left[0] is None or right[0] is None:
     st.stop()
 
 counts = [cached.derived(replay.step_count, name, dialog, round_) for dialog, round_ in (left, right)]
-together = st.toggle("Step together", value=True, help="One slider for both; the shorter dialog stays on its last step")
+together = st.toggle("Step together", value=query_param("together") != "0", key="compare_together",
+                     help="One slider for both; the shorter dialog stays on its last step")
+set_url(together=None if together else "0")
 if together:
-    step = stepper(max(counts), None, key=f"compare_step_{left}_{right}", label="Step", sync_url=False)
+    set_url(lstep=None, rstep=None)
+    step = stepper(max(counts), query_param("step"), key=f"compare_step_{left}_{right}", label="Step", param="step")
     steps = [min(step, n) for n in counts]
     sides = st.columns(2)
 else:
+    set_url(step=None)
     sides = st.columns(2)
     steps = []
     for column, count, side in zip(sides, counts, ("left", "right")):
         with column:
-            steps.append(stepper(count, None, key=f"compare_{side}_{left}_{right}", label=f"Step ({side})",
-                                 keyboard=False, sync_url=False))
-for column, (dialog, round_), step, count in zip(sides, (left, right), steps, counts):
+            steps.append(stepper(count, query_param(f"{side[0]}step"), key=f"compare_{side}_{left}_{right}",
+                                 label=f"Step ({side})", keyboard=False, param=f"{side[0]}step"))
+for column, (dialog, round_), step, count, side in zip(sides, (left, right), steps, counts, ("left", "right")):
     with column:
         if count:
-            show_state(name, dialog, step, round_, count)
+            show_state(name, dialog, step, round_, count, key=f"compare_transcript_{side}")
         else:
             st.info("This dialog has no steps to show.")
+compare_download(name, [left, right])

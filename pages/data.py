@@ -6,6 +6,7 @@ from data_access.common import CORPUS_NAMES, CORPUS_TITLES
 from data_access.sources import ASSET_VARIABLES, DATA_VARIABLES, cache_dir, notes_db_display
 from ui.cached import LoadFailure, corpus, reload_all
 from ui.layers import layers_section
+from ui.provenance import corpus_provenance, gos_placeholder_note
 from ui.router import ensure_routed
 from ui.runs import data_page_section
 from ui.widgets import md_escape
@@ -21,6 +22,7 @@ if st.button("↻ Reload all corpora", help="Read changed files again (the Parqu
 
 for name in CORPUS_NAMES:
     st.subheader(CORPUS_TITLES[name])
+    corpus_provenance(name)
     result = corpus(name)
     variables = ", ".join(f"`{v}`" for v in (DATA_VARIABLES[name], ASSET_VARIABLES.get(name)) if v)
     if isinstance(result, LoadFailure):
@@ -33,6 +35,8 @@ for name in CORPUS_NAMES:
     if result.assets:
         st.markdown("**Images / clip art:**")
         st.code(result.assets, language=None)
+    if name == "gos":
+        gos_placeholder_note(name)
     if result.cache_note:
         st.caption(md_escape(result.cache_note))
     metrics = st.columns(5)

@@ -53,7 +53,7 @@ if discard.button("Discard edits"):
     st.rerun()
 if "notes_saved" in st.session_state:
     kind, message = st.session_state.pop("notes_saved")
-    getattr(st, kind)(message)
+    getattr(st, kind)(md_escape(message))
 
 left, right, _ = st.columns([1, 1, 4])
 left.download_button("⬇ Notes as CSV", notes.export_csv(**selection), "notes.csv", "text/csv")

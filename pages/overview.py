@@ -7,6 +7,7 @@ from data_access.analysis.charts import ordered_splits
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES
 from ui import charts
 from ui.router import ensure_routed
+from ui.share import latex_table_download
 
 ensure_routed()
 
@@ -61,5 +62,6 @@ st.dataframe(
     })
 st.caption(f"A turn is one chat message; tokens are whitespace tokens; the vocabulary counts lower-cased word types. "
            f"{sum(p.dialogs for p in profiles):,} dialogs" + (f" of the splits {', '.join(splits)}" if splits else "") + ".")
+latex_table_download(table, "Corpus overview: dialogs, turns, tokens and vocabulary per corpus.", "overview_table")
 charts.show_all(overview.overview_charts(profiles), columns=2)
 charts.show(overview.length_distribution_chart(profiles))

@@ -1,34 +1,47 @@
-"""Present: a dialog for a demo — autoplay through its steps at a chosen speed, a large picture with the
-transcript beside it, and the replay as an animated GIF or a PNG strip for slides."""
+"""Present: a dialog for a demo — autoplay through its steps at a chosen speed, the picture as large as
+the screen allows with the transcript beside it (the current line always in view), and the replay as
+an animated GIF or a PNG strip for slides. Deep link: /present?corpus=...&dialog=...&turn=...&mode=present"""
 import streamlit as st
 
 from data_access import replay
 from ui import cached
-from ui.replay_state import dialog_and_round
+from ui.picker import dialog_picker
+from ui.presentation import presentation_mode
+from ui.replay_state import UNITS, dialog_lines, snapshot, step_caption
 from ui.router import ensure_routed
-from ui.widgets import corpus_selector, md_escape, stepper
+from ui.transcript import transcript
+from ui.url_state import query_param, set_url
+from ui.widgets import corpus_selector, stepper
 
 ensure_routed()
 
 MAX_GIF_STEPS = 60
+SPEEDS = [0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 8.0]
 
-st.title("Present")
-name = corpus_selector("present_corpus")
-if not cached.corpus_ready(name):
-    st.stop()
-choices = cached.derived(replay.dialog_choices, name)
-picker, speed_column, play_column = st.columns([4, 2, 1], vertical_alignment="bottom")
-with picker:
-    dialog, round_ = dialog_and_round(name, "present", "Dialog", choices)
+presenting = st.session_state.get("present_mode", query_param("mode") == "present")
+presentation_mode(presenting)
+st.title("Present")  # hidden in presentation mode
+with st.expander("Dialog, speed and presentation mode", expanded=not presenting):
+    name = corpus_selector("present_corpus")
+    if not cached.corpus_ready(name):
+        st.stop()
+    picker, speed_column, mode_column = st.columns([4, 2, 2], vertical_alignment="bottom")
+    dialog, round_ = dialog_picker(name, "present", "Dialog", container=picker)
+    requested_speed = float(query_param("speed") or 2.0) if (query_param("speed") or "").replace(".", "", 1).isdigit() else 2.0
+    seconds = speed_column.select_slider("Seconds per step", SPEEDS, key="present_speed",
+                                         value=requested_speed if requested_speed in SPEEDS else 2.0)
+    presenting = mode_column.toggle("Presentation mode", key="present_mode", value=presenting,
+                                    help="Large picture, sidebar and page controls out of the way")
+set_url(speed=None if seconds == 2.0 else seconds, mode="present" if presenting else None)
 if dialog is None:
     st.stop()
-seconds = speed_column.select_slider("Seconds per step", [0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 8.0], value=2.0)
-playing = play_column.toggle("▶ Autoplay", key="present_playing")
 n_steps = cached.derived(replay.step_count, name, dialog, round_)
-step_key = f"present_step_{dialog}_{round_}"
 if n_steps == 0:
     st.info("This dialog has no steps to show.")
     st.stop()
+step_key = f"present_step_{dialog}_{round_}"
+playing = st.toggle("▶ Autoplay", key="present_playing", value=query_param("play") == "1")
+set_url(play=playing)
 
 
 @st.fragment(run_every=seconds if playing else None)
@@ -36,15 +49,16 @@ def stage() -> None:
     """Redrawn on its own every ``seconds`` while autoplay is on, moving one step forward each time."""
     if playing and step_key in st.session_state and st.session_state[step_key] < n_steps:
         st.session_state[step_key] += 1
-    step = stepper(n_steps, None, key=step_key, label="Step", sync_url=False)
-    picture, words = st.columns([7, 3])
+        st.query_params["turn"] = str(st.session_state[step_key])
+        st.session_state[f"{step_key}__linked"] = str(st.session_state[step_key])
+    step = stepper(n_steps, query_param("turn"), key=step_key, label="Step")
+    picture, words = st.columns([7, 3] if presenting else [3, 2])
     with picture:
-        st.image(cached.derived(replay.snapshot, name, dialog, step, round_), width="stretch")
-    with words, st.container(height=560):
-        said_so_far = cached.derived(replay.step_messages, name, dialog, step, round_, True)
-        for row in said_so_far.itertuples(index=False):
-            st.caption(f"{md_escape(row.speaker)} · {'round ' + str(round_) + ', ' if round_ else ''}step {row.turn}")
-            st.text(row.text)
+        snapshot(name, dialog, step, round_)
+        step_caption(name, dialog, step, round_, n_steps)
+    with words:
+        transcript(dialog_lines(name, dialog, step, round_), step, height=640 if presenting else 480,
+                   unit=UNITS.get(name, "step"), key="present_transcript", font_size="1.15rem" if presenting else None)
     if playing and step >= n_steps:
         st.caption("End of the dialog.")
 

@@ -10,6 +10,7 @@ import streamlit as st
 from data_access.analysis.charts import Chart, available_splits, selected_rows, selection_table
 from data_access.common import CORPUS_TITLES
 from ui.cached import derived, loaded_corpus
+from ui.share import chart_downloads
 
 SELECTION_LIMIT = 500  # rows listed under a chart; a lasso over 9,000 points should not flood the page
 
@@ -68,9 +69,11 @@ def show(chart: Optional[Chart], corpus: Optional[str] = None) -> None:
     event = st.plotly_chart(chart.figure, key=f"chart__{chart.key}", on_select="rerun" if selectable else "ignore",
                             selection_mode=("points", "box", "lasso"), config={"displaylogo": False})
     st.caption(chart.caption + (" Select points or bars to list them with replay links." if selectable else ""))
-    st.download_button("Download the data (CSV)", data=lambda: chart.data.to_csv(index=False), file_name=f"{chart.key}.csv",
-                       mime="text/csv", key=f"csv__{chart.key}", icon=":material/download:", type="tertiary",
-                       on_click="ignore")
+    with st.container(horizontal=True, gap="small"):
+        st.download_button("Download the data (CSV)", data=lambda: chart.data.to_csv(index=False), file_name=f"{chart.key}.csv",
+                           mime="text/csv", key=f"csv__{chart.key}", icon=":material/download:", type="tertiary",
+                           on_click="ignore")
+        chart_downloads(chart)
     if not selectable:
         return
     selection = event.get("selection") if isinstance(event, dict) else getattr(event, "selection", None)

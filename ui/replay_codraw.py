@@ -10,9 +10,11 @@ import math
 import streamlit as st
 
 from data_access.codraw.replay import round_view
-from data_access.replay import dialog_ids, dialog_row, source_facts
+from data_access.replay import dialog_row, source_facts
 from ui import cached, layers
-from ui.widgets import dialog_picker, md_escape, query_param, stepper, transcript
+from ui.picker import dialog_picker
+from ui.transcript import transcript
+from ui.widgets import md_escape, query_param, stepper
 
 
 def _score(value: float) -> str:
@@ -36,10 +38,9 @@ def _score_panel(view) -> None:
 def show(name: str) -> None:
     if not cached.corpus_ready(name):
         return
-    dialog_id = dialog_picker(cached.derived(dialog_ids, name), query_param("dialog"), key="codraw_dialog")
+    dialog_id, _ = dialog_picker(name, key="codraw_dialog")
     if dialog_id is None:
         return
-    st.query_params["dialog"] = dialog_id
     n_turns = int(cached.derived(dialog_row, name, dialog_id)["n_turns"])
     turn = stepper(n_turns, query_param("turn"), key=f"codraw_turn_{dialog_id}", label="Round")
     view = cached.derived(round_view, name, dialog_id, turn)
@@ -67,4 +68,4 @@ def show(name: str) -> None:
         _score_panel(view)
     st.subheader("Transcript")
     show_all = st.toggle("Show full transcript", key=f"codraw_all_{md_escape(dialog_id)}")
-    transcript(view.transcript, view.turn, show_all)
+    transcript(view.transcript, view.turn, show_all, unit="round", key="codraw_transcript")

@@ -6,57 +6,21 @@ Deep link: ``/replay?corpus=gos&dialog=<interaction_id>&round=<1..4>&turn=<step>
 """
 from __future__ import annotations
 
-from typing import Optional
 
 import streamlit as st
 
-from data_access.gos import dialog_labels, round_steps, round_view
-from data_access.links import parse_positive_int
+from data_access.gos import round_steps, round_view
 from data_access.replay import source_facts
 from ui import cached, layers
 from ui.highlight import marked_html, requested_highlight
+from ui.picker import dialog_picker
+from ui.transcript import transcript
+from ui.provenance import gos_placeholder_note
+from ui.share import latex_table_download
 from ui.widgets import md_escape as _md
 from ui.widgets import query_param, stepper
 
 EVENT_BOX = {"success": st.success, "warning": st.warning, "info": st.info}
-
-
-def _pick_dialog(labels: dict[str, str], requested: Optional[str]) -> Optional[str]:
-    """Interaction picker labelled with game and players; a deep-linked dialog wins on its first run."""
-    key = "gos_dialog"
-    ids = list(labels)
-    if not ids:
-        st.info("This corpus has no interactions to show.")
-        return None
-    if requested is not None and requested not in labels:
-        st.warning(f"The link asks for interaction “{_md(requested)}”, which is not in the loaded corpus; showing the first one instead.")
-        requested = None
-    if requested is not None and st.session_state.get(f"{key}__linked") != requested:
-        st.session_state[key] = requested
-        st.session_state[f"{key}__linked"] = requested
-    dialog = st.selectbox("Interaction", ids, key=key, format_func=labels.get)
-    st.query_params["dialog"] = dialog
-    st.session_state[f"{key}__linked"] = dialog
-    return dialog
-
-
-def _pick_round(steps_per_round: dict[int, int], requested: Optional[str], dialog: str) -> int:
-    """Round picker (play order); an invalid ``round`` in the link gives a warning and round 1."""
-    key = f"gos_round_{dialog}"
-    numbers = list(steps_per_round)
-    if requested is not None and st.session_state.get(f"{key}__linked") != requested:
-        wanted = parse_positive_int(requested)
-        if wanted not in steps_per_round:
-            st.warning(f"The link asks for round “{_md(requested)}”, but this interaction has rounds "
-                       f"{numbers[0]} to {numbers[-1]}; showing round {numbers[0]}.")
-            wanted = numbers[0]
-        st.session_state[key] = wanted
-        st.session_state[f"{key}__linked"] = requested
-    choice = st.radio("Round", numbers, key=key, horizontal=True,
-                      format_func=lambda n: f"Round {n} ({steps_per_round[n]} steps)")
-    st.query_params["round"] = str(choice)
-    st.session_state[f"{key}__linked"] = str(choice)
-    return int(choice)
 
 
 def _search_match(view) -> None:
@@ -75,23 +39,17 @@ def show(name: str) -> None:
         return
     if cached.derived(source_facts, name)["is_demo"]:
         st.caption("Showing the generated demo corpus; set GAME_OF_SORTS_DATA to the data folder to see the real one.")
-    labels = cached.derived(dialog_labels, name)
-    dialog = _pick_dialog(labels, query_param("dialog"))
+    gos_placeholder_note(name, compact=True)
+    dialog, round_number = dialog_picker(name, key="gos_dialog", label="Interaction")
     if dialog is None:
         return
     steps_per_round = cached.derived(round_steps, name, dialog)
-    if not steps_per_round:
+    if not steps_per_round or round_number not in steps_per_round:
         st.info("This interaction has no rounds to replay.")
         return
-    round_number = _pick_round(steps_per_round, query_param("round"), dialog)
-
-    # A turn in the URL belongs to the round it was linked with: after the reader switches dialog or
-    # round, the new round starts at its own remembered step (or step 1), not at the old number.
-    position = (dialog, round_number)
-    previous = st.session_state.get("gos_position")
-    requested_turn = query_param("turn") if previous in (None, position) else None
-    st.session_state["gos_position"] = position
-    step = stepper(steps_per_round[round_number], requested_turn, key=f"gos_step_{dialog}_{round_number}", label="Step")
+    # The picker drops a step that belonged to another dialog or round, so a new round starts at its own
+    # remembered step (or step 1), not at the old number.
+    step = stepper(steps_per_round[round_number], query_param("turn"), key=f"gos_step_{dialog}_{round_number}", label="Step")
 
     view = cached.derived(round_view, name, dialog, round_number, step)
     if view is None:
@@ -108,7 +66,7 @@ def show(name: str) -> None:
     boards = layers.gos_replay_mentions(name, view)  # the published mentions of this message, if any
     board_columns = st.columns(len(boards) or 1)
     for column, board in zip(board_columns, boards):
-        lock = f" · pending lock on {_md(board.pending)}" if board.pending else ""
+        lock = f" · pending lock on {_md(board.pending_label or board.pending)}" if board.pending else ""
         column.image(board.png, caption=f"{_md(board.role)}: {_md(board.username)}{lock}", width="stretch")
     st.caption("Number badge = agreed rank · blue border and lock = the player's own pending lock (the partner cannot "
                "see it) · amber frame and bubble = images the current message marks, on the sender's board · "
@@ -124,15 +82,15 @@ def show(name: str) -> None:
     with transcript_column:
         st.subheader("Transcript")
         show_all = st.toggle("Show the whole round", key="gos_full_transcript")
-        lines = view.transcript if show_all else view.transcript[~view.transcript["later"]]
-        st.dataframe(lines[["step", "time", "role", "player", "event"] + (["later"] if show_all else [])],
-                     hide_index=True, width="stretch", height=360)
+        lines = view.transcript.rename(columns={"step": "turn", "player": "speaker", "event": "text"})
+        transcript(lines, view.step, show_all, height=360, unit="step", key="gos_transcript")
 
     if view.round_complete and view.comparison is not None:
         st.subheader("Final ranking beside the other plays of this board")
         st.dataframe(view.comparison, hide_index=True, width="stretch")
         if view.agreement is not None and not view.agreement.empty:
             st.dataframe(view.agreement, hide_index=True, width="content")
+            latex_table_download(view.agreement, "Rank agreement with the other plays of this board.", "gos_play_agreement")
             st.caption("Kendall tau and Spearman rho between this play's ranking and each other play's: 1 = the same "
                        "order, 0 = unrelated, −1 = reversed.")
         else:

@@ -8,18 +8,19 @@ import streamlit as st
 
 from data_access.minecraft.render import build_figure, target_figure
 from data_access.minecraft.view import replay_step
-from data_access.replay import dialog_ids, dialog_row
+from data_access.replay import dialog_row
 from ui.cached import corpus_ready, derived
-from ui.widgets import dialog_picker, md_escape, query_param, stepper, transcript
+from ui.picker import dialog_picker
+from ui.transcript import transcript
+from ui.widgets import md_escape, query_param, stepper
 
 
 def show(name: str) -> None:
     if not corpus_ready(name):
         return
-    game_id = dialog_picker(derived(dialog_ids, name), query_param("dialog"), key="minecraft_dialog", label="Game")
+    game_id, _ = dialog_picker(name, key="minecraft_dialog", label="Game")
     if game_id is None:
         return
-    st.query_params["dialog"] = game_id
     game = derived(dialog_row, name, game_id)
     n_turns = int(game["n_turns"])
     st.caption(f"{md_escape(game['config'])} · {md_escape(game['split'])} split · Builder {md_escape(game['builder'])}, "
@@ -73,4 +74,4 @@ def show(name: str) -> None:
     with chat_col:
         st.subheader("Transcript", divider="gray")
         show_all = st.toggle("Show the whole game", key="minecraft_show_all")
-        transcript(step.utterances, step.turn, show_all)
+        transcript(step.utterances, step.turn, show_all, unit="utterance", key="minecraft_transcript")

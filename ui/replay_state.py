@@ -1,6 +1,8 @@
-"""One replay state drawn compactly (picture plus what was said), for the compare and presentation pages."""
+"""The shared snapshot view: one replay state drawn compactly (the picture, what changed and how it
+scores, what was said), for the Compare and Present pages."""
 from __future__ import annotations
 
+import math
 from typing import Optional
 
 import streamlit as st
@@ -8,43 +10,113 @@ import streamlit as st
 from data_access import replay
 from data_access.links import replay_link
 from ui import cached
+from ui.transcript import transcript
+from ui.url_state import served
 from ui.widgets import md_escape
 
+UNITS = {"codraw": "round", "gos": "step", "minecraft": "utterance"}
 
-def dialog_and_round(name: str, key: str, label: str, choices: dict[str, str], default_index: int = 0,
-                     only: Optional[list[tuple[str, int]]] = None) -> tuple[Optional[str], Optional[int]]:
-    """Pick a dialog (and for A Game Of Sorts a round); ``only`` restricts to given (dialog, round) plays."""
-    if only is not None:
-        options = [f"{d}|{r}" for d, r in only]
-        if not options:
-            st.info("No other play of this board.")
-            return None, None
-        picked = st.selectbox(label, options, key=f"{key}_play",
-                              format_func=lambda o: f"{choices.get(o.split('|')[0], o)} · round {o.split('|')[1]}")
-        dialog_id, round_text = picked.split("|")
-        return dialog_id, int(round_text)
-    ids = list(choices)
-    if not ids:
-        st.info("This corpus has no dialogs.")
-        return None, None
-    dialog_id = st.selectbox(label, ids, index=min(default_index, len(ids) - 1), key=f"{key}_dialog",
-                             format_func=choices.get)
-    rounds = cached.derived(replay.rounds_of, name, dialog_id)
-    round_number = None
-    if rounds != [None]:
-        round_number = st.radio("Round", rounds, horizontal=True, key=f"{key}_round_{dialog_id}")
-    return dialog_id, round_number
+
+def _score(value) -> str:
+    return "—" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.2f}"
+
+
+def snapshot(name: str, dialog_id: str, step: int, round_number: Optional[int]) -> None:
+    """The picture of the state (CoDraw target and canvas, both Game Of Sorts boards, the Minecraft build)."""
+    st.image(cached.derived(replay.snapshot, name, dialog_id, step, round_number), width="stretch")
+
+
+def _codraw_details(name: str, dialog_id: str, step: int) -> None:
+    from data_access.codraw.replay import round_view
+
+    view = cached.derived(round_view, name, dialog_id, step)
+    if view is None or view.problem:
+        st.caption(md_escape(view.problem) if view is not None else "This round cannot be shown.")
+        return
+    if view.peek_at_this_round:
+        st.info("The Teller peeked at the drawing before this round.", icon="👀")
+    elif view.peeked_before_this_round:
+        st.caption(f"The Teller peeked before round {view.peek_round}.")
+    elif view.peek_round is None:
+        st.caption("The Teller never peeked in this dialog.")
+    stored = {"present": _score(view.stored_score), "empty": "not scored", "missing": "no score"}[view.score_status]
+    left, middle, right = st.columns(3)
+    left.metric("Stored score", stored, help="The original 7-term metric as the game stored it")
+    middle.metric("Recomputed", _score(view.original.score if view.original else None),
+                  help="The original metric recomputed from the scenes")
+    right.metric("Final metric", _score(view.final.score if view.final else None), help="The paper's metric (max 5)")
+    st.markdown(f"**Changes in round {view.turn}:** " + ("none" if view.changes.empty else f"{len(view.changes)}"))
+    if not view.changes.empty:
+        st.dataframe(view.changes, hide_index=True, width="stretch", height=min(36 * (len(view.changes) + 1) + 2, 220))
+
+
+def _gos_details(name: str, dialog_id: str, step: int, round_number: int) -> None:
+    from data_access.gos import round_view
+
+    view = cached.derived(round_view, name, dialog_id, round_number, step)
+    if view is None:
+        st.caption("This round cannot be shown.")
+        return
+    {"success": st.success, "warning": st.warning}.get(view.event_level, st.info)(md_escape(view.event))
+    st.markdown(f"**Ranks so far:** {len(view.ranks)} of 9")
+    if not view.ranks.empty:
+        st.dataframe(view.ranks[["rank", "image", "at step"]], hide_index=True, width="stretch",
+                     height=min(36 * (len(view.ranks) + 1) + 2, 220))
+
+
+def _minecraft_details(name: str, dialog_id: str, step: int) -> None:
+    from data_access.minecraft.view import replay_step
+
+    view = cached.derived(replay_step, name, dialog_id, step)
+    if view is None:
+        st.caption("This game cannot be shown.")
+        return
+    metrics = st.columns(3)
+    metrics[0].metric("Blocks", len(view.blocks))
+    metrics[1].metric("Placed / removed", f"{len(view.placed)} / {len(view.removed)}")
+    metrics[2].metric("F1 to target", "–" if math.isnan(view.f1) else f"{view.f1:.2f}")
+    if view.actions.empty:
+        st.caption("The Builder did not change the structure after this utterance.")
+    else:
+        st.dataframe(view.actions[["kind", "x", "y", "z", "color"]], hide_index=True, width="stretch",
+                     height=min(36 * (len(view.actions) + 1) + 2, 220))
+
+
+def details(name: str, dialog_id: str, step: int, round_number: Optional[int]) -> None:
+    """What the Replay page shows around the picture, compactly: scores and peek (CoDraw), the event and
+    the ranks so far (A Game Of Sorts), blocks, F1 and actions (Minecraft)."""
+    if name == "codraw":
+        _codraw_details(name, dialog_id, step)
+    elif name == "gos" and round_number is not None:
+        _gos_details(name, dialog_id, step, round_number)
+    elif name == "minecraft":
+        _minecraft_details(name, dialog_id, step)
+
+
+def step_caption(name: str, dialog_id: str, step: int, round_number: Optional[int], n_steps: int) -> None:
+    where = f"Round {round_number}, step" if round_number is not None else UNITS.get(name, "step").capitalize()
+    link = served(replay_link(name, dialog_id, step, round_number))
+    st.caption(f"{where} {step} of {n_steps} · [open in Replay]({link})")
+
+
+def dialog_lines(name: str, dialog_id: str, step: int, round_number: Optional[int]):
+    """Every line of the dialog (or of the round): turn, speaker, role, text (+ time for A Game Of Sorts,
+    whose transcript also lists the lock events, as on the Replay page)."""
+    if name == "gos" and round_number is not None:
+        from data_access.gos import round_view
+
+        view = cached.derived(round_view, name, dialog_id, round_number, step)
+        if view is not None:
+            return view.transcript.rename(columns={"step": "turn", "player": "speaker", "event": "text"})
+    return cached.derived(replay.step_messages, name, dialog_id, 10**9, round_number, True)
 
 
 def show_state(name: str, dialog_id: str, step: int, round_number: Optional[int], n_steps: int,
-               transcript_up_to: bool = False) -> None:
-    """The snapshot of ``step`` and the utterances at it (or up to it), with a link to the full replay."""
-    st.image(cached.derived(replay.snapshot, name, dialog_id, step, round_number), width="stretch")
-    where = f"Round {round_number}, step" if round_number is not None else "Turn"
-    st.caption(f"{where} {step} of {n_steps} · [open in Replay]({replay_link(name, dialog_id, step, round_number)})")
-    lines = cached.derived(replay.step_messages, name, dialog_id, step, round_number, transcript_up_to)
-    if lines.empty:
-        st.caption("Nothing said at this step.")
-    for row in lines.itertuples(index=False):
-        st.markdown(f"**{md_escape(row.speaker)}** · {md_escape(row.role)}")
-        st.text(row.text)
+               key: str, with_details: bool = True, show_all: bool = False, height: int = 320) -> None:
+    """The snapshot of ``step``, its details, and the transcript up to it with the step's lines marked."""
+    snapshot(name, dialog_id, step, round_number)
+    step_caption(name, dialog_id, step, round_number, n_steps)
+    if with_details:
+        details(name, dialog_id, step, round_number)
+    transcript(dialog_lines(name, dialog_id, step, round_number), step, show_all, height=height,
+               unit=UNITS.get(name, "step"), key=key)

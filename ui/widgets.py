@@ -1,54 +1,41 @@
-"""Widgets the pages share: the dialog picker, the replay stepper (slider, previous/next buttons and the
-URL kept in step with them) and the transcript."""
+"""Widgets the pages share: the corpus selector, the replay stepper (slider, previous/next buttons and the
+URL kept in step with them) and table downloads. The dialog picker is ``ui.picker``, the transcript
+``ui.transcript``, URL state ``ui.url_state``."""
 from __future__ import annotations
 
 import string
-from typing import Optional, Sequence
+from typing import Optional
 
 import pandas as pd
 import streamlit as st
 
 from data_access.links import parse_positive_int
-
-
-def query_param(name: str) -> Optional[str]:
-    value = st.query_params.get(name)
-    return value if value not in ("", None) else None
-
-
-def dialog_picker(dialog_ids: Sequence[str], requested: Optional[str], key: str, label: str = "Dialog",
-                  format_func=str) -> Optional[str]:
-    """A selectbox over ``dialog_ids`` that starts at the deep-linked dialog when it exists."""
-    if len(dialog_ids) == 0:
-        st.info("This corpus has no dialogs to show.")
-        return None
-    ids = list(dialog_ids)
-    if requested is not None and requested not in ids:
-        st.warning(f"The link asks for dialog “{md_escape(requested)}”, which is not in the loaded corpus; showing the first one instead.")
-        requested = None
-    # A deep link wins over the widget's remembered value on the first run of this dialog.
-    if requested is not None and st.session_state.get(key) != requested and st.session_state.get(f"{key}__linked") != requested:
-        st.session_state[key] = requested
-        st.session_state[f"{key}__linked"] = requested
-    return st.selectbox(label, ids, key=key, format_func=format_func)
+from ui.url_state import query_param, set_url, url_list  # noqa: F401 - re-exported for the pages
 
 
 def stepper(n_steps: int, requested: Optional[str], key: str, label: str = "Turn", keyboard: bool = True,
-            sync_url: bool = True) -> int:
+            sync_url: bool = True, param: str = "turn") -> int:
     """Slider plus previous/next buttons over steps 1..n_steps; returns the current step.
 
     With ``keyboard`` the left/right arrow keys press the buttons (only one stepper per page may take
-    them). With ``sync_url`` the URL's ``turn`` parameter follows the current step, so the address bar
-    is always a deep link."""
+    them). With ``sync_url`` the URL's ``param`` follows the current step, so the address bar is always a
+    deep link. A requested step beyond the end shows the last step, a malformed one the first (with a note)."""
     if n_steps <= 0:
         return 0
-    wanted = parse_positive_int(requested)
-    if requested is not None and (wanted is None or wanted > n_steps):
-        st.warning(f"The link asks for {label.lower()} “{md_escape(requested)}”, but this dialog has steps 1 to {n_steps}; showing step 1.")
-        wanted = 1
-    if key not in st.session_state or (wanted is not None and st.session_state.get(f"{key}__linked") != requested):
-        st.session_state[key] = wanted or 1
+    if requested is not None and st.session_state.get(f"{key}__linked") != requested:  # a link to apply
+        wanted = parse_positive_int(requested)
+        if wanted is None:
+            st.warning(f"The link asks for {label.lower()} “{md_escape(requested)}”, which is not a step number; this dialog "
+                       f"has steps 1 to {n_steps}: showing step 1.")
+            wanted = 1
+        elif wanted > n_steps:
+            st.warning(f"The link asks for {label.lower()} {wanted}, but this dialog has steps 1 to {n_steps}; "
+                       f"showing the last step, {n_steps}.")
+            wanted = n_steps
+        st.session_state[key] = wanted
         st.session_state[f"{key}__linked"] = requested
+    elif key not in st.session_state:
+        st.session_state[key] = 1
     st.session_state[key] = min(max(1, st.session_state[key]), n_steps)
 
     def move(delta: int) -> None:
@@ -67,25 +54,9 @@ def stepper(n_steps: int, requested: Optional[str], key: str, label: str = "Turn
         slider_col.caption(f"{label} 1 of 1")
     step = int(st.session_state[key])
     if sync_url:
-        st.query_params["turn"] = str(step)
+        st.query_params[param] = str(step)
         st.session_state[f"{key}__linked"] = str(step)
     return step
-
-
-def transcript(lines: pd.DataFrame, current_turn: int, show_all: bool) -> None:
-    """Chat lines (columns turn, speaker, text) up to ``current_turn``; later ones only when asked.
-
-    Text is rendered with st.text-like escaping (st.chat_message + st.text) so data never runs as HTML; at the
-    current turn a search match from the URL is marked (``ui.highlight``)."""
-    from ui.highlight import show_text
-
-    visible = lines if show_all else lines[lines["turn"] <= current_turn]
-    if visible.empty:
-        st.caption("No messages yet at this step.")
-    for row in visible.itertuples(index=False):
-        with st.chat_message("user" if getattr(row, "role", "") in ("Teller", "Architect", "Player A") else "assistant"):
-            st.caption(f"{md_escape(row.speaker)} · turn {row.turn}" + ("  (later)" if row.turn > current_turn else ""))
-            show_text(row.text, highlight=row.turn == current_turn)
 
 
 def corpus_selector(key: str, default: str = "codraw", label: str = "Corpus") -> str:
@@ -103,26 +74,6 @@ def corpus_selector(key: str, default: str = "codraw", label: str = "Corpus") ->
     # Another corpus's dialog, turn and filters mean nothing here, hence the clear() on change.
     st.query_params["corpus"] = choice
     return choice
-
-
-def url_list(name: str) -> tuple[str, ...]:
-    """A comma-separated URL parameter as a tuple (empty when absent)."""
-    value = query_param(name)
-    return tuple(v for v in value.split(",") if v) if value else ()
-
-
-def set_url(**params) -> None:
-    """Write filter values into the URL (None, empty and False values are removed) so views can be shared."""
-    for name, value in params.items():
-        if value in (None, "", False, ()) or (isinstance(value, (list, tuple)) and not value):
-            if name in st.query_params:
-                del st.query_params[name]
-        elif isinstance(value, (list, tuple)):
-            st.query_params[name] = ",".join(map(str, value))
-        elif value is True:
-            st.query_params[name] = "1"
-        else:
-            st.query_params[name] = str(value)
 
 
 def download_buttons(frame: pd.DataFrame, stem: str, label: str = "table") -> None:

@@ -102,6 +102,34 @@ def style(figure: go.Figure, title: str = "", x: str = "", y: str = "", height: 
     return figure
 
 
+def log_ticks(low: float, high: float) -> list[float]:
+    """1-2-5 tick values covering [low, high] (both > 0), for a log axis whose labels are whole numbers."""
+    low, high = max(float(low), 1e-9), max(float(high), 1e-9)
+    ticks = []
+    exponent = int(np.floor(np.log10(low)))
+    while True:
+        for mantissa in (1, 2, 5):
+            value = mantissa * 10.0 ** exponent
+            if value > high * 1.5:
+                return ticks or [low]
+            if value >= low / 1.5:
+                ticks.append(value)
+        exponent += 1
+
+
+def readable_log_axis(figure: go.Figure, values: Iterable[float], axis: str = "y") -> go.Figure:
+    """A log ``axis`` labelled with plain numbers at 1-2-5 steps ("200", "1,000"), not plotly's bare
+    mantissas ("2" meaning 200)."""
+    positive = [float(v) for v in values if v is not None and not pd.isna(v) and float(v) > 0]
+    if not positive:
+        return figure
+    ticks = log_ticks(min(positive), max(positive))
+    labels = [f"{t:,.0f}" if t >= 1 else f"{t:g}" for t in ticks]
+    update = figure.update_yaxes if axis == "y" else figure.update_xaxes
+    update(type="log", tickmode="array", tickvals=ticks, ticktext=labels, minor={"showgrid": False})
+    return figure
+
+
 def empty_chart(key: str, caption: str) -> Chart:
     """A placeholder when the filtered data has nothing to draw (the page shows the caption as a note)."""
     return Chart(key, style(go.Figure()), pd.DataFrame(), caption)

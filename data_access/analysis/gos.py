@@ -211,7 +211,11 @@ def rank_sum_chart(loaded: LoadedCorpus) -> Chart:
     ordered = sums.sort_values(["board_id", "rank_sum", "image_id"]).copy()
     ordered["slot"] = ordered.groupby("board_id").cumcount() + 1
     z = ordered.pivot(index="board", columns="slot", values="rank_sum")
-    text = ordered.pivot(index="board", columns="slot", values="image_id")
+    from ..gos.view import image_short_labels
+
+    labels = image_short_labels(loaded)  # the label the replay's tiles show
+    ordered["image"] = ordered["image_id"].map(lambda i: labels.get(i, i))
+    text = ordered.pivot(index="board", columns="slot", values="image")
     figure = go.Figure(go.Heatmap(
         z=z.to_numpy(), x=[str(c) for c in z.columns], y=list(z.index), text=text.to_numpy(),
         texttemplate="%{z}", colorscale="Blues_r", colorbar={"title": "rank sum"},

@@ -24,6 +24,7 @@ class PlayerBoard:
     role: str  # "Player A" / "Player B" (order of first appearance in the interaction)
     png: bytes
     pending: Optional[str]  # this player's own pending lock after the step (invisible to the partner)
+    pending_label: Optional[str] = None  # that image's label, as its tile shows it (``image_short_labels``)
 
 
 @dataclass(frozen=True)
@@ -49,10 +50,16 @@ class RoundView:
     agreement: Optional[pd.DataFrame] = None  # Kendall tau / Spearman rho per pair of plays
 
 
+def image_short_labels(loaded: LoadedCorpus) -> dict[str, str]:
+    """One label per image, used everywhere (tiles, lock captions, transcript, rank tables, charts): the
+    shortest prefix of its id, at least 6 characters, that tells it apart from every other image of the corpus."""
+    return short_ids(sorted(loaded.frames["images"]["image_id"].astype("str").unique()))
+
+
 def image_labels(loaded: LoadedCorpus, game_id: str) -> dict[str, TileLabel]:
     images = loaded.frames["images"]
     images = images[images["game_id"] == game_id]
-    shorts = short_ids(list(images["image_id"]))
+    shorts = image_short_labels(loaded)
     return {row.image_id: TileLabel(row.category, shorts[row.image_id], colour_for(row.image_id, int(row.game_index)))
             for row in images.itertuples(index=False)}
 
@@ -190,7 +197,7 @@ def round_view(loaded: LoadedCorpus, interaction_id: str, round_number: int, ste
         image = render_board(_layout(loaded, interaction_id, round_number, username, list(board["image_ids"])), labels,
                              ranks=ranked, pending=None if mismatched.get(username) else pending,
                              highlighted=highlighted, mismatch=mismatched.get(username), image_folder=loaded.assets)
-        player_boards.append(PlayerBoard(username, role, _png(image), pending))
+        player_boards.append(PlayerBoard(username, role, _png(image), pending, name(pending) if pending else None))
     event, _short, level = _describe(current, name, partner_pending)
 
     described = [_describe(row, name, None) for _index, row in steps.iterrows()]

@@ -12,12 +12,11 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..analysis.charts import PALETTE, Chart, ci_error_bars, count_phrase, empty_chart, filter_splits, style
+from ..analysis.stats import interval_note, mean_ci
 from ..common import LoadedCorpus
 from ..links import replay_link
 from .load import LoadedLayer
 
-BOOTSTRAP_RESAMPLES = 2000
-CONFIDENCE = 0.95
 CR_GROUPS = ("with a CR", "annotated, no CR", "not in the layer")
 
 
@@ -160,26 +159,6 @@ def cr_group(layer: LoadedLayer, dialog_ids: pd.Series) -> pd.Series:
     return pd.Series(np.where(crs > 0, CR_GROUPS[0], np.where(crs == 0, CR_GROUPS[1], CR_GROUPS[2])), index=dialog_ids.index)
 
 
-def bootstrap_mean_ci(values: np.ndarray, resamples: int = BOOTSTRAP_RESAMPLES, confidence: float = CONFIDENCE,
-                      seed: int = 0) -> tuple[float, float, float]:
-    """(mean, low, high): the percentile bootstrap interval of the mean. Each resampled mean is a mean of
-    observed values, so the interval never leaves the values' range (a score's 0–5)."""
-    values = np.asarray(values, dtype=np.float64)
-    values = values[~np.isnan(values)]
-    if len(values) == 0:
-        return float("nan"), float("nan"), float("nan")
-    if len(values) == 1:
-        return float(values[0]), float("nan"), float("nan")
-    rng = np.random.default_rng(seed)
-    means = np.empty(resamples)
-    for start in range(0, resamples, 200):  # chunks keep memory small on 9,000 dialogs
-        stop = min(resamples, start + 200)
-        means[start:stop] = values[rng.integers(0, len(values), size=(stop - start, len(values)))].mean(axis=1)
-    alpha = (1 - confidence) / 2
-    low, high = np.quantile(means, [alpha, 1 - alpha])
-    return float(values.mean()), float(low), float(high)
-
-
 def score_by_cr(layer: LoadedLayer, corpus: LoadedCorpus, splits: tuple = ()) -> pd.DataFrame:
     """Per split and CR group: dialogs, mean final score (paper's metric) and its 95% bootstrap interval."""
     dialogs = filter_splits(corpus.dialogs, splits).dropna(subset=["final_score"])
@@ -191,8 +170,8 @@ def score_by_cr(layer: LoadedLayer, corpus: LoadedCorpus, splits: tuple = ()) ->
         part = data if split == "all" else data[data["split"] == split]
         for group in CR_GROUPS:
             values = part.loc[part["group"] == group, "final_score"].to_numpy()
-            mean, low, high = bootstrap_mean_ci(values)
-            rows.append({"split": split, "group": group, "n": len(values), "mean": mean, "low": low, "high": high})
+            ci = mean_ci(values, method="bootstrap")
+            rows.append({"split": split, "group": group, "n": ci.n, "mean": ci.mean, "low": ci.low, "high": ci.high})
     return pd.DataFrame(rows), data
 
 
@@ -219,6 +198,6 @@ def score_by_cr_chart(layer: LoadedLayer, corpus: LoadedCorpus, splits: tuple = 
     n_cr = int(overall.loc[overall["group"] == CR_GROUPS[0], "n"].sum())
     caption = (f"Mean final score (paper's metric, max 5) of dialogs with at least one clarification request of the "
                f"published layer ({n_cr:,}), dialogs whose aligned rows hold none, and dialogs without a uniquely "
-               f"aligned row, over {count_phrase(len(data), 'dialog')}. Intervals: 95% percentile bootstrap of the mean "
-               f"({BOOTSTRAP_RESAMPLES:,} resamples), which stays within the 0–5 range.")
+               f"aligned row, over {count_phrase(len(data), 'dialog')}. {interval_note('bootstrap')} It stays within the "
+               "scores' 0–5 range.")
     return Chart("codraw_score_by_cr", figure, stats, caption)

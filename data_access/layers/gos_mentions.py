@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 import pandas as pd
 
@@ -244,17 +244,31 @@ def summary(linked: LinkedMentions) -> dict:
     return dict(linked.figures)
 
 
-def to_jsonl(annotations: pd.DataFrame) -> str:
+def to_jsonl(annotations: pd.DataFrame, messages: Optional[pd.DataFrame] = None) -> str:
     """Mentions in the common form → the published JSON Lines layout (one line per message, in frame order).
 
-    ``single`` is taken from the column when present, else true for a mention with exactly one referent."""
+    ``single`` is taken from the column when present, else true for a mention with exactly one referent. With
+    ``messages`` (``corpus_messages``) the message_number is looked up from (dialog_id, round, turn), for coded
+    data whose ``message`` column is not the corpus's message_number; spans without offsets are left out."""
+    by_step = None
+    if messages is not None:
+        by_step = {(d, int(r), int(t)): int(m) for d, r, t, m in
+                   zip(messages["dialog_id"], messages["round"], messages["turn"], messages["message"])}
     lines: dict[tuple, list] = {}
     has_single = "single" in annotations.columns
     for row in annotations.itertuples(index=False):
-        key = (str(row.dialog_id), int(row.round), int(row.message))
-        single = bool(row.single) if has_single else len(row.referents) == 1
-        lines.setdefault(key, []).append({"mention": str(row.text), "single": single,
-                                          "image_ids": [str(i) for i in row.referents],
+        if pd.isna(row.start) or pd.isna(row.end) or pd.isna(row.round):
+            continue
+        if by_step is not None:
+            number = by_step.get((str(row.dialog_id), int(row.round), int(row.turn)))
+            if number is None:
+                continue
+        else:
+            number = int(row.message)
+        key = (str(row.dialog_id), int(row.round), number)
+        referents = [str(i) for i in (row.referents if row.referents is not None else [])]
+        single = bool(row.single) if has_single else len(referents) == 1
+        lines.setdefault(key, []).append({"mention": str(row.text), "single": single, "image_ids": referents,
                                           "start": int(row.start), "end": int(row.end)})
     out = [json.dumps({"interaction_id": d, "round_number": r, "message_number": m, "annotations": mentions},
                       ensure_ascii=False) for (d, r, m), mentions in lines.items()]

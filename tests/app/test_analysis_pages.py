@@ -159,3 +159,20 @@ def test_a_selection_lists_its_rounds_with_replay_links():
     assert table["dialog_id"].tolist() == ["i3", "i1"]
     assert table["replay"].tolist() == ["/replay?corpus=gos&dialog=i3&round=3", "/replay?corpus=gos&dialog=i1&round=1"]
     assert at.caption[0].value.startswith("Three rounds.")
+
+
+def test_overview_filters_round_trip_through_the_url():
+    at = open_page("overview", corpora="codraw,minecraft", split="train")
+    assert list(at.dataframe[0].value["corpus"]) == ["CoDraw", "Minecraft Collaborative Building"]
+    assert at.multiselect(key="url_multiselect__split").value == ["train"]
+    at.multiselect(key="url_multiselect__corpora").unselect("minecraft").run()
+    assert at.query_params["corpora"] == "codraw" and at.query_params["split"] == "train"
+    at.multiselect(key="url_multiselect__split").select("val").run()
+    assert at.query_params["split"] == "train,val"
+
+
+def test_overview_length_distribution_uses_a_readable_log_axis():
+    at = open_page("overview")
+    figure = json.loads(at.get("plotly_chart")[4].proto.spec)
+    axis = figure["layout"]["yaxis"]
+    assert axis["type"] == "log" and all(t.replace(",", "").isdigit() for t in axis["ticktext"])

@@ -6,6 +6,7 @@ import re
 from streamlit.testing.v1 import AppTest
 
 from data_access.corpora import load_path, demo_path
+from tests.app.transcript_lines import transcript_texts
 
 
 def replay_script():
@@ -27,7 +28,7 @@ def image_captions(at: AppTest) -> list[str]:
 
 
 def chat_texts(at: AppTest) -> list[str]:
-    return [t.value for t in at.text]
+    return transcript_texts(at)
 
 
 def demo_dialog_with_rounds(minimum: int) -> tuple[str, dict[int, str]]:

@@ -26,8 +26,7 @@ def plotly_figures(at: AppTest) -> list[dict]:
     return [json.loads(element.proto.spec) for element in at.get("plotly_chart")]
 
 
-def transcript_texts(at: AppTest) -> list[str]:
-    return [element.value for element in at.get("text")]
+from tests.app.transcript_lines import transcript_texts  # noqa: E402
 
 
 def test_a_deep_link_shows_build_and_target_in_3d_and_the_transcript_so_far():
@@ -56,7 +55,14 @@ def test_showing_the_whole_game_reveals_later_utterances():
     assert "like that?" in transcript_texts(at)
 
 
-def test_a_bad_turn_warns_and_starts_at_the_first_utterance():
+def test_a_turn_beyond_the_end_warns_and_shows_the_last_utterance():
     at = open_replay(dialog=GAME, turn="99")
-    assert any("“99”" in w.value for w in at.warning)
+    assert any("99" in w.value and "showing the last step, 9" in w.value for w in at.warning)
+    assert at.slider[0].value == 9
+    assert at.query_params["turn"] == "9"
+
+
+def test_a_malformed_turn_warns_and_starts_at_the_first_utterance():
+    at = open_replay(dialog=GAME, turn="abc")
+    assert any("“abc”" in w.value for w in at.warning)
     assert at.slider[0].value == 1

@@ -32,7 +32,7 @@ def _free_port() -> int:
 class AppServer:
     """One ``streamlit run app.py`` process with its own environment."""
 
-    def __init__(self, workdir: Path, extra_env: dict[str, str] | None = None):
+    def __init__(self, workdir: Path, extra_env: dict[str, str] | None = None, app_file: str = "app.py"):
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {k: v for k, v in os.environ.items() if not k.startswith("STREAMLIT_")}
@@ -45,7 +45,7 @@ class AppServer:
         })
         env.update(extra_env or {})
         self.log = open(workdir / "streamlit.log", "wb")
-        self.process = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py"], cwd=ROOT, env=env,
+        self.process = subprocess.Popen([sys.executable, "-m", "streamlit", "run", app_file], cwd=ROOT, env=env,
                                         stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

@@ -14,6 +14,7 @@ PAGES = {
     "overview": "Overview|dialogue dashboard", "browse": "Browse", "replay": "Replay", "search": "Search", "compare": "Compare",
     "present": "Present", "codraw_scores": "CoDraw", "durations": "Durations", "gos_outcomes": "Game Of Sorts",
     "minecraft_outcomes": "Minecraft", "notes": "Notes", "data": "Data",
+    "codebooks": "Codebooks", "agreement": "Agreement", "coding_queue": "Coding queue",
 }
 
 

@@ -46,3 +46,25 @@ def test_overview_table_and_charts():
     assert charts[3].data["vocabulary"].tolist() == [7, 7]
     assert "6 dialogs" in charts[0].caption
     assert overview.length_distribution_chart(profiles).caption.startswith("Distribution of turns per dialog")
+
+
+def test_log_axes_are_labelled_with_plain_numbers():
+    from data_access.analysis.charts import log_ticks
+
+    assert log_ticks(3, 460) == [2, 5, 10, 20, 50, 100, 200, 500]
+    assert log_ticks(15, 9993) == [10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000]
+
+
+def test_a_corpus_with_few_dialogs_stays_visible_beside_a_large_one():
+    from data_access.analysis.overview import _bar
+
+    class P:
+        def __init__(self, corpus):
+            self.corpus = corpus
+
+    chart = _bar([P("codraw"), P("gos"), P("minecraft")], [9993, 15, 547], "k", "dialogs", "c", ",.0f")
+    axis = chart.figure.layout.yaxis
+    assert axis.type == "log"
+    assert list(axis.ticktext) == ["10", "20", "50", "100", "200", "500", "1,000", "2,000", "5,000", "10,000"]
+    assert axis.range[0] < 1.1  # log10(15) = 1.18: the 15-dialog bar rises above the axis floor
+    assert list(chart.figure.data[0].text) == ["9,993", "15", "547"] and chart.figure.data[0].textposition == "outside"

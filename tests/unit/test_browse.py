@@ -26,3 +26,30 @@ def test_filters_combine():
     assert list(apply_filter(table, DialogFilter(id_contains="00002"))["dialog_id"]) == ["train_00002"]
     assert list(apply_filter(table, DialogFilter(only_with_notes=True))["dialog_id"]) == ["val_00003"]
     assert len(apply_filter(table, DialogFilter())) == 3
+
+
+def test_natural_order_is_split_then_id_in_numeric_order():
+    dialogs = pd.DataFrame({"corpus": "codraw", "dialog_id": ["val_2", "train_10", "test_1", "train_9", "train_100"],
+                            "split": ["val", "train", "test", "train", "train"], "n_turns": [1] * 5})
+    table = dialog_table(dialogs, "codraw")
+    assert list(table["dialog_id"]) == ["train_9", "train_10", "train_100", "val_2", "test_1"]
+    games = pd.DataFrame({"corpus": "minecraft", "dialog_id": ["B10-A1", "B2-A1", "B2-A10", "B2-A3"],
+                          "split": ["train"] * 4, "n_turns": [1] * 4})
+    assert list(dialog_table(games, "minecraft")["dialog_id"]) == ["B2-A1", "B2-A3", "B2-A10", "B10-A1"]
+
+
+def test_range_filters_apply_to_any_numeric_column():
+    from data_access.browse import numeric_columns, parse_range
+
+    table = dialog_table(_dialogs(), "codraw")
+    assert {"n_turns", "n_utterances", "final_score", "peek_round", "notes"} <= set(numeric_columns(table))
+    assert "duration_s" not in numeric_columns(table)  # all empty: nothing to filter on
+    rule = DialogFilter(ranges=(("final_score", 2.6, None), ("peek_round", None, 2)))
+    assert list(apply_filter(table, rule)["dialog_id"]) == ["train_00001"]  # a missing peek fails a peek range
+    assert parse_range("2..4.5") == (2.0, 4.5) and parse_range("..300") == (None, 300.0) and parse_range("x") is None
+
+
+def test_every_shown_column_has_help():
+    from data_access.browse import COLUMN_HELP, COMMON_COLUMNS, EXTRA_COLUMNS
+
+    assert set(COMMON_COLUMNS) | {c for cs in EXTRA_COLUMNS.values() for c in cs} | {"notes", "replay"} <= set(COLUMN_HELP)

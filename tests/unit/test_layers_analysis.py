@@ -2,7 +2,6 @@
 CR presence with a bootstrap interval that stays in range."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from data_access.corpora import load_path
@@ -29,14 +28,6 @@ def test_segments_cut_text_at_spans_and_leave_out_spans_that_do_not_fit():
     assert analysis.segments("so the one with", [(3, 10), (7, 10), (20, 30)]) == [
         ("so ", None), ("the ", 0), ("one", 1), (" with", None)]
     assert analysis.segments("abc", [(-1, -1)]) == [("abc", None)]
-
-
-def test_bootstrap_interval_stays_within_the_values_range():
-    values = np.array([5.0] * 40 + [4.9])
-    mean, low, high = analysis.bootstrap_mean_ci(values)
-    assert low <= mean <= high <= 5.0
-    assert analysis.bootstrap_mean_ci(np.array([3.0]))[0] == 3.0
-    assert np.isnan(analysis.bootstrap_mean_ci(np.array([]))[0])
 
 
 def test_mention_counts_add_up_and_search_finds_them(gos):

@@ -121,3 +121,16 @@ def test_read_export_read_gives_the_same(tmp_path, corpus, messages):
     # The published layout itself: the same objects, line by line, as the demo file.
     original = [json.loads(line) for line in demo_layer_path("gos-mentions", tmp_path).read_text().splitlines()]
     assert [json.loads(line) for line in exported.read_text().splitlines()] == original
+
+
+def test_coded_mentions_export_with_message_numbers_looked_up(tmp_path, messages):
+    """Coded data in the common form whose ``message`` is not the corpus's message_number (and a turn-level
+    label without offsets) exports in the published layout and reads back onto the same messages."""
+    linked = gos_mentions.link(gos_mentions.read_layer(demo_layer_path("gos-mentions", tmp_path)), messages)
+    coded = linked.annotations.drop(columns=["single"]).assign(message=0, source="coder-a")
+    coded.loc[len(coded)] = {**coded.iloc[0].to_dict(), "start": None, "end": None, "label": "dialog act"}
+    path = tmp_path / "coded.jsonl"
+    path.write_text(gos_mentions.to_jsonl(coded, messages), encoding="utf-8")
+    again = gos_mentions.link(gos_mentions.read_layer(path), messages).annotations
+    columns = ["dialog_id", "round", "turn", "message", "start", "end", "text", "referents"]
+    assert again[columns].equals(linked.annotations[columns])

@@ -8,7 +8,6 @@ import pytest
 from data_access.common import SourceError
 from data_access.corpora import load_path
 from data_access.layers import ANNOTATION_COLUMNS, codraw_icr
-from data_access.layers.demo import tokenise
 from data_access.layers.load import demo_layer_path, load_layer
 
 HEADER = "previous utterance by the teller\tdrawer's utterance\tnext utterance by the teller\tis CR?\timpossible to know?"

@@ -1,0 +1,80 @@
+"""Fresh-session page loads on a warm server: how long each page takes until it is usable in a new
+browser session, against a blank Streamlit page served and measured in the same run (the floor).
+
+    python benchmarks/page_loads.py [--shared ../shared/data] [--sessions 5]
+
+Prints one JSON object: per page the median seconds over ``--sessions`` fresh sessions and its ratio to
+the blank page's median. Target (issue #15): every page ≤ 1.25× the blank page. Usable means the script
+run is over and no placeholder or stale element is left (``browser.USABLE``). Only 127.0.0.1 is
+contacted; every loop is bounded.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import statistics
+import time
+from pathlib import Path
+
+from browser import ROOT, launch_options, real_corpora_env, serve, wait_usable
+
+
+def page_paths() -> list[str]:
+    """Every page's URL path, as app.py registers them."""
+    return re.findall(r'url_path="([^"]+)"', (ROOT / "app.py").read_text())
+
+
+async def fresh_load(browser, url: str) -> float:
+    context = await browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = await context.new_page()
+    started = time.perf_counter()
+    await page.goto(url)
+    await wait_usable(page, timeout=180_000)
+    seconds = time.perf_counter() - started
+    await context.close()
+    return seconds
+
+
+async def run(args) -> dict:
+    from playwright.async_api import async_playwright
+
+    blank = serve("benchmarks/blank_page.py")
+    app = serve(extra_env=real_corpora_env(args.shared))
+    results: dict = {}
+    try:
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(**launch_options())
+            paths = page_paths()
+            for path in paths:  # warm: every corpus parsed and cached, every page's cached results filled
+                await fresh_load(browser, f"{app.url}/{path}")
+            await fresh_load(browser, blank.url)
+            floor = [await fresh_load(browser, blank.url) for _ in range(args.sessions)]
+            floor_s = statistics.median(floor)
+            results["blank_page_s"] = round(floor_s, 3)
+            pages = {}
+            for path in paths:
+                times = [await fresh_load(browser, f"{app.url}/{path}") for _ in range(args.sessions)]
+                median = statistics.median(times)
+                pages[path] = {"median_s": round(median, 3), "ratio": round(median / floor_s, 3)}
+            results["pages"] = pages
+            results["worst_ratio"] = max(p["ratio"] for p in pages.values())
+            results["target_ratio"] = 1.25
+            await browser.close()
+    finally:
+        blank.stop()
+        app.stop()
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared" / "data")
+    parser.add_argument("--sessions", type=int, default=5)
+    args = parser.parse_args()
+    print(json.dumps(asyncio.run(run(args)), indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,38 @@
+"""Coding queues: a seeded sample of dialogs or turns of one corpus slice, to assign to coders."""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..common import LoadedCorpus
+
+
+def sample_items(loaded: LoadedCorpus, unit: str, n: int, seed: int = 0, splits: Sequence[str] = (),
+                 contains: Optional[str] = None) -> list[tuple]:
+    """``n`` items — (corpus, dialog_id, round, turn) — drawn without replacement (seeded) from the dialogs
+    (``unit="dialog"``: each opens at its first step) or turns (``unit="turn"``) of the corpus, restricted to
+    ``splits`` and to dialogs with an utterance containing ``contains`` (case-insensitive)."""
+    if unit not in ("dialog", "turn"):
+        raise ValueError(f"unit must be dialog or turn; got {unit!r}")
+    dialogs = loaded.dialogs
+    if splits:
+        dialogs = dialogs[dialogs["split"].isin(list(splits))]
+    utterances = loaded.utterances[loaded.utterances["dialog_id"].isin(set(dialogs["dialog_id"]))]
+    if contains:
+        hits = utterances["text"].astype(str).str.contains(contains, case=False, regex=False)
+        utterances = utterances[utterances["dialog_id"].isin(set(utterances.loc[hits, "dialog_id"]))]
+    places = utterances[["corpus", "dialog_id", "round", "turn"]].drop_duplicates()
+    if unit == "dialog":
+        places = places.sort_values(["dialog_id", "round", "turn"], na_position="first").drop_duplicates("dialog_id")
+    places = places.sort_values(["dialog_id", "round", "turn"], na_position="first").reset_index(drop=True)
+    count = min(int(n), len(places))
+    picked = np.random.default_rng(seed).choice(len(places), size=count, replace=False) if count else []
+    out = []
+    for index in sorted(int(i) for i in picked):
+        row = places.iloc[index]
+        out.append((str(row["corpus"]), str(row["dialog_id"]),
+                    None if pd.isna(row["round"]) else int(row["round"]),
+                    None if pd.isna(row["turn"]) else int(row["turn"])))
+    return out

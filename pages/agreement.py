@@ -1,0 +1,86 @@
+"""Agreement: how alike coders (and the gold layer, and a published layer) coded, per label and overall, with
+bootstrap intervals; the items they coded differently, each a click from its replay; adjudication into gold."""
+import pandas as pd
+import streamlit as st
+
+from data_access.coding import agreement as ag
+from data_access.coding import compare
+from ui.agreement import (adjudicate, copy_agreed_to_gold, gold_exports, layer_choice, linked, statistics_table)
+from ui.coding import codebook_picker, coder_box, store
+from ui.router import ensure_routed
+from ui.widgets import md_escape
+
+ensure_routed()
+
+st.title("Agreement")
+coding = store()
+if coding is None:
+    st.stop()
+top = st.columns([2, 2, 2])
+me = coder_box("agreement", top[0])
+book = codebook_picker(coding, "agreement_codebook", top[1])
+if book is None:
+    st.stop()
+scopes = [scope for scope in ("turn", "dialog", "span") if book.labels_for(scope)]
+scope = top[2].segmented_control("Scope", scopes, default=scopes[0], key="agreement_scope") or scopes[0]
+if "agreement_message" in st.session_state:
+    st.success(md_escape(st.session_state.pop("agreement_message")))
+
+frame = compare.coded_sources(coding.annotations(codebook=book.name))
+frame = frame[frame["scope"] == scope]
+layer = layer_choice(book, scope, "agreement")
+if layer is not None:
+    name, layer_frame, mapping = layer
+    frame = pd.concat([frame, compare.layer_source(layer_frame, name, mapping, scope)], ignore_index=True)
+available = sorted(frame["coder"].unique())
+coders = st.multiselect("Compare", available, default=available[:2] if layer is None else
+                        [c for c in available if c in (me, layer[0])] or available[:2], key="agreement_coders")
+if len(coders) < 2:
+    st.info("Choose at least two coders (or a coder and the gold or a published layer). Coders appear here once "
+            "they have coded with this codebook on the Replay.")
+    st.stop()
+chosen = frame[frame["coder"].isin(coders)]
+units = None
+if layer is not None and layer[0] in coders and scope != "span":
+    others = chosen[chosen["coder"] != layer[0]]
+    units = compare.layer_units(layer[1], within=others)  # the layer's units in dialogs the coders coded
+
+st.subheader("Agreement")
+if scope == "span":
+    pairs = compare.span_pairs(chosen, coders)
+    st.dataframe(pairs, hide_index=True, width="stretch", column_config={
+        "exact_f1": st.column_config.NumberColumn("F1 exact", format="%.3f"),
+        "overlap_f1": st.column_config.NumberColumn("F1 overlap", format="%.3f"),
+        "same_referents": st.column_config.NumberColumn("same referent set", format="%.3f"),
+        "referent_jaccard": st.column_config.NumberColumn("referent Jaccard", format="%.3f")})
+    st.caption("Spans match exactly (same utterance, offsets and label) or by overlap (same utterance and label, "
+               "overlapping characters, one-to-one). Referent agreement is over spans matched exactly.")
+    table = compare.span_disagreements(chosen, coders)
+else:
+    stats = ag.agreement_table(chosen, coders, units=units, n_resamples=500, seed=0)
+    st.dataframe(statistics_table(stats, len(coders)), hide_index=True, width="stretch")
+    st.caption("Units: every turn (or dialog) any of them labelled, in dialogs each coded; a coder who opened a "
+               "dialog but put no label on a unit counts as “none”. Per label: labelled or not (binary). "
+               "Intervals: percentile bootstrap over units, 500 resamples, seed 0.")
+    table = compare.disagreements(chosen, coders, units)
+
+st.subheader(f"Disagreements ({len(table)})")
+if table.empty:
+    st.caption("None: every item was coded alike.")
+else:
+    st.dataframe(linked(table), hide_index=True, width="stretch",
+                 column_config={"replay": st.column_config.LinkColumn("Replay", display_text="open ▶")})
+
+st.subheader("Adjudication")
+st.caption("Gold annotations form their own layer (coder “gold” above), compared and exported like any other.")
+if scope != "span":
+    adjudicate(coding, book, scope, table, me, "agreement_adjudicate")
+    if st.button("Copy items all chosen coders agree on into gold", disabled=not me):
+        written = copy_agreed_to_gold(coding, book, chosen[chosen["coder"] != "gold"],
+                                      [c for c in coders if c != "gold"], me)
+        st.session_state["agreement_message"] = f"Copied {written} agreed label(s) into gold."
+        st.rerun()
+else:
+    st.caption("Spans are compared and listed here; adjudicating spans into gold is not available yet "
+               "(turn and dialog labels are).")
+gold_exports(coding, book)

@@ -1,0 +1,67 @@
+"""Codebooks: named, versioned label sets for coding on the Replay; create, edit, import and export."""
+import streamlit as st
+
+from data_access.coding import codebook as cb
+from ui.codebooks import import_file, label_editor, labels_from_frame, save
+from ui.coding import coder_box, store
+from ui.router import ensure_routed
+from ui.widgets import md_escape
+
+ensure_routed()
+
+st.title("Codebooks")
+coding = store()
+if coding is None:
+    st.stop()
+st.caption(f"Stored in {md_escape(coding.location)}. Saving an edited codebook makes a new version; annotations keep the "
+           "version they were made under.")
+coder = coder_box("codebooks")
+
+if "codebooks_message" in st.session_state:
+    kind, message = st.session_state.pop("codebooks_message")
+    getattr(st, kind)(md_escape(message))
+
+books = coding.codebooks()
+if not books.empty:
+    st.dataframe(books, hide_index=True, width="stretch",
+                 column_config={"n_labels": "labels", "created_by": "saved by", "created_at": "saved at"})
+
+names = list(books["name"]) if not books.empty else []
+choice = st.selectbox("Edit", ["➕ New codebook", *names],
+                      index=(1 + names.index(st.session_state["codebooks_selected"])
+                             if st.session_state.get("codebooks_selected") in names else 0))
+book = None if choice == "➕ New codebook" else coding.codebook(choice)
+if book is not None and book.version > 1:
+    version = st.selectbox("Version", list(range(book.version, 0, -1)), key=f"codebook_version_{book.name}")
+    book = coding.codebook(book.name, version)
+
+with st.container(border=True):
+    name = st.text_input("Name", value=book.name if book else "", disabled=book is not None,
+                         key=f"codebook_name_{choice}")
+    description = st.text_area("Description", value=book.description if book else "", key=f"codebook_desc_{choice}",
+                               height=68)
+    edited = label_editor(book, key=f"codebook_labels_{choice}_{book.version if book else 0}")
+    if st.button("Save as new version" if book else "Create codebook", type="primary"):
+        try:
+            labels = labels_from_frame(edited)
+        except cb.CodebookError as exc:
+            st.session_state["codebooks_message"] = ("error", f"Not saved: {exc}")
+        else:
+            save(coding, name, description, labels, coder)
+        st.rerun()
+
+if book is not None:
+    left, right, _ = st.columns([1, 1, 4])
+    stem = f"{book.name}-v{book.version}"
+    left.download_button("⬇ JSON", cb.to_json(book), f"{stem}.json", "application/json")
+    right.download_button("⬇ YAML", cb.to_yaml(book), f"{stem}.yaml", "application/yaml")
+
+with st.expander("Import a codebook (JSON or YAML)"):
+    st.code(cb.to_yaml(cb.Codebook("example", (
+        cb.Label("CR", scope="turn", description="clarification request", colour="#d62728", key="c"),
+        cb.Label("refers-to", scope="span", links_referents=True, colour="#1f77b4", key="r"),
+        cb.Label("success", scope="dialog", colour="#2ca02c")))), language="yaml")
+    upload = st.file_uploader("Codebook file", type=["json", "yaml", "yml"], key="codebook_upload")
+    if upload is not None and st.button("Import"):
+        import_file(coding, upload, coder)
+        st.rerun()

@@ -1,0 +1,85 @@
+"""Coding queue: sample N dialogs or turns of a corpus slice, assign them to coders, work through your own
+queue (each item a link to its replay, mark done, resume later) and see everyone's progress."""
+from urllib.parse import quote
+
+import streamlit as st
+
+from data_access.coding.queue import sample_items
+from ui import cached
+from ui.coding import coder_box, store
+from ui.router import ensure_routed
+from ui.widgets import corpus_selector, md_escape
+
+ensure_routed()
+
+st.title("Coding queue")
+coding = store()
+if coding is None:
+    st.stop()
+me = coder_box("queue")
+if "queue_message" in st.session_state:
+    st.success(st.session_state.pop("queue_message"))
+
+progress = coding.queues()
+queues = sorted(progress["queue"].unique()) if not progress.empty else []
+
+with st.expander("➕ New queue (or add items to one)", expanded=not queues):
+    corpus = corpus_selector("queue_corpus")
+    loaded = cached.loaded_corpus(corpus)
+    if loaded is not None:
+        with st.form("new_queue"):
+            name = st.text_input("Queue name", value=f"{corpus}-pilot")
+            left, middle, right = st.columns(3)
+            unit = left.radio("Sample", ["dialog", "turn"], format_func=lambda u: f"{u}s", horizontal=True)
+            n = middle.number_input("How many", min_value=1, max_value=10_000, value=10, step=1)
+            seed = right.number_input("Seed", min_value=0, value=0, step=1)
+            splits = st.multiselect("Splits (none: all)", sorted(loaded.dialogs["split"].dropna().unique()))
+            contains = st.text_input("Only dialogs with an utterance containing (optional)")
+            coders = st.text_input("Coders (comma-separated)", value=me)
+            if st.form_submit_button("Create / extend queue", type="primary"):
+                names = [c for c in (part.strip() for part in coders.split(",")) if c]
+                try:
+                    items = sample_items(loaded, unit, int(n), int(seed), splits, contains or None)
+                    added = coding.create_queue(name, items, names)
+                except ValueError as exc:
+                    st.error(f"No queue created: {exc}")
+                else:
+                    st.session_state["queue_message"] = (f"{md_escape(name)}: {len(items)} {unit}(s) sampled, "
+                                                         f"{added} new assignment(s) for {md_escape(', '.join(names))}.")
+                    st.rerun()
+
+if not queues:
+    st.info("No queue yet: create one above.")
+    st.stop()
+
+st.subheader("Progress")
+st.dataframe(progress.assign(progress=progress["done"] / progress["items"]), hide_index=True, width="stretch",
+             column_config={"progress": st.column_config.ProgressColumn("progress", min_value=0.0, max_value=1.0,
+                                                                        format="percent")})
+
+queue = st.selectbox("Queue", queues, key="queue_name")
+if not me:
+    st.info("Enter your name as coder to see your items.")
+    st.stop()
+mine = coding.queue_items(queue, coder=me)
+if mine.empty:
+    st.info(f"Nothing in {md_escape(queue)} is assigned to {md_escape(me)}.")
+    st.stop()
+todo = mine[mine["status"] == "todo"]
+st.caption(f"{len(mine) - len(todo)} of {len(mine)} done. Open an item, code it on the Replay, then tick it here.")
+if len(todo):
+    first = todo.iloc[0]
+    st.markdown(f"[▶ Resume with the next item: {md_escape(first['dialog_id'])}]({first['link']}&coder={quote(me)})")
+edited = st.data_editor(
+    mine.assign(done=mine["status"] == "done", link=[f"{link}&coder={quote(me)}" for link in mine["link"]])[
+        ["id", "corpus", "dialog_id", "round", "turn", "done", "link"]],
+    hide_index=True, disabled=["id", "corpus", "dialog_id", "round", "turn", "link"], key=f"queue_editor_{queue}",
+    column_config={"link": st.column_config.LinkColumn("Replay", display_text="open ▶"),
+                   "done": st.column_config.CheckboxColumn("Done")})
+changed = [(int(i), bool(d)) for i, d, was in zip(edited["id"], edited["done"], mine["status"] == "done") if d != was]
+if changed:
+    for item_id, done in changed:
+        coding.set_done(item_id, done)
+    st.session_state.pop(f"queue_editor_{queue}", None)
+    st.session_state["queue_message"] = f"Marked {len(changed)} item(s)."
+    st.rerun()

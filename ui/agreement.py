@@ -1,0 +1,143 @@
+"""The Agreement page's sections: sources (coders, gold, a published layer), statistics per label and overall
+with bootstrap intervals, span and referent agreement, the disagreement browser and adjudication into gold."""
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+import pandas as pd
+import streamlit as st
+
+from data_access.coding import compare
+from data_access.coding.codebook import Codebook
+from data_access.coding.store import CodingStore, to_common_form
+from data_access.export import to_csv_bytes, to_jsonl_bytes
+from data_access.links import replay_link
+from ui.widgets import md_escape
+
+LAYER_SCOPES = {"gos-mentions": ("span", "mention"), "codraw-icr": ("turn", "CR")}
+
+
+def fmt(value: float) -> str:
+    return "n/a" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.3f}"
+
+
+def with_interval(value: float, low: float, high: float) -> str:
+    if value is None or math.isnan(value):
+        return "n/a"
+    if low is None or math.isnan(low):
+        return fmt(value)
+    return f"{value:.3f} [{low:.3f}, {high:.3f}]"
+
+
+def statistics_table(table: pd.DataFrame, n_coders: int) -> pd.DataFrame:
+    shown = pd.DataFrame({
+        "label": table["label"], "units": table["units"],
+        "% agreement": table["percent_agreement"].map(lambda v: "n/a" if math.isnan(v) else f"{100 * v:.1f}%"),
+        "Krippendorff's α (95% CI)": [with_interval(v, lo, hi) for v, lo, hi in
+                                      zip(table["alpha"], table["alpha_low"], table["alpha_high"])],
+        "Fleiss' κ": table["fleiss_kappa"].map(fmt),
+    })
+    if n_coders == 2:
+        shown.insert(3, "Cohen's κ (95% CI)", [with_interval(v, lo, hi) for v, lo, hi in
+                                               zip(table["cohen_kappa"], table["kappa_low"], table["kappa_high"])])
+    return shown
+
+
+def layer_choice(book: Codebook, scope: str, key: str) -> Optional[tuple[str, pd.DataFrame, dict]]:
+    """A published layer to compare with (when one is loaded for this scope), and the label mapping."""
+    from ui import cached
+
+    options = [name for name, (layer_scope, _) in LAYER_SCOPES.items() if layer_scope == scope]
+    labels = [label.name for label in book.labels_for(scope)]
+    if not options or not labels:
+        return None
+    name = st.selectbox("Compare with a published layer", ["(none)", *options], key=f"{key}_layer")
+    if name == "(none)":
+        return None
+    try:
+        loaded = cached.layer(name)
+    except Exception as exc:  # noqa: BLE001 - the layer's own page explains failures in full
+        st.warning(f"The layer {name} is unavailable: {md_escape(str(exc))}")
+        return None
+    frame = getattr(loaded, "annotations", None)
+    if frame is None:
+        st.warning(f"The layer {name} is not loaded (see the Data page).")
+        return None
+    layer_label = LAYER_SCOPES[name][1]
+    mine = st.selectbox(f"Your label that means the layer's “{layer_label}”", labels, key=f"{key}_map")
+    return name, frame, {layer_label: mine}
+
+
+def linked(frame: pd.DataFrame) -> pd.DataFrame:
+    links = [replay_link(c, d, turn=None if pd.isna(t) else int(t), round=None if pd.isna(r) else int(r))
+             for c, d, r, t in zip(frame["corpus"], frame["dialog_id"], frame["round"], frame["turn"])]
+    return frame.assign(replay=links)
+
+
+def adjudicate(coding: CodingStore, book: Codebook, scope: str, table: pd.DataFrame, adjudicator: str,
+               key: str) -> None:
+    """Pick a disagreement, choose the gold label(s), save them into the gold layer."""
+    if table.empty or not adjudicator:
+        if not adjudicator:
+            st.caption("Enter your name as coder above to adjudicate.")
+        return
+    choices = list(range(len(table)))
+    index = st.selectbox("Adjudicate item", choices, key=f"{key}_item",
+                         format_func=lambda i: _place(table.iloc[i]))
+    row = table.iloc[index]
+    labels = [label.name for label in book.labels_for(scope)]
+    gold = st.multiselect("Gold label(s)", labels, key=f"{key}_gold_{index}")
+    if st.button("Save to gold", key=f"{key}_save", disabled=not gold):
+        round_ = None if pd.isna(row["round"]) else int(row["round"])
+        turn = None if pd.isna(row["turn"]) else int(row["turn"])
+        existing = coding.annotations(row["corpus"], row["dialog_id"], codebook=book.name, layer="gold")
+        for old in existing.itertuples(index=False):
+            if (None if pd.isna(old.round) else int(old.round)) == round_ and \
+                    (None if pd.isna(old.turn) else int(old.turn)) == turn and old.scope == scope:
+                coding.delete_annotation(int(old.id))  # a new decision replaces the old one (kept in history)
+        for name in gold:
+            coding.add_annotation(row["corpus"], row["dialog_id"], codebook=book, label=name, coder=adjudicator,
+                                  round=round_, turn=turn if scope == "turn" else (turn or 1), layer="gold")
+        st.session_state["agreement_message"] = f"Saved {', '.join(gold)} as gold for {row['dialog_id']}."
+        st.rerun()
+
+
+def _place(row) -> str:
+    parts = [str(row["dialog_id"])]
+    for name in ("round", "turn", "utterance"):
+        if name in row and not pd.isna(row[name]):
+            parts.append(f"{name} {int(row[name])}")
+    return " · ".join(parts)
+
+
+def copy_agreed_to_gold(coding: CodingStore, book: Codebook, frame: pd.DataFrame, coders: list[str],
+                        adjudicator: str) -> int:
+    """Every unit all chosen coders labelled alike becomes gold (unless gold already has that unit)."""
+    gold = coding.annotations(codebook=book.name, layer="gold")
+    have = {(r.corpus, r.dialog_id, None if pd.isna(r.round) else int(r.round),
+             None if pd.isna(r.turn) else int(r.turn)) for r in gold.itertuples(index=False)}
+    written = 0
+    for unit, labels in compare.agreed_units(frame[frame["coder"].isin(coders)], coders):
+        corpus, dialog, round_, turn = unit
+        if (corpus, dialog, round_, turn) in have:
+            continue
+        for name in labels:
+            coding.add_annotation(corpus, dialog, codebook=book, label=name, coder=adjudicator, round=round_,
+                                  turn=turn if turn is not None else 1, layer="gold")
+            written += 1
+    return written
+
+
+def gold_exports(coding: CodingStore, book: Codebook) -> None:
+    gold = coding.annotations(codebook=book.name, layer="gold")
+    if gold.empty:
+        st.caption("No gold annotations yet.")
+        return
+    common = to_common_form(gold)
+    st.caption(f"{len(gold):,} gold annotation(s), in the published layers' common form:")
+    left, right, _ = st.columns([1, 1, 4])
+    left.download_button("⬇ Gold as CSV", to_csv_bytes(common.assign(referents=common["referents"].map(list))),
+                         f"{book.name}-gold.csv", "text/csv")
+    right.download_button("⬇ Gold as JSON Lines", to_jsonl_bytes(common.to_dict(orient="records")),
+                          f"{book.name}-gold.jsonl", "application/jsonl")

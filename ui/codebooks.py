@@ -1,0 +1,81 @@
+"""The Codebooks page's sections: the list, the label editor (saving a new version), import and export."""
+from __future__ import annotations
+
+from typing import Optional
+
+import pandas as pd
+import streamlit as st
+
+from data_access.coding import codebook as cb
+from data_access.coding.store import CodingStore
+from ui.widgets import md_escape
+
+EDITOR_COLUMNS = ["name", "description", "colour", "scope", "links_referents", "key"]
+
+
+def labels_frame(book: Optional[cb.Codebook]) -> pd.DataFrame:
+    rows = [cb.asdict(label) for label in book.labels] if book is not None else []
+    frame = pd.DataFrame(rows, columns=EDITOR_COLUMNS)
+    frame["links_referents"] = frame["links_referents"].astype(bool)
+    return frame
+
+
+def labels_from_frame(frame: pd.DataFrame) -> list[cb.Label]:
+    """Labels from the edited table; blank rows are dropped; CodebookError names the bad row."""
+    labels = []
+    for position, row in enumerate(frame.to_dict(orient="records"), 1):
+        name = row.get("name")
+        if name is None or (isinstance(name, float) and name != name) or not str(name).strip():
+            continue
+
+        def text(value, default=""):
+            return default if value is None or (isinstance(value, float) and value != value) else str(value).strip()
+
+        try:
+            labels.append(cb.Label(
+                name=str(name).strip(), description=text(row.get("description")),
+                colour=text(row.get("colour"), cb.DEFAULT_COLOURS[(position - 1) % len(cb.DEFAULT_COLOURS)]) or
+                cb.DEFAULT_COLOURS[(position - 1) % len(cb.DEFAULT_COLOURS)],
+                scope=text(row.get("scope"), "turn") or "turn",
+                links_referents=bool(row.get("links_referents")) if row.get("links_referents") is not None
+                and row.get("links_referents") == row.get("links_referents") else False,
+                key=text(row.get("key"))))
+        except cb.CodebookError as exc:
+            raise cb.CodebookError(f"row {position}: {exc}") from None
+    return labels
+
+
+def label_editor(book: Optional[cb.Codebook], key: str) -> pd.DataFrame:
+    return st.data_editor(
+        labels_frame(book), key=key, num_rows="dynamic", hide_index=True, width="stretch",
+        column_config={
+            "name": st.column_config.TextColumn("Label", required=True),
+            "description": st.column_config.TextColumn("Description", width="large"),
+            "colour": st.column_config.TextColumn("Colour (#rrggbb)", validate=r"^#[0-9a-fA-F]{6}$"),
+            "scope": st.column_config.SelectboxColumn("Scope", options=list(cb.SCOPES), required=True,
+                                                      default="turn"),
+            "links_referents": st.column_config.CheckboxColumn("Links referents", default=False),
+            "key": st.column_config.TextColumn("Key", max_chars=1, help="keyboard shortcut on the Replay"),
+        })
+
+
+def save(coding: CodingStore, name: str, description: str, labels: list[cb.Label], coder: str) -> None:
+    try:
+        book = cb.Codebook(name=name.strip(), labels=tuple(labels), description=description)
+        saved = coding.save_codebook(book, created_by=coder or None)
+    except (cb.CodebookError, ValueError) as exc:
+        st.session_state["codebooks_message"] = ("error", f"Not saved: {exc}")
+        return
+    st.session_state["codebooks_message"] = ("success", f"Saved {saved.name} version {saved.version}.")
+    st.session_state["codebooks_selected"] = saved.name
+
+
+def import_file(coding: CodingStore, upload, coder: str) -> None:
+    try:
+        book = cb.loads(upload.getvalue(), upload.name)
+        saved = coding.save_codebook(book, created_by=coder or None)
+    except (cb.CodebookError, ValueError) as exc:
+        st.error(md_escape(str(exc)))
+        return
+    st.session_state["codebooks_message"] = ("success", f"Imported {saved.name} as version {saved.version}.")
+    st.session_state["codebooks_selected"] = saved.name

@@ -1,0 +1,111 @@
+"""The one dialog picker: a dialog of a corpus (labelled with split and length, or game and players), and
+for A Game Of Sorts its round — seeded from the URL, written back to it, used by Replay, Compare and Present.
+
+A step in the URL belongs to the dialog and round it was linked with: when the link names a dialog that is
+not loaded, or the reader switches dialog or round, the step parameters are dropped, so the new dialog
+starts at its first step instead of inheriting another dialog's ``turn=3``."""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import streamlit as st
+
+from data_access import replay
+from data_access.links import HIGHLIGHT_PARAM, parse_positive_int
+from ui import cached
+from ui.url_state import drop_params, publish, query_param, seed
+from ui.widgets import md_escape
+
+
+def _steps_label(name: str, dialog_id: str):
+    def label(round_number: int) -> str:
+        return f"Round {round_number} ({cached.derived(replay.step_count, name, dialog_id, round_number)} steps)"
+    return label
+
+
+def dialog_picker(name: str, key: str, label: str = "Dialog", *, param: Optional[str] = "dialog",
+                  round_param: str = "round", step_params: Sequence[str] = ("turn", HIGHLIGHT_PARAM), default_index: int = 0,
+                  plays: Optional[list[tuple[str, int]]] = None, container=None) -> tuple[Optional[str], Optional[int]]:
+    """(dialog id, round or None). With ``param`` the choice lives in the URL under ``param`` and
+    ``round_param``; ``plays`` restricts the choice to given (dialog, round) plays of A Game Of Sorts."""
+    where = container or st
+    choices: dict[str, str] = cached.derived(replay.dialog_choices, name) or {}
+    if not choices:
+        where.info("This corpus has no dialogs to show.")
+        return None, None
+    if plays is not None:
+        return _play_picker(where, choices, key, label, plays, param, round_param, step_params)
+
+    ids = list(choices)
+    requested = query_param(param) if param else None
+    if requested is not None and requested not in choices:
+        where.warning(f"The link asks for dialog “{md_escape(requested)}”, which is not in the loaded corpus; "
+                      f"showing “{md_escape(ids[min(default_index, len(ids) - 1)])}” from its first step instead.")
+        drop_params(param, round_param, *step_params)
+        st.session_state.pop(key, None)
+        st.session_state.pop(f"{key}__linked", None)
+        requested = None
+    if param:
+        seed(key, param, str)
+    if key not in st.session_state or st.session_state[key] not in choices:
+        st.session_state[key] = ids[min(default_index, len(ids) - 1)]
+    dialog_id = where.selectbox(label, ids, key=key, format_func=lambda d: choices.get(d, d))
+    if param:
+        if query_param(param) not in (None, dialog_id):  # the reader picked another dialog
+            drop_params(round_param, *step_params)
+        publish(key, param, dialog_id)
+
+    rounds = cached.derived(replay.rounds_of, name, dialog_id)
+    if not rounds or rounds == [None]:
+        if param:
+            drop_params(round_param)
+        return dialog_id, None
+    return dialog_id, _round_picker(where, name, dialog_id, rounds, f"{key}_round_{dialog_id}",
+                                    round_param if param else None, step_params)
+
+
+def _round_picker(where, name: str, dialog_id: str, rounds: list[int], key: str, param: Optional[str],
+                  step_params: Sequence[str]) -> int:
+    if param:
+        requested = query_param(param)
+        if requested is not None and st.session_state.get(f"{key}__linked") != requested \
+                and parse_positive_int(requested) not in rounds:
+            where.warning(f"The link asks for round “{md_escape(requested)}”, but this dialog has rounds {rounds[0]} to "
+                          f"{rounds[-1]}; showing round {rounds[0]} from its first step.")
+            drop_params(param, *step_params)
+        else:
+            seed(key, param, parse_positive_int)
+    if st.session_state.get(key) not in rounds:
+        st.session_state[key] = rounds[0]
+    choice = where.radio("Round", rounds, key=key, horizontal=True, format_func=_steps_label(name, dialog_id))
+    if param:
+        if query_param(param) not in (None, str(choice)):  # the reader picked another round
+            drop_params(*step_params)
+        publish(key, param, choice)
+    return int(choice)
+
+
+def _play_picker(where, choices: dict[str, str], key: str, label: str, plays: list[tuple[str, int]],
+                 param: Optional[str], round_param: str, step_params: Sequence[str]):
+    options = [f"{d}|{r}" for d, r in plays]
+    if not options:
+        where.info("No other play of this board.")
+        return None, None
+    play_key = f"{key}_play"
+    if param:
+        wanted = f"{query_param(param)}|{query_param(round_param)}"
+        if wanted in options and st.session_state.get(f"{play_key}__linked") != wanted:
+            st.session_state[play_key] = wanted
+            st.session_state[f"{play_key}__linked"] = wanted
+    if st.session_state.get(play_key) not in options:
+        st.session_state[play_key] = options[0]
+    picked = where.selectbox(label, options, key=play_key,
+                             format_func=lambda o: f"{choices.get(o.split('|')[0], o)} · round {o.split('|')[1]}")
+    dialog_id, round_text = picked.split("|")
+    if param:
+        if (query_param(param), query_param(round_param)) not in ((None, None), (dialog_id, round_text)):
+            drop_params(*step_params)
+        publish(play_key, param, dialog_id)
+        st.query_params[round_param] = round_text
+        st.session_state[f"{play_key}__linked"] = picked
+    return dialog_id, int(round_text)

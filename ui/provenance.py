@@ -1,0 +1,53 @@
+"""Data page sections: where to obtain each corpus and how to cite it, and a visible note when the Game Of
+Sorts tiles are placeholders (GAME_OF_SORTS_IMAGES unset, or images missing from it)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from data_access.common import LoadedCorpus
+from data_access.provenance import PROVENANCE, ImageCoverage, gos_image_coverage
+from ui import cached
+
+
+def _coverage(loaded: LoadedCorpus, _folder_stamp: int) -> ImageCoverage:
+    return gos_image_coverage(loaded.frames["images"]["image_id"], loaded.assets)
+
+
+def _folder_stamp(folder) -> int:
+    """Changes when files are added to or removed from the folder (so the count is not stale)."""
+    try:
+        return Path(folder).stat().st_mtime_ns if folder else 0
+    except OSError:
+        return -1
+
+
+def gos_placeholder_note(name: str = "gos", compact: bool = False) -> None:
+    """An info box (a caption when ``compact``) when some or all tiles are placeholders."""
+    coverage = cached.derived(_coverage, name, _folder_stamp(cached.source_key(name)[2]))
+    if coverage is None or coverage.total == 0 or coverage.placeholders == 0:
+        return
+    if coverage.folder is None:
+        text = (f"The {coverage.total} Game Of Sorts images are shown as labelled placeholder tiles because "
+                "GAME_OF_SORTS_IMAGES is not set. Run the release's dataset/get_images.sh and set "
+                "GAME_OF_SORTS_IMAGES to the folder it fills to see the photos.")
+    else:
+        text = (f"{coverage.placeholders} of the {coverage.total} Game Of Sorts images are not in the "
+                "GAME_OF_SORTS_IMAGES folder (as <image_id>.jpg) and are shown as labelled placeholder tiles.")
+    if compact:
+        st.caption(text.replace("_", "\\_").replace("<", "\\<"))
+    else:
+        st.info(text.replace("_", "\\_").replace("<", "\\<"), icon="🖼️")
+
+
+def corpus_provenance(name: str) -> None:
+    """Where to get the corpus, its images or clip art, its licence and the references to cite."""
+    source = PROVENANCE[name]
+    with st.expander("Where to get it and how to cite it"):
+        st.markdown(source.obtain)
+        st.markdown(source.assets)
+        st.markdown(f"**Licence:** {source.licence}.")
+        st.markdown("**Cite:**" if len(source.citations) == 1 else "**Cite both:**")
+        for entry in source.citations:
+            st.code(entry, language="bibtex")

@@ -1,0 +1,115 @@
+"""The one place where page state meets the URL: reading and writing query parameters, widgets seeded
+from them, and links that keep working when the app is served under a path prefix.
+
+Streamlit round trip, in short: a widget with a ``key`` keeps its value in ``st.session_state``; a deep
+link must win over that remembered value exactly once (on the run where the URL names something new),
+after which the widget leads and the URL follows it. ``seed`` does this by remembering, per widget, the
+URL value it was last seeded from or wrote (``<key>__linked``).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Optional, Sequence
+
+import pandas as pd
+import streamlit as st
+
+
+def query_param(name: str) -> Optional[str]:
+    """The URL parameter ``name``, or None when absent or empty."""
+    value = st.query_params.get(name)
+    return value if value not in ("", None) else None
+
+
+def url_list(name: str) -> tuple[str, ...]:
+    """A comma-separated URL parameter as a tuple (empty when absent)."""
+    value = query_param(name)
+    return tuple(v for v in value.split(",") if v) if value else ()
+
+
+def set_url(**params) -> None:
+    """Write values into the URL (None, empty and False values are removed) so views can be shared."""
+    for name, value in params.items():
+        if value is None or value is False or (isinstance(value, (str, list, tuple)) and len(value) == 0):
+            if name in st.query_params:
+                del st.query_params[name]
+        elif isinstance(value, (list, tuple)):
+            st.query_params[name] = ",".join(map(str, value))
+        elif value is True:
+            st.query_params[name] = "1"
+        else:
+            st.query_params[name] = str(value)
+
+
+def drop_params(*names: str) -> None:
+    """Remove URL parameters (e.g. a step that belonged to another dialog)."""
+    for name in names:
+        if name in st.query_params:
+            del st.query_params[name]
+
+
+def seed(key: str, param: str, parse: Callable[[str], Any], default: Any = None) -> Optional[str]:
+    """Put the URL's ``param`` (parsed) into widget ``key``'s state when the URL names a value the widget
+    was not seeded from yet; otherwise the widget keeps its own value (``default`` on its first run).
+
+    Returns the raw URL value that was applied on this run (None when the widget kept its value)."""
+    requested = query_param(param)
+    applied = None
+    if requested is not None and st.session_state.get(f"{key}__linked") != requested:
+        st.session_state[key] = parse(requested)
+        st.session_state[f"{key}__linked"] = requested
+        applied = requested
+    elif key not in st.session_state and default is not None:
+        st.session_state[key] = default
+    return applied
+
+
+def publish(key: str, param: str, value: Any) -> None:
+    """Write a widget's value to the URL and remember it, so that ``seed`` does not apply it back."""
+    text = None if value is None else str(value)
+    set_url(**{param: text})
+    st.session_state[f"{key}__linked"] = text
+
+
+def url_multiselect(label: str, options: Sequence[str], param: str, format_func=str, key: Optional[str] = None,
+                    container=None) -> tuple[str, ...]:
+    """A multiselect seeded from and written back to the URL's ``param`` (comma-separated; absent = all).
+
+    Returns the chosen options in ``options`` order, all of them when nothing is chosen."""
+    options = list(options)
+    key = key or f"url_multiselect__{param}"
+    if key not in st.session_state:
+        wanted = [o for o in url_list(param) if o in options]
+        st.session_state[key] = wanted or options
+    chosen = (container or st).multiselect(label, options, key=key, format_func=format_func, placeholder="All")
+    chosen = [o for o in options if o in chosen]
+    if not chosen or len(chosen) == len(options):
+        drop_params(param)
+        return tuple(options)
+    st.query_params[param] = ",".join(chosen)
+    return tuple(chosen)
+
+
+def base_path() -> str:
+    """The path prefix the app is served under (``server.baseUrlPath``), as '' or '/prefix'."""
+    prefix = str(st.get_option("server.baseUrlPath") or "").strip("/")
+    return f"/{prefix}" if prefix else ""
+
+
+def served(link: str) -> str:
+    """A root-relative app link (``/replay?...`` as ``data_access.links`` builds them) as the browser must
+    request it: under ``server.baseUrlPath`` the prefix goes first."""
+    if not isinstance(link, str) or not link.startswith("/"):
+        return link
+    return base_path() + link
+
+
+def served_links(frame: pd.DataFrame, *columns: str) -> pd.DataFrame:
+    """``frame`` with its link columns made ``served`` (a copy only when there is a prefix)."""
+    prefix = base_path()
+    present = [c for c in columns if c in frame.columns]
+    if not prefix or not present:
+        return frame
+    frame = frame.copy()
+    for column in present:
+        frame[column] = frame[column].map(served)
+    return frame
