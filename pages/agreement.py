@@ -8,6 +8,7 @@ from data_access.coding import compare
 from ui.agreement import (adjudicate, copy_agreed_to_gold, gold_exports, layer_choice, linked, statistics_table)
 from ui.coding import codebook_picker, coder_box, store
 from ui.router import ensure_routed
+from ui.share import latex_table_download
 from ui.widgets import md_escape
 
 ensure_routed()
@@ -34,7 +35,8 @@ if layer is not None:
     frame = pd.concat([frame, compare.layer_source(layer_frame, name, mapping, scope)], ignore_index=True)
 available = sorted(frame["coder"].unique())
 coders = st.multiselect("Compare", available, default=available[:2] if layer is None else
-                        [c for c in available if c in (me, layer[0])] or available[:2], key="agreement_coders")
+                        [c for c in available if c in (me, layer[0])] or available[:2],
+                        key=f"agreement_coders_{book.name}_{scope}_{layer[0] if layer else ''}")
 if len(coders) < 2:
     st.info("Choose at least two coders (or a coder and the gold or a published layer). Coders appear here once "
             "they have coded with this codebook on the Replay.")
@@ -54,11 +56,13 @@ if scope == "span":
         "same_referents": st.column_config.NumberColumn("same referent set", format="%.3f"),
         "referent_jaccard": st.column_config.NumberColumn("referent Jaccard", format="%.3f")})
     st.caption("Spans match exactly (same utterance, offsets and label) or by overlap (same utterance and label, "
-               "overlapping characters, one-to-one). Referent agreement is over spans matched exactly.")
+               "overlapping characters, one-to-one). Referent agreement is over the spans matched by overlap.")
     table = compare.span_disagreements(chosen, coders)
 else:
     stats = ag.agreement_table(chosen, coders, units=units, n_resamples=500, seed=0)
     st.dataframe(statistics_table(stats, len(coders)), hide_index=True, width="stretch")
+    latex_table_download(stats.rename(columns={"kappa_low": "cohen_kappa_low", "kappa_high": "cohen_kappa_high"}),
+                         "Inter-coder agreement per label (95% percentile-bootstrap intervals).", "agreement_statistics", digits=3)
     st.caption("Units: every turn (or dialog) any of them labelled, in dialogs each coded; a coder who opened a "
                "dialog but put no label on a unit counts as “none”. Per label: labelled or not (binary). "
                "Intervals: percentile bootstrap over units, 500 resamples, seed 0.")

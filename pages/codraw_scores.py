@@ -13,7 +13,7 @@ CORPUS = "codraw"
 
 st.title("CoDraw scores & peeks")
 st.caption("Scene similarity of the Drawer's canvas to the target: the paper's final metric (max 5) and the "
-           "original 7-term metric the data stores. Select points or bars to list their dialogs.")
+           "original 7-term metric the data stores. Click a bar or point to list its dialogs.")
 
 available = charts.corpus_splits(CORPUS)
 if available is None:

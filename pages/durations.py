@@ -9,7 +9,7 @@ from ui.router import ensure_routed
 ensure_routed()
 
 st.title("Durations")
-st.caption("How long the dialogues took, per corpus. Select points or bars to list their dialogs.")
+st.caption("How long the dialogues took, per corpus. Click a bar or point to list its dialogs.")
 
 st.header("CoDraw")
 available = charts.corpus_splits("codraw")

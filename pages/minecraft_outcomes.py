@@ -12,7 +12,7 @@ CORPUS = "minecraft"
 
 st.title("Minecraft outcomes")
 st.caption("Builds are compared with their target after aligning them (rotation about the vertical axis and an "
-           "x/z shift), as the corpus's diff.py does. Select points or bars to list their games.")
+           "x/z shift), as the corpus's diff.py does. Click a bar or point to list its games.")
 
 available = charts.corpus_splits(CORPUS)
 if available is None:

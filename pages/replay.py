@@ -2,13 +2,13 @@
 (and round=... for A Game Of Sorts)."""
 import streamlit as st
 
-from data_access.links import parse_positive_int, replay_link
+from data_access.links import parse_positive_int
 from ui import replay_codraw, replay_gos, replay_minecraft
 from ui.coding import coding_panel
 from ui.notes import notes_panel
 from ui.router import ensure_routed
+from ui.runs import replay_panel, run_link
 from ui.url_state import served
-from ui.runs import replay_panel
 from ui.share import replay_downloads
 from ui.widgets import corpus_selector, query_param
 
@@ -25,7 +25,7 @@ replay_panel(corpus)  # a model run beside the humans, when one is chosen (&run=
 dialog, turn, round_ = query_param("dialog"), parse_positive_int(query_param("turn")), parse_positive_int(query_param("round"))
 if dialog is not None and turn is not None:
     st.caption("Link to exactly this state (copy it with the button on the right):")
-    st.code(served(replay_link(corpus, dialog, turn, round_ if corpus == "gos" else None)), language=None)
+    st.code(served(run_link(corpus, dialog, turn, round_, query_param("run"))), language=None)  # &run= when one is shown
     notes_panel(corpus, dialog, turn, round_ if corpus == "gos" else None,
                 turn_label="step" if corpus == "gos" else "turn")
     coding_panel(corpus, dialog, turn, round_ if corpus == "gos" else None)

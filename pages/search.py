@@ -44,7 +44,7 @@ if isinstance(result, str):
 counts = st.columns(max(1, len(result.counts)))
 for column, row in zip(counts, result.counts.itertuples(index=False)):
     column.metric(CORPUS_TITLES.get(row.corpus, row.corpus), f"{row.n_utterances:,}",
-                  f"in {row.n_dialogs:,} dialogs", delta_color="off")
+                  f"in {row.n_dialogs:,} dialogs", delta_color="off", delta_arrow="off")
 st.caption(md_escape(f"{result.total:,} matching utterances for {result.query.description}. "
                      f"Each corpus's hits are listed in its tab, {PAGE_SIZE} per page; “open ▶” replays the turn "
                      "with the match highlighted."))
@@ -56,12 +56,14 @@ for tab, corpus in zip(tabs, result.counts["corpus"]):
             st.caption("No matching utterance in this corpus.")
             continue
         page = 1
+        pager, where = st.columns([1, 4], vertical_alignment="bottom")
         if n_pages > 1:
-            page = int(st.number_input(f"Page (of {n_pages:,})", 1, n_pages, 1, key=f"search_page_{corpus}_{hash(options)}"))
-        st.caption(f"Hits {(page - 1) * PAGE_SIZE + 1:,}–{min(page * PAGE_SIZE, n_hits):,} of {n_hits:,}")
+            page = int(pager.number_input(f"Page (of {n_pages:,})", 1, n_pages, 1, key=f"search_page_{corpus}_{hash(options)}"))
+        where.caption(f"Hits {(page - 1) * PAGE_SIZE + 1:,}–{min(page * PAGE_SIZE, n_hits):,} of {n_hits:,}")
         hits = search_page(*options, corpus, page, PAGE_SIZE)
+        columns = ["link", "dialog_id", "round", "turn", "speaker", "left", "match", "right"]
         st.dataframe(
-            hits[["dialog_id", "round", "turn", "speaker", "left", "match", "right", "link"]],
+            hits[[c for c in columns if c != "round" or hits["round"].notna().any()]],
             hide_index=True, width="stretch", key=f"search_hits_{corpus}",
             column_config={"left": st.column_config.TextColumn("…", width="medium"),
                            "right": st.column_config.TextColumn("…", width="medium"),

@@ -10,9 +10,12 @@ import streamlit as st
 from data_access.analysis.charts import Chart, available_splits, selected_rows, selection_table
 from data_access.common import CORPUS_TITLES
 from ui.cached import derived, loaded_corpus
+from ui.url_state import served_links
 from ui.share import chart_downloads
 
-SELECTION_LIMIT = 500  # rows listed under a chart; a lasso over 9,000 points should not flood the page
+PAGE_SIZE = 50  # selected dialogs listed per page under a chart (all of them, page by page)
+SELECT_HINT = (" Click a bar or point to list its dialogs with replay links (shift-click adds more; the "
+               "toolbar's box and lasso select many; double-click clears).")
 
 
 def corpus_splits(corpus: str) -> Optional[tuple[str, ...]]:
@@ -31,23 +34,10 @@ def build(builder, corpus: str, *args) -> Optional[Chart]:
 
 
 def url_multiselect(label: str, options: Sequence[str], param: str, format_func=str) -> tuple[str, ...]:
-    """A multiselect seeded from and written back to the URL's ``param`` (comma-separated; absent = all).
+    """A multiselect kept in the URL (see ``ui.url_state.url_multiselect``)."""
+    from ui.url_state import url_multiselect as multiselect
 
-    Returns the chosen options in ``options`` order, all of them when nothing is chosen."""
-    options = list(options)
-    key = f"url_multiselect__{param}"
-    if key not in st.session_state:
-        requested = st.query_params.get(param)
-        wanted = [o for o in (requested or "").split(",") if o in options]
-        st.session_state[key] = wanted or options
-    chosen = st.multiselect(label, options, key=key, format_func=format_func, placeholder="All")
-    chosen = [o for o in options if o in chosen]
-    if not chosen or len(chosen) == len(options):
-        if param in st.query_params:
-            del st.query_params[param]
-        return tuple(options)
-    st.query_params[param] = ",".join(chosen)
-    return tuple(chosen)
+    return multiselect(label, options, param, format_func=format_func)
 
 
 def split_filter(available: Sequence[str], param: str = "split", label: str = "Splits") -> tuple[str, ...]:
@@ -68,7 +58,7 @@ def show(chart: Optional[Chart], corpus: Optional[str] = None) -> None:
     selectable = chart.selectable and corpus is not None
     event = st.plotly_chart(chart.figure, key=f"chart__{chart.key}", on_select="rerun" if selectable else "ignore",
                             selection_mode=("points", "box", "lasso"), config={"displaylogo": False})
-    st.caption(chart.caption + (" Select points or bars to list them with replay links." if selectable else ""))
+    st.caption(chart.caption + (SELECT_HINT if selectable else ""))
     with st.container(horizontal=True, gap="small"):
         st.download_button("Download the data (CSV)", data=lambda: chart.data.to_csv(index=False), file_name=f"{chart.key}.csv",
                            mime="text/csv", key=f"csv__{chart.key}", icon=":material/download:", type="tertiary",
@@ -80,10 +70,23 @@ def show(chart: Optional[Chart], corpus: Optional[str] = None) -> None:
     rows = selected_rows(chart.figure, selection)
     if not rows:
         return
-    table = selection_table(chart, rows[:SELECTION_LIMIT], corpus)
-    more = f" (the first {SELECTION_LIMIT:,} of {len(rows):,})" if len(rows) > SELECTION_LIMIT else ""
-    st.markdown(f"**{len(table):,} selected{more}** — open one in the replay:")
-    st.dataframe(table, hide_index=True, key=f"selection__{chart.key}",
+    selection_list(chart, selection_table(chart, rows, corpus))
+
+
+def selection_list(chart: Chart, table) -> None:
+    """Every selected dialog (or round), page by page, each with its replay link."""
+    if table.empty:
+        return
+    pages = (len(table) + PAGE_SIZE - 1) // PAGE_SIZE
+    unit = "rounds" if "round" in table.columns else "dialogs"
+    header, pager = st.columns([3, 1], vertical_alignment="bottom")
+    page = pager.number_input(f"Page (of {pages})", 1, pages, 1, key=f"selection_page__{chart.key}") if pages > 1 else 1
+    start = (int(page) - 1) * PAGE_SIZE
+    shown = table.iloc[start:start + PAGE_SIZE]
+    header.markdown(f"**{len(table):,} {unit} selected** — {start + 1:,} to {start + len(shown):,} listed; "
+                    "open one in the replay:")
+    st.dataframe(served_links(shown, "replay"), hide_index=True, key=f"selection__{chart.key}",
+                 height=(len(shown) + 1) * 35 + 3,
                  column_config={"replay": st.column_config.LinkColumn("Replay", display_text="▶ open")})
 
 

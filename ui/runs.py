@@ -14,6 +14,8 @@ from data_access.common import CORPUS_TITLES
 from data_access.links import parse_positive_int, replay_link
 from data_access.runs import RUNS_VARIABLE, analysis, save_upload, views
 from ui import cached
+from ui.share import latex_table_download
+from ui.url_state import served
 from ui.widgets import download_buttons, md_escape, query_param
 
 NONE = "(no run)"
@@ -86,8 +88,6 @@ def replay_panel(name: str) -> None:
         _minecraft_panel(name, key, dialog, turn)
     elif round_ is not None:
         _gos_panel(name, key, dialog, round_, turn)
-    st.caption("Link to this state with this run:")
-    st.code(run_link(name, dialog, turn, round_, run), language=None)
 
 
 def _codraw_panel(name: str, key, dialog: str, turn: int) -> None:
@@ -126,7 +126,7 @@ def _minecraft_panel(name: str, key, dialog: str, turn: int) -> None:
     if view.sample_id is None:
         st.info(view.note)
         if view.sample_turns:
-            links = " · ".join(f"[utterance {t} (sample {s})]({run_link(name, dialog, t, None, view.run)})"
+            links = " · ".join(f"[utterance {t} (sample {s})]({served(run_link(name, dialog, t, None, view.run))})"
                                for s, t in view.sample_turns if t > 0)
             st.markdown(f"Samples of this game in the run: {links}")
         return
@@ -214,6 +214,7 @@ def metrics_section(name: str, runs: dict) -> None:
              "gos": "Means over messages whose gold is non-empty (the naming rate over messages with empty gold), Student-t intervals."}
     st.caption(notes[name])
     download_buttons(table.drop(columns=["interval (95%)"]), f"runs-{name}-metrics")
+    latex_table_download(table.drop(columns=["interval (95%)"]), notes[name], f"runs-{name}-metrics", digits=3)
 
 
 def _links(name: str, frame: pd.DataFrame, run: str) -> list[str]:
@@ -221,7 +222,7 @@ def _links(name: str, frame: pd.DataFrame, run: str) -> list[str]:
     def number(value):
         return None if value is None or pd.isna(value) else int(value)
     rounds = frame["round"] if "round" in frame.columns else [None] * len(frame)
-    return [run_link(name, d, number(t), number(r), run) for d, t, r in zip(frame["dialog_id"], frame["turn"], rounds)]
+    return [served(run_link(name, d, number(t), number(r), run)) for d, t, r in zip(frame["dialog_id"], frame["turn"], rounds)]
 
 
 def comparison_section(name: str, runs: dict) -> None:
@@ -245,6 +246,10 @@ def comparison_section(name: str, runs: dict) -> None:
                    help="95% paired bootstrap interval: the same resampled units for both runs")
     st.caption(f"{statistic} on the {result['n']:,} units both have; A − B 95% paired bootstrap interval "
                f"{_number(result['low'])} to {_number(result['high'])}.")
+    latex_table_download(pd.DataFrame([{"run A": a, "run B": b, "units": result["n"], "A": result["a"], "B": result["b"],
+                                        "difference": result["difference"], "low": result["low"], "high": result["high"]}]),
+                         f"{statistic}: run A vs run B, A − B with its 95% paired bootstrap interval.", f"runs-{name}-{a}-vs-{b}",
+                         digits=3, column_names={"difference": "A − B"})
     paired = analysis.with_turns(analysis.paired_units(units_a, units_b), cached.derived(analysis.unit_turns, name))
     paired["open"] = _links(name, paired, a)
     shown = paired[["unit", "value_a", "value_b", "difference", "open"]].head(200)

@@ -34,12 +34,18 @@ class Chart:
     data: pd.DataFrame  # the numbers behind the figure
     caption: str  # one line: what it shows and on how many dialogs
     selectable: bool = False  # traces carry row positions of ``data`` in customdata; rows have dialog_id
+    # For charts of aggregates (a bar = a mean over many rounds): the rows behind the bars, each with
+    # dialog_id (and round) and the ``group`` of the bar it counts in; the traces' customdata then holds
+    # each bar's group instead of a row position. Setting it makes the chart selectable.
+    drill: Optional[pd.DataFrame] = None
 
     def __post_init__(self):
         # Streamlit derives a chart's widget id from its JSON, and a figure straight from a builder
         # serialises its layout in another key order than the copy the cache hands out later; the
         # selection made on the first run would then be lost. A copy serialises like the cached one.
         self.figure = go.Figure(self.figure)
+        if self.drill is not None:
+            self.selectable = True
 
     @property
     def empty(self) -> bool:
@@ -93,8 +99,7 @@ def style(figure: go.Figure, title: str = "", x: str = "", y: str = "", height: 
     figure.update_layout(
         title={"text": title} if title else None, height=height, margin={"l": 10, "r": 10, "t": 40 if title else 10, "b": 10},
         showlegend=legend, legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
-        dragmode="select",
-    )
+    )  # no dragmode: Streamlit then lets a click select a point or bar (box and lasso stay in the toolbar)
     if x:
         figure.update_xaxes(title_text=x)
     if y:
@@ -185,8 +190,14 @@ def selected_rows(figure: go.Figure, selection: Optional[Mapping]) -> list[int]:
 
 
 def selection_table(chart: Chart, rows: Sequence[int], corpus: str) -> pd.DataFrame:
-    """The selected rows of ``chart.data`` with a replay link first (to the round, where rows are rounds)."""
-    table = chart.data.iloc[[r for r in rows if 0 <= r < len(chart.data)]].copy()
+    """The selected rows of ``chart.data`` (or, for a chart of aggregates, the ``drill`` rows of the
+    selected bars' groups) with a replay link first (to the round, where rows are rounds)."""
+    if chart.drill is not None:
+        wanted = set(int(r) for r in rows)
+        table = chart.drill[chart.drill["group"].isin(wanted)].drop(columns=["group"]).copy()
+        table = table.drop_duplicates().reset_index(drop=True)
+    else:
+        table = chart.data.iloc[[r for r in rows if 0 <= r < len(chart.data)]].copy()
     rounds = table["round"] if "round" in table else [None] * len(table)
     links = [replay_link(corpus, str(dialog), round=None if r is None or pd.isna(r) else int(r))
              for dialog, r in zip(table["dialog_id"], rounds)]

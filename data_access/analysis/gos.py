@@ -134,6 +134,7 @@ def lock_outcome_chart(loaded: LoadedCorpus) -> Chart:
             x=group["round_number"], y=group["mean"], name=names.get(measure, measure),
             marker={"color": PALETTE[index * 2 % len(PALETTE)]},
             error_y=ci_error_bars(group["mean"], group["low"], group["high"]),
+            customdata=group["round_number"].astype("int64").to_numpy().reshape(-1, 1),
             hovertemplate="round %{x}: %{y:.2f} per round<extra></extra>"))
     style(figure, x="round number", y="mean per round (95% CI)")
     figure.update_layout(barmode="group")
@@ -142,7 +143,9 @@ def lock_outcome_chart(loaded: LoadedCorpus) -> Chart:
                f"mismatches, {int(rounds['manual_unlocks'].sum())} manual unlocks in all) over "
                f"{count_phrase(len(rounds), 'round')} of {count_phrase(_interactions(rounds), 'interaction')}. "
                f"{interval_note('bootstrap')}")
-    return Chart("gos_lock_outcomes", figure, stats, caption)
+    drill = rounds.rename(columns={"interaction_id": "dialog_id", "round_number": "round"})
+    drill = drill[["dialog_id", "round", "board_id", "mismatches", "manual_unlocks"]].assign(group=drill["round"].astype("int64"))
+    return Chart("gos_lock_outcomes", figure, stats, caption, drill=drill)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -188,10 +191,11 @@ def board_agreement_chart(loaded: LoadedCorpus) -> Chart:
         return empty_chart("gos_board_agreement", "No board was ranked completely by two or more interactions.")
     labels = _board_label(agreement["board_id"])
     figure = go.Figure()
+    groups = np.arange(len(agreement)).reshape(-1, 1)  # a bar's group: its board's row in ``agreement``
     for index, (column, name) in enumerate((("mean_kendall_tau", "Kendall tau"), ("mean_spearman_rho", "Spearman rho"),
                                             ("kendall_w", "Kendall W"))):
         figure.add_trace(go.Bar(x=labels, y=agreement[column], name=name, marker={"color": PALETTE[index]},
-                                hovertemplate="%{x}: " + name + " %{y:.2f}<extra></extra>"))
+                                customdata=groups, hovertemplate="%{x}: " + name + " %{y:.2f}<extra></extra>"))
     style(figure, x="board", y="agreement between its rankings")
     figure.update_layout(barmode="group")
     figure.update_yaxes(range=[-1, 1])
@@ -199,7 +203,11 @@ def board_agreement_chart(loaded: LoadedCorpus) -> Chart:
     caption = (f"Agreement between the independent rankings of each board (mean pairwise Kendall tau {tau:.2f}, "
                f"Spearman rho {rho:.2f}, and Kendall's W) over {count_phrase(len(agreement), 'board')} ranked by "
                f"{count_phrase(_interactions(ranks), 'interaction')}.")
-    return Chart("gos_board_agreement", figure, agreement, caption)
+    plays = ranks.groupby(["board_id", "interaction_id", "round_number"], as_index=False).agg(ranked=("rank", "size"))
+    plays = plays[plays["board_id"].isin(agreement["board_id"])]
+    drill = plays.rename(columns={"interaction_id": "dialog_id", "round_number": "round"})
+    drill["group"] = drill["board_id"].map({b: i for i, b in enumerate(agreement["board_id"])}).astype("int64")
+    return Chart("gos_board_agreement", figure, agreement, caption, drill=drill)
 
 
 def rank_sum_chart(loaded: LoadedCorpus) -> Chart:
@@ -282,13 +290,15 @@ def next_rank_reference_chart(loaded: LoadedCorpus) -> Chart:
     if references.empty:
         return empty_chart("gos_next_rank_references", "No in-round message refers to an image before a rank.")
     stats = next_rank_reference_stats(references)
+    groups = np.array([0 if r == "all" else int(r) for r in stats["round"]], dtype="int64")  # "all" = 0
     figure = go.Figure()
     figure.add_trace(go.Bar(
         x=stats["round"], y=stats["hit_rate"] * 100, name="refers to the next ranked image", marker={"color": PALETTE[0]},
         error_y=ci_error_bars(stats["hit_rate"] * 100, stats["hit_low"] * 100, stats["hit_high"] * 100),
-        customdata=stats["messages"], hovertemplate="round %{x}: %{y:.1f}% of %{customdata} messages<extra></extra>"))
+        customdata=np.column_stack([groups, stats["messages"].to_numpy()]),
+        hovertemplate="round %{x}: %{y:.1f}% of %{customdata[1]} messages<extra></extra>"))
     figure.add_trace(go.Bar(x=stats["round"], y=stats["chance_rate"] * 100, name="chance", marker={"color": "#BABABA"},
-                            hovertemplate="round %{x}: chance %{y:.1f}%<extra></extra>"))
+                            customdata=groups.reshape(-1, 1), hovertemplate="round %{x}: chance %{y:.1f}%<extra></extra>"))
     style(figure, x="round number", y="% of messages (95% CI)")
     figure.update_layout(barmode="group")
     figure.update_xaxes(type="category")  # "all" next to "1".."4"
@@ -297,7 +307,11 @@ def next_rank_reference_chart(loaded: LoadedCorpus) -> Chart:
                f"name the image the pair ranks next (chance {overall['chance_rate']:.0%}), over "
                f"{count_phrase(_interactions(references), 'interaction')}. "
                f"{interval_note('wilson')}")
-    return Chart("gos_next_rank_references", figure, stats, caption)
+    per_round = references.groupby(["interaction_id", "round_number"], as_index=False).agg(
+        messages=("hit", "size"), refer_to_next=("hit", "sum"))
+    drill = per_round.rename(columns={"interaction_id": "dialog_id", "round_number": "round"})
+    drill = pd.concat([drill.assign(group=drill["round"].astype("int64")), drill.assign(group=0)], ignore_index=True)
+    return Chart("gos_next_rank_references", figure, stats, caption, drill=drill)
 
 
 # ---------------------------------------------------------------------------------------------------

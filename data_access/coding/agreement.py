@@ -164,6 +164,7 @@ class SpanAgreement:
     matched: int
     only_first: int
     only_second: int
+    pairs: tuple = ()  # the matched (first span, second span) pairs
 
     @property
     def f1(self) -> float:
@@ -189,11 +190,12 @@ def span_agreement(first: Iterable[Span], second: Iterable[Span], *, mode: str =
                    min_overlap: float = 0.0) -> SpanAgreement:
     """How many spans the two coders share. ``exact``: same unit, offsets and label. ``overlap``: same unit and
     label and overlapping characters (with ``min_overlap`` > 0: overlap / union of the two spans at least that),
-    matched one-to-one, largest overlaps first."""
+    matched one-to-one, the pairs with the largest overlap / union first (so nested spans pair with their
+    closest counterpart)."""
     a, b = sorted(set(first), key=repr), sorted(set(second), key=repr)
     if mode == "exact":
-        matched = len(set(a) & set(b))
-        return SpanAgreement(matched, len(a) - matched, len(b) - matched)
+        both = sorted(set(a) & set(b), key=repr)
+        return SpanAgreement(len(both), len(a) - len(both), len(b) - len(both), tuple((x, x) for x in both))
     if mode != "overlap":
         raise ValueError(f"mode must be exact or overlap; got {mode!r}")
     candidates = []
@@ -203,13 +205,14 @@ def span_agreement(first: Iterable[Span], second: Iterable[Span], *, mode: str =
                 shared = _overlap(x, y)
                 union = max(x[2], y[2]) - min(x[1], y[1])
                 if shared > 0 and shared / union >= min_overlap:
-                    candidates.append((-shared, i, j))
-    used_a, used_b = set(), set()
-    for _, i, j in sorted(candidates):
+                    candidates.append((-shared / union, -shared, i, j))  # closest pairs first (IoU, then size)
+    used_a, used_b, pairs = set(), set(), []
+    for _, _, i, j in sorted(candidates):
         if i not in used_a and j not in used_b:
             used_a.add(i)
             used_b.add(j)
-    return SpanAgreement(len(used_a), len(a) - len(used_a), len(b) - len(used_b))
+            pairs.append((a[i], b[j]))
+    return SpanAgreement(len(used_a), len(a) - len(used_a), len(b) - len(used_b), tuple(pairs))
 
 
 def referent_agreement(first: dict, second: dict) -> dict:
@@ -289,6 +292,23 @@ def spans_of(frame: pd.DataFrame) -> set:
                 None if _missing(getattr(row, "utterance", None)) else int(row.utterance))
         out.add((unit, int(row.start), int(row.end), row.label))
     return out
+
+
+def span_referents(frame: pd.DataFrame) -> dict:
+    """(unit, start, end, label) as in ``spans_of`` -> the set of referents linked to that span."""
+    out: dict = {}
+    for row in frame.itertuples(index=False):
+        unit = (row.corpus, row.dialog_id, None if _missing(row.round) else int(row.round),
+                None if _missing(row.turn) else int(row.turn),
+                None if _missing(getattr(row, "utterance", None)) else int(row.utterance))
+        out.setdefault((unit, int(row.start), int(row.end), row.label), set()).update(row.referents)
+    return out
+
+
+def matched_referent_agreement(result: SpanAgreement, first_refs: dict, second_refs: dict) -> dict:
+    """``referent_agreement`` over the span pairs a ``span_agreement`` matched."""
+    return referent_agreement({i: first_refs.get(x, set()) for i, (x, _) in enumerate(result.pairs)},
+                              {i: second_refs.get(y, set()) for i, (_, y) in enumerate(result.pairs)})
 
 
 def referents_of(frame: pd.DataFrame) -> dict:

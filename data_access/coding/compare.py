@@ -56,7 +56,7 @@ def _plain(value):
 
 def span_pairs(frame: pd.DataFrame, coders: Sequence[str]) -> pd.DataFrame:
     """For each pair of coders: spans matched exactly and by overlap, F1 of each, and referent agreement over
-    the spans matched exactly (same referent set; mean Jaccard) — only where both coded the dialog."""
+    the spans matched by overlap (same referent set; mean Jaccard) — only where both coded the dialog."""
     rows = []
     for first, second in combinations(coders, 2):
         a, b = frame[frame["coder"] == first], frame[frame["coder"] == second]
@@ -65,7 +65,7 @@ def span_pairs(frame: pd.DataFrame, coders: Sequence[str]) -> pd.DataFrame:
         b = b[[d in shared for d in zip(b["corpus"], b["dialog_id"])]]
         exact = ag.span_agreement(ag.spans_of(a), ag.spans_of(b))
         overlap = ag.span_agreement(ag.spans_of(a), ag.spans_of(b), mode="overlap")
-        refs = ag.referent_agreement(ag.referents_of(a), ag.referents_of(b))
+        refs = ag.matched_referent_agreement(overlap, ag.span_referents(a), ag.span_referents(b))
         rows.append({"coders": f"{first} vs {second}", "dialogs": len(shared), "spans_first": len(ag.spans_of(a)),
                      "spans_second": len(ag.spans_of(b)), "exact_matched": exact.matched, "exact_f1": exact.f1,
                      "overlap_matched": overlap.matched, "overlap_f1": overlap.f1,

@@ -224,14 +224,18 @@ def _gold_key(action: tuple) -> tuple:
 
 # ----------------------------------------------------------------------------------------- corpus side
 
-def sample_table(corpus: LoadedCorpus) -> pd.DataFrame:
+def sample_table(corpus: LoadedCorpus, wanted: Optional[set] = None) -> pd.DataFrame:
     """The corpus's BAP samples with their gold actions decoded: game, split, sample_id, turn, gold (list of
-    (kind, x, y, z, colour))."""
-    samples = corpus.frames["bap_samples"][["game", "split", "sample_id", "turn", "next_actions"]].copy()
+    (kind, x, y, z, colour)); only the ``wanted`` (game, sample_id) keys when given (decoding is the cost)."""
+    samples = corpus.frames["bap_samples"][["game", "split", "sample_id", "turn", "next_actions"]]
+    if wanted is not None:
+        keys = pd.MultiIndex.from_arrays([samples["game"], samples["sample_id"]])
+        samples = samples[keys.isin(list(wanted))]
+    samples = samples.reset_index(drop=True)
     kinds = {"putdown": "placement", "pickup": "removal"}
-    samples["gold"] = [[(kinds[a[0]], int(a[1]), int(a[2]), int(a[3]), a[4]) for a in orjson.loads(text)]
-                       for text in samples["next_actions"]]
-    return samples.drop(columns="next_actions")
+    gold = [[(kinds[a[0]], int(a[1]), int(a[2]), int(a[3]), a[4]) for a in orjson.loads(text)]
+            for text in samples["next_actions"]]
+    return samples.drop(columns="next_actions").assign(gold=gold)
 
 
 def initial_configs(corpus: LoadedCorpus, wanted: Iterable[tuple[str, int]]) -> dict[tuple[str, int], Config]:
@@ -241,26 +245,28 @@ def initial_configs(corpus: LoadedCorpus, wanted: Iterable[tuple[str, int]]) -> 
     for game, sample_id in wanted:
         by_game.setdefault(game, []).append(sample_id)
     actions = corpus.frames["actions"]
-    actions = actions[actions["game"].isin(list(by_game))]
+    actions = actions[actions["game"].isin(list(by_game))].sort_values(["game", "seq"], kind="stable")
+    games = actions["game"].to_numpy(dtype=object)
+    states = actions["state_idx"].to_numpy()
+    rows = list(zip(actions["kind"].to_numpy(dtype=object), actions["x"].to_numpy().tolist(),
+                    actions["y"].to_numpy().tolist(), actions["z"].to_numpy().tolist(), actions["color"].to_numpy(dtype=object)))
+    starts = {}
+    for index, game in enumerate(games):  # games are contiguous after the sort
+        starts.setdefault(game, [index, index])[1] = index + 1
     result: dict[tuple[str, int], Config] = {}
-    for game, group in actions.groupby("game", sort=False):
-        group = group.sort_values("seq")
-        states = group["state_idx"].to_numpy()
-        rows = list(zip(group["kind"], group["x"], group["y"], group["z"], group["color"]))
+    for game, ids in by_game.items():
+        begin, end = starts.get(game, (0, 0))
         config: Config = {}
-        position = 0
-        for sample_id in sorted(set(by_game[game])):
-            while position < len(rows) and states[position] <= sample_id - 1:
+        position = begin
+        for sample_id in sorted(set(ids)):
+            while position < end and states[position] <= sample_id - 1:
                 kind, x, y, z, color = rows[position]
                 if kind == "placement":
-                    config[(int(x), int(y), int(z))] = color
+                    config[(x, y, z)] = color
                 else:
-                    config.pop((int(x), int(y), int(z)), None)
+                    config.pop((x, y, z), None)
                 position += 1
             result[(game, sample_id)] = dict(config) if sample_id > 1 else {}
-    for game, ids in by_game.items():  # games without any action: nothing built yet
-        for sample_id in ids:
-            result.setdefault((game, sample_id), {})
     return result
 
 
@@ -357,15 +363,16 @@ def _utterances_of(corpus: LoadedCorpus, samples: pd.DataFrame, positions: list[
 # ------------------------------------------------------------------------------------------------ scoring
 
 def _json_config(config: Config) -> str:
-    return json.dumps(sorted([x, y, z, c] for (x, y, z), c in config.items()))
+    return orjson.dumps(sorted([x, y, z, c] for (x, y, z), c in config.items())).decode()
 
 
 def score(corpus: LoadedCorpus, rows: list[dict], tally: Tally, generated: bool) -> dict[str, pd.DataFrame]:
-    samples = sample_table(corpus)
+    samples = sample_table(corpus, None if generated else {(r["game"], r["sample_id"]) for r in rows})
     if generated:
         rows = align_generated(corpus, rows, tally, samples)
     known = {(g, s): i for i, (g, s) in enumerate(zip(samples["game"], samples["sample_id"]))}
-    games = set(samples["game"])
+    games = set(corpus.frames["bap_samples"]["game"])
+    records = samples.to_dict("records")
     matched, seen = [], {}
     for row in rows:
         key = (row["game"], row["sample_id"])
@@ -384,7 +391,7 @@ def score(corpus: LoadedCorpus, rows: list[dict], tally: Tally, generated: bool)
     for row in matched:
         key = (row["game"], row["sample_id"])
         start = initial[key]
-        sample = samples.iloc[known[key]]
+        sample = records[known[key]]
         gold_end, _ = apply_actions(start, sample["gold"])
         if "end_config" in row:
             predicted_end, infeasible = {}, 0

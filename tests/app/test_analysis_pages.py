@@ -154,7 +154,7 @@ def _selection_app():
 def test_a_selection_lists_its_rounds_with_replay_links():
     at = AppTest.from_function(_selection_app, default_timeout=60).run()
     assert not at.exception
-    assert "2 selected" in at.markdown[0].value
+    assert "2 rounds selected" in at.markdown[0].value
     table = at.dataframe[0].value
     assert table["dialog_id"].tolist() == ["i3", "i1"]
     assert table["replay"].tolist() == ["/replay?corpus=gos&dialog=i3&round=3", "/replay?corpus=gos&dialog=i1&round=1"]

@@ -151,3 +151,28 @@ def test_coding_queue_page_creates_assigns_and_reports_progress():
     store.set_done(int(first))
     at.run()
     assert any(c.value.startswith("1 of 3 done") for c in at.caption)
+
+
+def test_agreement_with_a_published_layer():
+    """A coder's span that reproduces a demo gos-mentions mention matches it exactly, referents included."""
+    from data_access.corpora import load_configured
+    from data_access.layers.load import configured_layer, load_layer
+
+    loaded = load_configured("gos")
+    source = configured_layer("gos-mentions")
+    layer = load_layer("gos-mentions", loaded, source.path, source.is_demo).annotations
+    mention = layer[layer["span_ok"]].iloc[0]
+    store = CodingStore()
+    book = store.save_codebook(cb.Codebook("mentions", (cb.Label("ref", scope="span", links_referents=True),)))
+    store.add_annotation("gos", mention["dialog_id"], codebook=book, label="ref", coder="ann",
+                         round=int(mention["round"]), turn=int(mention["turn"]), utterance=0,
+                         start=int(mention["start"]), end=int(mention["end"]), span_text=mention["text"],
+                         referents=list(mention["referents"]))
+    at = _open("pages/agreement.py", coder="ann")
+    at.selectbox(key="agreement_layer").select("gos-mentions").run()
+    assert not at.exception
+    pairs = at.dataframe[0].value
+    row = pairs.iloc[0]
+    assert row["coders"] == "ann vs gos-mentions"
+    assert row["exact_matched"] == 1 and row["spans_first"] == 1
+    assert row["referent_items"] == 1 and row["same_referents"] == 1.0

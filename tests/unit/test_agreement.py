@@ -118,3 +118,24 @@ def test_reliability_matrix_marks_uncoded_dialogs_missing():
     assert units == [("codraw", "d1", None, 1), ("codraw", "d1", None, 2), ("codraw", "d2", None, 1)]
     # bo coded d1 (so d1 turn 1 without a label from bo is "none"), but never opened d2 (missing)
     assert matrix == [[("CR",), ("none",), ("CR",)], [("none",), ("CR",), None]]
+
+
+def test_referent_agreement_over_overlap_matched_spans():
+    from data_access.coding.compare import span_pairs
+
+    rows = [("gos", "g", 1, 2, 0, 3, 51, "mention", ["img1"], "ann"),
+            ("gos", "g", 1, 2, 0, 7, 51, "mention", ["img1"], "bo"),
+            ("gos", "g", 1, 5, 0, 0, 9, "mention", ["img2", "img3"], "ann"),
+            ("gos", "g", 1, 5, 0, 0, 9, "mention", ["img2"], "bo")]
+    frame = pd.DataFrame(rows, columns=["corpus", "dialog_id", "round", "turn", "utterance", "start", "end", "label",
+                                        "referents", "coder"])
+    row = span_pairs(frame, ["ann", "bo"]).iloc[0]
+    assert (row["exact_matched"], row["overlap_matched"]) == (1, 2)
+    assert row["referent_items"] == 2 and row["same_referents"] == 0.5
+    assert row["referent_jaccard"] == pytest.approx((1 + 0.5) / 2)
+
+
+def test_overlap_matching_pairs_nested_spans_with_their_closest_counterpart():
+    u = ("gos", "g", 1, 3, 0)
+    result = ag.span_agreement({(u, 0, 7, "m")}, {(u, 0, 20, "m"), (u, 0, 7, "m"), (u, 11, 20, "m")}, mode="overlap")
+    assert result.pairs == (((u, 0, 7, "m"), (u, 0, 7, "m")),)

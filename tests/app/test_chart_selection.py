@@ -1,0 +1,71 @@
+"""Chart selection (issue 11, item 4): a click selects (no drag mode that turns clicks into hovers), every
+selected dialog is listed page by page with its replay link (no cut at 500), and the Game Of Sorts
+outcome charts of aggregates drill through to the rounds behind a bar."""
+from __future__ import annotations
+
+import pandas as pd
+from streamlit.testing.v1 import AppTest
+
+from data_access.analysis import codraw, gos
+from data_access.analysis.charts import selected_rows, selection_table
+from data_access.corpora import demo_path, load_path
+
+
+def _many_selected_app():
+    """1,234 points, all selected (the browser would send them after a box or lasso)."""
+    from unittest import mock
+
+    import pandas as pd
+    import plotly.graph_objects as go
+    import streamlit as st
+
+    import ui.charts as charts
+    from data_access.analysis.charts import Chart, row_positions
+
+    data = pd.DataFrame({"dialog_id": [f"train_{i:05d}" for i in range(1234)], "score": range(1234)})
+    figure = go.Figure(go.Scatter(x=data["score"], y=data["score"], mode="markers", customdata=row_positions(data)))
+    event = {"selection": {"points": [{"curve_number": 0, "point_index": i, "customdata": [i]} for i in range(1234)]}}
+    with mock.patch.object(st, "plotly_chart", lambda *args, **kwargs: event):
+        charts.show(Chart("many", figure, data, "Many dialogs.", selectable=True), "codraw")
+
+
+def test_every_selected_dialog_is_listed_page_by_page():
+    at = AppTest.from_function(_many_selected_app, default_timeout=60).run()
+    assert not at.exception
+    assert "1,234 dialogs selected" in at.markdown[0].value and "1 to 50 listed" in at.markdown[0].value
+    pager = at.number_input(key="selection_page__many")
+    assert pager.max == 25
+    pager.set_value(25).run()
+    table = at.dataframe[0].value
+    assert table["dialog_id"].tolist() == [f"train_{i:05d}" for i in range(1200, 1234)]
+    assert table["replay"].iloc[-1] == "/replay?corpus=codraw&dialog=train_01233"
+    assert "Click a bar or point" in at.caption[0].value
+
+
+def test_charts_let_a_click_select():
+    loaded = load_path("codraw", demo_path("codraw"))
+    chart = codraw.score_vs_length_chart(loaded, ())
+    assert chart.selectable and chart.figure.layout.dragmode is None  # "select" made Streamlit ignore clicks
+
+
+def test_gos_outcome_bars_drill_through_to_their_rounds():
+    loaded = load_path("gos", demo_path("gos"))
+    rounds = loaded.frames["rounds"]
+    chart = gos.lock_outcome_chart(loaded)
+    assert chart.selectable
+    # a click on the "round 2" bar of the mismatches trace
+    rows = selected_rows(chart.figure, {"points": [{"curve_number": 0, "point_index": 1, "customdata": [2]}]})
+    table = selection_table(chart, rows, "gos")
+    assert sorted(table["dialog_id"]) == sorted(rounds.loc[rounds["round_number"] == 2, "interaction_id"])
+    assert set(table["round"]) == {2} and table["replay"].str.contains("&round=2").all()
+
+    chart = gos.next_rank_reference_chart(loaded)
+    rows = selected_rows(chart.figure, {"points": [{"curve_number": 0, "point_index": 0, "customdata": [0, 99]}]})
+    table = selection_table(chart, rows, "gos")  # the "all" bar: every round with a referring message
+    assert len(table) > 4 and table["messages"].sum() == int(chart.data.iloc[0]["messages"])
+
+    chart = gos.board_agreement_chart(loaded)
+    if not chart.empty:
+        rows = selected_rows(chart.figure, {"points": [{"curve_number": 1, "point_index": 0, "customdata": [0]}]})
+        table = selection_table(chart, rows, "gos")
+        assert set(table["board_id"]) == {chart.data.iloc[0]["board_id"]} and len(table) == chart.data.iloc[0]["rankings"]

@@ -1,0 +1,69 @@
+"""Model runs in a real browser: a replay deep link with &run= shows the model beside the human and the
+target, switching the run keeps the URL in step, and the Runs page renders its tables."""
+from __future__ import annotations
+
+import pytest
+
+from .conftest import wait_for_app
+
+pytestmark = pytest.mark.e2e
+
+
+def _dialog_with_rounds(tmp_path_factory, rounds: int = 3) -> str:
+    from data_access.corpora import load_path
+
+    dialogs = load_path("codraw", None, cache_root=tmp_path_factory.mktemp("lookup")).dialogs
+    return str(dialogs[dialogs["n_turns"] >= rounds]["dialog_id"].iloc[0])
+
+
+def test_a_replay_link_with_a_run_shows_model_human_and_target(demo_app, page, tmp_path_factory):
+    dialog = _dialog_with_rounds(tmp_path_factory)
+    page.goto(f"{demo_app.url}/replay?corpus=codraw&dialog={dialog}&turn=3&run=noisy")
+    wait_for_app(page)
+    page.get_by_text("Marked against the target:").wait_for()
+    body = page.inner_text("body")
+    assert "Model: noisy after round 3" in body and "Human Drawer after round 3" in body and "Target" in body
+    assert page.locator('[data-testid="stImage"]').count() >= 5  # the section's two, the panel's three
+    assert "run=noisy" in page.url and "turn=3" in page.url
+    assert page.locator('[data-testid="stException"]').count() == 0
+    # switch the run: the URL follows and the model canvas is the other run's
+    page.locator('[data-testid="stSelectbox"]').filter(has_text="beside the humans").locator("input").click()
+    page.get_by_role("option", name="baseline").click()
+    page.wait_for_function("() => /[?&]run=baseline(&|$)/.test(window.location.search)", timeout=30_000)
+    wait_for_app(page)
+    assert "Model: baseline after round 3" in page.inner_text("body")
+
+
+def test_the_runs_page_renders_for_minecraft(demo_app, page):
+    page.goto(f"{demo_app.url}/runs?corpus=minecraft")
+    wait_for_app(page)
+    page.get_by_text("Open a slice's dialogs").wait_for()
+    page.locator('[data-testid="stDataFrame"]').nth(3).wait_for()
+    body = page.inner_text("body")
+    assert "Runs × metrics" in body and "Slice finder" in body and "paired bootstrap interval" in body
+    assert page.locator('[data-testid="stException"]').count() == 0
+
+
+def test_a_run_uploaded_in_the_browser_is_scored_and_listed(demo_app, page, tmp_path):
+    from data_access.corpora import load_path
+
+    messages = load_path("gos", None, cache_root=tmp_path / "lookup").frames["messages"]
+    lines = [{"interaction_id": r.interaction_id, "round_number": int(r.round_number), "message_number": int(r.message_number),
+              "image_ids": list(r.image_ids)} for r in messages.itertuples(index=False)]
+    run = tmp_path / "my-resolver.jsonl"
+    import json
+
+    run.write_text("".join(json.dumps(line) + "\n" for line in lines) + '{"interaction_id": "nope", "round_number": 1, "message_number": 1, "image_ids": []}\n')
+    page.goto(f"{demo_app.url}/runs?corpus=gos")
+    wait_for_app(page)
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(run))
+    page.get_by_text("Saved as my-resolver.jsonl").wait_for(timeout=60_000)
+    wait_for_app(page)
+    page.get_by_text("Run “my-resolver”: 1 unmatched row(s)").wait_for(timeout=60_000)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    # the uploaded run is a run of the corpus now: a replay link with it opens with it selected
+    page.goto(f"{demo_app.url}/replay?corpus=gos&dialog={lines[0]['interaction_id']}&round={lines[0]['round_number']}&turn=1&run=my-resolver")
+    wait_for_app(page)
+    assert "run=my-resolver" in page.url
+    body = page.inner_text("body")
+    assert "Model says it refers to" in body or "a lock event, not a message" in body  # only shown with a run chosen

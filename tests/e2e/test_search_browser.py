@@ -1,0 +1,49 @@
+"""Search in a real browser: a shared regex link with a catastrophic pattern answers at once with a
+message; whole words by default; each corpus's hits in its own tab; a hit's "open ▶" link lands on the
+replay with the matched text marked."""
+from __future__ import annotations
+
+import time
+from urllib.parse import quote
+
+import pytest
+
+from .conftest import wait_for_app
+
+pytestmark = pytest.mark.e2e
+HOSTILE = quote(r"^(?!zzz)(\w+\s?)*$")
+
+
+def test_a_hostile_shared_regex_link_answers_at_once(demo_app, page):
+    started = time.monotonic()
+    page.goto(f"{demo_app.url}/search?q={HOSTILE}&mode=regex")
+    wait_for_app(page)
+    assert time.monotonic() - started < 30
+    assert "Look-ahead" in page.locator('[data-testid="stAlert"]').first.inner_text()
+    # the server is still answering
+    page.goto(f"{demo_app.url}/search?q=left")
+    wait_for_app(page)
+    assert page.get_by_role("tab").count() == 3
+
+
+def test_a_hit_opens_its_replay_with_the_match_marked(demo_app, page):
+    from data_access.corpora import load_configured
+    from data_access.search import SearchIndex
+
+    # the served app generates the same deterministic demo corpora
+    index = SearchIndex.build([load_configured(c).utterances for c in ("codraw", "gos", "minecraft")])
+    result = index.search("red", limit=0)
+    page.goto(f"{demo_app.url}/search?q=red")
+    wait_for_app(page)
+    tabs = page.get_by_role("tab")
+    labels = [tabs.nth(i).inner_text() for i in range(tabs.count())]
+    assert labels == [f"CoDraw ({result.n_hits('codraw'):,})", f"A Game Of Sorts ({result.n_hits('gos'):,})",
+                      f"Minecraft Collaborative Building ({result.n_hits('minecraft'):,})"]
+    tabs.nth(1).click()
+    page.get_by_text(f"Hits 1–{min(50, result.n_hits('gos'))} of {result.n_hits('gos')}").wait_for()
+    hit = index.page(result, "gos", 1).iloc[0]  # the first row of that tab, and its "open ▶" link
+    page.goto(demo_app.url + hit["link"])
+    wait_for_app(page)
+    marks = page.locator("mark")
+    marks.first.wait_for()
+    assert marks.first.inner_text() == hit["match"]
