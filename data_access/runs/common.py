@@ -9,7 +9,6 @@ too. Only a whole file that cannot be read, belongs to another corpus, or has no
 """
 from __future__ import annotations
 
-import gzip
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Optional
@@ -17,6 +16,7 @@ from typing import Iterator, Optional
 import orjson
 
 from ..common import SkippedRecord, SourceError
+from ..safe_io import LIMITS, gunzip_capped, read_capped
 
 RUN_SCHEMA_VERSION = 1
 RUN_SUFFIXES = (".jsonl.gz", ".json.gz", ".jsonl", ".json", ".txt", ".gz")
@@ -44,12 +44,9 @@ def read_bytes(path: Path) -> bytes:
     path = Path(path)
     if not path.is_file():
         raise SourceError(path, "does not exist" if not path.exists() else "is not a file")
-    try:
-        data = path.read_bytes()
-        if data[:2] == b"\x1f\x8b":
-            data = gzip.decompress(data)
-    except (OSError, EOFError) as exc:
-        raise SourceError(path, f"cannot be read ({type(exc).__name__}: {exc})") from exc
+    data = read_capped(path, LIMITS["run"], "run file")  # a device or a huge sparse file is refused
+    if data[:2] == b"\x1f\x8b":
+        data = gunzip_capped(data, LIMITS["run"], path, "run file")
     return data
 
 
