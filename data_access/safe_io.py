@@ -33,7 +33,6 @@ LIMITS = {
     "splits": 4 * MiB,  # logs/splits.json
     "image": 64 * MiB,  # one clip-art PNG or A Game Of Sorts photo
     "layer": 256 * MiB,  # one published annotation layer (gos-mentions.jsonl, icr-codraw-data.tsv)
-    "run": 1 * GiB,  # one model run file, after decompression
 }
 
 

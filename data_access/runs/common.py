@@ -16,7 +16,6 @@ from typing import Iterator, Optional
 import orjson
 
 from ..common import SkippedRecord, SourceError
-from ..safe_io import LIMITS, gunzip_capped, read_capped
 
 RUN_SCHEMA_VERSION = 1
 RUN_SUFFIXES = (".jsonl.gz", ".json.gz", ".jsonl", ".json", ".txt", ".gz")
@@ -39,14 +38,17 @@ def run_name(path: Path | str) -> str:
     return Path(name).stem or name
 
 
+RUN_LIMIT = 1 << 30  # a run in the CoDraw corpus layout is as large as the corpus file (155 MB today)
+
+
 def read_bytes(path: Path) -> bytes:
-    """The file's bytes, gunzipped when it is gzip (by its magic number, whatever its name)."""
-    path = Path(path)
-    if not path.is_file():
-        raise SourceError(path, "does not exist" if not path.exists() else "is not a file")
-    data = read_capped(path, LIMITS["run"], "run file")  # a device or a huge sparse file is refused
+    """The file's bytes, gunzipped when it is gzip (by its magic number, whatever its name); a FIFO, device,
+    folder, oversized file or gzip bomb is refused with one SourceError naming the file (``safe_io``)."""
+    from ..safe_io import gunzip_capped, read_capped
+
+    data = read_capped(path, RUN_LIMIT, "run file")
     if data[:2] == b"\x1f\x8b":
-        data = gunzip_capped(data, LIMITS["run"], path, "run file")
+        data = gunzip_capped(data, RUN_LIMIT, path, "run file")
     return data
 
 
