@@ -267,31 +267,34 @@ class SearchIndex:
     # -- matching --------------------------------------------------------------------------------------------
 
     def _mask(self, compiled: CompiledQuery, selected: np.ndarray, time_limit: float) -> tuple[np.ndarray, str]:
-        """Which selected utterances match every required pattern, in chunks under a deadline."""
+        """Which selected utterances match every required pattern, in slices under a deadline."""
         start = time.monotonic()
         text = self.text.combine_chunks() if self.text.num_chunks != 1 else self.text.chunk(0)
-        todo = np.flatnonzero(selected)
+        total = int(selected.sum())
         mask = np.zeros(len(self.frame), dtype=bool)
         engine = "arrow"
-        done, chunk = 0, _FIRST_CHUNK
-        while done < len(todo):
-            part = todo[done: done + chunk]
-            texts = text.take(pa.array(part, type=pa.int64()))
-            keep = np.ones(len(part), dtype=bool)
-            for pattern in compiled.required:
-                if not keep.any():
-                    break
-                matched, engine = _match(texts, pattern, compiled.case_sensitive, engine)
-                keep &= matched
-            mask[part] = keep
-            done += len(part)
+        done = position = 0
+        size = _FIRST_CHUNK
+        while position < len(mask):
+            end = min(len(mask), position + size)
+            keep = selected[position:end].copy()
+            if keep.any():
+                part = text.slice(position, end - position)  # zero-copy
+                for pattern in compiled.required:
+                    if not keep.any():
+                        break
+                    matched, engine = _match(part, pattern, compiled.case_sensitive, engine)
+                    keep &= matched
+                done += int(selected[position:end].sum())
+            mask[position:end] = keep
+            position = end
             elapsed = time.monotonic() - start
-            if done < len(todo) and (elapsed > time_limit or elapsed / done * len(todo) > 2 * time_limit):
+            if position < len(mask) and done and (elapsed > time_limit or elapsed / done * total > 2 * time_limit):
                 raise QueryTooSlow(
-                    f"This search would take too long over {len(todo):,} utterances (about "
-                    f"{elapsed / done * len(todo):,.0f} s; the limit is {time_limit:g} s). Simplify the pattern: "
+                    f"This search would take too long over {total:,} utterances (about "
+                    f"{elapsed / done * total:,.0f} s; the limit is {time_limit:g} s). Simplify the pattern: "
                     "fewer nested or counted repetitions such as (.|x)*x(.|x){100}.")
-            chunk = max(chunk, int(len(todo) / 16) + 1)
+            size = max(size, len(mask) // 8 + 1)
         return mask, engine
 
     # -- results ---------------------------------------------------------------------------------------------
@@ -299,7 +302,10 @@ class SearchIndex:
     def kwic(self, compiled: CompiledQuery, rows: np.ndarray, context: int = DEFAULT_CONTEXT) -> pd.DataFrame:
         """KWIC rows (HIT_COLUMNS) of the utterances at ``rows``: the first match with context, and a deep
         link to the replay at that turn that carries the matched text (``hl``) to highlight there."""
-        picked = self.frame.iloc[np.asarray(rows, dtype=np.int64)].reset_index(drop=True)
+        rows = np.asarray(rows, dtype=np.int64)
+        if len(rows) == 0:
+            return pd.DataFrame({c: pd.Series(dtype="Int64" if c in ("round", "turn") else "str") for c in HIT_COLUMNS})
+        picked = self.frame.iloc[rows].reset_index(drop=True)
         texts = [t if isinstance(t, str) else "" for t in picked["text"].tolist()]
         highlight = _re2(compiled.highlight, compiled.case_sensitive)
         left, match, right = [], [], []
@@ -329,18 +335,28 @@ class SearchIndex:
         })
         return hits[HIT_COLUMNS]
 
+    @functools.cached_property
+    def _codes(self) -> tuple[np.ndarray, list[str], np.ndarray, np.ndarray]:
+        """Per row: corpus code and dialog code; the corpus names in index order; each dialog's corpus code."""
+        corpus_codes, names = pd.factorize(self.frame["corpus"].astype("str"), sort=False)
+        pairs = pd.MultiIndex.from_arrays([corpus_codes, self.frame["dialog_id"].astype("str").to_numpy()])
+        dialog_codes, uniques = pd.factorize(pairs, sort=False)
+        dialog_corpus = np.asarray(uniques.get_level_values(0), dtype=np.int64) if len(uniques) else np.zeros(0, np.int64)
+        return corpus_codes.astype(np.int64), [str(n) for n in names], dialog_codes.astype(np.int64), dialog_corpus
+
     def _counts(self, mask: np.ndarray, corpora: Optional[Sequence[str]]) -> pd.DataFrame:
-        corpus = self.frame["corpus"].astype("str")
-        order = list(dict.fromkeys(corpus.tolist()))
-        if corpora is not None:
-            wanted = set(corpora)
-            order = [c for c in order if c in wanted]
-        matched = self.frame.loc[mask, ["corpus", "dialog_id"]]
+        corpus_codes, names, dialog_codes, dialog_corpus = self._codes
+        k = len(names)
+        order = names if corpora is None else [c for c in names if c in set(corpora)]
+        at = [names.index(c) for c in order]
+        utterances = np.bincount(corpus_codes[mask], minlength=k)
+        dialogs = np.bincount(dialog_corpus[np.unique(dialog_codes[mask])], minlength=k) if mask.any() else np.zeros(k, np.int64)
+        totals = np.bincount(corpus_codes, minlength=k)
         counts = pd.DataFrame({
             "corpus": pd.Series(order, dtype="str"),
-            "n_utterances": matched.groupby("corpus").size().reindex(order, fill_value=0).to_numpy(dtype="int64"),
-            "n_dialogs": matched.groupby("corpus")["dialog_id"].nunique().reindex(order, fill_value=0).to_numpy(dtype="int64"),
-            "total_utterances": corpus.value_counts().reindex(order, fill_value=0).to_numpy(dtype="int64"),
+            "n_utterances": utterances[at].astype("int64"),
+            "n_dialogs": dialogs[at].astype("int64"),
+            "total_utterances": totals[at].astype("int64"),
         })
         counts["share"] = (counts["n_utterances"] / counts["total_utterances"].where(counts["total_utterances"] > 0)).fillna(0.0)
         return counts[COUNT_COLUMNS]
