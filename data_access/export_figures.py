@@ -20,6 +20,7 @@ import plotly.graph_objects as go
 FORMATS = {"svg": "image/svg+xml", "pdf": "application/pdf"}
 WIDTH, HEIGHT = 900, 480
 CAPTION_CHARACTERS = 130
+MIN_LEFT = 80  # pixels left of the plot area for y tick labels and the y-axis title
 AXIS_SPACE = 75  # pixels under the plot area kept for tick labels and the x-axis title  # per line of the caption under the plot
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
 
@@ -74,7 +75,10 @@ def _with_caption(figure: go.Figure, caption: str, source: str, width: int, heig
     margin = out.layout.margin
     axis_space = max(AXIS_SPACE, int(margin.b) if margin and margin.b is not None else 0)
     caption_height = 15 * len(lines) + 12
-    out.update_layout(margin=dict(b=axis_space + caption_height), height=height + caption_height)
+    # The app's compact margins rely on plotly.js growing them in the browser; a static export needs room.
+    left = max(MIN_LEFT, int(margin.l) if margin and margin.l is not None else 0)
+    out.update_layout(margin=dict(b=axis_space + caption_height, l=left, r=max(20, int(margin.r or 0) if margin else 20)),
+                      height=height + caption_height)
     out.add_annotation(text="<br>".join(html.escape(line, quote=False) for line in lines), xref="paper", yref="paper",
                        x=0, y=0, yshift=-axis_space, xanchor="left", yanchor="top", align="left",
                        showarrow=False, font=dict(size=11, color="#333"))

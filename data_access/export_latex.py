@@ -239,11 +239,17 @@ def format_interval(mean, low, high, digits: int = 2) -> str:
     return f"{centre} [{_number(low, digits)}, {_number(high, digits)}]"
 
 
+INTERVAL_CENTRES = ("mean", "value", "estimate", "difference", "median")
+
+
 def _interval_columns(columns: Sequence[str]) -> list[tuple[str, str, str]]:
-    """(value, low, high) column triples: ``mean``/``low``/``high`` and ``X``/``X_low``/``X_high``."""
+    """(value, low, high) column triples: ``low``/``high`` with the first of ``mean``, ``value``,
+    ``estimate``, ``difference``, ``median``; and ``X``/``X_low``/``X_high``."""
     triples = []
-    if {"mean", "low", "high"} <= set(columns):
-        triples.append(("mean", "low", "high"))
+    if {"low", "high"} <= set(columns):
+        centre = next((c for c in INTERVAL_CENTRES if c in columns), None)
+        if centre is not None:
+            triples.append((centre, "low", "high"))
     for column in columns:
         if f"{column}_low" in columns and f"{column}_high" in columns:
             triples.append((column, f"{column}_low", f"{column}_high"))
@@ -255,8 +261,8 @@ def booktabs_table(frame: pd.DataFrame, *, caption: Optional[str] = None, label:
                    column_names: Optional[dict[str, str]] = None) -> str:
     """``frame`` as a LaTeX ``table`` with a ``booktabs`` ``tabular``.
 
-    Columns ``mean``/``low``/``high`` (and any ``X``/``X_low``/``X_high``) merge into one column
-    ``mean [95% CI]`` written ``4.17 [4.10, 4.24]``; integers get thousands separators, other numbers
+    Columns ``mean``/``low``/``high`` (or ``value``, ``estimate``, ``difference``, ``median`` with
+    ``low``/``high``; and any ``X``/``X_low``/``X_high``) merge into one column ``mean [95% CI]`` written ``4.17 [4.10, 4.24]``; integers get thousands separators, other numbers
     ``digits`` decimals; missing values ``--``; text is escaped. ``drop`` leaves columns out (``sd`` by
     default, the interval says it). Needs ``\\usepackage{booktabs}``."""
     names = dict(column_names or {})

@@ -8,6 +8,7 @@ from data_access.coding import compare
 from ui.agreement import (adjudicate, copy_agreed_to_gold, gold_exports, layer_choice, linked, statistics_table)
 from ui.coding import codebook_picker, coder_box, store
 from ui.router import ensure_routed
+from ui.share import latex_table_download
 from ui.widgets import md_escape
 
 ensure_routed()
@@ -60,6 +61,8 @@ if scope == "span":
 else:
     stats = ag.agreement_table(chosen, coders, units=units, n_resamples=500, seed=0)
     st.dataframe(statistics_table(stats, len(coders)), hide_index=True, width="stretch")
+    latex_table_download(stats.rename(columns={"kappa_low": "cohen_kappa_low", "kappa_high": "cohen_kappa_high"}),
+                         "Inter-coder agreement per label (95% percentile-bootstrap intervals).", "agreement_statistics", digits=3)
     st.caption("Units: every turn (or dialog) any of them labelled, in dialogs each coded; a coder who opened a "
                "dialog but put no label on a unit counts as “none”. Per label: labelled or not (binary). "
                "Intervals: percentile bootstrap over units, 500 resamples, seed 0.")

@@ -14,6 +14,7 @@ from data_access.common import CORPUS_TITLES
 from data_access.links import parse_positive_int, replay_link
 from data_access.runs import RUNS_VARIABLE, analysis, save_upload, views
 from ui import cached
+from ui.share import latex_table_download
 from ui.url_state import served
 from ui.widgets import download_buttons, md_escape, query_param
 
@@ -213,6 +214,7 @@ def metrics_section(name: str, runs: dict) -> None:
              "gos": "Means over messages whose gold is non-empty (the naming rate over messages with empty gold), Student-t intervals."}
     st.caption(notes[name])
     download_buttons(table.drop(columns=["interval (95%)"]), f"runs-{name}-metrics")
+    latex_table_download(table.drop(columns=["interval (95%)"]), notes[name], f"runs-{name}-metrics", digits=3)
 
 
 def _links(name: str, frame: pd.DataFrame, run: str) -> list[str]:
@@ -244,6 +246,10 @@ def comparison_section(name: str, runs: dict) -> None:
                    help="95% paired bootstrap interval: the same resampled units for both runs")
     st.caption(f"{statistic} on the {result['n']:,} units both have; A − B 95% paired bootstrap interval "
                f"{_number(result['low'])} to {_number(result['high'])}.")
+    latex_table_download(pd.DataFrame([{"run A": a, "run B": b, "units": result["n"], "A": result["a"], "B": result["b"],
+                                        "difference": result["difference"], "low": result["low"], "high": result["high"]}]),
+                         f"{statistic}: run A vs run B, A − B with its 95% paired bootstrap interval.", f"runs-{name}-{a}-vs-{b}",
+                         digits=3, column_names={"difference": "A − B"})
     paired = analysis.with_turns(analysis.paired_units(units_a, units_b), cached.derived(analysis.unit_turns, name))
     paired["open"] = _links(name, paired, a)
     shown = paired[["unit", "value_a", "value_b", "difference", "open"]].head(200)

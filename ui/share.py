@@ -11,6 +11,7 @@ import streamlit as st
 from data_access import export_html, export_latex, replay
 from data_access.export_figures import FigureExportError, corpora_of_chart, figure_bytes, source_line
 from ui import cached
+from ui.widgets import query_param
 
 
 def _safe(name: str) -> str:
@@ -34,6 +35,14 @@ def replay_downloads(corpus: str, dialog: str, round_: Optional[int], key: str =
         st.download_button("⬇ Self-contained HTML replay", key=f"{key}_html_{name}", file_name=f"{name}.html",
                            mime="text/html", on_click="ignore", icon=":material/html:",
                            data=lambda: cached.derived(export_html.dialog_replay_html, corpus, dialog, round_))
+        run = query_param("run")
+        run_key = cached.run_keys(corpus).get(run) if run else None
+        if run_key is not None:
+            st.download_button(f"⬇ HTML replay with the model run “{run}” beside the humans",
+                               key=f"{key}_runhtml_{name}", file_name=f"{name}-{_safe(run)}.html", mime="text/html",
+                               on_click="ignore", icon=":material/html:",
+                               data=lambda: cached.run_derived(export_html.run_replay_html, corpus, run_key, dialog, round_)
+                               or "The run could not be loaded.")
         if n_steps > 1:
             first, last = st.slider(f"Transcript {unit}s", 1, n_steps, (1, n_steps), key=f"{key}_range_{name}")
         else:

@@ -42,3 +42,28 @@ def test_the_runs_page_renders_for_minecraft(demo_app, page):
     body = page.inner_text("body")
     assert "Runs × metrics" in body and "Slice finder" in body and "paired bootstrap interval" in body
     assert page.locator('[data-testid="stException"]').count() == 0
+
+
+def test_a_run_uploaded_in_the_browser_is_scored_and_listed(demo_app, page, tmp_path):
+    from data_access.corpora import load_path
+
+    messages = load_path("gos", None, cache_root=tmp_path / "lookup").frames["messages"]
+    lines = [{"interaction_id": r.interaction_id, "round_number": int(r.round_number), "message_number": int(r.message_number),
+              "image_ids": list(r.image_ids)} for r in messages.itertuples(index=False)]
+    run = tmp_path / "my-resolver.jsonl"
+    import json
+
+    run.write_text("".join(json.dumps(line) + "\n" for line in lines) + '{"interaction_id": "nope", "round_number": 1, "message_number": 1, "image_ids": []}\n')
+    page.goto(f"{demo_app.url}/runs?corpus=gos")
+    wait_for_app(page)
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(run))
+    page.get_by_text("Saved as my-resolver.jsonl").wait_for(timeout=60_000)
+    wait_for_app(page)
+    page.get_by_text("Run “my-resolver”: 1 unmatched row(s)").wait_for(timeout=60_000)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    # the uploaded run is a run of the corpus now: a replay link with it opens with it selected
+    page.goto(f"{demo_app.url}/replay?corpus=gos&dialog={lines[0]['interaction_id']}&round={lines[0]['round_number']}&turn=1&run=my-resolver")
+    wait_for_app(page)
+    assert "run=my-resolver" in page.url
+    body = page.inner_text("body")
+    assert "Model says it refers to" in body or "a lock event, not a message" in body  # only shown with a run chosen

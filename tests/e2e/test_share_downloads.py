@@ -82,3 +82,24 @@ def test_chart_svg_pdf_and_latex_downloads(demo_app, page, tmp_path):
     (tmp_path / "table.tex").write_text(standalone_document(table), encoding="utf-8")
     assert re.search(r"\d\.\d\d \[\d\.\d\d, \d\.\d\d\]", pdf_text(compile_pdf(tmp_path / "table.tex")))
     assert squash("train") in squash(pdf_text(tmp_path / "table.pdf"))
+
+
+def test_replay_html_with_a_model_run(demo_app, page, tmp_path, tmp_path_factory):
+    from data_access.runs.demo import demo_runs
+
+    run = next(iter(demo_runs("codraw", tmp_path_factory.mktemp("runs"))))
+    dialog = _demo_dialog("codraw", tmp_path_factory)
+    page.goto(f"{demo_app.url}/replay?corpus=codraw&dialog={dialog}&turn=2&run={run}")
+    wait_for_app(page)
+    page.get_by_text("Share: HTML replay, LaTeX transcript").click()
+    html_file = tmp_path / "run.html"
+    _download(page, re.compile("with the model run")).save_as(html_file)
+    viewer = page.context.new_page()
+    viewer.goto(html_file.as_uri())
+    titles = viewer.eval_on_selector_all("section.panel h2", "els => els.map(e => e.textContent)")
+    assert titles[1] == f"Model run: {run}" and dialog in titles[0]
+    before = viewer.eval_on_selector_all("img.frame:not([hidden])", "els => els.map(e => e.src)")
+    viewer.keyboard.press("ArrowRight")
+    after = viewer.eval_on_selector_all("img.frame:not([hidden])", "els => els.map(e => e.src)")
+    assert len(before) == len(after) == 2 and before[1] != after[1]  # the model's canvas moves with the step
+    viewer.close()

@@ -111,3 +111,30 @@ def test_demo_dialog_exports_with_its_transcript(corpus):
     import html
 
     assert html.escape(str(said["text"].iloc[0])) in document
+
+
+@pytest.mark.parametrize("corpus", ["codraw", "gos", "minecraft"])
+def test_demo_run_beside_the_humans(corpus, tmp_path):
+    from data_access import replay
+    from data_access.runs import load_run
+    from data_access.runs.demo import demo_runs
+
+    loaded = load_configured(corpus)
+    name, file = next(iter(demo_runs(corpus, tmp_path).items()))
+    run = load_run(loaded, file, cache_root=tmp_path / "cache")
+    if corpus == "minecraft":  # a game the run has predictions for
+        dialog = str(run.frames["samples"]["game"].iloc[0])
+    elif corpus == "gos":
+        dialog = str(run.frames["messages"]["interaction_id"].iloc[0])
+    else:
+        dialog = str(run.frames["rounds"]["dialog_id"].iloc[0])
+    round_ = 1 if corpus == "gos" else None
+    model = export_html.run_panel(loaded, run, dialog, round_)
+    steps = replay.step_count(loaded, dialog, round_)
+    assert len(model.pictures) == steps
+    # Some steps show the model's output, not only notes: more than one distinct picture.
+    assert len({p.tobytes() for p in model.pictures}) > 1
+    parsed = _parse(export_html.run_replay_html(loaded, run, dialog, round_))
+    sections = [a for t, a in parsed.tags if t == "section"]
+    assert len(sections) == 2 and all(s["data-steps"] == str(steps) for s in sections)
+    assert any(t == "h2" for t, _ in parsed.tags)

@@ -119,3 +119,17 @@ def test_summary_of_per_dialog_data_is_split_means_with_intervals(tmp_path):
     (tmp_path / "t.tex").write_text(standalone_document(table), encoding="utf-8")
     text = pdf_text(compile_pdf(tmp_path / "t.tex"))
     assert format_interval(expected.mean, expected.low, expected.high) in text
+
+
+def test_run_comparison_tables_merge_value_and_difference_intervals(tmp_path):
+    metrics = pd.DataFrame({"run": ["baseline", "humans"], "split": ["test", "test"], "metric": ["score", "score"],
+                            "n": [1002, 1002], "value": [3.91234, 4.1712], "low": [3.8, 4.1012], "high": [4.0, 4.2399]})
+    table = booktabs_table(metrics, digits=3)
+    assert "value [95\\% CI]" in table and "3.912 [3.800, 4.000]" in table and " low " not in table
+    paired = pd.DataFrame([{"run A": "a", "run B": "b", "units": 40, "A": 4.2, "B": 4.0, "difference": -0.25,
+                            "low": -0.31, "high": -0.19}])
+    table = booktabs_table(paired, column_names={"difference": "A − B"})
+    assert r"A \textminus{}{} B [95\% CI]" in table or r"A \textminus{} B [95\% CI]" in table
+    (tmp_path / "t.tex").write_text(standalone_document(table), encoding="utf-8")
+    text = pdf_text(compile_pdf(tmp_path / "t.tex"))
+    assert "−0.25 [−0.31, −0.19]" in text or "-0.25 [-0.31, -0.19]" in text
