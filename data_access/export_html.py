@@ -23,12 +23,17 @@ from typing import Callable, Optional, Sequence
 
 from PIL import Image
 
-# Image encoding: WebP (lossy, every current browser shows it) keeps a CoDraw dialog under 1 MB, a Game
-# Of Sorts round under 2 MB and a Minecraft game under 5 MB (see README, "Sharing"). Pictures wider than
-# MAX_WIDTH are scaled down first; identical pictures of consecutive steps are stored once.
+# Image encoding: WebP (lossy, every current browser shows it) at quality 80 keeps the longest real CoDraw
+# dialog under 1 MB, Game Of Sorts round under 2 MB and Minecraft game under 5 MB (BUDGETS; see README,
+# "Sharing"); a document still over its budget is encoded again smaller (FALLBACKS). Pictures wider than
+# MAX_WIDTH are scaled down first; identical pictures are stored once.
 IMAGE_FORMAT = "WEBP"
 IMAGE_QUALITY = 80
 MAX_WIDTH = 1100
+# (quality, width scale) tried in turn when a document is over its budget.
+FALLBACKS = ((70, 1.0), (60, 0.85), (50, 0.7))
+MB = 1_000_000
+BUDGETS = {"codraw": 1 * MB, "gos": 2 * MB, "minecraft": 5 * MB}  # one dialog / round / game
 
 _SCRIPT = """
 (function () {
@@ -176,14 +181,27 @@ def _panel_html(index: int, panel: Panel, encode: Callable[[Image.Image], str]) 
 
 
 def replay_html(title: str, panels: Sequence[Panel], *, description: str = "",
-                image_format: str = IMAGE_FORMAT, quality: int = IMAGE_QUALITY, max_width: Optional[int] = None) -> str:
+                image_format: str = IMAGE_FORMAT, quality: int = IMAGE_QUALITY, max_width: Optional[int] = None,
+                budget: Optional[int] = None) -> str:
     """The self-contained HTML document of ``panels`` stepping together (see the module docstring).
 
-    ``max_width`` caps each picture's width (default: MAX_WIDTH for one panel, 700 px for several)."""
+    ``max_width`` caps each picture's width (default: MAX_WIDTH for one panel, 700 px for several). With
+    ``budget`` (bytes), a document over it is encoded again with lower quality and then smaller pictures
+    (``FALLBACKS``); the smallest attempt is returned if none fits."""
     if not panels:
         raise ValueError("nothing to export: no panels")
     width = max_width or (MAX_WIDTH if len(panels) == 1 else 700)
+    attempts = [(quality, width)] + [(min(quality, q), int(width * scale)) for q, scale in FALLBACKS]
+    document = ""
+    for attempt_quality, attempt_width in attempts:
+        document = _document(title, panels, description, image_format, attempt_quality, attempt_width)
+        if budget is None or len(document.encode("utf-8")) <= budget:
+            break
+    return document
 
+
+def _document(title: str, panels: Sequence[Panel], description: str, image_format: str, quality: int,
+              width: int) -> str:
     def encode(image: Image.Image) -> str:
         return encode_picture(image, image_format, quality, width)
 
@@ -249,6 +267,7 @@ def dialog_replay_html(loaded, dialog_id: str, round: Optional[int] = None, **op
     """One dialog's replay as a self-contained HTML document."""
     panel = replay_panel(loaded, dialog_id, round)
     source = "demo corpus" if loaded.is_demo else f"source: {Path(str(loaded.source)).name}"
+    options.setdefault("budget", BUDGETS.get(loaded.corpus))
     return replay_html(panel.title, [panel], description=f"Replay exported from the dialogue dashboard ({source}).",
                        **options)
 
@@ -257,6 +276,7 @@ def compare_replay_html(loaded, dialogs: Sequence[tuple[str, Optional[int]]], **
     """Several dialogs of one corpus side by side, stepping together, as one HTML document."""
     panels = [replay_panel(loaded, dialog_id, round) for dialog_id, round in dialogs]
     title = " vs ".join(panel.title for panel in panels)
+    options.setdefault("budget", BUDGETS.get(loaded.corpus, 0) * len(panels) or None)
     return replay_html(title, panels, description="Dialogs side by side, stepping together; a shorter one "
                                                   "stays on its last step.", **options)
 
@@ -366,5 +386,6 @@ def run_replay_html(loaded, run, dialog_id: str, round: Optional[int] = None, **
     """The humans' replay and a model run's output side by side, stepping together, as one HTML document."""
     human = replay_panel(loaded, dialog_id, round)
     model = run_panel(loaded, run, dialog_id, round)
+    options.setdefault("budget", BUDGETS.get(loaded.corpus, 0) * 2 or None)
     return replay_html(f"{human.title} · humans and {model.title.lower()}", [human, model],
                        description="The humans' dialog beside a model run's output at the same step.", **options)

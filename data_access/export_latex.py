@@ -155,12 +155,12 @@ def transcript_table(lines: Sequence[TranscriptLine], *, step_label: str = "Turn
     parts = [
         "% A transcript exported from the dialogue dashboard. \\usepackage{booktabs,longtable,array,graphicx}",
         UNICODE_MARK,
-        r"\setlength{\LTleft}{0pt}\setlength{\LTright}{0pt}",
+        r"\begingroup\setlength{\LTleft}{0pt}\setlength{\LTright}{0pt}",
         r"\begin{longtable}{" + columns + "}",
     ]
     if caption:
         parts.append(r"\caption{" + latex_escape(caption) + "}" + (r"\label{" + safe_label + "}" if safe_label else "") + r"\\")
-    parts += [r"\toprule", head, r"\midrule", r"\endhead", r"\bottomrule", r"\endfoot", *rows, r"\end{longtable}", ""]
+    parts += [r"\toprule", head, r"\midrule", r"\endhead", r"\bottomrule", r"\endfoot", *rows, r"\end{longtable}", r"\endgroup", ""]
     return "\n".join(parts)
 
 

@@ -33,7 +33,10 @@ def source_key(name: str) -> SourceKey:
     return (name, str(source.path) if source.path else None, str(source.assets) if source.assets else None)
 
 
-@st.cache_data(show_spinner=False, max_entries=6)
+# A shared resource, not cache_data: cache_data would pickle the whole corpus (every lazy frame read) and
+# hand each caller its own unpickled copy, so each session's cache miss would copy hundreds of MB. The
+# loaded frames are immutable by convention: nothing may modify them in place.
+@st.cache_resource(show_spinner=False, max_entries=6)
 def _load(key: SourceKey) -> LoadedCorpus | LoadFailure:
     name, path, _assets = key
     try:
@@ -107,6 +110,7 @@ def _say_once(note: str) -> None:
 def reload_all() -> None:
     """Forget every loaded corpus so that changed files are read again."""
     _prepared.clear()
+    _load.clear()
     st.cache_data.clear()
     _search_index.clear()
     _search.clear()

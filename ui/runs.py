@@ -60,7 +60,7 @@ def _loaded(name: str, run: str):
         return None, None
     result = cached.model_run(name, keys[run])
     if isinstance(result, cached.LoadFailure):
-        st.error(f"The run could not be loaded: {result.message}", icon="⚠️")
+        st.error(f"The run could not be loaded: {md_escape(result.message)}", icon="⚠️")
         return None, None
     return keys[run], result
 
@@ -184,7 +184,7 @@ def upload_box(name: str) -> None:
     try:
         path = save_upload(name, uploaded.name, uploaded.getvalue())
     except (ValueError, OSError) as exc:
-        st.error(str(exc))
+        st.error(md_escape(str(exc)))
         return
     st.session_state[marker] = True
     st.success(f"Saved as {path.name}; it is scored below.")
@@ -240,8 +240,8 @@ def comparison_section(name: str, runs: dict) -> None:
     result = analysis.paired_bootstrap(units_a, units_b, name)
     statistic = {"codraw": "mean final score (paper's metric)", "minecraft": "micro net-action F1", "gos": "mean F1"}[name]
     cols = st.columns(3)
-    cols[0].metric(f"A: {a}", _number(result["a"]))
-    cols[1].metric(f"B: {b}", _number(result["b"]))
+    cols[0].metric(f"A: {md_escape(a)}", _number(result["a"]))
+    cols[1].metric(f"B: {md_escape(b)}", _number(result["b"]))
     cols[2].metric("A − B", _number(result["difference"]),
                    help="95% paired bootstrap interval: the same resampled units for both runs")
     st.caption(f"{statistic} on the {result['n']:,} units both have; A − B 95% paired bootstrap interval "
@@ -330,7 +330,7 @@ def data_page_section() -> None:
             problems = result.unmatched.assign(kind="unmatched")
             skipped = pd.DataFrame([{"file": s.record, "line": None, "record": "", "reason": s.reason} for s in result.skipped])
             if len(problems) or len(skipped):
-                with st.expander(f"{CORPUS_TITLES[name]} · {run}: {len(problems):,} unmatched, {len(skipped):,} skipped"):
+                with st.expander(f"{CORPUS_TITLES[name]} · {md_escape(run)}: {len(problems):,} unmatched, {len(skipped):,} skipped"):
                     st.dataframe(pd.concat([problems, skipped.assign(kind="skipped")], ignore_index=True),
                                  hide_index=True, width="stretch")
     if rows:

@@ -3,7 +3,7 @@ and a PIL isometric snapshot for exports. Pure functions of block lists.
 
 Blocks are drawn as unit cubes centred on their integer cell (x, y, z), y up. A world point of the game
 (the Builder's position) lies at cell corner coordinates, so it is shifted by −0.5 to share the frame.
-Traces are built in game coordinates; ``_layout`` then maps them to plotly's frame, whose vertical axis
+Traces are built in game coordinates; ``_figure`` then maps them to plotly's frame, whose vertical axis
 is z: (x, y, z) → (x, −z, y). That is a proper rotation, so the build is not mirrored, and the z ticks
 are relabelled with the game's values.
 Traces stay few: one Mesh3d per colour, one for ghosts, one line trace per edge style, the Builder marker
@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from typing import Iterable, Optional, Sequence
 
+import numpy as np
 import plotly.graph_objects as go
 from PIL import Image, ImageDraw
 
@@ -27,6 +28,9 @@ _CORNERS = [(dx, dy, dz) for dx in (-0.5, 0.5) for dy in (-0.5, 0.5) for dz in (
 _TRIANGLES = [(0, 1, 3), (0, 3, 2), (4, 6, 7), (4, 7, 5), (0, 4, 5), (0, 5, 1),
               (2, 3, 7), (2, 7, 6), (0, 2, 6), (0, 6, 4), (1, 5, 7), (1, 7, 3)]
 _EDGES = [(0, 1), (0, 2), (0, 4), (1, 3), (1, 5), (2, 3), (2, 6), (3, 7), (4, 5), (4, 6), (5, 7), (6, 7)]
+_CORNER_OFFSETS = np.array(_CORNERS)
+_TRIANGLE_INDEX = np.array(_TRIANGLES)
+_EDGE_INDEX = np.array(_EDGES)
 
 
 def view_direction(yaw: float, pitch: float) -> tuple[float, float, float]:
@@ -35,33 +39,26 @@ def view_direction(yaw: float, pitch: float) -> tuple[float, float, float]:
     return (-math.sin(yaw_r) * math.cos(pitch_r), -math.sin(pitch_r), math.cos(yaw_r) * math.cos(pitch_r))
 
 
-def _mesh(blocks: Sequence[Block], color: str, name: str, opacity: float = 1.0, showlegend: bool = True) -> go.Mesh3d:
-    xs, ys, zs, i, j, k = [], [], [], [], [], []
-    for n, block in enumerate(blocks):
-        for dx, dy, dz in _CORNERS:
-            xs.append(block[0] + dx)
-            ys.append(block[1] + dy)
-            zs.append(block[2] + dz)
-        base = 8 * n
-        for a, b, c in _TRIANGLES:
-            i.append(base + a)
-            j.append(base + b)
-            k.append(base + c)
-    return go.Mesh3d(x=xs, y=ys, z=zs, i=i, j=j, k=k, color=color, opacity=opacity, flatshading=True, name=name,
-                     showlegend=showlegend, hoverinfo="name",
-                     lighting=dict(ambient=0.55, diffuse=0.8, specular=0.1, roughness=0.9))
+def _mesh(blocks: Sequence[Block], color: str, name: str, opacity: float = 1.0, showlegend: bool = True) -> dict:
+    centres = np.array([b[:3] for b in blocks], dtype=float).reshape(-1, 1, 3)
+    corners = (centres + _CORNER_OFFSETS).reshape(-1, 3)  # 8 corners per block
+    faces = (np.arange(len(blocks)).reshape(-1, 1, 1) * 8 + _TRIANGLE_INDEX).reshape(-1, 3)
+    return dict(type="mesh3d", x=corners[:, 0], y=corners[:, 1], z=corners[:, 2],
+                i=faces[:, 0], j=faces[:, 1], k=faces[:, 2], color=color, opacity=opacity, flatshading=True,
+                name=name, showlegend=showlegend, hoverinfo="name",
+                lighting=dict(ambient=0.55, diffuse=0.8, specular=0.1, roughness=0.9))
 
 
-def _edges(blocks: Sequence[Block], color: str, width: float, name: str) -> go.Scatter3d:
-    xs, ys, zs = [], [], []
-    for block in blocks:
-        corners = [(block[0] + dx, block[1] + dy, block[2] + dz) for dx, dy, dz in _CORNERS]
-        for a, b in _EDGES:
-            xs += [corners[a][0], corners[b][0], None]
-            ys += [corners[a][1], corners[b][1], None]
-            zs += [corners[a][2], corners[b][2], None]
-    return go.Scatter3d(x=xs, y=ys, z=zs, mode="lines", line=dict(color=color, width=width), name=name,
-                        hoverinfo="skip", showlegend=False)
+def _edges(blocks: Sequence[Block], color: str, width: float, name: str) -> dict:
+    centres = np.array([b[:3] for b in blocks], dtype=float).reshape(-1, 1, 3)
+    corners = centres + _CORNER_OFFSETS
+    # Each edge as (start, end, gap): NaN breaks the line between edges.
+    points = np.full((len(blocks), len(_EDGES), 3, 3), np.nan)
+    points[:, :, 0] = corners[:, _EDGE_INDEX[:, 0]]
+    points[:, :, 1] = corners[:, _EDGE_INDEX[:, 1]]
+    points = points.reshape(-1, 3)
+    return dict(type="scatter3d", x=points[:, 0], y=points[:, 1], z=points[:, 2], mode="lines", line=dict(color=color, width=width), name=name,
+                hoverinfo="skip", showlegend=False)
 
 
 def _bounds(points: Iterable[tuple]) -> dict:
@@ -75,45 +72,50 @@ def _bounds(points: Iterable[tuple]) -> dict:
     return {"x": (lo[0] - 0.5, hi[0] + 0.5), "y": (lo[1] - 0.5, hi[1] + 0.5), "z": (lo[2] - 0.5, hi[2] + 0.5)}
 
 
-def _to_plot_frame(figure: go.Figure) -> None:
-    """Game (x, y up, z) → plotly (x, −z, y up), in place, for every trace (vectors of cones too)."""
+def _to_plot_frame(trace: dict) -> dict:
+    """Game (x, y up, z) → plotly (x, −z, y up), for one trace (the vector of a cone too)."""
     def negated(values):
-        return None if values is None else [None if v is None else -v for v in values]
+        if values is None or isinstance(values, np.ndarray):
+            return None if values is None else -values
+        return [None if v is None else -v for v in values]
 
-    for trace in figure.data:
-        y, z = trace.y, trace.z
-        trace.update(y=negated(z), z=y)
-        if trace.type == "cone":
-            v, w = trace.v, trace.w
-            trace.update(v=negated(w), w=v)
+    trace["y"], trace["z"] = negated(trace.get("z")), trace.get("y")
+    if trace["type"] == "cone":
+        trace["v"], trace["w"] = negated(trace.get("w")), trace.get("v")
+    return trace
 
 
-def _layout(figure: go.Figure, bounds: dict, title: str) -> go.Figure:
-    """Axes fixed to ``bounds`` (game coordinates), equal scale, y up, and the figure's common styling."""
-    _to_plot_frame(figure)
+def _figure(traces: list[dict], bounds: dict, title: str) -> go.Figure:
+    """The traces in plotly's frame, axes fixed to ``bounds`` (game coordinates), equal scale, y up.
+
+    Traces and layout are plain dicts that this module writes and the tests check, so the figure is
+    assembled without plotly's per-property validation, which costs most of a replay step otherwise
+    (most of a 60-block build's time); vertex arrays are numpy so plotly's copy of them is cheap."""
     spans = {axis: bounds[axis][1] - bounds[axis][0] for axis in "xyz"}
     largest = max(spans.values())
     z_lo, z_hi = bounds["z"]
     z_ticks = list(range(math.ceil(z_lo), math.floor(z_hi) + 1))
-    figure.update_layout(
+    layout = dict(
         title=dict(text=title, x=0.02, font=dict(size=14)),
         margin=dict(l=0, r=0, t=36, b=0), height=460, uirevision="minecraft",
         legend=dict(orientation="h", y=0.02, x=0.02, bgcolor="rgba(255,255,255,0.6)"),
         scene=dict(
-            xaxis=dict(range=bounds["x"], title="x", dtick=1, showbackground=True, backgroundcolor="#f4f4f4"),
-            yaxis=dict(range=(-z_hi, -z_lo), title="z", tickvals=[-t for t in z_ticks], ticktext=[str(t) for t in z_ticks],
-                       showbackground=True, backgroundcolor="#f4f4f4"),
-            zaxis=dict(range=bounds["y"], title="y (up)", dtick=1, showbackground=True, backgroundcolor="#e9efe6"),
+            xaxis=dict(range=list(bounds["x"]), title=dict(text="x"), dtick=1, showbackground=True,
+                       backgroundcolor="#f4f4f4"),
+            yaxis=dict(range=[-z_hi, -z_lo], title=dict(text="z"), tickvals=[-t for t in z_ticks],
+                       ticktext=[str(t) for t in z_ticks], showbackground=True, backgroundcolor="#f4f4f4"),
+            zaxis=dict(range=list(bounds["y"]), title=dict(text="y (up)"), dtick=1, showbackground=True,
+                       backgroundcolor="#e9efe6"),
             aspectmode="manual",
             aspectratio=dict(x=spans["x"] / largest, y=spans["z"] / largest, z=spans["y"] / largest),
             camera=dict(up=dict(x=0, y=0, z=1), eye=dict(x=1.35, y=-1.35, z=0.95), center=dict(x=0, y=0, z=-0.1)),
             dragmode="turntable",
         ),
     )
-    return figure
+    return go.Figure({"data": [_to_plot_frame(t) for t in traces], "layout": layout}, _validate=False)
 
 
-def _solid_by_color(blocks: Sequence[Block], suffix: str = "") -> list[go.Mesh3d]:
+def _solid_by_color(blocks: Sequence[Block], suffix: str = "") -> list[dict]:
     traces = []
     for color in COLORS:
         group = [b for b in blocks if b[3] == color]
@@ -131,9 +133,10 @@ def build_figure(blocks: Sequence[Block], placed: Sequence[Block] = (), removed:
         traces.append(_edges(blocks, "rgba(40,40,40,0.55)", 1.5, "edges"))
     if placed:
         traces.append(_edges(placed, "#000000", 7, "placed this step"))
-        traces.append(go.Scatter3d(x=[b[0] for b in placed], y=[b[1] for b in placed], z=[b[2] for b in placed],
-                                   mode="markers", marker=dict(size=3, color="white", line=dict(color="black", width=1)),
-                                   name=f"placed this step ({len(placed)})", hoverinfo="name"))
+        traces.append(dict(type="scatter3d", x=[b[0] for b in placed], y=[b[1] for b in placed],
+                           z=[b[2] for b in placed], mode="markers",
+                           marker=dict(size=3, color="white", line=dict(color="black", width=1)),
+                           name=f"placed this step ({len(placed)})", hoverinfo="name"))
     if removed:
         traces.append(_mesh(removed, "#9a9a9a", f"removed this step ({len(removed)})", opacity=0.25))
         traces.append(_edges(removed, "rgba(120,120,120,0.8)", 2, "removed"))
@@ -142,16 +145,16 @@ def build_figure(blocks: Sequence[Block], placed: Sequence[Block] = (), removed:
         x, y, z, yaw, pitch = builder
         eye = (x - 0.5, y - 0.5 + EYE_HEIGHT, z - 0.5)
         direction = view_direction(yaw, pitch)
-        traces.append(go.Scatter3d(x=[x - 0.5, eye[0]], y=[y - 0.5, eye[1]], z=[z - 0.5, eye[2]], mode="lines+markers",
-                                   line=dict(color="#222", width=6), marker=dict(size=[3, 6], color="#222"),
-                                   name="Builder", hovertext=f"Builder yaw {yaw:.0f}°, pitch {pitch:.0f}°", hoverinfo="text"))
-        traces.append(go.Cone(x=[eye[0]], y=[eye[1]], z=[eye[2]], u=[direction[0]], v=[direction[1]], w=[direction[2]],
-                              sizemode="absolute", sizeref=1.4, anchor="tail", showscale=False,
-                              colorscale=[[0, "#222"], [1, "#222"]], name="view direction", hoverinfo="skip"))
+        traces.append(dict(type="scatter3d", x=[x - 0.5, eye[0]], y=[y - 0.5, eye[1]], z=[z - 0.5, eye[2]],
+                           mode="lines+markers", line=dict(color="#222", width=6), marker=dict(size=[3, 6], color="#222"),
+                           name="Builder", hovertext=f"Builder yaw {yaw:.0f}°, pitch {pitch:.0f}°", hoverinfo="text"))
+        traces.append(dict(type="cone", x=[eye[0]], y=[eye[1]], z=[eye[2]], u=[direction[0]], v=[direction[1]],
+                           w=[direction[2]], sizemode="absolute", sizeref=1.4, anchor="tail", showscale=False,
+                           colorscale=[[0, "#222"], [1, "#222"]], name="view direction", hoverinfo="skip"))
         # Far-away positions (the corpus has some) would shrink the blocks to dots: only nearby ones widen the box.
         if abs(x) <= 12 and abs(z) <= 12 and y <= 14:
             points.append(eye)
-    return _layout(go.Figure(traces), _bounds(points), title)
+    return _figure(traces, _bounds(points), title)
 
 
 def target_figure(gold_aligned: Sequence[Block], gold_missing: Sequence[Block] = (), title: str = "Target (aligned)") -> go.Figure:
@@ -167,7 +170,7 @@ def target_figure(gold_aligned: Sequence[Block], gold_missing: Sequence[Block] =
             if group:
                 traces.append(_mesh(group, COLOR_HEX[color], f"{color} missing ({len(group)})", opacity=0.22))
         traces.append(_edges(list(gold_missing), "rgba(90,90,90,0.7)", 2, "missing"))
-    return _layout(go.Figure(traces), _bounds([b[:3] for b in gold_aligned]), title)
+    return _figure(traces, _bounds([b[:3] for b in gold_aligned]), title)
 
 
 # --------------------------------------------------------------------------------------------- isometric PNG

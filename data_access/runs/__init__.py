@@ -80,8 +80,9 @@ def load_run(corpus: LoadedCorpus, path: Path | str, name: Optional[str] = None,
         except (OSError, UnicodeError, ValueError, EOFError) as exc:
             raise SourceError(path, f"cannot be read ({type(exc).__name__}: {exc})") from exc
 
-    if not path.is_file():
-        raise SourceError(path, "does not exist" if not path.exists() else "is not a file")
+    from ..safe_io import check_file
+
+    check_file(path)  # a missing path, a folder, a FIFO or a device: one line naming it
     from_cache = False
     if use_cache:
         entry = Path(cache_root or cache_dir()) / f"run-{corpus.corpus}-{run_cache_key(corpus, path)}"

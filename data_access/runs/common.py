@@ -9,7 +9,6 @@ too. Only a whole file that cannot be read, belongs to another corpus, or has no
 """
 from __future__ import annotations
 
-import gzip
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Optional
@@ -39,17 +38,17 @@ def run_name(path: Path | str) -> str:
     return Path(name).stem or name
 
 
+RUN_LIMIT = 1 << 30  # a run in the CoDraw corpus layout is as large as the corpus file (155 MB today)
+
+
 def read_bytes(path: Path) -> bytes:
-    """The file's bytes, gunzipped when it is gzip (by its magic number, whatever its name)."""
-    path = Path(path)
-    if not path.is_file():
-        raise SourceError(path, "does not exist" if not path.exists() else "is not a file")
-    try:
-        data = path.read_bytes()
-        if data[:2] == b"\x1f\x8b":
-            data = gzip.decompress(data)
-    except (OSError, EOFError) as exc:
-        raise SourceError(path, f"cannot be read ({type(exc).__name__}: {exc})") from exc
+    """The file's bytes, gunzipped when it is gzip (by its magic number, whatever its name); a FIFO, device,
+    folder, oversized file or gzip bomb is refused with one SourceError naming the file (``safe_io``)."""
+    from ..safe_io import gunzip_capped, read_capped
+
+    data = read_capped(path, RUN_LIMIT, "run file")
+    if data[:2] == b"\x1f\x8b":
+        data = gunzip_capped(data, RUN_LIMIT, path, "run file")
     return data
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -57,6 +58,13 @@ def test_bad_run_files_exit_2_with_one_line_naming_the_file(tmp_path):
         "truncated gzip": tmp_path / "cut.jsonl.gz",
         "wrong corpus": tmp_path / "codraw.jsonl",
     }
+    bad["fifo"] = tmp_path / "pipe.jsonl"
+    os.mkfifo(bad["fifo"])
+    bad["gzip bomb"] = tmp_path / "bomb.jsonl.gz"
+    with gzip.open(bad["gzip bomb"], "wb", compresslevel=1) as out:  # 1 GiB + 64 MiB of spaces, ~1 MB on disk
+        block = b" " * (64 << 20)
+        for _ in range(17):
+            out.write(block)
     bad["binary"].write_bytes(bytes(range(256)) * 4)
     bad["truncated gzip"].write_bytes(gzip.compress(b'{"game": "x", "sample_id": 1, "actions": []}\n' * 50)[:-10])
     bad["wrong corpus"].write_text('{"dialog_id": "train_00001", "round": 1, "scene": "0,"}\n')

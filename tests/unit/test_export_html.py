@@ -138,3 +138,18 @@ def test_demo_run_beside_the_humans(corpus, tmp_path):
     sections = [a for t, a in parsed.tags if t == "section"]
     assert len(sections) == 2 and all(s["data-steps"] == str(steps) for s in sections)
     assert any(t == "h2" for t, _ in parsed.tags)
+
+
+def test_a_document_over_its_budget_is_encoded_smaller():
+    import random
+
+    rng = random.Random(1)
+    noisy = []
+    for _ in range(3):  # noise compresses badly: a large document at the default quality
+        image = Image.new("RGB", (400, 300))
+        image.putdata([(rng.randrange(256), rng.randrange(256), rng.randrange(256)) for _ in range(400 * 300)])
+        noisy.append(image)
+    full = replay_html("t", [Panel("p", noisy)])
+    smaller = replay_html("t", [Panel("p", noisy)], budget=int(len(full) * 0.8))
+    assert len(smaller) <= len(full) * 0.8
+    assert smaller.count("<img") == full.count("<img") == 3

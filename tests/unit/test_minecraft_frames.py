@@ -3,6 +3,7 @@ round trip, summary and the replay view model."""
 from __future__ import annotations
 
 import json
+import math
 import pickle
 
 import pandas as pd
@@ -198,3 +199,20 @@ def test_figures_use_one_mesh_per_colour_and_show_the_builder(loaded):
     assert outside.layout.scene.xaxis.range[1] == 8.5
     image = snapshot_image(step.blocks, ghosts=step.gold_missing, highlight=step.placed, title="test")
     assert image.size[0] > 100 and len(set(image.getdata())) > 5
+
+
+def test_cube_geometry_matches_a_plain_construction():
+    """The vectorised meshes and edge lines equal cubes built corner by corner (in plotly's frame:
+    game (x, y, z) is drawn at (x, -z, y)); edges are separated by gaps."""
+    blocks = [(0, 1, 2, "red"), (-3, 4, 0, "red")]
+    figure = build_figure(blocks)
+    mesh, edges = figure.data[0], figure.data[1]
+    corners = [(x + dx, -(z + dz), y + dy) for x, y, z, _ in blocks
+               for dx in (-0.5, 0.5) for dy in (-0.5, 0.5) for dz in (-0.5, 0.5)]
+    assert list(zip(mesh.x, mesh.y, mesh.z)) == corners
+    assert len(mesh.i) == 12 * len(blocks) and max(mesh.i.tolist() + mesh.j.tolist() + mesh.k.tolist()) == 15
+    assert len(edges.x) == 3 * 12 * len(blocks)
+    gaps = [value for n, value in enumerate(edges.x) if n % 3 == 2]
+    assert all(math.isnan(value) for value in gaps)  # NaN breaks the line between two edges
+    first_edge = [(edges.x[n], edges.y[n], edges.z[n]) for n in (0, 1)]
+    assert first_edge == [corners[0], corners[1]]
