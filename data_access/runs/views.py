@@ -177,9 +177,7 @@ def block_marks(initial: dict, predicted: dict, gold: dict) -> dict[str, list[tu
 
 def marked_structure_figure(marks: dict[str, list[tuple]], title: str):
     """Correct blocks solid in their colour, missing ones as translucent grey ghosts, extra ones red-edged."""
-    import plotly.graph_objects as go
-
-    from ..minecraft.render import _bounds, _edges, _layout, _mesh, _solid_by_color
+    from ..minecraft.render import _bounds, _edges, _figure, _mesh, _solid_by_color
 
     traces = list(_solid_by_color(marks["correct"], " correct"))
     if marks["correct"]:
@@ -191,7 +189,7 @@ def marked_structure_figure(marks: dict[str, list[tuple]], title: str):
         traces.append(_mesh(marks["missing"], "#9a9a9a", f"missing ({len(marks['missing'])})", opacity=0.25))
         traces.append(_edges(marks["missing"], "rgba(120,120,120,0.9)", 2, "missing"))
     points = [b[:3] for group in marks.values() for b in group] or [(0, 1, 0)]
-    return _layout(go.Figure(traces), _bounds(points), title)
+    return _figure(traces, _bounds(points), title)
 
 
 def minecraft_view(corpus: LoadedCorpus, run: LoadedRun, dialog_id: str, turn: int) -> MinecraftRunView:
