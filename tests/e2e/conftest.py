@@ -44,13 +44,15 @@ class AppServer:
             "DIALOGUE_NOTES_DB": str(workdir / "notes.sqlite3"),
         })
         env.update(extra_env or {})
+        base = env.get("STREAMLIT_SERVER_BASE_URL_PATH", "").strip("/")
+        prefix = f"/{base}" if base else ""  # served under server.baseUrlPath
         self.log = open(workdir / "streamlit.log", "wb")
         self.process = subprocess.Popen([sys.executable, "-m", "streamlit", "run", app_file], cwd=ROOT, env=env,
                                         stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
-                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as response:
+                with urllib.request.urlopen(f"{self.url}{prefix}/_stcore/health", timeout=2) as response:
                     if response.status == 200:
                         return
             except OSError:

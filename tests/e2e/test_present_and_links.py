@@ -1,0 +1,108 @@
+"""In a real browser (issue 11, items 1, 4, 8 and the base path): Present keeps the current line in view
+while it plays and really presents; a click on a chart bar lists its dialogs; Browse shows more than ten
+rows; deep links work when the app is served under ``server.baseUrlPath``."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .conftest import AppServer, wait_for_app
+
+pytestmark = pytest.mark.e2e
+
+CURRENT_IN_VIEW = """() => {
+  const boxes = document.querySelectorAll('.vgd-transcript');
+  const box = boxes[boxes.length - 1];
+  const current = box && box.querySelector('.vgd-current');
+  if (!current) return null;
+  const b = box.getBoundingClientRect(), c = current.getBoundingClientRect();
+  return {step: Number(box.dataset.current), overflowing: box.scrollHeight > box.clientHeight + 20,
+          inView: c.top >= b.top - 1 && c.bottom <= b.bottom + 1, scrolled: box.scrollTop > 0};
+}"""
+
+
+def _demo_dialogs(corpus: str, tmp_path_factory):
+    from data_access.corpora import demo_path, load_path
+
+    folder = tmp_path_factory.mktemp(f"demo-{corpus}")
+    return load_path(corpus, demo_path(corpus, folder), cache_root=folder / "cache")
+
+
+def test_present_autoplay_keeps_the_current_line_in_view_and_marked(demo_app, page):
+    page.goto(f"{demo_app.url}/present?corpus=gos&speed=0.5&play=1")
+    wait_for_app(page)
+    page.wait_for_function(f"() => {{ const s = ({CURRENT_IN_VIEW})(); return s && s.step >= 14; }}", timeout=90_000)
+    for _ in range(4):  # at several steps while it plays on
+        state = page.evaluate(CURRENT_IN_VIEW)
+        assert state["overflowing"], "the transcript should be longer than its box for this test to mean anything"
+        assert state["inView"] and state["scrolled"], state
+        page.wait_for_timeout(700)
+
+
+def test_presentation_mode_gives_the_picture_the_screen(demo_app, page, tmp_path_factory):
+    dialog = _demo_dialogs("codraw", tmp_path_factory).dialogs["dialog_id"].iloc[0]
+    page.goto(f"{demo_app.url}/present?corpus=codraw&dialog={dialog}&turn=2&mode=present")
+    wait_for_app(page)
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    assert sidebar.count() == 0 or not sidebar.first.is_visible()
+    image = page.locator('[data-testid="stImage"] img').first.bounding_box()
+    transcript = page.locator(".vgd-transcript").last.bounding_box()
+    viewport = page.viewport_size
+    assert image["width"] >= 0.6 * viewport["width"], image  # the picture takes the screen's width
+    assert transcript["x"] >= image["x"] + image["width"] - 5  # the transcript beside it, not below
+    assert transcript["y"] < image["y"] + image["height"]
+    assert page.evaluate(CURRENT_IN_VIEW)["inView"]
+
+
+def test_a_click_on_a_bar_lists_the_rounds_behind_it(demo_app, page):
+    page.goto(f"{demo_app.url}/gos_outcomes")
+    wait_for_app(page)
+    chart = page.locator('[data-testid="stPlotlyChart"]').first
+    chart.scroll_into_view_if_needed()
+    bars = chart.locator("g.point path")
+    bars.first.wait_for()
+    bars.nth(1).click(force=True)  # one click, no drag
+    page.get_by_text(re.compile(r"\d+ rounds? selected")).first.wait_for(timeout=30_000)
+    wait_for_app(page)
+    assert "Click a bar or point" in page.inner_text("body")
+
+
+def test_browse_shows_more_than_ten_rows(demo_app, page):
+    page.goto(f"{demo_app.url}/browse?corpus=codraw")
+    wait_for_app(page)
+    grid = page.locator('[data-testid="stDataFrame"]').first
+    grid.wait_for()
+    assert grid.bounding_box()["height"] > 12 * 35
+
+
+@pytest.fixture(scope="module")
+def lab_app(tmp_path_factory, browser):
+    """The app served under /lab, warmed up by one visit of its home page (a deep link as the very first
+    request of a fresh server under a base path once showed Streamlit's "Page not found" box; see the notes)."""
+    server = AppServer(tmp_path_factory.mktemp("lab-app"), {"STREAMLIT_SERVER_BASE_URL_PATH": "lab"})
+    warm = browser.new_page()
+    warm.goto(f"{server.url}/lab/")
+    wait_for_app(warm)
+    warm.close()
+    yield server
+    server.stop()
+
+
+def test_deep_links_work_under_a_base_path(lab_app, page, tmp_path_factory):
+    dialogs = _demo_dialogs("codraw", tmp_path_factory).dialogs["dialog_id"].tolist()
+    page.goto(f"{lab_app.url}/lab/replay?corpus=codraw&dialog={dialogs[0]}&turn=3")
+    wait_for_app(page)
+    body = page.inner_text("body")
+    assert "Page not found" not in body and "Drawer's canvas after round 3" in body
+    code = page.locator('[data-testid="stCode"]').first
+    code.wait_for()
+    assert code.inner_text().strip() == f"/lab/replay?corpus=codraw&dialog={dialogs[0]}&turn=3"  # the shareable link
+    page.goto(f"{lab_app.url}/lab/compare?corpus=codraw&left={dialogs[1]}&right={dialogs[2]}&step=2")
+    wait_for_app(page)
+    link = page.get_by_role("link", name="open in Replay").first
+    assert link.get_attribute("href") == f"/lab/replay?corpus=codraw&dialog={dialogs[1]}&turn=2"
+    page.goto(lab_app.url + link.get_attribute("href"))  # markdown links open a new tab; follow it here
+    wait_for_app(page)
+    page.get_by_text("Drawer's canvas after round 2").first.wait_for(timeout=30_000)
+    assert "Page not found" not in page.inner_text("body")
