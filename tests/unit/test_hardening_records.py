@@ -429,3 +429,17 @@ def test_gold_parser_refuses_what_it_cannot_hold():
         strict_color_id("cwc_minecraft_reddish_rn")
     assert np.all([strict_color_id(f"cwcmod:cwc_minecraft_{c}_rn") >= 0
                    for c in ("red", "orange", "purple", "blue", "green", "yellow")])
+
+
+# ------------------------------------------------------------------------------------------ item 8: renderers
+
+@pytest.mark.parametrize("value", [1e300, -1e300, float("nan"), float("inf"), -float("inf"), 1e6])
+def test_the_art_free_renderer_draws_far_off_or_non_finite_clip_art_without_raising(value):
+    from data_access.codraw.render import render_scene, scene_changes
+    from data_access.codraw.scenes import Clipart
+
+    far = [Clipart(20, "hb0_0s.png", 2, 0, value, 200.0, 0, 0), Clipart(0, "s_0s.png", 0, 0, 100.0, value, 1, 1)]
+    near = [Clipart(20, "hb0_0s.png", 2, 0, 100.0, 200.0, 0, 0)]
+    for before, after in ((far, near), (near, far), (far, [])):
+        image = render_scene(after, changes=scene_changes(before, after))
+        assert image.size == (500, 400)
