@@ -20,6 +20,7 @@ Text is stored verbatim (no escaping, no trimming); escaping is the job of whoev
 """
 from __future__ import annotations
 
+import functools
 import io
 import json
 import os
@@ -299,6 +300,8 @@ class NotesStore:
         records = [_row_dict(row) for row in rows]
         if keep is not None:
             records = [record for record in records if keep(record)]
+        if not records:  # the usual case on a replay step; typing an empty frame costs more than the query
+            return _empty_notes_frame().copy()
         for record in records:
             record["link"] = _link(record)
         frame = pd.DataFrame.from_records(records, columns=NOTE_COLUMNS)
@@ -444,6 +447,11 @@ def _timestamp_text(value) -> str:
     return pd.Timestamp(value).tz_convert("UTC").isoformat(timespec="microseconds")
 
 
+@functools.lru_cache(maxsize=1)
+def _empty_notes_frame() -> pd.DataFrame:
+    return _typed(pd.DataFrame.from_records([], columns=NOTE_COLUMNS), ["created_at", "updated_at", "deleted_at"])
+
+
 def _typed(frame: pd.DataFrame, time_columns: list[str]) -> pd.DataFrame:
     for column in ("round", "turn"):
         frame[column] = frame[column].astype("Int64")
@@ -453,7 +461,8 @@ def _typed(frame: pd.DataFrame, time_columns: list[str]) -> pd.DataFrame:
         if column in frame:
             frame[column] = frame[column].astype("str")
     for column in time_columns:
-        frame[column] = pd.to_datetime(frame[column], utc=True, format="ISO8601")
+        # One unit whatever the rows (pandas infers seconds for an empty column, microseconds otherwise).
+        frame[column] = pd.to_datetime(frame[column], utc=True, format="ISO8601").astype("datetime64[us, UTC]")
     return frame
 
 

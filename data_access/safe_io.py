@@ -32,6 +32,7 @@ LIMITS = {
     "gold": 4 * MiB,  # one gold-configuration XML file
     "splits": 4 * MiB,  # logs/splits.json
     "image": 64 * MiB,  # one clip-art PNG or A Game Of Sorts photo
+    "layer": 256 * MiB,  # one published annotation layer (gos-mentions.jsonl, icr-codraw-data.tsv)
 }
 
 

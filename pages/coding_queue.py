@@ -42,7 +42,7 @@ with st.expander("➕ New queue (or add items to one)", expanded=not queues):
                     items = sample_items(loaded, unit, int(n), int(seed), splits, contains or None)
                     added = coding.create_queue(name, items, names)
                 except ValueError as exc:
-                    st.error(f"No queue created: {exc}")
+                    st.error(f"No queue created: {md_escape(exc)}")
                 else:
                     st.session_state["queue_message"] = (f"{md_escape(name)}: {len(items)} {unit}(s) sampled, "
                                                          f"{added} new assignment(s) for {md_escape(', '.join(names))}.")

@@ -9,9 +9,9 @@ section[data-testid="stSidebar"], div[data-testid="stSidebarCollapsedControl"], 
 div[data-testid="stMainBlockContainer"] h1 { display: none !important; }
 div[data-testid="stMainBlockContainer"], .block-container { max-width: 100% !important;
   padding: 0.75rem 1.25rem 1rem 1.25rem !important; }
-div[data-testid="stImage"] img, div[data-testid="stImageContainer"] img { max-height: calc(100vh - 170px);
+div[data-testid="stImage"] img, div[data-testid="stImageContainer"] img { max-height: calc(100vh - 330px);
   width: 100% !important; object-fit: contain; }
-.vgd-transcript { height: calc(100vh - 190px) !important; max-height: none !important; }
+.vgd-transcript { height: calc(100vh - 330px) !important; max-height: none !important; }
 </style>
 """
 

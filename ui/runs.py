@@ -100,7 +100,7 @@ def _codraw_panel(name: str, key, dialog: str, turn: int) -> None:
     for column, panel in zip(columns[1:], (view.human, view.model)):
         with column:
             if panel.png is not None:
-                st.image(panel.png, caption=f"{panel.title} after round {turn}", width="stretch")
+                st.image(panel.png, caption=f"{md_escape(panel.title)} after round {turn}", width="stretch")
             else:
                 st.info(panel.note)
             left, right = st.columns(2)
@@ -167,7 +167,7 @@ def _gos_panel(name: str, key, dialog: str, round_: int, step: int) -> None:
         st.caption("Gold is empty here: " + ("the model names an image anyway." if view.scores["names_image"] else "the model names none either."))
     columns = st.columns(len(view.boards) or 1)
     for column, (username, png) in zip(columns, view.boards):
-        column.image(png, caption=f"Board of {username}", width="stretch")
+        column.image(png, caption=f"Board of {md_escape(username)}", width="stretch")
     st.caption("Green frame = gold image · magenta inner frame = the model's image, on both players' boards.")
 
 

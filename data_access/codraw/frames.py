@@ -12,6 +12,7 @@ Frames (all Parquet-safe):
 from __future__ import annotations
 
 import gc
+import math
 import re
 from pathlib import Path
 from typing import Any, Optional
@@ -41,7 +42,7 @@ ROUND_COLUMNS = ["dialog_id", "split", "round", "seq_t", "seq_d", "msg_t", "msg_
 def _number(value: Any) -> Optional[float]:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    return float(value) if np.isfinite(value) else None
+    return float(value) if _finite(value) else None
 
 
 def _session_seconds(entry: Any) -> Optional[float]:
@@ -87,7 +88,7 @@ def _stored_score(score: Any) -> Optional[tuple[str, float, list]]:
         if not score:
             return _NO_SCORE["empty"]
         if (len(score) == 4 and type(score[0]) in _NUMBER_TYPES and type(score[2]) is list and len(score[2]) == 7
-                and type(score[3]) is list and len(score[3]) == 7):
+                and type(score[3]) is list and len(score[3]) == 7 and _finite(score[0])):
             return "present", score[0], score[2]
     return None
 
@@ -99,7 +100,8 @@ class _Collector:
     rounds), are gathered and turned into columns in bulk (``collect_rounds``); the stored terms are
     checked in bulk afterwards (``stored_terms_check``)."""
 
-    def __init__(self):
+    def __init__(self, lenient: bool = False):
+        self.lenient = lenient  # the JSON was read leniently: look for undecodable text (see _decode_json)
         self.scene_ids: dict[str, int] = {"": -1}  # scene string -> scene id; the empty string is "no scene"
         self.dialog: dict[str, list] = {k: [] for k in ("dialog_id", "split", "image_id", "n_rounds", "duration_s",
                                                         "target_scene", "label")}
@@ -127,10 +129,19 @@ class _Collector:
         if not isinstance(target, str) or not target:
             skipped.append(SkippedRecord(where, "has no target scene (abs_t)"))
             return
+        if self.lenient:
+            problem = _undecodable("dialog id", key) or _undecodable("abs_t", target)
+            if problem:
+                skipped.append(SkippedRecord(where, problem))
+                return
         match = _KEY.match(key)
-        image_id = dialog.get("image_id")
-        if isinstance(image_id, bool) or not isinstance(image_id, int):
+        image_id = dialog.get("image_id", _MISSING)
+        if image_id is _MISSING:
             image_id = int(match.group(2)) if match else None
+        elif isinstance(image_id, bool) or not isinstance(image_id, int) or not 0 <= image_id < 2 ** 63:
+            skipped.append(SkippedRecord(where, f"image_id {str(image_id)[:40]} is not an image number; the dialog "
+                                                "loads with no image id"))
+            image_id = None
         scene_ids = self.scene_ids
         d = self.dialog
         index = len(d["dialog_id"])
@@ -165,8 +176,15 @@ class _Collector:
         for values in seq.values():
             if set(map(type, values)) - {str, int, type(None)}:
                 bad.update((i, _type_problem(turns[i])) for i, v in enumerate(values) if type(v) not in (str, int, type(None)))
+        if self.lenient:  # undecodable bytes (kept as lone surrogates) cost their round, with their position
+            for field, values in (*text.items(), *seq.items()):
+                for i, v in enumerate(values):
+                    if i not in bad and type(v) is str:
+                        problem = _undecodable(field, v)
+                        if problem:
+                            bad[i] = problem
         scores = [_stored_score(t.get("score", _MISSING)) for t in turns]
-        bad.update((i, "score is neither missing, [] nor [score, weights, terms, weighted]")
+        bad.update((i, "score is neither missing, [] nor [score (a finite number), weights, terms, weighted]")
                    for i, score in enumerate(scores) if score is None and i not in bad)
         for i in sorted(bad):
             skipped.append(SkippedRecord(f"{self.dialog['label'][owner[i]]} round {number[i]}", bad[i]))
@@ -202,13 +220,35 @@ class _Collector:
         """The stored 7-term lists, and a mask of rounds whose lists hold something else than numbers
         (checked in bulk by Arrow; element by element only when that fails)."""
         values = self.round["stored_terms"]
-        try:
-            pa.array(values, type=pa.list_(pa.float64()))
-            return values, np.zeros(len(values), dtype=bool)
-        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError):
-            pass  # some list holds text or null: find which (rare)
-        bad = np.array([not all(type(x) in _NUMBER_TYPES for x in v) for v in values], dtype=bool)
+        if not self.lenient:  # (lenient JSON may hold NaN, which Arrow takes for a number)
+            try:
+                pa.array(values, type=pa.list_(pa.float64()))
+                return values, np.zeros(len(values), dtype=bool)
+            except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError):
+                pass  # some list holds text or null: find which (rare)
+        bad = np.array([not all(type(x) in _NUMBER_TYPES and _finite(x) and abs(x) < 2.0 ** 63 for x in v)
+                        for v in values], dtype=bool)
         return [[] if b else v for v, b in zip(values, bad)], bad
+
+
+def _finite(x) -> bool:
+    try:
+        return math.isfinite(x)
+    except OverflowError:  # an integer beyond any float
+        return False
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _undecodable(field: str, text: str) -> Optional[str]:
+    """Where ``text`` holds a byte that was not UTF-8 (or an escaped lone surrogate), or None."""
+    found = _SURROGATE.search(text) if not text.isascii() else None
+    if found is None:
+        return None
+    code = ord(found.group())
+    what = f"byte 0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"lone surrogate U+{code:04X}"
+    return f"{field}: {what} at character {found.start() + 1} is not UTF-8 text"
 
 
 def _type_problem(turn: dict) -> str:
@@ -241,17 +281,18 @@ def _build_frames(path: Path, progress: ProgressCallback) -> tuple[dict[str, pd.
     progress(f"Reading {path.name}", 0.0)
     if not path.exists():
         raise SourceError(path, "does not exist")
-    entries, stat = read_folder(path, skipped) if path.is_dir() else read_file(path)
+    entries, stat, lenient = read_folder(path, skipped) if path.is_dir() else read_file(path, skipped)
     if not entries:
         raise SourceError(path, "contains no dialogs")
     progress(f"Collecting {len(entries):,} dialogs", 0.4)
-    collect = _Collector()
+    collect = _Collector(lenient)
     for label, key, dialog in entries:
         collect.add_dialog(label, key, dialog, stat, skipped)
     collect.collect_rounds(skipped)
     del entries
     if not collect.dialog["dialog_id"]:
-        raise SourceError(path, "contains no readable dialogs")
+        first = f" (first problem: {skipped[0].record}: {skipped[0].reason})" if skipped else ""
+        raise SourceError(path, f"contains no readable dialogs{first}")
 
     progress(f"Parsing {len(collect.scene_ids) - 1:,} distinct scenes", 0.6)
     parsed = parse_scene_strings(collect.scenes())

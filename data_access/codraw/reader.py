@@ -6,6 +6,7 @@ Whole-source faults raise ``SourceError``; an unreadable per-dialog file is skip
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -18,20 +19,46 @@ from ..safe_io import LIMITS, gunzip_capped, read_capped
 SINGLE_FILE_NAMES = ("CoDraw_1_0.json", "CoDraw_1_0.json.gz")
 
 
-def _decode_json(raw: bytes, path: Path) -> Any:
+def _decode_json(raw: bytes, path: Path) -> tuple[Any, bool]:
+    """(document, lenient). orjson first; when it refuses the text, the standard library reads it with
+    undecodable bytes kept as lone surrogates and NaN / huge numbers kept as they are (``lenient``): the
+    collector then skips just the dialogs and rounds that hold such values, naming field and position."""
     try:
-        return orjson.loads(raw)
+        return orjson.loads(raw), False
     except orjson.JSONDecodeError as exc:
-        if "utf-8" in str(exc).lower():
-            raise SourceError(path, "is not UTF-8 text") from exc
-        first_line = raw.split(b"\n", 1)[0]
-        if raw.count(b"\n") > 1 and first_line.strip():
-            try:
-                orjson.loads(first_line)
-                raise SourceError(path, "is JSON Lines (one object per line), not a CoDraw file") from exc
-            except orjson.JSONDecodeError:
-                pass
-        raise SourceError(path, f"is not valid JSON (truncated or damaged?): {exc}") from exc
+        first_error = exc
+    try:
+        return json.loads(raw.decode("utf-8", "surrogateescape")), True
+    except (ValueError, RecursionError):
+        pass
+    exc = first_error
+    if "utf-8" in str(exc).lower():
+        raise SourceError(path, "is not UTF-8 text") from exc
+    first_line = raw.split(b"\n", 1)[0]
+    if raw.count(b"\n") > 1 and first_line.strip():
+        try:
+            orjson.loads(first_line)
+            raise SourceError(path, "is JSON Lines (one object per line), not a CoDraw file") from exc
+        except orjson.JSONDecodeError:
+            pass
+    raise SourceError(path, f"is not valid JSON (truncated or damaged?): {exc}") from exc
+
+
+def _duplicate_keys(raw: bytes) -> set[str]:
+    """Keys that an object of the JSON text holds more than once (JSON parsers silently keep the last)."""
+    duplicates: set[str] = set()
+
+    def pairs(items):
+        if len(items) > 1:
+            seen = set()
+            for key, _value in items:
+                if key in seen:
+                    duplicates.add(key)
+                seen.add(key)
+        return dict(items)
+
+    json.loads(raw.decode("utf-8", "surrogateescape"), object_pairs_hook=pairs)
+    return duplicates
 
 
 def _read_bytes(path: Path, limit: int = LIMITS["codraw"], what: str = "CoDraw file") -> bytes:
@@ -54,27 +81,37 @@ def _is_dialog(value: Any) -> bool:
     return isinstance(value, dict) and "dialog" in value and "abs_t" in value
 
 
-def read_file(path: Path) -> tuple[list[tuple[str, str, Any]], dict]:
-    """[(record label prefix, dialog key, dialog object)] and the ``stat`` section of one file."""
-    document = _decode_json(_read_bytes(path), path)
+def read_file(path: Path, skipped: list[SkippedRecord]) -> tuple[list[tuple[str, str, Any]], dict, bool]:
+    """[(record label prefix, dialog key, dialog object)], the ``stat`` section of one file, and whether it
+    was read leniently (see ``_decode_json``)."""
+    raw = _read_bytes(path)
+    document, lenient = _decode_json(raw, path)
     if isinstance(document, dict) and isinstance(document.get("data"), dict):
         stat = document.get("stat")
-        return [(path.name, key, dialog) for key, dialog in document["data"].items()], stat if isinstance(stat, dict) else {}
+        data = document["data"]
+        # A dialog id given twice would silently be the last copy: cheap count of the dialog-level key
+        # (inner quotes are escaped, so '"dialog":' never occurs inside a string), then find which ones.
+        if raw.count(b'"dialog":') + raw.count(b'"dialog" :') > len(data):
+            for key in sorted(_duplicate_keys(raw) & set(data)):
+                skipped.append(SkippedRecord(f"{path.name}: {key}", "this dialog id occurs more than once in the file; "
+                                                                   "none of its copies is loaded"))
+                del data[key]
+        return [(path.name, key, dialog) for key, dialog in data.items()], stat if isinstance(stat, dict) else {}, lenient
     if _is_dialog(document):  # one per-dialog file given directly
-        return [(path.name, path.name.split(".")[0], document)], {}
+        return [(path.name, path.name.split(".")[0], document)], {}, lenient
     found = type(document).__name__.replace("dict", "an object").replace("list", "a list")
     raise SourceError(path, f'is not a CoDraw file: expected an object with "data" (the single-file layout) '
                             f"or a dialog object, found {found}")
 
 
-def read_folder(folder: Path, skipped: list[SkippedRecord]) -> tuple[list[tuple[str, str, Any]], dict]:
+def read_folder(folder: Path, skipped: list[SkippedRecord]) -> tuple[list[tuple[str, str, Any]], dict, bool]:
     for name in SINGLE_FILE_NAMES:
         if (folder / name).exists():
-            return read_file(folder / name)
+            return read_file(folder / name, skipped)
     files = sorted(p for p in folder.iterdir() if p.name.endswith((".json", ".json.gz")))
     if not files:
         raise SourceError(folder, "contains no CoDraw files (expected CoDraw_1_0.json or per-dialog <key>.json files)")
-    entries = []
+    entries, lenient = [], False
     first_file: dict[str, str] = {}  # dialog key -> the file that holds it
     for file in files:
         key = file.name.split(".")[0]
@@ -84,7 +121,7 @@ def read_folder(folder: Path, skipped: list[SkippedRecord]) -> tuple[list[tuple[
             continue
         first_file[key] = file.name
         try:
-            document = _decode_json(_read_bytes(file, LIMITS["codraw dialog"], "per-dialog CoDraw file"), file)
+            document, file_lenient = _decode_json(_read_bytes(file, LIMITS["codraw dialog"], "per-dialog CoDraw file"), file)
         except (SourceError, OSError) as exc:
             skipped.append(SkippedRecord(file.name, getattr(exc, "problem", str(exc))))
             continue
@@ -92,6 +129,7 @@ def read_folder(folder: Path, skipped: list[SkippedRecord]) -> tuple[list[tuple[
             skipped.append(SkippedRecord(file.name, "is not a CoDraw dialog object"))
             continue
         entries.append((file.name, key, document))
+        lenient |= file_lenient
     if not entries:
         raise SourceError(folder, f"none of its {len(files)} .json files is a CoDraw dialog")
-    return entries, {}
+    return entries, {}, lenient

@@ -160,10 +160,15 @@ def _cast(strings: pa.Array, to: pa.DataType, pattern: str) -> tuple[np.ndarray,
     ok = ok.astype(bool)
     cleaned = pc.if_else(pa.array(ok), strings, pa.scalar("0", strings.type))
     try:
-        values = pc.cast(cleaned, to).to_numpy(zero_copy_only=False)
-    except pa.ArrowInvalid:  # e.g. an integer too large for the type
-        values = np.zeros(len(strings), dtype=to.to_pandas_dtype())
-        ok[:] = False
+        return pc.cast(cleaned, to).to_numpy(zero_copy_only=False), ok
+    except pa.ArrowInvalid:  # e.g. an integer too large for the type: find which, one by one (rarer still)
+        pass
+    values = np.zeros(len(strings), dtype=to.to_pandas_dtype())
+    for i in np.flatnonzero(ok):
+        try:
+            values[i] = pc.cast(strings[int(i)], to).as_py()
+        except (pa.ArrowInvalid, OverflowError):
+            ok[i] = False  # costs only the record that holds it
     return values, ok
 
 

@@ -137,6 +137,9 @@ def _read_log(folder: Path, boards: pd.DataFrame, skipped: list[SkippedRecord]) 
     if not lines:
         raise SourceError(folder / reader.LOG_FILE, "holds no record")
     board_ids = set(boards["board_id"])
+    board_game = dict(zip(boards["board_id"], boards["game_id"]))
+    board_images = {board: set(images) for board, images in zip(boards["board_id"], boards["image_ids"])}
+    boards_per_game = boards.groupby("game_id")["board_id"].size().to_dict()
     records = []
     for line in lines:
         r = line.record
@@ -157,8 +160,108 @@ def _read_log(folder: Path, boards: pd.DataFrame, skipped: list[SkippedRecord]) 
         if r["board_id"] not in board_ids:
             skipped.append(SkippedRecord(line.where, f"{what}: board {r['board_id']!r} is not in {reader.GAME_CONFIG_FILE}"))
             continue
+        problem = _outside_the_game(r, what, board_game[r["board_id"]], boards_per_game, board_images)
+        if problem:
+            skipped.append(SkippedRecord(line.where, f"{what}: {problem}"))
+            continue
         records.append((STEP_MESSAGE if what == "message" else r["lock_event_type"], line))
-    return records
+    return _in_logged_order(records, skipped)
+
+
+# Plausible log times (Unix ms): the game ran in 2021; anything before 2000 or after 2100 (a zero, a
+# seconds value, a runaway number) is no time of this log, and would stretch durations without a word.
+EARLIEST_MS, LATEST_MS = 946_684_800_000, 4_102_444_800_000
+# The interaction's ObjectId is created 11-73 s before its first event (FORMATS A.2) and a session lasts
+# about an hour: an event an hour before its creation or a day after it is not a time of that session.
+SESSION_BEFORE_MS, SESSION_AFTER_MS = 3_600_000, 86_400_000
+
+
+def _created_ms(interaction_id: str) -> Optional[int]:
+    if not OBJECT_ID_PATTERN.match(interaction_id):
+        return None
+    return int(interaction_id[:8], 16) * 1000
+
+
+def _outside_the_game(r: dict, what: str, game_of_board: str, boards_per_game: dict, board_images: dict) -> Optional[str]:
+    """Why a record's values cannot belong to the game it names (None when they can)."""
+    if not EARLIEST_MS <= r["timestamp"] < LATEST_MS:
+        return f"timestamp {r['timestamp']} is not a time of this log (Unix milliseconds between 2000 and 2100)"
+    created = _created_ms(r["interaction_id"])
+    if created is not None and not created - SESSION_BEFORE_MS <= r["timestamp"] <= created + SESSION_AFTER_MS:
+        return (f"timestamp {r['timestamp']} is not within the session: interaction {r['interaction_id']} was created "
+                f"at {created} (its ObjectId), and a session lasts hours, not days")
+    if r["game_id"] != game_of_board:
+        return f"board {r['board_id']} belongs to {game_of_board}, not to {r['game_id']}"
+    n_rounds = boards_per_game[game_of_board]
+    if not 1 <= r["round_number"] <= n_rounds:
+        return f"round_number {r['round_number']} is outside 1..{n_rounds} (the game has {n_rounds} boards)"
+    number = r["message_number"] if what == "message" else r["lock_event_number"]
+    if number < 1:
+        return f"{'message_number' if what == 'message' else 'lock_event_number'} {number} is not a positive number"
+    if what == "lock event" and r["image_id"] not in board_images[r["board_id"]]:
+        return f"locks image {r['image_id']!r}, which is not on board {r['board_id']}"
+    return None
+
+
+def _in_logged_order(records: list[tuple[str, Line]], skipped: list[SkippedRecord]) -> list[tuple[str, Line]]:
+    """The records whose timestamps agree with their numbering; the others are skipped and listed.
+
+    Messages (message_number) and lock events (lock_event_number) are numbered per interaction and round,
+    and in the real log the numbering always follows the timestamps. Where a log breaks that (swapped or
+    repeated numbers, a time out of place), the records that keep the longest consistent sequence are
+    kept and the rest are listed, never silently re-ordered by their timestamps."""
+    sequences: dict[tuple, list[tuple[int, int, int]]] = defaultdict(list)
+    for index, (kind, line) in enumerate(records):
+        r = line.record
+        is_message = kind == STEP_MESSAGE
+        number = r["message_number"] if is_message else r["lock_event_number"]
+        sequences[(r["interaction_id"], r["round_number"], is_message)].append((number, r["timestamp"], index))
+    out_of_order: set[int] = set()
+    for items in sequences.values():
+        items.sort(key=lambda item: (item[0], -item[1], item[2]))  # equal numbers can never both be kept
+        keep = _longest_increasing([timestamp for _number, timestamp, _index in items])
+        if len(keep) < len(items):
+            kept = set(keep)
+            out_of_order.update(items[i][2] for i in range(len(items)) if i not in kept)
+    if not out_of_order:
+        return records
+    for index in sorted(out_of_order):
+        kind, line = records[index]
+        r = line.record
+        what, field = ("message", "message_number") if kind == STEP_MESSAGE else ("lock event", "lock_event_number")
+        skipped.append(SkippedRecord(line.where, f"{what}: {field} {r[field]} of round {r['round_number']} disagrees with "
+                                                 f"its timestamp {r['timestamp']} (numbers repeated or out of time order)"))
+    return [record for index, record in enumerate(records) if index not in out_of_order]
+
+
+def _longest_increasing(values: list[int]) -> list[int]:
+    """Positions of a longest strictly increasing subsequence of ``values`` (O(n log n))."""
+    tails: list[int] = []  # tails[k]: position of the smallest last value of an increasing run of length k + 1
+    previous = [-1] * len(values)
+    for i, value in enumerate(values):
+        k = _bisect_tails(values, tails, value)
+        if k > 0:
+            previous[i] = tails[k - 1]
+        if k == len(tails):
+            tails.append(i)
+        else:
+            tails[k] = i
+    run, i = [], tails[-1] if tails else -1
+    while i >= 0:
+        run.append(i)
+        i = previous[i]
+    return run[::-1]
+
+
+def _bisect_tails(values: list[int], tails: list[int], value: int) -> int:
+    low, high = 0, len(tails)
+    while low < high:
+        middle = (low + high) // 2
+        if values[tails[middle]] < value:
+            low = middle + 1
+        else:
+            high = middle
+    return low
 
 
 def _step_order(item: tuple[str, Line]):

@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..common import SourceError
+from ..safe_io import LIMITS, read_capped
 
 
 def read_lines(path: Path | str) -> Iterator[tuple[int, str | None, str]]:
@@ -16,10 +17,7 @@ def read_lines(path: Path | str) -> Iterator[tuple[int, str | None, str]]:
         raise SourceError(path, "does not exist")
     if not path.is_file():
         raise SourceError(path, "is not a file")
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise SourceError(path, f"cannot be read ({exc.strerror or exc})") from exc
+    data = read_capped(path, LIMITS["layer"], "layer file")  # a device or a huge sparse file is refused
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     for number, raw in enumerate(data.split(b"\n"), start=1):

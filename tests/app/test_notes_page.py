@@ -52,3 +52,32 @@ def test_table_edits_name_each_changed_note_by_id():
         {"id": 7, "updated_at": "t7", "text": "b2"},
         {"id": 9, "updated_at": "t9", "deleted": False, "tags": ["y", " z"]},
     ]
+
+
+def _editor_script():
+    import streamlit as st
+
+    from data_access.notes import NotesStore
+    from ui.notes import note_editor_frame
+
+    shown, newer = note_editor_frame(NotesStore(), {}, False)
+    st.write(f"shown={list(shown['text'])} newer={newer}")
+
+
+def test_pending_edits_keep_the_rows_they_were_made_on():
+    """Issue 13 item 9: while edits are pending, another session's added/deleted notes must not shift them."""
+    store = NotesStore(notes_db_path())
+    first = store.add_note("codraw", "d1", "first")
+    store.add_note("codraw", "d2", "second")
+    at = AppTest.from_function(_editor_script, default_timeout=60)
+    at.run()
+    assert at.markdown[0].value == "shown=['first', 'second'] newer=0"
+    store.delete_note(first)  # another session deletes the first note and adds one
+    store.add_note("codraw", "d3", "third")
+    at.session_state["notes_editor"] = {"edited_rows": {1: {"text": "second, edited"}}, "added_rows": [],
+                                        "deleted_rows": []}
+    at.run()
+    assert at.markdown[0].value == "shown=['first', 'second'] newer=2"  # still the rows the edit refers to
+    at.session_state["notes_editor"] = {"edited_rows": {}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert at.markdown[0].value == "shown=['second', 'third'] newer=0"  # no pending edit: the fresh notes

@@ -17,17 +17,18 @@ BOARD = f"{GAME}_board_1"
 IMAGES = ["n1_a", "n2_b", "n3_c"]
 IID = "61bcbb1fe90a3cc04fda05de"
 A, B = "tiny-elephant-9291", "puny-badger-139"
+T0 = int(IID[:8], 16) * 1000  # times count from the interaction's creation (its ObjectId), as in the real log
 
 
 def message(number, user, text, images, t, active=True, round_number=1):
     return {"interaction_id": IID, "game_id": GAME, "board_id": BOARD, "round_number": round_number,
             "round_active": active, "message_number": number, "username": user, "body_text": text,
-            "image_ids": images, "timestamp": t}
+            "image_ids": images, "timestamp": T0 + t}
 
 
 def lock_event(number, user, kind, image, t, round_number=1):
     return {"interaction_id": IID, "game_id": GAME, "board_id": BOARD, "round_number": round_number,
-            "lock_event_number": number, "username": user, "lock_event_type": kind, "image_id": image, "timestamp": t}
+            "lock_event_number": number, "username": user, "lock_event_type": kind, "image_id": image, "timestamp": T0 + t}
 
 
 ROUND = [

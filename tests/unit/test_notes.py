@@ -384,3 +384,13 @@ def test_table_delete_and_restore_and_nothing_to_save(store):
     assert outcome.saved == [a] and store.get_note(a)["text"] == "restored and edited"
     stale = notes_module.apply_edits(store, [{"id": a, "updated_at": seen, "deleted": True}])
     assert stale.saved == [] and "changed in another session" in stale.message()
+
+
+def test_an_empty_result_has_the_types_of_a_full_one_and_is_a_fresh_copy(store):
+    store.add_note("codraw", "train_00001", "seen", turn=3)
+    full = store.notes_for_turn("codraw", "train_00001", None, 3)
+    empty = store.notes_for_turn("codraw", "train_00001", None, 4)
+    assert len(full) == 1 and empty.empty
+    assert list(empty.columns) == list(full.columns) and list(empty.dtypes) == list(full.dtypes)
+    empty["text"] = "changed by a caller"
+    assert store.notes_for_turn("codraw", "train_00001", None, 4)["text"].tolist() == []
