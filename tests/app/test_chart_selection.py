@@ -3,7 +3,6 @@ selected dialog is listed page by page with its replay link (no cut at 500), and
 outcome charts of aggregates drill through to the rounds behind a bar."""
 from __future__ import annotations
 
-import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 from data_access.analysis import codraw, gos
@@ -15,6 +14,7 @@ def _many_selected_app():
     """1,234 points, all selected (the browser would send them after a box or lasso)."""
     from unittest import mock
 
+    import pandas as pd  # AppTest runs this body as its own script: imports stay inside
     import plotly.graph_objects as go
     import streamlit as st
 
