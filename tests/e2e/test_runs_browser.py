@@ -27,8 +27,10 @@ def test_a_replay_link_with_a_run_shows_model_human_and_target(demo_app, page, t
     assert "run=noisy" in page.url and "turn=3" in page.url
     assert page.locator('[data-testid="stException"]').count() == 0
     # switch the run: the URL follows and the model canvas is the other run's
+    # Typed into the focused selectbox (a rerun of the page's other panels may close an opened list)
     page.locator('[data-testid="stSelectbox"]').filter(has_text="beside the humans").locator("input").click()
-    page.get_by_role("option", name="baseline").click()
+    page.keyboard.type("baseline")
+    page.keyboard.press("Enter")
     page.wait_for_function("() => /[?&]run=baseline(&|$)/.test(window.location.search)", timeout=30_000)
     wait_for_app(page)
     assert "Model: baseline after round 3" in page.inner_text("body")
@@ -48,7 +50,7 @@ def test_a_run_uploaded_in_the_browser_is_scored_and_listed(demo_app, page, tmp_
     from data_access.corpora import load_path
 
     messages = load_path("gos", None, cache_root=tmp_path / "lookup").frames["messages"]
-    lines = [{"interaction_id": r.interaction_id, "round_number": int(r.round_number), "message_number": int(r.message_number),
+    lines = [{"interaction_id": r.interaction_id, "round_number": int(r.round), "message_number": int(r.message_number),
               "image_ids": list(r.image_ids)} for r in messages.itertuples(index=False)]
     run = tmp_path / "my-resolver.jsonl"
     import json

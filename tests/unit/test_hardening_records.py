@@ -242,7 +242,7 @@ def test_swapped_timestamps_are_listed_never_silently_reordered(gos):
     assert any(w in reasons and "disagrees with its timestamp" in reasons[w] for w in (where(i), where(j)))
     messages = frames["messages"]
     one_round = messages[(messages["interaction_id"] == records[i]["interaction_id"])
-                         & (messages["round_number"] == records[i]["round_number"])].sort_values("step")
+                         & (messages["round"] == records[i]["round_number"])].sort_values("step")
     assert one_round["message_number"].is_monotonic_increasing
     assert one_round["timestamp"].is_monotonic_increasing
 
@@ -266,7 +266,7 @@ def test_a_round_number_outside_the_game_makes_no_phantom_round(gos, round_numbe
     damaged, reasons = gos_load(gos)
     assert where(i) in reasons
     assert len(damaged["rounds"]) == len(clean["rounds"])
-    assert set(damaged["rounds"]["round_number"]) == set(clean["rounds"]["round_number"])
+    assert set(damaged["rounds"]["round"]) == set(clean["rounds"]["round"])
 
 
 @pytest.mark.parametrize("field", ["message_number", "timestamp"])
