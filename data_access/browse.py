@@ -11,6 +11,7 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
+from .analysis.splits import SPLIT_ORDER
 from .common import COLUMN_HELP as COMMON_HELP
 from .links import replay_link
 
@@ -23,7 +24,6 @@ EXTRA_COLUMNS = {
 COMMON_COLUMNS = ["dialog_id", "split", "n_rounds", "n_steps", "n_utterances", "duration_s"]
 
 
-SPLIT_ORDER = ("train", "val", "test", "warmup")
 
 # What each column means (shown as the column's help on the Browse page); the common columns from the glossary.
 COLUMN_HELP = {

@@ -2,7 +2,7 @@
 recomputed scores, score against dialog length, and what the Teller's one peek at the drawing did."""
 import streamlit as st
 
-from data_access.analysis import codraw
+from data_access.figures import codraw
 from ui import charts
 from ui.layers import codraw_score_by_cr
 from ui.router import ensure_routed

@@ -2,7 +2,7 @@
 durations, time to each rank and interaction lengths, and Minecraft game durations."""
 import streamlit as st
 
-from data_access.analysis import codraw, gos, minecraft
+from data_access.figures import codraw, gos, minecraft
 from ui import charts
 from ui.router import ensure_routed
 

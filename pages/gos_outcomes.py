@@ -2,7 +2,7 @@
 received, whether messages refer to the image ranked next, and the post-game survey."""
 import streamlit as st
 
-from data_access.analysis import gos
+from data_access.figures import gos
 from ui import charts
 from ui.layers import gos_mention_counts
 from ui.router import ensure_routed

@@ -2,7 +2,7 @@
 the course of a game, and the outcome by split."""
 import streamlit as st
 
-from data_access.analysis import minecraft
+from data_access.figures import minecraft
 from ui import charts
 from ui.router import ensure_routed
 

@@ -2,9 +2,9 @@
 messages per dialog, tokens per message and vocabulary — with links to the other pages."""
 import streamlit as st
 
-from data_access.analysis import overview
-from data_access.analysis.charts import ordered_splits
+from data_access.analysis.splits import ordered_splits
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES
+from data_access.figures import overview
 from ui import charts
 from ui.glossary import column_config
 from ui.router import ensure_routed

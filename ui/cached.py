@@ -7,6 +7,7 @@ failures are returned, not raised, so one broken corpus shows an error box while
 """
 from __future__ import annotations
 
+import pickle
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional
@@ -162,15 +163,33 @@ def derived(function: Callable, name: str, *args):
 
 @st.cache_data(show_spinner=False, max_entries=512)
 def _derived(module: str, qualname: str, key: SourceKey, args: tuple):
+    function = _resolve(module, qualname)
+    loaded = _load(key)
+    if isinstance(loaded, LoadFailure):
+        return None
+    return _as_on_a_hit(function(loaded, *args))
+
+
+def _resolve(module: str, qualname: str) -> Callable:
+    """The function a derived cache entry was keyed by (its module and name, which st.cache_data can hash)."""
     import importlib
 
     function = importlib.import_module(module)
     for part in qualname.split("."):
         function = getattr(function, part)
-    loaded = _load(key)
-    if isinstance(loaded, LoadFailure):
-        return None
-    return function(loaded, *args)
+    return function
+
+
+def _as_on_a_hit(value):
+    """What a cache hit will hand out: st.cache_data returns the computed object on a miss but an unpickled
+    copy on every hit. For a ``Chart`` the two differ where it matters: a plotly figure serialises its layout
+    in another key order after the round trip, and Streamlit derives a chart's widget id from that JSON, so a
+    point selected on the first run would be dropped on the next. Other results are handed out as computed."""
+    from data_access.figures.charts import Chart
+
+    if isinstance(value, Chart):
+        return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+    return value
 
 
 def search_index():
@@ -263,15 +282,11 @@ def run_derived(function: Callable, name: str, run_key: RunKey, *args):
 
 @st.cache_data(show_spinner=False, max_entries=256)
 def _run_derived(module: str, qualname: str, key: SourceKey, run_key: RunKey, args: tuple):
-    import importlib
-
-    function = importlib.import_module(module)
-    for part in qualname.split("."):
-        function = getattr(function, part)
+    function = _resolve(module, qualname)
     loaded, run = _load(key), _load_run(key, run_key)
     if isinstance(loaded, LoadFailure) or isinstance(run, LoadFailure):
         return None
-    return function(loaded, run, *args)
+    return _as_on_a_hit(function(loaded, run, *args))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -332,13 +347,9 @@ def layer_derived(function: Callable, name: str, *args):
 
 @st.cache_data(show_spinner=False, max_entries=512)
 def _layer_derived(module: str, qualname: str, key: tuple, args: tuple):
-    import importlib
-
-    function = importlib.import_module(module)
-    for part in qualname.split("."):
-        function = getattr(function, part)
+    function = _resolve(module, qualname)
     result = _layer(key)
     loaded = _load(key[1])
     if isinstance(result, LoadFailure) or isinstance(loaded, LoadFailure):
         return None
-    return function(result, loaded, *args)
+    return _as_on_a_hit(function(result, loaded, *args))

@@ -7,8 +7,9 @@ from typing import Optional, Sequence
 
 import streamlit as st
 
-from data_access.analysis.charts import Chart, available_splits, selected_rows, selection_table
+from data_access.analysis.splits import available_splits
 from data_access.common import CORPUS_TITLES
+from data_access.figures.charts import Chart, selected_rows, selection_table
 from ui.cached import derived, loaded_corpus
 from ui.share import chart_downloads
 from ui.url_state import served_links

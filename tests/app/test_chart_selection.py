@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-from data_access.analysis import codraw, gos
-from data_access.analysis.charts import selected_rows, selection_table
 from data_access.corpora import demo_path, load_path
+from data_access.figures import codraw, gos
+from data_access.figures.charts import selected_rows, selection_table
 
 
 def _many_selected_app():
@@ -19,7 +19,7 @@ def _many_selected_app():
     import streamlit as st
 
     import ui.charts as charts
-    from data_access.analysis.charts import Chart, row_positions
+    from data_access.figures.charts import Chart, row_positions
 
     data = pd.DataFrame({"dialog_id": [f"train_{i:05d}" for i in range(1234)], "score": range(1234)})
     figure = go.Figure(go.Scatter(x=data["score"], y=data["score"], mode="markers", customdata=row_positions(data)))

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from data_access.analysis.gos import rank_sum_chart
 from data_access.corpora import load_configured
+from data_access.figures.gos import rank_sum_chart
 from data_access.gos.view import image_labels, image_short_labels, replay_step
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")

@@ -7,11 +7,10 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from data_access.analysis.charts import (
+from data_access.analysis.splits import filter_splits, ordered_splits
+from data_access.figures.charts import (
     Chart,
     count_phrase,
-    filter_splits,
-    ordered_splits,
     row_positions,
     selected_rows,
     selection_table,

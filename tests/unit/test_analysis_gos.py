@@ -5,8 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from data_access.analysis import gos
 from data_access.common import LoadedCorpus
+from data_access.figures import gos
 
 
 def ranks_of(rows: list[tuple]) -> pd.DataFrame:

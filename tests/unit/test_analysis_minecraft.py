@@ -5,8 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from data_access.analysis import minecraft
 from data_access.common import LoadedCorpus
+from data_access.figures import minecraft
 
 
 def dialogs() -> pd.DataFrame:

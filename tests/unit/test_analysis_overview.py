@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from data_access.analysis import overview
 from data_access.common import LoadedCorpus
+from data_access.figures import overview
 
 
 def corpus(name: str = "minecraft", splits=("train", "test", "test")) -> LoadedCorpus:
@@ -49,14 +49,14 @@ def test_overview_table_and_charts():
 
 
 def test_log_axes_are_labelled_with_plain_numbers():
-    from data_access.analysis.charts import log_ticks
+    from data_access.figures.charts import log_ticks
 
     assert log_ticks(3, 460) == [2, 5, 10, 20, 50, 100, 200, 500]
     assert log_ticks(15, 9993) == [10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000]
 
 
 def test_a_corpus_with_few_dialogs_stays_visible_beside_a_large_one():
-    from data_access.analysis.overview import _bar
+    from data_access.figures.overview import _bar
 
     class P:
         def __init__(self, corpus):

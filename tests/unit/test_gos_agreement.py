@@ -8,8 +8,8 @@ import math
 import pandas as pd
 import pytest
 
-from data_access.analysis import gos as outcomes
 from data_access.common import LoadedCorpus
+from data_access.figures import gos as outcomes
 from data_access.gos import agreement
 from data_access.gos.view import _comparison
 

@@ -308,7 +308,7 @@ def test_flipped_bytes_in_a_cached_frame_are_detected_and_rebuilt(tmp_path, name
 def plain(frame):
     """Lists and numpy arrays in object columns alike (Parquet gives arrays back for lists)."""
     frame = frame.copy()
-    for column in frame.select_dtypes(include="object").columns:
+    for column in frame.select_dtypes(include=["object", "str"]).columns:
         frame[column] = frame[column].map(lambda v: repr(v.tolist() if hasattr(v, "tolist") else v))
     return frame
 

@@ -7,9 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from data_access.analysis import gos, minecraft
 from data_access.analysis.stats import grouped_mean_ci, interval_note, mean_ci, wilson_interval
 from data_access.common import LoadedCorpus
+from data_access.figures import gos, minecraft
 
 
 def test_wilson_interval_known_values():

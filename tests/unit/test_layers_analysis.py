@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from data_access.corpora import load_path
+from data_access.figures.layers import score_by_cr_chart
 from data_access.layers import analysis
 from data_access.layers.gos_view import mention_step
 from data_access.layers.load import demo_layer_path, load_layer
@@ -65,5 +66,5 @@ def test_cr_groups_and_score_by_cr(codraw):
     assert overall.loc["with a CR", "n"] == (per_dialog["crs"] > 0).sum()
     finite = overall.dropna(subset=["low"])
     assert ((finite["low"] >= 0) & (finite["high"] <= 5) & (finite["low"] <= finite["mean"])).all()
-    chart = analysis.score_by_cr_chart(layer, corpus)
+    chart = score_by_cr_chart(layer, corpus)
     assert "bootstrap" in chart.caption and not chart.empty

@@ -198,7 +198,7 @@ def test_figures_use_one_mesh_per_colour_and_show_the_builder(loaded):
     outside = build_figure([(8, 1, 0, "red")])
     assert outside.layout.scene.xaxis.range[1] == 8.5
     image = snapshot_image(step.blocks, ghosts=step.gold_missing, highlight=step.placed, title="test")
-    assert image.size[0] > 100 and len(set(image.getdata())) > 5
+    assert image.size[0] > 100 and len(set(image.get_flattened_data())) > 5
 
 
 def test_cube_geometry_matches_a_plain_construction():

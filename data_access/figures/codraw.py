@@ -13,6 +13,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ..analysis.splits import filter_splits, ordered_splits
+from ..analysis.stats import grouped_mean_ci, interval_note, mean_ci, paired_difference
 from ..common import LoadedCorpus
 from .charts import (
     PALETTE,
@@ -20,13 +22,10 @@ from .charts import (
     ci_error_bars,
     count_phrase,
     empty_chart,
-    filter_splits,
-    ordered_splits,
     row_positions,
     split_colour,
     style,
 )
-from .stats import grouped_mean_ci, interval_note, mean_ci, paired_difference
 
 METRICS = {"final_score": "paper metric (max 5)", "final_score_original": "original 7-term metric"}
 ROUND_METRICS = {"score_final": "paper metric", "score_original": "original 7-term metric"}

@@ -22,7 +22,6 @@ from ..links import replay_link
 SPLIT_COLOURS = {"train": "#4C78A8", "val": "#F58518", "test": "#54A24B", "warmup": "#B279A2", "all": "#4C78A8"}
 PALETTE = ["#4C78A8", "#F58518", "#54A24B", "#E45756", "#72B7B2", "#B279A2", "#EECA3B", "#9D755D"]
 PLOT_HEIGHT = 360
-SPLIT_ORDER = ("train", "val", "test", "warmup")
 
 
 @dataclass
@@ -40,10 +39,6 @@ class Chart:
     drill: Optional[pd.DataFrame] = None
 
     def __post_init__(self):
-        # Streamlit derives a chart's widget id from its JSON, and a figure straight from a builder
-        # serialises its layout in another key order than the copy the cache hands out later; the
-        # selection made on the first run would then be lost. A copy serialises like the cached one.
-        self.figure = go.Figure(self.figure)
         if self.drill is not None:
             self.selectable = True
 
@@ -205,25 +200,6 @@ def selection_table(chart: Chart, rows: Sequence[int], corpus: str) -> pd.DataFr
     return table
 
 
-def filter_splits(frame: pd.DataFrame, splits: Optional[Iterable[str]]) -> pd.DataFrame:
-    """Rows of the chosen splits (all rows when ``splits`` is None or empty)."""
-    splits = tuple(splits or ())
-    if not splits or "split" not in frame:
-        return frame
-    return frame[frame["split"].isin(splits)]
-
-
 def count_phrase(n: int, singular: str, plural: Optional[str] = None) -> str:
     """'1 dialog' / '9,151 dialogs'."""
     return f"{n:,} {singular if n == 1 else (plural or singular + 's')}"
-
-
-def ordered_splits(names: Iterable[str]) -> list[str]:
-    """Split names in the usual order (train, val, test, warmup), others after them alphabetically."""
-    present = set(n for n in names if isinstance(n, str))
-    return [s for s in SPLIT_ORDER if s in present] + sorted(present - set(SPLIT_ORDER))
-
-
-def available_splits(loaded) -> tuple[str, ...]:
-    """The splits of a loaded corpus's dialogs, in the usual order (for the page's split filter)."""
-    return tuple(ordered_splits(loaded.dialogs["split"].dropna().unique()))

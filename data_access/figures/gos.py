@@ -11,10 +11,10 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from ..analysis.stats import grouped_mean_ci, interval_note, mean_ci
 from ..common import LoadedCorpus
 from ..gos.agreement import board_agreement, rank_matrix, rank_sums  # noqa: F401 - the one definition, re-exported
 from .charts import PALETTE, PLOT_HEIGHT, Chart, ci_error_bars, count_phrase, empty_chart, row_positions, style
-from .stats import grouped_mean_ci, interval_note, mean_ci
 
 LIKERT_QUESTIONS = ("q1", "q2", "q3")
 LIKERT_LABELS = {1: "Strongly disagree", 2: "Disagree", 3: "Neutral", 4: "Agree", 5: "Strongly agree"}

@@ -13,6 +13,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from ..analysis.splits import filter_splits, ordered_splits
+from ..analysis.stats import INTERVALS, grouped_mean_ci, interval_note, mean_ci
 from ..common import LoadedCorpus
 from .charts import (
     PALETTE,
@@ -20,13 +22,10 @@ from .charts import (
     ci_error_bars,
     count_phrase,
     empty_chart,
-    filter_splits,
-    ordered_splits,
     row_positions,
     split_colour,
     style,
 )
-from .stats import INTERVALS, grouped_mean_ci, interval_note, mean_ci
 
 PROGRESS_POINTS = 21  # 0 %, 5 %, … 100 % of a game's states
 
