@@ -2,21 +2,13 @@
 frame is read, as Replay and Search do (the whole corpus is touched only on a cache miss)."""
 from __future__ import annotations
 
-from pathlib import Path
-
-from streamlit.testing.v1 import AppTest
-
 from data_access.common import LoadedCorpus
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
+from .conftest import open_page
 
 
 def test_a_browse_rerun_copies_no_corpus_out_of_the_cache(monkeypatch):
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params.update({"corpus": "minecraft"})
-    at.switch_page("pages/browse.py")
-    at.run()
-    assert not at.exception, at.exception
+    at = open_page("browse", corpus="minecraft")
     rows = len(at.dataframe[0].value)
     copies: list[str] = []
 

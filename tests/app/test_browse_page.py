@@ -1,27 +1,14 @@
 """Browse (issue 11, item 8): range filters on every numeric column kept in the URL, more than 10 rows,
 the natural order (split, then id in numeric order) and column help."""
-from pathlib import Path
-
-from streamlit.testing.v1 import AppTest
-
 from ui.browse_filters import table_height
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-
-def open_browse(**params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params.update(params)
-    at.switch_page("pages/browse.py")
-    at.run()
-    assert not at.exception, at.exception
-    return at
+from .conftest import open_page
 
 
 def test_a_range_on_a_score_column_filters_and_lives_in_the_url():
-    scores = open_browse(corpus="codraw").dataframe[0].value["final_score"].dropna().sort_values()
+    scores = open_page("browse", corpus="codraw").dataframe[0].value["final_score"].dropna().sort_values()
     low, high = round(float(scores.iloc[len(scores) // 4]), 2), round(float(scores.iloc[3 * len(scores) // 4]), 2)
-    at = open_browse(corpus="codraw", final_score=f"{low}..{high}")
+    at = open_page("browse", corpus="codraw", final_score=f"{low}..{high}")
     table = at.dataframe[0].value
     assert 0 < len(table) < len(scores) and table["final_score"].between(low, high).all()
     slider = at.slider(key="browse_range_codraw_final_score")
@@ -32,16 +19,16 @@ def test_a_range_on_a_score_column_filters_and_lives_in_the_url():
 
 
 def test_every_numeric_column_has_a_range_slider():
-    at = open_browse(corpus="codraw")
+    at = open_page("browse", corpus="codraw")
     keys = {s.key for s in at.slider}
     for column in ("n_steps", "n_utterances", "peek_round", "final_score", "final_score_original", "score_before_peek"):
         assert f"browse_range_codraw_{column}" in keys, column
-    at = open_browse(corpus="minecraft")
+    at = open_page("browse", corpus="minecraft")
     assert {"browse_range_minecraft_placements", "browse_range_minecraft_outcome_f1"} <= {s.key for s in at.slider}
 
 
 def test_more_than_ten_rows_in_natural_order_with_column_help():
-    at = open_browse(corpus="codraw")
+    at = open_page("browse", corpus="codraw")
     element = at.dataframe[0]
     assert table_height(len(element.value)) > 11 * 35  # the default shows 10 rows (the browser test counts them)
     ids = element.value["dialog_id"].tolist()

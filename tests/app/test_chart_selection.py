@@ -3,11 +3,11 @@ selected dialog is listed page by page with its replay link (no cut at 500), and
 outcome charts of aggregates drill through to the rounds behind a bar."""
 from __future__ import annotations
 
-from streamlit.testing.v1 import AppTest
-
 from data_access.corpora import demo_path, load_path
 from data_access.figures import codraw, gos
 from data_access.figures.charts import selected_rows, selection_table
+
+from .conftest import run_function
 
 
 def _many_selected_app():
@@ -29,8 +29,7 @@ def _many_selected_app():
 
 
 def test_every_selected_dialog_is_listed_page_by_page():
-    at = AppTest.from_function(_many_selected_app, default_timeout=60).run()
-    assert not at.exception
+    at = run_function(_many_selected_app)
     assert "1,234 dialogs selected" in at.markdown[0].value and "1 to 50 listed" in at.markdown[0].value
     pager = at.number_input(key="selection_page__many")
     assert pager.max == 25

@@ -2,31 +2,19 @@
 Codebooks (edit saves a new version), Agreement (statistics, disagreements, adjudication), Coding queue."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
-from streamlit.testing.v1 import AppTest
 
 from data_access.coding import codebook as cb
 from data_access.coding.store import CodingStore
 from data_access.corpora import demo_path, load_path
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
+from .conftest import open_page
+
 BOOK = cb.Codebook("clarification", (
     cb.Label("CR", scope="turn", colour="#d62728", key="c"),
     cb.Label("refers-to", scope="span", links_referents=True, key="r"),
     cb.Label("success", scope="dialog"),
 ))
-
-
-def _open(page: str, **params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=90)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.switch_page(page)
-    at.run()
-    assert not at.exception, at.exception
-    return at
 
 
 def _codraw_dialog() -> tuple[str, str]:
@@ -40,7 +28,7 @@ def test_replay_codes_turn_labels_spans_and_referents():
     store = CodingStore()
     store.save_codebook(BOOK)
     dialog, text = _codraw_dialog()
-    at = _open("pages/replay.py", corpus="codraw", dialog=dialog, turn="2", coder="ann")
+    at = open_page("pages/replay.py", corpus="codraw", dialog=dialog, turn="2", coder="ann")
     assert any(e.label == "Coder (your name)" and e.value == "ann" for e in at.text_input)
     next(b for b in at.button if b.label == "CR [c]").click().run()
     assert not at.exception
@@ -69,14 +57,14 @@ def test_replay_codes_turn_labels_spans_and_referents():
 
 def test_replay_without_codebook_points_to_the_codebooks_page():
     dialog, _ = _codraw_dialog()
-    at = _open("pages/replay.py", corpus="codraw", dialog=dialog, turn="1", coder="ann")
+    at = open_page("pages/replay.py", corpus="codraw", dialog=dialog, turn="1", coder="ann")
     assert any("No codebook yet" in i.value for i in at.info)
 
 
 def test_codebooks_page_lists_and_saves_a_new_version():
     store = CodingStore()
     store.save_codebook(BOOK, created_by="ann")
-    at = _open("pages/codebooks.py", coder="ann")
+    at = open_page("pages/codebooks.py", coder="ann")
     listing = at.dataframe[0].value
     assert listing[["name", "version", "n_labels"]].values.tolist() == [["clarification", 1, 3]]
     at.selectbox[0].select("clarification").run()
@@ -117,7 +105,7 @@ def _seed_two_coders(store: CodingStore) -> None:
 def test_agreement_page_shows_statistics_disagreements_and_adjudicates():
     store = CodingStore()
     _seed_two_coders(store)
-    at = _open("pages/agreement.py", coder="judge")
+    at = open_page("pages/agreement.py", coder="judge")
     stats = at.dataframe[0].value.set_index("label")
     assert stats.loc["(overall)", "units"] == 4
     assert stats.loc["(overall)", "% agreement"] == "50.0%"
@@ -136,7 +124,7 @@ def test_agreement_page_shows_statistics_disagreements_and_adjudicates():
 
 def test_coding_queue_page_creates_assigns_and_reports_progress():
     store = CodingStore()
-    at = _open("pages/coding_queue.py", coder="ann")
+    at = open_page("pages/coding_queue.py", coder="ann")
     assert any("No queue yet" in i.value for i in at.info)
     next(t for t in at.text_input if t.label.startswith("Coders")).input("ann, bo")
     next(n for n in at.number_input if n.label == "How many").set_value(3)
@@ -168,7 +156,7 @@ def test_agreement_with_a_published_layer():
                          round=int(mention["round"]), turn=int(mention["turn"]), utterance=0,
                          start=int(mention["start"]), end=int(mention["end"]), span_text=mention["text"],
                          referents=list(mention["referents"]))
-    at = _open("pages/agreement.py", coder="ann")
+    at = open_page("pages/agreement.py", coder="ann")
     at.selectbox(key="agreement_layer").select("gos-mentions").run()
     assert not at.exception
     pairs = at.dataframe[0].value

@@ -1,25 +1,14 @@
 """Compare and Present pages on the demo corpora: pictures for both sides, stepping, autoplay, exports."""
 import re
-from pathlib import Path
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-
-def _open(page: str, corpus: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["corpus"] = corpus
-    at.switch_page(page)
-    at.run()
-    assert not at.exception, at.exception
-    return at
+from .conftest import open_page
 
 
 @pytest.mark.parametrize("corpus", ["codraw", "gos", "minecraft"])
 def test_compare_shows_two_states_and_steps_together(corpus):
-    at = _open("pages/compare.py", corpus)
+    at = open_page("pages/compare.py", corpus=corpus)
     assert len(at.get("image")) == 2
     links = [m.value for m in at.caption if "open in Replay" in m.value]
     unit = {"codraw": "Round", "gos": r"Round \d, step", "minecraft": "Message"}[corpus]  # each corpus's replay step
@@ -30,14 +19,14 @@ def test_compare_shows_two_states_and_steps_together(corpus):
 
 
 def test_compare_gos_offers_only_plays_of_the_same_board():
-    at = _open("pages/compare.py", "gos")
+    at = open_page("pages/compare.py", corpus="gos")
     right = at.selectbox(key="compare_right_play")
     assert right.options and all("round" in option for option in right.options)
 
 
 @pytest.mark.parametrize("corpus", ["codraw", "gos", "minecraft"])
 def test_present_shows_a_large_picture_and_the_transcript(corpus):
-    at = _open("pages/present.py", corpus)
+    at = open_page("pages/present.py", corpus=corpus)
     assert len(at.get("image")) == 1
     next(b for b in at.button if "Next" in b.label).click().run()
     assert not at.exception
@@ -48,7 +37,7 @@ def test_present_shows_a_large_picture_and_the_transcript(corpus):
 
 
 def test_present_exports_an_animated_gif_of_the_steps():
-    at = _open("pages/present.py", "gos")
+    at = open_page("pages/present.py", corpus="gos")
     next(b for b in at.button if b.label.startswith("Build animated GIF")).click().run()
     assert not at.exception
     gif = next(d for d in at.get("download_button") if d.proto.label == "⬇ Animated GIF")

@@ -2,21 +2,10 @@
 corpora that load stay usable."""
 import re
 import shutil
-from pathlib import Path
-
-from streamlit.testing.v1 import AppTest
 
 from data_access.corpora import demo_path
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-
-def open_data_page() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page("pages/data.py")
-    at.run()
-    assert not at.exception, at.exception
-    return at
+from .conftest import open_page
 
 
 def test_a_broken_source_is_named_and_a_bad_record_is_listed_while_the_rest_loads(tmp_path, monkeypatch):
@@ -31,7 +20,7 @@ def test_a_broken_source_is_named_and_a_bad_record_is_listed_while_the_rest_load
     monkeypatch.setenv("CODRAW_DATA", str(truncated))
     monkeypatch.setenv("GAME_OF_SORTS_DATA", str(gos))
 
-    at = open_data_page()
+    at = open_page("data")
     errors = [re.sub(r"\\(.)", r"\1", e.value) for e in at.error]  # as shown: markdown escapes resolved
     assert any(str(truncated) in e and "could not be loaded" in e.lower() for e in errors), (errors, [m.value for m in at.markdown])
     assert any("record(s) could not be read" in w.value for w in at.warning)
@@ -41,6 +30,6 @@ def test_a_broken_source_is_named_and_a_bad_record_is_listed_while_the_rest_load
 
 
 def test_demo_sources_are_labelled_as_such():
-    at = open_data_page()
+    at = open_page("data")
     assert sum("built-in demo corpus" in m.value for m in at.markdown) == 3
     assert not at.error

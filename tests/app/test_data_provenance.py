@@ -2,23 +2,12 @@
 Sorts tiles are placeholders because GAME_OF_SORTS_IMAGES is unset (or lacks some images)."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from PIL import Image
-from streamlit.testing.v1 import AppTest
 
 from data_access.corpora import load_configured
 from data_access.provenance import PROVENANCE, gos_image_coverage
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-
-def _data_page() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page("pages/data.py")
-    at.run()
-    assert not at.exception, at.exception
-    return at
+from .conftest import open_page
 
 
 def _placeholder_notes(at) -> list[str]:
@@ -26,7 +15,7 @@ def _placeholder_notes(at) -> list[str]:
 
 
 def test_every_corpus_says_where_to_get_it_and_how_to_cite_it():
-    at = _data_page()
+    at = open_page("data")
     text = " ".join(m.value for m in at.markdown)
     for url in ("https://github.com/facebookresearch/CoDraw", "https://vision.ece.vt.edu/clipart/",
                 "https://github.com/willemsenbram/a-game-of-sorts", "https://github.com/prashant-jayan21/minecraft-bap-models"):
@@ -39,7 +28,7 @@ def test_every_corpus_says_where_to_get_it_and_how_to_cite_it():
 
 
 def test_placeholder_tiles_are_announced_when_the_image_folder_is_unset():
-    at = _data_page()
+    at = open_page("data")
     notes = _placeholder_notes(at)
     assert len(notes) == 1 and "GAME_OF_SORTS_IMAGES is not set" in notes[0]
 
@@ -49,9 +38,9 @@ def test_a_partial_image_folder_says_how_many_are_missing_and_a_full_one_says_no
     for image_id in ids[:-3]:
         Image.new("RGB", (8, 8), "white").save(tmp_path / f"{image_id}.jpg")
     monkeypatch.setenv("GAME_OF_SORTS_IMAGES", str(tmp_path))
-    notes = _placeholder_notes(_data_page())
+    notes = _placeholder_notes(open_page("data"))
     assert len(notes) == 1 and notes[0].startswith(f"3 of the {len(ids)} Game Of Sorts images are not in the")
     for image_id in ids[-3:]:
         Image.new("RGB", (8, 8), "white").save(tmp_path / f"{image_id}.jpg")
     assert gos_image_coverage(ids, str(tmp_path)).placeholders == 0
-    assert _placeholder_notes(_data_page()) == []
+    assert _placeholder_notes(open_page("data")) == []

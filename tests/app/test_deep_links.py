@@ -1,25 +1,13 @@
 """Deep links (issue 11, items 7 and 11): a step beyond the end shows the last step, a missing dialog does
 not hand its step to another dialog, switching dialogs starts at step 1, Compare and Present are links
 too, and every link keeps working under Streamlit's ``server.baseUrlPath``."""
-from pathlib import Path
-
 import pytest
 from streamlit import config
-from streamlit.testing.v1 import AppTest
 
 from data_access.corpora import demo_path, load_path
 from tests.app.transcript_lines import transcript_lines
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-
-def open_page(page: str, **params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params.update(params)
-    at.switch_page(page)
-    at.run()
-    assert not at.exception, at.exception
-    return at
+from .conftest import open_page
 
 
 def demo_dialogs(corpus: str) -> list[str]:

@@ -2,15 +2,11 @@
 transcript, and the rank-sum chart all say the same short label (not the raw file name)."""
 from __future__ import annotations
 
-from pathlib import Path
-
-from streamlit.testing.v1 import AppTest
-
 from data_access.corpora import load_configured
 from data_access.figures.gos import rank_sum_chart
 from data_access.gos.view import image_labels, image_short_labels, replay_step
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
+from .conftest import open_page
 
 
 def _a_pending_lock():
@@ -31,12 +27,8 @@ def test_the_lock_caption_uses_the_tiles_label():
     game = loaded.frames["rounds"].set_index(["interaction_id", "round"]).loc[(row["interaction_id"], row["round"]), "game_id"]
     assert image_labels(loaded, game)[raw].short_id == labels[raw]
 
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params.update({"corpus": "gos", "dialog": row["interaction_id"], "round": str(int(row["round"])),
-                            "turn": str(int(row["step"]))})
-    at.switch_page("pages/replay.py")
-    at.run()
-    assert not at.exception, at.exception
+    at = open_page("replay", corpus="gos", dialog=row["interaction_id"], round=str(int(row["round"])),
+                   turn=str(int(row["step"])))
     captions = [image.proto.imgs[0].caption.replace("\\", "") for image in at.get("image")]
     lock = [c for c in captions if "pending lock on" in c]
     assert lock and all(raw not in c for c in lock) and any(c.endswith(f"pending lock on {labels[raw]}") for c in lock)

@@ -1,41 +1,27 @@
 """The Notes page lists what was written, filters it, and saves edits and deletions without losing text."""
-from pathlib import Path
-
-from streamlit.testing.v1 import AppTest
-
 from data_access.notes import NotesStore
 from data_access.sources import notes_db_path
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-
-def _open_notes(**params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.switch_page("pages/notes.py")
-    at.run()
-    assert not at.exception
-    return at
+from .conftest import open_page, run_function
 
 
 def test_lists_notes_with_deep_links_and_filters_by_tag():
     store = NotesStore(notes_db_path())
     store.add_note("codraw", "train_00001", "drawer asks about size", turn=3, tags=["clarification"])
     store.add_note("gos", "61bcbb1fe90a3cc04fda05de", "<script>alert(1)</script>", round=2, turn=5, tags=["odd"])
-    at = _open_notes()
-    table = at.data_editor[0].value if hasattr(at, "data_editor") else at.get("arrow_data_editor")[0].value
+    at = open_page("notes")
+    table = at.data_editor[0].value
     assert set(table["dialog_id"]) == {"train_00001", "61bcbb1fe90a3cc04fda05de"}
     assert "/replay?corpus=gos&dialog=61bcbb1fe90a3cc04fda05de&round=2&turn=5" in set(table["link"])
     assert "<script>alert(1)</script>" in set(table["text"])  # stored and shown verbatim, as data
 
-    at = _open_notes(tag="clarification")
-    table = at.data_editor[0].value if hasattr(at, "data_editor") else at.get("arrow_data_editor")[0].value
+    at = open_page("notes", tag="clarification")
+    table = at.data_editor[0].value
     assert list(table["dialog_id"]) == ["train_00001"]
 
 
 def test_empty_store_says_how_to_add_notes():
-    at = _open_notes()
+    at = open_page("notes")
     assert any("No notes yet" in info.value for info in at.info)
 
 
@@ -69,8 +55,7 @@ def test_pending_edits_keep_the_rows_they_were_made_on():
     store = NotesStore(notes_db_path())
     first = store.add_note("codraw", "d1", "first")
     store.add_note("codraw", "d2", "second")
-    at = AppTest.from_function(_editor_script, default_timeout=60)
-    at.run()
+    at = run_function(_editor_script)
     assert at.markdown[0].value == "shown=['first', 'second'] newer=0"
     store.delete_note(first)  # another session deletes the first note and adds one
     store.add_note("codraw", "d3", "third")

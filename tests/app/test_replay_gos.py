@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
+from .conftest import run_function
+
 
 def replay_script():
     from ui.replay_gos import show
@@ -11,11 +13,7 @@ def replay_script():
 
 
 def open_replay(**params) -> AppTest:
-    at = AppTest.from_function(replay_script, default_timeout=60)
-    at.query_params.update({"corpus": "gos", **params})
-    at.run()
-    assert not at.exception
-    return at
+    return run_function(replay_script, corpus="gos", **params)
 
 
 def first_dialog() -> str:

@@ -5,6 +5,8 @@ import json
 
 from streamlit.testing.v1 import AppTest
 
+from .conftest import run_function
+
 GAME = "B1-A2-C1-1523304955000"  # the demo's tower game: 9 utterances, removals at step 3
 
 
@@ -15,11 +17,7 @@ def replay_script():
 
 
 def open_replay(**params) -> AppTest:
-    at = AppTest.from_function(replay_script, default_timeout=60)
-    at.query_params.update({"corpus": "minecraft", **params})
-    at.run()
-    assert not at.exception
-    return at
+    return run_function(replay_script, corpus="minecraft", **params)
 
 
 def plotly_figures(at: AppTest) -> list[dict]:

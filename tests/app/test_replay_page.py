@@ -1,20 +1,9 @@
 """The replay page as a whole (through app.py's router): every corpus at a deep link, the shareable
 link, notes written at a turn surviving a restart, and the ways into it from Browse and Search."""
-from pathlib import Path
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-
-def open_page(page: str, **params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params.update(params)
-    at.switch_page(page)
-    at.run()
-    assert not at.exception, at.exception
-    return at
+from .conftest import open_page
 
 
 def first_dialog(corpus: str) -> str:

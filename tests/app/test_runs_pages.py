@@ -1,19 +1,13 @@
 """The Runs page and the replay with a run (&run=), on the demo corpora and their two demo runs each."""
-from pathlib import Path
-
 import pytest
 from streamlit.testing.v1 import AppTest
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
+from . import conftest
 
 
 def open_page(page: str, **params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=180)
-    at.query_params.update(params)
-    at.switch_page(page)
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    """The shared helper with more time: each test parses and scores the demo runs afresh."""
+    return conftest.open_page(page, timeout=180, **params)
 
 
 @pytest.mark.parametrize("corpus, metric", [("codraw", "final score (paper's metric)"),

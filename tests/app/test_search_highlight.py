@@ -2,25 +2,14 @@
 highlight is escaped text (no markup from data) and absent at other turns."""
 from __future__ import annotations
 
-from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from data_access.links import highlight_segments
 from ui.highlight import marked_html
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-
-def _open(page: str, **params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params.update(params)
-    at.switch_page(page)
-    at.run()
-    assert not at.exception, at.exception
-    return at
+from .conftest import open_page
 
 
 def _marked(at) -> list[str]:
@@ -30,17 +19,17 @@ def _marked(at) -> list[str]:
 
 @pytest.mark.parametrize("corpus, word", [("codraw", "left"), ("gos", "red"), ("minecraft", "block")])
 def test_a_hit_link_opens_the_replay_with_the_match_marked(corpus, word):
-    search = _open("pages/search.py", q=word, **{"in": corpus})
+    search = open_page("pages/search.py", q=word, **{"in": corpus})
     hit = search.dataframe[0].value.iloc[0]
     params = dict(parse_qsl(urlsplit(hit["link"]).query))
     assert params["corpus"] == corpus and params["hl"] == hit["match"]
-    replay = _open("pages/replay.py", **params)
+    replay = open_page("pages/replay.py", **params)
     marked = _marked(replay)
     assert len(marked) >= 1
     assert f">{hit['match']}</mark>" in marked[0]
     # another turn of the same dialog shows no mark for it (unless that turn says it too)
     other = dict(params, turn=str(int(params["turn"]) + 1 if int(params["turn"]) == 1 else 1))
-    elsewhere = _open("pages/replay.py", **other)
+    elsewhere = open_page("pages/replay.py", **other)
     assert all(word.lower() in m.lower() for m in _marked(elsewhere))
 
 

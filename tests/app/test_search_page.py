@@ -4,25 +4,14 @@ answered at once with a message, and reruns that copy no corpus out of the cache
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import pandas as pd
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from data_access.common import CORPUS_NAMES, LoadedCorpus
 from data_access.corpora import load_configured
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-
-def open_search(**params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params.update(params)
-    at.switch_page("pages/search.py")
-    at.run()
-    assert not at.exception, at.exception
-    return at
+from .conftest import open_page
 
 
 def _count(corpus: str, word: str, whole: bool) -> int:
@@ -36,10 +25,10 @@ def _metrics(at) -> dict[str, str]:
 
 
 def test_words_are_whole_by_default_and_substrings_on_request():
-    whole = open_search(q="block")
+    whole = open_page("search", q="block")
     assert _metrics(whole)["Minecraft Collaborative Building"] == str(_count("minecraft", "block", True))
     assert "whole" not in whole.query_params
-    substring = open_search(q="block", whole="0")
+    substring = open_page("search", q="block", whole="0")
     assert _metrics(substring)["Minecraft Collaborative Building"] == str(_count("minecraft", "block", False))
     assert _count("minecraft", "block", False) > _count("minecraft", "block", True)
     assert substring.query_params["whole"] == "0"
@@ -47,7 +36,7 @@ def test_words_are_whole_by_default_and_substrings_on_request():
 
 
 def test_every_corpus_has_its_own_tab_and_pages_through_all_its_hits():
-    at = open_search(q="the")
+    at = open_page("search", q="the")
     expected = {corpus: _count(corpus, "the", True) for corpus in CORPUS_NAMES}
     assert all(n > 0 for n in expected.values())
     labels = [tab.label for tab in at.tabs]
@@ -70,7 +59,7 @@ def test_every_corpus_has_its_own_tab_and_pages_through_all_its_hits():
 
 def test_a_hostile_regular_expression_answers_at_once_with_a_message():
     started = time.monotonic()
-    at = open_search(q=r"^(?!zzz)(\w+\s?)*$", mode="regex")
+    at = open_page("search", q=r"^(?!zzz)(\w+\s?)*$", mode="regex")
     assert time.monotonic() - started < 60
     message = at.warning[0].value.replace("\\", "")
     assert message.startswith("Look-ahead ((?=…) or (?!…)) is not supported")
@@ -84,7 +73,7 @@ def test_a_rerun_copies_no_corpus_out_of_the_cache(monkeypatch):
         copies.append(state.get("corpus", "?") if isinstance(state, dict) else "?")
         self.__dict__.update(state)
 
-    at = open_search(q="the")
+    at = open_page("search", q="the")
     monkeypatch.setattr(LoadedCorpus, "__setstate__", counting_setstate, raising=False)
     pager = next(n for n in at.number_input if n.key.startswith("search_page_codraw_"))
     pager.set_value(2).run()
@@ -99,5 +88,5 @@ def test_a_rerun_copies_no_corpus_out_of_the_cache(monkeypatch):
                                           ("a{2,1}", "This is not a valid regular expression: invalid repetition size"),
                                           ("(a)\\1", "Back-references (\\1, (?P=name)) are not supported")])
 def test_malformed_or_unsupported_patterns_explain_themselves(query, start):
-    at = open_search(q=query, mode="regex")
+    at = open_page("search", q=query, mode="regex")
     assert at.warning[0].value.replace("\\", "").startswith(start.replace("\\", ""))

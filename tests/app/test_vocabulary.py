@@ -3,24 +3,13 @@ replay steps and messages, Browse explains its count columns with the glossary's
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from data_access.common import COLUMN_HELP, GLOSSARY
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-
-def open_page(page: str, **query) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=300)
-    for name, value in query.items():
-        at.query_params[name] = value
-    at.switch_page(f"pages/{page}.py")
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+from .conftest import open_page
 
 
 def metrics_of(at: AppTest) -> list[dict[str, str]]:
@@ -79,9 +68,9 @@ def test_browse_explains_each_count_with_the_glossary(corpus):
 def test_codraw_messages_and_rounds_are_labelled_on_the_full_corpus(shared_data, monkeypatch):
     """The two CoDraw figures a new user saw as "turns": 141,844 messages (Overview), 77,502 rounds (Data)."""
     monkeypatch.setenv("CODRAW_DATA", str(shared_data / "codraw" / "CoDraw_1_0.json.gz"))
-    overview = open_page("overview", corpora="codraw")
+    overview = open_page("overview", timeout=300, corpora="codraw")
     row = overview.dataframe[0].value.set_index("corpus").loc["CoDraw"]
     assert row["messages"] == 141_844
-    data = open_page("data")
+    data = open_page("data", timeout=300)
     codraw = metrics_of(data)[0]
     assert (codraw["Rounds"], codraw["Messages"]) == ("77,502", "141,844")
