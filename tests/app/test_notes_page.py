@@ -66,3 +66,48 @@ def test_pending_edits_keep_the_rows_they_were_made_on():
     at.session_state["notes_editor"] = {"edited_rows": {}, "added_rows": [], "deleted_rows": []}
     at.run()
     assert at.markdown[0].value == "shown=['second', 'third'] newer=0"  # no pending edit: the fresh notes
+
+
+def _edit(at, changes: dict[int, dict]) -> None:
+    """Type ``changes`` (row position → column → value) into the notes table, then press Save."""
+    at.session_state["notes_editor"] = {"edited_rows": changes, "added_rows": [], "deleted_rows": []}
+    next(b for b in at.button if b.label == "Save changes").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def _rows(at) -> dict[int, str]:
+    """Note id → text of the rows the table shows."""
+    table = at.data_editor(key="notes_editor").value
+    return dict(zip(table["id"].astype(int), table["text"]))
+
+
+def test_a_note_is_edited_saved_deleted_and_restored_in_the_page():
+    store = NotesStore(notes_db_path())
+    other = store.add_note("gos", "61bcbb1fe90a3cc04fda05de", "stays as it is", round=1, turn=2)
+    note = store.add_note("codraw", "train_00050", "drawer misreads left", turn=3, tags=["spatial"])
+    at = open_page("notes")
+    assert _rows(at) == {other: "stays as it is", note: "drawer misreads left"}
+
+    _edit(at, {1: {"text": "drawer misreads left and right"}})  # the note is the table's second row
+    assert store.get_note(note)["text"] == "drawer misreads left and right"
+    assert store.get_note(other)["text"] == "stays as it is"
+    assert [s.value.replace("\\", "") for s in at.success] == [f"Saved 1 change(s) (note {note})."]
+    assert _rows(at) == {other: "stays as it is", note: "drawer misreads left and right"}
+
+    _edit(at, {1: {"deleted": True}})
+    assert store.get_note(note)["deleted_at"] is not None
+    assert note not in set(store.notes()["id"])
+    assert _rows(at) == {other: "stays as it is"}  # gone from the list
+
+    next(t for t in at.toggle if t.label == "Show deleted").set_value(True).run()
+    assert not at.exception
+    table = at.data_editor(key="notes_editor").value
+    assert table.set_index("id").loc[note, "deleted"]  # listed again, as deleted
+    row = table["id"].tolist().index(note)
+    _edit(at, {row: {"deleted": False}})
+    assert store.get_note(note)["deleted_at"] is None
+    next(t for t in at.toggle if t.label == "Show deleted").set_value(False).run()
+    assert not at.exception
+    assert _rows(at) == {other: "stays as it is", note: "drawer misreads left and right"}  # back, text intact
+    assert store.get_note(note)["tags"] == ["spatial"]
+    assert store.note_history(note)["action"].tolist() == ["update", "delete", "restore", "current"]
