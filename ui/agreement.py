@@ -13,6 +13,7 @@ from data_access.coding.codebook import Codebook
 from data_access.coding.store import CodingStore, to_common_form
 from data_access.export import to_csv_bytes, to_jsonl_bytes
 from data_access.links import replay_link
+from ui.url_state import served
 from ui.widgets import md_escape
 
 LAYER_SCOPES = {"gos-mentions": ("span", "mention"), "codraw-icr": ("turn", "CR")}
@@ -70,7 +71,7 @@ def layer_choice(book: Codebook, scope: str, key: str) -> Optional[tuple[str, pd
 
 
 def linked(frame: pd.DataFrame) -> pd.DataFrame:
-    links = [replay_link(c, d, turn=None if pd.isna(t) else int(t), round=None if pd.isna(r) else int(r))
+    links = [served(replay_link(c, d, turn=None if pd.isna(t) else int(t), round=None if pd.isna(r) else int(r)))
              for c, d, r, t in zip(frame["corpus"], frame["dialog_id"], frame["round"], frame["turn"])]
     return frame.assign(replay=links)
 
