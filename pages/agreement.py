@@ -5,7 +5,7 @@ import streamlit as st
 
 from data_access.coding import agreement as ag
 from data_access.coding import compare
-from ui.agreement import adjudicate, copy_agreed_to_gold, gold_exports, layer_choice, linked, statistics_table
+from ui.agreement import adjudicate, gold_exports, layer_choice, linked, statistics_table
 from ui.coding import codebook_picker, coder_box, store
 from ui.router import ensure_routed
 from ui.share import latex_table_download
@@ -77,14 +77,5 @@ else:
 
 st.subheader("Adjudication")
 st.caption("Gold annotations form their own layer (coder “gold” above), compared and exported like any other.")
-if scope != "span":
-    adjudicate(coding, book, scope, table, me, "agreement_adjudicate")
-    if st.button("Copy items all chosen coders agree on into gold", disabled=not me):
-        written = copy_agreed_to_gold(coding, book, chosen[chosen["coder"] != "gold"],
-                                      [c for c in coders if c != "gold"], me)
-        st.session_state["agreement_message"] = f"Copied {written} agreed label(s) into gold."
-        st.rerun()
-else:
-    st.caption("Spans are compared and listed here; adjudicating spans into gold is not available yet "
-               "(turn and dialog labels are).")
+adjudicate(coding, book, scope, table, chosen, coders, me, "agreement_adjudicate")
 gold_exports(coding, book)

@@ -1,5 +1,5 @@
 """Turn annotation frames (coders, the gold layer, published layers) into what the agreement statistics take,
-list disagreements side by side, and write adjudicated gold annotations. Pure pandas."""
+and list disagreements side by side (adjudication, which writes the gold layer, is in ``adjudication``). Pure pandas."""
 from __future__ import annotations
 
 from itertools import combinations
@@ -10,7 +10,7 @@ import pandas as pd
 from . import agreement as ag
 
 SOURCE_COLUMNS = ["corpus", "dialog_id", "round", "turn", "utterance", "start", "end", "label", "referents", "coder",
-                  "scope"]
+                  "scope", "span_text"]
 GOLD = "gold"
 
 
@@ -36,6 +36,7 @@ def layer_source(layer_frame: pd.DataFrame, name: str, mapping: dict, scope: str
         "start": kept["start"].astype("Int64"), "end": kept["end"].astype("Int64"),
         "label": kept["label"].map(mapping), "referents": kept["referents"].map(lambda r: list(r) if r is not None else []),
         "coder": name, "scope": scope,
+        "span_text": kept["text"].astype(object) if scope == "span" and "text" in kept else None,
     }, columns=SOURCE_COLUMNS).reset_index(drop=True)
 
 
