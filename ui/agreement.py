@@ -8,7 +8,7 @@ from typing import Optional
 import pandas as pd
 import streamlit as st
 
-from data_access.coding import adjudication
+from data_access.coding import adjudication, compare
 from data_access.coding.codebook import Codebook
 from data_access.coding.compare import GOLD
 from data_access.coding.store import CodingStore, to_common_form
@@ -18,6 +18,26 @@ from ui.url_state import served
 from ui.widgets import md_escape
 
 LAYER_SCOPES = {"gos-mentions": ("span", "mention"), "codraw-icr": ("turn", "CR")}
+
+
+UNITS_ANYONE = ("Units: every turn (or dialog) any of them labelled, in dialogs each coded; a coder who opened a "
+                "dialog but put no label on a unit counts as “none”.")
+
+
+def queue_unit_choice(coding: CodingStore, chosen: pd.DataFrame, scope: str) -> tuple[Optional[list], Optional[dict], str]:
+    """Which units the statistics run over: those anyone labelled, or a coding queue's items (each counted for
+    the coders who marked it done). Returns (units, assigned, caption note)."""
+    queues = coding.queues()
+    names = list(dict.fromkeys(queues["queue"])) if not queues.empty else []
+    if not names:
+        return None, None, UNITS_ANYONE
+    choice = st.selectbox("Units", ["labelled by anyone", *names], key=f"agreement_units_{scope}",
+                          format_func=lambda n: n if n == "labelled by anyone" else f"items of queue “{n}”")
+    if choice == "labelled by anyone":
+        return None, None, UNITS_ANYONE
+    units, assigned = compare.queue_units(coding.queue_items(choice), chosen, scope)
+    return units, assigned, (f"Units: the {len(units):,} {scope}s of queue “{md_escape(choice)}”; a unit counts for "
+                             "the coders who marked it done (“none” where they put no label), and is missing for the others.")
 
 
 def fmt(value: float) -> str:

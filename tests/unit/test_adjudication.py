@@ -91,3 +91,30 @@ def test_turn_labels_replace_an_earlier_decision(store):
     frame = _frame(store)
     assert adjudication.copy_agreed_labels(store, book, frame[frame["scope"] == "turn"], ["ann", "bo"], "judge") == 1
     assert store.annotations(layer="gold")["turn"].tolist() == [3]
+
+
+def test_a_queue_sets_the_units_and_who_finished_them(store):
+    """Queue units: a coder's value is missing until they mark the item done, then "none" if unlabelled."""
+    from data_access.coding import agreement as ag
+
+    book = store.save_codebook(BOOK)
+    store.create_queue("pilot", [("codraw", "d1", None, t) for t in (1, 2, 3)], ["ann", "bo"])
+    store.add_annotation("codraw", "d1", codebook=book, label="CR", coder="ann", turn=1)
+    store.add_annotation("codraw", "d1", codebook=book, label="CR", coder="bo", turn=1)
+    items = store.queue_items("pilot")
+    for row in items.itertuples(index=False):
+        if row.coder == "ann" or row.turn == 1:  # bo has finished only turn 1
+            store.set_done(int(row.id))
+    frame = _frame(store)
+    frame = frame[frame["scope"] == "turn"]
+    units, assigned = compare.queue_units(store.queue_items("pilot"), frame, "turn")
+    assert units == [("codraw", "d1", None, 1), ("codraw", "d1", None, 2), ("codraw", "d1", None, 3)]
+    assert assigned == {"ann": set(units), "bo": {units[0]}}
+    matrix, _ = ag.reliability_matrix(frame, ["ann", "bo"], units, assigned=assigned)
+    assert matrix == [[("CR",), ("none",), ("none",)], [("CR",), None, None]]
+    # a queue of dialogs: the turns anyone labelled in them, for the coders who finished the dialog
+    store.create_queue("dialogs", [("codraw", "d1", None, None)], ["ann", "bo"])
+    first = store.queue_items("dialogs", coder="ann")["id"].iloc[0]
+    store.set_done(int(first))
+    units, assigned = compare.queue_units(store.queue_items("dialogs"), frame, "turn")
+    assert units == [("codraw", "d1", None, 1)] and assigned == {"ann": {("codraw", "d1", None, 1)}}
