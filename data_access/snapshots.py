@@ -87,6 +87,11 @@ def dialog_choices(loaded: LoadedCorpus) -> dict[str, str]:
     return corpus_module(loaded.corpus).dialog_labels(loaded)
 
 
+def offers_same_board_plays(corpus: str) -> bool:
+    """Whether the corpus has boards played by several pairs (the contract's optional ``same_board_plays``)."""
+    return optional(corpus_module(corpus), "same_board_plays") is not None
+
+
 def same_board_plays(loaded: LoadedCorpus, dialog_id: str, round: Optional[int]) -> list[tuple[str, int]]:
     """Other (dialog, round) plays of the board played in ``dialog_id``'s ``round``; [] where the corpus has no
     such notion (an optional capability of the corpus contract)."""

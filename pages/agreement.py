@@ -5,7 +5,7 @@ import streamlit as st
 
 from data_access.coding import agreement as ag
 from data_access.coding import compare
-from ui.agreement import adjudicate, copy_agreed_to_gold, gold_exports, layer_choice, linked, statistics_table
+from ui.agreement import UNITS_ANYONE, adjudicate, gold_exports, layer_choice, linked, queue_unit_choice, statistics_table
 from ui.coding import codebook_picker, coder_box, store
 from ui.router import ensure_routed
 from ui.share import latex_table_download
@@ -42,10 +42,12 @@ if len(coders) < 2:
             "they have coded with this codebook on the Replay.")
     st.stop()
 chosen = frame[frame["coder"].isin(coders)]
-units = None
+units, assigned, units_note = None, None, UNITS_ANYONE
 if layer is not None and layer[0] in coders and scope != "span":
     others = chosen[chosen["coder"] != layer[0]]
     units = compare.layer_units(layer[1], within=others)  # the layer's units in dialogs the coders coded
+elif scope != "span":
+    units, assigned, units_note = queue_unit_choice(coding, chosen, scope)
 
 st.subheader("Agreement")
 if scope == "span":
@@ -59,14 +61,13 @@ if scope == "span":
                "overlapping characters, one-to-one). Referent agreement is over the spans matched by overlap.")
     table = compare.span_disagreements(chosen, coders)
 else:
-    stats = ag.agreement_table(chosen, coders, units=units, n_resamples=500, seed=0)
+    stats = ag.agreement_table(chosen, coders, units=units, assigned=assigned, n_resamples=500, seed=0)
     st.dataframe(statistics_table(stats, len(coders)), hide_index=True, width="stretch")
     latex_table_download(stats.rename(columns={"kappa_low": "cohen_kappa_low", "kappa_high": "cohen_kappa_high"}),
                          "Inter-coder agreement per label (95% percentile-bootstrap intervals).", "agreement_statistics", digits=3)
-    st.caption("Units: every turn (or dialog) any of them labelled, in dialogs each coded; a coder who opened a "
-               "dialog but put no label on a unit counts as “none”. Per label: labelled or not (binary). "
+    st.caption(f"{units_note} Per label: labelled or not (binary). "
                "Intervals: percentile bootstrap over units, 500 resamples, seed 0.")
-    table = compare.disagreements(chosen, coders, units)
+    table = compare.disagreements(chosen, coders, units, assigned)
 
 st.subheader(f"Disagreements ({len(table)})")
 if table.empty:
@@ -77,14 +78,5 @@ else:
 
 st.subheader("Adjudication")
 st.caption("Gold annotations form their own layer (coder “gold” above), compared and exported like any other.")
-if scope != "span":
-    adjudicate(coding, book, scope, table, me, "agreement_adjudicate")
-    if st.button("Copy items all chosen coders agree on into gold", disabled=not me):
-        written = copy_agreed_to_gold(coding, book, chosen[chosen["coder"] != "gold"],
-                                      [c for c in coders if c != "gold"], me)
-        st.session_state["agreement_message"] = f"Copied {written} agreed label(s) into gold."
-        st.rerun()
-else:
-    st.caption("Spans are compared and listed here; adjudicating spans into gold is not available yet "
-               "(turn and dialog labels are).")
+adjudicate(coding, book, scope, table, chosen, coders, me, "agreement_adjudicate")
 gold_exports(coding, book)

@@ -8,6 +8,7 @@ from data_access.coding.queue import sample_items
 from ui import cached
 from ui.coding import coder_box, store
 from ui.router import ensure_routed
+from ui.url_state import served
 from ui.widgets import corpus_selector, md_escape
 
 ensure_routed()
@@ -69,9 +70,9 @@ todo = mine[mine["status"] == "todo"]
 st.caption(f"{len(mine) - len(todo)} of {len(mine)} done. Open an item, code it on the Replay, then tick it here.")
 if len(todo):
     first = todo.iloc[0]
-    st.markdown(f"[▶ Resume with the next item: {md_escape(first['dialog_id'])}]({first['link']}&coder={quote(me)})")
+    st.markdown(f"[▶ Resume with the next item: {md_escape(first['dialog_id'])}]({served(first['link'])}&coder={quote(me)})")
 edited = st.data_editor(
-    mine.assign(done=mine["status"] == "done", link=[f"{link}&coder={quote(me)}" for link in mine["link"]])[
+    mine.assign(done=mine["status"] == "done", link=[f"{served(link)}&coder={quote(me)}" for link in mine["link"]])[
         ["id", "corpus", "dialog_id", "round", "turn", "done", "link"]],
     hide_index=True, disabled=["id", "corpus", "dialog_id", "round", "turn", "link"], key=f"queue_editor_{queue}",
     column_config={"link": st.column_config.LinkColumn("Replay", display_text="open ▶"),

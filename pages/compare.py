@@ -23,9 +23,10 @@ controls = st.columns(2)
 left = dialog_picker(name, "compare_left", "Left dialog", param="left", round_param="lround",
                      step_params=("step", "lstep"), container=controls[0])
 with controls[1]:
-    same_board = name == "gos" and st.toggle("Only plays of the same board", value=query_param("board") != "any",
+    boards = snapshots.offers_same_board_plays(name)
+    same_board = boards and st.toggle("Only plays of the same board", value=query_param("board") != "any",
                                              key="compare_same_board")
-    if name == "gos":
+    if boards:
         set_url(board=None if same_board else "any")
 plays = cached.derived(snapshots.same_board_plays, name, *left) if same_board and left[0] else None
 right = dialog_picker(name, "compare_right", "Right dialog", param="right", round_param="rround",

@@ -5,6 +5,7 @@ from data_access.common import CORPUS_NAMES, CORPUS_TITLES
 from data_access.notes import apply_edits
 from ui.notes import forget_edits, note_editor_frame, store, table_edits
 from ui.router import ensure_routed
+from ui.url_state import served_links
 from ui.widgets import md_escape, query_param, set_url
 
 ensure_routed()
@@ -35,7 +36,7 @@ if frame.empty:
     st.info("No notes yet: open a dialog in Replay and use the 📝 Notes panel under it.")
     st.stop()
 
-editable = frame.assign(tags=frame["tags"].map(", ".join), deleted=frame["deleted_at"].notna())
+editable = served_links(frame.assign(tags=frame["tags"].map(", ".join), deleted=frame["deleted_at"].notna()), "link")
 edited = st.data_editor(
     editable[["id", "corpus", "dialog_id", "round", "turn", "tags", "text", "deleted", "updated_at", "link"]],
     hide_index=True, key="notes_editor", disabled=["id", "corpus", "dialog_id", "round", "turn", "updated_at", "link"],

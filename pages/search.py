@@ -8,6 +8,7 @@ from data_access.search import MODES, PAGE_SIZE, default_whole_word
 from ui.cached import available_corpora, search, search_index, search_page
 from ui.layers import mention_search
 from ui.router import ensure_routed
+from ui.url_state import served_links
 from ui.widgets import download_buttons, md_escape, query_param, set_url, url_list
 
 ensure_routed()
@@ -63,7 +64,7 @@ for tab, corpus in zip(tabs, result.counts["corpus"]):
         hits = search_page(*options, corpus, page, PAGE_SIZE)
         columns = ["link", "dialog_id", "round", "turn", "speaker", "left", "match", "right"]
         st.dataframe(
-            hits[[c for c in columns if c != "round" or hits["round"].notna().any()]],
+            served_links(hits[[c for c in columns if c != "round" or hits["round"].notna().any()]], "link"),
             hide_index=True, width="stretch", key=f"search_hits_{corpus}",
             column_config={"left": st.column_config.TextColumn("…", width="medium"),
                            "right": st.column_config.TextColumn("…", width="medium"),

@@ -8,14 +8,36 @@ from typing import Optional
 import pandas as pd
 import streamlit as st
 
-from data_access.coding import compare
+from data_access.coding import adjudication, compare
 from data_access.coding.codebook import Codebook
+from data_access.coding.compare import GOLD
 from data_access.coding.store import CodingStore, to_common_form
 from data_access.export import to_csv_bytes, to_jsonl_bytes
 from data_access.links import replay_link
+from ui.url_state import served
 from ui.widgets import md_escape
 
 LAYER_SCOPES = {"gos-mentions": ("span", "mention"), "codraw-icr": ("turn", "CR")}
+
+
+UNITS_ANYONE = ("Units: every turn (or dialog) any of them labelled, in dialogs each coded; a coder who opened a "
+                "dialog but put no label on a unit counts as “none”.")
+
+
+def queue_unit_choice(coding: CodingStore, chosen: pd.DataFrame, scope: str) -> tuple[Optional[list], Optional[dict], str]:
+    """Which units the statistics run over: those anyone labelled, or a coding queue's items (each counted for
+    the coders who marked it done). Returns (units, assigned, caption note)."""
+    queues = coding.queues()
+    names = list(dict.fromkeys(queues["queue"])) if not queues.empty else []
+    if not names:
+        return None, None, UNITS_ANYONE
+    choice = st.selectbox("Units", ["labelled by anyone", *names], key=f"agreement_units_{scope}",
+                          format_func=lambda n: n if n == "labelled by anyone" else f"items of queue “{n}”")
+    if choice == "labelled by anyone":
+        return None, None, UNITS_ANYONE
+    units, assigned = compare.queue_units(coding.queue_items(choice), chosen, scope)
+    return units, assigned, (f"Units: the {len(units):,} {scope}s of queue “{md_escape(choice)}”; a unit counts for "
+                             "the coders who marked it done (“none” where they put no label), and is missing for the others.")
 
 
 def fmt(value: float) -> str:
@@ -70,36 +92,58 @@ def layer_choice(book: Codebook, scope: str, key: str) -> Optional[tuple[str, pd
 
 
 def linked(frame: pd.DataFrame) -> pd.DataFrame:
-    links = [replay_link(c, d, turn=None if pd.isna(t) else int(t), round=None if pd.isna(r) else int(r))
+    links = [served(replay_link(c, d, turn=None if pd.isna(t) else int(t), round=None if pd.isna(r) else int(r)))
              for c, d, r, t in zip(frame["corpus"], frame["dialog_id"], frame["round"], frame["turn"])]
     return frame.assign(replay=links)
 
 
-def adjudicate(coding: CodingStore, book: Codebook, scope: str, table: pd.DataFrame, adjudicator: str,
-               key: str) -> None:
-    """Pick a disagreement, choose the gold label(s), save them into the gold layer."""
-    if table.empty or not adjudicator:
-        if not adjudicator:
-            st.caption("Enter your name as coder above to adjudicate.")
+def adjudicate(coding: CodingStore, book: Codebook, scope: str, table: pd.DataFrame, chosen: pd.DataFrame,
+               coders: list[str], adjudicator: str, key: str) -> None:
+    """Pick a disagreement and decide its gold: labels for a turn or dialog, the spans to keep for an
+    utterance; plus copying everything the coders agree on into gold."""
+    if not adjudicator:
+        st.caption("Enter your name as coder above to adjudicate.")
         return
-    choices = list(range(len(table)))
-    index = st.selectbox("Adjudicate item", choices, key=f"{key}_item",
-                         format_func=lambda i: _place(table.iloc[i]))
-    row = table.iloc[index]
+    coders = [c for c in coders if c != GOLD]
+    if not table.empty:
+        index = st.selectbox("Adjudicate item", list(range(len(table))), key=f"{key}_item",
+                             format_func=lambda i: _place(table.iloc[i]))
+        if scope == "span":
+            _decide_spans(coding, book, table.iloc[index], chosen, coders, adjudicator, f"{key}_{index}")
+        else:
+            _decide_labels(coding, book, scope, table.iloc[index], adjudicator, f"{key}_{index}")
+    what = "spans" if scope == "span" else "items"
+    if st.button(f"Copy {what} all chosen coders agree on into gold", key=f"{key}_copy"):
+        copy = adjudication.copy_agreed_spans if scope == "span" else adjudication.copy_agreed_labels
+        written = copy(coding, book, chosen[chosen["coder"] != GOLD], coders, adjudicator)
+        st.session_state["agreement_message"] = f"Copied {written} agreed {'span' if scope == 'span' else 'label'}(s) into gold."
+        st.rerun()
+
+
+def _decide_labels(coding: CodingStore, book: Codebook, scope: str, row: pd.Series, adjudicator: str, key: str) -> None:
     labels = [label.name for label in book.labels_for(scope)]
-    gold = st.multiselect("Gold label(s)", labels, key=f"{key}_gold_{index}")
+    gold = st.multiselect("Gold label(s)", labels, key=f"{key}_gold")
     if st.button("Save to gold", key=f"{key}_save", disabled=not gold):
         round_ = None if pd.isna(row["round"]) else int(row["round"])
         turn = None if pd.isna(row["turn"]) else int(row["turn"])
-        existing = coding.annotations(row["corpus"], row["dialog_id"], codebook=book.name, layer="gold")
-        for old in existing.itertuples(index=False):
-            if (None if pd.isna(old.round) else int(old.round)) == round_ and \
-                    (None if pd.isna(old.turn) else int(old.turn)) == turn and old.scope == scope:
-                coding.delete_annotation(int(old.id))  # a new decision replaces the old one (kept in history)
-        for name in gold:
-            coding.add_annotation(row["corpus"], row["dialog_id"], codebook=book, label=name, coder=adjudicator,
-                                  round=round_, turn=turn if scope == "turn" else (turn or 1), layer="gold")
+        adjudication.save_gold_labels(coding, book, scope, row["corpus"], row["dialog_id"], round_, turn, gold, adjudicator)
         st.session_state["agreement_message"] = f"Saved {', '.join(gold)} as gold for {row['dialog_id']}."
+        st.rerun()
+
+
+def _decide_spans(coding: CodingStore, book: Codebook, row: pd.Series, chosen: pd.DataFrame, coders: list[str],
+                  adjudicator: str, key: str) -> None:
+    unit = adjudication.span_unit(row)
+    candidates = adjudication.span_candidates(chosen, unit, coders)
+    everyone = [c for c in candidates if set(c.coders) >= set(coders)]
+    keep = st.multiselect("Gold spans of this utterance", list(range(len(candidates))),
+                          default=[candidates.index(c) for c in everyone], key=f"{key}_spans",
+                          format_func=lambda i: candidates[i].describe(),
+                          help="The distinct spans the coders put on this utterance (label, offsets, referents). "
+                               "Keep none to clear the gold spans of this utterance.")
+    if st.button("Save spans to gold", key=f"{key}_save"):
+        written = adjudication.save_gold_spans(coding, book, unit, [candidates[i] for i in keep], adjudicator)
+        st.session_state["agreement_message"] = f"Saved {written} gold span(s) for {_place(row)}."
         st.rerun()
 
 
@@ -109,24 +153,6 @@ def _place(row) -> str:
         if name in row and not pd.isna(row[name]):
             parts.append(f"{name} {int(row[name])}")
     return " · ".join(parts)
-
-
-def copy_agreed_to_gold(coding: CodingStore, book: Codebook, frame: pd.DataFrame, coders: list[str],
-                        adjudicator: str) -> int:
-    """Every unit all chosen coders labelled alike becomes gold (unless gold already has that unit)."""
-    gold = coding.annotations(codebook=book.name, layer="gold")
-    have = {(r.corpus, r.dialog_id, None if pd.isna(r.round) else int(r.round),
-             None if pd.isna(r.turn) else int(r.turn)) for r in gold.itertuples(index=False)}
-    written = 0
-    for unit, labels in compare.agreed_units(frame[frame["coder"].isin(coders)], coders):
-        corpus, dialog, round_, turn = unit
-        if (corpus, dialog, round_, turn) in have:
-            continue
-        for name in labels:
-            coding.add_annotation(corpus, dialog, codebook=book, label=name, coder=adjudicator, round=round_,
-                                  turn=turn if turn is not None else 1, layer="gold")
-            written += 1
-    return written
 
 
 def gold_exports(coding: CodingStore, book: Codebook) -> None:

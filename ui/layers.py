@@ -17,6 +17,7 @@ from data_access.layers import LAYER_CORPUS, LAYER_FILES, LAYER_NAMES, LAYER_TIT
 from data_access.layers.gos_view import SPAN_COLOURS, mention_step
 from data_access.layers.load import LAYERS_VARIABLE
 from ui import cached
+from ui.url_state import served_links
 from ui.widgets import md_escape, query_param, set_url
 
 
@@ -156,8 +157,8 @@ def mention_search(query: str, case_sensitive: bool = False) -> None:
         st.caption("No annotated mention contains the query.")
         return
     st.caption(f"{len(hits):,} annotated mentions contain the query; each links to its message in the replay.")
-    st.dataframe(hits[["dialog_id", "round", "turn", "text", "referents", "single", "link"]].rename(
-        columns={"text": "mention", "turn": "step"}), hide_index=True, width="stretch",
+    st.dataframe(served_links(hits[["dialog_id", "round", "turn", "text", "referents", "single", "link"]].rename(
+        columns={"text": "mention", "turn": "step"}), "link"), hide_index=True, width="stretch",
         column_config={"link": st.column_config.LinkColumn("Replay", display_text="open ▶")})
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable, Hashable, Iterable, Optional, Sequence
+from typing import Callable, Hashable, Iterable, Mapping, Optional, Sequence
 
 import numpy as np
 import pandas as pd
@@ -233,11 +233,12 @@ UNIT_KEYS = ["corpus", "dialog_id", "round", "turn"]
 
 
 def reliability_matrix(frame: pd.DataFrame, coders: Sequence[str], units: Optional[Sequence] = None,
-                       label: Optional[str] = None) -> tuple[list[list], list]:
+                       label: Optional[str] = None, assigned: Optional[Mapping[str, set]] = None) -> tuple[list[list], list]:
     """Coders x units from label annotations of one scope (``frame``: columns UNIT_KEYS, ``coder``,
     ``label``). A coder's value for a unit is the set of labels they put there (as a sorted tuple; "none" when
     the unit was assigned to them — in ``units`` — but they put no label). With ``label`` the value is binary:
-    whether they put that label. Units nobody was assigned are those anyone coded."""
+    whether they put that label. Units nobody was assigned are those anyone coded. ``assigned`` (coder -> units)
+    narrows the assignment per coder, as a coding queue does: a unit outside a coder's set is missing for them."""
     keys = [tuple(None if _missing(v) else v for v in row) for row in frame[UNIT_KEYS].itertuples(index=False)]
     coded: dict = {}
     for key, coder, value in zip(keys, frame["coder"], frame["label"]):
@@ -249,6 +250,9 @@ def reliability_matrix(frame: pd.DataFrame, coders: Sequence[str], units: Option
         row = []
         for unit in all_units:
             labels = coded.get((coder, unit))
+            if assigned is not None and unit not in assigned.get(coder, ()):
+                row.append(None)
+                continue
             if labels is None and units is None and unit not in coded_by[coder]:
                 # not assigned explicitly: a coder who coded nothing in this dialog counts as missing
                 dialog_seen = any(k[:2] == unit[:2] for k in coded_by[coder])
@@ -261,13 +265,17 @@ def reliability_matrix(frame: pd.DataFrame, coders: Sequence[str], units: Option
 
 
 def agreement_table(frame: pd.DataFrame, coders: Sequence[str], *, n_resamples: int = 500, seed: int = 0,
-                    units: Optional[Sequence] = None) -> pd.DataFrame:
+                    units: Optional[Sequence] = None, assigned: Optional[Mapping[str, set]] = None) -> pd.DataFrame:
     """Per label and overall: units, coders, percent agreement, Cohen's kappa (two coders), Fleiss' kappa and
-    Krippendorff's alpha (nominal) with bootstrap intervals (``alpha_low``/``alpha_high``)."""
+    Krippendorff's alpha (nominal) with bootstrap intervals (``alpha_low``/``alpha_high``). Units are the
+    pairable ones: those at least two coders have a value for (a unit nobody else finished says nothing about
+    agreement, so it neither counts in ``units`` nor is drawn by the bootstrap)."""
     rows = []
     labels = sorted(frame["label"].unique())
     for name in [None, *labels]:
-        matrix, _ = reliability_matrix(frame, coders, units, label=name)
+        matrix, _ = reliability_matrix(frame, coders, units, label=name, assigned=assigned)
+        pairable = [i for i in range(len(matrix[0]) if matrix else 0) if sum(r[i] is not None for r in matrix) >= 2]
+        matrix = [[r[i] for i in pairable] for r in matrix]
         alpha = bootstrap(krippendorff_alpha_nominal, matrix, n_resamples=n_resamples, seed=seed)
         row = {"label": "(overall)" if name is None else name, "units": alpha.n_units,
                "percent_agreement": percent_agreement(matrix), "alpha": alpha.value,

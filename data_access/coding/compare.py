@@ -1,5 +1,5 @@
 """Turn annotation frames (coders, the gold layer, published layers) into what the agreement statistics take,
-list disagreements side by side, and write adjudicated gold annotations. Pure pandas."""
+and list disagreements side by side (adjudication, which writes the gold layer, is in ``adjudication``). Pure pandas."""
 from __future__ import annotations
 
 from itertools import combinations
@@ -10,7 +10,7 @@ import pandas as pd
 from . import agreement as ag
 
 SOURCE_COLUMNS = ["corpus", "dialog_id", "round", "turn", "utterance", "start", "end", "label", "referents", "coder",
-                  "scope"]
+                  "scope", "span_text"]
 GOLD = "gold"
 
 
@@ -36,6 +36,7 @@ def layer_source(layer_frame: pd.DataFrame, name: str, mapping: dict, scope: str
         "start": kept["start"].astype("Int64"), "end": kept["end"].astype("Int64"),
         "label": kept["label"].map(mapping), "referents": kept["referents"].map(lambda r: list(r) if r is not None else []),
         "coder": name, "scope": scope,
+        "span_text": kept["text"].astype(object) if scope == "span" and "text" in kept else None,
     }, columns=SOURCE_COLUMNS).reset_index(drop=True)
 
 
@@ -46,6 +47,31 @@ def layer_units(layer_frame: pd.DataFrame, within: Optional[pd.DataFrame] = None
         dialogs = set(zip(within["corpus"], within["dialog_id"]))
         units = units[[d in dialogs for d in zip(units["corpus"], units["dialog_id"])]]
     return [tuple(_plain(v) for v in row) for row in units.itertuples(index=False)]
+
+
+def queue_units(items: pd.DataFrame, frame: pd.DataFrame, scope: str) -> tuple[list[tuple], dict[str, set]]:
+    """The units of a coding queue and, per coder, the units they finished (``CodingStore.queue_items``).
+
+    Turn scope with a queue of turns, or dialog scope with a queue of dialogs: the items themselves. Turn scope
+    with a queue of dialogs: the turns anyone labelled (``frame``) in the queue's dialogs, each finished by the
+    coders who marked its dialog done. A unit a coder has not marked done is missing for them, not "no label"."""
+    done = items[items["status"] == "done"]
+    item_keys = [tuple(_plain(v) for v in row) for row in items[ag.UNIT_KEYS].itertuples(index=False)]
+    of_dialogs = all(key[3] is None for key in item_keys)
+    if scope == "turn" and of_dialogs:
+        dialogs = {key[:3] for key in item_keys}
+        labelled = [tuple(_plain(v) for v in row) for row in frame[ag.UNIT_KEYS].itertuples(index=False)]
+        units = list(dict.fromkeys(u for u in labelled if u[:3] in dialogs or (*u[:2], None) in dialogs))
+        finished: dict[str, set] = {}
+        for coder, corpus, dialog, round_ in zip(done["coder"], done["corpus"], done["dialog_id"], done["round"]):
+            key = (corpus, dialog, _plain(round_))
+            finished.setdefault(coder, set()).update(u for u in units if u[:3] == key or (key[2] is None and u[:2] == key[:2]))
+        return units, finished
+    wanted = [key for key in item_keys if (key[3] is None) == (scope == "dialog")]
+    finished = {}
+    for coder, *key in zip(done["coder"], *(done[c] for c in ag.UNIT_KEYS)):
+        finished.setdefault(coder, set()).add(tuple(_plain(v) for v in key))
+    return list(dict.fromkeys(wanted)), finished
 
 
 def _plain(value):
@@ -76,9 +102,10 @@ def span_pairs(frame: pd.DataFrame, coders: Sequence[str]) -> pd.DataFrame:
                                        "referent_jaccard"])
 
 
-def disagreements(frame: pd.DataFrame, coders: Sequence[str], units: Optional[Sequence] = None) -> pd.DataFrame:
+def disagreements(frame: pd.DataFrame, coders: Sequence[str], units: Optional[Sequence] = None,
+                  assigned: Optional[dict] = None) -> pd.DataFrame:
     """Units (turn/dialog scope) the coders labelled differently, one column per coder with their labels."""
-    matrix, all_units = ag.reliability_matrix(frame, coders, units)
+    matrix, all_units = ag.reliability_matrix(frame, coders, units, assigned=assigned)
     rows = []
     for index, unit in enumerate(all_units):
         values = [matrix[c][index] for c in range(len(coders))]

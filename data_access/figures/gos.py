@@ -202,16 +202,28 @@ def rank_sum_chart(loaded: LoadedCorpus) -> Chart:
     text = ordered.pivot(index="board", columns="slot", values="image")
     figure = go.Figure(go.Heatmap(
         z=z.to_numpy(), x=[str(c) for c in z.columns], y=list(z.index), text=text.to_numpy(),
-        texttemplate="%{z}", colorscale="Blues_r", colorbar={"title": "rank sum"},
-        hovertemplate="%{y}, image %{text}<br>rank sum %{z}<extra></extra>"))
+        texttemplate="%{z}", colorscale="Blues_r", colorbar={"title": "rank sum"}, hoverinfo="skip"))
+    # A heatmap cell cannot be selected in plotly, so each cell also has a (nearly invisible) marker that can:
+    # a click on a cell selects it, and its customdata is the cell's group in ``drill``.
+    ordered = ordered.reset_index(drop=True)
+    figure.add_trace(go.Scatter(
+        x=ordered["slot"].astype(str), y=ordered["board"], mode="markers", text=ordered["image"],
+        customdata=np.column_stack([np.arange(len(ordered)), ordered["rank_sum"].to_numpy()]),
+        marker={"symbol": "square", "size": 18, "opacity": 0.01, "color": "#000"},
+        selected={"marker": {"opacity": 0.35}}, unselected={"marker": {"opacity": 0.01}}, showlegend=False,
+        hovertemplate="%{y}, image %{text}<br>rank sum %{customdata[1]}<extra></extra>"))
     style(figure, x="images of the board, from lowest rank sum (most suitable) to highest", y="board",
           height=max(PLOT_HEIGHT, 24 * len(z) + 80), legend=False)
     figure.update_yaxes(autorange="reversed")
     plays = int(sums["plays"].max())
     caption = (f"Rank sums per image over the {plays} plays of each board (perfect agreement gives "
                f"{plays}, {2 * plays}, … {BOARD_SIZE * plays}) for {count_phrase(sums['board_id'].nunique(), 'board')} "
-               f"and {count_phrase(_interactions(ranks), 'interaction')}.")
-    return Chart("gos_rank_sums", figure, sums.drop(columns=["board"]), caption)
+               f"and {count_phrase(_interactions(ranks), 'interaction')}. A cell lists the rounds that ranked its image.")
+    cells = ordered[["board_id", "image_id", "image"]].assign(group=np.arange(len(ordered), dtype=np.int64))
+    drill = ranks[["interaction_id", "round", "board_id", "image_id", "rank"]].merge(cells, on=["board_id", "image_id"])
+    drill = drill.rename(columns={"interaction_id": "dialog_id"})[["dialog_id", "round", "board_id", "image", "rank", "group"]]
+    return Chart("gos_rank_sums", figure, sums.drop(columns=["board"]), caption,
+                 drill=drill.sort_values(["group", "dialog_id", "round"], ignore_index=True))
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 from data_access.corpora import demo_path, load_path
 from data_access.figures import codraw, gos
 from data_access.figures.charts import selected_rows, selection_table
+from data_access.gos.view import image_short_labels
 
 from .conftest import run_function
 
@@ -67,3 +68,22 @@ def test_gos_outcome_bars_drill_through_to_their_rounds():
         rows = selected_rows(chart.figure, {"points": [{"curve_number": 1, "point_index": 0, "customdata": [0]}]})
         table = selection_table(chart, rows, "gos")
         assert set(table["board_id"]) == {chart.data.iloc[0]["board_id"]} and len(table) == chart.data.iloc[0]["rankings"]
+
+
+def test_a_rank_sum_cell_drills_through_to_the_rounds_that_ranked_its_image():
+    loaded = load_path("gos", demo_path("gos"))
+    ranks = loaded.frames["ranks"]
+    chart = gos.rank_sum_chart(loaded)
+    assert chart.selectable and chart.figure.data[1].type == "scatter"  # the heatmap's selectable cells
+    cells = chart.figure.data[1]
+    # a click on the third cell (as the browser reports a point: its customdata)
+    rows = selected_rows(chart.figure, {"points": [{"curve_number": 1, "point_index": 2, "customdata": list(cells.customdata[2])}]})
+    table = selection_table(chart, rows, "gos")
+    image = cells.text[2]
+    board = table["board_id"].iloc[0]
+    labels = image_short_labels(loaded)  # the tiles' labels, which the cells show
+    (image_id,) = {i for i in ranks.loc[ranks["board_id"] == board, "image_id"] if labels.get(i, i) == image}
+    expected = ranks[(ranks["board_id"] == board) & (ranks["image_id"] == image_id)]
+    assert len(table) == len(expected) > 1 and set(table["image"]) == {image}
+    assert table["rank"].sum() == cells.customdata[2][1]  # the cell's rank sum, from the rounds listed
+    assert table["replay"].str.contains("&round=").all()

@@ -86,3 +86,16 @@ def test_links_carry_the_base_path(base_path):
     assert browse.dataframe[0].value["replay"].str.startswith("/lab/replay?corpus=codraw&dialog=").all()
     compare = open_page("pages/compare.py", corpus="codraw")
     assert all("](/lab/replay?corpus=codraw" in c.value for c in compare.caption if "open in Replay" in c.value)
+
+
+def test_search_and_notes_links_carry_the_base_path(base_path):
+    from data_access.notes import NotesStore
+    from data_access.sources import notes_db_path
+
+    search = open_page("pages/search.py", q="the")
+    hits = [frame.value for frame in search.dataframe if "link" in frame.value.columns]
+    assert hits and all(frame["link"].str.startswith("/lab/replay?corpus=").all() for frame in hits)
+    dialog = demo_dialogs("codraw")[0]
+    NotesStore(notes_db_path()).add_note("codraw", dialog, "a note", turn=2)
+    notes = open_page("pages/notes.py")
+    assert notes.dataframe[0].value["link"].tolist() == [f"/lab/replay?corpus=codraw&dialog={dialog}&turn=2"]

@@ -59,6 +59,9 @@ def test_optional_capabilities_match_when_present(name):
 def test_optional_capabilities_are_offered_where_expected():
     assert contract.optional(corpus_module("gos"), "same_board_plays") is not None
     assert contract.optional(corpus_module("codraw"), "same_board_plays") is None
+    from data_access.snapshots import offers_same_board_plays
+
+    assert [offers_same_board_plays(name) for name in CORPUS_NAMES] == [name == "gos" for name in CORPUS_NAMES]
 
 
 @pytest.mark.parametrize("name", CORPUS_NAMES)
