@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run lint test test-fast cache bench bench-sessions bench-pages clean
+.PHONY: run lint test test-fast cache bench bench-sessions bench-pages bench-scale clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,10 @@ bench-sessions: $(STAMP_TEST)
 # Every page in fresh browser sessions on a warm server, against a blank Streamlit page.
 bench-pages: $(STAMP_TEST)
 	$(PY) benchmarks/page_loads.py
+
+# A CoDraw corpus ten times the real one (generated from it in a temporary folder) against the real one.
+bench-scale: $(STAMP_TEST)
+	$(PY) benchmarks/scale.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache
