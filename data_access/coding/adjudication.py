@@ -92,8 +92,8 @@ def _gold_at(store: CodingStore, book: Codebook, corpus: str, dialog_id: str) ->
 
 def save_gold_spans(store: CodingStore, book: Codebook, unit: SpanUnit, spans: Iterable[SpanCandidate],
                     adjudicator: str) -> int:
-    """Make ``spans`` the gold spans of the utterance ``unit`` (earlier gold spans there are replaced; an empty
-    ``spans`` records that the utterance has none). Returns how many were written."""
+    """Make ``spans`` the gold spans of the utterance ``unit``: earlier gold spans there are replaced (an empty
+    ``spans`` clears them). Returns how many were written."""
     corpus, dialog_id, round_, turn, utterance = unit
     for old in _gold_at(store, book, corpus, dialog_id).itertuples(index=False):
         if old.scope == "span" and span_unit(old) == unit:
