@@ -16,6 +16,7 @@ from typing import Iterator, Optional
 import orjson
 
 from ..common import SkippedRecord, SourceError
+from ..safe_io import LIMITS
 
 RUN_SCHEMA_VERSION = 1
 RUN_SUFFIXES = (".jsonl.gz", ".json.gz", ".jsonl", ".json", ".txt", ".gz")
@@ -38,7 +39,7 @@ def run_name(path: Path | str) -> str:
     return Path(name).stem or name
 
 
-RUN_LIMIT = 1 << 30  # a run in the CoDraw corpus layout is as large as the corpus file (155 MB today)
+RUN_LIMIT = LIMITS["codraw"]  # a run in the CoDraw corpus layout is as large as the corpus file (155 MB today)
 
 
 def read_bytes(path: Path) -> bytes:

@@ -80,7 +80,7 @@ def test_codraw_single_file_that_is_not_a_file_is_refused_quickly(tmp_path, kind
     if kind == "fifo":
         fifo(path)
     elif kind == "sparse":
-        sparse(path)
+        sparse(path, LIMITS["codraw"] + 1)
     elif kind == "folder":
         path.mkdir()
         (path / "x.txt").write_text("not a corpus")
@@ -94,10 +94,11 @@ def test_codraw_single_file_that_is_not_a_file_is_refused_quickly(tmp_path, kind
 
 def test_codraw_gzip_bomb_is_refused_without_decompressing_it_all(tmp_path):
     path = tmp_path / "CoDraw_1_0.json.gz"
-    with gzip.open(path, "wb", compresslevel=1) as out:
-        block = b" " * (64 << 20)
+    block = b" " * (64 << 20)
+    member = gzip.compress(block, compresslevel=9)  # ~64 kB; gzip allows members one after another
+    with open(path, "wb") as out:
         for _ in range(LIMITS["codraw"] // len(block) + 1):
-            out.write(block)
+            out.write(member)
     with pytest.raises(SourceError) as error:
         load_path("codraw", path, cache_root=tmp_path / "c")
     assert "decompresses to more than" in one_line(error.value, path)
