@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import multiprocessing
 import os
 import shutil
 import sys
@@ -82,7 +83,15 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as work:
         work = Path(work)
-        real, scaled = write_corpora(args.shared / "codraw" / "CoDraw_1_0.json.gz", work, args.factor)
+        # Written by a separate interpreter: a child's peak memory (ru_maxrss) counts what it inherited at fork,
+        # so this process must never hold the 1.5 GB document itself.
+        writer = multiprocessing.get_context("spawn").Process(
+            target=write_corpora, args=(args.shared / "codraw" / "CoDraw_1_0.json.gz", work, args.factor))
+        writer.start()
+        writer.join()
+        if writer.exitcode != 0:
+            raise SystemExit(f"generating the corpora failed (exit {writer.exitcode})")
+        real, scaled = work / "codraw-1x.json", work / f"codraw-{args.factor}x.json"
         cache = work / "cache"
 
         def clear() -> None:

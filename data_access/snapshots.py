@@ -87,6 +87,23 @@ def dialog_choices(loaded: LoadedCorpus) -> dict[str, str]:
     return corpus_module(loaded.corpus).dialog_labels(loaded)
 
 
+def dialog_window(choices: dict[str, str], current: str, query: str = "", size: int = 1000) -> tuple[list[str], int]:
+    """At most ``size`` dialog ids for a picker over a large corpus, and how many match: with a ``query``, the
+    first dialogs whose id or label contains it (case-insensitive); without one, the dialogs around
+    ``current`` in corpus order. ``current`` is always among them, so the picker keeps its value."""
+    ids = list(choices)
+    text = query.strip().casefold()
+    if text:
+        matches = [d for d in ids if text in d.casefold() or text in choices[d].casefold()]
+        shown = matches[:size]
+        if current in choices and current not in shown:
+            shown = [current, *shown[:size - 1]]
+        return shown, len(matches)
+    position = ids.index(current) if current in choices else 0
+    start = max(0, min(position - size // 2, len(ids) - size))
+    return ids[start:start + size], len(ids)
+
+
 def offers_same_board_plays(corpus: str) -> bool:
     """Whether the corpus has boards played by several pairs (the contract's optional ``same_board_plays``)."""
     return optional(corpus_module(corpus), "same_board_plays") is not None

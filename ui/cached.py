@@ -170,6 +170,18 @@ def _derived(module: str, qualname: str, key: SourceKey, args: tuple):
     return _as_on_a_hit(function(loaded, *args))
 
 
+def shared(function: Callable, name: str, *args):
+    """Like ``derived``, for a large result that is never modified (e.g. the dialog labels of a picker): one
+    object shared by all sessions, so a rerun does not unpickle a copy of it."""
+    return _shared(function.__module__, function.__qualname__, _prepared_key(name), args)
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _shared(module: str, qualname: str, key: SourceKey, args: tuple):
+    loaded = _load(key)
+    return None if isinstance(loaded, LoadFailure) else _resolve(module, qualname)(loaded, *args)
+
+
 def _resolve(module: str, qualname: str) -> Callable:
     """The function a derived cache entry was keyed by (its module and name, which st.cache_data can hash)."""
     import importlib

@@ -16,6 +16,8 @@ from ui import cached
 from ui.url_state import drop_params, publish, query_param, seed
 from ui.widgets import md_escape
 
+PICKER_SIZE = 1000  # dialogs a picker lists at once (a search box finds the others)
+
 
 def _steps_label(name: str, dialog_id: str):
     def label(round_number: int) -> str:
@@ -29,7 +31,7 @@ def dialog_picker(name: str, key: str, label: str = "Dialog", *, param: Optional
     """(dialog id, round or None). With ``param`` the choice lives in the URL under ``param`` and
     ``round_param``; ``plays`` restricts the choice to given (dialog, round) plays of A Game Of Sorts."""
     where = container or st
-    choices: dict[str, str] = cached.derived(snapshots.dialog_choices, name) or {}
+    choices: dict[str, str] = cached.shared(snapshots.dialog_choices, name) or {}
     if not choices:
         where.info("This corpus has no dialogs to show.")
         return None, None
@@ -49,6 +51,15 @@ def dialog_picker(name: str, key: str, label: str = "Dialog", *, param: Optional
         seed(key, param, str)
     if key not in st.session_state or st.session_state[key] not in choices:
         st.session_state[key] = ids[min(default_index, len(ids) - 1)]
+    if len(ids) > PICKER_SIZE:
+        # A selectbox sends all its options to the browser on every rerun: past a few thousand dialogs that is
+        # the slowest part of a replay step, so a large corpus offers a window of them and a search box.
+        query = where.text_input(f"Find a {label.lower()}", key=f"{key}_find", placeholder="id, split or words of its label",
+                                 help=f"The list shows {PICKER_SIZE:,} dialogs at a time: those around the current "
+                                      "one, or the first that match what you type.")
+        ids, matching = snapshots.dialog_window(choices, st.session_state[key], query, PICKER_SIZE)
+        where.caption(f"{matching:,} of {len(choices):,} dialogs match; {min(matching, PICKER_SIZE):,} listed."
+                      if query.strip() else f"{len(ids):,} of {len(choices):,} dialogs listed, around the current one.")
     dialog_id = where.selectbox(label, ids, key=key, format_func=lambda d: choices.get(d, d))
     if param:
         if query_param(param) not in (None, dialog_id):  # the reader picked another dialog

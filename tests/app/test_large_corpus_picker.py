@@ -1,0 +1,33 @@
+"""Over a corpus with more dialogs than a picker lists at once, the picker shows a window around the linked
+dialog and a search box that finds any other; the choice still lives in the URL."""
+from __future__ import annotations
+
+from ui import cached
+
+from .conftest import run_function
+
+CHOICES = {f"train_{i:05d}": f"train_{i:05d} · train · {i % 9 + 1} rounds" for i in range(5000)}
+
+
+def picker_script():
+    import streamlit as st
+
+    from ui.picker import dialog_picker
+
+    dialog, _ = dialog_picker("codraw", "pick", param="dialog")
+    st.markdown(f"picked={dialog}")
+
+
+def test_a_large_corpus_gets_a_window_and_a_search_box(monkeypatch):
+    monkeypatch.setattr(cached, "shared", lambda function, name, *args: CHOICES)
+    at = run_function(picker_script, dialog="train_04321")
+    box = at.selectbox(key="pick")
+    assert box.value == "train_04321" and len(box.options) == 1000
+    assert box.options[0] == "train_03821 · train · 6 rounds" and "train_00000 · train · 1 rounds" not in box.options
+    assert at.markdown[-1].value == "picked=train_04321"
+    assert any("1,000 of 5,000 dialogs listed" in c.value for c in at.caption)
+    at.text_input(key="pick_find").input("train_0001").run()  # ten ids match
+    box = at.selectbox(key="pick")
+    assert len(box.options) == 11 and box.options[0].startswith("train_04321")
+    box.select("train_00017").run()
+    assert at.markdown[-1].value == "picked=train_00017" and at.query_params["dialog"] == "train_00017"
