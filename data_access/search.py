@@ -225,7 +225,9 @@ class SearchIndex:
         if len(text) == 0:
             text = pa.chunked_array([pa.array([], type=pa.string())])
         is_ascii = bool(pc.all(pc.string_is_ascii(text)).as_py() in (True, None))
-        return cls(frame=frame, text=text, is_ascii=is_ascii)
+        index = cls(frame=frame, text=text, is_ascii=is_ascii)
+        _ = index._codes  # the per-corpus / per-dialog codes the counts need: built with the index, not by the first search
+        return index
 
     def __len__(self) -> int:
         return len(self.frame)
