@@ -176,7 +176,7 @@ def shared(function: Callable, name: str, *args):
     return _shared(function.__module__, function.__qualname__, _prepared_key(name), args)
 
 
-@st.cache_resource(show_spinner=False, max_entries=64)
+@st.cache_resource(show_spinner=False, max_entries=256)
 def _shared(module: str, qualname: str, key: SourceKey, args: tuple):
     loaded = _load(key)
     return None if isinstance(loaded, LoadFailure) else _resolve(module, qualname)(loaded, *args)

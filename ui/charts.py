@@ -10,7 +10,7 @@ import streamlit as st
 from data_access.analysis.splits import available_splits
 from data_access.common import CORPUS_TITLES
 from data_access.figures.charts import Chart, selected_rows, selection_table
-from ui.cached import derived, loaded_corpus
+from ui.cached import derived, loaded_corpus, shared
 from ui.share import chart_downloads
 from ui.url_state import served_links
 
@@ -29,9 +29,11 @@ def corpus_splits(corpus: str) -> Optional[tuple[str, ...]]:
 
 
 def build(builder, corpus: str, *args) -> Optional[Chart]:
-    """``builder(loaded, *args)`` computed once per source and arguments (a spinner shows on a miss)."""
+    """``builder(loaded, *args)`` computed once per source and arguments (a spinner shows on a miss). A chart
+    is never modified once built, so every session shares the one object instead of unpickling a copy of
+    its figure on each rerun."""
     with st.spinner(f"Computing {CORPUS_TITLES.get(corpus, corpus)} statistics…"):
-        return derived(builder, corpus, *args)
+        return shared(builder, corpus, *args)
 
 
 def url_multiselect(label: str, options: Sequence[str], param: str, format_func=str) -> tuple[str, ...]:
