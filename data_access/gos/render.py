@@ -98,7 +98,10 @@ def _fit_size(text: str, width: int, start: int) -> int:
     return size
 
 
+@lru_cache(maxsize=512)
 def _placeholder(label: TileLabel, size: int) -> Image.Image:
+    """A labelled tile for an image without its photo. Shared by every board that shows it: callers paste or
+    blend it into new images and never draw on it."""
     tile = Image.new("RGB", (size, size), label.colour)
     draw = ImageDraw.Draw(tile)
     # A lighter inner panel keeps dark text readable on every palette colour.
