@@ -202,7 +202,7 @@ def replay_step(loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional
         player_boards.append(PlayerBoard(username, role, _png(image), pending, name(pending) if pending else None))
     event, _short, level = _describe(current, name, partner_pending)
 
-    described = [_describe(row, name, None) for _index, row in steps.iterrows()]
+    described = [_describe(row, name, None) for row in steps.to_dict("records")]
     transcript = pd.DataFrame({
         "step": steps["step"].to_numpy(), "time": [_clock(t) for t in steps["round_time_s"]],
         "role": steps["role"].to_numpy(), "player": steps["username"].to_numpy(),
