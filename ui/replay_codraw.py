@@ -21,6 +21,16 @@ def _score(value: float) -> str:
     return "—" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.3f}"
 
 
+def peek_note(view) -> None:
+    """Whether and when the Teller used their one peek at the drawing, relative to this round."""
+    if view.peek_at_this_round:
+        st.info("The Teller peeked at the drawing before this round.", icon="👀")
+    elif view.peeked_before_this_round:
+        st.caption(f"The Teller peeked before round {view.peek_round}.")
+    elif view.peek_round is None:
+        st.caption("The Teller never peeked in this dialog.")
+
+
 def _score_panel(view) -> None:
     st.subheader("Score of this round's drawing")
     stored = {"present": _score(view.stored_score), "empty": "[] (not scored)", "missing": "no score key"}[view.score_status]
@@ -48,13 +58,8 @@ def show(name: str) -> None:
         st.warning("This dialog could not be shown.")
         return
     if view.problem:
-        st.warning(view.problem)
-    if view.peek_at_this_round:
-        st.info("The Teller peeked at the drawing before this round.", icon="👀")
-    elif view.peeked_before_this_round:
-        st.caption(f"The Teller peeked before round {view.peek_round}.")
-    elif view.peek_round is None:
-        st.caption("The Teller never peeked in this dialog.")
+        st.warning(md_escape(view.problem))
+    peek_note(view)
     layers.codraw_replay_crs(dialog_id, view.step)
     if view.target_image is not None:
         target_col, canvas_col = st.columns(2)

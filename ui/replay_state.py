@@ -28,17 +28,13 @@ def snapshot(name: str, dialog_id: str, step: int, round_number: Optional[int]) 
 
 def _codraw_details(name: str, dialog_id: str, step: int) -> None:
     from data_access.codraw.view import replay_step
+    from ui.replay_codraw import peek_note
 
     view = cached.derived(replay_step, name, dialog_id, step)
     if view is None or view.problem:
         st.caption(md_escape(view.problem) if view is not None else "This round cannot be shown.")
         return
-    if view.peek_at_this_round:
-        st.info("The Teller peeked at the drawing before this round.", icon="👀")
-    elif view.peeked_before_this_round:
-        st.caption(f"The Teller peeked before round {view.peek_round}.")
-    elif view.peek_round is None:
-        st.caption("The Teller never peeked in this dialog.")
+    peek_note(view)
     stored = {"present": _score(view.stored_score), "empty": "not scored", "missing": "no score"}[view.score_status]
     left, middle, right = st.columns(3)
     left.metric("Stored score", stored, help="The original 7-term metric as the game stored it")
