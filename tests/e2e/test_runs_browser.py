@@ -21,9 +21,12 @@ def test_a_replay_link_with_a_run_shows_model_human_and_target(demo_app, page, t
     page.goto(f"{demo_app.url}/replay?corpus=codraw&dialog={dialog}&turn=3&run=noisy")
     wait_for_app(page)
     page.get_by_text("Marked against the target:").wait_for()
+    # The pictures and their captions stream in after the text around them: wait for them, not the first.
+    page.get_by_text("Model: noisy after round 3").first.wait_for()
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=\"stImage\"]').length >= 5",
+                           timeout=30_000)  # the section's two, the panel's three
     body = page.inner_text("body")
     assert "Model: noisy after round 3" in body and "Human Drawer after round 3" in body and "Target" in body
-    assert page.locator('[data-testid="stImage"]').count() >= 5  # the section's two, the panel's three
     assert "run=noisy" in page.url and "turn=3" in page.url
     assert page.locator('[data-testid="stException"]').count() == 0
     # switch the run: the URL follows and the model canvas is the other run's
@@ -33,7 +36,7 @@ def test_a_replay_link_with_a_run_shows_model_human_and_target(demo_app, page, t
     page.keyboard.press("Enter")
     page.wait_for_function("() => /[?&]run=baseline(&|$)/.test(window.location.search)", timeout=30_000)
     wait_for_app(page)
-    assert "Model: baseline after round 3" in page.inner_text("body")
+    page.get_by_text("Model: baseline after round 3").first.wait_for()
 
 
 def test_the_runs_page_renders_for_minecraft(demo_app, page):
