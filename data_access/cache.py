@@ -96,6 +96,21 @@ class LazyFrames(Mapping):
                 self._frames, self._names = dict(frames), list(frames)
         return self._frames[name]
 
+    def columns(self, name: str, names: list[str]) -> dict[str, list]:
+        """Some columns of one frame as Python lists (missing values None), read with pyarrow alone while
+        the frame is not in memory: a warm command-line summary then never imports pandas."""
+        if name in self._frames or name not in self._names:
+            return frame_columns(self[name], names)
+        import pyarrow.parquet as pq
+
+        try:
+            # ParquetFile, not read_table: read_table goes through pyarrow.dataset, which imports pandas.
+            data = io.BytesIO(verified_bytes(self._entry, name, self._digests[name]))
+            table = pq.ParquetFile(data).read(columns=list(names))
+        except Exception:  # noqa: BLE001 - damage: read the frame the usual way, which rebuilds the entry
+            return frame_columns(self[name], names)
+        return {column: table.column(column).to_pylist() for column in names}
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._names)
 
@@ -104,6 +119,22 @@ class LazyFrames(Mapping):
 
     def __reduce__(self):
         return (dict, (dict(self.items()),))
+
+
+def frame_columns(frame: "pd.DataFrame", names: list[str]) -> dict[str, list]:
+    """The columns of a frame as Python lists, missing values (NaN, NA, None) as None: converted exactly as
+    the cache writes them, so figures computed from them are the same cold and warm."""
+    import pyarrow as pa
+
+    table = pa.Table.from_pandas(frame[list(names)], preserve_index=False)
+    return {column: table.column(column).to_pylist() for column in names}
+
+
+def read_columns(frames: Mapping, name: str, names: list[str]) -> dict[str, list]:
+    """``names`` of frame ``name`` as lists, from a cache hit without pandas or from frames in memory."""
+    if isinstance(frames, LazyFrames):
+        return frames.columns(name, names)
+    return frame_columns(frames[name], names)
 
 
 def _digest(data: bytes) -> str:

@@ -75,3 +75,40 @@ def test_unloadable_source_exits_2_with_one_line_naming_the_file(tmp_path, case)
     assert len(lines) == 1, result.stderr
     assert path.name in lines[0]
     assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+# Prints whether pandas was imported, after the summary itself.
+SUMMARY_REPORTING_PANDAS = """
+import sys
+from data_access.__main__ import main
+code = main(["summary", "codraw", sys.argv[1]])
+print("pandas imported" if "pandas" in sys.modules else "pandas not imported", file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def _summary_and_pandas(path, cache):
+    result = subprocess.run([sys.executable, "-c", SUMMARY_REPORTING_PANDAS, str(path)], cwd=ROOT, capture_output=True,
+                            text=True, timeout=120, env={"DIALOGUE_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin",
+                                                         "PYTHONPATH": str(ROOT)})
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout), result.stderr.strip().splitlines()[-1]
+
+
+def test_a_warm_codraw_summary_is_the_cold_one_without_importing_pandas(tmp_path):
+    path = demo_path("codraw", tmp_path)
+    cold, cold_pandas = _summary_and_pandas(path, tmp_path / "c")
+    warm, warm_pandas = _summary_and_pandas(path, tmp_path / "c")
+    assert (cold_pandas, warm_pandas) == ("pandas imported", "pandas not imported")
+    assert warm == cold and cold["dialogs"] > 0 and cold["splits"]["test"]["mean_final_score"] is not None
+
+
+def test_a_damaged_cached_dialogs_file_gives_the_same_figures_rebuilt(tmp_path):
+    path = demo_path("codraw", tmp_path)
+    cold, _ = _summary_and_pandas(path, tmp_path / "c")
+    [dialogs] = (tmp_path / "c").glob("codraw-*/dialogs.parquet")
+    data = bytearray(dialogs.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # same size, so only the checksum can tell
+    dialogs.write_bytes(bytes(data))
+    again, _ = _summary_and_pandas(path, tmp_path / "c")
+    assert again == cold
