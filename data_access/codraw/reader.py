@@ -90,8 +90,9 @@ def read_file(path: Path, skipped: list[SkippedRecord]) -> tuple[list[tuple[str,
         stat = document.get("stat")
         data = document["data"]
         # A dialog id given twice would silently be the last copy: cheap count of the dialog-level key
-        # (inner quotes are escaped, so '"dialog":' never occurs inside a string), then find which ones.
-        if raw.count(b'"dialog":') + raw.count(b'"dialog" :') > len(data):
+        # (inner quotes are escaped, so '"dialog"' only occurs as a key or a whole string value: one pass
+        # gives an upper bound of the keys, exact enough to rule duplicates out), then find which ones.
+        if raw.count(b'"dialog"') > len(data) and raw.count(b'"dialog":') + raw.count(b'"dialog" :') > len(data):
             for key in sorted(_duplicate_keys(raw) & set(data)):
                 skipped.append(SkippedRecord(f"{path.name}: {key}", "this dialog id occurs more than once in the file; "
                                                                    "none of its copies is loaded"))
