@@ -15,7 +15,6 @@ much larger per-round frames.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import os
 import shutil
@@ -87,9 +86,14 @@ class LazyFrames(Mapping):
             raise KeyError(name)
         if name not in self._frames:
             import pandas as pd
+            import pyarrow as pa
 
             try:
-                self._frames[name] = pd.read_parquet(io.BytesIO(verified_bytes(self._entry, name, self._digests[name])))
+                # Arrow's own BufferReader, never a Python file object such as io.BytesIO: reading through
+                # one with Arrow's thread pool can abort or hang the interpreter at exit (apache/arrow
+                # #34314, #50482); it aborted a CI run of the command line.
+                data = pa.BufferReader(verified_bytes(self._entry, name, self._digests[name]))
+                self._frames[name] = pd.read_parquet(data)
             except Exception:  # noqa: BLE001 - any damage means "rebuild"; the source is still there
                 shutil.rmtree(self._entry, ignore_errors=True)
                 frames, _skipped = self._rebuild()
@@ -101,12 +105,13 @@ class LazyFrames(Mapping):
         the frame is not in memory: a warm command-line summary then never imports pandas."""
         if name in self._frames or name not in self._names:
             return frame_columns(self[name], names)
+        import pyarrow as pa
         import pyarrow.parquet as pq
 
         try:
             # ParquetFile, not read_table: read_table goes through pyarrow.dataset, which imports pandas.
-            data = io.BytesIO(verified_bytes(self._entry, name, self._digests[name]))
-            table = pq.ParquetFile(data).read(columns=list(names))
+            data = pa.BufferReader(verified_bytes(self._entry, name, self._digests[name]))
+            table = pq.ParquetFile(data).read(columns=list(names), use_threads=False)
         except Exception:  # noqa: BLE001 - damage: read the frame the usual way, which rebuilds the entry
             return frame_columns(self[name], names)
         return {column: table.column(column).to_pylist() for column in names}
