@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run lint test test-fast cache bench bench-sessions bench-pages bench-scale clean
+.PHONY: run lint test test-fast cache bench bench-report bench-loads bench-sessions bench-pages bench-scale clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -37,7 +37,21 @@ test-fast: lint
 cache: $(STAMP_RUN)
 	$(PY) -m data_access cache
 
+# Every benchmark on the real corpora in ../shared (about 25 minutes), then every target beside its figure.
 bench: $(STAMP_TEST)
+	$(PY) benchmarks/run.py
+	$(PY) benchmarks/runs.py
+	$(PY) benchmarks/sessions.py
+	$(PY) benchmarks/page_loads.py
+	$(PY) benchmarks/scale.py
+	$(PY) benchmarks/report.py
+
+# The target table from the results the benchmarks last wrote (benchmarks/results/).
+bench-report:
+	$(PY) benchmarks/report.py
+
+# Loads, one canvas and replay reruns only (benchmarks/run.py).
+bench-loads: $(STAMP_TEST)
 	$(PY) benchmarks/run.py
 
 # Ten browser sessions stepping replays at once: server CPU per step and peak memory (loopback only).

@@ -118,8 +118,12 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=10)
     parser.add_argument("--steps", type=int, default=8)
     parser.add_argument("--timeout", type=float, default=600, help="seconds the stepping may take in all")
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "sessions.json")
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(run(args)), indent=2))
+    results = asyncio.run(run(args))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(results, indent=2))
+    print(json.dumps(results, indent=2))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,148 @@
+"""Every performance target of the issues beside its measured figure and baseline, from the JSON files the
+benchmarks write into ``benchmarks/results/`` (``make bench`` runs them all, then this).
+
+    python benchmarks/report.py [--results benchmarks/results]
+
+Prints a Markdown table: target, measured, baseline of the same run, and whether it is met. A benchmark
+that has not been run is listed as "not measured", never guessed.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Callable, Optional
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# (results file, target, how to read (measured text, baseline text, met) from that file's JSON)
+Check = tuple[str, str, Callable[[dict], tuple[str, str, bool]]]
+
+
+def _codraw_cold(r):
+    c = r["codraw"]
+    return f"{c['cold_s']:.2f} s: {c['cold_ratio']:.2f}×", f"bare json.load {c['baseline_json_load_s']:.2f} s", c["cold_ratio"] <= c["cold_target"]
+
+
+def _codraw_warm(r):
+    c = r["codraw"]
+    return f"{c['warm_s']:.2f} s: {c['warm_ratio']:.2f}×", f"bare json.load {c['baseline_json_load_s']:.2f} s", c["warm_ratio"] <= c["warm_target"]
+
+
+def _minecraft_cold(r):
+    c = r["minecraft_scaled_to_547_games"]
+    return f"{c['cold_s']:.2f} s: {c['cold_ratio']:.2f}×", f"bare json.load {c['baseline_json_load_s']:.2f} s", c["cold_ratio"] <= c["cold_target"]
+
+
+def _canvas(r):
+    c = r["codraw_canvas"]
+    return f"{c['median_ms']:.1f} ms", "–", c["median_ms"] <= c["target_ms"]
+
+
+def _reruns(r):
+    c = r["replay_rerun_after_next"]
+    worst = max(c[k]["median_s"] for k in ("codraw", "gos", "minecraft"))
+    text = ", ".join(f"{k} {c[k]['median_s']:.3f} s" for k in ("codraw", "gos", "minecraft"))
+    return text, "–", worst <= c["target_s"]
+
+
+def _run_codraw(r):
+    c = r["codraw"]
+    return (f"JSON Lines {c['run_jsonl_ratio']:.2f}×, corpus layout {c['run_corpus_layout_ratio']:.2f}×",
+            f"scoring the humans {c['human_scoring_cold_s']:.2f} s",
+            max(c["run_jsonl_ratio"], c["run_corpus_layout_ratio"]) <= c["target_ratio"])
+
+
+def _run_minecraft(r):
+    c = r["minecraft_scaled_to_547_games"]
+    return f"{c['run_s']:.2f} s", f"import floor {c['import_floor_s']:.2f} s", c["run_s"] <= c["target_s"]
+
+
+def _run_switch(r):
+    c = r["replay_run_switch"]
+    return f"{c['median_s']:.3f} s", "–", c["median_s"] <= c["target_s"]
+
+
+def _sessions(r):
+    ok = (r["cpu_per_step_s"] is not None and r["cpu_per_step_s"] <= r["cpu_per_step_target_s"]
+          and r["server_peak_rss_mb"] <= r["peak_rss_target_mb"] and not r["errors"])
+    errors = f", {len(r['errors'])} errors" if r["errors"] else ", no error"
+    return f"{r['cpu_per_step_s']} CPU-s/step, {r['server_peak_rss_mb']} MB{errors}", f"{r['steps']} steps", ok
+
+
+def _pages(r):
+    over = {k: v["ratio"] for k, v in r["pages"].items() if v["ratio"] > r["target_ratio"]}
+    worst = max(r["pages"].items(), key=lambda kv: kv[1]["ratio"])
+    text = f"{len(r['pages']) - len(over)} of {len(r['pages'])} pages within; worst {worst[0]} {worst[1]['ratio']:.2f}×"
+    return text, f"blank page {r['blank_page_s']:.2f} s", not over
+
+
+def _scale_load(r):
+    c = r["cold_load"]
+    return (f"{c['time_ratio']:.2f}× time, {c['memory_ratio']:.2f}× memory", f"real corpus {c['real_s']:.2f} s, {c['real_peak_mb']} MB",
+            c["time_ratio"] <= c["time_target"] and c["memory_ratio"] <= c["memory_target"])
+
+
+def _scale_replay(r):
+    c = r["replay_rerun_after_next"]
+    return f"{c['median_s']:.3f} s", "–", c["median_s"] <= c["target_s"]
+
+
+def _scale_search(r):
+    c = r["word_search"]
+    return f"{c['median_s']:.3f} s median", "–", c["median_s"] <= c["target_s"]
+
+
+CHECKS: list[Check] = [
+    ("latest.json", "CoDraw cold ≤ 1.5× bare json.load", _codraw_cold),
+    ("latest.json", "CoDraw warm ≤ 0.2× bare json.load", _codraw_warm),
+    ("latest.json", "Minecraft cold (547 games) ≤ 2.0× bare json.load", _minecraft_cold),
+    ("latest.json", "one CoDraw canvas ≤ 10 ms", _canvas),
+    ("latest.json", "replay rerun after Next ≤ 0.3 s", _reruns),
+    ("runs.json", "CoDraw run scoring ≤ 1.5× scoring the humans", _run_codraw),
+    ("runs.json", "Minecraft run of 1,616 samples ≤ 2 s", _run_minecraft),
+    ("runs.json", "switching the replay's run ≤ 0.3 s", _run_switch),
+    ("sessions.json", "ten sessions: ≤ 0.08 CPU-s per step, ≤ 0.9 GB, no error", _sessions),
+    ("pages.json", "every page ≤ 1.25× a blank page", _pages),
+    ("scale.json", "10× CoDraw: ≤ 10.5× time, ≤ 10× memory", _scale_load),
+    ("scale.json", "10× CoDraw: replay step ≤ 0.3 s", _scale_replay),
+    ("scale.json", "10× CoDraw: word search ≤ 0.5 s", _scale_search),
+]
+
+
+def rows(folder: Path) -> list[tuple[str, str, str, str]]:
+    """(target, measured, baseline, verdict) per check."""
+    loaded: dict[str, Optional[dict]] = {}
+    out = []
+    for file, target, read in CHECKS:
+        if file not in loaded:
+            path = folder / file
+            try:
+                loaded[file] = json.loads(path.read_text())
+            except (OSError, ValueError):
+                loaded[file] = None
+        result = loaded[file]
+        if result is None:
+            out.append((target, "not measured", "–", f"– (no {file})"))
+            continue
+        try:
+            measured, baseline, met = read(result)
+        except (KeyError, TypeError, ValueError) as exc:
+            out.append((target, "not measured", "–", f"– ({file} lacks {exc})"))
+            continue
+        out.append((target, measured, baseline, "met" if met else "**not met**"))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--results", type=Path, default=ROOT / "benchmarks" / "results")
+    args = parser.parse_args()
+    print("| target | measured | baseline (same run) | |")
+    print("| --- | --- | --- | --- |")
+    for row in rows(args.results):
+        print("| " + " | ".join(row) + " |")
+
+
+if __name__ == "__main__":
+    main()
