@@ -116,16 +116,6 @@ def measure_with_memory(argv: list[str], env: dict | None = None) -> dict:
             "stdout": stdout.decode()}
 
 
-def repeated(argv, repeat, env=None, before_each=None) -> dict:
-    runs = []
-    for _ in range(repeat):
-        if before_each:
-            before_each()
-        runs.append(measure_with_memory(argv, env))
-    return {"seconds": statistics.median(r["seconds"] for r in runs),
-            "peak_mb": max(r["peak_mb"] for r in runs), "stdout": runs[-1]["stdout"]}
-
-
 def interleaved(commands: dict, repeat: int, baseline: str) -> dict:
     """Each named command (argv, env, before_each) run once per round, in turn, ``repeat`` rounds; per name the
     median wall and CPU seconds, peak memory, and the median over rounds of its time / the baseline's time in
