@@ -136,8 +136,11 @@ def frame_columns(frame: "pd.DataFrame", names: list[str]) -> dict[str, list]:
 
 
 def read_columns(frames: Mapping, name: str, names: list[str]) -> dict[str, list]:
-    """``names`` of frame ``name`` as lists, from a cache hit without pandas or from frames in memory."""
-    if isinstance(frames, LazyFrames):
+    """``names`` of frame ``name`` as lists: from a cache hit or frames just built as Arrow tables without
+    pandas, else from the pandas frames in memory."""
+    from .tables import BuiltFrames
+
+    if isinstance(frames, (LazyFrames, BuiltFrames)):
         return frames.columns(name, names)
     return frame_columns(frames[name], names)
 
@@ -185,11 +188,13 @@ def read_entry(entry: Path, rebuild: Optional[Build] = None) -> Optional[tuple[M
     return LazyFrames(entry, dict(manifest["frames"]), rebuild or fail_rebuild), skipped
 
 
-def write_entry(entry: Path, frames: dict[str, pd.DataFrame], skipped: Iterable[SkippedRecord]) -> Optional[str]:
+def write_entry(entry: Path, frames: Mapping[str, pd.DataFrame], skipped: Iterable[SkippedRecord]) -> Optional[str]:
     """Write all frames into a temporary folder and rename it into place, so readers never see half an entry.
 
     Returns None, or why the entry could not be written (a read-only or full cache folder must not stop
     the app: the frames are still in memory)."""
+    from .tables import BuiltFrames
+
     tmp = None
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)
@@ -197,8 +202,17 @@ def write_entry(entry: Path, frames: dict[str, pd.DataFrame], skipped: Iterable[
 
         def write(name: str) -> dict:
             file = tmp / f"{name}.parquet"
-            frames[name].to_parquet(file, index=False)
-            data = file.read_bytes()
+            if isinstance(frames, BuiltFrames):  # Arrow tables as built, encoded in memory and hashed there
+                import pyarrow as pa
+                import pyarrow.parquet as pq
+
+                sink = pa.BufferOutputStream()
+                pq.write_table(frames.table(name), sink)
+                data = sink.getvalue()
+                file.write_bytes(data)
+            else:
+                frames[name].to_parquet(file, index=False)
+                data = file.read_bytes()
             return {"size": len(data), "sha256": _digest(data)}
 
         # Arrow encodes and compresses without the GIL, so two frames are written at a time.

@@ -3,7 +3,8 @@
 Whole-source faults raise ``SourceError``; a broken dialog, round or file is skipped and reported as a
 ``SkippedRecord``.
 
-Frames (all Parquet-safe):
+The frames are built as Arrow tables, not pandas frames (a command-line summary never needs one), that
+pandas reads with the dtypes noted in each table (``data_access.tables``):
 * ``dialogs``: one row per dialog (common columns first, then CoDraw's: peek, final scores...).
 * ``rounds``: one row per round with the messages, the stored score and both recomputed metrics.
 * ``cliparts``: one row per on-canvas clipart of every distinct scene (``scene_id`` links rounds to it).
@@ -14,18 +15,21 @@ from __future__ import annotations
 import gc
 import math
 import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Optional
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..common import DIALOG_COLUMNS, UTTERANCE_COLUMNS, ProgressCallback, SkippedRecord, SourceError, no_progress
+from ..tables import BuiltFrames, frame_table
 from .metrics import score_pairs
 from .reader import read_file, read_folder
-from .scenes import dense_scenes, empty_cliparts, parse_scene_strings
+from .scenes import dense_scenes, parse_scene_strings
 
 SPLITS = ("train", "val", "test")
 _KEY = re.compile(r"^([A-Za-z]+)_(\d+)$")
@@ -91,6 +95,28 @@ def _stored_score(score: Any) -> Optional[tuple[str, float, list]]:
                 and type(score[3]) is list and len(score[3]) == 7 and _finite(score[0])):
             return "present", score[0], score[2]
     return None
+
+
+_TEXT_FIELDS = ("msg_t", "msg_d", "abs_b", "abs_d")
+_SEQ_FIELDS = ("seq_t", "seq_d")
+
+
+def _text_columns(turns: list[dict]) -> tuple[dict[str, list], dict[str, list]]:
+    """The rounds' text fields (a missing or empty one is "") and sequence numbers (None when missing),
+    one list per field. Every round of the official corpus has all six keys: one C-level itemgetter call
+    per round and a transposition then replace a Python-level ``get`` per field and round."""
+    fields = _TEXT_FIELDS + _SEQ_FIELDS
+    try:
+        columns = [list(column) for column in zip(*map(itemgetter(*fields), turns))] or [[] for _ in fields]
+    except KeyError:
+        columns = [[t.get(f) for t in turns] for f in fields]
+    text = dict(zip(_TEXT_FIELDS, columns))
+    for field, values in text.items():
+        if set(map(type, values)) - {str}:
+            text[field] = [v or "" for v in values]
+    # Rounds carry their own target only in some copies of the corpus; the dialog's is used otherwise.
+    text["abs_t"] = [t.get("abs_t") or "" for t in turns] if any("abs_t" in t for t in turns) else [""] * len(turns)
+    return text, dict(zip(_SEQ_FIELDS, columns[len(_TEXT_FIELDS):]))
 
 
 class _Collector:
@@ -168,8 +194,7 @@ class _Collector:
         bad: dict[int, str] = {i: "round is not an object" for i, t in enumerate(turns) if type(t) is not dict}
         if bad:
             turns = [t if type(t) is dict else {} for t in turns]
-        text = {f: [t.get(f) or "" for t in turns] for f in ("msg_t", "msg_d", "abs_b", "abs_d", "abs_t")}
-        seq = {f: [t.get(f) for t in turns] for f in ("seq_t", "seq_d")}
+        text, seq = _text_columns(turns)
         for values in text.values():
             if set(map(type, values)) - {str}:
                 bad.update((i, _type_problem(turns[i])) for i, v in enumerate(values) if type(v) is not str)
@@ -183,7 +208,10 @@ class _Collector:
                         problem = _undecodable(field, v)
                         if problem:
                             bad[i] = problem
-        scores = [_stored_score(t.get("score", _MISSING)) for t in turns]
+        # The common well-formed score inline (a function call per round costs more than the checks).
+        scores = [("present", s[0], s[2]) if type(s) is list and len(s) == 4 and type(s[0]) is float and s[0] - s[0] == 0
+                  and type(s[2]) is list and len(s[2]) == 7 and type(s[3]) is list and len(s[3]) == 7
+                  else _stored_score(s) for s in [t.get("score", _MISSING) for t in turns]]
         bad.update((i, "score is neither missing, [] nor [score (a finite number), weights, terms, weighted]")
                    for i, score in enumerate(scores) if score is None and i not in bad)
         for i in sorted(bad):
@@ -195,40 +223,46 @@ class _Collector:
 
         scene_ids, dialog_target = self.scene_ids, self.dialog["target_scene"]
         r = self.round
-        r["dialog"], r["round"] = kept(owner), kept(number)
-        r["msg_t"], r["msg_d"] = kept(text["msg_t"]), kept(text["msg_d"])
-        r["seq_t"], r["seq_d"] = ([("" if v is None else v if type(v) is str else str(v)) for v in kept(seq[f])]
-                                  for f in ("seq_t", "seq_d"))
-        r["peeked"] = ["peeked" in turns[i] for i in keep]
-        r["score_status"], r["stored_score"], r["stored_terms"] = (list(column) for column in zip(*kept(scores))) \
-            if len(keep) else ([], [], [])
-        r["target_scene"] = [scene_ids.setdefault(t, len(scene_ids) - 1) if t else dialog_target[d]
-                             for t, d in zip(kept(text["abs_t"]), r["dialog"])]
+        owner_kept = kept(owner)
+        r["dialog"] += owner_kept
+        r["round"] += kept(number)
+        r["msg_t"] += kept(text["msg_t"])
+        r["msg_d"] += kept(text["msg_d"])
+        for f in ("seq_t", "seq_d"):
+            r[f] += [("" if v is None else v if type(v) is str else str(v)) for v in kept(seq[f])]
+        r["peeked"] += ["peeked" in turns[i] for i in keep]
+        if len(keep):
+            for f, column in zip(("score_status", "stored_score", "stored_terms"), zip(*kept(scores))):
+                r[f] += column
+        r["target_scene"] += [scene_ids.setdefault(t, len(scene_ids) - 1) if t else dialog_target[d]
+                              for t, d in zip(kept(text["abs_t"]), owner_kept)]
         after_text = kept(text["abs_d"])
-        r["after_scene"] = after = [scene_ids.setdefault(a, len(scene_ids) - 1) for a in after_text]
+        after = [scene_ids.setdefault(a, len(scene_ids) - 1) for a in after_text]
+        r["after_scene"] += after
         # A round's canvas before is nearly always the previous round's canvas after: comparing the two
         # strings (a memcmp) is much cheaper than hashing every 1 kB scene string once more.
-        owner_kept, before = r["dialog"], []
+        before = []
         for i, b in enumerate(kept(text["abs_b"])):
             if i and owner_kept[i - 1] == owner_kept[i] and b == after_text[i - 1]:
                 before.append(after[i - 1])
             else:
                 before.append(scene_ids.setdefault(b, len(scene_ids) - 1))
-        r["before_scene"] = before
+        r["before_scene"] += before
 
-    def stored_terms_check(self) -> tuple[list, np.ndarray]:
-        """The stored 7-term lists, and a mask of rounds whose lists hold something else than numbers
-        (checked in bulk by Arrow; element by element only when that fails)."""
+    def stored_terms_check(self) -> tuple[pa.Array, np.ndarray]:
+        """The stored 7-term lists as an Arrow list array, and a mask of rounds whose lists hold something
+        else than numbers (empty in the array; checked in bulk by Arrow, element by element only when
+        that fails)."""
         values = self.round["stored_terms"]
+        terms_type = pa.list_(pa.float64())
         if not self.lenient:  # (lenient JSON may hold NaN, which Arrow takes for a number)
             try:
-                pa.array(values, type=pa.list_(pa.float64()))
-                return values, np.zeros(len(values), dtype=bool)
+                return pa.array(values, type=terms_type), np.zeros(len(values), dtype=bool)
             except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError):
                 pass  # some list holds text or null: find which (rare)
         bad = np.array([not all(type(x) in _NUMBER_TYPES and _finite(x) and abs(x) < 2.0 ** 63 for x in v)
                         for v in values], dtype=bool)
-        return [[] if b else v for v, b in zip(values, bad)], bad
+        return pa.array([[] if b else v for v, b in zip(values, bad)], type=terms_type), bad
 
 
 def _finite(x) -> bool:
@@ -263,8 +297,9 @@ def _type_problem(turn: dict) -> str:
     return "unexpected value types"
 
 
-def build_frames(path: Path, progress: ProgressCallback = no_progress) -> tuple[dict[str, pd.DataFrame], list[SkippedRecord]]:
-    """Parse a CoDraw source into the ``dialogs``, ``rounds``, ``cliparts`` and ``utterances`` frames."""
+def build_frames(path: Path, progress: ProgressCallback = no_progress) -> tuple[BuiltFrames, list[SkippedRecord]]:
+    """Parse a CoDraw source into the ``dialogs``, ``rounds``, ``cliparts`` and ``utterances`` frames (built
+    as Arrow tables; each is a pandas frame once asked for, see ``data_access.tables``)."""
     # The JSON tree is millions of fresh, acyclic containers: cyclic garbage collection passes over
     # them would cost about as much as parsing the JSON itself, and find nothing.
     gc_was_enabled = gc.isenabled()
@@ -276,11 +311,15 @@ def build_frames(path: Path, progress: ProgressCallback = no_progress) -> tuple[
             gc.enable()
 
 
-def _build_frames(path: Path, progress: ProgressCallback) -> tuple[dict[str, pd.DataFrame], list[SkippedRecord]]:
+def _build_frames(path: Path, progress: ProgressCallback) -> tuple[BuiltFrames, list[SkippedRecord]]:
     skipped: list[SkippedRecord] = []
     progress(f"Reading {path.name}", 0.0)
     if not path.exists():
         raise SourceError(path, "does not exist")
+    # pyarrow imports pandas at its first conversion of anything (its pandas shim), frames or no frames.
+    # Importing it before the read overlaps that with the read-ahead thread's decompression (see
+    # data_access.readahead) instead of adding it after the JSON decoding.
+    import pandas  # noqa: F401
     entries, stat, lenient = read_folder(path, skipped) if path.is_dir() else read_file(path, skipped)
     if not entries:
         raise SourceError(path, "contains no dialogs")
@@ -289,7 +328,9 @@ def _build_frames(path: Path, progress: ProgressCallback) -> tuple[dict[str, pd.
     for label, key, dialog in entries:
         collect.add_dialog(label, key, dialog, stat, skipped)
     collect.collect_rounds(skipped)
+    garbage = [entries]
     del entries
+    _free_in_background(garbage)
     if not collect.dialog["dialog_id"]:
         first = f" (first problem: {skipped[0].record}: {skipped[0].reason})" if skipped else ""
         raise SourceError(path, f"contains no readable dialogs{first}")
@@ -298,13 +339,19 @@ def _build_frames(path: Path, progress: ProgressCallback) -> tuple[dict[str, pd.
     parsed = parse_scene_strings(collect.scenes())
     progress("Scoring every round with both metrics", 0.8)
     frames = _frames(collect, parsed, skipped)
+    garbage = [collect, parsed]  # the collected Python lists (the cliparts table lives on in ``frames``)
+    del collect, parsed
+    _free_in_background(garbage)
     progress("Done", 1.0)
     return frames, skipped
 
 
-def _text(values) -> pd.api.extensions.ExtensionArray:
-    """A pandas "str" array via Arrow (several times faster than pd.array on a Python list)."""
-    return pd.array(values if isinstance(values, (pa.Array, pa.ChunkedArray)) else pa.array(values, type=pa.string()), dtype="str")
+def _free_in_background(garbage: list) -> None:
+    """Drop the last references in ``garbage`` on another thread. Freeing the JSON tree and the lists
+    collected from it (millions of objects) holds the GIL for about 0.3 s; the numpy, Arrow and Parquet
+    work that follows mostly releases it, so on two cores the two overlap. Not a daemon thread: the
+    interpreter waits for it before exiting."""
+    threading.Thread(target=garbage.clear, name="free-json-tree").start()
 
 
 def _last_per_group(group: np.ndarray, n_groups: int, rows: np.ndarray) -> np.ndarray:
@@ -314,7 +361,21 @@ def _last_per_group(group: np.ndarray, n_groups: int, rows: np.ndarray) -> np.nd
     return last
 
 
-def _frames(collect: _Collector, parsed, skipped: list[SkippedRecord]) -> dict[str, pd.DataFrame]:
+def _numbers(values: np.ndarray) -> pa.Array:
+    """Floats with NaN as missing (null), as pandas writes a float column."""
+    return pa.array(values, type=pa.float64(), from_pandas=True)
+
+
+def _optional(values: np.ndarray, missing: np.ndarray) -> pa.Array:
+    """Integers with the ``missing`` ones null (a pandas "Int64"/"Int32" column)."""
+    return pa.array(np.where(missing, 0, values), mask=missing)
+
+
+def _same_text(text: str, n: int) -> pa.Array:
+    return pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, dtype=np.int32)), pa.array([text])).cast(pa.string())
+
+
+def _frames(collect: _Collector, parsed, skipped: list[SkippedRecord]) -> BuiltFrames:
     d, r = collect.dialog, collect.round
     bad_scene = np.zeros(len(collect.scene_ids), dtype=bool)  # the last entry stands for -1 (no scene): never bad
     bad_scene[list(parsed.problems)] = True
@@ -345,44 +406,51 @@ def _frames(collect: _Collector, parsed, skipped: list[SkippedRecord]) -> dict[s
     group = new_index[round_dialog[keep]]
     target, before, after = (scenes[k][keep] for k in ("target_scene", "before_scene", "after_scene"))
 
-    dense = dense_scenes(parsed.cliparts, len(collect.scene_ids) - 1)
-    original, final = score_pairs(dense, after, target)
+    def score() -> tuple:
+        dense = dense_scenes(parsed.table, len(collect.scene_ids) - 1)
+        return dense, score_pairs(dense, after, target)
+
+    def text(field: str) -> pa.Array:
+        return pa.array(r[field], type=pa.string()).take(take)
+
+    # The metrics are numpy work that mostly releases the GIL: they run on another thread while this one
+    # turns the text columns (Python strings) into Arrow arrays.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        scoring = pool.submit(score)
+        status = text("score_status")
+        dialog_ids = pa.array(d["dialog_id"], type=pa.string()).take(pa.array(kept_dialogs))
+        splits = pa.array(d["split"], type=pa.string()).take(pa.array(kept_dialogs))
+        peeked = np.array(r["peeked"], dtype=bool)[keep]
+        round_number = np.array(r["round"], dtype=np.int32)[keep]
+        round_dialog_ids = dialog_ids.take(pa.array(group))
+        msg_t, msg_d, seq_t, seq_d = text("msg_t"), text("msg_d"), text("seq_t"), text("seq_d")
+        utterances, messages = _utterance_table(round_dialog_ids, round_number, msg_t, msg_d)
+        dense, (original, final) = scoring.result()
     stored = np.array(r["stored_score"], dtype=np.float64)[keep]
-    status = pa.array(r["score_status"], type=pa.string()).take(take)
     present = np.asarray(pc.equal(status, "present"))
     reproduced = np.abs(stored - original) <= 1e-9 * np.maximum(1.0, np.abs(stored))
     n_drawn = np.where(after >= 0, dense.present[np.maximum(after, 0)].sum(axis=1), 0)
-    dialog_ids = pa.array(d["dialog_id"], type=pa.string()).take(pa.array(kept_dialogs))
-    splits = pa.array(d["split"], type=pa.string()).take(pa.array(kept_dialogs))
-    peeked = np.array(r["peeked"], dtype=bool)[keep]
-    round_number = np.array(r["round"], dtype=np.int32)[keep]
-
-    def scene_column(values):
-        return pd.arrays.IntegerArray(np.maximum(values, 0), values < 0)  # <NA>: no such scene (empty string)
-
-    rounds = pd.DataFrame({
-        "dialog_id": _text(dialog_ids.take(pa.array(group))),
-        "split": _text(splits.take(pa.array(group))),
-        "round": round_number,
-        "seq_t": _text(pa.array(r["seq_t"], type=pa.string()).take(take)),
-        "seq_d": _text(pa.array(r["seq_d"], type=pa.string()).take(take)),
-        "msg_t": _text(pa.array(r["msg_t"], type=pa.string()).take(take)),
-        "msg_d": _text(pa.array(r["msg_d"], type=pa.string()).take(take)),
-        "peeked": peeked,
-        "score_status": _text(status),
-        "stored_score": stored,
-        # Python lists: pandas writes them to Parquet several times faster than numpy arrays.
-        "stored_terms": pd.Series([terms[i] for i in keep], dtype=object),
-        "stored_reproduced": pd.arrays.BooleanArray(reproduced & present, ~present),
-        "score_original": original,
-        "score_final": final,
-        "target_scene": scene_column(target),
-        "before_scene": scene_column(before),
-        "after_scene": scene_column(after),
-        "n_drawn": n_drawn.astype(np.int16),
-    })
-    assert list(rounds.columns) == ROUND_COLUMNS
-    utterances, messages = _utterance_frame(rounds)
+    rounds = frame_table({
+        "dialog_id": round_dialog_ids,
+        "split": splits.take(pa.array(group)),
+        "round": pa.array(round_number),
+        "seq_t": seq_t,
+        "seq_d": seq_d,
+        "msg_t": msg_t,
+        "msg_d": msg_d,
+        "peeked": pa.array(peeked),
+        "score_status": status,
+        "stored_score": _numbers(stored),
+        "stored_terms": terms.take(take),
+        "stored_reproduced": pa.array(reproduced & present, mask=~present),
+        "score_original": _numbers(original),
+        "score_final": _numbers(final),
+        "target_scene": _optional(target, target < 0),  # null: no such scene (empty string)
+        "before_scene": _optional(before, before < 0),
+        "after_scene": _optional(after, after < 0),
+        "n_drawn": pa.array(n_drawn.astype(np.int16)),
+    }, nullable={"stored_reproduced": "boolean", "target_scene": "Int64", "before_scene": "Int64", "after_scene": "Int64"})
+    assert rounds.column_names == ROUND_COLUMNS
     n_dialogs = len(kept_dialogs)
 
     # Per-dialog aggregates with integer group codes (rounds are in dialog order).
@@ -399,60 +467,63 @@ def _frames(collect: _Collector, parsed, skipped: list[SkippedRecord]) -> dict[s
     last_stored = _last_per_group(group, n_dialogs, np.flatnonzero(present))
 
     def at(rows, values):
-        return np.where(rows >= 0, values[np.maximum(rows, 0)], np.nan)
+        return _numbers(np.where(rows >= 0, values[np.maximum(rows, 0)], np.nan))
+
+    def count(values):
+        return pa.array(np.asarray(values).astype(np.int64))
 
     n_rounds = np.array(d["n_rounds"], dtype=np.int64)[kept_dialogs]
     target_of_dialog = dialog_target[kept_dialogs]
-    dialogs = pd.DataFrame({
-        "corpus": _text(pa.array(["codraw"] * n_dialogs, type=pa.string())),
-        "dialog_id": _text(dialog_ids),
-        "split": _text(splits),
-        "n_rounds": n_rounds,
-        "n_steps": n_rounds,  # a replay step is a round
-        "n_utterances": per_dialog(messages).astype(np.int64),
-        "duration_s": np.array(d["duration_s"], dtype=np.float64)[kept_dialogs],
-        "image_id": pd.array([d["image_id"][i] for i in kept_dialogs], dtype="Int64"),
-        "n_rounds_loaded": np.bincount(group, minlength=n_dialogs).astype(np.int64),
-        "target_scene": target_of_dialog,
-        "n_target_cliparts": dense.present[target_of_dialog].sum(axis=1).astype(np.int64),
-        "peek_round": pd.arrays.IntegerArray(np.maximum(peek_round, 0), peek_round < 0),
-        "rounds_after_peek": pd.arrays.IntegerArray(np.where(peek_round > 0, n_rounds - peek_round + 1, 0), peek_round < 0),
-        "final_round": pd.arrays.IntegerArray(np.where(last_drawn >= 0, round_number[np.maximum(last_drawn, 0)], 0), last_drawn < 0),
+    no_peek = peek_round < 0
+    dialogs = frame_table({
+        "corpus": _same_text("codraw", n_dialogs),
+        "dialog_id": dialog_ids,
+        "split": splits,
+        "n_rounds": count(n_rounds),
+        "n_steps": count(n_rounds),  # a replay step is a round
+        "n_utterances": count(per_dialog(messages)),
+        "duration_s": _numbers(np.array(d["duration_s"], dtype=np.float64)[kept_dialogs]),
+        "image_id": pa.array([d["image_id"][i] for i in kept_dialogs], type=pa.int64()),
+        "n_rounds_loaded": count(np.bincount(group, minlength=n_dialogs)),
+        "target_scene": count(target_of_dialog),
+        "n_target_cliparts": count(dense.present[target_of_dialog].sum(axis=1)),
+        "peek_round": _optional(peek_round, no_peek),
+        "rounds_after_peek": _optional(np.where(peek_round > 0, n_rounds - peek_round + 1, 0), no_peek),
+        "final_round": _optional(round_number[np.maximum(last_drawn, 0)] if len(round_number) else
+                                 np.zeros(n_dialogs, dtype=np.int32), last_drawn < 0),
         "final_score": at(last_drawn, final),
         "final_score_original": at(last_drawn, original),
         "score_before_peek": at(last_before_peek, final),
         "final_stored_score": at(last_stored, stored),
         # Per dialog so that the summary (and the CLI's warm start) never has to read the rounds frame.
-        "stored_scores_checked": per_dialog(present.astype(np.float64)).astype(np.int64),
-        "stored_scores_reproduced": per_dialog((reproduced & present).astype(np.float64)).astype(np.int64),
-    })
-    assert list(dialogs.columns[:len(DIALOG_COLUMNS)]) == DIALOG_COLUMNS
-    cliparts = parsed.cliparts if len(parsed.cliparts) else empty_cliparts()
-    return {"dialogs": dialogs, "rounds": rounds, "cliparts": cliparts, "utterances": utterances}
+        "stored_scores_checked": count(per_dialog(present.astype(np.float64))),
+        "stored_scores_reproduced": count(per_dialog((reproduced & present).astype(np.float64))),
+    }, nullable={"image_id": "Int64", "peek_round": "Int64", "rounds_after_peek": "Int64", "final_round": "Int32"})
+    assert dialogs.column_names[:len(DIALOG_COLUMNS)] == DIALOG_COLUMNS
+    return BuiltFrames({"dialogs": dialogs, "rounds": rounds, "cliparts": parsed.table, "utterances": utterances})
 
 
-def _utterance_frame(rounds: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
+def _utterance_table(dialog_ids: pa.Array, round_number: np.ndarray, teller: pa.Array,
+                     drawer: pa.Array) -> tuple[pa.Table, np.ndarray]:
     """The Teller's then the Drawer's message of every round (empty ones left out), and per round the
     number of messages."""
-    teller = pa.array(rounds["msg_t"].array)
-    drawer = pa.array(rounds["msg_d"].array)
-    n = len(rounds)
+    n = len(teller)
     has_text = np.empty(2 * n, dtype=bool)
     has_text[0::2] = np.asarray(pc.not_equal(pc.utf8_trim_whitespace(teller), ""))
     has_text[1::2] = np.asarray(pc.not_equal(pc.utf8_trim_whitespace(drawer), ""))
     slot = np.flatnonzero(has_text)  # 2 * round row + (0 Teller | 1 Drawer), in dialog order
     row, is_drawer = slot // 2, slot % 2
-    messages = pa.chunked_array([teller, drawer]).combine_chunks() if n else pa.array([], pa.string())
+    messages = pa.chunked_array([teller, drawer], type=pa.string()).combine_chunks()
     role = pa.array(["Teller", "Drawer"]).take(pa.array(is_drawer))
-    utterances = pd.DataFrame({
-        "corpus": _text(pa.array(["codraw"] * len(slot), type=pa.string())),
-        "dialog_id": _text(pa.array(rounds["dialog_id"].array).take(pa.array(row))),
-        "round": pd.arrays.IntegerArray(np.zeros(len(slot), dtype=np.int64), np.ones(len(slot), dtype=bool)),
-        "turn": rounds["round"].to_numpy()[row].astype(np.int64),
-        "speaker": _text(role),
-        "role": _text(role),
-        "text": _text(messages.take(pa.array(is_drawer * n + row))),
-        "time_s": np.full(len(slot), np.nan),
-    })
-    assert list(utterances.columns) == UTTERANCE_COLUMNS
+    utterances = frame_table({
+        "corpus": _same_text("codraw", len(slot)),
+        "dialog_id": dialog_ids.take(pa.array(row)),
+        "round": pa.nulls(len(slot), pa.int64()),
+        "turn": pa.array(round_number[row].astype(np.int64)),
+        "speaker": role,
+        "role": role,
+        "text": messages.take(pa.array(is_drawer * n + row)),
+        "time_s": pa.nulls(len(slot), pa.float64()),
+    }, nullable={"round": "Int64"})
+    assert utterances.column_names == UTTERANCE_COLUMNS
     return utterances, has_text[0::2].astype(np.float64) + has_text[1::2]

@@ -10,12 +10,17 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Sequence
+from functools import cached_property
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
+
+from ..tables import frame_table, to_pandas
+
+if TYPE_CHECKING:  # scenes are parsed into an Arrow table, not a pandas frame (see data_access.tables)
+    import pandas as pd
 
 CANVAS_WIDTH, CANVAS_HEIGHT = 500, 400
 PALETTE = -10000.0
@@ -114,8 +119,13 @@ _FLOAT_PATTERN = r"^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$"
 class ParsedScenes:
     """Every on-canvas clipart of a list of scene strings (scene i = position i in that list)."""
 
-    cliparts: pd.DataFrame  # CLIPART_COLUMNS, grouped by scene_id in string order
-    problems: dict[int, str]  # scene index -> why it was rejected (its cliparts are not in ``cliparts``)
+    table: pa.Table  # CLIPART_COLUMNS, grouped by scene_id in string order
+    problems: dict[int, str]  # scene index -> why it was rejected (its cliparts are not in ``table``)
+
+    @cached_property
+    def cliparts(self) -> "pd.DataFrame":
+        """``table`` as a pandas frame (the ``cliparts`` frame's dtypes)."""
+        return to_pandas(self.table)
 
 
 def _field_strings(data: bytes, starts: np.ndarray, ends: np.ndarray) -> pa.Array:
@@ -191,19 +201,17 @@ def parse_scene_strings(scenes: Sequence[str], chunk: int = 2048) -> ParsedScene
     if not parts:
         return ParsedScenes(empty_cliparts(), problems)
     columns = {name: np.concatenate([part[name] for part in parts]) for name in parts[0] if name != "name"}
-    names = pa.chunked_array([part["name"] for part in parts], type=pa.string())
-    cliparts = pd.DataFrame({
-        "scene_id": columns["scene_id"].astype(np.int32),
-        "identity": columns["identity"].astype(np.int8),
-        "name": pd.array(names, dtype="str"),
-        "type": columns["type"].astype(np.int8),
-        "object": columns["object"].astype(np.int8),
-        "x": columns["x"],
-        "y": columns["y"],
-        "z": columns["z"].astype(np.int8),
-        "flip": columns["flip"].astype(np.int8),
-    })
-    return ParsedScenes(cliparts, problems)
+    names = pa.chunked_array([part["name"] for part in parts], type=pa.string()).combine_chunks()
+    return ParsedScenes(_clipart_table(columns, names), problems)
+
+
+_CLIPART_TYPES = {"scene_id": np.int32, "identity": np.int8, "type": np.int8, "object": np.int8,
+                  "x": np.float64, "y": np.float64, "z": np.int8, "flip": np.int8}
+
+
+def _clipart_table(columns: dict[str, np.ndarray], names: pa.Array) -> pa.Table:
+    return frame_table({c: names if c == "name" else pa.array(columns[c].astype(_CLIPART_TYPES[c], copy=False))
+                        for c in CLIPART_COLUMNS})
 
 
 def _parse_chunk(scenes: Sequence[str], first_scene: int, problems: dict[int, str]) -> dict[str, np.ndarray]:
@@ -318,10 +326,9 @@ def _parse_chunk(scenes: Sequence[str], first_scene: int, problems: dict[int, st
     }
 
 
-def empty_cliparts() -> pd.DataFrame:
-    dtypes = {"scene_id": np.int32, "identity": np.int8, "name": "str", "type": np.int8, "object": np.int8,
-              "x": np.float64, "y": np.float64, "z": np.int8, "flip": np.int8}
-    return pd.DataFrame({c: pd.Series(dtype=dtypes[c]) for c in CLIPART_COLUMNS})
+def empty_cliparts() -> pa.Table:
+    """The ``cliparts`` table with no rows."""
+    return _clipart_table({c: np.zeros(0, dtype=t) for c, t in _CLIPART_TYPES.items()}, pa.array([], pa.string()))
 
 
 def cliparts_of(rows: pd.DataFrame) -> list[Clipart]:
@@ -342,9 +349,10 @@ class DenseScenes:
     subtype: np.ndarray  # int8 (the people's pose/expression subtype; object id otherwise)
 
 
-def dense_scenes(cliparts: pd.DataFrame, n_scenes: int) -> DenseScenes:
-    scene = cliparts["scene_id"].to_numpy()
-    identity = cliparts["identity"].to_numpy().astype(np.intp)
+def dense_scenes(cliparts: "pd.DataFrame | pa.Table", n_scenes: int) -> DenseScenes:
+    """The dense arrays of the cliparts of scenes 0..n_scenes-1 (a ``cliparts`` frame or table)."""
+    scene = np.asarray(cliparts["scene_id"])
+    identity = np.asarray(cliparts["identity"]).astype(np.intp)
     shape = (n_scenes, N_IDENTITIES)
     present = np.zeros(shape, dtype=bool)
     present[scene, identity] = True
@@ -352,6 +360,6 @@ def dense_scenes(cliparts: pd.DataFrame, n_scenes: int) -> DenseScenes:
     for column, dtype in (("x", np.float64), ("y", np.float64), ("z", np.int8), ("flip", np.int8), ("object", np.int8)):
         # zeros, not a NaN fill: calloc'd pages are only touched where a clipart is written
         values = np.zeros(shape, dtype=dtype)
-        values[scene, identity] = cliparts[column].to_numpy()
+        values[scene, identity] = np.asarray(cliparts[column])
         arrays[column] = values
     return DenseScenes(present, arrays["x"], arrays["y"], arrays["z"], arrays["flip"], arrays["object"])

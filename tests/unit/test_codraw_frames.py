@@ -61,7 +61,7 @@ def test_single_file_frames_and_quirks(tmp_path):
     assert r["seq_d"].tolist() == ["1", "2", "3", "4"] and r["peeked"].tolist() == [False, False, True, False]
     assert r["after_scene"].isna().tolist() == [True, False, False, False]
     assert np.isnan(r["score_final"].iloc[0]) and not np.isnan(r["score_final"].iloc[1])
-    assert r["stored_terms"].iloc[0] == [] and len(r["stored_terms"].iloc[2]) == 7
+    assert len(r["stored_terms"].iloc[0]) == 0 and len(r["stored_terms"].iloc[2]) == 7
     # the score before the peek is that of round 2's drawing, the final one that of round 4
     assert first["score_before_peek"] == pytest.approx(r["score_final"].iloc[1])
     assert first["final_score"] == pytest.approx(r["score_final"].iloc[3])
