@@ -32,6 +32,7 @@ def _summary(args) -> int:
 
 
 def _run_summary(args) -> int:
+    readahead.read_ahead(args.run_path)  # read (and decompress) the run while pandas & co. are imported
     from .corpora import load_path
     from .runs import load_run, summarize
 

@@ -108,7 +108,7 @@ class LoadedCorpus:
     corpus: str
     source: str  # the path, as given
     is_demo: bool
-    frames: Mapping[str, pd.DataFrame]  # a dict, or cache.LazyFrames reading each frame on first use
+    frames: Mapping[str, pd.DataFrame]  # a dict, cache.LazyFrames (a cache hit) or tables.BuiltFrames (just built)
     skipped: list[SkippedRecord] = field(default_factory=list)
     load_seconds: float = 0.0
     from_cache: bool = False

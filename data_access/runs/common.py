@@ -45,8 +45,12 @@ RUN_LIMIT = LIMITS["codraw"]  # a run in the CoDraw corpus layout is as large as
 def read_bytes(path: Path) -> bytes:
     """The file's bytes, gunzipped when it is gzip (by its magic number, whatever its name); a FIFO, device,
     folder, oversized file or gzip bomb is refused with one SourceError naming the file (``safe_io``)."""
+    from .. import readahead
     from ..safe_io import gunzip_capped, read_capped
 
+    ahead = readahead.take(path)  # the CLI may have read and decompressed it while importing
+    if ahead is not None:
+        return ahead
     data = read_capped(path, RUN_LIMIT, "run file")
     if data[:2] == b"\x1f\x8b":
         data = gunzip_capped(data, RUN_LIMIT, path, "run file")
