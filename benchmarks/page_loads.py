@@ -1,13 +1,15 @@
 """Fresh-session page loads on a warm server: how long each page takes until it is usable in a new
 browser session, against a blank Streamlit page served and measured in the same run (the floor).
 
-    python benchmarks/page_loads.py [--shared ../shared/data] [--sessions 5]
+    python benchmarks/page_loads.py [--shared ../shared/data] [--sessions 5] [--cached-browser]
 
 Prints one JSON object: per page the median seconds over ``--sessions`` fresh sessions and its ratio to
 the blank page's median, and beside it when the server's script run was over and shown (``script_done_s``):
 the rest is the browser's work. Target (issue #15): every page ≤ 1.25× the blank page. Usable means the script
-run is over and no placeholder or stale element is left (``browser.USABLE``). Only 127.0.0.1 is
-contacted; every loop is bounded.
+run is over and no placeholder or stale element is left (``browser.USABLE``). Each session is a new
+browser context (an empty HTTP cache: a first visit); with ``--cached-browser`` each is a new tab of one
+context, so a new Streamlit session whose scripts and styles come from the browser's cache (a returning
+visitor). Only 127.0.0.1 is contacted; every loop is bounded.
 """
 from __future__ import annotations
 
@@ -32,8 +34,10 @@ def page_paths() -> list[str]:
     return re.findall(r'url_path="([^"]+)"', (ROOT / "app.py").read_text())
 
 
-async def fresh_load(browser, url: str) -> float:
-    context = await browser.new_context(viewport={"width": 1400, "height": 1000})
+async def fresh_load(browser, url: str, shared_context=None) -> tuple[float, float]:
+    """(seconds until usable, seconds until the script run is over and shown) of one new session: a new
+    context, or a new tab of ``shared_context``."""
+    context = shared_context or await browser.new_context(viewport={"width": 1400, "height": 1000})
     page = await context.new_page()
     started = time.perf_counter()
     await page.goto(url)
@@ -41,7 +45,7 @@ async def fresh_load(browser, url: str) -> float:
     script_done = time.perf_counter() - started
     await wait_usable(page, timeout=180_000)
     seconds = time.perf_counter() - started
-    await context.close()
+    await (page.close() if shared_context else context.close())
     return seconds, script_done
 
 
@@ -54,16 +58,22 @@ async def run(args) -> dict:
     try:
         async with async_playwright() as playwright:
             browser = await playwright.chromium.launch(**launch_options())
+            shared = await browser.new_context(viewport={"width": 1400, "height": 1000}) if args.cached_browser else None
+
+            async def load(url: str) -> tuple[float, float]:
+                return await fresh_load(browser, url, shared)
+
             paths = page_paths()
             for path in paths:  # warm: every corpus parsed and cached, every page's cached results filled
-                await fresh_load(browser, f"{app.url}/{path}")
-            await fresh_load(browser, blank.url)
-            floor = [(await fresh_load(browser, blank.url))[0] for _ in range(args.sessions)]
+                await load(f"{app.url}/{path}")
+            await load(blank.url)
+            floor = [(await load(blank.url))[0] for _ in range(args.sessions)]
             floor_s = statistics.median(floor)
+            results["browser_cache"] = "shared by all sessions" if args.cached_browser else "empty in every session"
             results["blank_page_s"] = round(floor_s, 3)
             pages = {}
             for path in paths:
-                times = [await fresh_load(browser, f"{app.url}/{path}") for _ in range(args.sessions)]
+                times = [await load(f"{app.url}/{path}") for _ in range(args.sessions)]
                 median = statistics.median(t for t, _ in times)
                 script_done = statistics.median(d for _, d in times)
                 pages[path] = {"median_s": round(median, 3), "ratio": round(median / floor_s, 3),
@@ -82,9 +92,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--sessions", type=int, default=5)
-    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "pages.json")
+    parser.add_argument("--cached-browser", action="store_true",
+                        help="each session a new tab of one browser context (its HTTP cache warm), not a new context")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="default: benchmarks/results/pages.json (pages-cached-browser.json with --cached-browser)")
     args = parser.parse_args()
     results = asyncio.run(run(args))
+    args.out = args.out or ROOT / "benchmarks" / "results" / ("pages-cached-browser.json" if args.cached_browser else "pages.json")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2))
     print(json.dumps(results, indent=2))
