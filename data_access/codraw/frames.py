@@ -223,31 +223,26 @@ class _Collector:
 
         scene_ids, dialog_target = self.scene_ids, self.dialog["target_scene"]
         r = self.round
-        owner_kept = kept(owner)
-        r["dialog"] += owner_kept
-        r["round"] += kept(number)
-        r["msg_t"] += kept(text["msg_t"])
-        r["msg_d"] += kept(text["msg_d"])
-        for f in ("seq_t", "seq_d"):
-            r[f] += [("" if v is None else v if type(v) is str else str(v)) for v in kept(seq[f])]
-        r["peeked"] += ["peeked" in turns[i] for i in keep]
-        if len(keep):
-            for f, column in zip(("score_status", "stored_score", "stored_terms"), zip(*kept(scores))):
-                r[f] += column
-        r["target_scene"] += [scene_ids.setdefault(t, len(scene_ids) - 1) if t else dialog_target[d]
-                              for t, d in zip(kept(text["abs_t"]), owner_kept)]
+        r["dialog"], r["round"] = kept(owner), kept(number)
+        r["msg_t"], r["msg_d"] = kept(text["msg_t"]), kept(text["msg_d"])
+        r["seq_t"], r["seq_d"] = ([("" if v is None else v if type(v) is str else str(v)) for v in kept(seq[f])]
+                                  for f in ("seq_t", "seq_d"))
+        r["peeked"] = ["peeked" in turns[i] for i in keep]
+        r["score_status"], r["stored_score"], r["stored_terms"] = (list(column) for column in zip(*kept(scores))) \
+            if len(keep) else ([], [], [])
+        r["target_scene"] = [scene_ids.setdefault(t, len(scene_ids) - 1) if t else dialog_target[d]
+                             for t, d in zip(kept(text["abs_t"]), r["dialog"])]
         after_text = kept(text["abs_d"])
-        after = [scene_ids.setdefault(a, len(scene_ids) - 1) for a in after_text]
-        r["after_scene"] += after
+        r["after_scene"] = after = [scene_ids.setdefault(a, len(scene_ids) - 1) for a in after_text]
         # A round's canvas before is nearly always the previous round's canvas after: comparing the two
         # strings (a memcmp) is much cheaper than hashing every 1 kB scene string once more.
-        before = []
+        owner_kept, before = r["dialog"], []
         for i, b in enumerate(kept(text["abs_b"])):
             if i and owner_kept[i - 1] == owner_kept[i] and b == after_text[i - 1]:
                 before.append(after[i - 1])
             else:
                 before.append(scene_ids.setdefault(b, len(scene_ids) - 1))
-        r["before_scene"] += before
+        r["before_scene"] = before
 
     def stored_terms_check(self) -> tuple[pa.Array, np.ndarray]:
         """The stored 7-term lists as an Arrow list array, and a mask of rounds whose lists hold something
