@@ -22,9 +22,9 @@ import tempfile
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional
+from typing import TYPE_CHECKING, Callable, Iterable, Optional
 
-from .common import SkippedRecord
+from .common import FramesByName, SkippedRecord
 
 if TYPE_CHECKING:  # imported where frames are read, so that checking for a cache hit stays light
     import pandas as pd
@@ -69,7 +69,7 @@ def entry_dir(cache_root: Path, corpus: str, key: str) -> Path:
 Build = Callable[[], "tuple[dict[str, pd.DataFrame], list[SkippedRecord]]"]
 
 
-class LazyFrames(Mapping):
+class LazyFrames(FramesByName):
     """The frames of one cache entry, each read from Parquet the first time it is asked for.
 
     A file that turns out to be unreadable then (damage the size check could not see) makes the whole
@@ -116,14 +116,6 @@ class LazyFrames(Mapping):
             return frame_columns(self[name], names)
         return {column: table.column(column).to_pylist() for column in names}
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._names)
-
-    def __len__(self) -> int:
-        return len(self._names)
-
-    def __reduce__(self):
-        return (dict, (dict(self.items()),))
 
 
 def frame_columns(frame: "pd.DataFrame", names: list[str]) -> dict[str, list]:

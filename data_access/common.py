@@ -79,6 +79,23 @@ def no_progress(message: str, fraction: Optional[float] = None) -> None:
     """Progress sink for callers that do not show progress."""
 
 
+class FramesByName(Mapping):
+    """A corpus's frames by name, each made when first asked for (``cache.LazyFrames`` reads it from the
+    Parquet cache, ``tables.BuiltFrames`` converts it from Arrow). Subclasses set ``_names`` and implement
+    ``__getitem__``; a pickled copy (e.g. by st.cache_data) is a plain dict of every frame."""
+
+    _names: list[str]
+
+    def __iter__(self):
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __reduce__(self):
+        return (dict, (dict(self.items()),))
+
+
 class SourceError(Exception):
     """A whole source cannot be loaded (missing path, not JSON, wrong layout...).
 
