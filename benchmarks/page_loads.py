@@ -5,7 +5,10 @@ browser session, against a blank Streamlit page served and measured in the same 
 
 Prints one JSON object: per page the median seconds over ``--sessions`` fresh sessions and its ratio to
 the blank page's median, and beside it when the server's script run was over and shown (``script_done_s``):
-the rest is the browser's work. Target (issue #15): every page ≤ 1.25× the blank page. Usable means the script
+the rest is the browser's work; and ``app_shell_s``, the app's navigation with every page only a title
+(``benchmarks/app_shell.py``): what any page of the app costs before its own content. Target (issue #15):
+every page ≤ 1.25× the blank page. Sessions go round by round (blank, shell, every page), so that a drift
+of the machine's speed hits all alike. Usable means the script
 run is over and no placeholder or stale element is left (``browser.USABLE``). Each session is a new
 browser context (an empty HTTP cache: a first visit); with ``--cached-browser`` each is a new tab of one
 context, so a new Streamlit session whose scripts and styles come from the browser's cache (a returning
@@ -53,6 +56,7 @@ async def run(args) -> dict:
     from playwright.async_api import async_playwright
 
     blank = serve("benchmarks/blank_page.py")
+    shell = serve("benchmarks/app_shell.py")
     app = serve(extra_env=real_corpora_env(args.shared))
     results: dict = {}
     try:
@@ -64,18 +68,23 @@ async def run(args) -> dict:
                 return await fresh_load(browser, url, shared)
 
             paths = page_paths()
-            for path in paths:  # warm: every corpus parsed and cached, every page's cached results filled
-                await load(f"{app.url}/{path}")
-            await load(blank.url)
-            floor = [(await load(blank.url))[0] for _ in range(args.sessions)]
-            floor_s = statistics.median(floor)
+            urls = {"blank": blank.url, "shell": f"{shell.url}/{paths[0]}", **{path: f"{app.url}/{path}" for path in paths}}
+            for url in urls.values():  # warm: every corpus parsed and cached, every page's cached results filled
+                await load(url)
+            times: dict[str, list] = {name: [] for name in urls}
+            for _ in range(args.sessions):  # round by round, so that a drift of the machine's speed hits all alike
+                for name, url in urls.items():
+                    times[name].append(await load(url))
+            floor_s = statistics.median(t for t, _ in times.pop("blank"))
+            shell_s = statistics.median(t for t, _ in times.pop("shell"))
             results["browser_cache"] = "shared by all sessions" if args.cached_browser else "empty in every session"
             results["blank_page_s"] = round(floor_s, 3)
+            results["app_shell_s"] = round(shell_s, 3)  # the navigation alone, each page only a title
+            results["app_shell_ratio"] = round(shell_s / floor_s, 3)
             pages = {}
             for path in paths:
-                times = [await load(f"{app.url}/{path}") for _ in range(args.sessions)]
-                median = statistics.median(t for t, _ in times)
-                script_done = statistics.median(d for _, d in times)
+                median = statistics.median(t for t, _ in times[path])
+                script_done = statistics.median(d for _, d in times[path])
                 pages[path] = {"median_s": round(median, 3), "ratio": round(median / floor_s, 3),
                                "script_done_s": round(script_done, 3), "script_done_ratio": round(script_done / floor_s, 3)}
             results["pages"] = pages
@@ -83,8 +92,8 @@ async def run(args) -> dict:
             results["target_ratio"] = 1.25
             await browser.close()
     finally:
-        blank.stop()
-        app.stop()
+        for server in (blank, shell, app):
+            server.stop()
     return results
 
 

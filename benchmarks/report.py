@@ -74,7 +74,8 @@ def _pages(r):
     over = {k: v["ratio"] for k, v in r["pages"].items() if v["ratio"] > r["target_ratio"]}
     worst = max(r["pages"].items(), key=lambda kv: kv[1]["ratio"])
     text = f"{len(r['pages']) - len(over)} of {len(r['pages'])} pages within; worst {worst[0]} {worst[1]['ratio']:.2f}×"
-    return text, f"blank page {r['blank_page_s']:.2f} s", not over
+    shell = f"; app shell {r['app_shell_ratio']:.2f}×" if "app_shell_ratio" in r else ""
+    return text, f"blank page {r['blank_page_s']:.2f} s{shell}", not over
 
 
 def _scale_load(r):

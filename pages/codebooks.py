@@ -57,10 +57,11 @@ if book is not None:
     right.download_button("⬇ YAML", cb.to_yaml(book), f"{stem}.yaml", "application/yaml")
 
 with st.expander("Import a codebook (JSON or YAML)"):
-    st.code(cb.to_yaml(cb.Codebook("example", (
+    st.caption("For example:")
+    st.text(cb.to_yaml(cb.Codebook("example", (
         cb.Label("CR", scope="turn", description="clarification request", colour="#d62728", key="c"),
         cb.Label("refers-to", scope="span", links_referents=True, colour="#1f77b4", key="r"),
-        cb.Label("success", scope="dialog", colour="#2ca02c")))), language="yaml")
+        cb.Label("success", scope="dialog", colour="#2ca02c")))))
     upload = st.file_uploader("Codebook file", type=["json", "yaml", "yml"], key="codebook_upload")
     if upload is not None and st.button("Import"):
         import_file(coding, upload, coder)

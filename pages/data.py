@@ -2,14 +2,16 @@
 import pandas as pd
 import streamlit as st
 
-from data_access.common import COLUMN_HELP, CORPUS_NAMES, CORPUS_TITLES
+from data_access.common import CORPUS_NAMES, CORPUS_TITLES
+from data_access.figures.overview import loaded_counts
 from data_access.sources import ASSET_VARIABLES, DATA_VARIABLES, cache_dir, notes_db_display
 from ui.cached import LoadFailure, corpus, reload_all
+from ui.glossary import glossary_markdown, markdown_table
 from ui.layers import layers_section
 from ui.provenance import corpus_provenance, gos_placeholder_note
 from ui.router import ensure_routed
 from ui.runs import data_page_section
-from ui.widgets import md_escape
+from ui.widgets import md_code, md_escape
 
 ensure_routed()
 
@@ -20,35 +22,30 @@ st.caption("Point a corpus at your own copy by setting its environment variable 
 if st.button("↻ Reload all corpora", help="Read changed files again (the Parquet cache notices what changed)"):
     reload_all()
 
-for name in CORPUS_NAMES:
+loaded = {name: corpus(name) for name in CORPUS_NAMES}
+counts = loaded_counts({name: result for name, result in loaded.items() if not isinstance(result, LoadFailure)})
+if not counts.empty:
+    st.markdown(markdown_table(counts, labels={"corpus": "Corpus", "load_s": "load time (s)", "loaded_from": "loaded from",
+                                               "skipped": "skipped records"}))
+    with st.expander("What the counts mean"):
+        st.markdown(glossary_markdown(["dialogs", "rounds", "replay_steps", "messages"]))
+
+for name, result in loaded.items():
     st.subheader(CORPUS_TITLES[name])
     corpus_provenance(name)
-    result = corpus(name)
     variables = ", ".join(f"`{v}`" for v in (DATA_VARIABLES[name], ASSET_VARIABLES.get(name)) if v)
     if isinstance(result, LoadFailure):
         st.error(f"Could not be loaded: {md_escape(result.message)}", icon="⚠️")
         st.caption(f"Set by {variables}.")
         continue
     origin = "built-in demo corpus" if result.is_demo else "your data"
-    st.markdown(f"**Source** ({origin}, set by {variables}):")
-    st.code(result.source, language=None)
+    st.markdown(f"**Source** ({origin}, set by {variables}): {md_code(result.source)}")
     if result.assets:
-        st.markdown("**Images / clip art:**")
-        st.code(result.assets, language=None)
+        st.markdown(f"**Images / clip art:** {md_code(result.assets)}")
     if name == "gos":
         gos_placeholder_note(name)
     if result.cache_note:
         st.caption(md_escape(result.cache_note))
-    metrics = st.columns(6)
-    dialogs = result.dialogs
-    rounds = dialogs["n_rounds"].dropna()
-    metrics[0].metric("Dialogs", f"{len(dialogs):,}", help=COLUMN_HELP["dialogs"])
-    metrics[1].metric("Rounds", f"{int(rounds.sum()):,}" if len(rounds) else "–", help=COLUMN_HELP["rounds"])
-    metrics[2].metric("Replay steps", f"{int(dialogs['n_steps'].sum()):,}", help=COLUMN_HELP["replay_steps"])
-    metrics[3].metric("Messages", f"{int(dialogs['n_utterances'].sum()):,}", help=COLUMN_HELP["messages"])
-    metrics[4].metric("Load time", f"{result.load_seconds:.2f} s", "from cache" if result.from_cache else "parsed",
-                      delta_color="off")
-    metrics[5].metric("Skipped records", f"{len(result.skipped):,}")
     st.caption("Frames: " + ", ".join(f"{frame} ({len(df):,} rows)" for frame, df in result.frames.items()))
     if result.skipped:
         st.warning(f"{len(result.skipped):,} record(s) could not be read and were left out; everything else loaded.")

@@ -1,5 +1,6 @@
 """Durations: CoDraw session durations (when the source's stat section has them), A Game Of Sorts round
-durations, time to each rank and interaction lengths, and Minecraft game durations."""
+durations, time to each rank and interaction lengths, and Minecraft game durations. The page opens on a
+summary (each chart's finding); each corpus's charts are a tab."""
 import streamlit as st
 
 from data_access.figures import codraw, gos, minecraft
@@ -11,31 +12,56 @@ ensure_routed()
 st.title("Durations")
 st.caption("How long the dialogues took, per corpus. Click a bar or point to list its dialogs.")
 
-st.header("CoDraw")
-available = charts.corpus_splits("codraw")
-if available is not None:
-    splits = charts.split_filter(available, param="codraw_split", label="CoDraw splits")
-    if charts.build(codraw.has_durations, "codraw"):
-        charts.show(charts.build(codraw.duration_chart, "codraw", splits), "codraw")
-    else:
-        st.info("This CoDraw source has no session durations: its `stat` section is empty (as in copies assembled "
-                "from the per-dialog files). The official CoDraw_1_0.json has them.")
+codraw_splits, minecraft_splits = charts.corpus_splits("codraw"), charts.corpus_splits("minecraft")
+gos_loaded = charts.corpus_splits("gos") is not None
+filters = st.columns(2)
+with filters[0]:
+    if codraw_splits is not None:
+        codraw_splits = charts.split_filter(codraw_splits, param="codraw_split", label="CoDraw splits")
+with filters[1]:
+    if minecraft_splits is not None:
+        minecraft_splits = charts.split_filter(minecraft_splits, param="minecraft_split", label="Minecraft splits")
+NO_STAT = ("This CoDraw source has no session durations: its `stat` section is empty (as in copies assembled from "
+           "the per-dialog files). The official CoDraw_1_0.json has them.")
 
-st.header("A Game Of Sorts")
-if charts.corpus_splits("gos") is not None:
-    charts.show(charts.build(gos.round_duration_chart, "gos"), "gos")
-    left, right = st.columns(2)
-    with left:
-        charts.show(charts.build(gos.rank_time_chart, "gos"), "gos")
-    with right:
-        charts.show(charts.build(gos.interaction_length_chart, "gos"), "gos")
 
-st.header("Minecraft")
-available = charts.corpus_splits("minecraft")
-if available is not None:
-    splits = charts.split_filter(available, param="minecraft_split", label="Minecraft splits")
-    left, right = st.columns(2)
-    with left:
-        charts.show(charts.build(minecraft.duration_chart, "minecraft", splits), "minecraft")
-    with right:
-        charts.show(charts.build(minecraft.seconds_per_utterance_chart, "minecraft", splits), "minecraft")
+def codraw_charts() -> list:
+    if codraw_splits is None or not charts.build(codraw.has_durations, "codraw"):
+        return []
+    return [charts.build(codraw.duration_chart, "codraw", codraw_splits)]
+
+
+def gos_charts() -> list:
+    if not gos_loaded:
+        return []
+    return [charts.build(builder, "gos") for builder in
+            (gos.round_duration_chart, gos.rank_time_chart, gos.interaction_length_chart)]
+
+
+def minecraft_charts() -> list:
+    if minecraft_splits is None:
+        return []
+    return [charts.build(builder, "minecraft", minecraft_splits) for builder in
+            (minecraft.duration_chart, minecraft.seconds_per_utterance_chart)]
+
+
+def summary_view() -> None:
+    charts.findings({"CoDraw": codraw_charts(), "A Game Of Sorts": gos_charts(), "Minecraft": minecraft_charts()})
+    if codraw_splits is not None and not codraw_charts():
+        st.info(NO_STAT)
+
+
+def codraw_view() -> None:
+    if codraw_splits is not None and not codraw_charts():
+        st.info(NO_STAT)
+    charts.show_all(codraw_charts(), "codraw")
+
+
+def gos_view() -> None:
+    rounds, *others = gos_charts() or [None]
+    charts.show(rounds, "gos")
+    charts.show_all(others, "gos", columns=2)
+
+
+charts.views({charts.SUMMARY_VIEW: summary_view, "CoDraw": codraw_view, "A Game Of Sorts": gos_view,
+              "Minecraft": lambda: charts.show_all(minecraft_charts(), "minecraft", columns=2)})

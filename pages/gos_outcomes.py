@@ -1,5 +1,6 @@
 """A Game Of Sorts outcomes: mismatches and manual unlocks, agreement between the rankings each board
-received, whether messages refer to the image ranked next, and the post-game survey."""
+received, whether messages refer to the image ranked next, and the post-game survey. The page opens on a
+summary (each chart's finding); each view's charts are a tab."""
 import streamlit as st
 
 from data_access.figures import gos
@@ -18,18 +19,21 @@ st.caption("Every round ends with all nine images ranked, so the outcome lies in
 if charts.corpus_splits(CORPUS) is None:
     st.stop()
 
-st.header("Locks")
-charts.show(charts.build(gos.lock_outcome_chart, CORPUS), CORPUS)
+VIEWS = {
+    "Locks": (gos.lock_outcome_chart,),
+    "Agreement between rankings": (gos.board_agreement_chart, gos.rank_sum_chart),
+    "Messages and rankings": (gos.next_rank_reference_chart, gos.survey_chart),
+}
 
-st.header("Agreement between rankings")
-charts.show(charts.build(gos.board_agreement_chart, CORPUS), CORPUS)
-charts.show(charts.build(gos.rank_sum_chart, CORPUS), CORPUS)
 
-st.header("Messages and rankings")
-left, right = st.columns(2)
-with left:
-    charts.show(charts.build(gos.next_rank_reference_chart, CORPUS), CORPUS)
-with right:
-    charts.show(charts.build(gos.survey_chart, CORPUS), CORPUS)
+def view_charts(label: str) -> list:
+    return [charts.build(builder, CORPUS) for builder in VIEWS[label]]
 
-gos_mention_counts(charts)
+
+def chart_view(label: str):
+    return lambda: charts.show_all(view_charts(label), CORPUS, columns=2 if label == "Messages and rankings" else 1)
+
+
+charts.views({charts.SUMMARY_VIEW: lambda: charts.findings({label: view_charts(label) for label in VIEWS}),
+              **{label: chart_view(label) for label in VIEWS},
+              "Mentions": lambda: gos_mention_counts(charts)})

@@ -1,5 +1,6 @@
 """Minecraft outcomes: Builder actions per utterance, placements vs removals, block F1 to the target over
-the course of a game, and the outcome by split."""
+the course of a game, and the outcome by split. The page opens on a summary (each chart's finding); the
+charts are a tab."""
 import streamlit as st
 
 from data_access.figures import minecraft
@@ -19,10 +20,18 @@ if available is None:
     st.stop()
 splits = charts.split_filter(available)
 
-left, right = st.columns(2)
-with left:
-    charts.show(charts.build(minecraft.actions_per_utterance_chart, CORPUS, splits), CORPUS)
-with right:
-    charts.show(charts.build(minecraft.placements_removals_chart, CORPUS, splits), CORPUS)
-charts.show(charts.build(minecraft.f1_progress_chart, CORPUS, splits), CORPUS)
-charts.show(charts.build(minecraft.outcome_chart, CORPUS, splits), CORPUS)
+
+def action_charts() -> list:
+    return [charts.build(builder, CORPUS, splits) for builder in
+            (minecraft.actions_per_utterance_chart, minecraft.placements_removals_chart)]
+
+
+def outcome_charts() -> list:
+    return [charts.build(builder, CORPUS, splits) for builder in (minecraft.f1_progress_chart, minecraft.outcome_chart)]
+
+
+charts.views({
+    charts.SUMMARY_VIEW: lambda: charts.findings({"Builder actions": action_charts(), "Outcomes": outcome_charts()}),
+    "Builder actions": lambda: charts.show_all(action_charts(), CORPUS, columns=2),
+    "Outcomes": lambda: charts.show_all(outcome_charts(), CORPUS),
+})

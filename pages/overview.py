@@ -6,7 +6,7 @@ from data_access.analysis.splits import ordered_splits
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES
 from data_access.figures import overview
 from ui import charts
-from ui.glossary import column_config
+from ui.glossary import glossary_markdown, markdown_table
 from ui.router import ensure_routed
 from ui.share import latex_table_download
 
@@ -34,7 +34,7 @@ for row in (PAGE_LINKS[:4], PAGE_LINKS[4:]):
 st.header("The corpora side by side")
 filter_left, filter_right = st.columns(2)
 with filter_left:
-    chosen = charts.url_multiselect("Corpora", CORPUS_NAMES, "corpora", format_func=CORPUS_TITLES.get)
+    chosen = charts.url_filter("Corpora", CORPUS_NAMES, "corpora", format_func=CORPUS_TITLES.get)
 split_lists = {name: charts.corpus_splits(name) for name in chosen}
 loaded_names = [name for name in chosen if split_lists[name] is not None]
 all_splits = ordered_splits({s for name in loaded_names for s in split_lists[name] if len(split_lists[name]) > 1})
@@ -49,10 +49,21 @@ if not profiles:
     st.stop()
 
 table = overview.overview_table(profiles)
-st.dataframe(table, hide_index=True, column_config=column_config(table.columns, corpus="Corpus"))
-st.caption(f"A message is one chat line (an utterance); a replay step is one stop of the replay (see the column help). "
-           f"Tokens are whitespace tokens; the vocabulary counts lower-cased word types. "
-           f"{sum(p.dialogs for p in profiles):,} dialogs" + (f" of the splits {', '.join(splits)}" if splits else "") + ".")
-latex_table_download(table, "Corpus overview: dialogs, turns, tokens and vocabulary per corpus.", "overview_table")
-charts.show_all(overview.overview_charts(profiles), columns=2)
-charts.show(overview.length_distribution_chart(profiles))
+
+
+def corpora_view() -> None:
+    st.markdown(markdown_table(table, labels={"corpus": "Corpus"}))
+    st.caption(f"A message is one chat line (an utterance); a replay step is one stop of the replay. Tokens are "
+               f"whitespace tokens; the vocabulary counts lower-cased word types. {sum(p.dialogs for p in profiles):,} "
+               "dialogs" + (f" of the splits {', '.join(splits)}" if splits else "") + ".")
+    with st.expander("What the columns mean"):
+        st.markdown(glossary_markdown(table.columns))
+    latex_table_download(table, "Corpus overview: dialogs, turns, tokens and vocabulary per corpus.", "overview_table")
+
+
+def charts_view() -> None:
+    charts.show_all(overview.overview_charts(profiles), columns=2)
+    charts.show(overview.length_distribution_chart(profiles))
+
+
+charts.views({"Corpora": corpora_view, "Charts": charts_view})

@@ -10,7 +10,7 @@ from ui.router import ensure_routed
 from ui.runs import replay_panel, run_link
 from ui.share import replay_downloads
 from ui.url_state import served
-from ui.widgets import corpus_selector, query_param
+from ui.widgets import corpus_selector, md_code, query_param
 
 ensure_routed()
 
@@ -24,8 +24,8 @@ replay_panel(corpus)  # a model run beside the humans, when one is chosen (&run=
 # The section has put the state it shows into the URL; notes and the shareable link follow it.
 dialog, turn, round_ = query_param("dialog"), parse_positive_int(query_param("turn")), parse_positive_int(query_param("round"))
 if dialog is not None and turn is not None:
-    st.caption("Link to exactly this state (copy it with the button on the right):")
-    st.code(served(run_link(corpus, dialog, turn, round_, query_param("run"))), language=None)  # &run= when one is shown
+    link = served(run_link(corpus, dialog, turn, round_, query_param("run")))  # &run= when one is shown
+    st.markdown(f"[🔗 Link to exactly this state]({link}): {md_code(link)}")
     notes_panel(corpus, dialog, turn, round_ if corpus == "gos" else None,
                 turn_label="step" if corpus == "gos" else "turn")
     coding_panel(corpus, dialog, turn, round_ if corpus == "gos" else None)

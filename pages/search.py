@@ -15,18 +15,21 @@ ensure_routed()
 
 st.title("Search utterances")
 corpora = available_corpora()
-controls = st.columns([5, 2, 1, 2], vertical_alignment="bottom")
+controls = st.columns([5, 2, 3], vertical_alignment="bottom")
 query = controls[0].text_input("Search for", value=query_param("q") or "",
                                placeholder='words (all must occur), "a phrase", or a regular expression')
 mode = controls[1].segmented_control("Mode", MODES, default=query_param("mode") if query_param("mode") in MODES else "words",
                                      help="words: every word must occur, \"quoted phrases\" as written. regex: an RE2 "
                                           "regular expression (no look-around or back-references; \\w, \\b are ASCII, "
                                           "\\pL is any letter).") or "words"
-case_sensitive = controls[2].toggle("Aa", value=query_param("case") == "1", help="Match case")
 whole_default = default_whole_word(mode)
-whole_word = controls[3].toggle("Whole words", value={"1": True, "0": False}.get(query_param("whole"), whole_default),
-                                key=f"search_whole_{mode}",
-                                help="On: “tree” does not find “street”. Off: any substring matches.")
+wanted = {"Match case": query_param("case") == "1",
+          "Whole words": {"1": True, "0": False}.get(query_param("whole"), whole_default)}
+flags = controls[2].pills("Match", list(wanted), selection_mode="multi", default=[f for f, on in wanted.items() if on],
+                          key=f"search_flags_{mode}",
+                          help="Match case: “Tree” is not “tree”. Whole words: “tree” does not find “street” "
+                               "(off: any substring matches).") or []
+case_sensitive, whole_word = "Match case" in flags, "Whole words" in flags
 chosen = st.pills("Corpora", corpora, selection_mode="multi", format_func=CORPUS_TITLES.get,
                   default=[c for c in url_list("in") if c in corpora] or corpora)
 set_url(q=query, mode=None if mode == "words" else mode, case=case_sensitive,

@@ -3,7 +3,7 @@ stand for dialogs — the selected dialogs with links into the replay; plus the 
 analysis page shares (kept in the URL, so a filtered view is a link)."""
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Callable, Mapping, Optional, Sequence
 
 import streamlit as st
 
@@ -36,18 +36,18 @@ def build(builder, corpus: str, *args) -> Optional[Chart]:
         return shared(builder, corpus, *args)
 
 
-def url_multiselect(label: str, options: Sequence[str], param: str, format_func=str) -> tuple[str, ...]:
-    """A multiselect kept in the URL (see ``ui.url_state.url_multiselect``)."""
-    from ui.url_state import url_multiselect as multiselect
+def url_filter(label: str, options: Sequence[str], param: str, format_func=str) -> tuple[str, ...]:
+    """A multiple-choice filter kept in the URL (see ``ui.url_state.url_filter``)."""
+    from ui.url_state import url_filter as choice
 
-    return multiselect(label, options, param, format_func=format_func)
+    return choice(label, options, param, format_func=format_func)
 
 
 def split_filter(available: Sequence[str], param: str = "split", label: str = "Splits") -> tuple[str, ...]:
     """The split filter of an analysis page, kept in the URL; nothing is shown for a single split."""
     if len(available) <= 1:
         return tuple(available)
-    return url_multiselect(label, available, param)
+    return url_filter(label, available, param)
 
 
 def show(chart: Optional[Chart], corpus: Optional[str] = None) -> None:
@@ -103,3 +103,26 @@ def show_all(charts: Sequence[Chart], corpus: Optional[str] = None, columns: int
         for column, chart in zip(st.columns(columns), charts[start:start + columns]):
             with column:
                 show(chart, corpus)
+
+
+SUMMARY_VIEW = "Summary"
+
+
+def views(views_by_label: Mapping[str, Callable[[], None]], key: str = "view") -> None:
+    """The page's views as tabs kept in the URL (``?view=<label>``, so a chart is a link) of which only the
+    open one runs. The first view (the summary) draws no chart: a visitor's first screen then needs neither
+    plotly.js nor the charts' figures, which cost a fresh browser session more than the rest of a page
+    (``benchmarks/page_loads.py``), and the server builds and sends only the figures asked for."""
+    labels = list(views_by_label)
+    for label, tab in zip(labels, st.tabs(labels, key=key, bind="query-params")):
+        if tab.open:
+            with tab:
+                views_by_label[label]()
+
+
+def findings(charts_by_view: Mapping[str, Sequence[Optional[Chart]]]) -> None:
+    """Each chart's one-line finding (its caption), under the name of the view that draws it."""
+    for label, view_charts in charts_by_view.items():
+        lines = [f"- {chart.caption}" for chart in view_charts if chart is not None]
+        if lines:
+            st.markdown(f"**{label}**\n" + "\n".join(lines))

@@ -18,7 +18,7 @@ from data_access.layers.gos_view import SPAN_COLOURS, mention_step
 from data_access.layers.load import LAYERS_VARIABLE
 from ui import cached
 from ui.url_state import served_links
-from ui.widgets import md_escape, query_param, set_url
+from ui.widgets import md_code, md_escape, query_param, set_url
 
 
 def _is_loaded(layer, corpus) -> bool:
@@ -210,8 +210,7 @@ def layers_section() -> None:
             st.error(f"Could not be loaded: {md_escape(result.message)}", icon="⚠️")
             continue
         st.markdown(f"**Source** ({'generated demo layer' if result.is_demo else 'your data'}), over the "
-                    f"{LAYER_CORPUS[name]} corpus:")
-        st.code(result.path, language=None)
+                    f"{LAYER_CORPUS[name]} corpus: {md_code(result.path)}")
         figures = result.figures
         if name == "codraw-icr":
             metrics = st.columns(5)

@@ -50,4 +50,6 @@ def corpus_provenance(name: str) -> None:
         st.markdown(f"**Licence:** {source.licence}.")
         st.markdown("**Cite:**" if len(source.citations) == 1 else "**Cite both:**")
         for entry in source.citations:
-            st.code(entry, language="bibtex")
+            st.text(entry)
+        st.download_button("BibTeX", "\n\n".join(source.citations), f"{name}.bib", "application/x-bibtex",
+                           key=f"bibtex__{name}", on_click="ignore", icon=":material/download:", type="tertiary")

@@ -12,6 +12,7 @@ import streamlit as st
 from data_access.codraw.view import replay_step
 from data_access.snapshots import dialog_row, source_facts
 from ui import cached, layers
+from ui.glossary import markdown_table
 from ui.picker import dialog_picker
 from ui.transcript import transcript
 from ui.widgets import md_escape, query_param, stepper
@@ -40,9 +41,9 @@ def _score_panel(view) -> None:
     right.metric("Paper's final metric (max 5)", _score(view.final.score if view.final else None))
     with st.expander("Term breakdown"):
         st.caption("Original 7-term metric: as stored by the game and as recomputed (weighted = weight × term × IoU).")
-        st.dataframe(view.stored_terms, hide_index=True, width="stretch")
+        st.markdown(markdown_table(view.stored_terms, float_format="%.3f"))
         st.caption("The paper's final metric.")
-        st.dataframe(view.final_terms, hide_index=True, width="stretch")
+        st.markdown(markdown_table(view.final_terms, float_format="%.3f"))
 
 
 def show(name: str) -> None:
@@ -69,7 +70,7 @@ def show(name: str) -> None:
             st.caption("Art-free rendering; set CODRAW_CLIPART to the Abstract Scenes clip-art folder for the real pictures.")
         st.markdown(f"**Changes in round {view.step}:** " + ("none" if view.changes.empty else f"{len(view.changes)}"))
         if not view.changes.empty:
-            st.dataframe(view.changes, hide_index=True, width="stretch")
+            st.markdown(markdown_table(view.changes))
         _score_panel(view)
     st.subheader("Transcript")
     show_all = st.toggle("Show full transcript", key=f"codraw_all_{md_escape(dialog_id)}")

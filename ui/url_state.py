@@ -70,18 +70,21 @@ def publish(key: str, param: str, value: Any) -> None:
     st.session_state[f"{key}__linked"] = text
 
 
-def url_multiselect(label: str, options: Sequence[str], param: str, format_func=str, key: Optional[str] = None,
-                    container=None) -> tuple[str, ...]:
-    """A multiselect seeded from and written back to the URL's ``param`` (comma-separated; absent = all).
+def url_filter(label: str, options: Sequence[str], param: str, format_func=str, key: Optional[str] = None,
+               container=None) -> tuple[str, ...]:
+    """A multiple-choice filter (pills: one click toggles an option) seeded from and written back to the
+    URL's ``param`` (comma-separated; absent = all). Pills rather than a multiselect: a handful of options
+    (corpora, splits) is read at a glance, and a first visit's page needs no dropdown code.
 
     Returns the chosen options in ``options`` order, all of them when nothing is chosen."""
     options = list(options)
-    key = key or f"url_multiselect__{param}"
+    key = key or f"url_filter__{param}"
     if key not in st.session_state:
         wanted = [o for o in url_list(param) if o in options]
         st.session_state[key] = wanted or options
-    chosen = (container or st).multiselect(label, options, key=key, format_func=format_func, placeholder="All")
-    chosen = [o for o in options if o in chosen]
+    chosen = (container or st).pills(label, options, selection_mode="multi", key=key, format_func=format_func,
+                                     help="Nothing chosen means all.")
+    chosen = [o for o in options if o in (chosen or ())]
     if not chosen or len(chosen) == len(options):
         drop_params(param)
         return tuple(options)

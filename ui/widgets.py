@@ -3,6 +3,7 @@ URL kept in step with them) and table downloads. The dialog picker is ``ui.picke
 ``ui.transcript``, URL state ``ui.url_state``."""
 from __future__ import annotations
 
+import re
 import string
 from typing import Optional
 
@@ -97,3 +98,12 @@ def md_escape(text) -> str:
     """The one escaping helper: any string from a file or a URL, made inert text inside our own markdown
     (st.markdown / caption / warning / info / error / subheader, ``caption=`` of st.image, widget labels)."""
     return str(text).translate(_MARKDOWN_SPECIAL)
+
+
+def md_code(text) -> str:
+    """``text`` as an inline code span of our own markdown (a path, a link to copy): shown verbatim, in a fence
+    of more backticks than it holds itself. Cheaper for a first visit than ``st.code``, whose syntax
+    highlighter is a code bundle of its own (``benchmarks/page_loads.py``)."""
+    text = str(text).replace("\n", " ").replace("\r", " ")
+    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    return f"{fence} {text} {fence}"

@@ -70,11 +70,28 @@ def overview_table(profiles: list[CorpusProfile]) -> pd.DataFrame:
         rows.append({
             "corpus": CORPUS_TITLES.get(p.corpus, p.corpus), "dialogs": p.dialogs, "messages": p.messages,
             "messages_per_dialog": float(p.messages_per_dialog.mean()) if p.dialogs else np.nan,
-            "median_steps_per_dialog": float(p.messages_per_dialog.median()) if p.dialogs else np.nan,
+            "median_messages_per_dialog": float(p.messages_per_dialog.median()) if p.dialogs else np.nan,
             "tokens_per_message": p.tokens / p.messages if p.messages else np.nan,
             "tokens": p.tokens, "vocabulary": p.vocabulary, "replay_steps": p.replay_steps,
         })
     return pd.DataFrame(rows)
+
+
+def loaded_counts(corpora: dict[str, LoadedCorpus]) -> pd.DataFrame:
+    """One row per loaded corpus (the Data page): dialogs, rounds (empty for a corpus without rounds),
+    replay steps and messages as the ``dialogs`` frame counts them, the load time, whether the frames came
+    from the Parquet cache, and how many records were skipped."""
+    rows = []
+    for name, loaded in corpora.items():
+        dialogs = loaded.dialogs
+        rounds = dialogs["n_rounds"].dropna() if "n_rounds" in dialogs else pd.Series(dtype="float64")
+        rows.append({"corpus": CORPUS_TITLES.get(name, name), "dialogs": len(dialogs),
+                     "rounds": int(rounds.sum()) if len(rounds) else None,
+                     "replay_steps": int(dialogs["n_steps"].sum()), "messages": int(dialogs["n_utterances"].sum()),
+                     "load_s": round(float(loaded.load_seconds), 2), "loaded_from": "cache" if loaded.from_cache else "parsed",
+                     "skipped": len(loaded.skipped)})
+    return pd.DataFrame(rows, columns=["corpus", "dialogs", "rounds", "replay_steps", "messages", "load_s",
+                                       "loaded_from", "skipped"])
 
 
 def _bar(profiles: list[CorpusProfile], values: list[float], key: str, axis: str, caption: str, fmt: str) -> Chart:

@@ -52,3 +52,30 @@ def run_function(script: Callable[[], None], timeout: float = 60, **params: str)
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
+
+
+def state_link(at: AppTest) -> str:
+    """The replay's link to exactly the state it shows (the target of its "Link to exactly this state")."""
+    import re
+
+    return next(match.group(1) for m in at.markdown for match in [re.match(r"\[🔗 Link to exactly this state\]\(([^)]*)\)", m.value)]
+                if match)
+
+
+def markdown_table(at: AppTest):
+    """The first markdown table on the page as a pandas frame of its displayed cells (escapes removed; a
+    column of numbers as numbers, thousands separators dropped, "–" as NaN)."""
+    import re
+
+    import pandas as pd
+
+    text = next(m.value for m in at.markdown if m.value.startswith("| "))
+    rows = [[re.sub(r"\\(.)", r"\1", cell.strip()) for cell in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+            for line in text.splitlines()]
+    frame = pd.DataFrame(rows[2:], columns=rows[0])
+    for column in frame.columns[1:]:
+        shown = frame[column].mask(frame[column] == "–")  # "–" is an empty cell
+        numbers = pd.to_numeric(shown.str.replace(",", ""), errors="coerce")
+        if numbers.notna().sum() == shown.notna().sum() > 0:
+            frame[column] = numbers
+    return frame

@@ -1,12 +1,13 @@
-"""AppTest runs of the analysis pages on the demo corpora: no exception, the charts present, each with
-its caption; the split filter follows the URL; a selection lists dialogs with replay links."""
+"""AppTest runs of the analysis pages on the demo corpora: no exception; each opens on a summary of its
+charts' findings and draws no chart there; each view (a tab in the URL) has its charts, each with its
+caption; the split filter follows the URL; a selection lists dialogs with replay links."""
 from __future__ import annotations
 
 import json
 
 from streamlit.testing.v1 import AppTest
 
-from .conftest import APP, open_page, run_function
+from .conftest import APP, markdown_table, open_page, run_function
 
 
 def captions(at: AppTest) -> str:
@@ -23,43 +24,67 @@ def chart_titles(at: AppTest) -> list[str]:
     return titles
 
 
-def test_codraw_scores_page_shows_score_and_peek_charts():
+CODRAW_SCORES = ("Score of the final drawing per split under both metrics", "Mean score (paper metric) of the drawing after each round",
+                 "stored scores reproduced exactly", "Final score (paper metric) against dialog length")
+CODRAW_PEEKS = ("Change from the last drawing before the peek to the final drawing", "Mean score gain from the peek",
+                "Rounds spent after the peek", "Final score of dialogs with and without a peek")
+
+
+def findings(at: AppTest) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+def test_codraw_scores_page_opens_on_a_summary_of_its_findings():
     at = open_page("codraw_scores")
-    assert not at.error
-    assert len(at.get("plotly_chart")) == 9  # + score by CR presence (published layer)
-    text = captions(at)
-    for expected in ("Score of the final drawing per split under both metrics", "Mean score (paper metric) of the drawing after each round",
-                     "stored scores reproduced exactly", "Final score (paper metric) against dialog length",
-                     "Change from the last drawing before the peek to the final drawing",
-                     "Mean score gain from the peek", "Rounds spent after the peek",
-                     "Final score of dialogs with and without a peek"):
-        assert expected in text
+    assert not at.error and not at.get("plotly_chart")
+    assert [t.label for t in at.tabs] == ["Summary", "Scores", "Peek effects", "Clarification requests"]
+    for expected in CODRAW_SCORES + CODRAW_PEEKS:
+        assert expected in findings(at)
+
+
+def test_codraw_scores_views_draw_score_and_peek_charts():
+    at = open_page("codraw_scores", view="Scores")
+    assert len(at.get("plotly_chart")) == 4
+    assert all(expected in captions(at) for expected in CODRAW_SCORES)
+    at = open_page("codraw_scores", view="Peek effects")
+    assert len(at.get("plotly_chart")) == 4
+    assert all(expected in captions(at) for expected in CODRAW_PEEKS)
     assert [m.label for m in at.metric] == ["Score before the peek", "Final score", "Mean change (95% CI)"]
 
 
+def test_an_unknown_view_in_the_url_opens_the_summary():
+    at = open_page("codraw_scores", view="<script>")
+    assert not at.get("plotly_chart") and "Score of the final drawing" in findings(at)
+
+
 def test_codraw_split_filter_follows_the_url():
-    at = open_page("codraw_scores", split="test")
-    assert at.multiselect[0].value == ["test"]
+    at = open_page("codraw_scores", split="test", view="Scores")
+    split_filter = at.button_group(key="url_filter__split")
+    assert split_filter.value == ["test"]
     assert "paper metric: test " in captions(at)
     assert "train " not in captions(at).split("paper metric:")[1].split(")")[0]
-    at.multiselect[0].set_value(["train", "val"]).run()
-    assert at.query_params["split"] == "train,val"
+    split_filter.set_value(["train", "val"]).run()
+    assert at.query_params["split"] == "train,val" and at.query_params["view"] == "Scores"
     assert "paper metric: train " in captions(at)
-    at.multiselect[0].set_value(["train", "val", "test"]).run()
+    at.button_group(key="url_filter__split").set_value(["train", "val", "test"]).run()
     assert "split" not in at.query_params  # all splits: a clean URL
+
+
+DURATIONS = {"CoDraw": ("CoDraw session durations",),  # the demo CoDraw file has a stat section (the next test: without)
+             "A Game Of Sorts": ("Round duration by round number", "Mean time (95% CI) until each successive rank",
+                                 "Interaction length, first to last event"),
+             "Minecraft": ("Minecraft game durations by split", "s per utterance overall")}
 
 
 def test_durations_page_covers_the_three_corpora():
     at = open_page("durations")
-    text = captions(at)
-    assert "Round duration by round number" in text
-    assert "Mean time (95% CI) until each successive rank" in text
-    assert "Interaction length, first to last event" in text
-    assert "Minecraft game durations by split" in text
-    assert "s per utterance overall" in text
-    assert "CoDraw session durations" in text  # the demo CoDraw file has a stat section (the next test: without)
-    assert not any("no session durations" in i.value for i in at.info)
-    assert len(at.get("plotly_chart")) == 6
+    assert not at.get("plotly_chart")
+    assert all(expected in findings(at) for found in DURATIONS.values() for expected in found)
+    for view, expected in DURATIONS.items():
+        at = open_page("durations", view=view)
+        assert len(at.get("plotly_chart")) == len(expected)
+        assert all(caption in captions(at) for caption in expected)
+        assert not any("no session durations" in i.value for i in at.info)
 
 
 def test_durations_page_says_so_when_the_codraw_source_has_no_stat(tmp_path, monkeypatch):
@@ -72,26 +97,37 @@ def test_durations_page_says_so_when_the_codraw_source_has_no_stat(tmp_path, mon
     monkeypatch.setenv("CODRAW_DATA", str(without_stat))
     at = open_page("durations")
     assert any("no session durations" in info.value for info in at.info)
-    assert "CoDraw session durations" not in captions(at)
-    assert "Round duration by round number" in captions(at)
+    assert "CoDraw session durations" not in findings(at)
+    assert "Round duration by round number" in findings(at)
+    at = open_page("durations", view="CoDraw")
+    assert any("no session durations" in info.value for info in at.info) and not at.get("plotly_chart")
+
+
+GOS_OUTCOMES = {"Locks": ("Mismatches and manual unlocks per round",),
+                "Agreement between rankings": ("Agreement between the independent rankings", "Rank sums per image"),
+                "Messages and rankings": ("name the image the pair ranks next", "Post-game survey"),
+                "Mentions": ("Mentions of the published layer per round",)}
 
 
 def test_gos_outcomes_page():
     at = open_page("gos_outcomes")
-    text = captions(at)
-    for expected in ("Mismatches and manual unlocks per round", "Agreement between the independent rankings",
-                     "Rank sums per image", "name the image the pair ranks next", "Post-game survey"):
-        assert expected in text
-    assert len(at.get("plotly_chart")) == 6  # + mentions per round (published layer)
+    assert not at.get("plotly_chart")
+    assert all(expected in findings(at) for view, found in GOS_OUTCOMES.items() if view != "Mentions" for expected in found)
+    for view, expected in GOS_OUTCOMES.items():
+        at = open_page("gos_outcomes", view=view)
+        assert len(at.get("plotly_chart")) == len(expected), view
+        assert all(caption in captions(at) for caption in expected)
 
 
 def test_minecraft_outcomes_page():
+    expected = {"Builder actions": ("Builder actions per utterance", "Placements against removals per game"),
+                "Outcomes": ("Mean block F1 to the target", "Outcome by split")}
     at = open_page("minecraft_outcomes")
-    text = captions(at)
-    for expected in ("Builder actions per utterance", "Placements against removals per game",
-                     "Mean block F1 to the target", "Outcome by split"):
-        assert expected in text
-    assert len(at.get("plotly_chart")) == 4
+    assert not at.get("plotly_chart")
+    assert all(caption in findings(at) for found in expected.values() for caption in found)
+    for view, found in expected.items():
+        at = open_page("minecraft_outcomes", view=view)
+        assert len(at.get("plotly_chart")) == 2 and all(caption in captions(at) for caption in found)
 
 
 def test_overview_is_the_home_page_and_compares_the_corpora():
@@ -99,23 +135,31 @@ def test_overview_is_the_home_page_and_compares_the_corpora():
     at.run()
     assert not at.exception
     assert at.title[0].value == "Visually grounded dialogue dashboard"
-    table = at.dataframe[0].value
-    assert set(table["corpus"]) == {"CoDraw", "A Game Of Sorts", "Minecraft Collaborative Building"}
+    table = markdown_table(at)
+    assert set(table["Corpus"]) == {"CoDraw", "A Game Of Sorts", "Minecraft Collaborative Building"}
     assert (table["vocabulary"] > 0).all()
+    assert not at.get("plotly_chart") and not at.dataframe  # the first screen: no chart, no data grid
+    at = open_page("overview", view="Charts")
     assert len(at.get("plotly_chart")) == 5
     assert "Vocabulary size (lower-cased word types)" in captions(at)
 
 
+def test_overview_table_names_and_explains_every_column():
+    table = markdown_table(open_page("overview"))
+    assert list(table.columns) == ["Corpus", "dialogs", "messages", "messages / dialog", "median messages / dialog",
+                                   "tokens / message", "tokens", "vocabulary", "replay steps"]
+
+
 def test_overview_corpus_filter_from_the_url():
     at = open_page("overview", corpora="gos")
-    assert list(at.dataframe[0].value["corpus"]) == ["A Game Of Sorts"]
+    assert list(markdown_table(at)["Corpus"]) == ["A Game Of Sorts"]
 
 
 def test_a_corpus_that_fails_to_load_shows_an_error_and_the_rest_still_renders(monkeypatch, tmp_path):
     monkeypatch.setenv("MINECRAFT_DATA", str(tmp_path / "missing"))
     at = open_page("overview")
     assert any("Minecraft" in e.value for e in at.error)
-    assert set(at.dataframe[0].value["corpus"]) == {"CoDraw", "A Game Of Sorts"}
+    assert set(markdown_table(at)["Corpus"]) == {"CoDraw", "A Game Of Sorts"}
     at = open_page("minecraft_outcomes")
     assert at.error and not at.get("plotly_chart")
 
@@ -151,16 +195,16 @@ def test_a_selection_lists_its_rounds_with_replay_links():
 
 def test_overview_filters_round_trip_through_the_url():
     at = open_page("overview", corpora="codraw,minecraft", split="train")
-    assert list(at.dataframe[0].value["corpus"]) == ["CoDraw", "Minecraft Collaborative Building"]
-    assert at.multiselect(key="url_multiselect__split").value == ["train"]
-    at.multiselect(key="url_multiselect__corpora").unselect("minecraft").run()
+    assert list(markdown_table(at)["Corpus"]) == ["CoDraw", "Minecraft Collaborative Building"]
+    assert at.button_group(key="url_filter__split").value == ["train"]
+    at.button_group(key="url_filter__corpora").unselect("minecraft").run()
     assert at.query_params["corpora"] == "codraw" and at.query_params["split"] == "train"
-    at.multiselect(key="url_multiselect__split").select("val").run()
+    at.button_group(key="url_filter__split").select("val").run()
     assert at.query_params["split"] == "train,val"
 
 
 def test_overview_length_distribution_uses_a_readable_log_axis():
-    at = open_page("overview")
+    at = open_page("overview", view="Charts")
     figure = json.loads(at.get("plotly_chart")[4].proto.spec)
     axis = figure["layout"]["yaxis"]
     assert axis["type"] == "log" and all(t.replace(",", "").isdigit() for t in axis["ticktext"])

@@ -5,7 +5,7 @@ import shutil
 
 from data_access.corpora import demo_path
 
-from .conftest import open_page
+from .conftest import markdown_table, open_page
 
 
 def test_a_broken_source_is_named_and_a_bad_record_is_listed_while_the_rest_loads(tmp_path, monkeypatch):
@@ -26,7 +26,9 @@ def test_a_broken_source_is_named_and_a_bad_record_is_listed_while_the_rest_load
     assert any("record(s) could not be read" in w.value for w in at.warning)
     skipped = at.dataframe[0].value
     assert skipped["record"].str.contains(f"{log.name} line 5").any()
-    assert len(at.metric) >= 10  # Game Of Sorts and Minecraft still show their counts
+    counts = markdown_table(at)  # Game Of Sorts and Minecraft still show their counts
+    assert list(counts["Corpus"]) == ["A Game Of Sorts", "Minecraft Collaborative Building"]
+    assert (counts["dialogs"] > 0).all() and counts.loc[0, "skipped records"] >= 1
 
 
 def test_demo_sources_are_labelled_as_such():

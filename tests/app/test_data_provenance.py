@@ -20,7 +20,7 @@ def test_every_corpus_says_where_to_get_it_and_how_to_cite_it():
     for url in ("https://github.com/facebookresearch/CoDraw", "https://vision.ece.vt.edu/clipart/",
                 "https://github.com/willemsenbram/a-game-of-sorts", "https://github.com/prashant-jayan21/minecraft-bap-models"):
         assert url in text
-    bibtex = [c.value for c in at.code if c.value.startswith("@inproceedings")]
+    bibtex = [t.value for t in at.text if t.value.startswith("@inproceedings")]
     assert len(bibtex) == 4
     for anthology in ("P19-1651", "2022.lrec-1.242", "P19-1537", "2020.acl-main.232"):
         assert sum(anthology in entry for entry in bibtex) == 1

@@ -7,7 +7,7 @@ from streamlit import config
 from data_access.corpora import demo_path, load_path
 from tests.app.transcript_lines import transcript_lines
 
-from .conftest import open_page
+from .conftest import open_page, state_link
 
 
 def demo_dialogs(corpus: str) -> list[str]:
@@ -81,7 +81,7 @@ def base_path():
 def test_links_carry_the_base_path(base_path):
     dialog = demo_dialogs("codraw")[0]
     at = open_page("pages/replay.py", corpus="codraw", dialog=dialog, turn="2")
-    assert any(code.value == f"/lab/replay?corpus=codraw&dialog={dialog}&turn=2" for code in at.code)
+    assert state_link(at) == f"/lab/replay?corpus=codraw&dialog={dialog}&turn=2"
     browse = open_page("pages/browse.py", corpus="codraw")
     assert browse.dataframe[0].value["replay"].str.startswith("/lab/replay?corpus=codraw&dialog=").all()
     compare = open_page("pages/compare.py", corpus="codraw")

@@ -78,7 +78,7 @@ def test_search_lists_matching_mentions(demo_mentions):
 
 
 def test_gos_outcomes_count_mentions_per_round_and_criterion(demo_mentions):
-    at = open_page("pages/gos_outcomes.py")
+    at = open_page("pages/gos_outcomes.py", view="Mentions")
     assert "Mentions (published layer)" in [h.value for h in at.header]
     per_board = at.dataframe[-1].value
     assert per_board["mentions"].sum() == len(demo_mentions.annotations)
@@ -86,7 +86,7 @@ def test_gos_outcomes_count_mentions_per_round_and_criterion(demo_mentions):
 
 
 def test_codraw_scores_chart_score_by_cr():
-    at = open_page("pages/codraw_scores.py")
+    at = open_page("pages/codraw_scores.py", view="Clarification requests")
     assert "Score and clarification requests (published layer)" in [h.value for h in at.header]
     assert any("bootstrap" in c.value and "0–5" in c.value for c in at.caption)
 

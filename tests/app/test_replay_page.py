@@ -3,7 +3,7 @@ link, notes written at a turn surviving a restart, and the ways into it from Bro
 
 import pytest
 
-from .conftest import open_page
+from .conftest import open_page, state_link
 
 
 def first_dialog(corpus: str) -> str:
@@ -15,7 +15,7 @@ def first_dialog(corpus: str) -> str:
 def test_deep_link_through_the_router_shows_the_state_and_its_link(corpus, extra):
     dialog = first_dialog(corpus)
     at = open_page("pages/replay.py", corpus=corpus, dialog=dialog, turn="2", **extra)
-    link = next(code.value for code in at.code if code.value.startswith("/replay?"))
+    link = state_link(at)
     assert f"dialog={dialog}" in link and "turn=2" in link
     assert ("round=2" in link) == (corpus == "gos")
 

@@ -48,8 +48,8 @@ def test_replay_with_a_codraw_run_shows_target_human_and_model_with_scores():
     assert any(c.startswith("Marked against the target") for c in captions)
     labels = [m.label for m in at.metric]
     assert labels.count("Paper's metric") >= 2
-    link = [c.value for c in at.code if "&run=noisy" in c.value]
-    assert link and f"dialog={dialog}" in link[0] and "turn=2" in link[0]
+    link = conftest.state_link(at)
+    assert "&run=noisy" in link and f"dialog={dialog}" in link and "turn=2" in link
     assert at.query_params["run"] == "noisy"
 
 

@@ -32,7 +32,7 @@ def test_words_are_whole_by_default_and_substrings_on_request():
     assert _metrics(substring)["Minecraft Collaborative Building"] == str(_count("minecraft", "block", False))
     assert _count("minecraft", "block", False) > _count("minecraft", "block", True)
     assert substring.query_params["whole"] == "0"
-    assert not substring.toggle(key="search_whole_words").value
+    assert substring.button_group(key="search_flags_words").value == []
 
 
 def test_every_corpus_has_its_own_tab_and_pages_through_all_its_hits():
@@ -78,7 +78,7 @@ def test_a_rerun_copies_no_corpus_out_of_the_cache(monkeypatch):
     pager = next(n for n in at.number_input if n.key.startswith("search_page_codraw_"))
     pager.set_value(2).run()
     assert not at.exception
-    at.toggle(key="search_whole_words").set_value(False).run()  # another search, same page
+    at.button_group(key="search_flags_words").unselect("Whole words").run()  # another search, same page
     assert not at.exception
     assert copies == []
     assert isinstance(at.dataframe[0].value, pd.DataFrame) and len(at.dataframe[0].value) > 0

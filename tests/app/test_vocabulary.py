@@ -3,27 +3,20 @@ replay steps and messages, Browse explains its count columns with the glossary's
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from data_access.common import COLUMN_HELP, GLOSSARY
+from ui.widgets import md_escape
 
-from .conftest import open_page
+from .conftest import markdown_table, open_page
 
 
-def metrics_of(at: AppTest) -> list[dict[str, str]]:
-    """Per corpus (in page order) label → value of the Data page's metrics."""
-    per_corpus, current = [], None
-    for metric in at.metric:
-        if metric.label == "Dialogs":
-            current = {}
-            per_corpus.append(current)
-        if current is not None:
-            current[metric.label] = metric
-        if metric.label == "Skipped records":  # the corpus's last metric; later sections have their own
-            current = None
-    return [{label: m.value for label, m in group.items()} for group in per_corpus]
+def data_counts(at: AppTest) -> dict[str, dict]:
+    """Corpus → its row of the Data page's table of counts (as shown)."""
+    return markdown_table(at).set_index("Corpus").to_dict("index")
 
 
 def column_help(at: AppTest, index: int = 0) -> dict[str, str]:
@@ -34,22 +27,25 @@ def column_help(at: AppTest, index: int = 0) -> dict[str, str]:
 
 def test_overview_counts_messages_never_turns():
     at = open_page("overview")
-    table = at.dataframe[0].value
+    table = markdown_table(at)
     assert "messages" in table.columns and "turns" not in table.columns
-    assert column_help(at)["messages"] == COLUMN_HELP["messages"]
+    glossary = next(m.value for m in at.markdown if m.value.startswith("- **"))
+    assert md_escape(GLOSSARY["message"]) in glossary
     assert GLOSSARY["message"] in COLUMN_HELP["messages"]
     assert not any("turn" in c.value.lower() for c in at.caption)
 
 
 def test_data_page_counts_rounds_replay_steps_and_messages():
     at = open_page("data")
-    codraw, gos, minecraft = metrics_of(at)
-    assert [label for label in codraw] == ["Dialogs", "Rounds", "Replay steps", "Messages", "Load time", "Skipped records"]
-    assert minecraft["Rounds"] == "–"  # Minecraft games have no rounds
-    assert codraw["Rounds"] == codraw["Replay steps"]  # a CoDraw replay step is a round
-    assert int(gos["Rounds"].replace(",", "")) == 4 * int(gos["Dialogs"].replace(",", ""))
-    helps = [m.proto.help for m in at.metric[:18] if m.label in ("Rounds", "Replay steps", "Messages")]
-    assert len(helps) == 9 and all(helps)
+    counts = data_counts(at)
+    codraw, gos, minecraft = (counts[title] for title in ("CoDraw", "A Game Of Sorts", "Minecraft Collaborative Building"))
+    assert list(codraw) == ["dialogs", "rounds", "replay steps", "messages", "load time (s)", "loaded from", "skipped records"]
+    assert math.isnan(minecraft["rounds"])  # Minecraft games have no rounds: shown as "–"
+    assert codraw["rounds"] == codraw["replay steps"]  # a CoDraw replay step is a round
+    assert gos["rounds"] == 4 * gos["dialogs"]
+    glossary = "\n".join(m.value for m in at.markdown if m.value.startswith("- **"))
+    for term in ("round", "replay step", "message"):
+        assert md_escape(GLOSSARY[term]) in glossary
 
 
 @pytest.mark.parametrize("corpus", ["codraw", "gos", "minecraft"])
@@ -69,8 +65,8 @@ def test_codraw_messages_and_rounds_are_labelled_on_the_full_corpus(shared_data,
     """The two CoDraw figures a new user saw as "turns": 141,844 messages (Overview), 77,502 rounds (Data)."""
     monkeypatch.setenv("CODRAW_DATA", str(shared_data / "codraw" / "CoDraw_1_0.json.gz"))
     overview = open_page("overview", timeout=300, corpora="codraw")
-    row = overview.dataframe[0].value.set_index("corpus").loc["CoDraw"]
+    row = markdown_table(overview).set_index("Corpus").loc["CoDraw"]
     assert row["messages"] == 141_844
     data = open_page("data", timeout=300)
-    codraw = metrics_of(data)[0]
-    assert (codraw["Rounds"], codraw["Messages"]) == ("77,502", "141,844")
+    codraw = data_counts(data)["CoDraw"]
+    assert (codraw["rounds"], codraw["messages"]) == (77_502, 141_844)

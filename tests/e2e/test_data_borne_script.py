@@ -18,6 +18,7 @@ PAYLOADS = [
     "[click me](javascript:window.__xss=3)",
 ]
 MESSAGE = " ".join(PAYLOADS)
+FOLDER = "gos <img src=x onerror=window.__xss=4> `tick` [a](javascript:window.__xss=5) :red[x]"
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +32,7 @@ def hostile_app(tmp_path_factory):
     hostile_codraw = work / "CoDraw_hostile.json"
     hostile_codraw.write_text(json.dumps(corpus), encoding="utf-8")
 
-    gos_folder = work / "gos"
+    gos_folder = work / FOLDER  # a path is shown too (Data page)
     shutil.copytree(demo_path("gos", work / "demo"), gos_folder)
     log = next(gos_folder.glob("*log_interaction_all.jsonl"))
     lines = log.read_text(encoding="utf-8").splitlines()
@@ -69,6 +70,14 @@ def test_gos_message_with_markup_shows_literally(hostile_app, page):
     page.goto(f"{server.url}/replay?corpus=gos&dialog={interaction}&round=1&turn=1")
     wait_for_app(page)
     page.get_by_text("window.__xss=2", exact=False).first.wait_for()
+    _assert_inert(page)
+
+
+def test_a_source_path_with_markup_shows_literally(hostile_app, page):
+    server, _, _ = hostile_app
+    page.goto(f"{server.url}/data")
+    wait_for_app(page)
+    page.get_by_text(FOLDER, exact=False).first.wait_for()
     _assert_inert(page)
 
 

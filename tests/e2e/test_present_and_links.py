@@ -55,8 +55,20 @@ def test_presentation_mode_gives_the_picture_the_screen(demo_app, page, tmp_path
     assert page.evaluate(CURRENT_IN_VIEW)["inView"]
 
 
+def test_an_analysis_page_opens_on_its_summary_and_draws_a_view_on_request(demo_app, page):
+    page.goto(f"{demo_app.url}/codraw_scores")
+    wait_for_app(page)
+    assert "Score of the final drawing per split" in page.inner_text("body")
+    assert page.locator('[data-testid="stPlotlyChart"]').count() == 0
+    page.get_by_role("tab", name="Peek effects").click()
+    page.locator('[data-testid="stPlotlyChart"] .main-svg').first.wait_for(timeout=30_000)
+    wait_for_app(page)
+    assert "view=Peek+effects" in page.url or "view=Peek%20effects" in page.url
+    assert page.locator('[data-testid="stPlotlyChart"]').count() == 4
+
+
 def test_a_click_on_a_bar_lists_the_rounds_behind_it(demo_app, page):
-    page.goto(f"{demo_app.url}/gos_outcomes")
+    page.goto(f"{demo_app.url}/gos_outcomes?view=Locks")
     wait_for_app(page)
     chart = page.locator('[data-testid="stPlotlyChart"]').first
     chart.scroll_into_view_if_needed()
@@ -95,9 +107,9 @@ def test_deep_links_work_under_a_base_path(lab_app, page, tmp_path_factory):
     wait_for_app(page)
     body = page.inner_text("body")
     assert "Page not found" not in body and "Drawer's canvas after round 3" in body
-    code = page.locator('[data-testid="stCode"]').first
-    code.wait_for()
-    assert code.inner_text().strip() == f"/lab/replay?corpus=codraw&dialog={dialogs[0]}&turn=3"  # the shareable link
+    link = page.get_by_role("link", name="Link to exactly this state")
+    link.wait_for()
+    assert link.get_attribute("href") == f"/lab/replay?corpus=codraw&dialog={dialogs[0]}&turn=3"  # the shareable link
     page.goto(f"{lab_app.url}/lab/compare?corpus=codraw&left={dialogs[1]}&right={dialogs[2]}&step=2")
     wait_for_app(page)
     link = page.get_by_role("link", name="open in Replay").first

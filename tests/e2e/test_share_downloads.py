@@ -66,7 +66,7 @@ def test_compare_html_download(demo_app, page, tmp_path):
 
 
 def test_chart_svg_pdf_and_latex_downloads(demo_app, page, tmp_path):
-    page.goto(f"{demo_app.url}/codraw_scores")
+    page.goto(f"{demo_app.url}/codraw_scores?view=Scores")
     wait_for_app(page)
     svg = _download(page, re.compile(r"^SVG$")).path().read_bytes()
     root = ET.fromstring(svg)

@@ -68,3 +68,22 @@ def test_a_corpus_with_few_dialogs_stays_visible_beside_a_large_one():
     assert list(axis.ticktext) == ["10", "20", "50", "100", "200", "500", "1,000", "2,000", "5,000", "10,000"]
     assert axis.range[0] < 1.1  # log10(15) = 1.18: the 15-dialog bar rises above the axis floor
     assert list(chart.figure.data[0].text) == ["9,993", "15", "547"] and chart.figure.data[0].textposition == "outside"
+
+
+def test_every_overview_column_is_named_and_explained_by_the_glossary():
+    """The median column once said "steps" while it counted messages: each column must be a glossary entry."""
+    from data_access.common import COLUMN_HELP, COLUMN_LABELS
+
+    table = overview.overview_table([overview.corpus_profile(corpus())])
+    assert table.loc[0, "median_messages_per_dialog"] == 1.0  # messages per dialog [2, 1, 0]
+    assert all(name in COLUMN_LABELS and name in COLUMN_HELP for name in table.columns)
+
+
+def test_loaded_counts_per_corpus():
+    codraw = corpus("codraw")
+    codraw.frames["dialogs"]["n_rounds"] = [5, 3, 0]
+    codraw.load_seconds, codraw.from_cache = 1.234, True
+    counts = overview.loaded_counts({"codraw": codraw, "minecraft": corpus()}).set_index("corpus")
+    assert counts.loc["CoDraw"].tolist() == [3, 8, 8, 3, 1.23, "cache", 0]
+    assert pd.isna(counts.loc["Minecraft Collaborative Building", "rounds"])  # no rounds: shown empty, not 0
+    assert counts.loc["Minecraft Collaborative Building", "loaded_from"] == "parsed"
