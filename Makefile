@@ -58,9 +58,11 @@ bench-loads: $(STAMP_TEST)
 bench-sessions: $(STAMP_TEST)
 	$(PY) benchmarks/sessions.py
 
-# Every page in fresh browser sessions on a warm server, against a blank Streamlit page.
+# Every page in fresh browser sessions on a warm server, against a blank Streamlit page; then what each
+# kind of element adds to a fresh page (benchmarks/element_costs.py).
 bench-pages: $(STAMP_TEST)
 	$(PY) benchmarks/page_loads.py
+	$(PY) benchmarks/element_costs.py
 
 # A CoDraw corpus ten times the real one (generated from it in a temporary folder) against the real one.
 bench-scale: $(STAMP_TEST)

@@ -53,7 +53,7 @@ def test_data_page_names_a_broken_or_missing_layer_file(tmp_path, monkeypatch):
     errors = [e.value.replace("\\", "") for e in at.error]  # the page escapes markdown
     assert any(str(tmp_path / "gos-mentions.jsonl") in e and "does not exist" in e for e in errors), errors
     assert any(str(tmp_path / "icr-codraw-data.tsv") in e and "not the published header" in e for e in errors), errors
-    assert len(at.metric) >= 3 * 5  # the corpora themselves still load
+    assert len(conftest.markdown_table(at)) == 3  # the corpora themselves still load: a row of counts each
 
 
 def test_browse_filters_codraw_dialogs_with_a_cr(demo_icr):
