@@ -22,6 +22,8 @@ READY = ("() => { const app = document.querySelector('[data-testid=\"stApp\"]');
 
 
 def real_corpora_env(shared: Path) -> dict[str, str]:
+    if not (shared / "codraw" / "CoDraw_1_0.json.gz").is_file():
+        raise SystemExit(f"no corpora in {shared}: pass --shared <the shared data folder>")
     return {
         "CODRAW_DATA": str(shared / "codraw" / "CoDraw_1_0.json.gz"),
         "CODRAW_CLIPART": str(shared / "codraw" / "clipart"),

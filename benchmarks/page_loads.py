@@ -33,8 +33,10 @@ SCRIPT_DONE = ("() => { const app = document.querySelector('[data-testid=\"stApp
 
 
 def page_paths() -> list[str]:
-    """Every page's URL path, as app.py registers them."""
-    return re.findall(r'url_path="([^"]+)"', (ROOT / "app.py").read_text())
+    """Every page's URL path, as app.py registers them; the default page is served at the root ("", where its
+    own path would greet a visitor with Streamlit's "Page not found" box)."""
+    return ["" if default else path for path, default in
+            re.findall(r'url_path="([^"]+)"(, default=True)?', (ROOT / "app.py").read_text())]
 
 
 async def fresh_load(browser, url: str, shared_context=None) -> tuple[float, float]:
@@ -85,7 +87,7 @@ async def run(args) -> dict:
             for path in paths:
                 median = statistics.median(t for t, _ in times[path])
                 script_done = statistics.median(d for _, d in times[path])
-                pages[path] = {"median_s": round(median, 3), "ratio": round(median / floor_s, 3),
+                pages[path or "/ (overview)"] = {"median_s": round(median, 3), "ratio": round(median / floor_s, 3),
                                "script_done_s": round(script_done, 3), "script_done_ratio": round(script_done / floor_s, 3)}
             results["pages"] = pages
             results["worst_ratio"] = max(p["ratio"] for p in pages.values())

@@ -26,7 +26,10 @@ REPLAYS = [
 
 
 def first_minecraft_game(shared: Path) -> str:
-    return sorted(p.parent.name for p in (shared / "minecraft").rglob("postprocessed-observations.json"))[0]
+    games = sorted(p.parent.name for p in (shared / "minecraft").rglob("postprocessed-observations.json"))
+    if not games:
+        raise SystemExit(f"no Minecraft game under {shared / 'minecraft'}: pass --shared <the shared data folder>")
+    return games[0]
 
 
 async def open_replay(context, url: str):

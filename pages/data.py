@@ -27,6 +27,9 @@ counts = loaded_counts({name: result for name, result in loaded.items() if not i
 if not counts.empty:
     st.markdown(markdown_table(counts, labels={"corpus": "Corpus", "load_s": "load time (s)", "loaded_from": "loaded from",
                                                "skipped": "skipped records"}))
+    st.caption("Load time: how long this server took to open the source. From the Parquet cache that is near zero, "
+               "because its frames are read when a page first needs them; the first parse of a source is timed "
+               "in its progress box.")
     with st.expander("What the counts mean"):
         st.markdown(glossary_markdown(["dialogs", "rounds", "replay_steps", "messages"]))
 
