@@ -1,6 +1,6 @@
 """CoDraw scores & peeks: final scores per split under both metrics, the score by round, stored vs
 recomputed scores, score against dialog length, and what the Teller's one peek at the drawing did.
-The page opens on a summary (headline numbers and each chart's finding); each view's charts are a tab."""
+The page opens on a summary (each chart's finding); each view's charts are a tab."""
 import streamlit as st
 
 from data_access.figures import codraw

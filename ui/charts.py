@@ -111,8 +111,8 @@ SUMMARY_VIEW = "Summary"
 def views(views_by_label: Mapping[str, Callable[[], None]], key: str = "view") -> None:
     """The page's views as tabs kept in the URL (``?view=<label>``, so a chart is a link) of which only the
     open one runs. The first view (the summary) draws no chart: a visitor's first screen then needs neither
-    plotly.js nor the charts' figures, which cost a fresh browser session more than the rest of a page
-    (``benchmarks/page_loads.py``), and the server builds and sends only the figures asked for."""
+    plotly.js nor the charts' figures (one plotly chart doubles a blank page's load in a fresh browser
+    session: ``benchmarks/element_costs.py``), and the server builds and sends only the figures asked for."""
     labels = list(views_by_label)
     for label, tab in zip(labels, st.tabs(labels, key=key, bind="query-params")):
         if tab.open:

@@ -3,8 +3,8 @@ as ``st.dataframe`` column configurations or as a static markdown table with its
 names and explains a column the same way.
 
 A markdown table is for small read-only tables on a page's first screen: it is drawn by the markdown code
-every page has already loaded, where a data grid costs a first visit about a third of a blank page's load
-(``benchmarks/page_loads.py``)."""
+every page has already loaded, where a data grid adds about 0.3× a blank page's load to a first visit
+(``benchmarks/element_costs.py``)."""
 from __future__ import annotations
 
 import math
@@ -41,7 +41,7 @@ def column_config(columns: Iterable[str], **overrides) -> dict:
 
 
 def _cell(name: str, value, float_format: str) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
+    if value is None or value is pd.NA or value is pd.NaT or (isinstance(value, float) and math.isnan(value)):
         return "–"
     if isinstance(value, bool):
         return "yes" if value else "no"

@@ -2,10 +2,12 @@
 cache left by an earlier test) and one way to open a page of the app or run a page section on its own."""
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Callable
 
+import pandas as pd
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
@@ -56,8 +58,6 @@ def run_function(script: Callable[[], None], timeout: float = 60, **params: str)
 
 def state_link(at: AppTest) -> str:
     """The replay's link to exactly the state it shows (the target of its "Link to exactly this state")."""
-    import re
-
     return next(match.group(1) for m in at.markdown for match in [re.match(r"\[🔗 Link to exactly this state\]\(([^)]*)\)", m.value)]
                 if match)
 
@@ -65,10 +65,6 @@ def state_link(at: AppTest) -> str:
 def markdown_table(at: AppTest):
     """The first markdown table on the page as a pandas frame of its displayed cells (escapes removed; a
     column of numbers as numbers, thousands separators dropped, "–" as NaN)."""
-    import re
-
-    import pandas as pd
-
     text = next(m.value for m in at.markdown if m.value.startswith("| "))
     rows = [[re.sub(r"\\(.)", r"\1", cell.strip()) for cell in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
             for line in text.splitlines()]

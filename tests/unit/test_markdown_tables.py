@@ -26,6 +26,12 @@ def test_a_table_has_glossary_headers_aligned_numbers_and_escaped_text():
     assert len({len(r) for r in rows}) == 1  # an escaped pipe does not split a cell
 
 
+def test_missing_values_of_every_kind_are_a_dash():
+    frame = pd.DataFrame({"round": pd.array([1, pd.NA], dtype="Int64"), "when": [pd.Timestamp("2026-11-30"), pd.NaT]})
+    assert cells(markdown_table(frame))[3] == ["–", "–"]
+    assert cells(markdown_table(frame))[2][0] == "1"
+
+
 def test_labels_and_float_format_can_be_given():
     table = markdown_table(pd.DataFrame({"weight": [5.0, -1.0], "flag": [True, False]}), labels={"weight": "w"},
                            float_format="%.3f")
