@@ -45,16 +45,21 @@ def minecraft_charts() -> list:
             (minecraft.duration_chart, minecraft.seconds_per_utterance_chart)]
 
 
-def summary_view() -> None:
-    charts.findings({"CoDraw": codraw_charts(), "A Game Of Sorts": gos_charts(), "Minecraft": minecraft_charts()})
-    if codraw_splits is not None and not codraw_charts():
+def no_codraw_durations(codraw: list) -> None:
+    if codraw_splits is not None and not codraw:
         st.info(NO_STAT)
+
+
+def summary_view() -> None:
+    codraw = codraw_charts()
+    charts.findings({"CoDraw": codraw, "A Game Of Sorts": gos_charts(), "Minecraft": minecraft_charts()})
+    no_codraw_durations(codraw)
 
 
 def codraw_view() -> None:
-    if codraw_splits is not None and not codraw_charts():
-        st.info(NO_STAT)
-    charts.show_all(codraw_charts(), "codraw")
+    codraw = codraw_charts()
+    no_codraw_durations(codraw)
+    charts.show_all(codraw, "codraw")
 
 
 def gos_view() -> None:

@@ -4,6 +4,7 @@ A *message* is one chat line (a row of the common ``utterances`` frame; see ``co
 measured alike; tokens are whitespace tokens, and the vocabulary is the set of lower-cased word types
 (runs of letters/digits, apostrophes inside words kept). ``corpus_profile(loaded)`` is computed once
 per corpus (cached by the page); ``overview_table`` and the chart builders combine the profiles.
+``loaded_counts`` is the Data page's table: per loaded corpus its counts, load time and skipped records.
 """
 from __future__ import annotations
 
