@@ -15,6 +15,7 @@ import pytest
 
 from data_access.codraw import build_frames as codraw_frames
 from data_access.codraw.scenes import parse_scene_strings
+from data_access.common import SourceError
 from data_access.corpora import demo_path
 from data_access.gos import build_frames as gos_frames
 from data_access.gos import reader as gos_reader
@@ -99,6 +100,34 @@ def test_a_non_finite_stored_term_costs_that_round_only(tmp_path, literal):
     damaged, reasons = loaded_codraw(write_text(path, json.dumps(document).replace('"__X__"', literal)))
     assert f"{path.name}: {key} round {index + 1}" in reasons
     same_except(clean, damaged, key)
+
+
+def test_an_integer_beyond_64_bits_as_a_stored_term_costs_that_round_only(tmp_path):
+    # msgspec (the first decoder) keeps such integers exact where orjson made them floats: the term is no
+    # number a score can hold, so the round goes, named, and nothing else changes.
+    path, document = codraw_copy(tmp_path)
+    clean, _ = loaded_codraw(write_text(path, json.dumps(document)))
+    key, index = first_scored_round(document)
+    document["data"][key]["dialog"][index]["score"][2][3] = 10 ** 30
+    damaged, reasons = loaded_codraw(write_text(path, json.dumps(document)))
+    assert reasons == {f"{path.name}: {key} round {index + 1}": "stored score terms are not all numbers"}
+    same_except(clean, damaged, key)
+
+
+def test_a_sequence_number_beyond_64_bits_loads_as_its_digits(tmp_path):
+    path, document = codraw_copy(tmp_path)
+    key = list(document["data"])[4]
+    document["data"][key]["dialog"][0]["seq_t"] = 10 ** 30
+    frames, reasons = loaded_codraw(write_text(path, json.dumps(document)))
+    rounds = frames["rounds"]
+    assert rounds.loc[(rounds["dialog_id"] == key) & (rounds["round"] == 1), "seq_t"].tolist() == ["1" + "0" * 30]
+    assert reasons == {}
+
+
+def test_json_nested_too_deep_for_the_decoders_is_one_error_naming_the_file(tmp_path):
+    path = write_text(tmp_path / "CoDraw_1_0.json", '{"data": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    with pytest.raises(SourceError, match="CoDraw_1_0.json.*not valid JSON"):
+        loaded_codraw(path)
 
 
 @pytest.mark.parametrize("field", ["msg_t", "msg_d", "seq_t"])
