@@ -75,6 +75,8 @@ def _pages(r):
     worst = max(r["pages"].items(), key=lambda kv: kv[1]["ratio"])
     text = f"{len(r['pages']) - len(over)} of {len(r['pages'])} pages within; worst {worst[0]} {worst[1]['ratio']:.2f}×"
     shell = f"; app shell {r['app_shell_ratio']:.2f}×" if "app_shell_ratio" in r else ""
+    if "app_shell_deep_ratio" in r:
+        shell += f" at /, {r['app_shell_deep_ratio']:.2f}× at {r['app_shell_deep_path']}"
     return text, f"blank page {r['blank_page_s']:.2f} s{shell}", not over
 
 

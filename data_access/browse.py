@@ -13,6 +13,7 @@ import pandas as pd
 
 from .analysis.splits import SPLIT_ORDER
 from .common import COLUMN_HELP as COMMON_HELP
+from .common import LoadedCorpus
 from .links import replay_link
 
 # Corpus-specific columns shown after the common ones, when the loader provides them.
@@ -115,15 +116,34 @@ def format_range(low: Optional[float], high: Optional[float]) -> str:
 
 def dialog_table(dialogs: pd.DataFrame, corpus: str, note_counts: Optional[pd.Series] = None) -> pd.DataFrame:
     """The columns the Browse page shows, plus ``notes`` (count per dialog) and ``replay`` (deep link)."""
+    return with_note_counts(ordered_dialog_table(dialogs, corpus), note_counts)
+
+
+def ordered_dialog_table(dialogs: pd.DataFrame, corpus: str) -> pd.DataFrame:
+    """``dialog_table`` without its ``notes`` column: what stays the same until the corpus changes (its
+    natural order and 9,993 replay links took 0.2 s of every Browse run on CoDraw), so it can be built once."""
     columns = [c for c in COMMON_COLUMNS + EXTRA_COLUMNS.get(corpus, []) if c in dialogs.columns
                and not (c == "n_rounds" and dialogs[c].isna().all())]  # Minecraft games have no rounds
     table = dialogs[columns].copy()
     if "players" in table.columns:  # lists read badly in a table cell
         table["players"] = table["players"].map(lambda p: ", ".join(p) if hasattr(p, "__iter__") and not isinstance(p, str) else p)
-    counts = note_counts if note_counts is not None else pd.Series(dtype="int64")
-    table["notes"] = table["dialog_id"].map(counts).fillna(0).astype("int64")
     table["replay"] = [replay_link(corpus, d) for d in table["dialog_id"]]
     return natural_order(table).reset_index(drop=True)
+
+
+def browse_table(loaded: LoadedCorpus) -> pd.DataFrame:
+    """``ordered_dialog_table`` of a loaded corpus (for a cache keyed by the corpus)."""
+    return ordered_dialog_table(loaded.dialogs, loaded.corpus)
+
+
+def with_note_counts(table: pd.DataFrame, note_counts: Optional[pd.Series] = None) -> pd.DataFrame:
+    """A new frame: ``table`` with the ``notes`` column (notes per dialog) before its ``replay`` link;
+    ``table`` itself is left as it is (it may be shared by every session)."""
+    counts = note_counts if note_counts is not None else pd.Series(dtype="int64")
+    notes = table["dialog_id"].map(counts).fillna(0).astype("int64")
+    table = table.copy(deep=False)
+    table.insert(table.columns.get_loc("replay"), "notes", notes)
+    return table
 
 
 def apply_filter(table: pd.DataFrame, rule: DialogFilter) -> pd.DataFrame:

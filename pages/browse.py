@@ -3,16 +3,16 @@ selecting a row opens its replay. Every filter — split, id, a range on any num
 in the URL, so a filtered view can be shared."""
 import streamlit as st
 
-from data_access.browse import COLUMN_HELP, COMMON_COLUMNS, DialogFilter, apply_filter, dialog_table
+from data_access.browse import COLUMN_HELP, COMMON_COLUMNS, DialogFilter, apply_filter, browse_table, with_note_counts
 from ui.browse_filters import range_filters, table_height
-from ui.cached import corpus_ready, dialogs_frame
+from ui.cached import corpus_ready, shared
 from ui.glossary import column_config as glossary_columns
 from ui.layers import browse_cr_filter
 from ui.minecraft_export import bap_samples_download
 from ui.notes import note_counts
 from ui.router import ensure_routed
-from ui.url_state import served_links
-from ui.widgets import corpus_selector, download_buttons, query_param, set_url, url_list
+from ui.url_state import served_links, url_filter
+from ui.widgets import corpus_selector, download_buttons, query_param, set_url
 
 ensure_routed()
 
@@ -21,13 +21,18 @@ corpus = corpus_selector("browse_corpus")
 if not corpus_ready(corpus):
     st.stop()
 
-table = dialog_table(dialogs_frame(corpus), corpus, note_counts(corpus))
+table = with_note_counts(shared(browse_table, corpus), note_counts(corpus))
 splits = [s for s in dict.fromkeys(table["split"].dropna())]
 filters = st.columns([3, 3, 2], vertical_alignment="bottom")
-chosen_splits = filters[0].multiselect("Split", splits, default=[s for s in url_list("split") if s in splits])
+chosen_splits = ()  # all (a dialog whose id names no split included); one split needs no filter
+if len(splits) > 1:
+    chosen_splits = url_filter("Split", splits, "split", key=f"browse_split_{corpus}", container=filters[0])
+    chosen_splits = () if len(chosen_splits) == len(splits) else chosen_splits
+else:
+    set_url(split=None)
 id_contains = filters[1].text_input("Dialog id contains", value=query_param("q") or "")
 only_noted = filters[2].toggle("Only with notes", value=query_param("noted") == "1")
-set_url(split=chosen_splits, q=id_contains, noted=only_noted)
+set_url(q=id_contains, noted=only_noted)
 ranges = range_filters(table, corpus)
 
 shown = apply_filter(table, DialogFilter(tuple(chosen_splits), id_contains, only_with_notes=only_noted, ranges=ranges))

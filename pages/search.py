@@ -74,6 +74,8 @@ for tab, corpus in zip(tabs, result.counts["corpus"]):
                            "link": st.column_config.LinkColumn("Replay", display_text="open ▶")},
         )
 
-if result.total and st.toggle(f"Download all {result.total:,} hits", key="search_download"):
-    download_buttons(search_index().kwic(result.query, result.rows).drop(columns=["text"]), "search-results", "results")
+if result.total:
+    index = search_index()  # the files are made on a click, on another thread: no Streamlit call in there
+    download_buttons(lambda: index.kwic(result.query, result.rows).drop(columns=["text"]), "search-results",
+                     f"all {result.total:,} hits")
 mention_search(query, case_sensitive)

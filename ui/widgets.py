@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import string
-from typing import Optional
+from typing import Callable, Optional
 
 import pandas as pd
 import streamlit as st
@@ -77,13 +77,17 @@ def corpus_selector(key: str, default: str = "codraw", label: str = "Corpus") ->
     return choice
 
 
-def download_buttons(frame: pd.DataFrame, stem: str, label: str = "table") -> None:
-    """CSV and Parquet downloads of ``frame`` (for any filtered table)."""
+def download_buttons(frame: pd.DataFrame | Callable[[], pd.DataFrame], stem: str, label: str = "table") -> None:
+    """CSV and Parquet downloads of ``frame`` (for any filtered table), or of what ``frame()`` returns.
+
+    Each file is made when its button is clicked (Streamlit calls a callable ``data`` then): making both
+    files of Browse's 9,993 CoDraw dialogs on every run cost it about 50 ms."""
     from data_access.export import to_csv_bytes, to_parquet_bytes
 
+    table = frame if callable(frame) else lambda: frame
     left, right, _ = st.columns([1, 1, 4])
-    left.download_button(f"⬇ {label} as CSV", to_csv_bytes(frame), f"{stem}.csv", "text/csv", key=f"{stem}__csv")
-    right.download_button(f"⬇ {label} as Parquet", to_parquet_bytes(frame), f"{stem}.parquet",
+    left.download_button(f"⬇ {label} as CSV", lambda: to_csv_bytes(table()), f"{stem}.csv", "text/csv", key=f"{stem}__csv")
+    right.download_button(f"⬇ {label} as Parquet", lambda: to_parquet_bytes(table()), f"{stem}.parquet",
                           "application/vnd.apache.parquet", key=f"{stem}__parquet")
 
 

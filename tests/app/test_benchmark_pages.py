@@ -35,3 +35,10 @@ def test_the_app_shell_runs_with_the_first_page_of_the_app():
     at = AppTest.from_file(str(BENCHMARKS / "app_shell.py"), default_timeout=60)
     at.run()
     assert not at.exception and at.title[0].value == "Overview"
+
+
+def test_the_shell_at_a_deep_path_is_a_page_of_the_app_not_its_root():
+    sys.path.insert(0, str(BENCHMARKS))
+    from page_loads import DEEP_PATH, page_paths
+
+    assert DEEP_PATH in page_paths() and DEEP_PATH != page_paths()[0] == ""

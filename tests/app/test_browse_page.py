@@ -39,3 +39,23 @@ def test_more_than_ten_rows_in_natural_order_with_column_help():
     assert numbers == sorted(numbers)
     config = element.proto.columns
     assert "peeked" in config and "help" in config  # column help travels in the column configuration
+
+
+def test_the_split_filter_is_pills_kept_in_the_url():
+    at = open_page("browse", corpus="codraw", split="test")
+    pills = at.button_group(key="browse_split_codraw")
+    assert pills.value == ["test"]
+    table = at.dataframe[0].value
+    assert len(table) > 0 and set(table["split"]) == {"test"}
+    pills.set_value(["test", "val"]).run()
+    assert at.query_params["split"] == "val,test"
+    assert set(at.dataframe[0].value["split"]) == {"val", "test"}
+    at.button_group(key="browse_split_codraw").set_value(["train", "val", "test"]).run()
+    assert "split" not in at.query_params  # every split: no filter, nothing in the URL
+    assert len(at.dataframe[0].value) == len(open_page("browse", corpus="codraw").dataframe[0].value)
+
+
+def test_a_corpus_of_one_split_shows_no_split_filter():
+    at = open_page("browse", corpus="gos", split="test")
+    assert not [b for b in at.button_group if b.key == "browse_split_gos"]
+    assert "split" not in at.query_params and len(at.dataframe[0].value) > 0

@@ -53,3 +53,15 @@ def test_every_shown_column_has_help():
     from data_access.browse import COLUMN_HELP, COMMON_COLUMNS, EXTRA_COLUMNS
 
     assert set(COMMON_COLUMNS) | {c for cs in EXTRA_COLUMNS.values() for c in cs} | {"notes", "replay"} <= set(COLUMN_HELP)
+
+
+def test_note_counts_go_into_a_new_frame_and_the_shared_table_stays_as_it_was():
+    from data_access.browse import ordered_dialog_table, with_note_counts
+
+    ordered = ordered_dialog_table(_dialogs(), "codraw")
+    before = ordered.copy()
+    table = with_note_counts(ordered, pd.Series({"train_00002": 4}))
+    assert list(table.columns[-2:]) == ["notes", "replay"] and "notes" not in ordered.columns
+    table.loc[0, "final_score"] = -1.0
+    pd.testing.assert_frame_equal(ordered, before)
+    assert table.equals(dialog_table(_dialogs(), "codraw", pd.Series({"train_00002": 4})).assign(final_score=table["final_score"]))
