@@ -21,7 +21,7 @@ $(STAMP_TEST): requirements.txt requirements-test.txt | $(PY)
 
 # Port and headless mode come from Streamlit's own variables (STREAMLIT_SERVER_PORT, ...).
 run: $(STAMP_RUN)
-	$(PY) -m streamlit run app.py
+	$(PY) -m streamlit run server.py
 
 # The linter (configured in ruff.toml) first: a lint error fails `make test`, and so CI.
 lint: $(STAMP_TEST)

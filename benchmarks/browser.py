@@ -32,7 +32,7 @@ def real_corpora_env(shared: Path) -> dict[str, str]:
     }
 
 
-def serve(app_file: str = "app.py", extra_env: dict[str, str] | None = None) -> AppServer:
+def serve(app_file: str = "server.py", extra_env: dict[str, str] | None = None) -> AppServer:
     """``streamlit run app_file`` on a free loopback port with its own cache and notes folder."""
     workdir = Path(tempfile.mkdtemp(prefix="bench-server-"))
     return AppServer(workdir, extra_env, app_file=app_file)

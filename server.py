@@ -1,0 +1,20 @@
+"""What ``make run`` serves: ``app.py`` as an ``st.App`` (Streamlit's own Starlette server) with one middleware,
+``ServerLocationHint``.
+
+Why: a browser that opens a page at its own path (a deep link such as ``/replay?...``, or a reload) first asks
+``/replay/_stcore/health`` whether the server lives under that path, gets a 404, waits 100 ms and asks the root.
+That is about 0.1 s of every fresh page load but the home page's (``benchmarks/page_loads.py``: the app shell at
+``/`` and at a page's path). Streamlit's page takes where its server lives from
+``window.__streamlit.BACKEND_BASE_URL`` when a hosting page sets it, and then asks there first. The middleware
+adds that one line to Streamlit's own ``index.html``, for a page's path only, and the line takes effect only
+when the browser's path is the one the server received: behind a proxy that strips a prefix the two differ,
+and Streamlit's own search finds the server as before. Every other response passes through untouched
+(``ui/server_hint.py``, ``tests/unit/test_server_hint.py``).
+
+``streamlit run app.py`` still works (without the hint); tests of pages use ``app.py`` directly."""
+import streamlit as st
+from starlette.middleware import Middleware
+
+from ui.server_hint import ServerLocationHint
+
+app = st.App("app.py", middleware=[Middleware(ServerLocationHint)])

@@ -1,0 +1,74 @@
+"""``ServerLocationHint``, the ASGI middleware ``server.py`` serves the app with: Streamlit's own ``index.html``,
+served for the root or a page's path, tells the page where the server is, so that a deep link does not first
+look for it under the page's path (a 404 and a 100 ms pause; see ``server.py``). The line it adds takes effect
+only when the browser's path is the one the server received; every other response passes through untouched."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import streamlit as st
+
+from ui.url_state import base_path
+
+STREAMLIT_INDEX = (Path(st.__file__).parent / "static" / "index.html").read_bytes()
+_PAGE_PATH = re.compile(r"/(?:[a-z_]+/?)?")  # the root or one page's url_path (app.py: lower case and "_")
+_DROPPED_REQUEST_HEADERS = {b"accept-encoding", b"if-none-match", b"if-modified-since", b"range"}
+
+
+def hint_script(served_path: str, base: str) -> bytes:
+    """The script that tells Streamlit's page where the server is, if the browser is where the server thinks."""
+    def js(text: str) -> str:  # a JavaScript string that cannot end the script element
+        return json.dumps(text).replace("<", "\\u003c")
+
+    return (f"<script>if(location.pathname==={js(served_path)})window.__streamlit=Object.assign({{}},"
+            f"window.__streamlit,{{BACKEND_BASE_URL:location.origin+{js(base + '/')}}});</script>").encode()
+
+
+def hinted_index(body: bytes, served_path: str, base: str) -> bytes:
+    """Streamlit's index.html with the hint first in its head; any other body as it is."""
+    if body != STREAMLIT_INDEX:
+        return body
+    return body.replace(b"<head>", b"<head>" + hint_script(served_path, base), 1)
+
+
+class ServerLocationHint:
+    """ASGI middleware: Streamlit's index.html, when served for the root or a page's path, gets the hint."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        base = base_path()
+        path = scope.get("path", "") if scope["type"] == "http" and scope.get("method") == "GET" else ""
+        if not (path.startswith(base) and _PAGE_PATH.fullmatch(path[len(base):])):
+            await self.app(scope, receive, send)
+            return
+        # The whole file (about 6 kB) is needed to recognise and amend it: uncompressed, never a 304 or a range,
+        # and as body bytes rather than a file the server would send by itself (the "pathsend" extension).
+        scope = dict(scope, headers=[(k, v) for k, v in scope["headers"] if k.lower() not in _DROPPED_REQUEST_HEADERS],
+                     extensions={k: v for k, v in (scope.get("extensions") or {}).items() if k != "http.response.pathsend"})
+        start: dict = {}
+        chunks: list[bytes] = []
+
+        async def send_hinted(message):
+            if message["type"] == "http.response.start":
+                start.update(message)
+                return
+            if message["type"] != "http.response.body" or not start:
+                await send(message)
+                return
+            chunks.append(message.get("body", b""))
+            if message.get("more_body"):
+                return
+            original = b"".join(chunks)
+            body = hinted_index(original, path, base) if start.get("status") == 200 else original
+            # The file's validators describe the file, not this body: dropped with it.
+            dropped = {b"content-length"} | ({b"etag", b"last-modified", b"accept-ranges"} if body != original else set())
+            headers = [(k, v) for k, v in start.get("headers", []) if k.lower() not in dropped]
+            await send({**start, "headers": [*headers, (b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.body", "body": body})
+
+        await self.app(scope, receive, send_hinted)
+
