@@ -1,4 +1,5 @@
-"""Entry point: ``streamlit run app.py``. A router over the pages in ``pages/``, each with a fixed URL.
+"""The app: a router over the pages in ``pages/``, each with a fixed URL. ``make run`` serves it through
+``server.py``; ``streamlit run app.py`` serves it as it is.
 
 Every ``url_path`` equals its file's name: until this router has run once in a new browser session,
 Streamlit resolves the URL against the files in ``pages/``, and a path that differs from the file name
