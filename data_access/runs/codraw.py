@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import msgspec
 import numpy as np
-import orjson
 import pandas as pd
 
 from ..codraw.metrics import score_pairs
@@ -96,8 +96,8 @@ def _corpus_layout(data: bytes):
     if data.lstrip()[:1] != b"{":
         return None
     try:
-        value = orjson.loads(data)
-    except orjson.JSONDecodeError:
+        value = msgspec.json.decode(data)  # as the corpus itself is read (data_access.codraw.reader)
+    except (msgspec.DecodeError, RecursionError):
         return None
     if isinstance(value, dict) and isinstance(value.get("data"), dict):
         return value["data"]
