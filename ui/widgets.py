@@ -85,10 +85,10 @@ def download_buttons(frame: pd.DataFrame | Callable[[], pd.DataFrame], stem: str
     from data_access.export import to_csv_bytes, to_parquet_bytes
 
     table = frame if callable(frame) else lambda: frame
-    left, right, _ = st.columns([1, 1, 4])
-    left.download_button(f"⬇ {label} as CSV", lambda: to_csv_bytes(table()), f"{stem}.csv", "text/csv", key=f"{stem}__csv")
-    right.download_button(f"⬇ {label} as Parquet", lambda: to_parquet_bytes(table()), f"{stem}.parquet",
-                          "application/vnd.apache.parquet", key=f"{stem}__parquet")
+    buttons = st.container(horizontal=True, gap="small")  # side by side, each as wide as its label
+    buttons.download_button(f"⬇ {label} as CSV", lambda: to_csv_bytes(table()), f"{stem}.csv", "text/csv", key=f"{stem}__csv")
+    buttons.download_button(f"⬇ {label} as Parquet", lambda: to_parquet_bytes(table()), f"{stem}.parquet",
+                            "application/vnd.apache.parquet", key=f"{stem}__parquet")
 
 
 # Every ASCII punctuation character may be backslash-escaped in (Streamlit's) markdown, and escaped it
