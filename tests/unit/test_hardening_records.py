@@ -114,6 +114,18 @@ def test_an_integer_beyond_64_bits_as_a_stored_term_costs_that_round_only(tmp_pa
     same_except(clean, damaged, key)
 
 
+@pytest.mark.parametrize("digits", [5_000, 100_000])
+def test_an_integer_too_long_for_python_costs_that_round_only(tmp_path, digits):
+    # Python refuses to read an integer of more than 4,300 digits; one such value once failed the whole file.
+    path, document = codraw_copy(tmp_path)
+    clean, _ = loaded_codraw(write_text(path, json.dumps(document)))
+    key, index = first_scored_round(document)
+    document["data"][key]["dialog"][index]["score"][2][3] = "__X__"
+    damaged, reasons = loaded_codraw(write_text(path, json.dumps(document).replace('"__X__"', "-" + "9" * digits)))
+    assert reasons == {f"{path.name}: {key} round {index + 1}": "stored score terms are not all numbers"}
+    same_except(clean, damaged, key)
+
+
 def test_a_sequence_number_beyond_64_bits_loads_as_its_digits(tmp_path):
     path, document = codraw_copy(tmp_path)
     key = list(document["data"])[4]
