@@ -5,11 +5,11 @@ browser session, against a blank Streamlit page served and measured in the same 
 
 Prints one JSON object: per page the median seconds over ``--sessions`` fresh sessions and its ratio to
 the blank page's median, and beside it when the server's script run was over and shown (``script_done_s``):
-the rest is the browser's work; and ``app_shell_s``, the app's navigation with every page only a title
-(``benchmarks/app_shell.py``): what any page of the app costs before its own content, at the root
-(``app_shell_s``) and at a page's own path (``app_shell_deep_s``, where Streamlit first probes that path for its
-server: a 404 and a 100 ms pause before it tries the root, which every page but the home page pays). Target (issue #15):
-every page ≤ 1.25× the blank page. Sessions go round by round (blank, shell, every page), so that a drift
+the rest is the browser's work; and the app's navigation with every page only a title
+(``benchmarks/app_shell.py``, served by plain ``streamlit run``): what any page costs before its own content,
+at the root (``app_shell_s``) and at a page's own path (``app_shell_deep_s``: there Streamlit first looks for its
+server under that path, a 404 and a 100 ms pause before it tries the root; the app as ``make run`` serves it,
+``server.py``, is spared that). Target (issue #15): every page ≤ 1.25× the blank page. Sessions go round by round (blank, shell, every page), so that a drift
 of the machine's speed hits all alike. Usable means the script
 run is over and no placeholder or stale element is left (``browser.USABLE``). Each session is a new
 browser context (an empty HTTP cache: a first visit); with ``--cached-browser`` each is a new tab of one
@@ -75,9 +75,9 @@ async def run(args) -> dict:
                 return await fresh_load(browser, url, shared)
 
             paths = page_paths()
-            # The shell once at the root, as the blank page, and once at a page's own path: Streamlit's
-            # first request there asks for <path>/_stcore/health (a 404) and tries the root 100 ms later, a
-            # cost of every deep link into any multipage app, before the page's own content.
+            # The shell once at the root, as the blank page, and once at a page's own path: there Streamlit
+            # first asks for <path>/_stcore/health (a 404) and tries the root 100 ms later, a cost of every
+            # deep link into a multipage app served by plain `streamlit run`.
             urls = {"blank": blank.url, "shell": f"{shell.url}/{paths[0]}", "shell_deep": f"{shell.url}/{DEEP_PATH}",
                     **{path: f"{app.url}/{path}" for path in paths}}
             for url in urls.values():  # warm: every corpus parsed and cached, every page's cached results filled
