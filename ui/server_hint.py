@@ -45,7 +45,7 @@ class ServerLocationHint:
         if not (path.startswith(base) and _PAGE_PATH.fullmatch(path[len(base):])):
             await self.app(scope, receive, send)
             return
-        # The whole file (about 6 kB) is needed to recognise and amend it: uncompressed, never a 304 or a range,
+        # The whole file (about 8 kB) is needed to recognise and amend it: uncompressed, never a 304 or a range,
         # and as body bytes rather than a file the server would send by itself (the "pathsend" extension).
         scope = dict(scope, headers=[(k, v) for k, v in scope["headers"] if k.lower() not in _DROPPED_REQUEST_HEADERS],
                      extensions={k: v for k, v in (scope.get("extensions") or {}).items() if k != "http.response.pathsend"})
