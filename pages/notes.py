@@ -56,6 +56,8 @@ if "notes_saved" in st.session_state:
     kind, message = st.session_state.pop("notes_saved")
     getattr(st, kind)(md_escape(message))
 
-left, right, _ = st.columns([1, 1, 4])
-left.download_button("⬇ Notes as CSV", notes.export_csv(**selection), "notes.csv", "text/csv")
-right.download_button("⬇ Notes as JSON Lines", notes.export_jsonl(**selection), "notes.jsonl", "application/jsonl")
+# Each file is read from the store when its button is clicked, not on every run.
+downloads = st.container(horizontal=True, gap="small")
+downloads.download_button("⬇ Notes as CSV", lambda: notes.export_csv(**selection), "notes.csv", "text/csv")
+downloads.download_button("⬇ Notes as JSON Lines", lambda: notes.export_jsonl(**selection), "notes.jsonl",
+                          "application/jsonl")

@@ -44,6 +44,7 @@ class AppServer:
             "DIALOGUE_NOTES_DB": str(workdir / "notes.sqlite3"),
         })
         env.update(extra_env or {})
+        self.notes_db = Path(env["DIALOGUE_NOTES_DB"])
         base = env.get("STREAMLIT_SERVER_BASE_URL_PATH", "").strip("/")
         prefix = f"/{base}" if base else ""  # served under server.baseUrlPath
         self.log = open(workdir / "streamlit.log", "wb")

@@ -3,11 +3,13 @@ holds exactly the rows the page shows under its filters."""
 from __future__ import annotations
 
 import io
+import json
 import re
 
 import pandas as pd
 import pytest
 
+from data_access.notes import NotesStore
 from data_access.search import PAGE_SIZE
 
 from .conftest import wait_for_app
@@ -38,4 +40,19 @@ def test_search_downloads_every_hit_not_only_the_page_shown(demo_app, page):
     csv = pd.read_csv(io.BytesIO(_download(page, re.compile(r"hits as CSV")).path().read_bytes()))
     assert len(csv) == total > PAGE_SIZE  # more than one page of hits
     assert csv["match"].str.lower().str.contains("the").all()
+    assert_no_error(page)
+
+
+def test_notes_downloads_hold_the_filtered_notes_made_on_click(demo_app, page):
+    notes = NotesStore(demo_app.notes_db)
+    texts = {'a "quoted", two-line\nnote', "=SUM(A1) ünïcode"}
+    for text in texts:
+        notes.add_note("codraw", "demo-download", text, turn=1, tags="download-check")
+    notes.add_note("codraw", "demo-download", "another tag", turn=1, tags="elsewhere")
+    page.goto(f"{demo_app.url}/notes?tag=download-check")
+    wait_for_app(page)
+    csv = pd.read_csv(io.BytesIO(_download(page, "⬇ Notes as CSV").path().read_bytes()))
+    jsonl = [json.loads(line) for line in _download(page, "⬇ Notes as JSON Lines").path().read_text("utf-8").splitlines()]
+    assert set(csv["text"]) == {record["text"] for record in jsonl} == texts
+    assert all(record["tags"] == ["download-check"] for record in jsonl)
     assert_no_error(page)
