@@ -251,6 +251,11 @@ class NotesStore:
                            keep=lambda note: (wanted_tag is None or wanted_tag in note["tags"])
                            and (needle is None or needle in note["text"].casefold()))
 
+    def is_empty(self) -> bool:
+        """True when no note was ever written (deleted ones count: they can be brought back)."""
+        with self.db.read() as conn:
+            return conn.execute("SELECT 1 FROM notes LIMIT 1").fetchone() is None
+
     def notes_for_turn(self, corpus: str, dialog_id: str, round: Optional[int], turn: Optional[int]) -> pd.DataFrame:
         """Live notes attached exactly to this place (``turn=None``: the notes on the whole dialog/round)."""
         return self._frame(

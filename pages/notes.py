@@ -14,6 +14,9 @@ st.title("Notes")
 notes = store()
 if notes is None:
     st.stop()
+if notes.is_empty():
+    st.info("No notes yet: open a dialog in Replay and use the 📝 Notes panel under it.")
+    st.stop()
 
 filters = st.columns([2, 2, 3, 2], vertical_alignment="bottom")
 corpus = filters[0].selectbox("Corpus", ["all", *CORPUS_NAMES], format_func=lambda c: CORPUS_TITLES.get(c, "All corpora"),
@@ -33,7 +36,8 @@ if newer:
     st.info(f"{newer} note(s) were added, changed or deleted in another session while you edit; "
             "they appear once you save or discard your edits.")
 if frame.empty:
-    st.info("No notes yet: open a dialog in Replay and use the 📝 Notes panel under it.")
+    st.info("No note matches these filters." if show_deleted else
+            "No note matches these filters (deleted notes are hidden: toggle “Show deleted” to see them too).")
     st.stop()
 
 editable = served_links(frame.assign(tags=frame["tags"].map(", ".join), deleted=frame["deleted_at"].notna()), "link")

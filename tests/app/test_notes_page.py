@@ -25,6 +25,15 @@ def test_empty_store_says_how_to_add_notes():
     assert any("No notes yet" in info.value for info in at.info)
 
 
+def test_filters_matching_nothing_say_so_and_point_at_deleted_notes():
+    store = NotesStore(notes_db_path())
+    store.delete_note(store.add_note("codraw", "train_00001", "deleted", tags=["gone"]))
+    at = open_page("notes", text="no such words")
+    assert [info.value for info in at.info] == [
+        "No note matches these filters (deleted notes are hidden: toggle “Show deleted” to see them too)."]
+    assert not at.exception
+
+
 def test_table_edits_name_each_changed_note_by_id():
     import pandas as pd
 

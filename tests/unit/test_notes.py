@@ -121,6 +121,13 @@ def test_update_conflict_detected(store):
     assert store.get_note(note_id)["text"] == "fresh edit"
 
 
+def test_a_store_is_empty_until_a_note_is_written_and_stays_so_only_then(store):
+    assert store.is_empty()
+    only = store.add_note("codraw", "d1", "soon deleted")
+    store.delete_note(only)
+    assert not store.is_empty()  # a deleted note can be brought back: the Notes page must offer it
+
+
 def test_delete_is_recoverable(store):
     keep = store.add_note("codraw", "d1", "keep")
     gone = store.add_note("codraw", "d1", "delete me", tags=["x"])
