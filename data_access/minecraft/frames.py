@@ -19,6 +19,8 @@ from .blocks import best_alignment, decode, read_gold_xml
 from .reader import SPLITS, GameLog, discover, participants, read_game, speaker_of, strip_speaker
 
 CORPUS = "minecraft"
+# n_states counts the world states kept: the null-BuilderPosition glitch states are dropped, as the BAP
+# repository's remove_empty_states does (2,622 of 2,626 raw states on the shared subset).
 DIALOG_EXTRA = [
     "date_dir", "builder", "architect", "config", "n_states", "architect_utterances", "builder_utterances",
     "placements", "removals", "final_blocks", "gold_blocks", "outcome_match", "outcome_f1",
