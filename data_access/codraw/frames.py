@@ -127,7 +127,7 @@ class _Collector:
     checked in bulk afterwards (``stored_terms_check``)."""
 
     def __init__(self, lenient: bool = False):
-        self.lenient = lenient  # the JSON was read leniently: look for undecodable text (see _decode_json)
+        self.lenient = lenient  # the JSON was read leniently: look for undecodable text (see decode_json)
         self.scene_ids: dict[str, int] = {"": -1}  # scene string -> scene id; the empty string is "no scene"
         self.dialog: dict[str, list] = {k: [] for k in ("dialog_id", "split", "image_id", "n_rounds", "duration_s",
                                                         "target_scene", "label")}
@@ -214,6 +214,12 @@ class _Collector:
                   else _stored_score(s) for s in [t.get("score", _MISSING) for t in turns]]
         bad.update((i, "score is neither missing, [] nor [score (a finite number), weights, terms, weighted]")
                    for i, score in enumerate(scores) if score is None and i not in bad)
+        # The key marks the round after the Teller's peek (its value is true in every real file); false or
+        # null is no peek, and any other value is a round nobody can read.
+        peeked = [t.get("peeked", False) for t in turns]
+        if set(map(type, peeked)) - {bool, type(None)}:
+            bad.update((i, f"peeked is {str(v)[:40]!r}, neither true nor false") for i, v in enumerate(peeked)
+                       if type(v) not in (bool, type(None)) and i not in bad)
         for i in sorted(bad):
             skipped.append(SkippedRecord(f"{self.dialog['label'][owner[i]]} round {number[i]}", bad[i]))
         keep = [i for i in range(len(turns)) if i not in bad] if bad else range(len(turns))
@@ -227,7 +233,7 @@ class _Collector:
         r["msg_t"], r["msg_d"] = kept(text["msg_t"]), kept(text["msg_d"])
         r["seq_t"], r["seq_d"] = ([("" if v is None else v if type(v) is str else str(v)) for v in kept(seq[f])]
                                   for f in ("seq_t", "seq_d"))
-        r["peeked"] = ["peeked" in turns[i] for i in keep]
+        r["peeked"] = [peeked[i] is True for i in keep]
         r["score_status"], r["stored_score"], r["stored_terms"] = (list(column) for column in zip(*kept(scores))) \
             if len(keep) else ([], [], [])
         r["target_scene"] = [scene_ids.setdefault(t, len(scene_ids) - 1) if t else dialog_target[d]

@@ -7,6 +7,7 @@ Whole-source faults raise ``SourceError``; an unreadable per-dialog file is skip
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,8 @@ from ..common import SkippedRecord, SourceError
 from ..safe_io import LIMITS, gunzip_capped, read_capped
 
 SINGLE_FILE_NAMES = ("CoDraw_1_0.json", "CoDraw_1_0.json.gz")
+_GZIP_MAGIC, _BOM = b"\x1f\x8b", b"\xef\xbb\xbf"
+_DIALOG_KEY = re.compile(rb'"dialog"\s*:')  # JSON allows white space before the colon
 
 
 def _integer(literal: str) -> int | float:
@@ -30,7 +33,7 @@ def _integer(literal: str) -> int | float:
         return float("-inf") if literal.startswith("-") else float("inf")
 
 
-def _decode_json(raw: bytes, path: Path) -> tuple[Any, bool]:
+def decode_json(raw: bytes, path: Path) -> tuple[Any, bool]:
     """(document, lenient). msgspec first: it decodes the 155 MB corpus into the same dicts and lists in
     about 0.3 s where orjson needs 0.44 s. It refuses what orjson refuses (invalid UTF-8, lone surrogates,
     NaN, numbers beyond a double), and integers beyond 64 bits it keeps exact where orjson makes them
@@ -82,19 +85,26 @@ def _duplicate_keys(raw: bytes) -> set[str]:
 
 
 def _read_bytes(path: Path, limit: int = LIMITS["codraw"], what: str = "CoDraw file") -> bytes:
-    ahead = readahead.take(path)  # the CLI may have read and decompressed it while importing
-    if ahead:
-        return ahead
-    raw = read_capped(path, limit, what)
-    if not raw:
-        raise SourceError(path, "is empty")
-    if raw[:2] == b"\x1f\x8b":
-        raw = gunzip_capped(raw, limit, path, what)
+    raw = readahead.take(path)  # the CLI may have read and decompressed it while importing
+    if raw:
+        if path.suffix == ".gz" and _magic(path) != _GZIP_MAGIC:  # the read-ahead takes any file as it is
+            raise SourceError(path, "ends in .gz but is not a gzip file")
+    else:
+        raw = read_capped(path, limit, what)
         if not raw:
-            raise SourceError(path, "is empty (after decompression)")
-    elif path.suffix == ".gz":
-        raise SourceError(path, "ends in .gz but is not a gzip file")
-    return raw
+            raise SourceError(path, "is empty")
+        if raw[:2] == _GZIP_MAGIC:
+            raw = gunzip_capped(raw, limit, path, what)
+            if not raw:
+                raise SourceError(path, "is empty (after decompression)")
+        elif path.suffix == ".gz":
+            raise SourceError(path, "ends in .gz but is not a gzip file")
+    return raw[len(_BOM):] if raw.startswith(_BOM) else raw  # a byte order mark is UTF-8 too; JSON parsers refuse it
+
+
+def _magic(path: Path) -> bytes:
+    with open(path, "rb") as file:
+        return file.read(2)
 
 
 def _is_dialog(value: Any) -> bool:
@@ -103,16 +113,19 @@ def _is_dialog(value: Any) -> bool:
 
 def read_file(path: Path, skipped: list[SkippedRecord]) -> tuple[list[tuple[str, str, Any]], dict, bool]:
     """[(record label prefix, dialog key, dialog object)], the ``stat`` section of one file, and whether it
-    was read leniently (see ``_decode_json``)."""
+    was read leniently (see ``decode_json``)."""
     raw = _read_bytes(path)
-    document, lenient = _decode_json(raw, path)
+    document, lenient = decode_json(raw, path)
     if isinstance(document, dict) and isinstance(document.get("data"), dict):
         stat = document.get("stat")
         data = document["data"]
-        # A dialog id given twice would silently be the last copy: cheap count of the dialog-level key
-        # (inner quotes are escaped, so '"dialog"' only occurs as a key or a whole string value: one pass
-        # gives an upper bound of the keys, exact enough to rule duplicates out), then find which ones.
-        if raw.count(b'"dialog"') > len(data) and raw.count(b'"dialog":') + raw.count(b'"dialog" :') > len(data):
+        # A dialog id given twice would silently be the last copy. Each copy written as a dialog holds the key
+        # "dialog" once, so more of those keys in the text than among the dialogs kept means a copy was
+        # dropped; only then is the file parsed again to find which ids (inner quotes are escaped, so the
+        # cheap count of '"dialog"' is an upper bound, and the exact count of the key follows only past it).
+        # A dropped copy with no "dialog" key of its own goes unnoticed (the copy kept then loads as the only one).
+        with_key = sum(1 for dialog in data.values() if type(dialog) is dict and "dialog" in dialog)
+        if raw.count(b'"dialog"') > with_key and len(_DIALOG_KEY.findall(raw)) > with_key:
             for key in sorted(_duplicate_keys(raw) & set(data)):
                 skipped.append(SkippedRecord(f"{path.name}: {key}", "this dialog id occurs more than once in the file; "
                                                                    "none of its copies is loaded"))
@@ -142,7 +155,7 @@ def read_folder(folder: Path, skipped: list[SkippedRecord]) -> tuple[list[tuple[
             continue
         first_file[key] = file.name
         try:
-            document, file_lenient = _decode_json(_read_bytes(file, LIMITS["codraw dialog"], "per-dialog CoDraw file"), file)
+            document, file_lenient = decode_json(_read_bytes(file, LIMITS["codraw dialog"], "per-dialog CoDraw file"), file)
         except (SourceError, OSError) as exc:
             skipped.append(SkippedRecord(file.name, getattr(exc, "problem", str(exc))))
             continue

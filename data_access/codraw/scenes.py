@@ -24,6 +24,11 @@ if TYPE_CHECKING:  # scenes are parsed into an Arrow table, not a pandas frame (
 
 CANVAS_WIDTH, CANVAS_HEIGHT = 500, 400
 PALETTE = -10000.0
+# Where a clip art can lie: the canvas and one canvas width / height beyond each edge (the real corpus spans
+# x -40..650, y -189..704). A position farther out cannot come from dragging in the interface, and the
+# original 7-term metric, which does not cap distances, would turn it into an absurd score.
+X_REACH = (-CANVAS_WIDTH, 2 * CANVAS_WIDTH)
+Y_REACH = (-CANVAS_HEIGHT, 2 * CANVAS_HEIGHT)
 N_IDENTITIES = 58
 N_PERSON_SUBTYPES = 35  # 7 poses x 5 expressions
 PEOPLE_TYPES = (2, 3)
@@ -102,6 +107,8 @@ def parse_scene(text: str) -> list[Clipart]:
             raise ValueError(f"unknown type id {type_id}")
         if x == PALETTE or y == PALETTE:
             continue
+        if not (X_REACH[0] <= x <= X_REACH[1] and Y_REACH[0] <= y <= Y_REACH[1]):
+            raise ValueError(f"position {x:g},{y:g} lies far outside the canvas")
         cliparts.append(Clipart(identity_of(type_id, object_id), name, type_id, object_id, x, y, int(z), int(flip)))
     return cliparts
 
@@ -280,21 +287,25 @@ def _parse_chunk(scenes: Sequence[str], first_scene: int, problems: dict[int, st
     object_limit = np.where(is_person, N_PERSON_SUBTYPES, np.array(TYPE_SIZES)[kept_type])
     value_ok = object_ok & z_ok & flip_ok & (object_id >= 0) & (object_id < object_limit) \
         & (z >= 0) & (z <= 2) & ((flip == 0) | (flip == 1))
+    in_reach = (x >= X_REACH[0]) & (x <= X_REACH[1]) & (y >= Y_REACH[0]) & (y <= Y_REACH[1])
 
     # Report the first broken record of each scene: a bad number among the candidates, or a bad
     # type/object/depth/flip among the on-canvas ones.
     record_ok = np.ones(len(record_scene), dtype=bool)
     record_ok[candidates[~number_ok_all]] = False
-    kept_ok = value_ok & type_ok[on_canvas]
+    kept_ok = value_ok & type_ok[on_canvas] & in_reach
     record_ok[kept[~kept_ok]] = False
     bad_records = np.flatnonzero(~record_ok)
     for scene in np.unique(record_scene[bad_records]):
         record = bad_records[record_scene[bad_records] == scene][0]
         k = int(record_in_scene[record]) + 1
+        at = np.searchsorted(kept, record)  # its place among the on-canvas records, if it is one
         if not _is_on_canvas_record(record, kept):
             reason = f"clipart {k}: position is not a finite number"
-        elif not type_ok[on_canvas][np.searchsorted(kept, record)]:
+        elif not type_ok[on_canvas][at]:
             reason = f"clipart {k}: unknown type id"
+        elif not in_reach[at]:
+            reason = f"clipart {k}: position {x[at]:g},{y[at]:g} lies far outside the canvas"
         else:
             reason = f"clipart {k}: object id, depth or flip out of range"
         chunk_problems.setdefault(int(scene), reason)

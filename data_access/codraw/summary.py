@@ -35,7 +35,10 @@ def summarize(loaded: LoadedCorpus) -> dict:
         return value is not None and not (isinstance(value, float) and math.isnan(value))
 
     splits = {}
-    for split in SPLITS:
+    # The official splits always (the keys others rely on), then any other id prefix the file uses
+    # (e.g. "dev_…"), so that the splits add up to the totals.
+    others = sorted({row["split"] for row in rows if row["split"] not in SPLITS}, key=str)
+    for split in (*SPLITS, *others):
         part = [row for row in rows if row["split"] == split]
         splits[split] = {
             "dialogs": len(part),

@@ -9,7 +9,7 @@ keyed by ``interaction_id`` (= ``dialog_id``) and ``round`` (the play order, not
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Optional
 
@@ -419,6 +419,32 @@ def _read_survey(folder: Path, skipped: list[SkippedRecord]) -> pd.DataFrame:
 
 # --- assembling ------------------------------------------------------------------------------------------
 
+def _agreeing(interaction_id: str, items: list[tuple[str, Line]], skipped: list[SkippedRecord]) -> list[tuple[str, Line]]:
+    """The records of one interaction that agree with it. Its game is the one most of its records name, and each
+    round's board the one most of that round's records name (on a tie, the one named first); a record naming
+    another is skipped, named. The first record alone used to decide, so one damaged record could move a whole
+    round to another board and criterion, or an interaction to another game, without a word."""
+    game = Counter(line.record["game_id"] for _kind, line in items).most_common(1)[0][0]
+    boards: dict[int, Counter] = defaultdict(Counter)
+    for _kind, line in items:
+        if line.record["game_id"] == game:
+            boards[line.record["round_number"]][line.record["board_id"]] += 1
+    board_of = {round_number: counts.most_common(1)[0][0] for round_number, counts in boards.items()}
+    kept = []
+    for kind, line in items:
+        r = line.record
+        if r["game_id"] != game:
+            skipped.append(SkippedRecord(line.where, f"names game {r['game_id']}, but interaction {interaction_id} "
+                                                     f"plays {game} (as most of its records say)"))
+        elif r["board_id"] != board_of[r["round_number"]]:
+            skipped.append(SkippedRecord(line.where, f"names board {r['board_id']}, but round {r['round_number']} of "
+                                                     f"interaction {interaction_id} is played on {board_of[r['round_number']]} "
+                                                     "(as most of its records say)"))
+        else:
+            kept.append((kind, line))
+    return kept
+
+
 def build_frames(path: Path, progress: ProgressCallback = no_progress) -> tuple[dict[str, pd.DataFrame], list[SkippedRecord]]:
     """All frames of A Game Of Sorts from the folder with its JSON Lines files (see module docstring)."""
     folder = reader.data_folder(Path(path))
@@ -441,6 +467,7 @@ def build_frames(path: Path, progress: ProgressCallback = no_progress) -> tuple[
     step_rows, rank_rows, round_rows, dialog_rows = [], [], [], []
     for interaction_id, items in by_interaction.items():
         items.sort(key=_step_order)
+        items = _agreeing(interaction_id, items, skipped)
         roles: dict[str, str] = {}
         for _kind, line in items:
             roles.setdefault(line.record["username"], f"Player {chr(ord('A') + len(roles))}")

@@ -127,7 +127,9 @@ def read_layer(path: Path | str) -> MentionLayer:
             else:
                 mentions.append(mention)
         messages.append(MessageMentions(number, interaction, round_number, message_number, tuple(mentions)))
-    if n_lines and not messages:
+    if not n_lines:
+        raise SourceError(path, "is empty; expected one JSON object per annotated message")
+    if not messages:
         raise SourceError(path, f"holds no valid line of the {LAYER} layer (first problem: {skipped[0].reason})")
     return MentionLayer(str(path), messages, skipped)
 
@@ -201,6 +203,8 @@ def link(layer: MentionLayer, messages: pd.DataFrame) -> LinkedMentions:
         for mention in message.mentions:
             fits = 0 <= mention.start < mention.end <= len(text)
             span_ok = fits and text[mention.start:mention.end] == mention.mention
+            # Offsets beyond 64 bits are out of range like any other, and kept as missing: no column holds them.
+            start, end = (offset if -2 ** 63 <= offset < 2 ** 63 else None for offset in (mention.start, mention.end))
             out_of_range += not span_ok
             referents = []
             for image in mention.image_ids:
@@ -212,7 +216,7 @@ def link(layer: MentionLayer, messages: pd.DataFrame) -> LinkedMentions:
             images_linked += len(referents)
             rows.append({
                 "corpus": "gos", "dialog_id": message.interaction_id, "round": message.round_number, "turn": turns[row],
-                "message": message.message_number, "role": roles[row], "start": mention.start, "end": mention.end,
+                "message": message.message_number, "role": roles[row], "start": start, "end": end,
                 "text": mention.mention, "label": "mention", "referents": referents, "source": LAYER,
                 "record": f"{where} mention {mention.index}", "single": mention.single, "span_ok": span_ok,
             })

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import msgspec
 import numpy as np
 import pandas as pd
 
 from ..codraw.metrics import score_pairs
+from ..codraw.reader import decode_json
 from ..codraw.scenes import dense_scenes, parse_scene_strings
 from ..common import LoadedCorpus, SourceError
 from .common import Tally, json_lines, no_usable_line, read_bytes
@@ -36,7 +36,7 @@ def read_rows(path: Path) -> tuple[pd.DataFrame, Tally]:
     path = Path(path)
     tally = Tally(path.name)
     data = read_bytes(path)
-    layout = _corpus_layout(data)
+    layout = _corpus_layout(data, path)
     rows: dict[str, list] = {"dialog_id": [], "round": [], "scene": [], "line": [], "record": []}
 
     def add(dialog_id, round_number, scene, line, record):
@@ -47,6 +47,7 @@ def read_rows(path: Path) -> tuple[pd.DataFrame, Tally]:
         rows["record"].append(record)
 
     if layout is not None:
+        layout, lenient = layout
         for key, dialog in layout.items():
             turns = dialog.get("dialog") if isinstance(dialog, dict) else None
             if not isinstance(turns, list):
@@ -57,6 +58,9 @@ def read_rows(path: Path) -> tuple[pd.DataFrame, Tally]:
                 scene = turn.get("abs_d") if isinstance(turn, dict) else None
                 if not isinstance(scene, str):
                     tally.skip(None, "abs_d is not a scene string", record)
+                    continue
+                if lenient and not _is_utf8(scene):
+                    tally.skip(None, "abs_d holds bytes that are not UTF-8", record)
                     continue
                 add(str(key), index + 1, scene, None, record)
         if not rows["dialog_id"]:
@@ -71,7 +75,7 @@ def read_rows(path: Path) -> tuple[pd.DataFrame, Tally]:
             dialog_id, round_number, scene = r.get("dialog_id"), r.get("round"), r.get("scene")
             if not isinstance(dialog_id, str) or not dialog_id:
                 tally.skip(line.number, "dialog_id is missing or not a string")
-            elif isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
+            elif isinstance(round_number, bool) or not isinstance(round_number, int) or not 1 <= round_number < 2 ** 63:
                 tally.skip(line.number, "round is missing or not a positive integer")
             elif not isinstance(scene, str):
                 tally.skip(line.number, "scene is missing or not a string")
@@ -89,19 +93,31 @@ def read_rows(path: Path) -> tuple[pd.DataFrame, Tally]:
     return frame, tally
 
 
-def _corpus_layout(data: bytes):
-    """The ``data`` mapping when the file is one JSON object in the corpus layout, else None.
+def _corpus_layout(data: bytes, path: Path):
+    """(the ``data`` mapping, whether it was read leniently) when the file is one JSON object in the corpus layout,
+    else None.
 
-    On JSON Lines the parse stops with an error right after the first line's object, so the test is cheap."""
+    Decoded as the corpus itself is (``codraw.reader.decode_json``), so that a NaN or an undecodable byte
+    somewhere costs only the rounds that hold it, not the run. On JSON Lines every parser stops with an error
+    right after the first line's object, so the test is cheap."""
     if data.lstrip()[:1] != b"{":
         return None
     try:
-        value = msgspec.json.decode(data)  # as the corpus itself is read (data_access.codraw.reader)
-    except (msgspec.DecodeError, RecursionError):
+        value, lenient = decode_json(data, path)
+    except SourceError:
         return None
     if isinstance(value, dict) and isinstance(value.get("data"), dict):
-        return value["data"]
+        return value["data"], lenient
     return None
+
+
+def _is_utf8(text: str) -> bool:
+    """False for a string read leniently whose undecodable bytes became lone surrogates."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def score(corpus: LoadedCorpus, rows: pd.DataFrame, tally: Tally) -> dict[str, pd.DataFrame]:

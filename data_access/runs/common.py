@@ -39,22 +39,23 @@ def run_name(path: Path | str) -> str:
     return Path(name).stem or name
 
 
+BOM = b"\xef\xbb\xbf"
 RUN_LIMIT = LIMITS["codraw"]  # a run in the CoDraw corpus layout is as large as the corpus file (155 MB today)
 
 
 def read_bytes(path: Path) -> bytes:
-    """The file's bytes, gunzipped when it is gzip (by its magic number, whatever its name); a FIFO, device,
+    """The file's bytes, gunzipped when it is gzip (by its magic number, whatever its name), without a byte order
+    mark; a FIFO, device,
     folder, oversized file or gzip bomb is refused with one SourceError naming the file (``safe_io``)."""
     from .. import readahead
     from ..safe_io import gunzip_capped, read_capped
 
-    ahead = readahead.take(path)  # the CLI may have read and decompressed it while importing
-    if ahead is not None:
-        return ahead
-    data = read_capped(path, RUN_LIMIT, "run file")
-    if data[:2] == b"\x1f\x8b":
-        data = gunzip_capped(data, RUN_LIMIT, path, "run file")
-    return data
+    data = readahead.take(path)  # the CLI may have read and decompressed it while importing
+    if data is None:
+        data = read_capped(path, RUN_LIMIT, "run file")
+        if data[:2] == b"\x1f\x8b":
+            data = gunzip_capped(data, RUN_LIMIT, path, "run file")
+    return data[len(BOM):] if data.startswith(BOM) else data  # a byte order mark is UTF-8 too; JSON parsers refuse it
 
 
 @dataclass

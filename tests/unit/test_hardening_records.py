@@ -40,7 +40,7 @@ def test_one_huge_number_in_one_scene_costs_that_scene_only(field, value):
     index = 0 if field == 0 else 9 + field  # a field of the second clipart (or the count)
     fields[index] = value
     bad = ",".join(fields)
-    scenes = [GOOD_SCENE.replace("469", str(100 + i)) for i in range(5000)]
+    scenes = [GOOD_SCENE.replace("469", str(100 + i % 900)) for i in range(5000)]
     scenes[3000] = bad
     parsed = parse_scene_strings(scenes)
     assert set(parsed.problems) == {3000}
@@ -168,19 +168,84 @@ def test_a_huge_or_odd_image_id_is_listed_and_left_empty_never_replaced(tmp_path
     assert "image_id" in reasons[f"{path.name}: {key}"]
 
 
-def test_a_dialog_id_given_twice_in_the_single_file_is_listed_and_neither_copy_loads(tmp_path):
+@pytest.mark.parametrize("variant", ["plain", "white space before the colon", "another dialog lacks its rounds"])
+def test_a_dialog_id_given_twice_in_the_single_file_is_listed_and_neither_copy_loads(tmp_path, variant):
     path, document = codraw_copy(tmp_path)
     keys = list(document["data"])
     first, second = keys[0], keys[1]
+    if variant == "another dialog lacks its rounds":
+        del document["data"][keys[5]]["dialog"]
     text = json.dumps(document)
+    if variant == "white space before the colon":
+        text = text.replace('"dialog": ', '"dialog"\n: ')
     # the second dialog's object once more under the first one's id, at the end of "data"
     duplicate = json.dumps({first: document["data"][second]})[1:-1]
     text = text[:text.rindex("}}")] + ", " + duplicate + "}}" if text.endswith("}}") else None
     assert text is not None
     frames, reasons = loaded_codraw(write_text(path, text))
     ids = list(frames["dialogs"]["dialog_id"])
-    assert first not in ids and second in ids and len(ids) == len(keys) - 1
+    lost = 2 if variant == "another dialog lacks its rounds" else 1
+    assert first not in ids and second in ids and len(ids) == len(keys) - lost
     assert "more than once" in reasons[f"{path.name}: {first}"]
+
+
+@pytest.mark.parametrize("x,y", [(1e9, 100), (5000, 100), (100, -3000), (-501, 0)])
+def test_a_clipart_far_off_the_canvas_costs_its_round(tmp_path, x, y):
+    """The original metric does not cap distances: one x of 1e9 made a split's mean score -47,614.88."""
+    path, document = codraw_copy(tmp_path)
+    clean, _ = loaded_codraw(write_text(path, json.dumps(document)))
+    key = list(document["data"])[2]
+    turns = document["data"][key]["dialog"]
+    index = next(i for i, t in enumerate(turns) if t.get("abs_d") and "-10000" not in t["abs_d"].split(",")[5])
+    fields = turns[index]["abs_d"].split(",")
+    fields[5], fields[6] = str(x), str(y)  # the first clipart's position
+    turns[index]["abs_d"] = ",".join(fields)
+    damaged, reasons = loaded_codraw(write_text(path, json.dumps(document)))
+    assert reasons == {f"{path.name}: {key} round {index + 1}": f"abs_d: clipart 1: position {x:g},{y:g} lies far outside the canvas"}
+    same_except(clean, damaged, key)
+
+
+def test_the_edges_of_where_a_clipart_can_lie_are_kept():
+    parsed = parse_scene_strings(["2,s_3s.png,0,3,0,-500,-400,0,0,t_4s.png,1,4,7,1000,800,0,0,"])
+    assert parsed.problems == {} and sorted(parsed.cliparts["x"].tolist()) == [-500, 1000]
+
+
+@pytest.mark.parametrize("value,peek", [(True, True), (False, False), (None, False), ("yes", None), (1, None)])
+def test_peeked_counts_only_when_true(tmp_path, value, peek):
+    """The key marks the round after the peek; "peeked": false was once counted as a peek."""
+    path, document = codraw_copy(tmp_path)
+    key = list(document["data"])[3]
+    turns = document["data"][key]["dialog"]
+    for turn in turns:
+        turn.pop("peeked", None)
+    turns[1]["peeked"] = value
+    frames, reasons = loaded_codraw(write_text(path, json.dumps(document)))
+    rounds = frames["rounds"][frames["rounds"]["dialog_id"] == key]
+    if peek is None:  # a value that is neither: its round goes, named
+        assert reasons == {f"{path.name}: {key} round 2": f"peeked is {str(value)!r}, neither true nor false"}
+        assert not rounds["peeked"].any()
+    else:
+        assert reasons == {}
+        assert rounds["peeked"].tolist() == [False, peek] + [False] * (len(turns) - 2)
+
+
+def test_a_byte_order_mark_is_read_as_the_utf_8_it_is(tmp_path):
+    path, document = codraw_copy(tmp_path)
+    clean, _ = loaded_codraw(write_text(path, json.dumps(document)))
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(document).encode())
+    with_bom, reasons = loaded_codraw(path)
+    assert reasons == {} and with_bom["dialogs"].equals(clean["dialogs"])
+
+
+def test_a_plain_file_named_gz_is_refused_even_when_read_ahead(tmp_path):
+    """The command line reads its source ahead while importing; that path took any bytes as they were."""
+    from data_access import readahead
+
+    path, document = codraw_copy(tmp_path)
+    path = write_text(tmp_path / "CoDraw_1_0.json.gz", json.dumps(document))
+    readahead.read_ahead(path)
+    with pytest.raises(SourceError, match="ends in .gz but is not a gzip file"):
+        loaded_codraw(path)
 
 
 def test_a_scene_with_a_huge_value_costs_its_round_in_a_load(tmp_path):
@@ -257,6 +322,30 @@ def test_a_lock_of_an_image_not_on_the_board_is_listed_not_ranked(gos):
     assert "not on board" in reasons[where(i)]
     assert "not_on_this_board" not in set(damaged["ranks"]["image_id"])
     assert len(damaged["lock_events"]) == len(clean["lock_events"]) - 1
+
+
+@pytest.mark.parametrize("which", ["first of its round", "later in its round"])
+@pytest.mark.parametrize("names", ["another game's board", "another board of its game"])
+def test_a_record_naming_another_board_is_listed_and_its_round_keeps_its_board(gos, which, names):
+    """The first record of a round used to decide its board (and criterion) and of an interaction its game."""
+    records = log_lines(gos)
+    clean, _ = gos_load(gos)
+    config = [json.loads(line) for line in (gos / gos_reader.GAME_CONFIG_FILE).read_text().splitlines() if line.strip()]
+    in_round = [i for i, r in enumerate(records) if r["interaction_id"] == records[0]["interaction_id"]
+                and r["round_number"] == 2 and "message_number" in r]  # a lost lock event has consequences of its own
+    i = in_round[0] if which == "first of its round" else in_round[len(in_round) // 2]
+    game = records[i]["game_id"]
+    other = next(b for b in config if (b["game_id"] != game) == (names == "another game's board")
+                 and b["board_id"] != records[i]["board_id"])
+    records[i]["game_id"], records[i]["board_id"] = other["game_id"], other["board_id"]
+    write_log(gos, records)
+    damaged, reasons = gos_load(gos)
+    assert list(reasons) == [where(i)] and "as most of its records say" in reasons[where(i)]
+    key = ["interaction_id", "round"]
+    columns = ["game_id", "board_id", "criterion"]
+    assert damaged["rounds"].set_index(key)[columns].equals(clean["rounds"].set_index(key)[columns])
+    assert damaged["dialogs"]["game_id"].tolist() == clean["dialogs"]["game_id"].tolist()
+    assert len(damaged["messages"]) + len(damaged["lock_events"]) == len(clean["messages"]) + len(clean["lock_events"]) - 1
 
 
 @pytest.mark.parametrize("timestamp", [0, 1, 10 ** 18, 2 ** 63 - 1, 4_102_444_800_000, -5])
@@ -484,3 +573,17 @@ def test_the_art_free_renderer_draws_far_off_or_non_finite_clip_art_without_rais
     for before, after in ((far, near), (near, far), (far, [])):
         image = render_scene(after, changes=scene_changes(before, after))
         assert image.size == (500, 400)
+
+
+def test_an_id_outside_the_official_splits_is_a_split_of_its_own_and_the_splits_add_up(tmp_path):
+    from data_access.codraw.summary import summarize
+    from data_access.corpora import load_path
+
+    path, document = codraw_copy(tmp_path)
+    key = list(document["data"])[0]
+    document["data"]["dev_06149"] = document["data"].pop(key)
+    summary = summarize(load_path("codraw", write_text(path, json.dumps(document)), cache_root=tmp_path / "cache"))
+    splits = summary["splits"]
+    assert list(splits)[:3] == ["train", "val", "test"] and splits["dev"]["dialogs"] == 1
+    assert sum(part["dialogs"] for part in splits.values()) == summary["dialogs"]
+    assert sum(part["rounds"] for part in splits.values()) == summary["rounds"]

@@ -90,6 +90,26 @@ def test_a_file_without_one_valid_line_is_not_this_layer(tmp_path):
         gos_mentions.read_layer(tmp_path / "missing.jsonl")
 
 
+@pytest.mark.parametrize("content", ["", "\n\n  \n"])
+def test_an_empty_file_is_an_error_as_for_the_other_layer(tmp_path, content):
+    path = tmp_path / "gos-mentions.jsonl"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(SourceError, match="gos-mentions.jsonl: is empty"):
+        gos_mentions.read_layer(path)
+
+
+def test_offsets_beyond_64_bits_are_out_of_range_not_a_failed_layer(tmp_path, messages):
+    dialog, round_, number, text, board = _message(messages)
+    good = {"mention": text[0:5], "single": True, "image_ids": [board[0]], "start": 0, "end": 5}
+    huge = {"mention": "x", "single": True, "image_ids": [board[1]], "start": 2 ** 63, "end": 2 ** 64 - 1}
+    path = tmp_path / "gos-mentions.jsonl"
+    path.write_text(_line(dialog, round_, number, [good, huge]) + "\n", encoding="utf-8")
+    linked = gos_mentions.link(gos_mentions.read_layer(path), messages)
+    assert gos_mentions.summary(linked)["spans_out_of_range"] == 1
+    frame = linked.annotations
+    assert frame["start"].isna().tolist() == [False, True] and frame["span_ok"].tolist() == [True, False]
+
+
 def test_not_utf8_line_is_skipped(tmp_path, messages):
     dialog, round_, number, _text, _board = _message(messages)
     path = tmp_path / "gos-mentions.jsonl"

@@ -157,3 +157,43 @@ def test_demo_run_scores_agree_with_the_readable_one_pair_metrics(tmp_path):
                 continue
             assert row.score_final == pytest.approx(final_score(drawing, target).score, abs=1e-12)
             assert row.score_original == pytest.approx(original_score(drawing, target).score, abs=1e-12)
+
+
+@pytest.mark.parametrize("damage", ["nan", "bad byte", "bom"])
+def test_one_bad_value_in_a_corpus_layout_run_costs_its_round_not_the_run(corpus, tmp_path, damage):
+    """The corpus layout was decoded by msgspec only: one NaN or undecodable byte made the whole run
+    "hold no JSON object line"; it is now read as the corpus is, leniently where it must be."""
+    source = json.loads(corpus_file(tmp_path).read_text())
+    source["data"]["train_00001"]["dialog"][1]["abs_d"] = "__SCENE__"
+    source["data"]["train_00001"]["dialog"][2]["score"] = "__SCORE__"
+    text = json.dumps(source).encode().replace(b'"__SCORE__"', b"NaN" if damage == "nan" else b"[]")
+    text = text.replace(b'"__SCENE__"', json.dumps(FLIPPED if damage != "bad byte" else "1,s_3s.png,0,3,0,100,100,0,1,\udcff",
+                                                    ensure_ascii=False).encode("utf-8", "surrogateescape"))
+    run = tmp_path / "run.json"
+    run.write_bytes((b"\xef\xbb\xbf" if damage == "bom" else b"") + text)
+    loaded = load_run(corpus, run, cache_root=tmp_path / "cache")
+    rounds = loaded.frames["rounds"]
+    if damage == "bad byte":
+        assert [(s.record, s.reason) for s in loaded.skipped] == [
+            ("run.json data.train_00001.dialog[1]", "abs_d holds bytes that are not UTF-8")]
+        assert len(rounds) == 4
+    else:
+        assert loaded.skipped == [] and len(rounds) == 5
+        assert rounds["score_final"].tolist() == [5.0, 5.0, 5.0, 4.0, 5.0]
+
+
+def test_a_round_number_beyond_64_bits_is_a_skipped_line_not_a_failed_run(corpus, tmp_path):
+    run = jsonl(tmp_path / "huge.jsonl",
+                {"dialog_id": "train_00001", "round": 1, "scene": SAME},
+                '{"dialog_id": "train_00001", "round": 18446744073709551615, "scene": ""}',
+                '\ufeff{"dialog_id": "train_00001", "round": 2, "scene": ""}')  # a stray BOM mid-file is no JSON
+    loaded = load_run(corpus, run, cache_root=tmp_path / "cache")
+    assert [(s.record, s.reason) for s in loaded.skipped][0] == ("huge.jsonl:2", "round is missing or not a positive integer")
+    assert loaded.frames["rounds"]["score_final"].tolist() == [5.0]
+
+
+def test_a_byte_order_mark_before_the_first_line_is_not_a_bad_line(corpus, tmp_path):
+    run = tmp_path / "bom.jsonl"
+    run.write_bytes(b"\xef\xbb\xbf" + json.dumps({"dialog_id": "train_00001", "round": 1, "scene": SAME}).encode() + b"\n")
+    loaded = load_run(corpus, run, cache_root=tmp_path / "cache")
+    assert loaded.skipped == [] and loaded.frames["rounds"]["score_final"].tolist() == [5.0]
