@@ -18,6 +18,24 @@ from . import readahead
 from .common import CORPUS_NAMES, SourceError
 
 
+def _naming(path, action, *args, **kwargs):
+    """``action(*args, **kwargs)``, with an unexpected error turned into a SourceError naming ``path``: the
+    one line on stderr names the file that failed (the corpus or the run or layer file), whichever it is."""
+    try:
+        return action(*args, **kwargs)
+    except SourceError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the contract is one line naming the file, never a traceback
+        raise SourceError(path, f"unexpected {type(exc).__name__}: {exc}") from exc
+
+
+def _say_cache_notes(*notes) -> None:
+    """Say once why something was not cached (the corpus and a run in an unusable cache folder say the same)."""
+    note = next((note for note in notes if note), None)
+    if note:
+        print(f"note: {note}", file=sys.stderr)
+
+
 def _summary(args) -> int:
     from .corpora import corpus_module, is_cached, load_path
     from .sources import Source
@@ -25,25 +43,20 @@ def _summary(args) -> int:
     if not is_cached(Source(args.corpus, Path(args.path), None)):
         readahead.read_ahead(args.path)  # a cold load: read the source while pandas & co. are imported
     loaded = load_path(args.corpus, args.path)
-    if loaded.cache_note:
-        print(f"note: {loaded.cache_note}", file=sys.stderr)
+    _say_cache_notes(loaded.cache_note)
     print(json.dumps(corpus_module(args.corpus).summarize(loaded), indent=None if args.compact else 2))
     return 0
 
 
 def _run_summary(args) -> int:
-    readahead.read_ahead(args.run_path)  # read (and decompress) the run while pandas & co. are imported
-    from .corpora import load_path
-    from .runs import load_run, summarize
+    # read (and decompress) the run while pandas & co. are imported
+    _naming(args.run_path, readahead.read_ahead, args.run_path)
+    from . import corpora, runs
 
-    loaded = load_path(args.corpus, args.path)
-    try:
-        run = load_run(loaded, args.run_path, args.name)
-    except SourceError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - name the run file, not the corpus
-        raise SourceError(args.run_path, f"unexpected {type(exc).__name__}: {exc}") from exc
-    print(json.dumps(summarize(run), indent=None if args.compact else 2))
+    loaded = _naming(args.path, corpora.load_path, args.corpus, args.path)
+    run = _naming(args.run_path, runs.load_run, loaded, args.run_path, args.name)
+    _say_cache_notes(loaded.cache_note, run.cache_note)
+    print(json.dumps(_naming(args.run_path, runs.summarize, run), indent=None if args.compact else 2))
     return 0
 
 
@@ -70,9 +83,17 @@ def _corpus_name(value: str) -> str:
 
 
 def _layer_summary(args) -> int:
-    from .layers.load import layer_summary
+    # The corpus (through the cache), then the layer: each failure names its own file, and a cache note is said once.
+    from . import corpora
+    from .layers import LAYER_CORPUS, load
 
-    print(json.dumps(layer_summary(args.layer, args.corpus_path, args.layer_path), indent=None if args.compact else 2))
+    layer_path = Path(args.layer_path)
+    if not layer_path.is_file():
+        raise SourceError(layer_path, "does not exist" if not layer_path.exists() else "is not a file")
+    loaded = _naming(args.corpus_path, corpora.load_path, LAYER_CORPUS[args.layer], args.corpus_path)
+    figures = _naming(layer_path, lambda: load.load_layer(args.layer, loaded, layer_path).figures)
+    _say_cache_notes(loaded.cache_note)
+    print(json.dumps(figures, indent=None if args.compact else 2))
     return 0
 
 
@@ -110,7 +131,9 @@ def main(argv=None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except Exception as exc:  # noqa: BLE001 - the contract is one line, never a traceback
-        print(f"error: {getattr(args, 'path', None) or getattr(args, 'layer_path', '')}: unexpected {type(exc).__name__}: {exc}", file=sys.stderr)
+        # each command names the file that failed itself (``_naming``); this is the last resort
+        path = getattr(args, "path", None) or getattr(args, "corpus_path", None) or ""
+        print(f"error: {path}: unexpected {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
 
 

@@ -9,6 +9,7 @@ as usual. No heavy imports here, by design.
 """
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 from typing import Optional
@@ -26,9 +27,16 @@ def _read(path: Path, result: list) -> None:
         pass
 
 
+def _key(path: Path | str) -> Path:
+    # os.path.realpath, not Path.resolve(): on a symlink loop resolve() raises RuntimeError (Python 3.11),
+    # which callers expecting OSError for an unreadable file do not catch; realpath just stops at the loop.
+    return Path(os.path.realpath(path))
+
+
 def read_ahead(path: Path | str) -> None:
-    """Start reading ``path`` (decompressed when it is gzip) unless it is not a plain file."""
-    path = Path(path).resolve()
+    """Start reading ``path`` (decompressed when it is gzip) unless it is not a plain file (a symlink loop,
+    a missing path...: nothing is read, and the loader reports the problem when it reads the file itself)."""
+    path = _key(path)
     if path in _pending or not is_regular_file(path):
         return
     result: list = []
@@ -39,7 +47,7 @@ def read_ahead(path: Path | str) -> None:
 
 def take(path: Path | str) -> Optional[bytes]:
     """The bytes read ahead for ``path`` (waiting for them if need be), or None when there are none."""
-    entry = _pending.pop(Path(path).resolve(), None)
+    entry = _pending.pop(_key(path), None)
     if entry is None:
         return None
     thread, result = entry

@@ -111,14 +111,3 @@ def load_layer(layer: str, loaded: LoadedCorpus, path: Path | str, is_demo: bool
         raise SourceError(path, f"cannot be read ({type(exc).__name__}: {exc})") from exc
     result.load_seconds = time.perf_counter() - started
     return result
-
-
-def layer_summary(layer: str, corpus_path: Path | str, layer_path: Path | str) -> dict:
-    """The CLI's figures: the corpus (through the Parquet cache) and the layer file, both given as paths."""
-    from ..corpora import load_path
-
-    layer_path = Path(layer_path)
-    if not layer_path.is_file():
-        raise SourceError(layer_path, "does not exist" if not layer_path.exists() else "is not a file")
-    loaded = load_path(LAYER_CORPUS[layer], corpus_path)
-    return load_layer(layer, loaded, layer_path).figures

@@ -39,6 +39,7 @@ class LoadedRun:
     from_cache: bool = False
     load_seconds: float = 0.0
     is_demo: bool = False
+    cache_note: Optional[str] = None  # why the run's frames were not cached (e.g. a read-only cache folder)
 
     @property
     def unmatched(self):
@@ -58,7 +59,7 @@ def _corpus_identity(corpus: LoadedCorpus) -> str:
 
 
 def run_cache_key(corpus: LoadedCorpus, path: Path) -> str:
-    identity = {"run": str(Path(path).resolve()), "files": cache.source_fingerprint(Path(path)),
+    identity = {"run": os.path.realpath(path), "files": cache.source_fingerprint(Path(path)),
                 "corpus": _corpus_identity(corpus), "schema": RUN_SCHEMA_VERSION}
     return hashlib.sha1(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:20]
 
@@ -84,19 +85,34 @@ def load_run(corpus: LoadedCorpus, path: Path | str, name: Optional[str] = None,
 
     check_file(path)  # a missing path, a folder, a FIFO or a device: one line naming it
     from_cache = False
+    problems: list[str] = []
     if use_cache:
         entry = Path(cache_root or cache_dir()) / f"run-{corpus.corpus}-{run_cache_key(corpus, path)}"
-        hit = cache.read_entry(entry)
+
+        rebuilt: list = []
+
+        def rebuild():
+            # also called when a cached frame file proves damaged (its bytes fail their checksum): the entry
+            # is rebuilt from the run file, as the corpus cache does, never blamed on the run
+            built = build()
+            rebuilt.append(built)
+            problem = cache.write_entry(entry, *built)
+            if problem:
+                problems.append(problem)
+            return built
+
+        hit = cache.read_entry(entry, rebuild)
         if hit is not None:
             frames, skipped = {k: hit[0][k] for k in hit[0]}, hit[1]
-            from_cache = True
+            if rebuilt:
+                frames, skipped = rebuilt[0]
+            from_cache = not rebuilt
         else:
-            frames, skipped = build()
-            cache.write_entry(entry, frames, skipped)
+            frames, skipped = rebuild()
     else:
         frames, skipped = build()
     return LoadedRun(corpus.corpus, name or run_name(path), str(path), frames, list(skipped), from_cache,
-                     time.perf_counter() - started, is_demo)
+                     time.perf_counter() - started, is_demo, problems[0] if problems else None)
 
 
 def summarize(run: LoadedRun) -> dict:
