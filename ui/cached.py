@@ -289,7 +289,10 @@ def _load_run(key: SourceKey, run_key: RunKey):
 
 def model_run(name: str, run_key: RunKey):
     """The scored run (``LoadedRun``), or a ``LoadFailure`` naming the run file."""
-    return _load_run(_prepared_key(name), run_key)
+    run = _load_run(_prepared_key(name), run_key)
+    if getattr(run, "cache_note", None):
+        _say_once(run.cache_note)
+    return run
 
 
 def run_derived(function: Callable, name: str, run_key: RunKey, *args):
