@@ -126,9 +126,12 @@ def parse_gold_xml(text: str, name: str = "gold configuration") -> list[int]:
     (not a well-formed document), so each non-empty line is parsed on its own, by ``defusedxml`` (no entity
     expansion, no external entities or DTDs, whatever the expat version). Raises ValueError naming the line
     when one cannot be parsed, holds a colour that is not one of the six, a coordinate that is not an
-    integer the block key can hold, or when the file holds no block at all (an empty target is no target)."""
+    integer the block key can hold, or a second block in a cell that already holds one (the target would be
+    ambiguous), or when the file holds no block at all (an empty target is no target). A leading byte order
+    mark is read as the UTF-8 it is."""
     keys = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    line_of_cell: dict[tuple[int, int, int], int] = {}
+    for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         line = line.strip()
         if not line:
             continue
@@ -138,6 +141,9 @@ def parse_gold_xml(text: str, name: str = "gold configuration") -> list[int]:
                 raise ValueError(f"<{element.tag}> is not a <DrawBlock>")
             x, y, z = (int(element.attrib[a]) for a in ("x", "y", "z"))
             keys.append(checked_key(x - GOLD_DISPLACEMENT, y, z - GOLD_DISPLACEMENT, strict_color_id(element.attrib["type"])))
+            first = line_of_cell.setdefault((x, y, z), number)
+            if first != number:
+                raise ValueError(f"a second block in the cell x={x} y={y} z={z} (line {first} has one)")
         except (ParseError, KeyError, ValueError) as exc:
             raise ValueError(f"{name} line {number}: {type(exc).__name__}: {exc}") from exc
     if not keys:

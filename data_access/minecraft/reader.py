@@ -13,6 +13,7 @@ Configs listed in no split (C3, C17, C32, C38) are the warm-up games.
 """
 from __future__ import annotations
 
+import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -34,6 +35,9 @@ _PARTICIPANTS = re.compile(r"^(B\d+)-(A\d+)-")
 _AUGMENTED_SUFFIX = re.compile(r"_\d+")
 _SYSTEM_LINE = re.compile(r"^<Builder>\s+mission has started\s*\.?\s*$", re.IGNORECASE)
 _OFFSET = 128
+_BOM = b"\xef\xbb\xbf"  # a UTF-8 byte order mark is UTF-8 too, but orjson refuses it
+# The longest real game lasts 2,304 s (FORMATS B.3); a TimeElapsed past a day is no game's duration.
+MAX_TIME_ELAPSED = 86400.0
 
 
 def config_name(experiment_id: str) -> str:
@@ -90,8 +94,15 @@ def find_root(path: Path) -> Path:
     return path
 
 
+def _without_bom(raw: bytes) -> bytes:
+    return raw[len(_BOM):] if raw.startswith(_BOM) else raw
+
+
 def discover(path: Path) -> CorpusLayout:
-    """The games below a corpus root in a stable order (date folder, then experiment id)."""
+    """The games below a corpus root in a stable order (date folder, then experiment id).
+
+    Contradictions are listed, never resolved by a silent choice: a config listed in more than one split of
+    ``splits.json`` and an experiment id found in more than one date folder cost their games (each listed)."""
     root = find_root(path)
     logs = root / "logs"
     if not logs.is_dir():
@@ -100,11 +111,26 @@ def discover(path: Path) -> CorpusLayout:
     if not splits_file.exists():
         raise SourceError(splits_file, "is missing (the train/val/test lists of gold configurations)")
     try:
-        raw_splits = orjson.loads(read_capped(splits_file, LIMITS["splits"], "splits file"))
-        splits = {str(config): split for split in SPLITS for config in raw_splits.get(split, [])}
+        raw_splits = orjson.loads(_without_bom(read_capped(splits_file, LIMITS["splits"], "splits file")))
+        listed_in: dict[str, list[str]] = {}
+        for split in SPLITS:
+            configs = raw_splits.get(split, [])
+            if not isinstance(configs, list):  # a string would be taken for a list of one-letter configs
+                raise TypeError(f'"{split}" is not a list')
+            for config in configs:
+                names = listed_in.setdefault(str(config), [])
+                if split not in names:
+                    names.append(split)
     except (orjson.JSONDecodeError, AttributeError, TypeError) as exc:
         raise SourceError(splits_file, f"is not a JSON object of split lists ({exc})") from exc
+    splits = {config: names[0] for config, names in listed_in.items() if len(names) == 1}
+    # A config in two splits: whichever split its games were put in, the figures of the other would be
+    # wrong (and a test game could count as training), so its games load in none and are listed.
+    contested = {config: names for config, names in listed_in.items() if len(names) > 1}
     games, skipped = [], []
+    skipped.extend(SkippedRecord(f"logs/splits.json config {config}",
+                                 f"{config} is listed in {len(names)} splits ({', '.join(names)}); its games are not loaded")
+                   for config, names in contested.items())
     for date_entry in sorted(os.scandir(logs), key=lambda e: e.name):
         game_root = os.path.join(date_entry.path, "logs")
         if not date_entry.is_dir() or not os.path.isdir(game_root):
@@ -120,7 +146,25 @@ def discover(path: Path) -> CorpusLayout:
             games.append(GameFile(game_entry.name, date_entry.name, file, record))
     if not games:
         raise SourceError(logs, "contains no games (expected logs/<date>/logs/<experiment-id>/postprocessed-observations.json)")
-    return CorpusLayout(root, splits, games, skipped)
+    # One experiment id in two date folders: two copies of one game (or two games under one id); neither
+    # is loaded, both are listed, as CoDraw's duplicate dialog ids are.
+    copies: dict[str, int] = {}
+    for game in games:
+        copies[game.experiment_id] = copies.get(game.experiment_id, 0) + 1
+    kept = []
+    for game in games:
+        if copies[game.experiment_id] > 1:
+            skipped.append(SkippedRecord(game.record, f"the same experiment id appears in {copies[game.experiment_id]} "
+                                                      "folders; none of its copies is loaded"))
+        elif game.config in contested:
+            skipped.append(SkippedRecord(game.record, f"its config {game.config} is listed in more than one split of "
+                                                      f"logs/splits.json ({', '.join(contested[game.config])})"))
+        else:
+            kept.append(game)
+    if not kept:
+        raise SourceError(logs, f"none of its {len(games)} games can be loaded (first problem: {skipped[-1].record}: "
+                                f"{skipped[-1].reason})")
+    return CorpusLayout(root, splits, kept, skipped)
 
 
 @dataclass
@@ -148,7 +192,7 @@ class GameLog:
     position: list[tuple[float, float, float, float, float]]
     n_raw_states: int
     diffs: Optional[list] = None  # cache of bap.transitions
-    skipped_states: list = field(default_factory=list)  # (where in the file, reason) of each broken state
+    skipped_states: list = field(default_factory=list)  # (where in the file, reason) of each broken state or field
     _utterances_before: Optional[list[int]] = field(default=None, repr=False, compare=False)
 
     def is_system_line(self, index: int) -> bool:
@@ -227,14 +271,17 @@ def read_game(game: GameFile, split: str, temporal_order: bool = False) -> GameL
 
     With ``temporal_order`` each state's blocks are ordered like the repo's ``reorder`` (blocks of the
     previous raw state keep their order, new ones go last in file order; it runs before glitch states are
-    dropped, so a glitch resets the order). Otherwise keys are in file order, which is all the diffs need."""
-    raw = orjson.loads(read_capped(game.path, LIMITS["minecraft game"], "game file"))
+    dropped, so a glitch resets the order). Otherwise keys are in file order, which is all the diffs need.
+
+    A ``TimeElapsed`` that is no duration (missing, not a number, negative, not finite, more than a day)
+    leaves ``time_elapsed`` NaN and is listed in ``skipped_states``; the game loads."""
+    raw = orjson.loads(_without_bom(read_capped(game.path, LIMITS["minecraft game"], "game file")))
     world_states = raw["WorldStates"]
     if not isinstance(world_states, list):
         raise TypeError("WorldStates is not a list")
-    time_elapsed = raw.get("TimeElapsed")
+    time_elapsed, time_problem = _duration(raw.get("TimeElapsed", _MISSING))
     color_of = _ColorIds()
-    byte = _COORDINATE_BYTE
+    byte, boolean = _COORDINATE_BYTE, bool
     lines: list[str] = []
     keys_per_state, n_chat, times, events, positions = [], [], [], [], []
     first_stamp = world_states[0].get("Timestamp") if world_states and isinstance(world_states[0], dict) else None
@@ -250,9 +297,14 @@ def read_game(game: GameFile, split: str, temporal_order: bool = False) -> GameL
             last_broken = index
             continue
         try:
-            # The hot loop of a load: ~635k blocks in the full corpus, one int each.
-            keys = [(((byte[c["X"]] << 8 | byte[c["Y"]]) << 8 | byte[c["Z"]]) << 3) | color_of[b["Type"]]
-                    for b in blocks for c in (b["AbsoluteCoordinates"],)]
+            # The hot loop of a load: ~635k blocks in the full corpus, one int each. A JSON true or false
+            # would look up as 1 or 0 (hash(True) == hash(1)): such a block is left out here, and the
+            # count check sends the state to the slow path, which names it.
+            keys = [(((byte[x] << 8 | byte[y]) << 8 | byte[z]) << 3) | color_of[b["Type"]]
+                    for b in blocks for c in (b["AbsoluteCoordinates"],) for x, y, z in ((c["X"], c["Y"], c["Z"]),)
+                    if type(x) is not boolean and type(y) is not boolean and type(z) is not boolean]
+            if len(keys) != len(blocks):
+                raise ValueError("a coordinate is true or false")
         except (KeyError, TypeError, ValueError):
             broken.setdefault(_block_problem(blocks), []).append(index)
             last_broken = index
@@ -269,16 +321,27 @@ def read_game(game: GameFile, split: str, temporal_order: bool = False) -> GameL
         try:
             if position is _MISSING:
                 raise ValueError("no BuilderPosition")
-            place = tuple(float(position[axis]) for axis in ("X", "Y", "Z", "Yaw", "Pitch"))
+            place = tuple(position[axis] for axis in ("X", "Y", "Z", "Yaw", "Pitch"))
+            # float() would read "nan" or "1e400" as text and take true for 1.0: numbers only, and finite
+            if not all((type(v) is float or type(v) is int) and math.isfinite(v) for v in place):
+                raise ValueError("no BuilderPosition of finite numbers")
+            place = tuple(map(float, place))
             chat = state.get("ChatHistory")
             new_lines, aug = None, False
             if chat is None and "ChatHistoryTokenized" in state:
                 aug = True
                 tokenized = state["ChatHistoryTokenized"] or []
+                if type(tokenized) is not list:
+                    raise ValueError("ChatHistoryTokenized is not a list of lines")
                 if len(tokenized) > len(lines):
+                    if not all(type(tokens) is list for tokens in tokenized[len(lines):]):
+                        raise ValueError("ChatHistoryTokenized holds a line that is not a list of tokens")
                     new_lines = [" ".join(tokens) for tokens in tokenized[len(lines):]]
-            elif chat is not None and len(chat) > len(lines):
-                new_lines = chat[len(lines):]
+            elif chat is not None:
+                if type(chat) is not list:  # a string would be sliced into characters, each taken for a line
+                    raise ValueError("ChatHistory is not a list of lines")
+                if len(chat) > len(lines):
+                    new_lines = chat[len(lines):]
             if new_lines is not None and not all(isinstance(line, str) for line in new_lines):
                 raise ValueError("ChatHistory holds something that is not text")
             shot = state.get("ScreenshotPath")
@@ -303,6 +366,8 @@ def read_game(game: GameFile, split: str, temporal_order: bool = False) -> GameL
         positions.append(place)
         last_good = index
     skipped_states = [(f"state {_compact(indices)}", reason) for reason, indices in broken.items()]
+    if time_problem:
+        skipped_states.append(("TimeElapsed", time_problem))
     if last_broken > last_good:
         first = next(reason for reason, indices in broken.items() if last_broken in indices)
         raise ValueError(f"its last state ({last_broken}) is broken ({first}), so its final build is unknown")
@@ -312,10 +377,26 @@ def read_game(game: GameFile, split: str, temporal_order: bool = False) -> GameL
     return GameLog(
         experiment_id=game.experiment_id, date_dir=game.date_dir, config=game.config, split=split,
         record=game.record, from_aug_data=from_aug or "_" in game.config,
-        time_elapsed=float(time_elapsed) if isinstance(time_elapsed, (int, float)) else float("nan"),
+        time_elapsed=time_elapsed,
         lines=lines, has_system_line=has_system, keys=keys_per_state, n_chat=n_chat, time_s=times,
         event=events, position=positions, n_raw_states=len(world_states), skipped_states=skipped_states,
     )
+
+
+def _duration(value) -> tuple[float, str]:
+    """(seconds, "") for a usable TimeElapsed, else (NaN, why not): never a bool taken for 1 s, a string
+    read as a number, or a negative or absurd duration averaged into a split's mean."""
+    if value is _MISSING or value is None:
+        return math.nan, "TimeElapsed is missing; the game's duration is left absent"
+    if type(value) is float or type(value) is int:  # orjson: at most 64-bit ints, no NaN, no infinity
+        if 0.0 <= value <= MAX_TIME_ELAPSED:
+            return float(value), ""
+        return math.nan, (f"TimeElapsed = {orjson.dumps(value).decode()} is not the duration of a game "
+                          f"(0 to {MAX_TIME_ELAPSED:.0f} s); the game's duration is left absent")
+    shown = orjson.dumps(value).decode()  # as the file spells it
+    shown = shown if len(shown) <= 40 else shown[:40] + "…"
+    kind = {bool: "true/false", str: "text", list: "a list", dict: "an object"}.get(type(value), type(value).__name__)
+    return math.nan, f"TimeElapsed = {shown} is not a number of seconds ({kind}); the game's duration is left absent"
 
 
 def speaker_of(line: str) -> str:

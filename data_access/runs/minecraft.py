@@ -27,7 +27,7 @@ import orjson
 import pandas as pd
 
 from ..common import LoadedCorpus, SourceError
-from ..minecraft.blocks import COLOR_PATTERN, COLORS, X_MAX, X_MIN, Y_MAX, Y_MIN, Z_MAX, Z_MIN
+from ..minecraft.blocks import COLORS, X_MAX, X_MIN, Y_MAX, Y_MIN, Z_MAX, Z_MIN, strict_color_id
 from .common import Tally, json_lines, no_usable_line, read_bytes
 
 EXPECTED = ('one JSON object per line {"game", "sample_id", "actions": [...]} (or "end_config"), '
@@ -94,10 +94,14 @@ def _int(value) -> Optional[int]:
 
 
 def _color(value) -> Optional[str]:
+    """The colour word of "red", "RED", "cwc_minecraft_red_rn"…, as the corpus reader takes it: one of the six
+    colours as a word of its own ("Bored" and "reddish" are no colour), else None."""
     if not isinstance(value, str):
         return None
-    match = COLOR_PATTERN.search(value.lower())
-    return match.group(0) if match else None
+    try:
+        return COLORS[strict_color_id(value.lower())]
+    except ValueError:
+        return None
 
 
 def parse_action(item) -> tuple[str, int, int, int, Optional[str]]:
