@@ -263,22 +263,9 @@ def _main_error(argv, capsys) -> str:
     return line
 
 
-def test_layer_summary_names_the_corpus_when_the_corpus_fails_unexpectedly(tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("failing", ["corpus", "layer"])
+def test_layer_summary_names_the_file_whose_load_fails_unexpectedly(tmp_path, monkeypatch, capsys, failing):
     from data_access import corpora
-    from data_access.layers.load import demo_layer_path
-
-    layer = demo_layer_path("codraw-icr", tmp_path)
-    corpus = demo_path("codraw", tmp_path)
-
-    def broken(*_args, **_kwargs):
-        raise RuntimeError("boom")
-
-    monkeypatch.setattr(corpora, "load_path", broken)
-    line = _main_error(["layer-summary", "codraw-icr", corpus, layer], capsys)
-    assert line.startswith(f"error: {corpus}: unexpected RuntimeError"), line
-
-
-def test_layer_summary_names_the_layer_when_the_layer_fails_unexpectedly(tmp_path, monkeypatch, capsys):
     from data_access.layers import load
     from data_access.layers.load import demo_layer_path
 
@@ -288,9 +275,9 @@ def test_layer_summary_names_the_layer_when_the_layer_fails_unexpectedly(tmp_pat
     def broken(*_args, **_kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(load, "load_layer", broken)
+    monkeypatch.setattr(*((corpora, "load_path") if failing == "corpus" else (load, "load_layer")), broken)
     line = _main_error(["layer-summary", "codraw-icr", corpus, layer], capsys)
-    assert line.startswith(f"error: {layer}: unexpected RuntimeError"), line
+    assert line.startswith(f"error: {corpus if failing == 'corpus' else layer}: unexpected RuntimeError"), line
 
 
 def test_run_summary_names_the_corpus_or_the_run_whichever_fails(tmp_path, monkeypatch, capsys):
