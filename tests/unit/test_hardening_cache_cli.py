@@ -1,5 +1,4 @@
-"""The cache never serves stale or damaged data, and the CLI names the file that failed (audit B9-B12, B15,
-B17, B24): a source reached through symlinks, a source given as one of its files or sub-folders, an edit that
+"""The cache never serves stale or damaged data, and the CLI names the file that failed: a source reached through symlinks, a source given as one of its files or sub-folders, an edit that
 keeps size and mtime, a damaged run entry, symlink loops, and the "cannot be written" note on every command."""
 from __future__ import annotations
 
@@ -38,7 +37,7 @@ def _grow(file: Path) -> None:
         out.write(b"\n")
 
 
-# B9: a source below a symlinked folder ------------------------------------------------------------------
+# a source below a symlinked folder ------------------------------------------------------------------
 
 def test_an_edit_inside_a_symlinked_folder_changes_the_key(tmp_path):
     source = tmp_path / "corpus"
@@ -102,7 +101,7 @@ def test_symlink_loops_neither_hang_nor_crash_and_are_fingerprinted_stably(tmp_p
     assert _key("codraw", source) != key
 
 
-# B10: a source given as one of its files or sub-folders ---------------------------------------------------
+# a source given as one of its files or sub-folders ---------------------------------------------------
 
 def test_gos_given_as_one_of_its_files_is_keyed_by_its_folder(tmp_path):
     from data_access.gos.reader import GAME_CONFIG_FILE, LOG_FILE
@@ -139,7 +138,7 @@ def test_an_unresolvable_source_still_gets_a_key(tmp_path):
     assert _key("gos", tmp_path / "loop") and _key("codraw", tmp_path / "loop")
 
 
-# B11: an edit of the same size with the mtime restored (cp -p, rsync -t, touch -r, tar x) ----------------
+# an edit of the same size with the mtime restored (cp -p, rsync -t, touch -r, tar x) ----------------
 
 def test_a_same_size_edit_with_the_mtime_restored_changes_the_key(tmp_path):
     source = tmp_path / "CoDraw_1_0.json"
@@ -162,7 +161,7 @@ def test_an_untouched_source_keeps_its_key(tmp_path):
     assert _key("minecraft", folder) == _key("minecraft", folder)
 
 
-# B12: a symlink loop where a file is expected -------------------------------------------------------------
+# a symlink loop where a file is expected -------------------------------------------------------------
 
 def test_read_ahead_and_take_survive_a_symlink_loop(tmp_path):
     loop = tmp_path / "loop.json"
@@ -197,7 +196,7 @@ def test_a_symlink_loop_in_a_per_dialog_folder_costs_only_itself(tmp_path):
     assert {s.record for s in loaded.skipped} >= {"test_loop1.json", "test_loop2.json"}
 
 
-# B15: a damaged run cache entry ---------------------------------------------------------------------------
+# a damaged run cache entry ---------------------------------------------------------------------------
 
 def _flip_middle_byte(file: Path) -> None:
     data = bytearray(file.read_bytes())
@@ -234,7 +233,7 @@ def test_run_summary_with_a_damaged_run_entry_prints_the_same_json(tmp_path):
     assert json.loads(again.stdout) == json.loads(cold.stdout) and again.stderr == ""
 
 
-# B17: the error line names the file that failed -----------------------------------------------------------
+# the error line names the file that failed -----------------------------------------------------------
 
 def _one_error_line(result) -> str:
     assert result.returncode == 2, (result.stdout, result.stderr)
@@ -311,7 +310,7 @@ def test_layer_summary_over_a_per_dialog_folder_with_a_symlink_loop_loads(tmp_pa
     assert isinstance(json.loads(result.stdout), dict)
 
 
-# B24: the "cannot be written" note on every command -------------------------------------------------------
+# the "cannot be written" note on every command -------------------------------------------------------
 
 def _note_lines(result) -> list[str]:
     assert result.returncode == 0, result.stderr

@@ -1,4 +1,4 @@
-"""Minecraft input that used to load silently wrong (audit B4-B7, B18, B20, B23): each bad record is listed
+"""Minecraft input that used to load silently wrong: each bad record is listed
 with its file and place and left out, every other record loads exactly as from the clean copy, and a figure
 is right or absent, never altered.
 
@@ -57,7 +57,7 @@ def read(root, game_id=GAME):
     return read_game(next(g for g in layout.games if g.experiment_id == game_id), "train")
 
 
-# ------------------------------------------------------------------------------------ B4: ChatHistory as text
+# ------------------------------------------------------------------------------------ ChatHistory as text
 
 def test_chat_history_given_as_text_costs_its_state_not_one_utterance_per_character(tmp_path):
     clean, _ = load(corpus(tmp_path / "clean"))
@@ -94,7 +94,7 @@ def test_tokenized_chat_given_as_text_costs_its_state(tmp_path):
     assert log.lines == clean.lines  # state 13 brings state 12's line, as its own list of tokens
 
 
-# ------------------------------------------------------------------------------------ B5: TimeElapsed
+# ------------------------------------------------------------------------------------ TimeElapsed
 
 @pytest.mark.parametrize("value", [-1e7, -1, 1e300, 86400.5, 2 ** 64 - 1, True, False, "119.2", None, [119.2], "missing"])
 def test_a_time_elapsed_that_is_no_duration_is_absent_and_listed_and_the_game_loads(tmp_path, value):
@@ -128,7 +128,7 @@ def test_a_plausible_time_elapsed_is_kept_exactly(tmp_path, value):
     assert log.time_elapsed == float(value) and type(log.time_elapsed) is float and log.skipped_states == []
 
 
-# ------------------------------------------------------------------------------------ B6: true as a coordinate
+# ------------------------------------------------------------------------------------ true as a coordinate
 
 @pytest.mark.parametrize("axis,value", [("X", True), ("Y", True), ("Z", False)])
 def test_a_true_or_false_coordinate_costs_its_state_never_becomes_1_or_0(tmp_path, axis, value):
@@ -169,7 +169,7 @@ def test_the_words_true_and_false_in_chat_change_nothing(tmp_path):
     assert frames["actions"].equals(clean["actions"]) and frames["states"].equals(clean["states"])
 
 
-# ------------------------------------------------------------------------------------ B7: one id in two folders
+# ------------------------------------------------------------------------------------ one id in two folders
 
 def test_one_experiment_id_in_two_date_folders_is_listed_and_neither_copy_loads(tmp_path):
     root = corpus(tmp_path)
@@ -183,7 +183,7 @@ def test_one_experiment_id_in_two_date_folders_is_listed_and_neither_copy_loads(
     assert [g.experiment_id for g in discover(root).games] == [OTHER]
 
 
-# ------------------------------------------------------------------------------------ B23: contradictions
+# ------------------------------------------------------------------------------------ contradictions
 
 def test_a_config_in_two_splits_is_listed_and_its_games_load_in_neither(tmp_path):
     root = corpus(tmp_path, splits={"train": ["C63"], "val": ["C64"], "test": ["C63"]})
@@ -217,7 +217,7 @@ def test_two_gold_blocks_in_one_cell_break_the_gold_configuration(tmp_path):
     assert table.loc[OTHER, "outcome_match"]
 
 
-# ------------------------------------------------------------------------------------ B20: byte order marks
+# ------------------------------------------------------------------------------------ byte order marks
 
 def test_a_byte_order_mark_on_a_game_splits_or_gold_file_is_read_as_the_utf_8_it_is(tmp_path):
     clean, _ = load(corpus(tmp_path / "clean"))
@@ -230,7 +230,7 @@ def test_a_byte_order_mark_on_a_game_splits_or_gold_file_is_read_as_the_utf_8_it
         assert frames[name].equals(clean[name]), name
 
 
-# ------------------------------------------------------------------------------------ B18: run colours
+# ------------------------------------------------------------------------------------ run colours
 
 @pytest.mark.parametrize("color", ["Bored", "reddish", "redblue", "infrared", "", None, 3])
 def test_a_run_colour_is_a_whole_word_never_a_substring(color):
