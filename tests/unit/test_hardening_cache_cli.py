@@ -1,5 +1,6 @@
-"""The cache never serves stale or damaged data, and the CLI names the file that failed: a source reached through symlinks, a source given as one of its files or sub-folders, an edit that
-keeps size and mtime, a damaged run entry, symlink loops, and the "cannot be written" note on every command."""
+"""The cache never serves stale or damaged data, and the CLI names the file that failed: a source reached
+through symlinks, a source given as one of its files or sub-folders, an edit that keeps size and mtime, a
+damaged run entry, symlink loops, and the "cannot be written" note on every command."""
 from __future__ import annotations
 
 import json
