@@ -27,7 +27,8 @@ with st.expander("Dialog, speed and presentation mode", expanded=not presenting)
         st.stop()
     picker, speed_column, mode_column = st.columns([4, 2, 2], vertical_alignment="bottom")
     dialog, round_ = dialog_picker(name, "present", "Dialog", container=picker)
-    requested_speed = float(query_param("speed") or 2.0) if (query_param("speed") or "").replace(".", "", 1).isdigit() else 2.0
+    speed_text = (query_param("speed") or "").strip()  # ASCII only: "²" is a digit to isdigit() but not to float()
+    requested_speed = float(speed_text) if speed_text.isascii() and speed_text.replace(".", "", 1).isdigit() else 2.0
     seconds = speed_column.select_slider("Seconds per step", SPEEDS, key="present_speed",
                                          value=requested_speed if requested_speed in SPEEDS else 2.0)
     presenting = mode_column.toggle("Presentation mode", key="present_mode", value=presenting,

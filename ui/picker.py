@@ -14,7 +14,7 @@ from data_access import snapshots
 from data_access.links import HIGHLIGHT_PARAM, parse_positive_int
 from ui import cached
 from ui.url_state import drop_params, publish, query_param, seed
-from ui.widgets import md_escape
+from ui.widgets import md_escape, md_link_value
 
 PICKER_SIZE = 1000  # dialogs a picker lists at once (a search box finds the others)
 
@@ -41,7 +41,7 @@ def dialog_picker(name: str, key: str, label: str = "Dialog", *, param: Optional
     ids = list(choices)
     requested = query_param(param) if param else None
     if requested is not None and requested not in choices:
-        where.warning(f"The link asks for dialog “{md_escape(requested)}”, which is not in the loaded corpus; "
+        where.warning(f"The link asks for dialog “{md_link_value(requested)}”, which is not in the loaded corpus; "
                       f"showing “{md_escape(ids[min(default_index, len(ids) - 1)])}” from its first step instead.")
         drop_params(param, round_param, *step_params)
         st.session_state.pop(key, None)
@@ -81,7 +81,7 @@ def _round_picker(where, name: str, dialog_id: str, rounds: list[int], key: str,
         requested = query_param(param)
         if requested is not None and st.session_state.get(f"{key}__linked") != requested \
                 and parse_positive_int(requested) not in rounds:
-            where.warning(f"The link asks for round “{md_escape(requested)}”, but this dialog has rounds {rounds[0]} to "
+            where.warning(f"The link asks for round “{md_link_value(requested)}”, but this dialog has rounds {rounds[0]} to "
                           f"{rounds[-1]}; showing round {rounds[0]} from its first step.")
             drop_params(param, *step_params)
         else:

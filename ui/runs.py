@@ -16,7 +16,7 @@ from data_access.runs import RUNS_VARIABLE, analysis, save_upload, views
 from ui import cached
 from ui.share import latex_table_download
 from ui.url_state import served
-from ui.widgets import download_buttons, md_escape, query_param
+from ui.widgets import download_buttons, md_escape, md_link_value, query_param
 
 NONE = "(no run)"
 
@@ -39,7 +39,7 @@ def pick_run(name: str, key: str, label: str = "Model run", allow_none: bool = T
         return None
     requested = query_param("run") if url else None
     if requested is not None and requested not in keys and st.session_state.get(f"{key}__linked") != requested:
-        st.warning(f"The link asks for run “{md_escape(requested)}”, which is not a run of {CORPUS_TITLES[name]} here.")
+        st.warning(f"The link asks for run “{md_link_value(requested)}”, which is not a run of {CORPUS_TITLES[name]} here.")
         st.session_state[f"{key}__linked"] = requested
     elif requested is not None and requested in keys and st.session_state.get(f"{key}__linked") != requested:
         st.session_state[key] = requested

@@ -25,13 +25,16 @@ def stepper(n_steps: int, requested: Optional[str], key: str, label: str = "Turn
         return 0
     if requested is not None and st.session_state.get(f"{key}__linked") != requested:  # a link to apply
         wanted = parse_positive_int(requested)
+        digits = requested.strip()
+        if wanted is None and digits.isascii() and digits.isdigit() and digits.strip("0"):
+            wanted = n_steps + 1  # a number too long to be a step: beyond the end, like any other too large
         if wanted is None:
-            st.warning(f"The link asks for {label.lower()} “{md_escape(requested)}”, which is not a step number; this dialog "
-                       f"has steps 1 to {n_steps}: showing step 1.")
+            st.warning(f"The link asks for {label.lower()} “{md_link_value(requested)}”, which is not a step number; "
+                       f"this dialog has steps 1 to {n_steps}: showing step 1.")
             wanted = 1
         elif wanted > n_steps:
-            st.warning(f"The link asks for {label.lower()} {wanted}, but this dialog has steps 1 to {n_steps}; "
-                       f"showing the last step, {n_steps}.")
+            st.warning(f"The link asks for {label.lower()} {md_link_value(digits)}, but this dialog has steps 1 to "
+                       f"{n_steps}; showing the last step, {n_steps}.")
             wanted = n_steps
         st.session_state[key] = wanted
         st.session_state[f"{key}__linked"] = requested
@@ -66,7 +69,11 @@ def corpus_selector(key: str, default: str = "codraw", label: str = "Corpus") ->
 
     requested = query_param("corpus")
     if requested is not None and requested not in CORPUS_NAMES:
-        st.warning(f"The link names an unknown corpus “{md_escape(requested)}”; showing {CORPUS_TITLES[default]}.")
+        # a link written by hand may name a corpus as its title is spelt: "CoDraw", "GoS", "Minecraft"
+        by_spelling = {spelling.casefold(): name for name in CORPUS_NAMES for spelling in (name, CORPUS_TITLES[name])}
+        requested = by_spelling.get(requested.strip().casefold(), requested)
+    if requested is not None and requested not in CORPUS_NAMES:
+        st.warning(f"The link names an unknown corpus “{md_link_value(requested)}”; showing {CORPUS_TITLES[default]}.")
         requested = None
     if key not in st.session_state:
         st.session_state[key] = requested or default
@@ -102,6 +109,12 @@ def md_escape(text) -> str:
     """The one escaping helper: any string from a file or a URL, made inert text inside our own markdown
     (st.markdown / caption / warning / info / error / subheader, ``caption=`` of st.image, widget labels)."""
     return str(text).translate(_MARKDOWN_SPECIAL)
+
+
+def md_link_value(value, limit: int = 80) -> str:
+    """A value from the URL as inert markdown text, cut to ``limit`` characters (a link may carry 100 kB)."""
+    text = str(value)
+    return md_escape(text if len(text) <= limit else text[:limit] + "…")
 
 
 def md_code(text) -> str:

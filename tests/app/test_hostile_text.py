@@ -164,4 +164,24 @@ def test_unicode_digits_in_the_url_never_raise(value):
         assert at.warning  # told, and shown step 1
     open_page("pages/browse.py", corpus="gos", min_turns=value, max_turns=value)  # the older links still parse
     open_page("pages/compare.py", corpus="codraw", turn=value)
-    open_page("pages/present.py", corpus="gos", turn=value, round=value)
+    open_page("pages/present.py", corpus="gos", turn=value, round=value, speed=value)
+
+
+def test_a_step_number_too_long_to_read_is_beyond_the_end_like_any_large_one():
+    for turn in ("999", "9" * 40):
+        at = open_page("pages/replay.py", corpus="codraw", turn=turn)
+        [warning] = at.warning
+        last = re.search(r"showing the last step, (\d+)\.", warning.value).group(1)
+        assert at.query_params["turn"] == last
+
+
+def test_a_huge_link_value_is_echoed_cut_short():
+    at = open_page("pages/replay.py", corpus="codraw", dialog="x" * 100_000)
+    [warning] = at.warning
+    assert "x" * 80 + "…" in warning.value and len(warning.value) < 1_000
+
+
+@pytest.mark.parametrize("spelling", ["CoDraw", "CODRAW", " codraw "])
+def test_a_corpus_spelt_as_its_title_is_that_corpus(spelling):
+    at = open_page("pages/replay.py", corpus=spelling)
+    assert not at.warning and at.query_params["corpus"] == "codraw"
