@@ -48,6 +48,13 @@ _NOT_WORD = r"[^\p{L}\p{N}_]"
 _METACHARACTERS = re.compile(r"([\\.^$*+?{}\[\]|()])")
 # Any run of whitespace inside a phrase, spelled out so that it is Unicode-aware in RE2.
 _SPACE_RUN = "[ \t\n\r\f\v\u00a0\u2000-\u200a\u202f\u3000]+"
+# A word's apostrophe matches either apostrophe, with or without a space before it (and before the n of n't):
+# CoDraw's text is tokenised ("it 's", "do n't"), and a researcher typing it's or don't means those too.
+_CONTRACTION = re.compile("n['’]t|['’]")
+
+
+def _contraction(match: re.Match) -> str:
+    return " ?n['’]t" if match.group(0).startswith("n") else " ?['’]"
 _LAYOUT = str.maketrans({"\n": " ", "\r": " ", "\t": " "})
 _FIRST_CHUNK = 2048  # utterances matched before the first estimate of the total time
 
@@ -152,10 +159,15 @@ def compile_query(text: str, mode: str = "words", case_sensitive: bool = False,
     whole_word = default_whole_word(mode) if whole_word is None else bool(whole_word)
     if mode == "words":
         terms = split_words(text)
+        if not terms:  # only quotes, e.g. "": nothing to look for (an empty term would match every utterance)
+            raise InvalidQuery("Type a word, a \"phrase\" or a regular expression to search for.")
         if len(terms) > MAX_TERMS:
             raise InvalidQuery(f"The query has {len(terms)} words or phrases; searches are limited to {MAX_TERMS}.")
-        bodies = tuple(_SPACE_RUN.join(_escape(word) for word in term.split()) for term in terms)
+        bodies = tuple(_SPACE_RUN.join(_CONTRACTION.sub(_contraction, _escape(word)) for word in term.split())
+                       for term in terms)
         description = " AND ".join(f'"{t}"' for t in terms)
+        if any(_CONTRACTION.search(t) for t in terms):
+            description += " (an apostrophe also finds ’ and CoDraw's tokenised forms: “it 's”, “do n't”)"
     else:
         bodies = (text,)
         description = f"/{text}/"

@@ -234,3 +234,18 @@ def test_hostile_queries_answer_promptly(mode, query):
     assert len(lines) == 2 and all(line.startswith(("ok", "message")) for line in lines)
     if query.startswith("^(?!"):
         assert lines[0].startswith("message Look-ahead")
+
+
+@pytest.mark.parametrize("query", ['""', '"   "', '"" ""'])
+def test_quotes_around_nothing_ask_for_a_word_instead_of_matching_everything(index, query):
+    with pytest.raises(InvalidQuery, match="Type a word"):
+        index.search(query)
+
+
+def test_an_apostrophe_also_finds_codraws_tokenised_form_and_the_typographic_one():
+    index = SearchIndex.build(_utterances("codraw", "t", ["it 's on the left", "it's big", "it’s small", "its tail",
+                                                          "it  's two spaces", "do n't", "don’t", "quote 'it' s"]))
+    assert index.search("it's").hits["text"].tolist() == ["it 's on the left", "it's big", "it’s small"]
+    assert index.search("don't").hits["text"].tolist() == ["do n't", "don’t"] and index.search("its").total == 1
+    assert "tokenised" in compile_query("it's").description
+    assert "tokenised" not in compile_query("its").description
