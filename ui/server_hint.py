@@ -1,7 +1,9 @@
 """``ServerLocationHint``, the ASGI middleware ``server.py`` serves the app with: Streamlit's own ``index.html``,
 served for the root or a page's path, tells the page where the server is, so that a deep link does not first
 look for it under the page's path (a 404 and a 100 ms pause; see ``server.py``). The line it adds takes effect
-only when the browser's path is the one the server received; every other response passes through untouched."""
+only when the browser's path is the one the server received. The default page's own path (``/overview``,
+where Streamlit would say "Page not found") is sent to the root, its query kept; every other response passes
+through untouched."""
 from __future__ import annotations
 
 import json
@@ -10,6 +12,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui.router import DEFAULT_PAGE
 from ui.url_state import base_path
 
 STREAMLIT_INDEX = (Path(st.__file__).parent / "static" / "index.html").read_bytes()
@@ -44,6 +47,13 @@ class ServerLocationHint:
         path = scope.get("path", "") if scope["type"] == "http" and scope.get("method") == "GET" else ""
         if not (path.startswith(base) and _PAGE_PATH.fullmatch(path[len(base):])):
             await self.app(scope, receive, send)
+            return
+        if path[len(base):].strip("/") == DEFAULT_PAGE:  # Streamlit serves it at the root only
+            query = scope.get("query_string", b"")
+            location = f"{base}/".encode() + (b"?" + query if query else b"")
+            await send({"type": "http.response.start", "status": 302,
+                        "headers": [(b"location", location), (b"content-length", b"0")]})
+            await send({"type": "http.response.body", "body": b""})
             return
         # The whole file (about 8 kB) is needed to recognise and amend it: uncompressed, never a 304 or a range,
         # and as body bytes rather than a file the server would send by itself (the "pathsend" extension).

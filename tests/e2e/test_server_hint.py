@@ -40,6 +40,17 @@ def test_a_deep_link_finds_the_server_at_once(demo_app, browser):
         context.close()
 
 
+def test_the_overview_at_its_own_path_is_the_overview_not_page_not_found(demo_app, browser):
+    page, context, _ = _open(browser, f"{demo_app.url}/overview?corpus=gos")
+    try:
+        assert page.url == f"{demo_app.url}/?corpus=gos"
+        page.wait_for_timeout(500)  # Streamlit's "Page not found" dialog comes after the first run
+        assert page.get_by_text("Page not found").count() == 0
+        assert_no_error(page)
+    finally:
+        context.close()
+
+
 def test_under_a_base_path_the_hint_names_it(browser, tmp_path):
     server = AppServer(tmp_path, {"STREAMLIT_SERVER_BASE_URL_PATH": "lab"})
     try:

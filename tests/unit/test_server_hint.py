@@ -108,3 +108,20 @@ def test_a_file_is_never_handed_to_the_server_to_send_by_itself():
 def test_the_hint_cannot_end_its_script_element():
     hint = hint_script('/x"</script><script>alert(1)//', "")
     assert hint.count(b"</script>") == 1 and hint.endswith(b"</script>")
+
+
+@pytest.mark.parametrize("path,query,location", [("/overview", b"", b"/"), ("/overview/", b"corpus=gos", b"/?corpus=gos")])
+def test_the_default_pages_own_path_is_sent_to_the_root_with_its_query(path, query, location):
+    sent = []
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+
+    app, seen = downstream(STREAMLIT_INDEX)
+    scope = {"type": "http", "method": "GET", "path": path, "query_string": query, "headers": [], "extensions": {}}
+    asyncio.run(ServerLocationHint(app)(scope, receive, send))
+    assert sent[0]["status"] == 302 and dict(sent[0]["headers"])[b"location"] == location
+    assert not seen  # Streamlit never saw it
