@@ -175,8 +175,11 @@ def board_agreement_chart(loaded: LoadedCorpus) -> Chart:
     figure.update_layout(barmode="group")
     figure.update_yaxes(range=[-1, 1])
     tau, rho = agreement["mean_kendall_tau"].mean(), agreement["mean_spearman_rho"].mean()
+    w = agreement["kendall_w"].dropna()
+    w_text = ("no Kendall's W (no board was ranked completely twice)" if w.empty else f"mean Kendall's W {w.mean():.2f}"
+              + ("" if len(w) == len(agreement) else f" over the {count_phrase(len(w), 'board')} ranked completely twice"))
     caption = (f"Agreement between the independent rankings of each board (mean pairwise Kendall tau {tau:.2f}, "
-               f"Spearman rho {rho:.2f}, and Kendall's W) over {count_phrase(len(agreement), 'board')} ranked by "
+               f"Spearman rho {rho:.2f}, and {w_text}) over {count_phrase(len(agreement), 'board')} ranked by "
                f"{count_phrase(_interactions(ranks), 'interaction')}. Each pair of plays is compared on the images both "
                f"ranked (Kendall tau-b, Spearman rho), as on the replay; Kendall's W uses the complete rankings.")
     plays = ranks.groupby(["board_id", "interaction_id", "round"], as_index=False).agg(ranked=("rank", "size"))

@@ -63,3 +63,10 @@ def test_rank_sums_count_the_plays_that_ranked_each_image():
     assert sums.loc["w", ["rank_sum", "plays"]].tolist() == [1 + 2 + 3, 3]
     assert sums.loc["y", ["rank_sum", "plays"]].tolist() == [3 + 2, 2]
     assert sums.loc["w", "mean_rank"] == 2.0
+
+
+def test_the_chart_caption_gives_kendalls_w_by_its_value():
+    # W of i1 and i3 by hand: rank sums w 4, x 6, y 5, z 5 (mean 5), S = 2, W = 12 S / (m² (n³ - n)) = 24 / 240
+    assert agreement.board_agreement(RANKS).loc[0, "kendall_w"] == pytest.approx(0.1)
+    chart = outcomes.board_agreement_chart(LoadedCorpus("gos", "test", True, {"ranks": RANKS.assign(round=1)}))
+    assert "mean Kendall's W 0.10)" in chart.caption
