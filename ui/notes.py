@@ -13,6 +13,8 @@ from data_access.notes import NotesStore, NotesStoreError
 from data_access.sources import notes_db_target
 from ui.widgets import md_escape
 
+SHOWN_NOTE_CHARS = 2_000  # of one note, in the replay's panel
+
 
 @st.cache_resource(show_spinner=False)
 def _store(path: str) -> NotesStore:
@@ -77,7 +79,12 @@ def notes_panel(corpus: str, dialog_id: str, turn: Optional[int], round: Optiona
                 for note in frame.itertuples(index=False):
                     tags = " ".join(f"**#{md_escape(t)}**" for t in note.tags)
                     st.markdown(f"{tags} · {note.created_at:%Y-%m-%d %H:%M}")
-                    st.text(note.text)
+                    if len(note.text) <= SHOWN_NOTE_CHARS:
+                        st.text(note.text)
+                    else:  # a pasted megabyte would make the replay page thousands of lines tall
+                        st.text(note.text[:SHOWN_NOTE_CHARS] + "…")
+                        st.caption(f"The first {SHOWN_NOTE_CHARS:,} of {len(note.text):,} characters; the whole note is "
+                                   "on the Notes page and in its downloads.")
         form_key = f"note_form_{corpus}"
         with st.form(form_key, border=False):
             st.text_area("New note", key=f"{form_key}_text", placeholder="What do you notice here?")

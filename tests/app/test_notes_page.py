@@ -120,3 +120,22 @@ def test_a_note_is_edited_saved_deleted_and_restored_in_the_page():
     assert _rows(at) == {other: "stays as it is", note: "drawer misreads left and right"}  # back, text intact
     assert store.get_note(note)["tags"] == ["spatial"]
     assert store.note_history(note)["action"].tolist() == ["update", "delete", "restore", "current"]
+
+
+def _panel_script():
+    from ui.notes import notes_panel
+
+    notes_panel("codraw", "train_00001", 3)
+
+
+def test_a_very_long_note_is_shown_cut_in_the_replay_panel_and_kept_whole():
+    from ui.notes import SHOWN_NOTE_CHARS
+
+    store = NotesStore(notes_db_path())
+    long_text = "x" * 1_000_000
+    store.add_note("codraw", "train_00001", long_text, turn=3)
+    at = run_function(_panel_script)
+    [text] = at.text
+    assert text.value == "x" * SHOWN_NOTE_CHARS + "…"
+    assert any("of 1,000,000 characters" in caption.value for caption in at.caption)
+    assert store.notes()["text"].tolist() == [long_text]
