@@ -5,7 +5,15 @@ import streamlit as st
 from data_access.common import CORPUS_TITLES
 from ui import cached
 from ui.router import ensure_routed
-from ui.runs import comparison_section, loaded_runs, metrics_section, problems_section, slice_section, upload_box
+from ui.runs import (
+    comparison_section,
+    loaded_runs,
+    metrics_section,
+    problems_section,
+    slice_section,
+    upload_box,
+    uploads_box,
+)
 from ui.widgets import corpus_selector
 
 ensure_routed()
@@ -14,6 +22,7 @@ st.title("Model runs")
 corpus = corpus_selector("runs_corpus")
 if cached.corpus_ready(corpus):
     upload_box(corpus)
+    uploads_box(corpus)
     runs = loaded_runs(corpus)
     if not runs:
         st.info(f"No runs of {CORPUS_TITLES[corpus]} yet: upload one above or set DIALOGUE_RUNS_DIR.")

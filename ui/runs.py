@@ -187,7 +187,24 @@ def upload_box(name: str) -> None:
         st.error(md_escape(str(exc)))
         return
     st.session_state[marker] = True
-    st.success(f"Saved as {path.name}; it is scored below.")
+    st.success(f"Saved as {md_escape(path.name)}.")
+
+
+def uploads_box(name: str) -> None:
+    """The runs uploaded in the browser, each with a button that removes it (a run that fails to load too)."""
+    from data_access.runs import folder_runs, remove_upload, upload_dir
+
+    uploads = folder_runs(upload_dir(name))
+    if not uploads:
+        return
+    row = st.container(horizontal=True, gap="small", vertical_alignment="center")
+    row.caption("Uploaded:")
+    for run in uploads:
+        if row.button(f"🗑 {run}", key=f"remove_upload_{name}_{run}", help=f"Remove the uploaded run {run}"):
+            remove_upload(name, run)
+            for key in [k for k in st.session_state if str(k).startswith(f"uploaded_{name}_")]:
+                del st.session_state[key]  # the same file may then be uploaded again
+            st.rerun()
 
 
 def loaded_runs(name: str) -> dict:

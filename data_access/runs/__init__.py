@@ -159,6 +159,16 @@ def save_upload(corpus: str, file_name: str, data: bytes, cache_root: Optional[P
     return path
 
 
+def remove_upload(corpus: str, name: str, cache_root: Optional[Path] = None) -> bool:
+    """Delete the run uploaded in the browser under ``name`` (only an upload, never a configured run file);
+    False when there is no such upload."""
+    file = folder_runs(upload_dir(corpus, cache_root)).get(name)
+    if file is None:
+        return False
+    file.unlink(missing_ok=True)
+    return True
+
+
 def available_runs(corpus: str, is_demo: bool, cache_root: Optional[Path] = None) -> dict[str, tuple[Path, bool]]:
     """name -> (file, is_demo): the demo runs of a demo corpus, then ``DIALOGUE_RUNS_DIR/<corpus>/*``, then
     the runs uploaded in the browser (a name already taken keeps its first file)."""
@@ -176,4 +186,4 @@ def available_runs(corpus: str, is_demo: bool, cache_root: Optional[Path] = None
 
 
 __all__ = ["LoadedRun", "load_run", "summarize", "available_runs", "folder_runs", "run_name", "runs_dir",
-           "upload_dir", "save_upload", "RUNS_VARIABLE"]
+           "upload_dir", "save_upload", "remove_upload", "RUNS_VARIABLE"]

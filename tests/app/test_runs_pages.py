@@ -97,3 +97,16 @@ def test_the_data_page_lists_the_demo_runs():
     at = open_page("pages/data.py")
     runs = next(d.value for d in at.dataframe if "run" in d.value.columns)
     assert len(runs) == 6 and set(runs["status"]) == {"demo run"}
+
+
+def test_an_upload_that_cannot_be_scored_says_why_and_can_be_removed():
+    from data_access.runs import save_upload, upload_dir
+
+    save_upload("codraw", "broken.jsonl", b"not a run at all\n")
+    at = open_page("pages/runs.py", corpus="codraw")
+    assert any("broken" in error.value and "could not be loaded" in error.value for error in at.error)
+    [remove] = [button for button in at.button if button.label == "🗑 broken"]
+    remove.click().run()
+    assert not (upload_dir("codraw") / "broken.jsonl").exists()
+    assert not any("broken" in error.value for error in at.error)
+    assert not [button for button in at.button if button.label.startswith("🗑")]

@@ -197,3 +197,17 @@ def test_a_byte_order_mark_before_the_first_line_is_not_a_bad_line(corpus, tmp_p
     run.write_bytes(b"\xef\xbb\xbf" + json.dumps({"dialog_id": "train_00001", "round": 1, "scene": SAME}).encode() + b"\n")
     loaded = load_run(corpus, run, cache_root=tmp_path / "cache")
     assert loaded.skipped == [] and loaded.frames["rounds"]["score_final"].tolist() == [5.0]
+
+
+def test_only_an_upload_can_be_removed(tmp_path, monkeypatch):
+    from data_access.runs import available_runs, remove_upload, save_upload
+
+    configured = tmp_path / "runs" / "codraw"
+    configured.mkdir(parents=True)
+    (configured / "kept.jsonl").write_text("{}\n")
+    monkeypatch.setenv("DIALOGUE_RUNS_DIR", str(tmp_path / "runs"))
+    save_upload("codraw", "mine.jsonl", b"{}\n", cache_root=tmp_path / "cache")
+    assert set(available_runs("codraw", False, tmp_path / "cache")) == {"kept", "mine"}
+    assert not remove_upload("codraw", "kept", tmp_path / "cache")  # a configured run file is not the app's to delete
+    assert remove_upload("codraw", "mine", tmp_path / "cache") and not remove_upload("codraw", "mine", tmp_path / "cache")
+    assert set(available_runs("codraw", False, tmp_path / "cache")) == {"kept"}
