@@ -29,7 +29,8 @@ from .charts import (
 
 METRICS = {"final_score": "paper metric (max 5)", "final_score_original": "original 7-term metric"}
 ROUND_METRICS = {"score_final": "paper metric", "score_original": "original 7-term metric"}
-SCORE_BINS = {"start": -2.0, "end": 5.0, "size": 0.25}
+PAPER_METRIC_MAX = 5.0
+SCORE_BINS = {"start": -2.0, "end": PAPER_METRIC_MAX, "size": 0.25}
 # The original metric's stored value is recomputed to the last bit; this only absorbs float noise.
 REPRODUCED_TOLERANCE = 1e-9
 
@@ -159,6 +160,10 @@ def score_vs_length_chart(loaded: LoadedCorpus, splits: tuple = ()) -> Chart:
         return empty_chart("codraw_score_vs_length", "No dialog of the chosen splits has a final drawing.")
     data = dialogs[["dialog_id", "split", "n_rounds", "final_score"]].reset_index(drop=True)
     stats = grouped_mean_ci(data, "n_rounds", "final_score")
+    # No mean can exceed the metric's maximum: the part of an interval beyond it (a few dialogs of one length,
+    # t intervals) holds no possible value, so each ends there, as the caption says.
+    clipped = int((stats["high"] > PAPER_METRIC_MAX).sum())
+    stats["high"] = stats["high"].clip(upper=PAPER_METRIC_MAX)
     jitter = np.random.default_rng(0).uniform(-0.3, 0.3, len(data))
     figure = go.Figure()
     figure.add_trace(go.Scattergl(
@@ -173,7 +178,9 @@ def score_vs_length_chart(loaded: LoadedCorpus, splits: tuple = ()) -> Chart:
     style(figure, x="dialog length (rounds)", y="final score (paper metric)")
     correlation = float(np.corrcoef(data["n_rounds"], data["final_score"])[0, 1]) if len(data) > 2 else np.nan
     caption = (f"Final score (paper metric) against dialog length, with the mean per length (Pearson r = "
-               f"{correlation:.2f}), over {count_phrase(len(data), 'dialog')}. {interval_note('t')}")
+               f"{correlation:.2f}), over {count_phrase(len(data), 'dialog')}. {interval_note('t')}"
+               + (f" {count_phrase(clipped, 'interval')} {'ends' if clipped == 1 else 'end'} at 5, the metric's maximum."
+                  if clipped else ""))
     return Chart("codraw_score_vs_length", figure, data, caption, selectable=True)
 
 

@@ -127,3 +127,12 @@ def test_peek_effect_on_the_full_corpus(shared_data):
     assert round(stats.loc[("final_score", "test"), "mean"], 2) == 4.17
     _pairs, checked, reproduced = codraw.stored_agreement(loaded.frames["rounds"])
     assert checked == reproduced == 68278
+
+
+def test_a_mean_interval_ends_at_the_metrics_maximum_and_the_caption_says_so():
+    dialogs = three_dialogs().assign(n_rounds=[3, 3, 4], final_score=[5.0, 4.0, 4.5])  # length 3: 4.5 ± 6.35
+    chart = codraw.score_vs_length_chart(LoadedCorpus("codraw", "demo", True, {"dialogs": dialogs}))
+    means = chart.figure.data[1]
+    highs = [mean + above for mean, above in zip(means.y, means.error_y.array)]
+    assert highs[0] == pytest.approx(5.0) and means.y[0] - means.error_y.arrayminus[0] < 0  # only the top ends
+    assert "1 interval ends at 5, the metric's maximum." in chart.caption
