@@ -73,11 +73,13 @@ def final_score_chart(loaded: LoadedCorpus, splits: tuple = ()) -> Chart:
         for column, (metric, _label) in enumerate(METRICS.items(), start=1):
             figure.add_trace(go.Histogram(
                 x=data.loc[mask, metric], name=split, legendgroup=split, showlegend=column == 1,
-                marker={"color": split_colour(split, index)}, opacity=0.6, histnorm="percent",
+                marker={"color": split_colour(split, index)}, histnorm="percent",
                 xbins=SCORE_BINS, customdata=row_positions(data, mask),
                 hovertemplate=f"{split}: %{{y:.1f}}% of dialogs in %{{x}}<extra></extra>"), row=1, col=column)
     style(figure, y="% of the split's dialogs")
-    figure.update_layout(barmode="overlay", legend={"y": 1.1}, margin={"t": 60})
+    figure.update_yaxes(title_text=None, col=2)  # the axis is shared; a second title would overlap the first plot
+    # Side by side: overlaid, three splits of near-equal shape hid train behind val and test.
+    figure.update_layout(barmode="group", bargap=0.1, legend={"y": 1.1}, margin={"t": 60})
     figure.update_xaxes(title_text="score of the final drawing")
     means = stats[stats["metric"] == "final_score"].set_index("split")["mean"]
     described = ", ".join(f"{split} {means[split]:.2f}" for split in _splits_in(data) if split in means)
@@ -305,10 +307,10 @@ def duration_chart(loaded: LoadedCorpus, splits: tuple = ()) -> Chart:
         mask = data["split"] == split
         parts.append(f"{split} {data.loc[mask, 'duration_min'].median():.1f} min")
         figure.add_trace(go.Histogram(
-            x=data.loc[mask, "duration_min"], name=split, opacity=0.6, marker={"color": split_colour(split, index)},
+            x=data.loc[mask, "duration_min"], name=split, marker={"color": split_colour(split, index)},
             customdata=row_positions(data, mask), hovertemplate=f"{split}: %{{y:,}} dialogs in %{{x}} min<extra></extra>"))
     style(figure, x="session duration (min, from stat)", y="dialogs")
-    figure.update_layout(barmode="overlay")
+    figure.update_layout(barmode="group")
     missing = int(_dialog_table(loaded, splits)["duration_s"].isna().sum())
     caption = (f"CoDraw session durations from the source's stat section (median: {', '.join(parts)}) over "
                f"{count_phrase(len(data), 'dialog')}"
