@@ -4,6 +4,7 @@ is highlighted). The query lives in the URL."""
 import streamlit as st
 
 from data_access.common import CORPUS_TITLES
+from data_access.figures.charts import count_phrase
 from data_access.search import MODES, PAGE_SIZE, default_whole_word
 from ui.cached import available_corpora, search, search_index, search_page
 from ui.layers import mention_search
@@ -48,7 +49,7 @@ if isinstance(result, str):
 counts = st.columns(max(1, len(result.counts)))
 for column, row in zip(counts, result.counts.itertuples(index=False)):
     column.metric(CORPUS_TITLES.get(row.corpus, row.corpus), f"{row.n_utterances:,}",
-                  f"in {row.n_dialogs:,} dialogs", delta_color="off", delta_arrow="off")
+                  f"in {count_phrase(row.n_dialogs, 'dialog')}", delta_color="off", delta_arrow="off")
 st.caption(md_escape(f"{result.total:,} matching utterances for {result.query.description}. "
                      f"Each corpus's hits are listed in its tab, {PAGE_SIZE} per page; “open ▶” replays the turn "
                      "with the match highlighted."))

@@ -174,7 +174,7 @@ def _gos_panel(name: str, key, dialog: str, round_: int, step: int) -> None:
 # ------------------------------------------------------------------------------------------- runs page
 
 def upload_box(name: str) -> None:
-    uploaded = st.file_uploader(f"Add a {CORPUS_TITLES[name]} run (see the README for the formats)",
+    uploaded = st.file_uploader(f"Add a run of {CORPUS_TITLES[name]} (see the README for the formats)",
                                 type=["jsonl", "json", "gz", "txt"], key=f"upload_{name}")
     if uploaded is None:
         return
