@@ -97,15 +97,99 @@ def column_bounds(values: pd.Series) -> tuple[float, float, bool]:
     return low, high, integral
 
 
+# One end of a range in a link: an ASCII decimal number. float() alone would also take "nan", "inf",
+# "1_0" and digits of other scripts ("٣", "３"; see data_access/links.py), none of which a link should carry.
+_RANGE_END = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
+MAX_LINK_TEXT = 80  # characters of a link's value quoted in a warning (a link may carry 100 kB)
+
+
 def parse_range(text: Optional[str]) -> Optional[tuple[Optional[float], Optional[float]]]:
-    """'2..4.5' → (2.0, 4.5); '..300' → (None, 300.0); malformed → None."""
-    if not text or ".." not in text:
+    """'2..4.5' → (2.0, 4.5); '..300' → (None, 300.0); malformed → None.
+
+    Each end is an ASCII decimal number or left out (open); 'nan', 'inf', Unicode digits ('²', '٣'), '..'
+    (no end at all), a second '..' and '1...5' (ambiguous) are malformed. A number too large for a float
+    ('1e999') is ±inf, an end past every value (``fit_range`` opens it or ignores the range). The ends come
+    back as written, even when reversed."""
+    if not text or ".." not in text or "..." in text:  # 1...5: 1. to 5, or 1 to .5?
         return None
-    low, _, high = text.partition("..")
-    try:
-        return (float(low) if low.strip() else None, float(high) if high.strip() else None)
-    except ValueError:
+    ends: list[Optional[float]] = []
+    for part in text.partition("..")[::2]:
+        part = part.strip()
+        if not part:
+            ends.append(None)
+        elif _RANGE_END.fullmatch(part):
+            ends.append(float(part))
+        else:
+            return None
+    if ends == [None, None]:
         return None
+    return ends[0], ends[1]
+
+
+@dataclass(frozen=True)
+class LinkedRange:
+    """What a link's range on one column becomes on that column's slider."""
+    value: Optional[tuple[float, float]]  # the slider's (start, end) within the column's bounds; None: no filter
+    warning: str = ""  # plain text (escape it for markdown); empty when the link is used as it was written
+
+
+def _number(value: float) -> str:
+    """A bound in a message: 3, 4.25, 1e+300 (never a 300-digit integer)."""
+    return str(int(value)) if float(value).is_integer() and abs(value) < 1e15 else f"{value:g}"
+
+
+def _quoted(link: Optional[str]) -> str:
+    text = str(link)
+    return f"The link's “{text if len(text) <= MAX_LINK_TEXT else text[:MAX_LINK_TEXT] + '…'}”"
+
+
+def fit_range(wanted: Optional[tuple[Optional[float], Optional[float]]], link: Optional[str], label: str,
+              low: float, high: float, integral: bool) -> LinkedRange:
+    """The slider value for ``wanted`` (``parse_range`` of the link's ``link``, e.g. ``'n_steps=3..10'``) on a
+    column whose slider spans ``low``..``high``, with a warning whenever what is shown is not what the link says.
+
+    - malformed (``wanted`` is None but there is a ``link``): ignored, with a warning;
+    - reversed (30..3): swapped, with a warning. Whoever wrote 30..3 meant the dialogs between 3 and 30: both
+      ends are there, only their order is wrong. Ignoring it would drop a filter they plainly asked for, and
+      taking it literally gives an empty table that tells them nothing;
+    - an end past the column's values (also ±1e999): that side open, with a warning (the same dialogs);
+    - no value of the column can be in the range (100..200 of 1..30 steps; 2.2..2.8 of a whole-number column):
+      ignored, with a warning. A slider cannot show an empty range, and moving the range onto the nearest
+      value would show dialogs the link excludes;
+    - a whole-number column: a fractional end is rounded inwards (n >= 2.5 is n >= 3, the same dialogs), with
+      a warning, since the link is rewritten;
+    - a column of one value (no slider): a range holding it filters nothing (dropped from the link, with a
+      warning); one without it is ignored, as above."""
+    if wanted is None:
+        if link is None:
+            return LinkedRange(None)
+        return LinkedRange(None, f"{_quoted(link)} is not a range such as 3..10 (either end may be left out); "
+                                 f"the {label} filter is ignored.")
+    start, end = wanted
+    notes = []
+    if start is not None and end is not None and start > end:
+        start, end = end, start
+        notes.append(f"its ends are reversed, so it is read as {_number(start)}..{_number(end)}")
+    values = (f"every dialog here has {label} {_number(low)}" if low == high
+              else f"{label} lie between {_number(low)} and {_number(high)}")
+    if (start is not None and start > high) or (end is not None and end < low):
+        notes.append(f"no dialog is in that range ({values}), so the {label} filter is ignored")
+        return LinkedRange(None, f"{_quoted(link)}: " + "; ".join(notes) + ".")
+    first = low if start is None or start < low else start
+    last = high if end is None or end > high else end
+    if integral:
+        first, last = float(math.ceil(first)), float(math.floor(last))
+        if first > last:
+            notes.append(f"no whole number lies in it, so the {label} filter is ignored")
+            return LinkedRange(None, f"{_quoted(link)}: " + "; ".join(notes) + ".")
+    shown = f"{_number(first)}..{_number(last)}, the same dialogs"
+    if low == high:  # no slider: a range that holds the one value filters nothing, and leaves the link
+        notes.append(f"{values}, so it filters nothing and is left out")
+    elif (start is not None and start < low) or (end is not None and end > high):
+        notes.append(f"it reaches past the values here ({values}), so it is shown as {shown}")
+    elif (start is not None and first != start) or (end is not None and last != end):
+        notes.append(f"{label} are whole numbers, so it is shown as {shown}")
+    return LinkedRange((first, last), f"{_quoted(link)}: " + "; ".join(notes) + "." if notes else "")
 
 
 def format_range(low: Optional[float], high: Optional[float]) -> str:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from data_access.browse import COLUMN_HELP, column_bounds, format_range, numeric_columns, parse_range
+from data_access.browse import COLUMN_HELP, column_bounds, fit_range, format_range, numeric_columns, parse_range
 from data_access.common import COLUMN_LABELS
 from data_access.links import parse_positive_int
 from ui.url_state import drop_params, query_param, set_url
+from ui.widgets import md_escape
 
 ROW_HEIGHT = 35
 MAX_VISIBLE_ROWS = 20
@@ -20,37 +21,54 @@ def table_height(n_rows: int) -> int:
 
 
 def _requested(column: str):
-    wanted = parse_range(query_param(column))
-    if wanted is None and column == "n_steps":  # the older min_turns / max_turns links
-        low, high = parse_positive_int(query_param("min_turns")), parse_positive_int(query_param("max_turns"))
-        if low or high:
-            wanted = (low, high)
-        drop_params("min_turns", "max_turns")
-    return wanted
+    """The link's range on ``column``: (parsed range or None when malformed, the link's text or None when absent)."""
+    text = query_param(column)
+    if text is not None or column != "n_steps":
+        return parse_range(text), None if text is None else f"{column}={text}"
+    # the older min_turns / max_turns links
+    given = {name: query_param(name) for name in ("min_turns", "max_turns") if query_param(name) is not None}
+    drop_params("min_turns", "max_turns")
+    if not given:
+        return None, None
+    low, high = (parse_positive_int(given.get(name)) for name in ("min_turns", "max_turns"))
+    link = "&".join(f"{name}={value}" for name, value in given.items())
+    if any(parse_positive_int(value) is None for value in given.values()):
+        return None, link  # one malformed end: the whole range is ignored (with a warning), not half of it
+    return (low, high), link
 
 
 def range_filters(table: pd.DataFrame, corpus: str) -> tuple[tuple[str, float | None, float | None], ...]:
-    """Sliders for every numeric column of ``table``; returns the active ranges (column, low, high)."""
+    """Sliders for every numeric column of ``table``; returns the active ranges (column, low, high).
+
+    A slider takes the link's range when it is first shown; a range the link states badly (malformed, reversed,
+    past the column's values …) is swapped, opened or ignored as ``fit_range`` says, with a warning above."""
     columns = [c for c in numeric_columns(table) if c != "notes"]
-    active = [c for c in columns if query_param(c) or (c == "n_steps" and (query_param("min_turns") or query_param("max_turns")))]
+    sliders = {}  # column → (low, high, integral) of each column with a slider (more than one value)
+    for column in columns:
+        low, high, integral = column_bounds(table[column])
+        key = f"browse_range_{corpus}_{column}"
+        if key in st.session_state:
+            sliders[column] = (low, high, integral)
+            continue
+        linked = fit_range(*_requested(column), COLUMN_LABELS.get(column, column), low, high, integral)
+        if linked.warning:
+            st.warning(md_escape(linked.warning), icon="⚠️")
+        if low == high:  # one value, no slider: a range either keeps every dialog (no filter) or none (ignored)
+            set_url(**{column: None})
+            continue
+        start, end = linked.value or (low, high)
+        st.session_state[key] = (int(start), int(end)) if integral else (float(start), float(end))
+        sliders[column] = (low, high, integral)
+    active = [c for c, (low, high, _) in sliders.items()
+              if not _full(st.session_state[f"browse_range_{corpus}_{c}"], low, high)]
     ranges = []
     with st.expander(f"Range filters ({len(active)} active)" if active else "Range filters", expanded=bool(active)):
         grid = st.columns(3)
-        for index, column in enumerate(columns):
-            low, high, integral = column_bounds(table[column])
-            if low == high:
-                continue
-            key = f"browse_range_{corpus}_{column}"
-            if key not in st.session_state:
-                wanted = _requested(column) or (None, None)
-                start = low if wanted[0] is None else min(max(wanted[0], low), high)
-                end = high if wanted[1] is None else min(max(wanted[1], low), high)
-                st.session_state[key] = (int(start), int(end)) if integral else (float(start), float(end))
+        for index, (column, (low, high, integral)) in enumerate(sliders.items()):
             bounds = (int(low), int(high)) if integral else (low, high)
-            chosen = grid[index % 3].slider(COLUMN_LABELS.get(column, column), *bounds, key=key, step=1 if integral else 0.01,
-                                            help=COLUMN_HELP.get(column))
-            full = (float(chosen[0]) <= low and float(chosen[1]) >= high)
-            if full:
+            chosen = grid[index % 3].slider(COLUMN_LABELS.get(column, column), *bounds, key=f"browse_range_{corpus}_{column}",
+                                            step=1 if integral else 0.01, help=COLUMN_HELP.get(column))
+            if _full(chosen, low, high):
                 set_url(**{column: None})
                 continue
             lo = None if float(chosen[0]) <= low else float(chosen[0])
@@ -62,3 +80,8 @@ def range_filters(table: pd.DataFrame, corpus: str) -> tuple[tuple[str, float | 
             st.caption("A range on a column excludes the dialogs without a value in it: "
                        + ", ".join(c for c in columns if hidden[c]) + ".")
     return tuple(ranges)
+
+
+def _full(chosen, low: float, high: float) -> bool:
+    """Whether a slider's (start, end) spans its whole column: no filter."""
+    return float(chosen[0]) <= low and float(chosen[1]) >= high
