@@ -52,6 +52,9 @@ COLUMN_HELP = {
 }
 
 
+_OBJECT_ID = re.compile(r"[0-9a-fA-F]{24}")
+
+
 @dataclass(frozen=True)
 class DialogFilter:
     splits: tuple[str, ...] = ()  # empty = all
@@ -63,7 +66,10 @@ class DialogFilter:
 
 
 def _natural_key(text: str) -> tuple:
-    """'train_00010' after 'train_00009', 'B2-…' before 'B10-…': digit runs compare as numbers."""
+    """'train_00010' after 'train_00009', 'B2-…' before 'B10-…': digit runs compare as numbers. A hexadecimal
+    ObjectId (A Game Of Sorts) compares as its text, which orders it by creation time (its first 8 digits)."""
+    if _OBJECT_ID.fullmatch(str(text)):
+        return ((1, 0, str(text).lower()),)
     return tuple((0, int(part), "") if part.isdigit() else (1, 0, part.lower())
                  for part in re.split(r"(\d+)", str(text)) if part != "")
 

@@ -38,6 +38,13 @@ def test_natural_order_is_split_then_id_in_numeric_order():
     assert list(dialog_table(games, "minecraft")["dialog_id"]) == ["B2-A1", "B2-A3", "B2-A10", "B10-A1"]
 
 
+def test_game_of_sorts_object_ids_are_in_order_of_creation():
+    # digit runs compared as numbers put 61bcbb1f… (61, bcbb, …) before 619d2f0a… (619, …), created weeks earlier
+    ids = ["61bcbb1fe90a3cc04fda05de", "619d2f0ae90a3cc04fda0001", "7e50000000000000000000aa", "61bcbb20e90a3cc04fda0000"]
+    interactions = pd.DataFrame({"corpus": "gos", "dialog_id": ids, "split": "all", "n_steps": [1] * 4})
+    assert list(dialog_table(interactions, "gos")["dialog_id"]) == sorted(ids)
+
+
 def test_range_filters_apply_to_any_numeric_column():
     from data_access.browse import numeric_columns, parse_range
 
