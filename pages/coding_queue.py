@@ -4,7 +4,7 @@ from urllib.parse import quote
 
 import streamlit as st
 
-from data_access.coding.queue import sample_items
+from data_access.coding.queue import empty_sample_reason, sample_items
 from ui import cached
 from ui.coding import coder_box, store
 from ui.router import ensure_routed
@@ -41,13 +41,18 @@ with st.expander("➕ New queue (or add items to one)", expanded=not queues):
                 names = [c for c in (part.strip() for part in coders.split(",")) if c]
                 try:
                     items = sample_items(loaded, unit, int(n), int(seed), splits, contains or None)
-                    added = coding.create_queue(name, items, names)
+                    added = coding.create_queue(name, items, names) if items else None
                 except ValueError as exc:
                     st.error(f"No queue created: {md_escape(exc)}")
                 else:
-                    st.session_state["queue_message"] = (f"{md_escape(name)}: {len(items)} {unit}(s) sampled, "
-                                                         f"{added} new assignment(s) for {md_escape(', '.join(names))}.")
-                    st.rerun()
+                    if added is None:  # the form keeps its values: change a filter and submit again
+                        st.warning(f"Nothing matched: {md_escape(empty_sample_reason(unit, splits, contains))} "
+                                   "No queue was created or extended.")
+                    else:
+                        st.session_state["queue_message"] = (
+                            f"{md_escape(name)}: {len(items)} {unit}(s) sampled, "
+                            f"{added} new assignment(s) for {md_escape(', '.join(names))}.")
+                        st.rerun()
 
 if not queues:
     st.info("No queue yet: create one above.")

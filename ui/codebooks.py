@@ -8,7 +8,7 @@ import streamlit as st
 
 from data_access.coding import codebook as cb
 from data_access.coding.store import CodingStore
-from ui.widgets import md_escape
+from data_access.notes import NotesStoreError
 
 EDITOR_COLUMNS = ["name", "description", "colour", "scope", "links_referents", "key"]
 
@@ -63,19 +63,26 @@ def save(coding: CodingStore, name: str, description: str, labels: list[cb.Label
     try:
         book = cb.Codebook(name=name.strip(), labels=tuple(labels), description=description)
         saved = coding.save_codebook(book, created_by=coder or None)
-    except (cb.CodebookError, ValueError) as exc:
+    except (cb.CodebookError, ValueError, NotesStoreError) as exc:
         st.session_state["codebooks_message"] = ("error", f"Not saved: {exc}")
         return
     st.session_state["codebooks_message"] = ("success", f"Saved {saved.name} version {saved.version}.")
     st.session_state["codebooks_selected"] = saved.name
 
 
-def import_file(coding: CodingStore, upload, coder: str) -> None:
+def import_file(coding: CodingStore, upload, coder: str) -> bool:
+    """Import an uploaded codebook file as a new version. The outcome (success, or "Not imported: FILE: why")
+    is left in ``codebooks_message``, which the page shows after its rerun; returns whether it was saved."""
+    name = str(getattr(upload, "name", "") or "codebook")
     try:
-        book = cb.loads(upload.getvalue(), upload.name)
+        book = cb.loads(upload.getvalue(), name)
         saved = coding.save_codebook(book, created_by=coder or None)
-    except (cb.CodebookError, ValueError) as exc:
-        st.error(md_escape(str(exc)))
-        return
-    st.session_state["codebooks_message"] = ("success", f"Imported {saved.name} as version {saved.version}.")
+    except (cb.CodebookError, ValueError, NotesStoreError, RecursionError) as exc:
+        reason = "nested too deeply to be a codebook" if isinstance(exc, RecursionError) else str(exc)
+        if not reason.startswith(f"{name}: "):
+            reason = f"{name}: {reason}"
+        st.session_state["codebooks_message"] = ("error", f"Not imported: {reason}")
+        return False
+    st.session_state["codebooks_message"] = ("success", f"Imported {name} as {saved.name} version {saved.version}.")
     st.session_state["codebooks_selected"] = saved.name
+    return True

@@ -179,16 +179,42 @@ def _same_place(frame: pd.DataFrame, round_: Optional[int], turn: Optional[int])
     return (same_round & same_turn).astype(bool)
 
 
+class Refused(ValueError):
+    """A coding action that was not saved; the message says why (shown as an error, prefixed "Not saved: ")."""
+
+
+def _say(kind: str, text: str) -> None:
+    """Leave a message for the panel to show after the rerun; ``kind`` is "success" or "error"."""
+    st.session_state["coding_message"] = (kind, text)
+
+
+def _attempt(action) -> None:
+    """Run ``action`` (a save, returning its message) and leave a success or a "Not saved: …" error."""
+    try:
+        _say("success", action())
+    except (KeyError, ValueError, NotesStoreError) as exc:
+        _say("error", f"Not saved: {exc.args[0] if isinstance(exc, KeyError) and exc.args else exc}")
+
+
+def _show_message(message) -> None:
+    kind, text = message if isinstance(message, tuple) and len(message) == 2 else ("info", str(message))
+    {"success": st.success, "error": st.error}.get(kind, st.info)(md_escape(str(text)))
+
+
 def _handle(action: dict, coding: CodingStore, book: Codebook, corpus: str, dialog: str, round_: Optional[int],
             turn: int, coder: str, utterances: pd.DataFrame) -> str:
-    """Save what the component asked for; returns a message for the user."""
+    """Save what the component asked for; returns a message for the user. Raises ``Refused`` (a ValueError)
+    when nothing is saved, e.g. for a selection outside the utterance."""
     label = book.label(action["label"])
     if action.get("kind") == "span":
         index = int(action["utterance"])
-        text = str(utterances.loc[index, "text"]) if 0 <= index < len(utterances) else ""
+        if not 0 <= index < len(utterances):
+            raise Refused(f"there is no utterance {index} at this step")
+        text = str(utterances.loc[index, "text"])
         start, end = int(action["start"]), int(action["end"])
         if not (0 <= start < end <= len(text)):
-            return f"That selection ({start}..{end}) is outside the utterance; nothing saved."
+            raise Refused(f"the selection {start}..{end} is outside the utterance, which has {len(text)} "
+                          f"character(s) (offsets 0..{len(text)}, end exclusive, after the start).")
         new = coding.add_annotation(corpus, dialog, codebook=book, label=label.name, coder=coder, round=round_,
                                     turn=turn, utterance=index, start=start, end=end, span_text=text[start:end])
         if label.links_referents:
@@ -256,16 +282,12 @@ def coding_panel(corpus: str, dialog: str, turn: int, round_: Optional[int] = No
             result = _SPAN_EDITOR(data=data, key=key, on_action_change=lambda: None)
             action = getattr(result, "action", None)
             if action:
-                try:
-                    st.session_state["coding_message"] = _handle(action, coding, book, corpus, dialog, round_, turn,
-                                                                 coder, utterances)
-                except (KeyError, ValueError, NotesStoreError) as exc:
-                    st.session_state["coding_message"] = f"Not saved: {exc}"
+                _attempt(lambda: _handle(action, coding, book, corpus, dialog, round_, turn, coder, utterances))
                 st.rerun()
         _span_by_offsets(coding, book, corpus, dialog, round_, turn, coder, utterances)
         _label_buttons(coding, book, corpus, dialog, round_, turn, coder, mine)
         if message:
-            st.success(md_escape(message)) if not message.startswith("Not saved") else st.error(md_escape(message))
+            _show_message(message)
         _referent_linker(coding, book, corpus, dialog, round_, turn, here)
         _my_annotations(coding, here)
 
@@ -292,11 +314,7 @@ def _span_by_offsets(coding, book, corpus, dialog, round_, turn, coder, utteranc
             label = st.selectbox("Label", [lab.name for lab in span_labels])
             if st.form_submit_button("Save span"):
                 action = {"kind": "span", "label": label, "utterance": index, "start": start, "end": end}
-                try:
-                    st.session_state["coding_message"] = _handle(action, coding, book, corpus, dialog, round_,
-                                                                 turn, coder, utterances)
-                except (KeyError, ValueError, NotesStoreError) as exc:
-                    st.session_state["coding_message"] = f"Not saved: {exc}"
+                _attempt(lambda: _handle(action, coding, book, corpus, dialog, round_, turn, coder, utterances))
                 st.rerun()
 
 
@@ -314,11 +332,7 @@ def _label_buttons(coding, book, corpus, dialog, round_, turn, coder, mine) -> N
             text = ("✅ " if label.name in on else "") + label.name + (f" [{label.key}]" if label.key else "")
             if column.button(text, key=f"label_{scope}_{label.name}", help=label.description or None,
                              type="primary" if label.name in on else "secondary"):
-                try:
-                    st.session_state["coding_message"] = toggle_label(coding, book, label.name, corpus, dialog,
-                                                                      round_, turn, coder)
-                except (KeyError, ValueError, NotesStoreError) as exc:
-                    st.session_state["coding_message"] = f"Not saved: {exc}"
+                _attempt(lambda name=label.name: toggle_label(coding, book, name, corpus, dialog, round_, turn, coder))
                 st.rerun()
 
 
@@ -373,11 +387,11 @@ def _referent_linker(coding, book, corpus, dialog, round_, turn, here) -> None:
     list_key = f"coding_referents_{chosen}"
 
     def save(values: list) -> None:
-        try:
+        def link() -> str:
             coding.update_annotation(chosen, referents=values)
-            st.session_state["coding_message"] = f"Linked {len(values)} referent(s)."
-        except (KeyError, ValueError, NotesStoreError) as exc:
-            st.session_state["coding_message"] = f"Not saved: {exc}"
+            return f"Linked {len(values)} referent(s)."
+
+        _attempt(link)
 
     def clicked() -> None:
         event = st.session_state.get(f"coding_figure_{chosen}")
@@ -424,5 +438,5 @@ def _my_annotations(coding: CodingStore, here: pd.DataFrame) -> None:
         left.text(f"#{row.id} {row.label} ({row.scope}){span}{refs}")
         if right.button("Delete", key=f"coding_delete_{row.id}"):
             coding.delete_annotation(int(row.id))
-            st.session_state["coding_message"] = f"Deleted annotation {row.id} (it stays in the history)."
+            _say("success", f"Deleted annotation {row.id} (it stays in the history).")
             st.rerun()

@@ -32,6 +32,17 @@ class CodebookError(ValueError):
     """A codebook (or its file) is not valid; the message names the label or field."""
 
 
+def _show(value: Any, limit: int = 60) -> str:
+    """A value for a message, bounded: text and numbers as their repr (text cut at ``limit`` characters),
+    anything else by its type only (a nested list from a file may be huge or deep: never repr'd)."""
+    if isinstance(value, str):
+        text = repr(value[:limit])
+        return text + "…" if len(value) > limit else text
+    if value is None or isinstance(value, (bool, int, float)):
+        return repr(value)
+    return f"a {type(value).__name__}"
+
+
 @dataclass(frozen=True)
 class Label:
     name: str
@@ -43,19 +54,19 @@ class Label:
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name.strip():
-            raise CodebookError(f"a label needs a name; got {self.name!r}")
+            raise CodebookError(f"a label needs a name; got {_show(self.name)}")
         if self.name != self.name.strip() or "\n" in self.name:
-            raise CodebookError(f"label {self.name!r}: no leading/trailing spaces or line breaks in a name")
+            raise CodebookError(f"label {_show(self.name)}: no leading/trailing spaces or line breaks in a name")
         if self.scope not in SCOPES:
-            raise CodebookError(f"label {self.name!r}: scope must be one of {', '.join(SCOPES)}; got {self.scope!r}")
+            raise CodebookError(f"label {_show(self.name)}: scope must be one of {', '.join(SCOPES)}; got {_show(self.scope)}")
         if not isinstance(self.colour, str) or not _COLOUR.match(self.colour):
-            raise CodebookError(f"label {self.name!r}: colour must look like #1f77b4; got {self.colour!r}")
+            raise CodebookError(f"label {_show(self.name)}: colour must look like #1f77b4; got {_show(self.colour)}")
         if not isinstance(self.description, str):
-            raise CodebookError(f"label {self.name!r}: description must be text")
+            raise CodebookError(f"label {_show(self.name)}: description must be text")
         if not isinstance(self.links_referents, bool):
-            raise CodebookError(f"label {self.name!r}: links_referents must be true or false")
+            raise CodebookError(f"label {_show(self.name)}: links_referents must be true or false")
         if not isinstance(self.key, str) or len(self.key) > 1 or (self.key and not self.key.isalnum()):
-            raise CodebookError(f"label {self.name!r}: key must be one letter or digit; got {self.key!r}")
+            raise CodebookError(f"label {_show(self.name)}: key must be one letter or digit; got {_show(self.key)}")
 
 
 @dataclass(frozen=True)
@@ -69,31 +80,37 @@ class Codebook:
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name.strip() or self.name != self.name.strip():
-            raise CodebookError(f"a codebook needs a name without leading/trailing spaces; got {self.name!r}")
+            raise CodebookError(f"a codebook needs a name without leading/trailing spaces; got {_show(self.name)}")
+        if not isinstance(self.description, str):
+            raise CodebookError(f"codebook {_show(self.name)}: description must be text")
         if not self.labels:
-            raise CodebookError(f"codebook {self.name!r} has no labels")
+            raise CodebookError(f"codebook {_show(self.name)} has no labels")
         seen_names, seen_keys = set(), set()
         for label in self.labels:
             if label.name in seen_names:
-                raise CodebookError(f"codebook {self.name!r}: label {label.name!r} appears twice")
+                raise CodebookError(f"codebook {_show(self.name)}: label {_show(label.name)} appears twice")
             seen_names.add(label.name)
             if label.key:
                 if label.key.lower() in seen_keys:
-                    raise CodebookError(f"codebook {self.name!r}: shortcut {label.key!r} is used twice")
+                    raise CodebookError(f"codebook {_show(self.name)}: shortcut {_show(label.key)} is used twice")
                 seen_keys.add(label.key.lower())
 
     def label(self, name: str) -> Label:
         for label in self.labels:
             if label.name == name:
                 return label
-        raise KeyError(f"codebook {self.name!r} v{self.version} has no label {name!r}")
+        raise KeyError(f"codebook {_show(self.name)} v{self.version} has no label {name!r}")
 
     def labels_for(self, scope: str) -> list[Label]:
         return [label for label in self.labels if label.scope == scope]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "version": self.version, "description": self.description,
-                "labels": [asdict(label) for label in self.labels]}
+        """The exchange form; ``version`` only for a saved codebook (an unsaved one has none yet, and import
+        ignores it: the store numbers the versions)."""
+        head: dict[str, Any] = {"name": self.name}
+        if self.version:
+            head["version"] = self.version
+        return {**head, "description": self.description, "labels": [asdict(label) for label in self.labels]}
 
     def with_labels(self, labels, description: str | None = None) -> "Codebook":
         return Codebook(self.name, tuple(labels), self.description if description is None else description)
@@ -105,7 +122,7 @@ def from_dict(data: Any, source: str = "codebook") -> Codebook:
         raise CodebookError(f"{source}: expected a mapping with name and labels, got {type(data).__name__}")
     unknown = set(data) - {"name", "version", "description", "labels"}
     if unknown:
-        raise CodebookError(f"{source}: unknown field(s) {', '.join(sorted(map(str, unknown)))}")
+        raise CodebookError(f"{source}: unknown field(s) {', '.join(sorted(str(k)[:60] for k in unknown))}")
     labels = data.get("labels")
     if not isinstance(labels, list):
         raise CodebookError(f"{source}: labels must be a list")
@@ -115,10 +132,13 @@ def from_dict(data: Any, source: str = "codebook") -> Codebook:
             raise CodebookError(f"{source}: label {index} must be a mapping")
         extra = set(item) - set(Label.__dataclass_fields__)
         if extra:
-            raise CodebookError(f"{source}: label {index}: unknown field(s) {', '.join(sorted(map(str, extra)))}")
+            raise CodebookError(f"{source}: label {index}: unknown field(s) {', '.join(sorted(str(k)[:60] for k in extra))}")
         values = dict(item)
         values.setdefault("colour", DEFAULT_COLOURS[(index - 1) % len(DEFAULT_COLOURS)])
-        values["key"] = "" if values.get("key") is None else str(values["key"])
+        key = values.get("key")
+        if isinstance(key, (int, float)) and not isinstance(key, bool):
+            key = str(key)  # `key: 1` in YAML is the digit 1
+        values["key"] = "" if key is None else key
         try:
             parsed.append(Label(**values))
         except CodebookError as exc:
@@ -144,7 +164,12 @@ def loads(text: str | bytes, source: str = "codebook") -> Codebook:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
         raise CodebookError(f"{source}: not valid JSON or YAML{where}") from None
-    return from_dict(data, source)
+    except RecursionError:  # the parser recurses per nesting level: a file nested thousands deep
+        raise CodebookError(f"{source}: nested too deeply to be a codebook") from None
+    try:
+        return from_dict(data, source)
+    except RecursionError:
+        raise CodebookError(f"{source}: nested too deeply to be a codebook") from None
 
 
 def to_json(codebook: Codebook) -> str:

@@ -36,3 +36,12 @@ def sample_items(loaded: LoadedCorpus, unit: str, n: int, seed: int = 0, splits:
                     None if pd.isna(row["round"]) else int(row["round"]),
                     None if pd.isna(row["turn"]) else int(row["turn"])))
     return out
+
+
+def empty_sample_reason(unit: str, splits: Sequence[str] = (), contains: Optional[str] = None) -> str:
+    """Why ``sample_items`` drew nothing, in words: which filters left no dialog or turn."""
+    where = f"in split(s) {', '.join(map(str, splits))}" if splits else "in this corpus"
+    if contains:
+        has = "has" if unit == "dialog" else "is in a dialog with"
+        return f"no {unit} {where} {has} an utterance containing “{contains}” (ignoring case)."
+    return f"there is no {unit} with an utterance {where}."

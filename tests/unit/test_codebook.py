@@ -49,3 +49,52 @@ def test_bad_files_give_one_line_messages(text, message):
         cb.loads(text, "book.yaml")
     assert str(info.value).startswith("book.yaml: ") and message in str(info.value)
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("deep.json", '{"name": "deep", "labels": ' + "[" * 5000 + "]" * 5000 + "}"),
+    ("deep.yaml", "name: deep\nlabels:\n" + "- " * 3000 + "x\n"),
+    ("deep.yml", "name: deep\nlabels: [{name: a, description: " + "{a: " * 5000 + "1" + "}" * 5000 + "}]"),
+])
+def test_a_file_nested_thousands_deep_is_refused_with_its_name(name, text):
+    """The YAML parser (which also reads .json) recurses once per level: RecursionError becomes a CodebookError."""
+    with pytest.raises(cb.CodebookError) as info:
+        cb.loads(text.encode(), name)
+    assert str(info.value) == f"{name}: nested too deeply to be a codebook"
+
+
+def test_values_in_messages_are_bounded():
+    """A nested or huge value is named by its type (never repr'd: an alias bomb would take gigabytes); long
+    text is cut."""
+    anchors = "a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1], " + ", ".join(
+        f"{c}: &{c} [{', '.join([f'*{p}'] * 10)}]" for p, c in zip("abcdefgh", "bcdefghi"))
+    bomb = f"name: x\ndescription: {{{anchors}}}\nlabels: [{{name: a, key: *i}}]\n"  # 10^9 leaves if expanded
+    with pytest.raises(cb.CodebookError) as info:
+        cb.loads(bomb, "bomb.yaml")
+    assert str(info.value) == "bomb.yaml: label 1: label 'a': key must be one letter or digit; got a list"
+    with pytest.raises(cb.CodebookError) as info:
+        cb.loads("name: x\nlabels: [{name: " + "[" * 200 + "]" * 200 + "}]", "nested.yaml")
+    assert str(info.value) == "nested.yaml: label 1: a label needs a name; got a list"
+    with pytest.raises(cb.CodebookError) as info:
+        cb.loads(f"name: x\nlabels: [{{name: a, colour: '{'r' * 10_000}'}}]", "long.yaml")
+    assert str(info.value).endswith("colour must look like #1f77b4; got '" + "r" * 60 + "'…")
+    with pytest.raises(cb.CodebookError, match="description must be text"):
+        cb.loads("name: x\ndescription: [1]\nlabels: [{name: a}]", "d.yaml")
+
+
+def test_keys_written_as_numbers_are_digits():
+    book = cb.loads("name: x\nlabels: [{name: a, key: 1}, {name: b, key: null}]")
+    assert [label.key for label in book.labels] == ["1", ""]
+    with pytest.raises(cb.CodebookError, match="key must be one letter or digit; got True"):
+        cb.loads("name: x\nlabels: [{name: a, key: true}]")
+
+
+def test_an_unsaved_codebook_exports_without_a_version():
+    """version 0 means "not saved yet": the exchange form (the Codebooks page's import example) leaves it out;
+    a saved codebook's export names its version, and import accepts (and ignores) it."""
+    book = cb.Codebook("example", (cb.Label("CR"),))
+    assert "version" not in cb.to_yaml(book) and "version" not in book.to_dict()
+    assert cb.loads(cb.to_yaml(book)) == book
+    saved = cb.Codebook("example", (cb.Label("CR"),), version=3)
+    assert saved.to_dict()["version"] == 3 and "version: 3" in cb.to_yaml(saved)
+    assert cb.loads(cb.to_json(saved)) == book  # the store, not the file, numbers versions
