@@ -6,13 +6,13 @@ Streamlit resolves the URL against the files in ``pages/``, and a path that diff
 would greet a deep link with a "Page not found" box (see also ``ui/router.py``)."""
 import streamlit as st
 
-from ui.router import DEFAULT_PAGE, mark_routed
+from ui.router import mark_routed
 
 st.set_page_config(page_title="Visually grounded dialogue dashboard", page_icon="🧩", layout="wide")
 
 PAGES = {
     "Explore": [
-        st.Page("pages/overview.py", title="Overview", icon="🏠", url_path=DEFAULT_PAGE, default=True),
+        st.Page("pages/overview.py", title="Overview", icon="🏠", url_path="overview", default=True),
         st.Page("pages/browse.py", title="Browse", icon="📋", url_path="browse"),
         st.Page("pages/replay.py", title="Replay", icon="▶️", url_path="replay"),
         st.Page("pages/search.py", title="Search", icon="🔎", url_path="search"),

@@ -53,8 +53,8 @@ with st.container(border=True):
 if book is not None:
     left, right, _ = st.columns([1, 1, 4])
     stem = f"{book.name}-v{book.version}"
-    left.download_button("⬇ JSON", cb.to_json(book), f"{stem}.json", "application/json")
-    right.download_button("⬇ YAML", cb.to_yaml(book), f"{stem}.yaml", "application/yaml")
+    left.download_button("⬇ JSON", cb.to_json(book), f"{stem}.json", "application/json", on_click="ignore")
+    right.download_button("⬇ YAML", cb.to_yaml(book), f"{stem}.yaml", "application/yaml", on_click="ignore")
 
 with st.expander("Import a codebook (JSON or YAML)"):
     st.caption("For example:")

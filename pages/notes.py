@@ -62,6 +62,7 @@ if "notes_saved" in st.session_state:
 
 # Each file is read from the store when its button is clicked, not on every run.
 downloads = st.container(horizontal=True, gap="small")
-downloads.download_button("⬇ Notes as CSV", lambda: notes.export_csv(**selection), "notes.csv", "text/csv")
+downloads.download_button("⬇ Notes as CSV", lambda: notes.export_csv(**selection), "notes.csv", "text/csv",
+                          on_click="ignore")
 downloads.download_button("⬇ Notes as JSON Lines", lambda: notes.export_jsonl(**selection), "notes.jsonl",
-                          "application/jsonl")
+                          "application/jsonl", on_click="ignore")

@@ -73,8 +73,8 @@ with st.expander("Export for slides"):
     left, right = st.columns(2)
     if chosen and left.button("Build PNG strip"):
         strip = snapshots.replay_png_strip(cached.loaded_corpus(name), dialog, sorted(chosen), round_, columns)
-        left.download_button("⬇ PNG strip", strip, f"{dialog}-strip.png", "image/png")
+        left.download_button("⬇ PNG strip", strip, f"{dialog}-strip.png", "image/png", on_click="ignore")
     gif_steps = all_steps[:MAX_GIF_STEPS]
     if right.button(f"Build animated GIF ({len(gif_steps)} steps)"):
         gif = snapshots.replay_gif(cached.loaded_corpus(name), dialog, gif_steps, round_, seconds)
-        right.download_button("⬇ Animated GIF", gif, f"{dialog}.gif", "image/gif")
+        right.download_button("⬇ Animated GIF", gif, f"{dialog}.gif", "image/gif", on_click="ignore")

@@ -164,6 +164,6 @@ def gold_exports(coding: CodingStore, book: Codebook) -> None:
     st.caption(f"{len(gold):,} gold annotation(s), in the published layers' common form:")
     left, right, _ = st.columns([1, 1, 4])
     left.download_button("⬇ Gold as CSV", to_csv_bytes(common.assign(referents=common["referents"].map(list))),
-                         f"{book.name}-gold.csv", "text/csv")
+                         f"{book.name}-gold.csv", "text/csv", on_click="ignore")
     right.download_button("⬇ Gold as JSON Lines", to_jsonl_bytes(common.to_dict(orient="records")),
-                          f"{book.name}-gold.jsonl", "application/jsonl")
+                          f"{book.name}-gold.jsonl", "application/jsonl", on_click="ignore")

@@ -179,7 +179,7 @@ def gos_mention_counts(charts_module) -> None:
     st.caption("Per board (its criterion): the plays of it, their messages, annotated mentions (of one image / of a "
                "group) and mentions per message.")
     st.download_button("Download mentions per round (CSV)", data=table.to_csv(index=False), file_name="gos-mentions-per-round.csv",
-                       key="gos_mentions_per_round_csv")
+                       key="gos_mentions_per_round_csv", on_click="ignore")
 
 
 def codraw_score_by_cr(charts_module, splits: tuple) -> None:
@@ -250,10 +250,12 @@ def _exports(name: str, result) -> None:
     if name == "gos-mentions":
         st.download_button("⬇ Linked mentions in the published layout (JSON Lines)",
                            data=lambda: gos_mentions.to_jsonl(result.annotations), file_name=LAYER_FILES[name],
-                           mime="application/jsonl", key=f"layer_export_{name}")
+                           mime="application/jsonl", key=f"layer_export_{name}", on_click="ignore")
     else:
         left, right = st.columns(2)
         left.download_button("⬇ Rows in the published layout (TSV)", data=lambda: codraw_icr.to_tsv(result.rows),
-                             file_name=LAYER_FILES[name], mime="text/tab-separated-values", key=f"layer_export_{name}")
+                             file_name=LAYER_FILES[name], mime="text/tab-separated-values", key=f"layer_export_{name}",
+                             on_click="ignore")
         right.download_button("⬇ Rows with their alignment (CSV)", data=lambda: result.rows.to_csv(index=False),
-                              file_name="icr-codraw-alignment.csv", mime="text/csv", key=f"layer_alignment_{name}")
+                              file_name="icr-codraw-alignment.csv", mime="text/csv", key=f"layer_alignment_{name}",
+                              on_click="ignore")

@@ -23,4 +23,5 @@ def bap_samples_download(name: str) -> None:
                 data = bap_jsonl_bytes(loaded, split, with_perspective)
             n_samples = data.count(b"\n")
             st.download_button(f"⬇ {split}-samples.jsonl ({n_samples:,} samples)",
-                               data, f"minecraft-bap-{split}.jsonl", "application/jsonl", key="bap_download")
+                               data, f"minecraft-bap-{split}.jsonl", "application/jsonl", key="bap_download",
+                               on_click="ignore")

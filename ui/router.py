@@ -15,8 +15,9 @@ from pathlib import Path
 import streamlit as st
 
 APP = Path(__file__).resolve().parents[1] / "app.py"
-# app.py's default page: Streamlit serves it at the root, and at its own path shows "Page not found" (server.py
-# sends that path to the root: ui/server_hint.py).
+# The url_path of app.py's default page (written out there too, where the benchmarks read the pages; a test
+# checks the two agree): Streamlit serves it at the root, and at its own path shows "Page not found", so
+# server.py sends that path to the root (ui/server_hint.py).
 DEFAULT_PAGE = "overview"
 _run = threading.local()  # a script run happens on one thread from start to end
 

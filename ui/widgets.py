@@ -93,9 +93,10 @@ def download_buttons(frame: pd.DataFrame | Callable[[], pd.DataFrame], stem: str
 
     table = frame if callable(frame) else lambda: frame
     buttons = st.container(horizontal=True, gap="small")  # side by side, each as wide as its label
-    buttons.download_button(f"⬇ {label} as CSV", lambda: to_csv_bytes(table()), f"{stem}.csv", "text/csv", key=f"{stem}__csv")
+    buttons.download_button(f"⬇ {label} as CSV", lambda: to_csv_bytes(table()), f"{stem}.csv", "text/csv", key=f"{stem}__csv",
+                            on_click="ignore")
     buttons.download_button(f"⬇ {label} as Parquet", lambda: to_parquet_bytes(table()), f"{stem}.parquet",
-                            "application/vnd.apache.parquet", key=f"{stem}__parquet")
+                            "application/vnd.apache.parquet", key=f"{stem}__parquet", on_click="ignore")
 
 
 # Every ASCII punctuation character may be backslash-escaped in (Streamlit's) markdown, and escaped it

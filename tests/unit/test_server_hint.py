@@ -125,3 +125,13 @@ def test_the_default_pages_own_path_is_sent_to_the_root_with_its_query(path, que
     asyncio.run(ServerLocationHint(app)(scope, receive, send))
     assert sent[0]["status"] == 302 and dict(sent[0]["headers"])[b"location"] == location
     assert not seen  # Streamlit never saw it
+
+
+def test_the_path_sent_to_the_root_is_the_default_page_of_app_py():
+    import re
+    from pathlib import Path
+
+    from ui.router import APP, DEFAULT_PAGE
+
+    defaults = re.findall(r'url_path="([^"]+)", default=True', Path(APP).read_text(encoding="utf-8"))
+    assert defaults == [DEFAULT_PAGE]
