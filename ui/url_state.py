@@ -49,12 +49,15 @@ def drop_params(*names: str) -> None:
 
 def seed(key: str, param: str, parse: Callable[[str], Any], default: Any = None) -> Optional[str]:
     """Put the URL's ``param`` (parsed) into widget ``key``'s state when the URL names a value the widget
-    was not seeded from yet; otherwise the widget keeps its own value (``default`` on its first run).
+    was not seeded from yet, or the widget has no state; otherwise it keeps its own value (``default`` on its
+    first run).
 
     Returns the raw URL value that was applied on this run (None when the widget kept its value)."""
     requested = query_param(param)
     applied = None
-    if requested is not None and st.session_state.get(f"{key}__linked") != requested:
+    # A value the widget was not seeded from, or the one it was when its state is gone (a widget not shown in
+    # the last run is forgotten, e.g. while another corpus was open): the URL is then what is left of it.
+    if requested is not None and (st.session_state.get(f"{key}__linked") != requested or key not in st.session_state):
         st.session_state[key] = parse(requested)
         st.session_state[f"{key}__linked"] = requested
         applied = requested

@@ -23,7 +23,9 @@ def stepper(n_steps: int, requested: Optional[str], key: str, label: str = "Turn
     deep link. A requested step beyond the end shows the last step, a malformed one the first (with a note)."""
     if n_steps <= 0:
         return 0
-    if requested is not None and st.session_state.get(f"{key}__linked") != requested:  # a link to apply
+    # A link to apply: a new one, or the last one again when the step was forgotten (its slider not shown in
+    # the last run, e.g. while another corpus was open).
+    if requested is not None and (st.session_state.get(f"{key}__linked") != requested or key not in st.session_state):
         wanted = parse_positive_int(requested)
         digits = requested.strip()
         if wanted is None and digits.isascii() and digits.isdigit() and digits.strip("0"):
@@ -78,10 +80,20 @@ def corpus_selector(key: str, default: str = "codraw", label: str = "Corpus") ->
     if key not in st.session_state:
         st.session_state[key] = requested or default
     choice = st.segmented_control(label, CORPUS_NAMES, format_func=CORPUS_TITLES.get, key=key,
-                                  on_change=st.query_params.clear) or default
-    # Another corpus's dialog, turn and filters mean nothing here, hence the clear() on change.
+                                  on_change=_switch_corpus, args=(key,)) or default
     st.query_params["corpus"] = choice
     return choice
+
+
+def _switch_corpus(key: str) -> None:
+    """Another corpus's dialog, turn and filters mean nothing in this one, so the URL is cleared; what it said
+    for the corpus left is kept (per page), and coming back to a corpus brings back its dialog and filters."""
+    kept = st.session_state.setdefault("_url_by_corpus", {})
+    left = st.query_params.get("corpus")
+    if left:
+        kept[(key, left)] = st.query_params.to_dict()
+    st.query_params.clear()
+    st.query_params.update(kept.get((key, st.session_state.get(key)), {}))
 
 
 def download_buttons(frame: pd.DataFrame | Callable[[], pd.DataFrame], stem: str, label: str = "table") -> None:

@@ -118,3 +118,18 @@ def test_deep_links_work_under_a_base_path(lab_app, page, tmp_path_factory):
     wait_for_app(page)
     page.get_by_text("Drawer's canvas after round 2").first.wait_for(timeout=30_000)
     assert "Page not found" not in page.inner_text("body")
+
+
+def test_switching_the_corpus_and_back_brings_back_the_dialog_and_turn(demo_app, page, tmp_path_factory):
+    dialog = _demo_dialogs("codraw", tmp_path_factory).dialogs["dialog_id"].iloc[3]
+    page.goto(f"{demo_app.url}/replay?corpus=codraw&dialog={dialog}&turn=3")
+    wait_for_app(page)
+    page.get_by_role("radio", name="A Game Of Sorts", exact=True).click()
+    page.wait_for_url(re.compile(r"corpus=gos"))
+    wait_for_app(page)
+    assert f"dialog={dialog}" not in page.url
+    page.get_by_role("radio", name="CoDraw", exact=True).click()
+    page.wait_for_url(re.compile(r"corpus=codraw"))
+    wait_for_app(page)
+    page.wait_for_function(f"() => location.search.includes('dialog={dialog}') && location.search.includes('turn=3')",
+                           timeout=15_000)
