@@ -71,7 +71,7 @@ def corpus_selector(key: str, default: str = "codraw", label: str = "Corpus") ->
 
     requested = query_param("corpus")
     if requested is not None and requested not in CORPUS_NAMES:
-        # a link written by hand may name a corpus as its title is spelt: "CoDraw", "GoS", "Minecraft"
+        # a link written by hand may name a corpus as its title is spelt: "CoDraw", "a game of sorts"
         by_spelling = {spelling.casefold(): name for name in CORPUS_NAMES for spelling in (name, CORPUS_TITLES[name])}
         requested = by_spelling.get(requested.strip().casefold(), requested)
     if requested is not None and requested not in CORPUS_NAMES:
