@@ -27,16 +27,16 @@ def stepper(n_steps: int, requested: Optional[str], key: str, label: str = "Turn
     # the last run, e.g. while another corpus was open).
     if requested is not None and (st.session_state.get(f"{key}__linked") != requested or key not in st.session_state):
         wanted = parse_positive_int(requested)
-        digits = requested.strip()
+        digits, unit = requested.strip(), label.lower()  # one word throughout: "round 999 … rounds 1 to 8"
         if wanted is None and digits.isascii() and digits.isdigit() and digits.strip("0"):
             wanted = n_steps + 1  # a number too long to be a step: beyond the end, like any other too large
         if wanted is None:
-            st.warning(f"The link asks for {label.lower()} “{md_link_value(requested)}”, which is not a step number; "
-                       f"this dialog has steps 1 to {n_steps}: showing step 1.")
+            st.warning(f"The link asks for {unit} “{md_link_value(requested)}”, which is not a {unit} number; "
+                       f"this dialog has {unit}s 1 to {n_steps}: showing {unit} 1.")
             wanted = 1
         elif wanted > n_steps:
-            st.warning(f"The link asks for {label.lower()} {md_link_value(digits)}, but this dialog has steps 1 to "
-                       f"{n_steps}; showing the last step, {n_steps}.")
+            st.warning(f"The link asks for {unit} {md_link_value(digits)}, but this dialog has {unit}s 1 to "
+                       f"{n_steps}; showing the last {unit}, {n_steps}.")
             wanted = n_steps
         st.session_state[key] = wanted
         st.session_state[f"{key}__linked"] = requested

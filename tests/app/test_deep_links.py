@@ -14,13 +14,16 @@ def demo_dialogs(corpus: str) -> list[str]:
     return load_path(corpus, demo_path(corpus)).dialogs["dialog_id"].tolist()
 
 
+UNIT = {"codraw": "round", "gos": "step", "minecraft": "message"}  # each replay's own word for a step
+
+
 @pytest.mark.parametrize("corpus, extra", [("codraw", {}), ("gos", {"round": "1"}), ("minecraft", {})])
 def test_a_step_beyond_the_end_shows_the_last_step_with_a_message(corpus, extra):
     dialog = demo_dialogs(corpus)[0]
     at = open_page("pages/replay.py", corpus=corpus, dialog=dialog, turn="999", **extra)
     last = int(at.slider[0].max)
     assert at.slider[0].value == last > 1
-    assert any("999" in w.value and f"showing the last step, {last}" in w.value for w in at.warning)
+    assert any("999" in w.value and f"showing the last {UNIT[corpus]}, {last}" in w.value for w in at.warning)
     assert at.query_params["turn"] == str(last)
 
 

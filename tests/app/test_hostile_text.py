@@ -171,7 +171,7 @@ def test_a_step_number_too_long_to_read_is_beyond_the_end_like_any_large_one():
     for turn in ("999", "9" * 40):
         at = open_page("pages/replay.py", corpus="codraw", turn=turn)
         [warning] = at.warning
-        last = re.search(r"showing the last step, (\d+)\.", warning.value).group(1)
+        last = re.search(r"showing the last round, (\d+)\.", warning.value).group(1)
         assert at.query_params["turn"] == last
 
 

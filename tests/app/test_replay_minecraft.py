@@ -55,7 +55,7 @@ def test_showing_the_whole_game_reveals_later_utterances():
 
 def test_a_turn_beyond_the_end_warns_and_shows_the_last_utterance():
     at = open_replay(dialog=GAME, turn="99")
-    assert any("99" in w.value and "showing the last step, 9" in w.value for w in at.warning)
+    assert any("99" in w.value and "showing the last message, 9" in w.value for w in at.warning)
     assert at.slider[0].value == 9
     assert at.query_params["turn"] == "9"
 
