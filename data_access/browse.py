@@ -14,7 +14,7 @@ import pandas as pd
 from .analysis.splits import SPLIT_ORDER
 from .common import COLUMN_HELP as COMMON_HELP
 from .common import LoadedCorpus
-from .links import replay_link
+from .links import replay_link, shortened
 
 # Corpus-specific columns shown after the common ones, when the loader provides them.
 EXTRA_COLUMNS = {
@@ -106,7 +106,6 @@ def column_bounds(values: pd.Series) -> tuple[float, float, bool]:
 # One end of a range in a link: an ASCII decimal number. float() alone would also take "nan", "inf",
 # "1_0" and digits of other scripts ("٣", "３"; see data_access/links.py), none of which a link should carry.
 _RANGE_END = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
-MAX_LINK_TEXT = 80  # characters of a link's value quoted in a warning (a link may carry 100 kB)
 
 
 def parse_range(text: Optional[str]) -> Optional[tuple[Optional[float], Optional[float]]]:
@@ -145,8 +144,7 @@ def _number(value: float) -> str:
 
 
 def _quoted(link: Optional[str]) -> str:
-    text = str(link)
-    return f"The link's “{text if len(text) <= MAX_LINK_TEXT else text[:MAX_LINK_TEXT] + '…'}”"
+    return f"The link's “{shortened(link)}”"
 
 
 def fit_range(wanted: Optional[tuple[Optional[float], Optional[float]]], link: Optional[str], label: str,

@@ -23,6 +23,15 @@ def replay_link(corpus: str, dialog_id: str, turn: Optional[int] = None, round: 
     return f"{REPLAY_PATH}?{urlencode(params)}"
 
 
+MAX_QUOTED_CHARS = 80  # of a link's value quoted back in a message (a link may carry 100 kB)
+
+
+def shortened(value, limit: int = MAX_QUOTED_CHARS) -> str:
+    """A value from a link as text cut to ``limit`` characters (with "…"), for quoting it back to the user."""
+    text = str(value)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 def parse_positive_int(value) -> Optional[int]:
     """A 1-based step/round number from a URL parameter, or None when absent or malformed."""
     if value is None:

@@ -23,6 +23,13 @@ except ImportError:  # pragma: no cover - isal is pinned in requirements.txt
 
 from .common import SourceError
 
+_BOM = b"\xef\xbb\xbf"
+
+
+def without_bom(raw: bytes) -> bytes:
+    """``raw`` without one leading UTF-8 byte order mark: it is UTF-8 too, but JSON parsers refuse it."""
+    return raw[len(_BOM):] if raw.startswith(_BOM) else raw
+
 MiB = 1 << 20
 GiB = 1 << 30
 

@@ -10,7 +10,7 @@ from typing import Callable, Optional
 import pandas as pd
 import streamlit as st
 
-from data_access.links import parse_positive_int
+from data_access.links import parse_positive_int, shortened
 from ui.url_state import query_param, set_url, url_list  # noqa: F401 - re-exported for the pages
 
 
@@ -124,10 +124,9 @@ def md_escape(text) -> str:
     return str(text).translate(_MARKDOWN_SPECIAL)
 
 
-def md_link_value(value, limit: int = 80) -> str:
-    """A value from the URL as inert markdown text, cut to ``limit`` characters (a link may carry 100 kB)."""
-    text = str(value)
-    return md_escape(text if len(text) <= limit else text[:limit] + "…")
+def md_link_value(value) -> str:
+    """A value from the URL as inert markdown text, cut short (``data_access.links.shortened``)."""
+    return md_escape(shortened(value))
 
 
 def md_code(text) -> str:

@@ -16,10 +16,10 @@ import orjson
 
 from .. import readahead
 from ..common import SkippedRecord, SourceError
-from ..safe_io import LIMITS, gunzip_capped, read_capped
+from ..safe_io import LIMITS, gunzip_capped, read_capped, without_bom
 
 SINGLE_FILE_NAMES = ("CoDraw_1_0.json", "CoDraw_1_0.json.gz")
-_GZIP_MAGIC, _BOM = b"\x1f\x8b", b"\xef\xbb\xbf"
+_GZIP_MAGIC = b"\x1f\x8b"
 _DIALOG_KEY = re.compile(rb'"dialog"\s*:')  # JSON allows white space before the colon
 
 
@@ -99,7 +99,7 @@ def _read_bytes(path: Path, limit: int = LIMITS["codraw"], what: str = "CoDraw f
                 raise SourceError(path, "is empty (after decompression)")
         elif path.suffix == ".gz":
             raise SourceError(path, "ends in .gz but is not a gzip file")
-    return raw[len(_BOM):] if raw.startswith(_BOM) else raw  # a byte order mark is UTF-8 too; JSON parsers refuse it
+    return without_bom(raw)
 
 
 def _magic(path: Path) -> bytes:

@@ -14,7 +14,7 @@ from typing import Any, Iterator, Optional
 import orjson
 
 from ..common import SkippedRecord, SourceError
-from ..safe_io import LIMITS, read_capped
+from ..safe_io import LIMITS, read_capped, without_bom
 
 LOG_FILE = "a-game-of-sorts_log_interaction_all.jsonl"
 MAPPINGS_FILE = "a-game-of-sorts_log_interaction_board_mappings.jsonl"
@@ -70,9 +70,7 @@ def read_jsonl(path: Path, skipped: list[SkippedRecord]) -> list[Line]:
 
     Two of the real files lack a final newline, so lines are split, never assumed to end in one."""
     path = Path(path)
-    raw = read_capped(path, LIMITS["jsonl"], "JSON Lines file")
-    if raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
+    raw = without_bom(read_capped(path, LIMITS["jsonl"], "JSON Lines file"))
     lines = []
     for number, data in enumerate(raw.split(b"\n"), start=1):
         where = f"{path.name} line {number}"

@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..common import SourceError
-from ..safe_io import LIMITS, read_capped
+from ..safe_io import LIMITS, read_capped, without_bom
 
 
 def read_lines(path: Path | str) -> Iterator[tuple[int, str | None, str]]:
@@ -17,9 +17,7 @@ def read_lines(path: Path | str) -> Iterator[tuple[int, str | None, str]]:
         raise SourceError(path, "does not exist")
     if not path.is_file():
         raise SourceError(path, "is not a file")
-    data = read_capped(path, LIMITS["layer"], "layer file")  # a device or a huge sparse file is refused
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+    data = without_bom(read_capped(path, LIMITS["layer"], "layer file"))  # a device or a huge sparse file is refused
     for number, raw in enumerate(data.split(b"\n"), start=1):
         raw = raw.rstrip(b"\r")
         if not raw.strip():

@@ -24,7 +24,7 @@ from typing import Optional
 import orjson
 
 from ..common import SkippedRecord, SourceError
-from ..safe_io import LIMITS, read_capped
+from ..safe_io import LIMITS, read_capped, without_bom
 from .blocks import strict_color_id
 
 OBSERVATIONS = "postprocessed-observations.json"
@@ -35,7 +35,6 @@ _PARTICIPANTS = re.compile(r"^(B\d+)-(A\d+)-")
 _AUGMENTED_SUFFIX = re.compile(r"_\d+")
 _SYSTEM_LINE = re.compile(r"^<Builder>\s+mission has started\s*\.?\s*$", re.IGNORECASE)
 _OFFSET = 128
-_BOM = b"\xef\xbb\xbf"  # a UTF-8 byte order mark is UTF-8 too, but orjson refuses it
 # The longest real game lasts 2,304 s (FORMATS B.3); a TimeElapsed past a day is no game's duration.
 MAX_TIME_ELAPSED = 86400.0
 
@@ -94,10 +93,6 @@ def find_root(path: Path) -> Path:
     return path
 
 
-def _without_bom(raw: bytes) -> bytes:
-    return raw[len(_BOM):] if raw.startswith(_BOM) else raw
-
-
 def discover(path: Path) -> CorpusLayout:
     """The games below a corpus root in a stable order (date folder, then experiment id).
 
@@ -111,7 +106,7 @@ def discover(path: Path) -> CorpusLayout:
     if not splits_file.exists():
         raise SourceError(splits_file, "is missing (the train/val/test lists of gold configurations)")
     try:
-        raw_splits = orjson.loads(_without_bom(read_capped(splits_file, LIMITS["splits"], "splits file")))
+        raw_splits = orjson.loads(without_bom(read_capped(splits_file, LIMITS["splits"], "splits file")))
         listed_in: dict[str, list[str]] = {}
         for split in SPLITS:
             configs = raw_splits.get(split, [])
@@ -275,7 +270,7 @@ def read_game(game: GameFile, split: str, temporal_order: bool = False) -> GameL
 
     A ``TimeElapsed`` that is no duration (missing, not a number, negative, not finite, more than a day)
     leaves ``time_elapsed`` NaN and is listed in ``skipped_states``; the game loads."""
-    raw = orjson.loads(_without_bom(read_capped(game.path, LIMITS["minecraft game"], "game file")))
+    raw = orjson.loads(without_bom(read_capped(game.path, LIMITS["minecraft game"], "game file")))
     world_states = raw["WorldStates"]
     if not isinstance(world_states, list):
         raise TypeError("WorldStates is not a list")

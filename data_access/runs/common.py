@@ -39,7 +39,6 @@ def run_name(path: Path | str) -> str:
     return Path(name).stem or name
 
 
-BOM = b"\xef\xbb\xbf"
 RUN_LIMIT = LIMITS["codraw"]  # a run in the CoDraw corpus layout is as large as the corpus file (155 MB today)
 
 
@@ -48,14 +47,14 @@ def read_bytes(path: Path) -> bytes:
     mark; a FIFO, device,
     folder, oversized file or gzip bomb is refused with one SourceError naming the file (``safe_io``)."""
     from .. import readahead
-    from ..safe_io import gunzip_capped, read_capped
+    from ..safe_io import gunzip_capped, read_capped, without_bom
 
     data = readahead.take(path)  # the CLI may have read and decompressed it while importing
     if data is None:
         data = read_capped(path, RUN_LIMIT, "run file")
         if data[:2] == b"\x1f\x8b":
             data = gunzip_capped(data, RUN_LIMIT, path, "run file")
-    return data[len(BOM):] if data.startswith(BOM) else data  # a byte order mark is UTF-8 too; JSON parsers refuse it
+    return without_bom(data)
 
 
 @dataclass
