@@ -22,6 +22,11 @@ def ordered_splits(names: Iterable[str]) -> list[str]:
     return [s for s in SPLIT_ORDER if s in present] + sorted(present - set(SPLIT_ORDER))
 
 
+def splits_in(frame: pd.DataFrame) -> list[str]:
+    """The splits that rows of ``frame`` belong to, in the usual order."""
+    return ordered_splits(frame["split"].dropna().unique())
+
+
 def available_splits(loaded) -> tuple[str, ...]:
     """The splits of a loaded corpus's dialogs, in the usual order (for the page's split filter)."""
-    return tuple(ordered_splits(loaded.dialogs["split"].dropna().unique()))
+    return tuple(splits_in(loaded.dialogs))

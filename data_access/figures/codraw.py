@@ -13,7 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..analysis.splits import filter_splits, ordered_splits
+from ..analysis.splits import filter_splits, splits_in
 from ..analysis.stats import grouped_mean_ci, interval_note, mean_ci, paired_difference
 from ..common import LoadedCorpus
 from .charts import (
@@ -33,10 +33,6 @@ PAPER_METRIC_MAX = 5.0
 SCORE_BINS = {"start": -2.0, "end": PAPER_METRIC_MAX, "size": 0.25}
 # The original metric's stored value is recomputed to the last bit; this only absorbs float noise.
 REPRODUCED_TOLERANCE = 1e-9
-
-
-def _splits_in(frame: pd.DataFrame) -> list[str]:
-    return ordered_splits(frame["split"].dropna().unique())
 
 
 def min_group_size(total: int, cap: int) -> int:
@@ -68,7 +64,7 @@ def final_score_chart(loaded: LoadedCorpus, splits: tuple = ()) -> Chart:
     stats = final_score_stats(data)
     figure = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.04,
                            subplot_titles=[f"{label}" for label in METRICS.values()])
-    for index, split in enumerate(_splits_in(data)):
+    for index, split in enumerate(splits_in(data)):
         mask = data["split"] == split
         for column, (metric, _label) in enumerate(METRICS.items(), start=1):
             figure.add_trace(go.Histogram(
@@ -82,7 +78,7 @@ def final_score_chart(loaded: LoadedCorpus, splits: tuple = ()) -> Chart:
     figure.update_layout(barmode="group", bargap=0.1, legend={"y": 1.1}, margin={"t": 60})
     figure.update_xaxes(title_text="score of the final drawing")
     means = stats[stats["metric"] == "final_score"].set_index("split")["mean"]
-    described = ", ".join(f"{split} {means[split]:.2f}" for split in _splits_in(data) if split in means)
+    described = ", ".join(f"{split} {means[split]:.2f}" for split in splits_in(data) if split in means)
     caption = (f"Score of the final drawing per split under both metrics (mean, paper metric: {described}) "
                f"over {count_phrase(len(data), 'dialog')}.")
     return Chart("codraw_final_scores", figure, data, caption, selectable=True)
@@ -303,7 +299,7 @@ def duration_chart(loaded: LoadedCorpus, splits: tuple = ()) -> Chart:
     data["duration_min"] = data["duration_s"] / 60
     figure = go.Figure()
     parts = []
-    for index, split in enumerate(_splits_in(data)):
+    for index, split in enumerate(splits_in(data)):
         mask = data["split"] == split
         parts.append(f"{split} {data.loc[mask, 'duration_min'].median():.1f} min")
         figure.add_trace(go.Histogram(

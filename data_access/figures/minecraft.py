@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..analysis.splits import filter_splits, ordered_splits
+from ..analysis.splits import filter_splits, splits_in
 from ..analysis.stats import INTERVALS, grouped_mean_ci, interval_note, mean_ci
 from ..common import LoadedCorpus
 from .charts import (
@@ -28,10 +28,6 @@ from .charts import (
 )
 
 PROGRESS_POINTS = 21  # 0 %, 5 %, … 100 % of a game's states
-
-
-def _splits_in(frame: pd.DataFrame) -> list[str]:
-    return ordered_splits(frame["split"].dropna().unique())
 
 
 def _games(loaded: LoadedCorpus, splits: tuple) -> pd.DataFrame:
@@ -55,7 +51,7 @@ def actions_per_utterance_chart(loaded: LoadedCorpus, splits: tuple = ()) -> Cha
     if table.empty:
         return empty_chart("minecraft_actions_per_utterance", "No game of the chosen splits has an utterance.")
     figure = go.Figure()
-    for index, split in enumerate(_splits_in(table)):
+    for index, split in enumerate(splits_in(table)):
         mask = table["split"] == split
         figure.add_trace(go.Histogram(
             x=table.loc[mask, "actions_per_utterance"], name=split, opacity=0.65, xbins={"size": 0.25},
@@ -75,7 +71,7 @@ def placements_removals_chart(loaded: LoadedCorpus, splits: tuple = ()) -> Chart
     if table.empty:
         return empty_chart("minecraft_placements_removals", "No game in the chosen splits.")
     figure = go.Figure()
-    for index, split in enumerate(_splits_in(table)):
+    for index, split in enumerate(splits_in(table)):
         mask = table["split"] == split
         figure.add_trace(go.Scatter(
             x=table.loc[mask, "placements"], y=table.loc[mask, "removals"], mode="markers", name=split,
@@ -148,7 +144,7 @@ def f1_progress_chart(loaded: LoadedCorpus, splits: tuple = ()) -> Chart:
     curve = f1_progress(per_state).merge(games[["dialog_id", "split"]].rename(columns={"dialog_id": "game"}), on="game")
     stats = grouped_mean_ci(curve, ["split", "progress"], "f1", method="bootstrap")  # F1: inside [0, 1]
     figure = go.Figure()
-    for index, split in enumerate(_splits_in(stats)):
+    for index, split in enumerate(splits_in(stats)):
         part = stats[stats["split"] == split]
         colour = split_colour(split, index)
         x = part["progress"] * 100
@@ -169,7 +165,7 @@ def outcome_stats(dialogs: pd.DataFrame) -> pd.DataFrame:
     """Per split: games, share built exactly (aligned match) and mean final F1, each with a 95% CI."""
     games = dialogs[dialogs["gold_blocks"] > 0]
     rows = []
-    for split in _splits_in(games):
+    for split in splits_in(games):
         part = games[games["split"] == split]
         match = mean_ci(part["outcome_match"].astype(float), method="wilson")
         f1 = mean_ci(part["outcome_f1"], method="bootstrap")
@@ -217,7 +213,7 @@ def duration_chart(loaded: LoadedCorpus, splits: tuple = ()) -> Chart:
         return empty_chart("minecraft_durations", "No game of the chosen splits has a duration.")
     figure = go.Figure()
     parts = []
-    for index, split in enumerate(_splits_in(table)):
+    for index, split in enumerate(splits_in(table)):
         mask = table["split"] == split
         parts.append(f"{split} {table.loc[mask, 'duration_s'].mean():.0f} s")
         figure.add_trace(go.Box(
@@ -235,7 +231,7 @@ def seconds_per_utterance_chart(loaded: LoadedCorpus, splits: tuple = ()) -> Cha
     if table.empty:
         return empty_chart("minecraft_seconds_per_utterance", "No game of the chosen splits has an utterance.")
     figure = go.Figure()
-    for index, split in enumerate(_splits_in(table)):
+    for index, split in enumerate(splits_in(table)):
         mask = table["split"] == split
         figure.add_trace(go.Scatter(
             x=table.loc[mask, "n_utterances"], y=table.loc[mask, "duration_s"], mode="markers", name=split,
