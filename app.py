@@ -8,30 +8,30 @@ import streamlit as st
 
 from ui.router import mark_routed
 
-st.set_page_config(page_title="Visually grounded dialogue dashboard", page_icon="🧩", layout="wide")
+st.set_page_config(page_title="Visually grounded dialogue dashboard", page_icon=":material/extension:", layout="wide")
 
 PAGES = {
     "Explore": [
-        st.Page("pages/overview.py", title="Overview", icon="🏠", url_path="overview", default=True),
-        st.Page("pages/browse.py", title="Browse", icon="📋", url_path="browse"),
-        st.Page("pages/replay.py", title="Replay", icon="▶️", url_path="replay"),
-        st.Page("pages/search.py", title="Search", icon="🔎", url_path="search"),
-        st.Page("pages/compare.py", title="Compare", icon="⚖️", url_path="compare"),
-        st.Page("pages/present.py", title="Present", icon="🎬", url_path="present"),
+        st.Page("pages/overview.py", title="Overview", icon=":material/home:", url_path="overview", default=True),
+        st.Page("pages/browse.py", title="Browse", icon=":material/table_rows:", url_path="browse"),
+        st.Page("pages/replay.py", title="Replay", icon=":material/play_circle:", url_path="replay"),
+        st.Page("pages/search.py", title="Search", icon=":material/search:", url_path="search"),
+        st.Page("pages/compare.py", title="Compare", icon=":material/compare:", url_path="compare"),
+        st.Page("pages/present.py", title="Present", icon=":material/slideshow:", url_path="present"),
     ],
     "Analyse": [
-        st.Page("pages/codraw_scores.py", title="CoDraw scores & peeks", icon="🎨", url_path="codraw_scores"),
-        st.Page("pages/durations.py", title="Durations", icon="⏱️", url_path="durations"),
-        st.Page("pages/gos_outcomes.py", title="Game Of Sorts outcomes", icon="🖼️", url_path="gos_outcomes"),
-        st.Page("pages/minecraft_outcomes.py", title="Minecraft outcomes", icon="🧱", url_path="minecraft_outcomes"),
-        st.Page("pages/runs.py", title="Model runs", icon="🤖", url_path="runs"),
+        st.Page("pages/codraw_scores.py", title="CoDraw scores & peeks", icon=":material/palette:", url_path="codraw_scores"),
+        st.Page("pages/durations.py", title="Durations", icon=":material/timer:", url_path="durations"),
+        st.Page("pages/gos_outcomes.py", title="Game Of Sorts outcomes", icon=":material/photo_library:", url_path="gos_outcomes"),
+        st.Page("pages/minecraft_outcomes.py", title="Minecraft outcomes", icon=":material/deployed_code:", url_path="minecraft_outcomes"),
+        st.Page("pages/runs.py", title="Model runs", icon=":material/smart_toy:", url_path="runs"),
     ],
     "Work": [
-        st.Page("pages/notes.py", title="Notes", icon="📝", url_path="notes"),
-        st.Page("pages/codebooks.py", title="Codebooks", icon="🏷️", url_path="codebooks"),
-        st.Page("pages/coding_queue.py", title="Coding queue", icon="📥", url_path="coding_queue"),
-        st.Page("pages/agreement.py", title="Agreement", icon="🤝", url_path="agreement"),
-        st.Page("pages/data.py", title="Data", icon="💾", url_path="data"),
+        st.Page("pages/notes.py", title="Notes", icon=":material/edit_note:", url_path="notes"),
+        st.Page("pages/codebooks.py", title="Codebooks", icon=":material/label:", url_path="codebooks"),
+        st.Page("pages/coding_queue.py", title="Coding queue", icon=":material/inbox:", url_path="coding_queue"),
+        st.Page("pages/agreement.py", title="Agreement", icon=":material/handshake:", url_path="agreement"),
+        st.Page("pages/data.py", title="Data", icon=":material/database:", url_path="data"),
     ],
 }
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
-st.set_page_config(page_title="Visually grounded dialogue dashboard", page_icon="🧩", layout="wide")
+st.set_page_config(page_title="Visually grounded dialogue dashboard", page_icon=":material/extension:", layout="wide")
 APP = (Path(__file__).resolve().parents[1] / "app.py").read_text(encoding="utf-8")
 PAGE = re.compile(r'st\.Page\("[^"]+", title="([^"]+)", icon="([^"]+)", url_path="([^"]+)"')
 

@@ -15,7 +15,7 @@ notes = store()
 if notes is None:
     st.stop()
 if notes.is_empty():
-    st.info("No notes yet: open a dialog in Replay and use the 📝 Notes panel under it.")
+    st.info("No notes yet: open a dialog in Replay and use the Notes panel under it.")
     st.stop()
 
 filters = st.columns([2, 2, 3, 2], vertical_alignment="bottom")

@@ -21,10 +21,14 @@ st.markdown(
 )
 
 PAGE_LINKS = [
-    ("pages/browse.py", "Browse dialogs", "📋"), ("pages/replay.py", "Replay a dialog", "▶️"),
-    ("pages/search.py", "Search", "🔎"), ("pages/data.py", "Data sources", "💾"),
-    ("pages/codraw_scores.py", "CoDraw scores & peeks", "🎨"), ("pages/durations.py", "Durations", "⏱️"),
-    ("pages/gos_outcomes.py", "Game Of Sorts outcomes", "🖼️"), ("pages/minecraft_outcomes.py", "Minecraft outcomes", "🧱"),
+    ("pages/browse.py", "Browse dialogs", ":material/table_rows:"),
+    ("pages/replay.py", "Replay a dialog", ":material/play_circle:"),
+    ("pages/search.py", "Search", ":material/search:"),
+    ("pages/data.py", "Data sources", ":material/database:"),
+    ("pages/codraw_scores.py", "CoDraw scores & peeks", ":material/palette:"),
+    ("pages/durations.py", "Durations", ":material/timer:"),
+    ("pages/gos_outcomes.py", "Game Of Sorts outcomes", ":material/photo_library:"),
+    ("pages/minecraft_outcomes.py", "Minecraft outcomes", ":material/deployed_code:"),
 ]
 for row in (PAGE_LINKS[:4], PAGE_LINKS[4:]):
     for column, (page, label, icon) in zip(st.columns(4), row):

@@ -25,7 +25,7 @@ replay_panel(corpus)  # a model run beside the humans, when one is chosen (&run=
 dialog, turn, round_ = query_param("dialog"), parse_positive_int(query_param("turn")), parse_positive_int(query_param("round"))
 if dialog is not None and turn is not None:
     link = served(run_link(corpus, dialog, turn, round_, query_param("run")))  # &run= when one is shown
-    st.markdown(f"[🔗 Link to exactly this state]({link}): {md_code(link)}")
+    st.markdown(f":material/link: [Link to exactly this state]({link}): {md_code(link)}")
     notes_panel(corpus, dialog, turn, round_ if corpus == "gos" else None,
                 turn_label="step" if corpus == "gos" else "turn")
     coding_panel(corpus, dialog, turn, round_ if corpus == "gos" else None)

@@ -162,7 +162,7 @@ def codebook_picker(coding: CodingStore, key: str, container=None) -> Optional[C
     books = coding.codebooks()
     if books.empty:
         where.info("No codebook yet: create or import one on the Codebooks page.")
-        where.page_link("pages/codebooks.py", label="Open Codebooks", icon="🏷️")
+        where.page_link("pages/codebooks.py", label="Open Codebooks", icon=":material/label:")
         return None
     names = list(books["name"])
     requested = query_param("codebook") or st.session_state.get("codebook")
@@ -248,7 +248,7 @@ def coding_panel(corpus: str, dialog: str, turn: int, round_: Optional[int] = No
     if coding is None:
         return
     expanded = bool(query_param("coder") or st.session_state.get("coder"))
-    with st.expander("🏷️ Coding", expanded=expanded):
+    with st.expander("Coding", expanded=expanded):
         top = st.columns([2, 2, 3])
         coder = coder_box("replay", top[0])
         book = codebook_picker(coding, "replay_codebook", top[1])

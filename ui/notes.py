@@ -72,7 +72,7 @@ def notes_panel(corpus: str, dialog_id: str, turn: Optional[int], round: Optiona
         st.error(f"Notes are unavailable: {md_escape(exc)}", icon="⚠️")
         return
     count = len(here) + len(whole)
-    with st.expander(f"📝 Notes ({count})", expanded=count > 0):
+    with st.expander(f"Notes ({count})", expanded=count > 0):
         for title, frame in ((f"On this {turn_label}", here), ("On the whole dialog", whole)):
             if len(frame):
                 st.caption(title)

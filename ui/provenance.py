@@ -38,7 +38,7 @@ def gos_placeholder_note(name: str = "gos", compact: bool = False) -> None:
     if compact:
         st.caption(text.replace("_", "\\_").replace("<", "\\<"))
     else:
-        st.info(text.replace("_", "\\_").replace("<", "\\<"), icon="🖼️")
+        st.info(text.replace("_", "\\_").replace("<", "\\<"), icon=":material/image:")
 
 
 def corpus_provenance(name: str) -> None:

@@ -25,7 +25,7 @@ def _score(value: float) -> str:
 def peek_note(view) -> None:
     """Whether and when the Teller used their one peek at the drawing, relative to this round."""
     if view.peek_at_this_round:
-        st.info("The Teller peeked at the drawing before this round.", icon="👀")
+        st.info("The Teller peeked at the drawing before this round.", icon=":material/visibility:")
     elif view.peeked_before_this_round:
         st.caption(f"The Teller peeked before round {view.peek_round}.")
     elif view.peek_round is None:

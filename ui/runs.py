@@ -200,7 +200,7 @@ def uploads_box(name: str) -> None:
     row = st.container(horizontal=True, gap="small", vertical_alignment="center")
     row.caption("Uploaded:")
     for run in uploads:
-        if row.button(f"🗑 {run}", key=f"remove_upload_{name}_{run}", help=f"Remove the uploaded run {run}"):
+        if row.button(run, icon=":material/delete:", key=f"remove_upload_{name}_{run}", help=f"Remove the uploaded run {run}"):
             remove_upload(name, run)
             for key in [k for k in st.session_state if str(k).startswith(f"uploaded_{name}_")]:
                 del st.session_state[key]  # the same file may then be uploaded again

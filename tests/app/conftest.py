@@ -58,7 +58,7 @@ def run_function(script: Callable[[], None], timeout: float = 60, **params: str)
 
 def state_link(at: AppTest) -> str:
     """The replay's link to exactly the state it shows (the target of its "Link to exactly this state")."""
-    return next(match.group(1) for m in at.markdown for match in [re.match(r"\[🔗 Link to exactly this state\]\(([^)]*)\)", m.value)]
+    return next(match.group(1) for m in at.markdown for match in [re.match(r":material/link: \[Link to exactly this state\]\(([^)]*)\)", m.value)]
                 if match)
 
 
