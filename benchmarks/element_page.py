@@ -16,6 +16,43 @@ def _altair():
     st.altair_chart(alt.Chart(pd.DataFrame({"x": list("abcde"), "y": [1, 2, 3, 4, 5]})).mark_bar().encode(x="x", y="y"))
 
 
+# The Replay page's controls: the dialog picker (a window of 1,000 dialogs), previous/next and the step slider.
+DIALOG_LABELS = [f"train_{i:05d} · train · {i % 9 + 2} rounds" for i in range(1000)]
+
+
+def _replay_controls():
+    st.selectbox("Dialog", DIALOG_LABELS)
+    previous_col, slider_col, next_col = st.columns([2, 9, 2], vertical_alignment="bottom")
+    previous_col.button("◀ Previous")
+    next_col.button("Next ▶")
+    slider_col.slider("Round", 1, 8)
+
+
+# The same controls as the browser's own HTML elements in one component (Streamlit's components v2, no
+# iframe): what a lighter control set could save. An experiment for the README, not used by the app.
+_NATIVE_JS = """export default function (component) {
+  const { parentElement, data, setStateValue } = component;
+  if (parentElement.querySelector(".controls")) return;
+  const root = document.createElement("div");
+  root.className = "controls";
+  const picker = document.createElement("select");
+  for (const label of data.options) picker.appendChild(new Option(label));
+  picker.onchange = () => setStateValue("dialog", picker.selectedIndex);
+  const slider = Object.assign(document.createElement("input"), {type: "range", min: 1, max: 8, value: 1});
+  slider.onchange = () => setStateValue("step", Number(slider.value));
+  const previous = Object.assign(document.createElement("button"), {textContent: "◀ Previous"});
+  const next = Object.assign(document.createElement("button"), {textContent: "Next ▶"});
+  root.append(picker, previous, slider, next);
+  parentElement.appendChild(root);
+}"""
+
+
+def _native_replay_controls():
+    controls = st.components.v2.component("native_replay_controls", js=_NATIVE_JS, html="",
+                                          css="select { width: 100%; } input { width: 60%; }")
+    controls(data={"options": DIALOG_LABELS}, key="controls", on_dialog_change=lambda: None, on_step_change=lambda: None)
+
+
 def _frame():
     import pandas as pd
 
@@ -46,6 +83,8 @@ ELEMENTS = {
     "code": lambda: st.code("/data/codraw/CoDraw_1_0.json.gz", language=None),
     "altair chart": _altair,
     "plotly chart": _plotly,
+    "replay controls": _replay_controls,
+    "native replay controls": _native_replay_controls,
 }
 
 
