@@ -68,6 +68,31 @@ def test_replay_steps_with_buttons_and_arrow_keys(demo_app, page, tmp_path_facto
     assert_no_error(page)
 
 
+def _canvas_caption(page) -> str:
+    return page.locator('[data-testid="stImageCaption"]').nth(1).inner_text()
+
+
+def test_the_browsers_back_and_forward_step_the_replay(demo_app, page, tmp_path_factory):
+    """Each step is a history entry: Back shows the step before (picture and slider, not only the URL)."""
+    dialog = _demo_dialog("codraw", tmp_path_factory)
+    page.goto(f"{demo_app.url}/replay?corpus=codraw&dialog={dialog}&turn=1")
+    wait_for_app(page)
+    for turn in (2, 3):
+        page.get_by_role("button", name=re.compile("Next")).click()
+        _wait_turn(page, turn)
+    assert _canvas_caption(page) == "Drawer's canvas after round 3"
+    page.go_back()
+    _wait_turn(page, 2)
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=\"stImageCaption\"]')[1]?.innerText"
+                           " === \"Drawer's canvas after round 2\"", timeout=30_000)
+    assert page.locator('[data-testid="stSliderThumbValue"]').first.inner_text() == "2"
+    page.go_forward()
+    _wait_turn(page, 3)
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=\"stImageCaption\"]')[1]?.innerText"
+                           " === \"Drawer's canvas after round 3\"", timeout=30_000)
+    assert_no_error(page)
+
+
 @pytest.mark.parametrize("corpus, extra, selector", [
     ("codraw", "&turn=3", '[data-testid="stImage"]'),
     ("gos", "&round=2&turn=4", '[data-testid="stImage"]'),
