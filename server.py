@@ -8,10 +8,11 @@ That is about 0.1 s of every fresh page load but the home page's (``benchmarks/p
 ``window.__streamlit.BACKEND_BASE_URL`` when a hosting page sets it, and then asks there first. The middleware
 adds that one line to Streamlit's own ``index.html``, for a page's path only, and the line takes effect only
 when the browser's path is the one the server received: behind a proxy that strips a prefix the two differ,
-and Streamlit's own search finds the server as before. Every other response passes through untouched
-(``ui/server_hint.py``, ``tests/unit/test_server_hint.py``).
+and Streamlit's own search finds the server as before. The same page gets a script that keeps one browser
+history entry per click (``HISTORY_SCRIPT``: Streamlit adds one for every query parameter a click changes).
+Every other response passes through untouched (``ui/server_hint.py``, ``tests/unit/test_server_hint.py``).
 
-``streamlit run app.py`` still works (without the hint); tests of pages use ``app.py`` directly."""
+``streamlit run app.py`` still works (without either); tests of pages use ``app.py`` directly."""
 import streamlit as st
 from starlette.middleware import Middleware
 

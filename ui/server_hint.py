@@ -1,9 +1,10 @@
 """``ServerLocationHint``, the ASGI middleware ``server.py`` serves the app with: Streamlit's own ``index.html``,
 served for the root or a page's path, tells the page where the server is, so that a deep link does not first
 look for it under the page's path (a 404 and a 100 ms pause; see ``server.py``). The line it adds takes effect
-only when the browser's path is the one the server received. The default page's own path (``/overview``,
-where Streamlit would say "Page not found") is sent to the root, its query kept; every other response passes
-through untouched."""
+only when the browser's path is the one the server received. The same page also gets ``HISTORY_SCRIPT``: one
+browser history entry per script run, so that Back undoes one click. The default page's own path
+(``/overview``, where Streamlit would say "Page not found") is sent to the root, its query kept; every other
+response passes through untouched."""
 from __future__ import annotations
 
 import json
@@ -29,11 +30,32 @@ def hint_script(served_path: str, base: str) -> bytes:
             f"window.__streamlit,{{BACKEND_BASE_URL:location.origin+{js(base + '/')}}});</script>").encode()
 
 
+# Streamlit pushes a browser history entry for every change of st.query_params, and a page changes several
+# in one run: opening the Replay from the navigation left four entries (the page, its corpus, dialog and
+# step), picking another dialog three (the old dialog without its step, the new one, its first step), and Back
+# walked through states nobody had seen. So only the first change after something the reader did (a click, a
+# touch, a key) pushes; the changes that follow it, and those a page load makes to the URL it opened, replace.
+# Streamlit's own Back/Forward handling replaces already. (The app's script-state attribute is no guide: it
+# can still say "notRunning" while a run's changes arrive.)
+HISTORY_SCRIPT = b"""<script>(function () {
+  var push = history.pushState.bind(history), replace = history.replaceState.bind(history);
+  var acted = false;
+  ["pointerdown", "keydown"].forEach(function (type) {
+    window.addEventListener(type, function () { acted = true; }, true);
+  });
+  history.pushState = function (data, title, url) {
+    if (!acted) return replace(data, title, url);
+    acted = false;
+    return push(data, title, url);
+  };
+})();</script>"""
+
+
 def hinted_index(body: bytes, served_path: str, base: str) -> bytes:
-    """Streamlit's index.html with the hint first in its head; any other body as it is."""
+    """Streamlit's index.html with the hint and the history script first in its head; any other body as it is."""
     if body != STREAMLIT_INDEX:
         return body
-    return body.replace(b"<head>", b"<head>" + hint_script(served_path, base), 1)
+    return body.replace(b"<head>", b"<head>" + hint_script(served_path, base) + HISTORY_SCRIPT, 1)
 
 
 class ServerLocationHint:

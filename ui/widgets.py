@@ -77,11 +77,14 @@ def corpus_selector(key: str, default: str = "codraw", label: str = "Corpus") ->
     if requested is not None and requested not in CORPUS_NAMES:
         st.warning(f"The link names an unknown corpus “{md_link_value(requested)}”; showing {CORPUS_TITLES[default]}.")
         requested = None
-    if key not in st.session_state:
+    # The URL names another corpus than the one it was last given (Back over a corpus switch, a new link):
+    # the URL wins, as a deep link does.
+    if key not in st.session_state or (requested is not None and requested != st.session_state.get(f"{key}__linked")):
         st.session_state[key] = requested or default
     choice = st.segmented_control(label, CORPUS_NAMES, format_func=CORPUS_TITLES.get, key=key,
                                   on_change=_switch_corpus, args=(key,)) or default
     st.query_params["corpus"] = choice
+    st.session_state[f"{key}__linked"] = choice
     return choice
 
 

@@ -102,3 +102,14 @@ def test_search_and_notes_links_carry_the_base_path(base_path):
     NotesStore(notes_db_path()).add_note("codraw", dialog, "a note", turn=2)
     notes = open_page("pages/notes.py")
     assert notes.dataframe[0].value["link"].tolist() == [f"/lab/replay?corpus=codraw&dialog={dialog}&turn=2"]
+
+
+def test_a_url_that_names_another_corpus_is_followed_as_back_over_a_corpus_switch_does():
+    at = open_page("pages/replay.py", corpus="codraw")
+    assert at.segmented_control(key="replay_corpus").value == "codraw"
+    at.query_params.clear()
+    at.query_params["corpus"] = "gos"  # the browser's Back to an entry of another corpus
+    at.run()
+    assert not at.exception
+    assert at.segmented_control(key="replay_corpus").value == "gos" and at.query_params["corpus"] == "gos"
+    assert "Interaction" in [s.label for s in at.selectbox]  # A Game Of Sorts' picker, not CoDraw's "Dialog"

@@ -93,6 +93,54 @@ def test_the_browsers_back_and_forward_step_the_replay(demo_app, page, tmp_path_
     assert_no_error(page)
 
 
+def _dialog_shown(page) -> str:
+    return page.get_by_role("combobox", name="Dialog").input_value()
+
+
+def _back_to(page, query: str) -> None:
+    """Back once; the page must then be at ``query`` and stay there (its rerun must not move on)."""
+    page.go_back()
+    page.wait_for_function(f"() => window.location.search === {query!r}", timeout=30_000)
+    wait_for_app(page)
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.location.search") == query
+
+
+def test_back_undoes_one_click_at_a_time(demo_app, page):
+    """Streamlit pushes a history entry per URL change, several per click; server.py keeps one per click
+    (ui/server_hint.HISTORY_SCRIPT), and the replay follows the URL it is taken back to, corpus included."""
+    page.goto(f"{demo_app.url}/agreement")
+    wait_for_app(page)
+    page.locator('[data-testid="stSidebarNavLink"]', has_text="Replay").click()
+    page.wait_for_function("() => /[?&]turn=1(&|$)/.test(window.location.search)", timeout=30_000)
+    wait_for_app(page)
+    opened = page.evaluate("window.location.search")
+    page.get_by_role("button", name=re.compile("Next")).click()
+    _wait_turn(page, 2)
+    stepped = page.evaluate("window.location.search")
+    first_dialog = _dialog_shown(page)
+    page.locator('[data-testid="stSelectbox"]').first.click()
+    page.get_by_role("option").nth(2).click()
+    page.wait_for_function(f"() => window.location.search !== {stepped!r} && /[?&]turn=1(&|$)/.test(window.location.search)",
+                           timeout=30_000)
+    wait_for_app(page)
+    switched = page.evaluate("window.location.search")
+    page.get_by_role("radio", name="A Game Of Sorts").click()
+    page.wait_for_function("() => window.location.search.includes('corpus=gos')", timeout=30_000)
+    wait_for_app(page)
+
+    _back_to(page, switched)  # one Back per click: the corpus switch
+    assert _dialog_shown(page) != first_dialog
+    _back_to(page, stepped)  # the dialog switch: the first dialog again, at the step it was left at
+    assert _dialog_shown(page) == first_dialog
+    assert _canvas_caption(page) == "Drawer's canvas after round 2"
+    _back_to(page, opened)  # the step
+    page.go_back()  # and the page that was open before the Replay
+    page.wait_for_function("() => window.location.pathname.endsWith('/agreement')", timeout=30_000)
+    wait_for_app(page)
+    assert_no_error(page)
+
+
 @pytest.mark.parametrize("corpus, extra, selector", [
     ("codraw", "&turn=3", '[data-testid="stImage"]'),
     ("gos", "&round=2&turn=4", '[data-testid="stImage"]'),

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from ui import server_hint
-from ui.server_hint import STREAMLIT_INDEX, ServerLocationHint, hint_script
+from ui.server_hint import HISTORY_SCRIPT, STREAMLIT_INDEX, ServerLocationHint, hint_script
 
 HTML = [(b"content-type", b"text/html; charset=utf-8")]
 
@@ -59,7 +59,7 @@ def test_the_index_of_the_root_or_a_page_gets_the_hint_first_in_its_head(path):
     app, seen = downstream(STREAMLIT_INDEX, chunks=3)
     start, body = request(app, path)
     hint = hint_script(path, "")
-    assert body == STREAMLIT_INDEX.replace(b"<head>", b"<head>" + hint, 1)
+    assert body == STREAMLIT_INDEX.replace(b"<head>", b"<head>" + hint + HISTORY_SCRIPT, 1)
     assert f'location.pathname==="{path}"'.encode() in hint and b'location.origin+"/"' in hint
     assert dict(start["headers"])[b"content-length"] == str(len(body)).encode()
     assert b"etag" not in dict(start["headers"])  # the file's validator, not this body's
