@@ -11,8 +11,8 @@ from ui.layers import browse_cr_filter
 from ui.minecraft_export import bap_samples_download
 from ui.notes import note_counts
 from ui.router import ensure_routed
-from ui.url_state import served_links, url_filter
-from ui.widgets import corpus_selector, download_buttons, query_param, set_url
+from ui.url_state import publish, seed, served_links, url_filter
+from ui.widgets import corpus_selector, download_buttons, set_url
 
 ensure_routed()
 
@@ -30,9 +30,13 @@ if len(splits) > 1:
     chosen_splits = () if len(chosen_splits) == len(splits) else chosen_splits
 else:
     set_url(split=None)
-id_contains = filters[1].text_input("Dialog id contains", value=query_param("q") or "")
-only_noted = filters[2].toggle("Only with notes", value=query_param("noted") == "1")
-set_url(q=id_contains, noted=only_noted)
+# Per corpus, like the other filters, and seeded from the URL whenever it names something new (Back, a link).
+seed(f"browse_q_{corpus}", "q", str, "")
+id_contains = filters[1].text_input("Dialog id contains", key=f"browse_q_{corpus}")
+seed(f"browse_noted_{corpus}", "noted", lambda value: value == "1", False)
+only_noted = filters[2].toggle("Only with notes", key=f"browse_noted_{corpus}")
+publish(f"browse_q_{corpus}", "q", id_contains or None)
+publish(f"browse_noted_{corpus}", "noted", "1" if only_noted else None)
 ranges = range_filters(table, corpus)
 
 shown = apply_filter(table, DialogFilter(tuple(chosen_splits), id_contains, only_with_notes=only_noted, ranges=ranges))

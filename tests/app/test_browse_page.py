@@ -59,3 +59,19 @@ def test_a_corpus_of_one_split_shows_no_split_filter():
     at = open_page("browse", corpus="gos", split="test")
     assert not [b for b in at.button_group if b.key == "browse_split_gos"]
     assert "split" not in at.query_params and len(at.dataframe[0].value) > 0
+
+
+def test_the_id_filter_and_the_notes_toggle_belong_to_their_corpus_and_follow_the_url():
+    at = open_page("browse", corpus="codraw", q="0066", noted="0")
+    def box():
+        return next(t for t in at.text_input if t.label == "Dialog id contains")
+
+    assert box().value == "0066" and at.dataframe[0].value["dialog_id"].str.contains("0066").all()
+    at.segmented_control(key="browse_corpus").set_value("minecraft").run()
+    assert box().value == "" and "q" not in at.query_params
+    assert len(at.dataframe[0].value) > 1  # every Minecraft game, not those whose id contains "0066"
+    at.query_params.clear()
+    at.query_params.update({"corpus": "codraw", "q": "00", "noted": "1"})  # Back, or a link, to a filtered view
+    at.run()
+    assert box().value == "00" and next(t for t in at.toggle if t.label == "Only with notes").value
+    assert at.query_params["q"] == "00" and at.query_params["noted"] == "1"

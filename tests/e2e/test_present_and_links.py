@@ -8,6 +8,7 @@ import re
 import pytest
 
 from .conftest import AppServer, wait_for_app
+from .test_browser import assert_no_error
 
 pytestmark = pytest.mark.e2e
 
@@ -86,6 +87,35 @@ def test_browse_shows_more_than_ten_rows(demo_app, page):
     grid = page.locator('[data-testid="stDataFrame"]').first
     grid.wait_for()
     assert grid.bounding_box()["height"] > 12 * 35
+
+
+def _dialogs_shown(page) -> tuple[int, int]:
+    caption = page.get_by_text(re.compile(r"of [\d,]+ dialogs")).first.inner_text()
+    shown, total = re.search(r"([\d,]+) of ([\d,]+) dialogs", caption).groups()
+    return int(shown.replace(",", "")), int(total.replace(",", ""))
+
+
+def test_browses_id_filter_belongs_to_its_corpus_and_comes_back_with_it(demo_app, page):
+    page.goto(f"{demo_app.url}/browse?corpus=codraw")
+    wait_for_app(page)
+    box = page.get_by_label("Dialog id contains")
+    box.fill("0066")
+    box.press("Enter")
+    page.wait_for_function("() => window.location.search.includes('q=0066')", timeout=30_000)
+    wait_for_app(page)
+    filtered = _dialogs_shown(page)
+    assert 0 < filtered[0] < filtered[1]
+    page.get_by_role("radio", name="Minecraft Collaborative Building").click()
+    page.wait_for_function("() => window.location.search.includes('corpus=minecraft')", timeout=30_000)
+    wait_for_app(page)
+    assert page.get_by_label("Dialog id contains").input_value() == ""  # it said "0066" here, and hid every game
+    shown, total = _dialogs_shown(page)
+    assert shown == total > 0 and "q=" not in page.url
+    page.get_by_role("radio", name="CoDraw").click()
+    page.wait_for_function("() => window.location.search.includes('corpus=codraw')", timeout=30_000)
+    wait_for_app(page)
+    assert page.get_by_label("Dialog id contains").input_value() == "0066" and _dialogs_shown(page) == filtered
+    assert_no_error(page)
 
 
 @pytest.fixture(scope="module")
