@@ -9,17 +9,19 @@ from data_access.search import MODES, PAGE_SIZE, default_whole_word
 from ui.cached import available_corpora, search, search_index, search_page
 from ui.layers import mention_search
 from ui.router import ensure_routed
-from ui.url_state import served_links
-from ui.widgets import download_buttons, md_escape, query_param, set_url, url_list
+from ui.url_state import follow_url, publish, served_links, url_filter
+from ui.widgets import download_buttons, md_escape, query_param, set_url
 
 ensure_routed()
 
 st.title("Search utterances")
 corpora = available_corpora()
 controls = st.columns([5, 2, 3], vertical_alignment="bottom")
-query = controls[0].text_input("Search for", value=query_param("q") or "",
+follow_url("search_q", "q", str, "")
+query = controls[0].text_input("Search for", key="search_q",
                                placeholder='words (all must occur), "a phrase", or a regular expression')
-mode = controls[1].segmented_control("Mode", MODES, default=query_param("mode") if query_param("mode") in MODES else "words",
+follow_url("search_mode", "mode", lambda value: value if value in MODES else "words", "words")
+mode = controls[1].segmented_control("Mode", MODES, key="search_mode",
                                      help="words: every word must occur, \"quoted phrases\" as written. regex: an RE2 "
                                           "regular expression (no look-around or back-references; \\w, \\b are ASCII, "
                                           "\\pL is any letter).") or "words"
@@ -31,11 +33,10 @@ flags = controls[2].pills("Match", list(wanted), selection_mode="multi", default
                           help="Match case: “Tree” is not “tree”. Whole words: “tree” does not find “street” "
                                "(off: any substring matches).") or []
 case_sensitive, whole_word = "Match case" in flags, "Whole words" in flags
-chosen = st.pills("Corpora", corpora, selection_mode="multi", format_func=CORPUS_TITLES.get,
-                  default=[c for c in url_list("in") if c in corpora] or corpora)
-set_url(q=query, mode=None if mode == "words" else mode, case=case_sensitive,
-        whole=None if whole_word == whole_default else ("1" if whole_word else "0"),
-        **{"in": None if set(chosen) == set(corpora) else chosen})
+chosen = url_filter("Corpora", corpora, "in", format_func=CORPUS_TITLES.get, key="search_in")
+publish("search_q", "q", query or None)
+publish("search_mode", "mode", None if mode == "words" else mode)
+set_url(case=case_sensitive, whole=None if whole_word == whole_default else ("1" if whole_word else "0"))
 
 if not query.strip():
     st.caption(f"{len(search_index()):,} utterances indexed in {len(corpora)} corpora.")

@@ -17,8 +17,8 @@ from data_access.layers import LAYER_CORPUS, LAYER_FILES, LAYER_NAMES, LAYER_TIT
 from data_access.layers.gos_view import SPAN_COLOURS, mention_step
 from data_access.layers.load import LAYERS_VARIABLE
 from ui import cached
-from ui.url_state import served_links
-from ui.widgets import md_code, md_escape, query_param, set_url
+from ui.url_state import follow_url, publish, served_links
+from ui.widgets import md_code, md_escape
 
 
 def _is_loaded(layer, corpus) -> bool:
@@ -134,11 +134,12 @@ def browse_cr_filter(corpus: str, table: pd.DataFrame) -> pd.DataFrame:
     counts = per_dialog.set_index("dialog_id")["crs"] if per_dialog is not None else pd.Series(dtype="int64")
     table = table.copy()
     table["CRs"] = table["dialog_id"].map(counts).astype("Int64")
-    only = st.toggle("Only dialogs with a CR", value=query_param("cr") == "1",
+    follow_url("browse_only_cr", "cr", lambda value: value == "1", False)
+    only = st.toggle("Only dialogs with a CR", key="browse_only_cr",
                      help="Dialogs with at least one instruction clarification request of the published layer "
                           "(Madureira & Schlangen, 2023) aligned to one of their rounds. The CRs column is empty for "
                           "dialogs with no uniquely aligned row.")
-    set_url(cr=only)
+    publish("browse_only_cr", "cr", "1" if only else None)
     return table[table["CRs"].fillna(0) > 0] if only else table
 
 

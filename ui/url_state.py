@@ -4,7 +4,8 @@ from them, and links that keep working when the app is served under a path prefi
 Streamlit round trip, in short: a widget with a ``key`` keeps its value in ``st.session_state``; a deep
 link must win over that remembered value exactly once (on the run where the URL names something new),
 after which the widget leads and the URL follows it. ``seed`` does this by remembering, per widget, the
-URL value it was last seeded from or wrote (``<key>__linked``).
+URL value it was last seeded from or wrote (``<key>__linked``); ``follow_url`` does the same for a filter,
+for which a URL without the parameter is a value too (the filter's default).
 """
 from __future__ import annotations
 
@@ -66,6 +67,24 @@ def seed(key: str, param: str, parse: Callable[[str], Any], default: Any = None)
     return applied
 
 
+_NEVER = object()
+
+
+def follow_url(key: str, param: str, parse: Callable[[str], Any], default: Any) -> None:
+    """For a filter widget ``key`` kept in the URL's ``param``: its state becomes the URL's value (parsed;
+    ``default`` when the URL has none) on its first run, when Streamlit forgot it, and whenever the URL says
+    something else than the widget last wrote there (``publish``): Back, or a link.
+
+    Unlike ``seed``, a URL without the parameter counts (it means ``default``): Back to the view before a filter
+    was set clears it. Such a widget needs a ``key`` and no value of its own: an unkeyed widget whose value comes
+    from the URL changes identity with it, and every second change the reader made was lost."""
+    requested = query_param(param)
+    linked = st.session_state.get(f"{key}__linked", _NEVER)
+    if key not in st.session_state or (linked is not _NEVER and requested != linked):
+        st.session_state[key] = default if requested is None else parse(requested)
+        st.session_state[f"{key}__linked"] = requested
+
+
 def publish(key: str, param: str, value: Any) -> None:
     """Write a widget's value to the URL and remember it, so that ``seed`` does not apply it back."""
     text = None if value is None else str(value)
@@ -82,16 +101,14 @@ def url_filter(label: str, options: Sequence[str], param: str, format_func=str, 
     Returns the chosen options in ``options`` order, all of them when nothing is chosen."""
     options = list(options)
     key = key or f"url_filter__{param}"
-    if key not in st.session_state:
-        wanted = [o for o in url_list(param) if o in options]
-        st.session_state[key] = wanted or options
+    follow_url(key, param, lambda text: [o for o in text.split(",") if o in options] or options, options)
     chosen = (container or st).pills(label, options, selection_mode="multi", key=key, format_func=format_func,
                                      help="Nothing chosen means all.")
     chosen = [o for o in options if o in (chosen or ())]
     if not chosen or len(chosen) == len(options):
-        drop_params(param)
+        publish(key, param, None)
         return tuple(options)
-    st.query_params[param] = ",".join(chosen)
+    publish(key, param, ",".join(chosen))
     return tuple(chosen)
 
 

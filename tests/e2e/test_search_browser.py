@@ -47,3 +47,29 @@ def test_a_hit_opens_its_replay_with_the_match_marked(demo_app, page):
     marks = page.locator("mark")
     marks.first.wait_for()
     assert marks.first.inner_text() == hit["match"]
+
+
+def _search(page, words: str) -> None:
+    box = page.get_by_label("Search for")
+    box.fill(words)
+    box.press("Enter")
+    page.wait_for_function(f"() => new URLSearchParams(window.location.search).get('q') === {words!r}", timeout=30_000)
+    wait_for_app(page)
+
+
+def test_every_query_typed_is_searched_and_back_brings_the_one_before(demo_app, page):
+    """The box took its value from the URL without a key, so it changed identity with every query: every
+    second query typed was dropped and the box showed the one before."""
+    page.goto(f"{demo_app.url}/search?corpus=codraw")
+    wait_for_app(page)
+    for words in ("left", "red", "the"):
+        _search(page, words)
+        assert page.get_by_label("Search for").input_value() == words
+        assert f'matching utterances for "{words}"' in page.get_by_text("matching utterances").first.inner_text()
+    page.go_back()
+    page.wait_for_function("() => new URLSearchParams(window.location.search).get('q') === 'red'", timeout=30_000)
+    wait_for_app(page)
+    page.wait_for_timeout(300)
+    assert page.get_by_label("Search for").input_value() == "red"
+    assert 'matching utterances for "red"' in page.get_by_text("matching utterances").first.inner_text()
+    assert "q=red" in page.url  # and the page's rerun did not write the later query back
