@@ -69,7 +69,7 @@ stage()
 with st.expander("Export for slides"):
     all_steps = list(range(1, n_steps + 1))
     chosen = st.multiselect("Steps for the PNG strip", all_steps, default=all_steps[: min(4, n_steps)], max_selections=12)
-    columns = st.slider("Pictures per row", 1, 6, min(4, max(1, len(chosen))))
+    columns = st.slider("Pictures per row", 1, 6, min(4, max(1, len(chosen))), key="present_strip_columns")  # keyed: kept when the steps change
     left, right = st.columns(2)
     if chosen and left.button("Build PNG strip"):
         strip = snapshots.replay_png_strip(cached.loaded_corpus(name), dialog, sorted(chosen), round_, columns)
