@@ -11,7 +11,7 @@ from ui.layers import browse_cr_filter
 from ui.minecraft_export import bap_samples_download
 from ui.notes import note_counts
 from ui.router import ensure_routed
-from ui.url_state import follow_url, publish, served_links, url_filter
+from ui.url_state import served_links, url_filter, url_text_input, url_toggle
 from ui.widgets import corpus_selector, download_buttons, set_url
 
 ensure_routed()
@@ -30,13 +30,8 @@ if len(splits) > 1:
     chosen_splits = () if len(chosen_splits) == len(splits) else chosen_splits
 else:
     set_url(split=None)
-# Per corpus, like the other filters; the URL leads when it says something new (Back, a link).
-follow_url(f"browse_q_{corpus}", "q", str, "")
-id_contains = filters[1].text_input("Dialog id contains", key=f"browse_q_{corpus}")
-follow_url(f"browse_noted_{corpus}", "noted", lambda value: value == "1", False)
-only_noted = filters[2].toggle("Only with notes", key=f"browse_noted_{corpus}")
-publish(f"browse_q_{corpus}", "q", id_contains or None)
-publish(f"browse_noted_{corpus}", "noted", "1" if only_noted else None)
+id_contains = url_text_input("Dialog id contains", "q", key=f"browse_q_{corpus}", container=filters[1])
+only_noted = url_toggle("Only with notes", "noted", key=f"browse_noted_{corpus}", container=filters[2])
 ranges = range_filters(table, corpus)
 
 shown = apply_filter(table, DialogFilter(tuple(chosen_splits), id_contains, only_with_notes=only_noted, ranges=ranges))

@@ -5,7 +5,7 @@ from data_access.common import CORPUS_NAMES, CORPUS_TITLES
 from data_access.notes import apply_edits
 from ui.notes import forget_edits, note_editor_frame, store, table_edits
 from ui.router import ensure_routed
-from ui.url_state import follow_url, publish, served_links
+from ui.url_state import served_links, url_choice, url_text_input
 from ui.widgets import md_escape
 
 ensure_routed()
@@ -19,21 +19,13 @@ if notes.is_empty():
     st.stop()
 
 filters = st.columns([2, 2, 3, 2], vertical_alignment="bottom")
-# Keyed filters that the URL leads when it says something new (Back, a link): see url_state.follow_url.
-follow_url("notes_corpus", "corpus", lambda value: value if value in CORPUS_NAMES else "all", "all")
-corpus = filters[0].selectbox("Corpus", ["all", *CORPUS_NAMES], format_func=lambda c: CORPUS_TITLES.get(c, "All corpora"),
-                              key="notes_corpus")
+corpus = url_choice("selectbox", "Corpus", ["all", *CORPUS_NAMES], "corpus", key="notes_corpus", default="all",
+                    container=filters[0], format_func=lambda c: CORPUS_TITLES.get(c, "All corpora"))
 tags = notes.tag_counts(None if corpus == "all" else corpus)
-follow_url("notes_tag", "tag", str, "any")
-if st.session_state["notes_tag"] not in {"any", *tags["tag"]}:
-    st.session_state["notes_tag"] = "any"  # a tag of another corpus, or one no note has any more
-tag = filters[1].selectbox("Tag", ["any", *tags["tag"]], format_func=lambda t: t if t == "any" else f"#{t}", key="notes_tag")
-follow_url("notes_text", "text", str, "")
-text = filters[2].text_input("Text contains", key="notes_text")
+tag = url_choice("selectbox", "Tag", ["any", *tags["tag"]], "tag", key="notes_tag", default="any", container=filters[1],
+                 format_func=lambda t: t if t == "any" else f"#{t}")
+text = url_text_input("Text contains", "text", key="notes_text", container=filters[2])
 show_deleted = filters[3].toggle("Show deleted", value=False)
-publish("notes_corpus", "corpus", None if corpus == "all" else corpus)
-publish("notes_tag", "tag", None if tag == "any" else tag)
-publish("notes_text", "text", text or None)
 
 selection = dict(corpus=None if corpus == "all" else corpus, tag=None if tag == "any" else tag, text=text or None)
 frame, newer = note_editor_frame(notes, selection, show_deleted)

@@ -9,7 +9,7 @@ from data_access.search import MODES, PAGE_SIZE, default_whole_word
 from ui.cached import available_corpora, search, search_index, search_page
 from ui.layers import mention_search
 from ui.router import ensure_routed
-from ui.url_state import follow_url, publish, served_links, url_filter
+from ui.url_state import served_links, url_choice, url_filter, url_text_input
 from ui.widgets import download_buttons, md_escape, query_param, set_url
 
 ensure_routed()
@@ -17,14 +17,11 @@ ensure_routed()
 st.title("Search utterances")
 corpora = available_corpora()
 controls = st.columns([5, 2, 3], vertical_alignment="bottom")
-follow_url("search_q", "q", str, "")
-query = controls[0].text_input("Search for", key="search_q",
-                               placeholder='words (all must occur), "a phrase", or a regular expression')
-follow_url("search_mode", "mode", lambda value: value if value in MODES else "words", "words")
-mode = controls[1].segmented_control("Mode", MODES, key="search_mode",
-                                     help="words: every word must occur, \"quoted phrases\" as written. regex: an RE2 "
-                                          "regular expression (no look-around or back-references; \\w, \\b are ASCII, "
-                                          "\\pL is any letter).") or "words"
+query = url_text_input("Search for", "q", key="search_q", container=controls[0],
+                       placeholder='words (all must occur), "a phrase", or a regular expression')
+mode = url_choice("segmented_control", "Mode", MODES, "mode", key="search_mode", default="words", container=controls[1],
+                  help="words: every word must occur, \"quoted phrases\" as written. regex: an RE2 regular expression "
+                       "(no look-around or back-references; \\w, \\b are ASCII, \\pL is any letter).")
 whole_default = default_whole_word(mode)
 wanted = {"Match case": query_param("case") == "1",
           "Whole words": {"1": True, "0": False}.get(query_param("whole"), whole_default)}
@@ -34,8 +31,6 @@ flags = controls[2].pills("Match", list(wanted), selection_mode="multi", default
                                "(off: any substring matches).") or []
 case_sensitive, whole_word = "Match case" in flags, "Whole words" in flags
 chosen = url_filter("Corpora", corpora, "in", format_func=CORPUS_TITLES.get, key="search_in")
-publish("search_q", "q", query or None)
-publish("search_mode", "mode", None if mode == "words" else mode)
 set_url(case=case_sensitive, whole=None if whole_word == whole_default else ("1" if whole_word else "0"))
 
 if not query.strip():

@@ -17,7 +17,7 @@ from data_access.layers import LAYER_CORPUS, LAYER_FILES, LAYER_NAMES, LAYER_TIT
 from data_access.layers.gos_view import SPAN_COLOURS, mention_step
 from data_access.layers.load import LAYERS_VARIABLE
 from ui import cached
-from ui.url_state import follow_url, publish, served_links
+from ui.url_state import served_links, url_toggle
 from ui.widgets import md_code, md_escape
 
 
@@ -134,12 +134,10 @@ def browse_cr_filter(corpus: str, table: pd.DataFrame) -> pd.DataFrame:
     counts = per_dialog.set_index("dialog_id")["crs"] if per_dialog is not None else pd.Series(dtype="int64")
     table = table.copy()
     table["CRs"] = table["dialog_id"].map(counts).astype("Int64")
-    follow_url("browse_only_cr", "cr", lambda value: value == "1", False)
-    only = st.toggle("Only dialogs with a CR", key="browse_only_cr",
-                     help="Dialogs with at least one instruction clarification request of the published layer "
-                          "(Madureira & Schlangen, 2023) aligned to one of their rounds. The CRs column is empty for "
-                          "dialogs with no uniquely aligned row.")
-    publish("browse_only_cr", "cr", "1" if only else None)
+    only = url_toggle("Only dialogs with a CR", "cr", key="browse_only_cr",
+                      help="Dialogs with at least one instruction clarification request of the published layer "
+                           "(Madureira & Schlangen, 2023) aligned to one of their rounds. The CRs column is empty for "
+                           "dialogs with no uniquely aligned row.")
     return table[table["CRs"].fillna(0) > 0] if only else table
 
 

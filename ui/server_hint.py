@@ -2,7 +2,7 @@
 served for the root or a page's path, tells the page where the server is, so that a deep link does not first
 look for it under the page's path (a 404 and a 100 ms pause; see ``server.py``). The line it adds takes effect
 only when the browser's path is the one the server received. The same page also gets ``HISTORY_SCRIPT``: one
-browser history entry per script run, so that Back undoes one click. The default page's own path
+browser history entry per click, so that Back undoes one click. The default page's own path
 (``/overview``, where Streamlit would say "Page not found") is sent to the root, its query kept; every other
 response passes through untouched."""
 from __future__ import annotations

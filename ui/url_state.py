@@ -92,6 +92,37 @@ def publish(key: str, param: str, value: Any) -> None:
     st.session_state[f"{key}__linked"] = text
 
 
+def url_text_input(label: str, param: str, key: str, container=None, **kwargs) -> str:
+    """A text filter kept in the URL's ``param`` (absent when empty), following the URL (``follow_url``)."""
+    follow_url(key, param, str, "")
+    text = (container or st).text_input(label, key=key, **kwargs)
+    publish(key, param, text or None)
+    return text
+
+
+def url_choice(kind: str, label: str, options: Sequence[str], param: str, key: str, default: str, container=None,
+               **kwargs) -> str:
+    """One of ``options`` (a ``selectbox`` or ``segmented_control``, as ``kind`` says) kept in the URL's ``param``
+    (absent for ``default``), following the URL (``follow_url``); a value that is not among the options, from the
+    URL or from before the options changed, is ``default``."""
+    options = list(options)
+    follow_url(key, param, str, default)
+    if st.session_state[key] not in options:
+        st.session_state[key] = default
+    choice = getattr(container or st, kind)(label, options, key=key, **kwargs)
+    choice = default if choice is None else choice  # a segmented control can be clicked off
+    publish(key, param, None if choice == default else choice)
+    return choice
+
+
+def url_toggle(label: str, param: str, key: str, container=None, **kwargs) -> bool:
+    """An on/off filter kept in the URL's ``param`` as ``1`` (absent when off), following the URL (``follow_url``)."""
+    follow_url(key, param, lambda value: value == "1", False)
+    on = (container or st).toggle(label, key=key, **kwargs)
+    publish(key, param, "1" if on else None)
+    return on
+
+
 def url_filter(label: str, options: Sequence[str], param: str, format_func=str, key: Optional[str] = None,
                container=None) -> tuple[str, ...]:
     """A multiple-choice filter (pills: one click toggles an option) seeded from and written back to the
