@@ -8,7 +8,7 @@ import streamlit as st
 from data_access.browse import COLUMN_HELP, column_bounds, fit_range, format_range, numeric_columns, parse_range
 from data_access.common import COLUMN_LABELS
 from data_access.links import parse_positive_int
-from ui.url_state import drop_params, query_param, set_url
+from ui.url_state import drop_params, publish, query_param, set_url
 from ui.widgets import md_escape
 
 ROW_HEIGHT = 35
@@ -40,14 +40,15 @@ def _requested(column: str):
 def range_filters(table: pd.DataFrame, corpus: str) -> tuple[tuple[str, float | None, float | None], ...]:
     """Sliders for every numeric column of ``table``; returns the active ranges (column, low, high).
 
-    A slider takes the link's range when it is first shown; a range the link states badly (malformed, reversed,
-    past the column's values …) is swapped, opened or ignored as ``fit_range`` says, with a warning above."""
+    A slider takes the link's range when it is first shown and whenever the URL's range is not the one it last
+    wrote (Back, a link); a range the link states badly (malformed, reversed, past the column's values …) is
+    swapped, opened or ignored as ``fit_range`` says, with a warning above."""
     columns = [c for c in numeric_columns(table) if c != "notes"]
     sliders = {}  # column → (low, high, integral) of each column with a slider (more than one value)
     for column in columns:
         low, high, integral = column_bounds(table[column])
         key = f"browse_range_{corpus}_{column}"
-        if key in st.session_state:
+        if key in st.session_state and st.session_state.get(f"{key}__linked") == query_param(column):
             sliders[column] = (low, high, integral)
             continue
         linked = fit_range(*_requested(column), COLUMN_LABELS.get(column, column), low, high, integral)
@@ -66,14 +67,15 @@ def range_filters(table: pd.DataFrame, corpus: str) -> tuple[tuple[str, float | 
         grid = st.columns(3)
         for index, (column, (low, high, integral)) in enumerate(sliders.items()):
             bounds = (int(low), int(high)) if integral else (low, high)
-            chosen = grid[index % 3].slider(COLUMN_LABELS.get(column, column), *bounds, key=f"browse_range_{corpus}_{column}",
+            key = f"browse_range_{corpus}_{column}"
+            chosen = grid[index % 3].slider(COLUMN_LABELS.get(column, column), *bounds, key=key,
                                             step=1 if integral else 0.01, help=COLUMN_HELP.get(column))
             if _full(chosen, low, high):
-                set_url(**{column: None})
+                publish(key, column, None)
                 continue
             lo = None if float(chosen[0]) <= low else float(chosen[0])
             hi = None if float(chosen[1]) >= high else float(chosen[1])
-            set_url(**{column: format_range(lo, hi)})
+            publish(key, column, format_range(lo, hi))
             ranges.append((column, lo, hi))
         hidden = table[columns].isna().any()
         if hidden.any():

@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from data_access.links import parse_positive_int, shortened
-from ui.url_state import query_param, set_url, url_list  # noqa: F401 - re-exported for the pages
+from ui.url_state import publish, query_param, set_url, url_list  # noqa: F401 - re-exported for the pages
 
 
 def stepper(n_steps: int, requested: Optional[str], key: str, label: str = "Turn", keyboard: bool = True,
@@ -83,8 +83,7 @@ def corpus_selector(key: str, default: str = "codraw", label: str = "Corpus") ->
         st.session_state[key] = requested or default
     choice = st.segmented_control(label, CORPUS_NAMES, format_func=CORPUS_TITLES.get, key=key,
                                   on_change=_switch_corpus, args=(key,)) or default
-    st.query_params["corpus"] = choice
-    st.session_state[f"{key}__linked"] = choice
+    publish(key, "corpus", choice)
     return choice
 
 

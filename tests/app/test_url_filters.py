@@ -61,3 +61,17 @@ def test_the_notes_filters_follow_each_change_and_the_url():
     assert list(at.data_editor[0].value["dialog_id"]) == ["61bcbb1fe90a3cc04fda05de"]
     at.selectbox(key="notes_corpus").set_value("codraw").run()  # that tag is not used in CoDraw: any tag
     assert at.selectbox(key="notes_tag").value == "any" and "tag" not in at.query_params
+
+
+def test_a_range_slider_follows_the_url_it_is_taken_back_to():
+    at = open_page("browse", corpus="codraw")
+    slider = at.slider(key="browse_range_codraw_n_steps")
+    full = (int(slider.min), int(slider.max))
+    slider.set_value((full[0], full[0] + 2)).run()
+    assert at.query_params["n_steps"] == f"..{full[0] + 2}"
+    del at.query_params["n_steps"]  # Back to the view before the slider moved
+    at.run()
+    assert at.slider(key="browse_range_codraw_n_steps").value == full and "n_steps" not in at.query_params
+    at.query_params["n_steps"] = f"{full[0] + 1}.."  # a link to another range
+    at.run()
+    assert at.slider(key="browse_range_codraw_n_steps").value == (full[0] + 1, full[1])
