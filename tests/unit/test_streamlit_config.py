@@ -17,3 +17,8 @@ def test_no_full_garbage_collection_after_every_script_run():
 
 def test_the_server_does_not_watch_or_rerun_on_file_changes():
     assert CONFIG["server"]["fileWatcherType"] == "none" and CONFIG["server"]["runOnSave"] is False
+
+
+def test_the_server_never_looks_up_its_external_address():
+    # without it, a headless start asks checkip.amazonaws.com for the "External URL" it prints
+    assert CONFIG["browser"]["serverAddress"] == "localhost"
