@@ -32,8 +32,9 @@ def _free_port() -> int:
 class AppServer:
     """One ``streamlit run server.py`` process (the app as ``make run`` serves it) with its own environment."""
 
-    def __init__(self, workdir: Path, extra_env: dict[str, str] | None = None, app_file: str = "server.py"):
-        self.port = _free_port()
+    def __init__(self, workdir: Path, extra_env: dict[str, str] | None = None, app_file: str = "server.py",
+                 port: int | None = None):
+        self.port = port or _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {k: v for k, v in os.environ.items() if not k.startswith("STREAMLIT_")}
         env.update({

@@ -1,0 +1,209 @@
+"""Who may change what in the store: the four roles, the identity a change is made by, the roles file that
+gives signed-in people their role, and the one check (``check``) every write of the store passes.
+
+Without sign-in (one person on a laptop) the identity is the *local user*, who may do everything under the
+coder name chosen in the session, as the dashboard always worked. With sign-in (Streamlit's ``st.login``,
+configured in ``.streamlit/secrets.toml``) the identity comes from the OpenID Connect provider, the coder name
+is fixed by it (no free-text name), and the role comes from the roles file:
+
+- **viewer** reads;
+- **coder** also writes their own notes and annotations;
+- **adjudicator** also writes the gold layer;
+- **admin** also manages codebooks and coding queues (and the roles file is theirs to edit).
+
+The store refuses a change the identity may not make (``AccessRefused``), whatever the page sent: a forged
+coder name in a direct call is refused and logged (logger ``dialogue.access``).
+"""
+from __future__ import annotations
+
+import enum
+import logging
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping, Optional
+
+ROLES_VARIABLE = "DIALOGUE_ROLES"
+LOCAL_USER = "local user"
+log = logging.getLogger("dialogue.access")
+
+
+class Role(enum.IntEnum):
+    """Each role may do everything the roles before it may."""
+
+    VIEWER = 1
+    CODER = 2
+    ADJUDICATOR = 3
+    ADMIN = 4
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: object) -> "Role":
+        if isinstance(text, str) and text.strip().upper() in cls.__members__:
+            return cls[text.strip().upper()]
+        raise ValueError(f"{text!r} is not a role; expected one of {', '.join(r.label for r in cls)}")
+
+
+class Action(enum.Enum):
+    """What a write does, as far as permission goes; the value is the role it needs once signed in."""
+
+    WRITE_OWN = Role.CODER  # a note or an annotation attributed to the writer
+    WRITE_GOLD = Role.ADJUDICATOR  # the gold layer (adjudication)
+    MANAGE = Role.ADMIN  # codebooks, coding queues
+
+    @property
+    def needs(self) -> Role:
+        return self.value
+
+
+class AccessRefused(PermissionError):
+    """The identity may not make this change; nothing was written. The message says who, what and why."""
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who makes a change: the coder name it is attributed to, the role, and (signed in) the provider's
+    e-mail and subject."""
+
+    coder: str
+    role: Role
+    email: Optional[str] = None
+    subject: Optional[str] = None
+    signed_in: bool = False
+
+    @classmethod
+    def local(cls, coder: str = "") -> "Identity":
+        """The one person of a deployment without sign-in: every role, any coder name (as before sign-in)."""
+        return cls(coder=coder, role=Role.ADMIN, signed_in=False)
+
+    @property
+    def who(self) -> str:
+        """How messages name the identity (never a secret: e-mail or subject as the provider gave them)."""
+        if not self.signed_in:
+            return LOCAL_USER
+        return self.email or self.subject or self.coder
+
+    def may(self, action: Action, owner: Optional[str] = None) -> bool:
+        if not self.signed_in:
+            return True
+        if self.role < action.needs:
+            return False
+        return action is not Action.WRITE_OWN or owner is None or owner == self.coder
+
+
+def check(identity: Identity, action: Action, owner: Optional[str] = None, what: str = "this change") -> None:
+    """Raise ``AccessRefused`` (and log it) unless ``identity`` may do ``action`` (on ``owner``'s work)."""
+    if identity.may(action, owner):
+        return
+    if identity.role < action.needs:
+        reason = f"it needs the {action.needs.label} role; {identity.who} is a {identity.role.label}"
+    else:
+        reason = f"it belongs to coder {owner!r}, and {identity.who} codes as {identity.coder!r}"
+    log.warning("refused %s by %s (%s): %s", what, identity.who, identity.role.label, reason)
+    raise AccessRefused(f"Not allowed: {what} ({reason}).")
+
+
+@dataclass(frozen=True)
+class Person:
+    role: Role
+    coder: str
+
+
+@dataclass(frozen=True)
+class RoleBook:
+    """The roles file: people by e-mail or subject, each with a role and the coder name their work carries,
+    and the role of anyone else who signs in (``default``, viewer unless the file says otherwise)."""
+
+    by_email: Mapping[str, Person] = field(default_factory=dict)
+    by_subject: Mapping[str, Person] = field(default_factory=dict)
+    default: Role = Role.VIEWER
+    source: Optional[str] = None
+
+    def identity(self, email: Optional[str], subject: Optional[str]) -> Identity:
+        """The identity of a signed-in person: listed by e-mail (case-insensitive) first, then by subject."""
+        email = email.strip() if isinstance(email, str) and email.strip() else None
+        subject = subject.strip() if isinstance(subject, str) and subject.strip() else None
+        person = (self.by_email.get(email.lower()) if email else None) or (self.by_subject.get(subject) if subject else None)
+        coder = person.coder if person else (email or subject or "")
+        if not coder:
+            raise AccessRefused("Not allowed: the sign-in gave neither an e-mail nor a subject.")
+        return Identity(coder=coder, role=person.role if person else self.default, email=email, subject=subject,
+                        signed_in=True)
+
+
+class RolesFileError(ValueError):
+    """The roles file cannot be used; the message names the file and the entry."""
+
+
+def read_roles(path: Path | str) -> RoleBook:
+    """Read a roles file (TOML)::
+
+        default = "viewer"            # anyone else who signs in (viewer when left out)
+
+        [[person]]
+        email = "alice@lab.example"   # or subject = "..." (the provider's ``sub``)
+        role = "adjudicator"
+        coder = "alice"               # the name her work carries, earlier work included (default: the e-mail)
+    """
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+    except OSError as exc:
+        raise RolesFileError(f"{path}: cannot be read ({exc.strerror or type(exc).__name__})") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise RolesFileError(f"{path}: not a TOML roles file ({exc})") from None
+    unknown = set(data) - {"default", "person"}
+    if unknown:
+        raise RolesFileError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}; expected default and [[person]]")
+    try:
+        default = Role.parse(data.get("default", "viewer"))
+    except ValueError as exc:
+        raise RolesFileError(f"{path}: default: {exc}") from None
+    people = data.get("person", [])
+    if not isinstance(people, list):
+        raise RolesFileError(f"{path}: person must be a list of [[person]] tables")
+    by_email: dict[str, Person] = {}
+    by_subject: dict[str, Person] = {}
+    coders: dict[str, str] = {}
+    for number, entry in enumerate(people, start=1):
+        where = f"{path}: person {number}"
+        if not isinstance(entry, dict):
+            raise RolesFileError(f"{where}: not a table")
+        extra = set(entry) - {"email", "subject", "role", "coder"}
+        if extra:
+            raise RolesFileError(f"{where}: unknown key(s) {', '.join(sorted(extra))}")
+        email, subject = entry.get("email"), entry.get("subject")
+        for name, value in (("email", email), ("subject", subject), ("coder", entry.get("coder"))):
+            if value is not None and (not isinstance(value, str) or not value.strip()):
+                raise RolesFileError(f"{where}: {name} must be a non-empty string")
+        if email is None and subject is None:
+            raise RolesFileError(f"{where}: needs an email or a subject")
+        try:
+            role = Role.parse(entry.get("role"))
+        except ValueError as exc:
+            raise RolesFileError(f"{where}: role: {exc}") from None
+        coder = " ".join((entry.get("coder") or email or subject).split())
+        key = email.strip().lower() if email else f"subject {subject.strip()}"
+        if coders.get(coder, key) != key:
+            raise RolesFileError(f"{where}: coder {coder!r} is already {coders[coder]}'s")
+        coders[coder] = key
+        person = Person(role, coder)
+        if email is not None:
+            if email.strip().lower() in by_email:
+                raise RolesFileError(f"{where}: {email!r} is listed twice")
+            by_email[email.strip().lower()] = person
+        if subject is not None:
+            if subject.strip() in by_subject:
+                raise RolesFileError(f"{where}: subject {subject!r} is listed twice")
+            by_subject[subject.strip()] = person
+    return RoleBook(by_email, by_subject, default, str(path))
+
+
+def configured_roles() -> RoleBook:
+    """The roles file named by ``DIALOGUE_ROLES``; with none, everyone who signs in is a viewer."""
+    value = os.environ.get(ROLES_VARIABLE, "").strip()
+    return read_roles(Path(value).expanduser()) if value else RoleBook()

@@ -1,0 +1,121 @@
+"""Sign-in through a real OpenID Connect provider on localhost (``oidc-provider-mock``), in the browser: the app
+asks for sign-in before any page, the provider's login form signs a person in, the sidebar names them with
+their role from the roles file, and signing out asks again. Without ``[auth]`` the page says "Local user"."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from .conftest import AppServer, wait_for_app
+
+pytestmark = pytest.mark.e2e
+
+PEOPLE = [
+    {"sub": "alice-sub", "email": "alice@lab.example", "name": "Alice"},
+    {"sub": "bob-sub", "email": "bob@lab.example", "name": "Bob"},
+]
+ROLES = """default = "viewer"
+
+[[person]]
+email = "alice@lab.example"
+role = "adjudicator"
+coder = "alice"
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def provider(tmp_path_factory):
+    """A real OpenID Connect provider on a free local port (any client id and secret are accepted)."""
+    if importlib.util.find_spec("oidc_provider_mock") is None:
+        pytest.skip("oidc-provider-mock is not installed (requirements-test.txt)")
+    port = _free_port()
+    log = open(tmp_path_factory.mktemp("oidc") / "provider.log", "wb")
+    claims = [arg for person in PEOPLE for arg in ("--user-claims", json.dumps(person))]
+    process = subprocess.Popen([sys.executable, "-m", "oidc_provider_mock", "--port", str(port), *claims],
+                               stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://localhost:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/.well-known/openid-configuration", timeout=2):
+                break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                pytest.fail("the OpenID Connect provider did not start")
+            time.sleep(0.2)
+    yield url
+    process.terminate()
+    process.wait(timeout=10)
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def signed_app(tmp_path_factory, provider):
+    workdir = tmp_path_factory.mktemp("signed-app")
+    port = _free_port()
+    secrets = workdir / "secrets.toml"
+    secrets.write_text(
+        "[auth]\n"
+        f'redirect_uri = "http://localhost:{port}/oauth2callback"\n'
+        'cookie_secret = "a-cookie-secret-for-tests-only"\n'
+        'client_id = "dashboard"\nclient_secret = "dashboard-secret"\n'
+        f'server_metadata_url = "{provider}/.well-known/openid-configuration"\n', encoding="utf-8")
+    roles = workdir / "roles.toml"
+    roles.write_text(ROLES, encoding="utf-8")
+    server = AppServer(workdir, {"STREAMLIT_SECRETS_FILES": str(secrets), "DIALOGUE_ROLES": str(roles)}, port=port)
+    # the provider redirects to localhost, which must be the app's host for its cookie
+    server.url = f"http://localhost:{port}"
+    yield server
+    server.stop()
+
+
+def sign_in(page, app_url: str, subject: str) -> None:
+    page.goto(f"{app_url}/")
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url("**/oauth2/authorize**")
+    page.locator("input[name=sub]").fill(subject)
+    page.get_by_role("button", name="Authorize").click()
+    page.wait_for_url(f"{app_url}/**")
+    wait_for_app(page)
+
+
+def test_nobody_reaches_a_page_before_signing_in(signed_app, page):
+    page.goto(f"{signed_app.url}/browse")
+    wait_for_app(page)
+    assert page.get_by_role("button", name="Sign in").is_visible()
+    assert page.locator("[data-testid=stDataFrame]").count() == 0
+
+
+def test_a_listed_person_signs_in_with_their_role_and_signs_out(signed_app, page):
+    sign_in(page, signed_app.url, "alice-sub")
+    sidebar = page.locator("[data-testid=stSidebar]")
+    sidebar.get_by_text("Signed in as alice@lab.example (adjudicator)").wait_for()
+    sidebar.get_by_role("button", name="Sign out").click()
+    page.wait_for_url("**/oauth2/end_session**")  # the provider ends its session, then sends the reader back
+    page.get_by_role("button", name="End session").click()
+    page.get_by_role("button", name="Sign in").wait_for()
+
+
+def test_anyone_else_signs_in_as_a_viewer(signed_app, page):
+    sign_in(page, signed_app.url, "bob-sub")
+    page.locator("[data-testid=stSidebar]").get_by_text("Signed in as bob@lab.example (viewer)").wait_for()
+
+
+def test_without_sign_in_configured_the_page_says_local_user(demo_app, page):
+    page.goto(demo_app.url)
+    wait_for_app(page)
+    page.locator("[data-testid=stSidebar]").get_by_text("Local user").wait_for()

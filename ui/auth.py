@@ -1,0 +1,80 @@
+"""Sign-in: Streamlit's own ``st.login`` (OpenID Connect, configured by an ``[auth]`` table in
+``.streamlit/secrets.toml``) and the identity every page writes as.
+
+Without an ``[auth]`` table nothing changes: one local user, every role, the coder name chosen in the session.
+With one, ``app.py`` asks for sign-in before any page, the sidebar names the signed-in person and their role,
+and ``identity()`` is what the store checks each write against (``data_access.access``); the role comes from
+the roles file (``DIALOGUE_ROLES``).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import streamlit as st
+
+from data_access.access import Identity, RoleBook, RolesFileError, configured_roles
+
+from .widgets import md_escape
+
+
+def sign_in_configured() -> bool:
+    """Whether the deployment has sign-in: an ``[auth]`` table in Streamlit's secrets."""
+    try:
+        return "auth" in st.secrets
+    except Exception:  # noqa: BLE001 - no secrets file, or one Streamlit cannot parse: no sign-in configured
+        return False
+
+
+@st.cache_resource(show_spinner=False)
+def _roles(_marker: str) -> RoleBook:
+    return configured_roles()
+
+
+def roles() -> RoleBook:
+    """The roles file, read once per server (its path is the key, so a changed DIALOGUE_ROLES reads again)."""
+    import os
+
+    from data_access.access import ROLES_VARIABLE
+
+    return _roles(os.environ.get(ROLES_VARIABLE, ""))
+
+
+def signed_in_identity() -> Optional[Identity]:
+    """The signed-in person's identity, or None when nobody is signed in (or sign-in is not configured)."""
+    if not sign_in_configured() or not st.user.is_logged_in:
+        return None
+    return roles().identity(st.user.get("email"), st.user.get("sub"))
+
+
+def identity(local_coder: str = "") -> Identity:
+    """Who this session writes as: the signed-in person, else (no sign-in configured) the local user coding as
+    ``local_coder``. With sign-in configured but nobody signed in, a viewer who cannot write."""
+    person = signed_in_identity()
+    if person is not None:
+        return person
+    if sign_in_configured():
+        from data_access.access import Role
+
+        return Identity(coder="", role=Role.VIEWER, signed_in=True)
+    return Identity.local(local_coder)
+
+
+def require_sign_in() -> None:
+    """Called by app.py before any page: with sign-in configured and nobody signed in, show only the sign-in
+    button; a roles file that cannot be read stops every page with its message. The sidebar says who is
+    signed in (or that this is the local user)."""
+    if not sign_in_configured():
+        st.sidebar.caption("Local user: sign-in is not configured (docs/deployment.md).")
+        return
+    try:
+        person = signed_in_identity()
+    except RolesFileError as exc:
+        st.error(md_escape(str(exc)), icon=":material/error:")
+        st.stop()
+    if person is None:
+        st.title("Visually grounded dialogue dashboard")
+        st.write("Sign in with your lab account to continue.")
+        st.button("Sign in", on_click=st.login, type="primary")
+        st.stop()
+    st.sidebar.caption(f"Signed in as {md_escape(person.who)} ({person.role.label})")
+    st.sidebar.button("Sign out", on_click=st.logout, key="sign_out")
