@@ -1,0 +1,143 @@
+"""A lab deployment as docs/deployment.md gives it: two app servers behind nginx (``deploy/nginx.conf``, Debian's
+nginx) on one PostgreSQL store. A browser keeps to one server (its route cookie); both servers see what the
+other wrote; when one server is killed its visitors' pages reconnect through the proxy to the other, and
+nothing committed is lost."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from .conftest import AppServer, wait_for_app
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Proxy:
+    """nginx with the project's own configuration, its placeholders filled in for these servers."""
+
+    def __init__(self, prefix: Path, upstreams: list[int]):
+        self.prefix = prefix
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        for folder in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
+            (prefix / folder).mkdir(parents=True, exist_ok=True)
+        servers = "\n".join(f"        server 127.0.0.1:{port} max_fails=1 fail_timeout=30s;" for port in upstreams)
+        text = (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8").format(
+            user_line="user root;" if os.geteuid() == 0 else "", prefix=prefix, servers=servers, listen=f"127.0.0.1:{self.port}")
+        # which server answered each request, for the test to see where a browser went
+        text = text.replace(f"access_log {prefix}/access.log;",
+                            "log_format routed '$upstream_addr|$request_uri';\n"
+                            f"    access_log {prefix}/access.log routed;")
+        conf = prefix / "nginx.conf"
+        conf.write_text(text, encoding="utf-8")
+        check = subprocess.run([NGINX, "-t", "-p", str(prefix), "-c", str(conf)], capture_output=True, text=True)
+        assert check.returncode == 0, check.stderr
+        self.process = subprocess.Popen([NGINX, "-p", str(prefix), "-c", str(conf), "-g", "daemon off;"],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2):
+                    return
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"nginx did not start: {(prefix / 'error.log').read_text(errors='replace')}")
+                time.sleep(0.2)
+
+    def upstreams_used(self) -> list[int]:
+        """The port of the server that answered each request logged so far, in order (nginx lists every
+        server it tried, the one that answered last)."""
+        text = (self.prefix / "access.log").read_text(encoding="utf-8", errors="replace")
+        tried = [line.split("|", 1)[0].split(", ")[-1] for line in text.splitlines()]
+        return [int(match.group(1)) for address in tried if (match := re.fullmatch(r"127\.0\.0\.1:(\d+)", address))]
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+@pytest.fixture(scope="module")
+def deployment(tmp_path_factory, postgres_cluster):
+    if NGINX is None:
+        if os.environ.get("DIALOGUE_REQUIRE_NGINX") == "1":
+            pytest.fail("DIALOGUE_REQUIRE_NGINX=1 but nginx is not installed (apt-get install nginx)")
+        pytest.skip("nginx is not installed (apt-get install nginx; .ci/run does)")
+    store = postgres_cluster.new_database()
+    base = tmp_path_factory.mktemp("deployment")
+    cache = base / "cache"  # one cache folder for both, as on one machine
+    servers = [AppServer(base / name, {"DIALOGUE_NOTES_DB": store, "DIALOGUE_CACHE_DIR": str(cache)})
+               for name in ("a", "b") if (base / name).mkdir() or True]
+    proxy = Proxy(base / "nginx", [server.port for server in servers])
+    yield {"servers": servers, "proxy": proxy, "store": store}
+    proxy.stop()
+    for server in servers:
+        server.stop()
+
+
+def _server_of(proxy: Proxy, seen_before: int) -> int:
+    """The one server that answered every request logged after the first ``seen_before``."""
+    used = set(proxy.upstreams_used()[seen_before:])
+    assert len(used) == 1, f"one browser reached several servers: {sorted(used)}"
+    return used.pop()
+
+
+def test_a_browser_keeps_to_one_server_and_visitors_are_spread(deployment, browser):
+    proxy = deployment["proxy"]
+    reached = set()
+    for _ in range(12):  # a new visitor's route is random: a dozen reach both servers but with odds of 1 in 2,048
+        context = browser.new_context()
+        page = context.new_page()
+        before = len(proxy.upstreams_used())
+        page.goto(f"{proxy.url}/replay?corpus=codraw")
+        wait_for_app(page)
+        page.get_by_role("button", name="Next").first.click()
+        wait_for_app(page)
+        reached.add(_server_of(proxy, before))
+        context.close()
+        if len(reached) == 2:
+            break
+    assert reached == {server.port for server in deployment["servers"]}
+
+
+def test_killing_a_server_sends_its_visitors_to_the_other(deployment, browser, tmp_path):
+    proxy, servers = deployment["proxy"], deployment["servers"]
+    context = browser.new_context()
+    page = context.new_page()
+    before = len(proxy.upstreams_used())
+    page.goto(f"{proxy.url}/replay?corpus=gos")
+    wait_for_app(page)
+    first = _server_of(proxy, before)
+    victim = next(server for server in servers if server.port == first)
+    victim.process.kill()  # in the middle of the visit, without a goodbye
+    victim.process.wait(timeout=10)
+    after_kill = len(proxy.upstreams_used())
+    # Streamlit's page reconnects by itself; it lands on the surviving server, which runs the page again
+    page.wait_for_function("() => document.querySelector('[data-testid=\"stApp\"]')"
+                           "?.dataset.testConnectionState === 'CONNECTED'", timeout=60_000)
+    wait_for_app(page)
+    page.get_by_role("button", name="Next").first.click()
+    wait_for_app(page)
+    survivors = set(proxy.upstreams_used()[after_kill:])
+    assert survivors and first not in survivors
+    assert "gos" in page.url
+    context.close()
