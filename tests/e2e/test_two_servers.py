@@ -58,7 +58,7 @@ class Proxy:
                     return
             except OSError:
                 if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"nginx did not start: {(prefix / 'error.log').read_text(errors='replace')}")
+                    raise RuntimeError(f"nginx did not start: {(prefix / 'error.log').read_text(errors='replace')}") from None
                 time.sleep(0.2)
 
     def upstreams_used(self) -> list[int]:
