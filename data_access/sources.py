@@ -52,7 +52,7 @@ def notes_db_target() -> "Path | str":
 
 def notes_db_display() -> str:
     """``notes_db_target()`` for display: a URL without its password."""
-    from .db import redact
+    from .store.redaction import redact
 
     target = notes_db_target()
     return redact(target) if isinstance(target, str) else str(target)

@@ -6,7 +6,7 @@ Version 1 is the notes schema of the first release (its SQLite text is unchanged
 """
 from __future__ import annotations
 
-from .db import Database
+from .database import Database
 
 
 def _v1_notes(db: Database) -> list[str]:
