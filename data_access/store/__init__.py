@@ -1,4 +1,4 @@
-"""The store: notes, codebooks, annotations and coding queues in one database (a SQLite file
+"""The store: notes, codebooks, annotations, gold decisions and coding queues in one database (a SQLite file
 for one person, PostgreSQL for a team), behind a public API.
 
 ``Store(target)`` opens the database once (default: ``DIALOGUE_NOTES_DB``), brings its schema up to date, and
@@ -18,10 +18,14 @@ from typing import Union
 from .coding import (
     ANNOTATION_FRAME_COLUMNS,
     LAYERS,
+    NO_DECISION,
     QUEUE_COLUMNS,
     AnnotationConflict,
     AnnotationNotFound,
     CodingStore,
+    GoldConflict,
+    GoldDecision,
+    GoldUnit,
     to_common_form,
 )
 from .database import (
@@ -52,9 +56,9 @@ from .notes import (
 from .redaction import redact, url_secrets
 
 __all__ = [
-    "ANNOTATION_FRAME_COLUMNS", "BUSY_TIMEOUT_S", "HISTORY_COLUMNS", "LAYERS", "NOTE_COLUMNS",
+    "ANNOTATION_FRAME_COLUMNS", "BUSY_TIMEOUT_S", "HISTORY_COLUMNS", "LAYERS", "NOTE_COLUMNS", "NO_DECISION",
     "QUEUE_COLUMNS", "SCHEMA_VERSION", "AnnotationConflict", "AnnotationNotFound", "CodingStore", "Cursor",
-    "Database", "EditOutcome", "NoteConflict", "NoteNotFound",
+    "Database", "EditOutcome", "GoldConflict", "GoldDecision", "GoldUnit", "NoteConflict", "NoteNotFound",
     "NotesStore", "Store", "StoreError", "StoreUnavailable", "apply_edits", "insert_note_row", "is_postgres_url",
     "new_note_row", "normalize_tags", "open_database", "open_migrated", "pool_size", "pool_timeout_s", "redact",
     "to_common_form", "url_secrets",

@@ -13,11 +13,16 @@ Every write is one transaction; each annotation carries a ``uid`` chosen by the 
 never makes a duplicate. Edits keep the previous version in ``annotation_revisions``; deletes are soft.
 Notes are listed as annotations of kind ``note`` (``annotations(include_notes=True)``), read through the
 ``NotesStore`` this store is given (composed, sharing its database), not inherited from it.
+
+The gold layer holds one decision per unit (``decide_gold``): a row of ``gold_decisions`` per unit and
+codebook, written in the same transaction as the unit's gold annotations; a decision made on a stale view of
+the unit is refused (``GoldConflict``, naming who decided and when).
 """
 from __future__ import annotations
 
 import json
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Optional, Sequence, Union
 
@@ -75,7 +80,7 @@ def _referents(values: Optional[Iterable]) -> list[str]:
 
 
 class CodingStore:
-    """Codebooks, annotations and queues in the store at ``target`` (a path, a URL, or an open
+    """Codebooks, annotations, gold decisions and queues in the store at ``target`` (a path, a URL, or an open
     ``Database``); ``notes`` is the notes store listed with ``include_notes`` (default: one on the same database)."""
 
     def __init__(self, target: Union[str, Path, Database, None] = None, notes: Optional[NotesStore] = None):
@@ -163,6 +168,51 @@ class CodingStore:
                               layer=layer, comment=comment, uid=uid)
         with self.db.write() as cur:
             return _insert_annotation(cur, row, _now())
+
+    # -- gold decisions --------------------------------------------------------------------------------------
+
+    def gold_decision(self, codebook: str, unit: "GoldUnit") -> Optional["GoldDecision"]:
+        """Who decided the gold of ``unit`` and when, or None while it is undecided."""
+        with self.db.read() as cur:
+            return _current_decision(cur, codebook, unit, lock=False)
+
+    def decide_gold(self, codebook: cb.Codebook, unit: "GoldUnit", annotations: Sequence[dict], adjudicator: str,
+                    expected=None) -> "GoldDecision":
+        """Make ``annotations`` the gold of ``unit``, in one transaction: its earlier gold annotations are
+        replaced (soft-deleted; an empty list clears them) and the unit's one decision row names ``adjudicator``.
+
+        Each annotation is a dict of ``add_annotation`` keywords (``label``, and ``start``/``end``/``span_text``/
+        ``referents`` for spans); the place comes from ``unit``. ``expected`` is the decision the adjudicator saw:
+        a ``GoldDecision``, ``NO_DECISION`` (the unit looked undecided), or None (replace only one's own
+        decision). Anything else found raises ``GoldConflict`` naming who decided and when; nothing is written."""
+        adjudicator = _coder(adjudicator)
+        rows = [_annotation_row(unit.place.corpus, unit.place.dialog_id, codebook=codebook, coder=adjudicator,
+                                round=unit.place.round, turn=unit.place.step if unit.scope != "dialog" else None,
+                                utterance=unit.utterance, layer=GOLD_LAYER, **spec) for spec in annotations]
+        for row in rows:
+            if row["scope"] != unit.scope:
+                raise ValueError(f"label {row['label']!r} is a {row['scope']} label, this unit is a {unit.scope}")
+        now = _now()
+        with self.db.write() as cur:
+            inserted = cur.execute(
+                "INSERT INTO gold_decisions (codebook, unit, scope, corpus, dialog_id, round, turn, utterance, "
+                "decided_by, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (codebook, unit) "
+                "DO NOTHING RETURNING id",
+                [codebook.name, unit.key(), unit.scope, unit.place.corpus, unit.place.dialog_id, unit.place.round,
+                 unit.place.step, unit.utterance, adjudicator, now]).fetchone()
+            # A new row: the unit had no decision row (gold written before decisions were recorded counts as
+            # one). An existing row: read it locked, so a concurrent decision waits for this one, then sees it.
+            current = _current_decision(cur, codebook.name, unit, lock=True, ignore_row=inserted is not None)
+            _check_expected(unit, current, expected, adjudicator)
+            if inserted is None:
+                cur.execute("UPDATE gold_decisions SET decided_by = ?, decided_at = ? WHERE codebook = ? AND unit = ?",
+                            [adjudicator, now, codebook.name, unit.key()])
+            for old in _live_gold(cur, codebook.name, unit, lock=False):
+                self._revision(cur, old, "delete", now)
+                cur.execute("UPDATE annotations SET deleted_at = ?, updated_at = ? WHERE id = ?", [now, now, old["id"]])
+            for row in rows:
+                _insert_annotation(cur, row, now)
+        return GoldDecision(adjudicator, now)
 
     def update_annotation(self, annotation_id: int, *, label: Optional[str] = None,
                           referents: Optional[Iterable] = None, comment: Optional[str] = None,
@@ -427,6 +477,100 @@ def _insert_annotation(cur, row: dict, now: str) -> int:
     if inserted is None:
         inserted = cur.execute("SELECT id FROM annotations WHERE uid = ?", [row["uid"]]).fetchone()
     return int(inserted[0])
+
+
+# -- gold decisions ------------------------------------------------------------------------------------------
+
+GOLD_LAYER = "gold"
+NO_DECISION = "no decision"  # ``decide_gold(expected=NO_DECISION)``: the adjudicator saw the unit undecided
+
+
+@dataclass(frozen=True)
+class GoldUnit:
+    """What one gold decision covers: the turn- or dialog-scope labels of a place, or the spans of one
+    utterance (``scope="span"``, ``utterance`` its 0-based position in the step)."""
+
+    scope: str
+    place: Place
+    utterance: Optional[int] = None
+
+    def __post_init__(self) -> None:
+        if self.scope not in cb.SCOPES:
+            raise ValueError(f"scope must be one of {', '.join(cb.SCOPES)}; got {self.scope!r}")
+        if self.scope == "dialog" and self.place.step is not None:
+            object.__setattr__(self, "place", Place(self.place.corpus, self.place.dialog_id, self.place.round))
+        if (self.scope == "span") != (self.utterance is not None):
+            raise ValueError("a span unit names its utterance, and only a span unit does")
+
+    def key(self) -> str:
+        place = self.place
+        return json.dumps([self.scope, place.corpus, place.dialog_id, place.round, place.step, self.utterance],
+                          ensure_ascii=False)
+
+    def describe(self) -> str:
+        parts = [self.place.dialog_id]
+        if self.place.round is not None:
+            parts.append(f"round {self.place.round}")
+        if self.place.step is not None:
+            parts.append(f"turn {self.place.step}")
+        if self.utterance is not None:
+            parts.append(f"utterance {self.utterance}")
+        return " · ".join(parts)
+
+
+@dataclass(frozen=True)
+class GoldDecision:
+    """Who decided a unit's gold and when (UTC, as stored): the token a later decision names as ``expected``."""
+
+    decided_by: str
+    decided_at: str
+
+    def describe(self) -> str:
+        return f"{self.decided_by} at {self.decided_at[:19].replace('T', ' ')} UTC"
+
+
+class GoldConflict(AnnotationConflict):
+    """The unit's gold was decided by someone else (or again) since the adjudicator looked; nothing was written."""
+
+    def __init__(self, unit: GoldUnit, current: GoldDecision):
+        super().__init__(f"{unit.describe()} was decided by {current.describe()} while you were deciding; your "
+                         "decision was not saved (their decision is shown now: decide again to replace it)")
+        self.unit, self.current = unit, current
+
+
+def _live_gold(cur, codebook: str, unit: GoldUnit, lock: bool) -> list[dict]:
+    is_ = cur.null_safe_equals
+    rows = cur.execute(
+        _SELECT + f" WHERE layer = 'gold' AND deleted_at IS NULL AND codebook = ? AND scope = ? AND corpus = ? "
+        f"AND dialog_id = ? AND round {is_} ? AND turn {is_} ? AND utterance {is_} ? ORDER BY id"
+        + (cur.lock_clause if lock else ""),
+        [codebook, unit.scope, unit.place.corpus, unit.place.dialog_id, unit.place.round, unit.place.step,
+         unit.utterance]).fetchall()
+    return [_annotation(row) for row in rows]
+
+
+def _current_decision(cur, codebook: str, unit: GoldUnit, lock: bool, ignore_row: bool = False) -> Optional[GoldDecision]:
+    """The unit's decision row, else (gold written before decisions had rows) its live gold annotations as one."""
+    if not ignore_row:
+        row = cur.execute("SELECT decided_by, decided_at FROM gold_decisions WHERE codebook = ? AND unit = ?"
+                          + (cur.lock_clause if lock else ""), [codebook, unit.key()]).fetchone()
+        if row is not None:
+            return GoldDecision(row[0], row[1])
+    gold = _live_gold(cur, codebook, unit, lock)
+    if not gold:
+        return None
+    latest = max(gold, key=lambda g: g["updated_at"])
+    return GoldDecision(latest["coder"], latest["updated_at"])
+
+
+def _check_expected(unit: GoldUnit, current: Optional[GoldDecision], expected, adjudicator: str) -> None:
+    if current is None:
+        return
+    if expected is None:
+        if current.decided_by != adjudicator:
+            raise GoldConflict(unit, current)
+    elif expected == NO_DECISION or expected != current:
+        raise GoldConflict(unit, current)
 
 
 def to_common_form(frame: pd.DataFrame, utterance_roles: Optional[dict] = None) -> pd.DataFrame:
