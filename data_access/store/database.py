@@ -251,9 +251,7 @@ class PostgresDatabase(Database):
         self._lock = threading.Lock()
         self._pool = None
         self._verify = True  # before the first use, and after a failure: try one direct connection first
-        self._log_filter = RedactingFilter(self._secrets)
-        logging.getLogger("psycopg.pool").addFilter(self._log_filter)
-        logging.getLogger("psycopg").addFilter(self._log_filter)
+        _LOG_FILTER.secrets = tuple(dict.fromkeys([*_LOG_FILTER.secrets, *self._secrets]))
 
     def describe(self) -> str:
         return redact(self.url, self._secrets)
@@ -369,6 +367,13 @@ class PostgresDatabase(Database):
             self._verify = True
         if pool is not None:
             pool.close()
+
+
+# psycopg and its pool log connection failures (from the pool's own threads): their records are redacted with
+# the secrets of every database this process opened. A logger's filter sees only records logged to it.
+_LOG_FILTER = RedactingFilter()
+for _name in ("psycopg", "psycopg.pool"):
+    logging.getLogger(_name).addFilter(_LOG_FILTER)
 
 
 class _Broken(Exception):
