@@ -51,8 +51,7 @@ def notes_db_target() -> "Path | str":
 
 
 def notes_db_display() -> str:
-    """``notes_db_target()`` for display: a URL without its password."""
-    from .db import redact
+    """``notes_db_target()`` for display: without its password, whatever form it was written in."""
+    from .store.redaction import redact
 
-    target = notes_db_target()
-    return redact(target) if isinstance(target, str) else str(target)
+    return redact(notes_db_target())

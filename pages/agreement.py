@@ -5,10 +5,12 @@ import streamlit as st
 
 from data_access.coding import agreement as ag
 from data_access.coding import compare
+from data_access.store import ANNOTATION_FRAME_COLUMNS
 from ui.agreement import UNITS_ANYONE, adjudicate, gold_exports, layer_choice, linked, queue_unit_choice, statistics_table
 from ui.coding import codebook_picker, coder_box, store
 from ui.router import ensure_routed
 from ui.share import latex_table_download
+from ui.store import remembered
 from ui.widgets import md_escape
 
 ensure_routed()
@@ -17,6 +19,7 @@ st.title("Agreement")
 coding = store()
 if coding is None:
     st.stop()
+EMPTY = pd.DataFrame(columns=ANNOTATION_FRAME_COLUMNS)
 top = st.columns([2, 2, 2])
 me = coder_box("agreement", top[0])
 book = codebook_picker(coding, "agreement_codebook", top[1])
@@ -25,9 +28,12 @@ if book is None:
 scopes = [scope for scope in ("turn", "dialog", "span") if book.labels_for(scope)]
 scope = top[2].segmented_control("Scope", scopes, default=scopes[0], key="agreement_scope") or scopes[0]
 if "agreement_message" in st.session_state:
-    st.success(md_escape(st.session_state.pop("agreement_message")))
+    kind, message = st.session_state.pop("agreement_message")
+    getattr(st, kind)(md_escape(message))
 
-frame = compare.coded_sources(coding.annotations(codebook=book.name))
+# While the store is unreachable the page shows what it read last (and keeps the choices made on it).
+frame = compare.coded_sources(remembered(f"annotations {book.name}", lambda: coding.annotations(codebook=book.name),
+                                         EMPTY, "Agreement"))
 frame = frame[frame["scope"] == scope]
 layer = layer_choice(book, scope, "agreement")
 if layer is not None:

@@ -1,10 +1,12 @@
 """Codebooks: named, versioned label sets for coding on the Replay; create, edit, import and export."""
+import pandas as pd
 import streamlit as st
 
 from data_access.coding import codebook as cb
 from ui.codebooks import import_file, label_editor, labels_from_frame, save
 from ui.coding import coder_box, store
 from ui.router import ensure_routed
+from ui.store import remembered
 from ui.widgets import md_escape
 
 ensure_routed()
@@ -21,7 +23,8 @@ if "codebooks_message" in st.session_state:
     kind, message = st.session_state.pop("codebooks_message")
     getattr(st, kind)(md_escape(message))
 
-books = coding.codebooks()
+# While the store is unreachable the page shows what it read last, so the editor and what was typed stay.
+books = remembered("codebooks", coding.codebooks, pd.DataFrame(columns=["name"]), "Codebooks")
 if not books.empty:
     st.dataframe(books, hide_index=True, width="stretch",
                  column_config={"n_labels": "labels", "created_by": "saved by", "created_at": "saved at"})
@@ -30,10 +33,12 @@ names = list(books["name"]) if not books.empty else []
 choice = st.selectbox("Edit", ["➕ New codebook", *names],
                       index=(1 + names.index(st.session_state["codebooks_selected"])
                              if st.session_state.get("codebooks_selected") in names else 0))
-book = None if choice == "➕ New codebook" else coding.codebook(choice)
+book = None if choice == "➕ New codebook" else remembered(f"codebook {choice}", lambda: coding.codebook(choice),
+                                                          None, "Codebooks")
 if book is not None and book.version > 1:
     version = st.selectbox("Version", list(range(book.version, 0, -1)), key=f"codebook_version_{book.name}")
-    book = coding.codebook(book.name, version)
+    book = remembered(f"codebook {book.name} {version}", lambda: coding.codebook(book.name, version), book,
+                      "Codebooks")
 
 with st.container(border=True):
     name = st.text_input("Name", value=book.name if book else "", disabled=book is not None,

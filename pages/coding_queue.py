@@ -2,12 +2,15 @@
 queue (each item a link to its replay, mark done, resume later) and see everyone's progress."""
 from urllib.parse import quote
 
+import pandas as pd
 import streamlit as st
 
 from data_access.coding.queue import empty_sample_reason, sample_items
+from data_access.store import QUEUE_COLUMNS, StoreError
 from ui import cached
 from ui.coding import coder_box, store
 from ui.router import ensure_routed
+from ui.store import remembered
 from ui.url_state import served
 from ui.widgets import corpus_selector, md_escape
 
@@ -21,7 +24,8 @@ me = coder_box("queue")
 if "queue_message" in st.session_state:
     st.success(st.session_state.pop("queue_message"))
 
-progress = coding.queues()
+# While the store is unreachable the page shows what it read last; the form keeps what was typed into it.
+progress = remembered("queues", coding.queues, pd.DataFrame(columns=["queue", "coder", "items", "done"]), "Coding queue")
 queues = sorted(progress["queue"].unique()) if not progress.empty else []
 
 with st.expander("➕ New queue (or add items to one)", expanded=not queues):
@@ -42,7 +46,7 @@ with st.expander("➕ New queue (or add items to one)", expanded=not queues):
                 try:
                     items = sample_items(loaded, unit, int(n), int(seed), splits, contains or None)
                     added = coding.create_queue(name, items, names) if items else None
-                except ValueError as exc:
+                except (ValueError, StoreError) as exc:
                     st.error(f"No queue created: {md_escape(exc)}")
                 else:
                     if added is None:  # the form keeps its values: change a filter and submit again
@@ -67,7 +71,8 @@ queue = st.selectbox("Queue", queues, key="queue_name")
 if not me:
     st.info("Enter your name as coder to see your items.")
     st.stop()
-mine = coding.queue_items(queue, coder=me)
+mine = remembered(f"queue {queue} {me}", lambda: coding.queue_items(queue, coder=me), pd.DataFrame(columns=QUEUE_COLUMNS),
+                  "Coding queue")
 if mine.empty:
     st.info(f"Nothing in {md_escape(queue)} is assigned to {md_escape(me)}.")
     st.stop()
@@ -84,8 +89,12 @@ edited = st.data_editor(
                    "done": st.column_config.CheckboxColumn("Done")})
 changed = [(int(i), bool(d)) for i, d, was in zip(edited["id"], edited["done"], mine["status"] == "done") if d != was]
 if changed:
-    for item_id, done in changed:
-        coding.set_done(item_id, done)
-    st.session_state.pop(f"queue_editor_{queue}", None)
-    st.session_state["queue_message"] = f"Marked {len(changed)} item(s)."
-    st.rerun()
+    try:
+        for item_id, done in changed:
+            coding.set_done(item_id, done)
+    except StoreError as exc:  # the ticks stay in the table, to be saved once the store is back
+        st.error(f"Not marked: {md_escape(exc)}")
+    else:
+        st.session_state.pop(f"queue_editor_{queue}", None)
+        st.session_state["queue_message"] = f"Marked {len(changed)} item(s)."
+        st.rerun()

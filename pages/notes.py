@@ -1,10 +1,12 @@
 """Notes: every tag and note written on the replay page, filterable, editable, exportable with deep links."""
+import pandas as pd
 import streamlit as st
 
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES
-from data_access.notes import apply_edits
+from data_access.store import StoreError, apply_edits
 from ui.notes import forget_edits, note_editor_frame, store, table_edits
 from ui.router import ensure_routed
+from ui.store import remembered
 from ui.url_state import served_links, url_choice, url_text_input
 from ui.widgets import md_escape
 
@@ -14,21 +16,26 @@ st.title("Notes")
 notes = store()
 if notes is None:
     st.stop()
-if notes.is_empty():
+# While the store is unreachable the page shows what it read last, and edits made in the table stay there.
+if remembered("notes empty", notes.is_empty, False, "Notes"):
     st.info("No notes yet: open a dialog in Replay and use the Notes panel under it.")
     st.stop()
 
 filters = st.columns([2, 2, 3, 2], vertical_alignment="bottom")
 corpus = url_choice("selectbox", "Corpus", ["all", *CORPUS_NAMES], "corpus", key="notes_corpus", default="all",
                     container=filters[0], format_func=lambda c: CORPUS_TITLES.get(c, "All corpora"))
-tags = notes.tag_counts(None if corpus == "all" else corpus)
+tags = remembered(f"tags {corpus}", lambda: notes.tag_counts(None if corpus == "all" else corpus),
+                  pd.DataFrame({"tag": pd.Series(dtype="str")}), "Notes")
 tag = url_choice("selectbox", "Tag", ["any", *tags["tag"]], "tag", key="notes_tag", default="any", container=filters[1],
                  format_func=lambda t: t if t == "any" else f"#{t}")
 text = url_text_input("Text contains", "text", key="notes_text", container=filters[2])
 show_deleted = filters[3].toggle("Show deleted", value=False)
 
 selection = dict(corpus=None if corpus == "all" else corpus, tag=None if tag == "any" else tag, text=text or None)
-frame, newer = note_editor_frame(notes, selection, show_deleted)
+shown = note_editor_frame(notes, selection, show_deleted)
+if shown is None:  # the store is unreachable and nothing was read before (said above)
+    st.stop()
+frame, newer = shown
 st.caption(f"{len(frame):,} note(s) in {md_escape(notes.location)}. Edit a text or its tags in the table and press Save; "
            "deleting only hides a note (toggle “Show deleted” to bring it back).")
 if newer:
@@ -48,10 +55,14 @@ edited = st.data_editor(
 )
 save, discard, _ = st.columns([1, 1, 4])
 if save.button("Save changes", type="primary"):
-    outcome = apply_edits(notes, table_edits(editable, edited))
-    st.session_state["notes_saved"] = ("warning" if outcome.problems else "success", outcome.message())
-    forget_edits()
-    st.rerun()
+    try:
+        outcome = apply_edits(notes, table_edits(editable, edited))
+    except StoreError as exc:  # the edits stay in the table, to be saved once the store is back
+        st.error(f"Not saved (your edits are still in the table): {md_escape(exc)}")
+    else:
+        st.session_state["notes_saved"] = ("warning" if outcome.problems else "success", outcome.message())
+        forget_edits()
+        st.rerun()
 if discard.button("Discard edits"):
     forget_edits()
     st.rerun()

@@ -66,11 +66,19 @@ class Cluster:
     def start(self) -> None:
         self._run(str(self.bin_dir / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust",
                   "-E", "UTF8", "--no-locale", "--no-sync")
-        # fsync off: the tests kill clients, never the server, so what a client committed is still there.
+        self.start_server()
+
+    def start_server(self) -> None:
+        """Start the server on the cluster's data (again, after ``stop_server``)."""
+        # fsync off: the tests kill clients, or stop the server cleanly, so what a client committed is kept.
         options = (f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off "
                    "-c synchronous_commit=on -c max_connections=200 -c shared_buffers=32MB")
         self._run(str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-l", str(self.root / "log"),
                   "-o", options, "-w", "-t", "60", "start")
+
+    def stop_server(self) -> None:
+        """Stop the server and keep its data (a server stopped while the app runs); ``start_server`` again."""
+        self._run(str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
 
     def stop(self) -> None:
         try:
@@ -90,15 +98,30 @@ class Cluster:
         return self.url(name)
 
 
-@pytest.fixture(scope="session")
-def postgres_cluster():
+def _server_binaries() -> Path:
     bin_dir = _bin_dir()
     if bin_dir is None:
         reason = "PostgreSQL server binaries (initdb, pg_ctl) not found: apt-get install postgresql"
         if os.environ.get("DIALOGUE_REQUIRE_POSTGRES") == "1":
             pytest.fail(f"DIALOGUE_REQUIRE_POSTGRES=1 but {reason}")
         pytest.skip(reason)
-    cluster = Cluster(bin_dir)
+    return bin_dir
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster():
+    cluster = Cluster(_server_binaries())
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def own_postgres_cluster():
+    """A cluster of the test's own, which the test may stop and start again (the shared one must stay up)."""
+    cluster = Cluster(_server_binaries())
     cluster.start()
     try:
         yield cluster

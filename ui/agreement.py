@@ -11,9 +11,10 @@ import streamlit as st
 from data_access.coding import adjudication, compare
 from data_access.coding.codebook import Codebook
 from data_access.coding.compare import GOLD
-from data_access.coding.store import CodingStore, to_common_form
 from data_access.export import to_csv_bytes, to_jsonl_bytes
 from data_access.links import replay_link
+from data_access.store import NO_DECISION, CodingStore, GoldConflict, GoldUnit, StoreError, to_common_form
+from ui.store import remembered
 from ui.url_state import served
 from ui.widgets import md_escape
 
@@ -27,7 +28,7 @@ UNITS_ANYONE = ("Units: every turn (or dialog) any of them labelled, in dialogs 
 def queue_unit_choice(coding: CodingStore, chosen: pd.DataFrame, scope: str) -> tuple[Optional[list], Optional[dict], str]:
     """Which units the statistics run over: those anyone labelled, or a coding queue's items (each counted for
     the coders who marked it done). Returns (units, assigned, caption note)."""
-    queues = coding.queues()
+    queues = remembered("queues", coding.queues, pd.DataFrame(columns=["queue"]), "Agreement")
     names = list(dict.fromkeys(queues["queue"])) if not queues.empty else []
     if not names:
         return None, None, UNITS_ANYONE
@@ -35,7 +36,10 @@ def queue_unit_choice(coding: CodingStore, chosen: pd.DataFrame, scope: str) -> 
                           format_func=lambda n: n if n == "labelled by anyone" else f"items of queue “{n}”")
     if choice == "labelled by anyone":
         return None, None, UNITS_ANYONE
-    units, assigned = compare.queue_units(coding.queue_items(choice), chosen, scope)
+    items = remembered(f"queue {choice}", lambda: coding.queue_items(choice), None, "Agreement")
+    if items is None:
+        return None, None, UNITS_ANYONE
+    units, assigned = compare.queue_units(items, chosen, scope)
     return units, assigned, (f"Units: the {len(units):,} {scope}s of queue “{md_escape(choice)}”; a unit counts for "
                              "the coders who marked it done (“none” where they put no label), and is missing for the others.")
 
@@ -115,20 +119,61 @@ def adjudicate(coding: CodingStore, book: Codebook, scope: str, table: pd.DataFr
     what = "spans" if scope == "span" else "items"
     if st.button(f"Copy {what} all chosen coders agree on into gold", key=f"{key}_copy"):
         copy = adjudication.copy_agreed_spans if scope == "span" else adjudication.copy_agreed_labels
-        written = copy(coding, book, chosen[chosen["coder"] != GOLD], coders, adjudicator)
-        st.session_state["agreement_message"] = f"Copied {written} agreed {'span' if scope == 'span' else 'label'}(s) into gold."
+        try:
+            written = copy(coding, book, chosen[chosen["coder"] != GOLD], coders, adjudicator)
+        except StoreError as exc:
+            _tell("error", f"Not copied: {exc}")
+        else:
+            _tell("success", f"Copied {written} agreed {'span' if scope == 'span' else 'label'}(s) into gold.")
         st.rerun()
+
+
+def _tell(kind: str, text: str) -> None:
+    """Leave a message for the page to show after its rerun (pages/agreement.py)."""
+    st.session_state["agreement_message"] = (kind, text)
+
+
+def _seen_decision(coding: CodingStore, book: Codebook, unit: GoldUnit):
+    """The decision of ``unit`` as this session first saw it (``NO_DECISION`` when undecided), which a save
+    names as expected: a decision someone else made in between is then refused, not replaced. Says who
+    decided the unit, if anyone."""
+    seen_key = f"gold_seen {book.name} {unit.key()}"
+    if seen_key not in st.session_state:
+        current = remembered(f"decision {seen_key}", lambda: coding.gold_decision(book.name, unit), None, "Agreement")
+        st.session_state[seen_key] = current or NO_DECISION
+    seen = st.session_state[seen_key]
+    if seen != NO_DECISION:
+        st.caption(f"Gold decided by {md_escape(seen.describe())}; saving replaces that decision.")
+    return seen_key
+
+
+def _save_decision(seen_key: str, save, success: str) -> None:
+    """Run ``save(expected)`` against the decision seen; on a conflict, say who decided and when, and take their
+    decision as seen (so saving again replaces it knowingly); the choices made stay in their widgets."""
+    try:
+        decision = save(st.session_state[seen_key])
+    except GoldConflict as exc:
+        st.session_state[seen_key] = exc.current
+        _tell("error", f"Not saved: {exc}")
+    except (StoreError, ValueError) as exc:
+        _tell("error", f"Not saved: {exc}")
+    else:
+        st.session_state[seen_key] = decision
+        _tell("success", success)
+    st.rerun()
 
 
 def _decide_labels(coding: CodingStore, book: Codebook, scope: str, row: pd.Series, adjudicator: str, key: str) -> None:
     labels = [label.name for label in book.labels_for(scope)]
+    round_ = None if pd.isna(row["round"]) else int(row["round"])
+    turn = None if pd.isna(row["turn"]) else int(row["turn"])
+    unit = adjudication.label_gold_unit(scope, row["corpus"], row["dialog_id"], round_, turn)
+    seen_key = _seen_decision(coding, book, unit)
     gold = st.multiselect("Gold label(s)", labels, key=f"{key}_gold")
     if st.button("Save to gold", key=f"{key}_save", disabled=not gold):
-        round_ = None if pd.isna(row["round"]) else int(row["round"])
-        turn = None if pd.isna(row["turn"]) else int(row["turn"])
-        adjudication.save_gold_labels(coding, book, scope, row["corpus"], row["dialog_id"], round_, turn, gold, adjudicator)
-        st.session_state["agreement_message"] = f"Saved {', '.join(gold)} as gold for {row['dialog_id']}."
-        st.rerun()
+        _save_decision(seen_key, lambda expected: coding.decide_gold(
+            book, unit, [{"label": name} for name in gold], adjudicator, expected),
+            f"Saved {', '.join(gold)} as gold for {row['dialog_id']}.")
 
 
 def _decide_spans(coding: CodingStore, book: Codebook, row: pd.Series, chosen: pd.DataFrame, coders: list[str],
@@ -141,10 +186,12 @@ def _decide_spans(coding: CodingStore, book: Codebook, row: pd.Series, chosen: p
                           format_func=lambda i: candidates[i].describe(),
                           help="The distinct spans the coders put on this utterance (label, offsets, referents). "
                                "Keep none to clear the gold spans of this utterance.")
+    seen_key = _seen_decision(coding, book, adjudication.span_gold_unit(unit))
     if st.button("Save spans to gold", key=f"{key}_save"):
-        written = adjudication.save_gold_spans(coding, book, unit, [candidates[i] for i in keep], adjudicator)
-        st.session_state["agreement_message"] = f"Saved {written} gold span(s) for {_place(row)}."
-        st.rerun()
+        spans = [candidates[i] for i in keep]
+        _save_decision(seen_key, lambda expected: coding.decide_gold(
+            book, adjudication.span_gold_unit(unit), adjudication.gold_span_specs(spans), adjudicator, expected),
+            f"Saved {len(spans)} gold span(s) for {_place(row)}.")
 
 
 def _place(row) -> str:
@@ -156,7 +203,8 @@ def _place(row) -> str:
 
 
 def gold_exports(coding: CodingStore, book: Codebook) -> None:
-    gold = coding.annotations(codebook=book.name, layer="gold")
+    gold = remembered(f"gold {book.name}", lambda: coding.annotations(codebook=book.name, layer="gold"), pd.DataFrame(),
+                      "Agreement")
     if gold.empty:
         st.caption("No gold annotations yet.")
         return

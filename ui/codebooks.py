@@ -7,8 +7,8 @@ import pandas as pd
 import streamlit as st
 
 from data_access.coding import codebook as cb
-from data_access.coding.store import CodingStore
-from data_access.notes import NotesStoreError
+from data_access.store import CodingStore
+from data_access.store import StoreError as NotesStoreError
 
 EDITOR_COLUMNS = ["name", "description", "colour", "scope", "links_referents", "key"]
 

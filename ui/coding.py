@@ -18,10 +18,10 @@ import streamlit as st
 
 from data_access.coding.codebook import Codebook
 from data_access.coding.referents import referents, turn_utterances
-from data_access.coding.store import CodingStore
-from data_access.notes import NotesStoreError
-from data_access.sources import notes_db_target
+from data_access.store import CodingStore
+from data_access.store import StoreError as NotesStoreError
 from ui import cached
+from ui.store import opened, remembered, unavailable
 from ui.widgets import md_escape, query_param
 
 _CSS = """
@@ -118,18 +118,10 @@ except Exception:  # pragma: no cover - an environment without the v2 component 
     _SPAN_EDITOR = None
 
 
-@st.cache_resource(show_spinner=False)
-def _store(target: str) -> CodingStore:
-    return CodingStore(target)
-
-
 def store() -> Optional[CodingStore]:
-    """The configured store (SQLite file or PostgreSQL), or None after showing why it cannot be opened."""
-    try:
-        return _store(str(notes_db_target()))
-    except NotesStoreError as exc:
-        st.error(f"Coding is unavailable: {md_escape(str(exc))}", icon="⚠️")
-        return None
+    """The coding part of the shared store (``ui.store``), or None after showing why it cannot be opened."""
+    shared = opened("Coding")
+    return shared.coding if shared is not None else None
 
 
 def current_coder() -> str:
@@ -159,7 +151,7 @@ def coder_box(key: str, container=None) -> str:
 
 def codebook_picker(coding: CodingStore, key: str, container=None) -> Optional[Codebook]:
     where = container or st
-    books = coding.codebooks()
+    books = remembered("codebooks", coding.codebooks, pd.DataFrame(columns=["name"]), "Coding")
     if books.empty:
         where.info("No codebook yet: create or import one on the Codebooks page.")
         where.page_link("pages/codebooks.py", label="Open Codebooks", icon=":material/label:")
@@ -168,7 +160,7 @@ def codebook_picker(coding: CodingStore, key: str, container=None) -> Optional[C
     requested = query_param("codebook") or st.session_state.get("codebook")
     name = where.selectbox("Codebook", names, index=names.index(requested) if requested in names else 0, key=key)
     st.session_state["codebook"] = name
-    return coding.codebook(name)
+    return remembered(f"codebook {name}", lambda: coding.codebook(name), None, "Coding")
 
 
 def _same_place(frame: pd.DataFrame, round_: Optional[int], turn: Optional[int]) -> pd.Series:
@@ -243,10 +235,17 @@ def toggle_label(coding: CodingStore, book: Codebook, name: str, corpus: str, di
 
 
 def coding_panel(corpus: str, dialog: str, turn: int, round_: Optional[int] = None) -> None:
-    """The coding panel for one replay step (called by pages/replay.py)."""
+    """The coding panel for one replay step (called by pages/replay.py); says so when the store is unreachable."""
     coding = store()
     if coding is None:
         return
+    try:
+        _coding_panel(coding, corpus, dialog, turn, round_)
+    except NotesStoreError as exc:
+        unavailable("Coding", exc)
+
+
+def _coding_panel(coding: CodingStore, corpus: str, dialog: str, turn: int, round_: Optional[int]) -> None:
     expanded = bool(query_param("coder") or st.session_state.get("coder"))
     with st.expander("Coding", expanded=expanded):
         top = st.columns([2, 2, 3])

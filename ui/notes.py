@@ -1,7 +1,7 @@
 """Notes in the UI: the panel on the replay page (notes at this turn, add one) and note counts for tables.
 
-The store is SQLite (``data_access.notes``); nothing here caches note contents, so every tab sees what
-the others saved. A failed save keeps the typed text in the form and says why."""
+The store is the one shared by every page (``ui.store``); nothing here caches note contents, so every tab sees
+what the others saved. A failed save keeps the typed text in the form and says why."""
 from __future__ import annotations
 
 from typing import Optional
@@ -9,25 +9,19 @@ from typing import Optional
 import pandas as pd
 import streamlit as st
 
-from data_access.notes import NotesStore, NotesStoreError
-from data_access.sources import notes_db_target
+from data_access.links import Place
+from data_access.store import NotesStore
+from data_access.store import StoreError as NotesStoreError
+from ui.store import opened, unavailable
 from ui.widgets import md_escape
 
 SHOWN_NOTE_CHARS = 2_000  # of one note, in the replay's panel
 
 
-@st.cache_resource(show_spinner=False)
-def _store(path: str) -> NotesStore:
-    return NotesStore(path)
-
-
 def store() -> Optional[NotesStore]:
-    """The configured notes store, or None after showing why it cannot be opened."""
-    try:
-        return _store(str(notes_db_target()))
-    except NotesStoreError as exc:
-        st.error(f"Notes are unavailable: {md_escape(exc)}", icon="⚠️")
-        return None
+    """The notes of the shared store, or None after showing why it cannot be opened."""
+    shared = opened("Notes")
+    return shared.notes if shared is not None else None
 
 
 def note_counts(corpus: str) -> pd.Series:
@@ -38,7 +32,7 @@ def note_counts(corpus: str) -> pd.Series:
     try:
         return notes.notes(corpus=corpus)["dialog_id"].value_counts()
     except NotesStoreError as exc:
-        st.error(f"Notes are unavailable: {md_escape(exc)}", icon="⚠️")
+        unavailable("Notes", exc)
         return pd.Series(dtype="int64")
 
 
@@ -66,11 +60,12 @@ def notes_panel(corpus: str, dialog_id: str, turn: Optional[int], round: Optiona
     if notes is None:
         return
     try:
-        here = notes.notes_for_turn(corpus, dialog_id, round, turn) if turn is not None else pd.DataFrame()
-        whole = notes.notes_for_turn(corpus, dialog_id, None, None)
+        here = notes.notes_at(Place(corpus, dialog_id, round, turn)) if turn is not None else pd.DataFrame()
+        whole = notes.notes_at(Place(corpus, dialog_id))
     except NotesStoreError as exc:
-        st.error(f"Notes are unavailable: {md_escape(exc)}", icon="⚠️")
-        return
+        # the form is still drawn below, so a note being typed survives the outage
+        unavailable("Notes", exc)
+        here = whole = pd.DataFrame()
     count = len(here) + len(whole)
     with st.expander(f"Notes ({count})", expanded=count > 0):
         for title, frame in ((f"On this {turn_label}", here), ("On the whole dialog", whole)):
@@ -103,15 +98,20 @@ def notes_panel(corpus: str, dialog_id: str, turn: Optional[int], round: Optiona
 _SNAPSHOT = "notes_editor_snapshot"
 
 
-def note_editor_frame(notes: NotesStore, selection: dict, show_deleted: bool) -> tuple[pd.DataFrame, int]:
+def note_editor_frame(notes: NotesStore, selection: dict, show_deleted: bool) -> Optional[tuple[pd.DataFrame, int]]:
     """The notes the editor shows, and how many changed elsewhere since (0 when no edit is pending).
 
     While the user has unsaved edits the table keeps showing the rows those edits were made on (the editor
     keys its edits by row position), so a note another session adds or deletes meanwhile cannot shift an
-    edit onto another note or drop it; every edit is then saved by note id (``apply_edits``)."""
-    fresh = notes.notes(**selection, include_deleted=show_deleted)
+    edit onto another note or drop it; every edit is then saved by note id (``apply_edits``). While the store
+    is unreachable the rows shown last stay (None, after saying so, when there are none)."""
     key = (tuple(sorted(selection.items())), show_deleted)
     snapshot = st.session_state.get(_SNAPSHOT)
+    try:
+        fresh = notes.notes(**selection, include_deleted=show_deleted)
+    except NotesStoreError as exc:
+        unavailable("Notes", exc)
+        return (snapshot[1], 0) if snapshot is not None and snapshot[0] == key else None
     pending = st.session_state.get("notes_editor") or {}
     editing = any(pending.get(part) for part in ("edited_rows", "added_rows", "deleted_rows"))
     if editing and snapshot is not None and snapshot[0] == key:

@@ -5,6 +5,12 @@ is compared, listed and exported like any coder. A decision replaces the gold an
 labels of one unit (a turn, or a dialog), or the spans of one utterance. The replaced ones are soft-deleted,
 so their history stays in the store.
 
+Gold holds exactly one decision per unit: each decision is one transaction of the store
+(``CodingStore.decide_gold``), and a decision made while someone else decided the same unit is refused with a
+``GoldConflict`` that names who decided and when. ``expected`` is what the adjudicator saw
+(``coding.gold_decision(...)`` when the item was shown; ``NO_DECISION`` for an undecided unit); without it
+only one's own earlier decision is replaced.
+
 Spans are adjudicated per utterance: the candidates are the distinct spans (label, offsets, referents) the
 coders put on it, and the adjudicator keeps some of them as gold. Spans every coder of the dialog put
 identically can be copied into gold in one go, as agreed turn labels can.
@@ -16,9 +22,10 @@ from typing import Iterable, Optional, Sequence
 
 import pandas as pd
 
+from ..links import Place
+from ..store import NO_DECISION, CodingStore, GoldConflict, GoldUnit
 from .codebook import Codebook
 from .compare import GOLD, agreed_units
-from .store import CodingStore
 
 # One utterance: (corpus, dialog_id, round, turn, utterance); round / turn may be None.
 SpanUnit = tuple
@@ -86,44 +93,47 @@ def agreed_spans(frame: pd.DataFrame, coders: Sequence[str]) -> dict[SpanUnit, l
     return agreed
 
 
-def _gold_at(store: CodingStore, book: Codebook, corpus: str, dialog_id: str) -> pd.DataFrame:
-    return store.annotations(corpus, dialog_id, codebook=book.name, layer=GOLD)
+def span_gold_unit(unit: SpanUnit) -> GoldUnit:
+    """The gold decision unit of one utterance's spans."""
+    corpus, dialog_id, round_, turn, utterance = unit
+    return GoldUnit("span", Place(corpus, dialog_id, round_, turn), utterance)
+
+
+def label_gold_unit(scope: str, corpus: str, dialog_id: str, round_: Optional[int], turn: Optional[int]) -> GoldUnit:
+    """The gold decision unit of a turn's (or a dialog's) labels."""
+    return GoldUnit(scope, Place(corpus, dialog_id, round_, turn if scope == "turn" else None))
 
 
 def save_gold_spans(store: CodingStore, book: Codebook, unit: SpanUnit, spans: Iterable[SpanCandidate],
-                    adjudicator: str) -> int:
+                    adjudicator: str, expected=None) -> int:
     """Make ``spans`` the gold spans of the utterance ``unit``: earlier gold spans there are replaced (an empty
-    ``spans`` clears them). Returns how many were written."""
-    corpus, dialog_id, round_, turn, utterance = unit
-    for old in _gold_at(store, book, corpus, dialog_id).itertuples(index=False):
-        if old.scope == "span" and span_unit(old) == unit:
-            store.delete_annotation(int(old.id))
-    written = 0
-    for span in spans:
-        store.add_annotation(corpus, dialog_id, codebook=book, label=span.label, coder=adjudicator, round=round_,
-                             turn=turn, utterance=utterance, start=span.start, end=span.end, span_text=span.span_text,
-                             referents=list(span.referents), layer=GOLD)
-        written += 1
-    return written
+    ``spans`` clears them). Returns how many were written; ``GoldConflict`` when someone else decided it."""
+    spans = list(spans)
+    store.decide_gold(book, span_gold_unit(unit), gold_span_specs(spans), adjudicator, expected)
+    return len(spans)
+
+
+def gold_span_specs(spans: Iterable[SpanCandidate]) -> list[dict]:
+    """The spans kept as ``decide_gold`` annotations."""
+    return [{"label": span.label, "start": span.start, "end": span.end, "span_text": span.span_text,
+             "referents": list(span.referents)} for span in spans]
 
 
 def save_gold_labels(store: CodingStore, book: Codebook, scope: str, corpus: str, dialog_id: str,
-                     round_: Optional[int], turn: Optional[int], labels: Iterable[str], adjudicator: str) -> int:
-    """Make ``labels`` the gold labels (turn or dialog ``scope``) of one unit, replacing an earlier decision."""
-    for old in _gold_at(store, book, corpus, dialog_id).itertuples(index=False):
-        if old.scope == scope and _int(old.round) == round_ and _int(old.turn) == turn:
-            store.delete_annotation(int(old.id))
-    written = 0
-    for name in labels:
-        store.add_annotation(corpus, dialog_id, codebook=book, label=name, coder=adjudicator, round=round_,
-                             turn=turn if scope == "turn" else (turn or 1), layer=GOLD)
-        written += 1
-    return written
+                     round_: Optional[int], turn: Optional[int], labels: Iterable[str], adjudicator: str,
+                     expected=None) -> int:
+    """Make ``labels`` the gold labels (turn or dialog ``scope``) of one unit, replacing an earlier decision;
+    ``GoldConflict`` when someone else decided it meanwhile."""
+    labels = list(labels)
+    store.decide_gold(book, label_gold_unit(scope, corpus, dialog_id, round_, turn),
+                      [{"label": name} for name in labels], adjudicator, expected)
+    return len(labels)
 
 
 def copy_agreed_labels(store: CodingStore, book: Codebook, frame: pd.DataFrame, coders: Sequence[str],
                        adjudicator: str) -> int:
-    """Every turn / dialog unit all ``coders`` labelled alike becomes gold, unless gold already decided it."""
+    """Every turn / dialog unit all ``coders`` labelled alike becomes gold, unless gold already decided it
+    (also when someone decides it while this runs)."""
     gold = store.annotations(codebook=book.name, layer=GOLD)
     decided = {(r.corpus, r.dialog_id, _int(r.round), _int(r.turn)) for r in gold.itertuples(index=False)}
     written = 0
@@ -131,10 +141,12 @@ def copy_agreed_labels(store: CodingStore, book: Codebook, frame: pd.DataFrame, 
         corpus, dialog, round_, turn = unit
         if (corpus, dialog, round_, turn) in decided:
             continue
-        for name in labels:
-            store.add_annotation(corpus, dialog, codebook=book, label=name, coder=adjudicator, round=round_,
-                                 turn=turn if turn is not None else 1, layer=GOLD)
-            written += 1
+        scope = book.label(labels[0]).scope if labels else "turn"
+        try:
+            written += save_gold_labels(store, book, scope, corpus, dialog, round_, turn if turn is not None else 1,
+                                        labels, adjudicator, expected=NO_DECISION)
+        except GoldConflict:
+            continue
     return written
 
 
@@ -146,5 +158,8 @@ def copy_agreed_spans(store: CodingStore, book: Codebook, frame: pd.DataFrame, c
     written = 0
     for unit, spans in agreed_spans(frame, coders).items():
         if unit not in decided:
-            written += save_gold_spans(store, book, unit, spans, adjudicator)
+            try:
+                written += save_gold_spans(store, book, unit, spans, adjudicator, expected=NO_DECISION)
+            except GoldConflict:
+                continue
     return written

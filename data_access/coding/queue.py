@@ -7,11 +7,12 @@ import numpy as np
 import pandas as pd
 
 from ..common import LoadedCorpus
+from ..links import Place
 
 
 def sample_items(loaded: LoadedCorpus, unit: str, n: int, seed: int = 0, splits: Sequence[str] = (),
-                 contains: Optional[str] = None) -> list[tuple]:
-    """``n`` items — (corpus, dialog_id, round, turn) — drawn without replacement (seeded) from the dialogs
+                 contains: Optional[str] = None) -> list[Place]:
+    """``n`` items — places (corpus, dialog_id, round, step) — drawn without replacement (seeded) from the dialogs
     (``unit="dialog"``: each opens at its first step) or turns (``unit="turn"``) of the corpus, restricted to
     ``splits`` and to dialogs with an utterance containing ``contains`` (case-insensitive)."""
     if unit not in ("dialog", "turn"):
@@ -32,9 +33,9 @@ def sample_items(loaded: LoadedCorpus, unit: str, n: int, seed: int = 0, splits:
     out = []
     for index in sorted(int(i) for i in picked):
         row = places.iloc[index]
-        out.append((str(row["corpus"]), str(row["dialog_id"]),
-                    None if pd.isna(row["round"]) else int(row["round"]),
-                    None if pd.isna(row["turn"]) else int(row["turn"])))
+        out.append(Place(str(row["corpus"]), str(row["dialog_id"]),
+                         None if pd.isna(row["round"]) else int(row["round"]),
+                         None if pd.isna(row["turn"]) else int(row["turn"])))
     return out
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from data_access.coding import codebook as cb
-from data_access.coding.store import CodingStore
+from data_access.store import CodingStore
 
 from .conftest import open_page
 

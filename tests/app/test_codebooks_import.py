@@ -7,7 +7,7 @@ import re
 import pytest
 import streamlit as st
 
-from data_access.coding.store import CodingStore
+from data_access.store import CodingStore
 
 from .conftest import open_page
 

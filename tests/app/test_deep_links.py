@@ -92,8 +92,8 @@ def test_links_carry_the_base_path(base_path):
 
 
 def test_search_and_notes_links_carry_the_base_path(base_path):
-    from data_access.notes import NotesStore
     from data_access.sources import notes_db_path
+    from data_access.store import NotesStore
 
     search = open_page("pages/search.py", q="the")
     hits = [frame.value for frame in search.dataframe if "link" in frame.value.columns]

@@ -1,6 +1,6 @@
 """The Notes page lists what was written, filters it, and saves edits and deletions without losing text."""
-from data_access.notes import NotesStore
 from data_access.sources import notes_db_path
+from data_access.store import NotesStore
 
 from .conftest import open_page, run_function
 
@@ -52,7 +52,7 @@ def test_table_edits_name_each_changed_note_by_id():
 def _editor_script():
     import streamlit as st
 
-    from data_access.notes import NotesStore
+    from data_access.store import NotesStore
     from ui.notes import note_editor_frame
 
     shown, newer = note_editor_frame(NotesStore(), {}, False)

@@ -3,7 +3,7 @@ some of them as the utterance's gold spans, and agreed spans are copied into gol
 from __future__ import annotations
 
 from data_access.coding import codebook as cb
-from data_access.coding.store import CodingStore
+from data_access.store import CodingStore
 
 from .conftest import open_page
 

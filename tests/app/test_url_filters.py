@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from data_access.notes import NotesStore
 from data_access.sources import notes_db_path
+from data_access.store import NotesStore
 
 from .conftest import open_page
 

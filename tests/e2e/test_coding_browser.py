@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from data_access.coding import codebook as cb
-from data_access.coding.store import CodingStore
+from data_access.store import CodingStore
 
 from .conftest import AppServer, wait_for_app
 

@@ -9,8 +9,8 @@ import re
 import pandas as pd
 import pytest
 
-from data_access.notes import NotesStore
 from data_access.search import PAGE_SIZE
+from data_access.store import NotesStore
 
 from .conftest import wait_for_app
 from .test_browser import assert_no_error

@@ -6,7 +6,7 @@ import pytest
 
 from data_access.coding import adjudication, compare
 from data_access.coding import codebook as cb
-from data_access.coding.store import CodingStore
+from data_access.store import CodingStore
 
 BOOK = cb.Codebook("mentions", (
     cb.Label("refers-to", scope="span", links_referents=True),

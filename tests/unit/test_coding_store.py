@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 
 from data_access.coding import codebook as cb
-from data_access.coding.store import AnnotationConflict, AnnotationNotFound, CodingStore, to_common_form
 from data_access.layers import ANNOTATION_COLUMNS
+from data_access.store import AnnotationConflict, AnnotationNotFound, CodingStore, to_common_form
 
 BOOK = cb.Codebook("clarification", (
     cb.Label("CR", scope="turn", description="asks for clarification", colour="#d62728", key="c"),
@@ -53,7 +53,7 @@ def test_annotation_scopes_spans_referents_and_validation(store):
                                 utterance=0, start=4, end=13, span_text="the husky",
                                 referents=["img-7", "img-3", "img-7", ""])
     dialog = store.add_annotation("gos", "g1", codebook=book, label="success", coder="bo", turn=9)
-    note_id = store.add_note("gos", "g1", "a note", round=2, turn=4, tags=["x"], author="ann")
+    note_id = store.notes_store.add_note("gos", "g1", "a note", round=2, turn=4, tags=["x"], author="ann")
     frame = store.annotations(include_notes=True)
     assert frame["kind"].tolist() == ["label", "label", "note"]
     first = frame.iloc[0]
@@ -137,7 +137,7 @@ def test_common_form_matches_the_published_layers(store):
 
 def _context():
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["data_access.notes", "data_access.coding.store", "psycopg"])
+    context.set_forkserver_preload(["data_access.store", "psycopg"])
     return context
 
 

@@ -17,18 +17,21 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from data_access import notes as notes_module
-from data_access import schema
-from data_access.db import Cursor, open_database
-from data_access.notes import (
+from data_access.store import (
+    NOTE_COLUMNS,
     SCHEMA_VERSION,
+    Cursor,
     NoteConflict,
     NoteNotFound,
     NotesStore,
-    NotesStoreError,
+    apply_edits,
     insert_note_row,
+    new_note_row,
     normalize_tags,
+    open_database,
+    schema,
 )
+from data_access.store import StoreError as NotesStoreError
 
 
 @pytest.fixture
@@ -58,7 +61,7 @@ def test_add_and_read_back_verbatim(store):
         ("codraw", "train_00001", None, 3, "ann")
     assert note["link"] == "/replay?corpus=codraw&dialog=train_00001&turn=3"
     frame = store.notes()
-    assert list(frame.columns) == notes_module.NOTE_COLUMNS
+    assert list(frame.columns) == NOTE_COLUMNS
     assert frame["turn"].dtype == "Int64" and frame.loc[0, "tags"] == ["repair", "spatial"]
     assert str(frame["created_at"].dt.tz) == "UTC"
 
@@ -229,7 +232,7 @@ def test_newer_schema_and_garbage_file_are_reported(tmp_path):
 
 def _context():
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["data_access.notes", "data_access.coding.store", "psycopg"])
+    context.set_forkserver_preload(["data_access.store", "psycopg"])
     return context
 
 
@@ -312,7 +315,7 @@ def _commit_some_then_hang_in_transaction(target: str, ready) -> None:
     if store.path is None:  # PostgreSQL: an open transaction with 300 uncommitted rows on the server
         with store.db.write() as cur:
             for i in range(300):
-                insert_note_row(cur, notes_module._new_note_row("codraw", "uncommitted", "x" * 2000 + str(i),
+                insert_note_row(cur, new_note_row("codraw", "uncommitted", "x" * 2000 + str(i),
                                                                 None, None, None, None))
             ready.put(300)
             signal.pause()  # killed here, inside the open transaction
@@ -322,7 +325,7 @@ def _commit_some_then_hang_in_transaction(target: str, ready) -> None:
     conn.execute("BEGIN IMMEDIATE")
     wal_before = os.path.getsize(wal)
     for i in range(300):
-        insert_note_row(Cursor(conn.cursor(), "?"), notes_module._new_note_row(
+        insert_note_row(Cursor(conn.cursor(), "?"), new_note_row(
             "codraw", "uncommitted", "x" * 2000 + str(i), None, None, None, None))
     ready.put(os.path.getsize(wal) - wal_before)
     signal.pause()  # killed here, inside the open transaction
@@ -366,7 +369,7 @@ def test_table_edits_are_applied_by_id_and_conflicts_are_named(store):
     store.add_note("codraw", "d0", "added elsewhere")
     store.delete_note(b)
     store.update_note(c, text="third, edited elsewhere")
-    outcome = notes_module.apply_edits(store, [
+    outcome = apply_edits(store, [
         {"id": a, "updated_at": shown[a], "text": "first, my edit", "tags": ["mine"]},
         {"id": b, "updated_at": shown[b], "text": "second, my edit"},
         {"id": c, "updated_at": shown[c], "text": "third, my edit"},
@@ -383,13 +386,13 @@ def test_table_edits_are_applied_by_id_and_conflicts_are_named(store):
 def test_table_delete_and_restore_and_nothing_to_save(store):
     a = store.add_note("gos", "g", "x", round=1, turn=1)
     seen = store.get_note(a)["updated_at"]
-    assert notes_module.apply_edits(store, []).message() == "Nothing to save: no note was changed."
-    assert notes_module.apply_edits(store, [{"id": a, "updated_at": seen, "deleted": True}]).saved == [a]
+    assert apply_edits(store, []).message() == "Nothing to save: no note was changed."
+    assert apply_edits(store, [{"id": a, "updated_at": seen, "deleted": True}]).saved == [a]
     deleted_seen = store.get_note(a)["updated_at"]
-    outcome = notes_module.apply_edits(store, [{"id": a, "updated_at": deleted_seen, "deleted": False,
+    outcome = apply_edits(store, [{"id": a, "updated_at": deleted_seen, "deleted": False,
                                                 "text": "restored and edited"}])
     assert outcome.saved == [a] and store.get_note(a)["text"] == "restored and edited"
-    stale = notes_module.apply_edits(store, [{"id": a, "updated_at": seen, "deleted": True}])
+    stale = apply_edits(store, [{"id": a, "updated_at": seen, "deleted": True}])
     assert stale.saved == [] and "changed in another session" in stale.message()
 
 

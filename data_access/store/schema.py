@@ -3,10 +3,12 @@
 ``MIGRATIONS[v](db)`` returns the statements that bring a database from schema version v to v + 1. Append,
 never edit: a database written by an older app is brought forward one step at a time inside one transaction.
 Version 1 is the notes schema of the first release (its SQLite text is unchanged, so old files upgrade).
+Version 3 makes gold hold one decision per unit: ``gold_decisions`` has one row per (codebook, unit), so two
+adjudicators deciding the same unit at once cannot both succeed (``CodingStore.decide_gold``).
 """
 from __future__ import annotations
 
-from .db import Database
+from .database import Database
 
 
 def _v1_notes(db: Database) -> list[str]:
@@ -128,5 +130,29 @@ def _v2_coding(db: Database) -> list[str]:
     ]
 
 
-MIGRATIONS = [_v1_notes, _v2_coding]
+def _v3_gold_decisions(db: Database) -> list[str]:
+    """One row per adjudicated unit (a turn or dialog of a scope, or one utterance's spans) and codebook: who
+    decided it and when. ``unit`` is the unit as JSON text ([scope, corpus, dialog_id, round, turn,
+    utterance]), unique per codebook, so the database itself refuses a second decision of the same unit."""
+    return [
+        f"""
+        CREATE TABLE IF NOT EXISTS gold_decisions (
+            {db.id_column},
+            codebook    TEXT    NOT NULL,
+            unit        TEXT    NOT NULL,
+            scope       TEXT    NOT NULL CHECK (scope IN ('dialog', 'turn', 'span')),
+            corpus      TEXT    NOT NULL,
+            dialog_id   TEXT    NOT NULL,
+            round       INTEGER,
+            turn        INTEGER,
+            utterance   INTEGER,
+            decided_by  TEXT    NOT NULL,
+            decided_at  TEXT    NOT NULL,
+            UNIQUE (codebook, unit)
+        )
+        """,
+    ]
+
+
+MIGRATIONS = [_v1_notes, _v2_coding, _v3_gold_decisions]
 SCHEMA_VERSION = len(MIGRATIONS)

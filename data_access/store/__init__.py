@@ -1,0 +1,81 @@
+"""The store: notes, codebooks, annotations, gold decisions and coding queues in one database (a SQLite file
+for one person, PostgreSQL for a team), behind a public API.
+
+``Store(target)`` opens the database once (default: ``DIALOGUE_NOTES_DB``), brings its schema up to date, and
+composes the parts that share it: ``store.notes`` (a ``NotesStore``) and ``store.coding`` (a ``CodingStore``,
+which lists the notes through ``store.notes``). One ``Store`` per database is meant to be shared by every page
+and thread (``ui/store.py`` caches it); on PostgreSQL it holds one connection pool.
+
+Modules: ``database`` (SQLite / PostgreSQL access, the pool, errors), ``schema`` (the migrations), ``notes``,
+``coding``, ``redaction`` (passwords out of every message), ``values`` (timestamps and place fields). A place
+in a dialog is a ``data_access.links.Place``. See docs/store.md.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Union
+
+from .coding import (
+    ANNOTATION_FRAME_COLUMNS,
+    LAYERS,
+    NO_DECISION,
+    QUEUE_COLUMNS,
+    AnnotationConflict,
+    AnnotationNotFound,
+    CodingStore,
+    GoldConflict,
+    GoldDecision,
+    GoldUnit,
+    to_common_form,
+)
+from .database import (
+    BUSY_TIMEOUT_S,
+    Cursor,
+    Database,
+    StoreError,
+    StoreUnavailable,
+    is_postgres_url,
+    open_database,
+    pool_size,
+    pool_timeout_s,
+)
+from .notes import (
+    HISTORY_COLUMNS,
+    NOTE_COLUMNS,
+    SCHEMA_VERSION,
+    EditOutcome,
+    NoteConflict,
+    NoteNotFound,
+    NotesStore,
+    apply_edits,
+    insert_note_row,
+    new_note_row,
+    normalize_tags,
+    open_migrated,
+)
+from .redaction import redact, url_secrets
+
+__all__ = [
+    "ANNOTATION_FRAME_COLUMNS", "BUSY_TIMEOUT_S", "HISTORY_COLUMNS", "LAYERS", "NOTE_COLUMNS", "NO_DECISION",
+    "QUEUE_COLUMNS", "SCHEMA_VERSION", "AnnotationConflict", "AnnotationNotFound", "CodingStore", "Cursor",
+    "Database", "EditOutcome", "GoldConflict", "GoldDecision", "GoldUnit", "NoteConflict", "NoteNotFound",
+    "NotesStore", "Store", "StoreError", "StoreUnavailable", "apply_edits", "insert_note_row", "is_postgres_url",
+    "new_note_row", "normalize_tags", "open_database", "open_migrated", "pool_size", "pool_timeout_s", "redact",
+    "to_common_form", "url_secrets",
+]
+
+
+class Store:
+    """One database and the parts of the store on it: ``notes`` and ``coding`` (composed, sharing ``db``)."""
+
+    def __init__(self, target: Union[str, Path, Database, None] = None):
+        self.db: Database = open_migrated(target)
+        self.notes = NotesStore(self.db)
+        self.coding = CodingStore(self.db, notes=self.notes)
+        self.location = self.db.describe()  # the path, or the URL without its password
+
+    def close(self) -> None:
+        """Close the connection pool (PostgreSQL); SQLite holds nothing open."""
+        close = getattr(self.db, "close", None)
+        if close is not None:
+            close()

@@ -1,0 +1,599 @@
+"""Codebooks, annotations and coding queues in the same store as the notes (SQLite or PostgreSQL).
+
+An annotation is one label of one codebook version, put by one coder on
+- a dialog (``scope="dialog"``: round/turn None, or round set for a Game Of Sorts round),
+- a turn (``scope="turn"``: the replay step, as in deep links), or
+- a span of one utterance (``scope="span"``: ``utterance`` is its 0-based position among the utterances of that
+  turn — CoDraw: 0 Teller, 1 Drawer — and ``start``/``end`` character offsets into its text, end exclusive),
+optionally with referents (ids of what the span names: ``clipart:<index>`` of the CoDraw target scene, Game Of
+Sorts image ids, ``block:x,y,z`` of the Minecraft target). ``layer`` is ``coding`` for coders' work and
+``gold`` for adjudicated annotations.
+
+Every write is one transaction; each annotation carries a ``uid`` chosen by the writer, so a retried write
+never makes a duplicate. Edits keep the previous version in ``annotation_revisions``; deletes are soft.
+Notes are listed as annotations of kind ``note`` (``annotations(include_notes=True)``), read through the
+``NotesStore`` this store is given (composed, sharing its database), not inherited from it.
+
+The gold layer holds one decision per unit (``decide_gold``): a row of ``gold_decisions`` per unit and
+codebook, written in the same transaction as the unit's gold annotations; a decision made on a stale view of
+the unit is refused (``GoldConflict``, naming who decided and when).
+"""
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Optional, Sequence, Union
+
+import pandas as pd
+
+from ..coding import codebook as cb
+from ..links import Place
+from .database import Database
+from .notes import NoteConflict, NoteNotFound, NotesStore, open_migrated
+from .values import now as _now
+from .values import optional_int as _na
+from .values import optional_step as _optional_step
+from .values import required_text as _required_text
+from .values import timestamp_text as _timestamp_text
+from .values import typed_frame as _typed
+
+ANNOTATION_FRAME_COLUMNS = ["id", "kind", "corpus", "dialog_id", "round", "turn", "utterance", "scope", "start",
+                            "end", "span_text", "codebook", "codebook_version", "label", "referents", "coder",
+                            "layer", "comment", "created_at", "updated_at", "deleted_at", "link"]
+LAYERS = ("coding", "gold")
+_SELECT = ("SELECT id, corpus, dialog_id, round, turn, utterance, scope, start_char, end_char, span_text, codebook, "
+           "codebook_version, label, referents, coder, layer, comment, created_at, updated_at, deleted_at "
+           "FROM annotations")
+_KEYS = ("id", "corpus", "dialog_id", "round", "turn", "utterance", "scope", "start", "end", "span_text",
+         "codebook", "codebook_version", "label", "referents", "coder", "layer", "comment", "created_at",
+         "updated_at", "deleted_at")
+QUEUE_COLUMNS = ["id", "queue", "corpus", "dialog_id", "round", "turn", "coder", "status", "position",
+                 "created_at", "done_at", "link"]
+
+
+class AnnotationNotFound(NoteNotFound):
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "annotation not found"
+
+
+class AnnotationConflict(NoteConflict):
+    """The annotation changed since the caller read it; nothing was written."""
+
+
+def _coder(value) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError("every annotation needs a coder: choose your name (or set DIALOGUE_CODER)")
+    return " ".join(value.split())
+
+
+def _referents(values: Optional[Iterable]) -> list[str]:
+    out: list[str] = []
+    for value in values or ():
+        text = str(value).strip()
+        if not text:
+            continue
+        if text not in out:
+            out.append(text)
+    return sorted(out)
+
+
+class CodingStore:
+    """Codebooks, annotations, gold decisions and queues in the store at ``target`` (a path, a URL, or an open
+    ``Database``); ``notes`` is the notes store listed with ``include_notes`` (default: one on the same database)."""
+
+    def __init__(self, target: Union[str, Path, Database, None] = None, notes: Optional[NotesStore] = None):
+        self.notes_store = notes if notes is not None else NotesStore(open_migrated(target))
+        self.db: Database = self.notes_store.db
+        self.path = self.notes_store.path
+        self.location = self.notes_store.location
+
+    # -- codebooks ---------------------------------------------------------------------------------------------
+
+    def save_codebook(self, codebook: cb.Codebook, created_by: Optional[str] = None) -> cb.Codebook:
+        """Save as the next version of its name (1 for a new name); returns the saved, versioned codebook.
+
+        Saving labels identical to the latest version returns that version unchanged."""
+        latest = self.codebook(codebook.name, missing_ok=True)
+        if latest is not None and latest.labels == codebook.labels and latest.description == codebook.description:
+            return latest
+        labels = json.dumps([cb.asdict(label) for label in codebook.labels], ensure_ascii=False)
+        now = _now()
+        for _ in range(20):  # two editors saving at once: the UNIQUE (name, version) makes one retry
+            with self.db.write() as cur:
+                row = cur.execute("SELECT MAX(version) FROM codebooks WHERE name = ?", [codebook.name]).fetchone()
+                version = (row[0] or 0) + 1
+                inserted = cur.execute(
+                    "INSERT INTO codebooks (name, version, description, labels, created_by, created_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name, version) DO NOTHING RETURNING id",
+                    [codebook.name, version, codebook.description, labels, created_by, now]).fetchone()
+            if inserted is not None:
+                return cb.Codebook(codebook.name, codebook.labels, codebook.description, version,
+                                   created_by or "", now)
+        raise cb.CodebookError(f"codebook {codebook.name!r}: could not save a new version (too many concurrent saves)")
+
+    def codebook(self, name: str, version: Optional[int] = None, *, missing_ok: bool = False) -> Optional[cb.Codebook]:
+        """A saved codebook: the given version, or the latest."""
+        sql = "SELECT name, version, description, labels, created_by, created_at FROM codebooks WHERE name = ?"
+        params: list = [name]
+        if version is not None:
+            sql += " AND version = ?"
+            params.append(int(version))
+        with self.db.read() as cur:
+            row = cur.execute(sql + " ORDER BY version DESC LIMIT 1", params).fetchone()
+        if row is None:
+            if missing_ok:
+                return None
+            raise KeyError(f"there is no codebook {name!r}" + (f" version {version}" if version else ""))
+        labels = tuple(cb.Label(**item) for item in json.loads(row[3]))
+        return cb.Codebook(row[0], labels, row[2], int(row[1]), row[4] or "", row[5])
+
+    def codebooks(self) -> pd.DataFrame:
+        """Latest version of every codebook: name, version, description, n_labels, created_by, created_at."""
+        with self.db.read() as cur:
+            rows = cur.execute(
+                "SELECT c.name, c.version, c.description, c.labels, c.created_by, c.created_at FROM codebooks c "
+                "WHERE c.version = (SELECT MAX(version) FROM codebooks d WHERE d.name = c.name) ORDER BY c.name"
+            ).fetchall()
+        return pd.DataFrame(
+            [(r[0], int(r[1]), r[2], len(json.loads(r[3])), r[4] or "", r[5]) for r in rows],
+            columns=["name", "version", "description", "n_labels", "created_by", "created_at"])
+
+    # -- annotations -----------------------------------------------------------------------------------------
+
+    def add_annotation(
+        self,
+        corpus: str,
+        dialog_id: str,
+        *,
+        codebook: cb.Codebook,
+        label: str,
+        coder: str,
+        round: Optional[int] = None,
+        turn: Optional[int] = None,
+        utterance: Optional[int] = None,
+        start: Optional[int] = None,
+        end: Optional[int] = None,
+        span_text: Optional[str] = None,
+        referents: Optional[Iterable] = None,
+        layer: str = "coding",
+        comment: str = "",
+        uid: Optional[str] = None,
+    ) -> int:
+        """Save one annotation and return its id. The label's scope (from the saved codebook version) decides
+        which place fields are needed. Saving the same ``uid`` twice returns the first id (no duplicate)."""
+        row = _annotation_row(corpus, dialog_id, codebook=codebook, label=label, coder=coder, round=round, turn=turn,
+                              utterance=utterance, start=start, end=end, span_text=span_text, referents=referents,
+                              layer=layer, comment=comment, uid=uid)
+        with self.db.write() as cur:
+            return _insert_annotation(cur, row, _now())
+
+    # -- gold decisions --------------------------------------------------------------------------------------
+
+    def gold_decision(self, codebook: str, unit: "GoldUnit") -> Optional["GoldDecision"]:
+        """Who decided the gold of ``unit`` and when, or None while it is undecided."""
+        with self.db.read() as cur:
+            return _current_decision(cur, codebook, unit, lock=False)
+
+    def decide_gold(self, codebook: cb.Codebook, unit: "GoldUnit", annotations: Sequence[dict], adjudicator: str,
+                    expected=None) -> "GoldDecision":
+        """Make ``annotations`` the gold of ``unit``, in one transaction: its earlier gold annotations are
+        replaced (soft-deleted; an empty list clears them) and the unit's one decision row names ``adjudicator``.
+
+        Each annotation is a dict of ``add_annotation`` keywords (``label``, and ``start``/``end``/``span_text``/
+        ``referents`` for spans); the place comes from ``unit``. ``expected`` is the decision the adjudicator saw:
+        a ``GoldDecision``, ``NO_DECISION`` (the unit looked undecided), or None (replace only one's own
+        decision). Anything else found raises ``GoldConflict`` naming who decided and when; nothing is written."""
+        adjudicator = _coder(adjudicator)
+        rows = [_annotation_row(unit.place.corpus, unit.place.dialog_id, codebook=codebook, coder=adjudicator,
+                                round=unit.place.round, turn=unit.place.step if unit.scope != "dialog" else None,
+                                utterance=unit.utterance, layer=GOLD_LAYER, **spec) for spec in annotations]
+        for row in rows:
+            if row["scope"] != unit.scope:
+                raise ValueError(f"label {row['label']!r} is a {row['scope']} label, this unit is a {unit.scope}")
+        now = _now()
+        with self.db.write() as cur:
+            inserted = cur.execute(
+                "INSERT INTO gold_decisions (codebook, unit, scope, corpus, dialog_id, round, turn, utterance, "
+                "decided_by, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (codebook, unit) "
+                "DO NOTHING RETURNING id",
+                [codebook.name, unit.key(), unit.scope, unit.place.corpus, unit.place.dialog_id, unit.place.round,
+                 unit.place.step, unit.utterance, adjudicator, now]).fetchone()
+            # A new row: the unit had no decision row (gold written before decisions were recorded counts as
+            # one). An existing row: read it locked, so a concurrent decision waits for this one, then sees it.
+            current = _current_decision(cur, codebook.name, unit, lock=True, ignore_row=inserted is not None)
+            _check_expected(unit, current, expected, adjudicator)
+            if inserted is None:
+                cur.execute("UPDATE gold_decisions SET decided_by = ?, decided_at = ? WHERE codebook = ? AND unit = ?",
+                            [adjudicator, now, codebook.name, unit.key()])
+            for old in _live_gold(cur, codebook.name, unit, lock=False):
+                self._revision(cur, old, "delete", now)
+                cur.execute("UPDATE annotations SET deleted_at = ?, updated_at = ? WHERE id = ?", [now, now, old["id"]])
+            for row in rows:
+                _insert_annotation(cur, row, now)
+        return GoldDecision(adjudicator, now)
+
+    def update_annotation(self, annotation_id: int, *, label: Optional[str] = None,
+                          referents: Optional[Iterable] = None, comment: Optional[str] = None,
+                          start: Optional[int] = None, end: Optional[int] = None, span_text: Optional[str] = None,
+                          expected_updated_at=None) -> None:
+        """Change a live annotation (same codebook version); the previous version goes into its history."""
+        with self.db.write() as cur:
+            current = self._live_annotation(cur, annotation_id)
+            if expected_updated_at is not None and _timestamp_text(expected_updated_at) != current["updated_at"]:
+                raise AnnotationConflict(f"annotation {annotation_id} was changed in another session at "
+                                         f"{current['updated_at']}")
+            new = dict(current)
+            if label is not None:
+                book = self.codebook(current["codebook"], current["codebook_version"])
+                entry = book.label(label)
+                if entry.scope != current["scope"]:
+                    raise ValueError(f"label {label!r} is a {entry.scope} label, this annotation is a {current['scope']}")
+                new["label"] = entry.name
+            if referents is not None:
+                new["referents"] = _referents(referents)
+            if comment is not None:
+                new["comment"] = comment
+            if start is not None and end is not None:
+                if current["scope"] != "span" or int(start) < 0 or int(end) <= int(start):
+                    raise ValueError("only a span annotation has offsets, with 0 <= start < end")
+                new.update(start=int(start), end=int(end), span_text=span_text)
+            keys = ("label", "referents", "comment", "start", "end")
+            if all(new[k] == current[k] for k in keys):
+                return
+            now = _now()
+            self._revision(cur, current, "update", now)
+            cur.execute("UPDATE annotations SET label = ?, referents = ?, comment = ?, start_char = ?, end_char = ?, "
+                        "span_text = ?, updated_at = ? WHERE id = ?",
+                        [new["label"], json.dumps(new["referents"], ensure_ascii=False), new["comment"], new["start"],
+                         new["end"], new["span_text"], now, current["id"]])
+
+    def delete_annotation(self, annotation_id: int) -> None:
+        with self.db.write() as cur:
+            current = self._live_annotation(cur, annotation_id)
+            now = _now()
+            self._revision(cur, current, "delete", now)
+            cur.execute("UPDATE annotations SET deleted_at = ?, updated_at = ? WHERE id = ?", [now, now, current["id"]])
+
+    def restore_annotation(self, annotation_id: int) -> None:
+        with self.db.write() as cur:
+            row = cur.execute(_SELECT + " WHERE id = ?" + cur.lock_clause, [int(annotation_id)]).fetchone()
+            if row is None or row[-1] is None:
+                raise AnnotationNotFound(f"there is no deleted annotation {annotation_id}")
+            current = _annotation(row)
+            now = _now()
+            self._revision(cur, current, "restore", now)
+            cur.execute("UPDATE annotations SET deleted_at = NULL, updated_at = ? WHERE id = ?", [now, current["id"]])
+
+    @staticmethod
+    def _live_annotation(cur, annotation_id: int) -> dict:
+        row = cur.execute(_SELECT + " WHERE id = ? AND deleted_at IS NULL" + cur.lock_clause,
+                          [int(annotation_id)]).fetchone()
+        if row is None:
+            raise AnnotationNotFound(f"there is no annotation {annotation_id} (it may have been deleted)")
+        return _annotation(row)
+
+    @staticmethod
+    def _revision(cur, current: dict, action: str, now: str) -> None:
+        cur.execute("INSERT INTO annotation_revisions (annotation_id, action, label, referents, start_char, end_char, "
+                    "comment, coder, version_updated_at, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [current["id"], action, current["label"], json.dumps(current["referents"], ensure_ascii=False),
+                     current["start"], current["end"], current["comment"], current["coder"], current["updated_at"],
+                     now])
+
+    def get_annotation(self, annotation_id: int) -> dict:
+        with self.db.read() as cur:
+            row = cur.execute(_SELECT + " WHERE id = ?", [int(annotation_id)]).fetchone()
+        if row is None:
+            raise AnnotationNotFound(f"there is no annotation {annotation_id}")
+        return _annotation(row)
+
+    def annotation_history(self, annotation_id: int) -> pd.DataFrame:
+        """Every version, oldest first, the current one last (``action`` = "current" or "deleted")."""
+        current = self.get_annotation(annotation_id)
+        with self.db.read() as cur:
+            rows = cur.execute("SELECT action, label, referents, start_char, end_char, comment, coder, "
+                               "version_updated_at, recorded_at FROM annotation_revisions WHERE annotation_id = ? "
+                               "ORDER BY revision_id", [int(annotation_id)]).fetchall()
+        records = [{"action": r[0], "label": r[1], "referents": json.loads(r[2]), "start": r[3], "end": r[4],
+                    "comment": r[5], "coder": r[6], "updated_at": r[7], "replaced_at": r[8]} for r in rows]
+        records.append({"action": "deleted" if current["deleted_at"] else "current", "label": current["label"],
+                        "referents": current["referents"], "start": current["start"], "end": current["end"],
+                        "comment": current["comment"], "coder": current["coder"],
+                        "updated_at": current["updated_at"], "replaced_at": None})
+        frame = pd.DataFrame.from_records(records)
+        frame.insert(0, "version", range(1, len(frame) + 1))
+        frame["updated_at"] = pd.to_datetime(frame["updated_at"], utc=True, format="ISO8601")
+        frame["replaced_at"] = pd.to_datetime(frame["replaced_at"], utc=True, format="ISO8601")
+        return frame
+
+    def annotations(
+        self,
+        corpus: Optional[str] = None,
+        dialog_id: Optional[str] = None,
+        *,
+        codebook: Optional[str] = None,
+        coder: Optional[str] = None,
+        layer: Optional[str] = None,
+        include_notes: bool = False,
+        include_deleted: bool = False,
+    ) -> pd.DataFrame:
+        """Annotations matching every filter, oldest first (ANNOTATION_FRAME_COLUMNS). With ``include_notes``
+        the notes follow as annotations of kind "note" (label: their tags joined, coder: their author)."""
+        where, params = ["1 = 1"], []
+        for column, value in (("corpus", corpus), ("dialog_id", dialog_id), ("codebook", codebook),
+                              ("coder", coder), ("layer", layer)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                params.append(str(value))
+        if not include_deleted:
+            where.append("deleted_at IS NULL")
+        with self.db.read() as cur:
+            rows = cur.execute(_SELECT + " WHERE " + " AND ".join(where) + " ORDER BY id", params).fetchall()
+        records = [dict(_annotation(row), kind="label") for row in rows]
+        if include_notes and codebook is None and layer in (None, "coding"):
+            notes = self.notes_store.notes(corpus=corpus, dialog_id=dialog_id, author=coder,
+                                           include_deleted=include_deleted)
+            for note in notes.to_dict(orient="records"):
+                records.append({
+                    "id": note["id"], "kind": "note", "corpus": note["corpus"], "dialog_id": note["dialog_id"],
+                    "round": _na(note["round"]), "turn": _na(note["turn"]), "utterance": None,
+                    "scope": "turn" if _na(note["turn"]) is not None else "dialog", "start": None, "end": None,
+                    "span_text": None, "codebook": "", "codebook_version": 0, "label": ", ".join(note["tags"]),
+                    "referents": [], "coder": note["author"] if note["author"] not in (None, "None") else "",
+                    "layer": "coding", "comment": note["text"],
+                    "created_at": note["created_at"].isoformat(), "updated_at": note["updated_at"].isoformat(),
+                    "deleted_at": None if pd.isna(note["deleted_at"]) else note["deleted_at"].isoformat()})
+        for record in records:
+            record["link"] = Place(record["corpus"], record["dialog_id"], record["round"], record["turn"]).link()
+        frame = pd.DataFrame.from_records(records, columns=ANNOTATION_FRAME_COLUMNS)
+        for column in ("utterance", "start", "end", "codebook_version"):
+            frame[column] = frame[column].astype("Int64")
+        return _typed(frame, ["created_at", "updated_at", "deleted_at"])
+
+    def coders(self, codebook: Optional[str] = None) -> list[str]:
+        sql, params = "SELECT DISTINCT coder FROM annotations WHERE deleted_at IS NULL AND layer = 'coding'", []
+        if codebook is not None:
+            sql += " AND codebook = ?"
+            params.append(codebook)
+        with self.db.read() as cur:
+            return sorted(r[0] for r in cur.execute(sql, params).fetchall())
+
+    # -- coding queues ---------------------------------------------------------------------------------------
+
+    def create_queue(self, queue: str, items: Sequence[Union[Place, tuple]], coders: Sequence[str]) -> int:
+        """Assign every item — a ``Place``, or a (corpus, dialog_id, round, turn) tuple — to every coder, in the
+        given order. Adding the same item for the same coder again keeps its status. Returns how many
+        assignments are new."""
+        queue = _required_text(queue, "queue")
+        coders = [_coder(c) for c in coders]
+        if not coders:
+            raise ValueError("a queue needs at least one coder")
+        now, added = _now(), 0
+        with self.db.write() as cur:
+            row = cur.execute("SELECT COALESCE(MAX(position), 0) FROM queue_items WHERE queue = ?", [queue]).fetchone()
+            position = int(row[0])
+            for item in items:
+                position += 1
+                corpus, dialog_id, round_, turn = Place.of(item).as_tuple()
+                key = json.dumps([corpus, str(dialog_id), round_, turn])
+                for coder in coders:
+                    inserted = cur.execute(
+                        "INSERT INTO queue_items (queue, item_key, corpus, dialog_id, round, turn, coder, position, "
+                        "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (queue, item_key, coder) "
+                        "DO NOTHING RETURNING id",
+                        [queue, key, corpus, str(dialog_id), round_, turn, coder, position, now]).fetchone()
+                    added += inserted is not None
+        return added
+
+    def queue_items(self, queue: str, coder: Optional[str] = None, status: Optional[str] = None) -> pd.DataFrame:
+        sql = ("SELECT id, queue, corpus, dialog_id, round, turn, coder, status, position, created_at, done_at "
+               "FROM queue_items WHERE queue = ?")
+        params: list = [queue]
+        if coder is not None:
+            sql += " AND coder = ?"
+            params.append(coder)
+        if status is not None:
+            sql += " AND status = ?"
+            params.append(status)
+        with self.db.read() as cur:
+            rows = cur.execute(sql + " ORDER BY position, coder", params).fetchall()
+        frame = pd.DataFrame(rows, columns=QUEUE_COLUMNS[:-1])
+        frame["link"] = [Place(c, d, r, t).link()
+                         for c, d, r, t in zip(frame["corpus"], frame["dialog_id"], frame["round"], frame["turn"])]
+        for column in ("round", "turn"):
+            frame[column] = frame[column].astype("Int64")
+        return frame
+
+    def set_done(self, item_id: int, done: bool = True) -> None:
+        with self.db.write() as cur:
+            found = cur.execute("UPDATE queue_items SET status = ?, done_at = ? WHERE id = ? RETURNING id",
+                                ["done" if done else "todo", _now() if done else None, int(item_id)]).fetchone()
+        if found is None:
+            raise KeyError(f"there is no queue item {item_id}")
+
+    def queues(self) -> pd.DataFrame:
+        """Progress per queue and coder: queue, coder, items, done, next (the first item still to do)."""
+        with self.db.read() as cur:
+            rows = cur.execute(
+                "SELECT queue, coder, COUNT(*), SUM(CASE WHEN status = 'done' THEN 1 ELSE 0 END) FROM queue_items "
+                "GROUP BY queue, coder ORDER BY queue, coder").fetchall()
+        return pd.DataFrame([(q, c, int(n), int(d or 0)) for q, c, n, d in rows],
+                            columns=["queue", "coder", "items", "done"])
+
+
+def _annotation(row: tuple) -> dict:
+    record = dict(zip(_KEYS, row))
+    record["referents"] = json.loads(record["referents"])
+    return record
+
+
+def _annotation_row(corpus, dialog_id, *, codebook: cb.Codebook, label: str, coder: str, round=None, turn=None,
+                    utterance=None, start=None, end=None, span_text=None, referents=None, layer: str = "coding",
+                    comment: str = "", uid: Optional[str] = None) -> dict:
+    """A validated annotation row: the label's scope (from the saved codebook version) decides which place
+    fields are needed; ValueError says what is missing."""
+    if codebook.version < 1:
+        raise ValueError(f"codebook {codebook.name!r} must be saved before coding with it")
+    entry = codebook.label(label)
+    row = {
+        "uid": uid or uuid.uuid4().hex,
+        "corpus": _required_text(corpus, "corpus"),
+        "dialog_id": _required_text(str(dialog_id) if dialog_id is not None else None, "dialog_id"),
+        "round": _optional_step(round, "round"),
+        "turn": _optional_step(turn, "turn"),
+        "utterance": None, "start": None, "end": None, "span_text": None,
+        "scope": entry.scope, "codebook": codebook.name, "codebook_version": int(codebook.version),
+        "label": entry.name, "referents": _referents(referents) if entry.links_referents else [],
+        "coder": _coder(coder), "layer": layer, "comment": comment or "",
+    }
+    if layer not in LAYERS:
+        raise ValueError(f"layer must be one of {', '.join(LAYERS)}; got {layer!r}")
+    if entry.scope == "dialog":
+        row["turn"] = None
+    elif row["turn"] is None:
+        raise ValueError(f"label {entry.name!r} is a {entry.scope} label: it needs a turn")
+    if entry.scope == "span":
+        if utterance is None or start is None or end is None:
+            raise ValueError(f"label {entry.name!r} is a span label: select characters of an utterance")
+        if int(utterance) < 0 or int(start) < 0 or int(end) <= int(start):
+            raise ValueError(f"a span needs 0 <= start < end; got {start}..{end}")
+        row.update(utterance=int(utterance), start=int(start), end=int(end), span_text=span_text)
+    return row
+
+
+def _insert_annotation(cur, row: dict, now: str) -> int:
+    """INSERT one validated row inside the caller's transaction; the same ``uid`` again returns the first id."""
+    inserted = cur.execute(
+        "INSERT INTO annotations (uid, corpus, dialog_id, round, turn, utterance, scope, start_char, end_char, "
+        "span_text, codebook, codebook_version, label, referents, coder, layer, comment, created_at, "
+        "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (uid) DO NOTHING RETURNING id",
+        [row["uid"], row["corpus"], row["dialog_id"], row["round"], row["turn"], row["utterance"],
+         row["scope"], row["start"], row["end"], row["span_text"], row["codebook"], row["codebook_version"],
+         row["label"], json.dumps(row["referents"], ensure_ascii=False), row["coder"], row["layer"],
+         row["comment"], now, now]).fetchone()
+    if inserted is None:
+        inserted = cur.execute("SELECT id FROM annotations WHERE uid = ?", [row["uid"]]).fetchone()
+    return int(inserted[0])
+
+
+# -- gold decisions ------------------------------------------------------------------------------------------
+
+GOLD_LAYER = "gold"
+NO_DECISION = "no decision"  # ``decide_gold(expected=NO_DECISION)``: the adjudicator saw the unit undecided
+
+
+@dataclass(frozen=True)
+class GoldUnit:
+    """What one gold decision covers: the turn- or dialog-scope labels of a place, or the spans of one
+    utterance (``scope="span"``, ``utterance`` its 0-based position in the step)."""
+
+    scope: str
+    place: Place
+    utterance: Optional[int] = None
+
+    def __post_init__(self) -> None:
+        if self.scope not in cb.SCOPES:
+            raise ValueError(f"scope must be one of {', '.join(cb.SCOPES)}; got {self.scope!r}")
+        if self.scope == "dialog" and self.place.step is not None:
+            object.__setattr__(self, "place", Place(self.place.corpus, self.place.dialog_id, self.place.round))
+        if (self.scope == "span") != (self.utterance is not None):
+            raise ValueError("a span unit names its utterance, and only a span unit does")
+
+    def key(self) -> str:
+        place = self.place
+        return json.dumps([self.scope, place.corpus, place.dialog_id, place.round, place.step, self.utterance],
+                          ensure_ascii=False)
+
+    def describe(self) -> str:
+        parts = [self.place.dialog_id]
+        if self.place.round is not None:
+            parts.append(f"round {self.place.round}")
+        if self.place.step is not None:
+            parts.append(f"turn {self.place.step}")
+        if self.utterance is not None:
+            parts.append(f"utterance {self.utterance}")
+        return " · ".join(parts)
+
+
+@dataclass(frozen=True)
+class GoldDecision:
+    """Who decided a unit's gold and when (UTC, as stored): the token a later decision names as ``expected``."""
+
+    decided_by: str
+    decided_at: str
+
+    def describe(self) -> str:
+        return f"{self.decided_by} at {self.decided_at[:19].replace('T', ' ')} UTC"
+
+
+class GoldConflict(AnnotationConflict):
+    """The unit's gold was decided by someone else (or again) since the adjudicator looked; nothing was written."""
+
+    def __init__(self, unit: GoldUnit, current: GoldDecision):
+        super().__init__(f"{unit.describe()} was decided by {current.describe()} while you were deciding; your "
+                         "decision was not saved (their decision is shown now: decide again to replace it)")
+        self.unit, self.current = unit, current
+
+
+def _live_gold(cur, codebook: str, unit: GoldUnit, lock: bool) -> list[dict]:
+    is_ = cur.null_safe_equals
+    rows = cur.execute(
+        _SELECT + f" WHERE layer = 'gold' AND deleted_at IS NULL AND codebook = ? AND scope = ? AND corpus = ? "
+        f"AND dialog_id = ? AND round {is_} ? AND turn {is_} ? AND utterance {is_} ? ORDER BY id"
+        + (cur.lock_clause if lock else ""),
+        [codebook, unit.scope, unit.place.corpus, unit.place.dialog_id, unit.place.round, unit.place.step,
+         unit.utterance]).fetchall()
+    return [_annotation(row) for row in rows]
+
+
+def _current_decision(cur, codebook: str, unit: GoldUnit, lock: bool, ignore_row: bool = False) -> Optional[GoldDecision]:
+    """The unit's decision row, else (gold written before decisions had rows) its live gold annotations as one."""
+    if not ignore_row:
+        row = cur.execute("SELECT decided_by, decided_at FROM gold_decisions WHERE codebook = ? AND unit = ?"
+                          + (cur.lock_clause if lock else ""), [codebook, unit.key()]).fetchone()
+        if row is not None:
+            return GoldDecision(row[0], row[1])
+    gold = _live_gold(cur, codebook, unit, lock)
+    if not gold:
+        return None
+    latest = max(gold, key=lambda g: g["updated_at"])
+    return GoldDecision(latest["coder"], latest["updated_at"])
+
+
+def _check_expected(unit: GoldUnit, current: Optional[GoldDecision], expected, adjudicator: str) -> None:
+    if current is None:
+        return
+    if expected is None:
+        if current.decided_by != adjudicator:
+            raise GoldConflict(unit, current)
+    elif expected == NO_DECISION or expected != current:
+        raise GoldConflict(unit, current)
+
+
+def to_common_form(frame: pd.DataFrame, utterance_roles: Optional[dict] = None) -> pd.DataFrame:
+    """Label annotations in the published layers' common form (``data_access.layers.ANNOTATION_COLUMNS``):
+    ``source`` is the coder (``gold`` for the gold layer), ``record`` the annotation id."""
+    from ..layers import ANNOTATION_COLUMNS
+
+    labels = frame[frame["kind"] == "label"] if "kind" in frame else frame
+    out = pd.DataFrame({
+        "corpus": labels["corpus"].astype("str"),
+        "dialog_id": labels["dialog_id"].astype("str"),
+        "round": labels["round"].astype("Int64"),
+        "turn": labels["turn"].astype("Int64"),
+        "message": labels["utterance"].astype("Int64"),
+        "role": pd.Series([""] * len(labels), index=labels.index, dtype="str"),
+        "start": labels["start"].astype("Int64"),
+        "end": labels["end"].astype("Int64"),
+        "text": labels["span_text"].fillna("").astype("str"),
+        "label": labels["label"].astype("str"),
+        "referents": labels["referents"],
+        "source": [("gold" if layer == "gold" else coder) for layer, coder in zip(labels["layer"], labels["coder"])],
+        "record": [f"annotation {i}" for i in labels["id"]],
+    }, columns=ANNOTATION_COLUMNS)
+    return out.reset_index(drop=True)
+
+
