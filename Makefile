@@ -23,9 +23,11 @@ $(STAMP_TEST): requirements.txt requirements-test.txt | $(PY)
 run: $(STAMP_RUN)
 	$(PY) -m streamlit run server.py
 
-# The linter (configured in ruff.toml) first: a lint error fails `make test`, and so CI.
+# The static checks, configured in pyproject.toml (docs/tooling.md): the linter, then the layer
+# contracts. Any finding fails `make test`, and so CI.
 lint: $(STAMP_TEST)
 	$(PY) -m ruff check .
+	$(VENV)/bin/lint-imports
 
 test: lint
 	$(PY) -m pytest
@@ -69,4 +71,4 @@ bench-scale: $(STAMP_TEST)
 	$(PY) benchmarks/scale.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache
