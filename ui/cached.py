@@ -9,19 +9,51 @@ from __future__ import annotations
 
 import pickle
 import time
+import types
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES, LoadedCorpus, SourceError
 from data_access.corpora import is_cached, load_source
 from data_access.sources import Source, configured_source
 from ui.widgets import md_escape
 
-# (corpus name, data path or None for the demo, assets path or None): hashable, cheap cache key
-SourceKey = tuple[str, Optional[str], Optional[str]]
+
+@dataclass(frozen=True)
+class CorpusKey:
+    """Which source a corpus is read from: the cache key of everything computed from it. Paths as strings, so
+    the key is cheap to hash; pointing an environment variable elsewhere makes a new key."""
+    corpus: str
+    data: Optional[str]  # the data path, None for the demo corpus
+    assets: Optional[str]  # the assets path, None when there is none
+
+    @property
+    def is_demo(self) -> bool:
+        return self.data is None
+
+
+@dataclass(frozen=True)
+class RunKey:
+    """A model run of a corpus: its file and version (modification time), so an edited run is scored again."""
+    corpus: str
+    run: str  # the run's name, as the picker and the ``run`` URL parameter show it
+    file: str
+    is_demo: bool
+    stamp: int  # the file's st_mtime_ns, 0 when it could not be read
+
+
+@dataclass(frozen=True)
+class LayerKey:
+    """A published annotation layer linked to its corpus source, read again when its file changes."""
+    layer: str
+    corpus: CorpusKey
+    file: str
+    is_demo: bool
+    stamp: Optional[tuple[int, int]]  # the file's (size, st_mtime_ns), None when it could not be read
 
 
 @dataclass(frozen=True)
@@ -30,35 +62,55 @@ class LoadFailure:
     message: str  # names the file and the problem
 
 
-def source_key(name: str) -> SourceKey:
+def source_key(name: str) -> CorpusKey:
     source = configured_source(name)
-    return (name, str(source.path) if source.path else None, str(source.assets) if source.assets else None)
+    return CorpusKey(name, str(source.path) if source.path else None, str(source.assets) if source.assets else None)
+
+
+def _function_identity(function: types.FunctionType) -> str:
+    """What a cached function argument is hashed by (Streamlit cannot hash a function): its module and
+    qualified name, which ``_derivable`` makes sure name one function."""
+    return f"{function.__module__}.{function.__qualname__}"
+
+
+# Lets the derived caches take the function itself as an argument.
+_HASH_FUNCTIONS: dict[Any, Callable[[Any], Any]] = {types.FunctionType: _function_identity}
+
+
+def _derivable(function: Callable) -> Callable:
+    """``function`` when it can key a cache entry by its module and name; otherwise a clear error, at the call
+    rather than as an unpicklable or colliding cache entry later. A lambda or a function defined inside another
+    has no name of its own (two of them would share one entry), a method or a partial no stable name at all."""
+    if not isinstance(function, types.FunctionType):
+        raise TypeError(f"ui.cached needs a plain function defined with def at module level, got {function!r}")
+    if "<lambda>" in function.__qualname__ or "<locals>" in function.__qualname__:
+        raise TypeError(f"ui.cached needs a function defined with def at module level (its module and name key the "
+                        f"cache), not {function.__qualname__} from {function.__module__}")
+    return function
 
 
 # A shared resource, not cache_data: cache_data would pickle the whole corpus (every lazy frame read) and
 # hand each caller its own unpickled copy, so each session's cache miss would copy hundreds of MB. The
 # loaded frames are immutable by convention: nothing may modify them in place.
 @st.cache_resource(show_spinner=False, max_entries=6)
-def _load(key: SourceKey) -> LoadedCorpus | LoadFailure:
-    name, path, _assets = key
+def _load(key: CorpusKey) -> LoadedCorpus | LoadFailure:
     try:
         return load_source(_source(key))
     except SourceError as exc:
-        return LoadFailure(name, str(exc))
+        return LoadFailure(key.corpus, str(exc))
     except Exception as exc:  # noqa: BLE001 - a broken corpus must not take the app down
-        return LoadFailure(name, f"{path or 'demo corpus'}: unexpected {type(exc).__name__}: {exc}")
+        return LoadFailure(key.corpus, f"{key.data or 'demo corpus'}: unexpected {type(exc).__name__}: {exc}")
 
 
-def _source(key: SourceKey) -> Source:
-    name, path, assets = key
-    return Source(name, Path(path) if path else None, Path(assets) if assets else None)
+def _source(key: CorpusKey) -> Source:
+    return Source(key.corpus, Path(key.data) if key.data else None, Path(key.assets) if key.assets else None)
 
 
 # Sources this process has already parsed (or failed on) once; later runs go straight to _load.
-_prepared: set[SourceKey] = set()
+_prepared: set[CorpusKey] = set()
 
 
-def _parse_with_progress(key: SourceKey) -> None:
+def _parse_with_progress(key: CorpusKey) -> None:
     """Parse a source that is not in the Parquet cache yet, showing what is read and how far.
 
     st.cache_data cannot show live progress from inside a cached function, so the first parse happens
@@ -69,7 +121,7 @@ def _parse_with_progress(key: SourceKey) -> None:
             return
     except OSError:
         return  # _load reports the problem
-    with st.status(f"Reading {CORPUS_TITLES[key[0]]} for the first time…", expanded=True) as status:
+    with st.status(f"Reading {CORPUS_TITLES[key.corpus]} for the first time…", expanded=True) as status:
         bar = st.progress(0.0, text="starting")
 
         def progress(message: str, fraction=None) -> None:
@@ -81,12 +133,12 @@ def _parse_with_progress(key: SourceKey) -> None:
         except Exception:  # noqa: BLE001 - _load turns the same failure into a LoadFailure with its message
             status.update(state="error", expanded=False)
             return
-        status.update(label=f"{CORPUS_TITLES[key[0]]} is ready (parsed in {time.perf_counter() - started:.1f} s); "
+        status.update(label=f"{CORPUS_TITLES[key.corpus]} is ready (parsed in {time.perf_counter() - started:.1f} s); "
                             "later starts read it from the cache.",
                       state="complete", expanded=False)
 
 
-def _prepared_key(name: str) -> SourceKey:
+def _prepared_key(name: str) -> CorpusKey:
     """The source key of ``name``, after making sure its first parse (if still due) showed progress."""
     key = source_key(name)
     if key not in _prepared:
@@ -161,12 +213,11 @@ def derived(function: Callable, name: str, *args):
 
     For per-dialog views and statistics: the whole corpus is only touched on a cache miss, so a
     replay rerun unpickles a few small frames instead of the full corpus."""
-    return _derived(function.__module__, function.__qualname__, _prepared_key(name), args)
+    return _derived(_derivable(function), _prepared_key(name), args)
 
 
-@st.cache_data(show_spinner=False, max_entries=512)
-def _derived(module: str, qualname: str, key: SourceKey, args: tuple):
-    function = _resolve(module, qualname)
+@st.cache_data(show_spinner=False, max_entries=512, hash_funcs=_HASH_FUNCTIONS)
+def _derived(function: Callable, key: CorpusKey, args: tuple):
     loaded = _load(key)
     if isinstance(loaded, LoadFailure):
         return None
@@ -176,23 +227,13 @@ def _derived(module: str, qualname: str, key: SourceKey, args: tuple):
 def shared(function: Callable, name: str, *args):
     """Like ``derived``, for a large result that is never modified (e.g. the dialog labels of a picker): one
     object shared by all sessions, so a rerun does not unpickle a copy of it."""
-    return _shared(function.__module__, function.__qualname__, _prepared_key(name), args)
+    return _shared(_derivable(function), _prepared_key(name), args)
 
 
-@st.cache_resource(show_spinner=False, max_entries=256)
-def _shared(module: str, qualname: str, key: SourceKey, args: tuple):
+@st.cache_resource(show_spinner=False, max_entries=256, hash_funcs=_HASH_FUNCTIONS)
+def _shared(function: Callable, key: CorpusKey, args: tuple):
     loaded = _load(key)
-    return None if isinstance(loaded, LoadFailure) else _resolve(module, qualname)(loaded, *args)
-
-
-def _resolve(module: str, qualname: str) -> Callable:
-    """The function a derived cache entry was keyed by (its module and name, which st.cache_data can hash)."""
-    import importlib
-
-    function = importlib.import_module(module)
-    for part in qualname.split("."):
-        function = getattr(function, part)
-    return function
+    return None if isinstance(loaded, LoadFailure) else function(loaded, *args)
 
 
 def _as_on_a_hit(value):
@@ -215,7 +256,7 @@ def search_index():
 
 
 @st.cache_resource(show_spinner="Indexing utterances…", max_entries=2)
-def _search_index(keys: tuple[SourceKey, ...]):
+def _search_index(keys: tuple[CorpusKey, ...]):
     from data_access.search import SearchIndex
 
     loaded = [_load(key) for key in keys]
@@ -238,7 +279,7 @@ def search_page(query: str, mode: str, case_sensitive: bool, whole_word: bool, c
 
 
 @st.cache_resource(show_spinner="Searching…", max_entries=16)
-def _search(keys: tuple[SourceKey, ...], query: str, mode: str, case_sensitive: bool, whole_word: bool,
+def _search(keys: tuple[CorpusKey, ...], query: str, mode: str, case_sensitive: bool, whole_word: bool,
             corpora: tuple[str, ...]):
     from data_access.search import InvalidQuery
 
@@ -250,41 +291,74 @@ def _search(keys: tuple[SourceKey, ...], query: str, mode: str, case_sensitive: 
 
 
 # --------------------------------------------------------------------------------------------- model runs
-# (corpus, run name, run file, is_demo, file mtime): a run is keyed by its file and version, scored once per
-# corpus source.
-RunKey = tuple[str, str, str, bool, int]
+# A run is keyed by its file and version (RunKey), scored once per corpus source.
+
+# The session's run keys listed in the current script run: the Runs page asks for them five times a run, and
+# each listing reads the run folders and stats every file. Kept with the run's cursor map, a dict Streamlit
+# replaces at the start of every script run (holding it keeps its identity from being reused), so the next
+# run lists the folders again.
+_RUN_KEYS_STATE = "_run_keys_this_run"
+
+
+def _run_keys_listed() -> Optional[dict[str, dict[str, RunKey]]]:
+    """The run keys listed so far in this script run, by corpus; None outside a script run."""
+    context = get_script_run_ctx(suppress_warning=True)
+    if context is None:
+        return None
+    run_marker, listed = st.session_state.get(_RUN_KEYS_STATE, (None, {}))
+    if run_marker is not context.cursors:
+        listed = {}
+        st.session_state[_RUN_KEYS_STATE] = (context.cursors, listed)
+    return listed
 
 
 def run_keys(name: str) -> dict[str, RunKey]:
-    """The runs of a corpus by name: demo runs of a demo corpus, DIALOGUE_RUNS_DIR/<corpus>/ and uploads."""
+    """The runs of a corpus by name: demo runs of a demo corpus, DIALOGUE_RUNS_DIR/<corpus>/ and uploads.
+    Listed at most once per script run (``forget_run_keys`` after adding or removing a run file)."""
+    listed = _run_keys_listed()
+    if listed is None:
+        return _list_run_keys(name)
+    if name not in listed:
+        listed[name] = _list_run_keys(name)
+    return dict(listed[name])
+
+
+def forget_run_keys(name: str) -> None:
+    """List the runs of ``name`` again at the next ``run_keys``, in this script run too (a run file was saved
+    or removed)."""
+    listed = _run_keys_listed()
+    if listed is not None:
+        listed.pop(name, None)
+
+
+def _list_run_keys(name: str) -> dict[str, RunKey]:
     from data_access.runs import available_runs
 
-    is_demo = source_key(name)[1] is None
     keys = {}
-    for run, (file, demo) in available_runs(name, is_demo).items():
+    for run, (file, demo) in available_runs(name, source_key(name).is_demo).items():
         try:
             stamp = file.stat().st_mtime_ns
         except OSError:
             stamp = 0
-        keys[run] = (name, run, str(file), demo, stamp)
+        keys[run] = RunKey(name, run, str(file), demo, stamp)
     return keys
 
 
 # A shared resource like the corpora: a scored run (77,502 CoDraw rounds) unpickled from st.cache_data on
 # every rerun cost 0.29 s per replay step; it is never modified in place.
 @st.cache_resource(show_spinner="Scoring the run…", max_entries=32)
-def _load_run(key: SourceKey, run_key: RunKey):
+def _load_run(key: CorpusKey, run_key: RunKey):
     from data_access.runs import load_run
 
     loaded = _load(key)
     if isinstance(loaded, LoadFailure):
         return loaded
     try:
-        return load_run(loaded, run_key[2], run_key[1], is_demo=run_key[3])
+        return load_run(loaded, run_key.file, run_key.run, is_demo=run_key.is_demo)
     except SourceError as exc:
-        return LoadFailure(key[0], str(exc))
+        return LoadFailure(key.corpus, str(exc))
     except Exception as exc:  # noqa: BLE001 - a broken run must not take the page down
-        return LoadFailure(key[0], f"{run_key[2]}: unexpected {type(exc).__name__}: {exc}")
+        return LoadFailure(key.corpus, f"{run_key.file}: unexpected {type(exc).__name__}: {exc}")
 
 
 def model_run(name: str, run_key: RunKey):
@@ -297,12 +371,11 @@ def model_run(name: str, run_key: RunKey):
 
 def run_derived(function: Callable, name: str, run_key: RunKey, *args):
     """``function(loaded_corpus, loaded_run, *args)`` cached per corpus source, run file and arguments."""
-    return _run_derived(function.__module__, function.__qualname__, _prepared_key(name), run_key, args)
+    return _run_derived(_derivable(function), _prepared_key(name), run_key, args)
 
 
-@st.cache_data(show_spinner=False, max_entries=256)
-def _run_derived(module: str, qualname: str, key: SourceKey, run_key: RunKey, args: tuple):
-    function = _resolve(module, qualname)
+@st.cache_data(show_spinner=False, max_entries=256, hash_funcs=_HASH_FUNCTIONS)
+def _run_derived(function: Callable, key: CorpusKey, run_key: RunKey, args: tuple):
     loaded, run = _load(key), _load_run(key, run_key)
     if isinstance(loaded, LoadFailure) or isinstance(run, LoadFailure):
         return None
@@ -321,7 +394,7 @@ def layer_source(name: str):
     return configured_layer(name, _source(source_key(LAYER_CORPUS[name])))
 
 
-def _layer_key(name: str) -> Optional[tuple]:
+def _layer_key(name: str) -> Optional[LayerKey]:
     from data_access.layers import LAYER_CORPUS
 
     source = layer_source(name)
@@ -329,10 +402,10 @@ def _layer_key(name: str) -> Optional[tuple]:
         return None
     try:
         stat = source.path.stat()
-        stamp = (stat.st_size, stat.st_mtime_ns)
+        stamp: Optional[tuple[int, int]] = (stat.st_size, stat.st_mtime_ns)
     except OSError:
         stamp = None
-    return (name, _prepared_key(LAYER_CORPUS[name]), str(source.path), source.is_demo, stamp)
+    return LayerKey(name, _prepared_key(LAYER_CORPUS[name]), str(source.path), source.is_demo, stamp)
 
 
 def layer(name: str):
@@ -343,33 +416,31 @@ def layer(name: str):
 
 
 @st.cache_data(show_spinner="Linking the published annotation layer…", max_entries=4)
-def _layer(key: tuple):
+def _layer(key: LayerKey):
     from data_access.layers.load import load_layer
 
-    name, corpus_key, path, is_demo, _stamp = key
-    loaded = _load(corpus_key)
+    loaded = _load(key.corpus)
     if isinstance(loaded, LoadFailure):
-        return LoadFailure(name, f"its corpus could not be loaded: {loaded.message}")
+        return LoadFailure(key.layer, f"its corpus could not be loaded: {loaded.message}")
     try:
-        return load_layer(name, loaded, path, is_demo)
+        return load_layer(key.layer, loaded, key.file, key.is_demo)
     except SourceError as exc:
-        return LoadFailure(name, str(exc))
+        return LoadFailure(key.layer, str(exc))
     except Exception as exc:  # noqa: BLE001 - a broken layer must not take the page down
-        return LoadFailure(name, f"{path}: unexpected {type(exc).__name__}: {exc}")
+        return LoadFailure(key.layer, f"{key.file}: unexpected {type(exc).__name__}: {exc}")
 
 
 def layer_derived(function: Callable, name: str, *args):
     """``function(loaded_layer, loaded_corpus, *args)`` cached per layer, corpus and arguments; None when the
     layer is absent or failed (so replay reruns unpickle small results, not the whole layer)."""
     key = _layer_key(name)
-    return None if key is None else _layer_derived(function.__module__, function.__qualname__, key, args)
+    return None if key is None else _layer_derived(_derivable(function), key, args)
 
 
-@st.cache_data(show_spinner=False, max_entries=512)
-def _layer_derived(module: str, qualname: str, key: tuple, args: tuple):
-    function = _resolve(module, qualname)
+@st.cache_data(show_spinner=False, max_entries=512, hash_funcs=_HASH_FUNCTIONS)
+def _layer_derived(function: Callable, key: LayerKey, args: tuple):
     result = _layer(key)
-    loaded = _load(key[1])
+    loaded = _load(key.corpus)
     if isinstance(result, LoadFailure) or isinstance(loaded, LoadFailure):
         return None
     return _as_on_a_hit(function(result, loaded, *args))

@@ -25,7 +25,7 @@ def _folder_stamp(folder) -> int:
 
 def gos_placeholder_note(name: str = "gos", compact: bool = False) -> None:
     """An info box (a caption when ``compact``) when some or all tiles are placeholders."""
-    coverage = cached.derived(_coverage, name, _folder_stamp(cached.source_key(name)[2]))
+    coverage = cached.derived(_coverage, name, _folder_stamp(cached.source_key(name).assets))
     if coverage is None or coverage.total == 0 or coverage.placeholders == 0:
         return
     if coverage.folder is None:

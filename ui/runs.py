@@ -186,6 +186,7 @@ def upload_box(name: str) -> None:
     except (ValueError, OSError) as exc:
         st.error(md_escape(str(exc)))
         return
+    cached.forget_run_keys(name)
     st.session_state[marker] = True
     st.success(f"Saved as {md_escape(path.name)}.")
 
@@ -202,6 +203,7 @@ def uploads_box(name: str) -> None:
     for run in uploads:
         if row.button(run, icon=":material/delete:", key=f"remove_upload_{name}_{run}", help=f"Remove the uploaded run {run}"):
             remove_upload(name, run)
+            cached.forget_run_keys(name)
             for key in [k for k in st.session_state if str(k).startswith(f"uploaded_{name}_")]:
                 del st.session_state[key]  # the same file may then be uploaded again
             st.rerun()
@@ -339,10 +341,10 @@ def data_page_section() -> None:
         for run, key in cached.run_keys(name).items():
             result = cached.model_run(name, key)
             if isinstance(result, cached.LoadFailure):
-                rows.append({"corpus": name, "run": run, "file": key[2], "status": f"error: {result.message}",
+                rows.append({"corpus": name, "run": run, "file": key.file, "status": f"error: {result.message}",
                              "unmatched": None, "skipped": None})
                 continue
-            rows.append({"corpus": name, "run": run, "file": key[2], "status": "demo run" if key[3] else "loaded",
+            rows.append({"corpus": name, "run": run, "file": key.file, "status": "demo run" if key.is_demo else "loaded",
                          "unmatched": len(result.unmatched), "skipped": len(result.skipped)})
             problems = result.unmatched.assign(kind="unmatched")
             skipped = pd.DataFrame([{"file": s.record, "line": None, "record": "", "reason": s.reason} for s in result.skipped])
