@@ -1,6 +1,7 @@
-"""Inter-coder agreement as pure functions (numpy only): Cohen's kappa, Fleiss' kappa, Krippendorff's alpha
-(nominal, missing data allowed), seeded bootstrap intervals, span agreement (exact and by overlap) and referent
-agreement (same set), and the tables that turn annotation frames into their inputs, per label and overall.
+"""Inter-coder agreement as pure functions: Cohen's kappa, Fleiss' kappa, Krippendorff's alpha (nominal,
+missing data allowed; computed by the ``krippendorff`` package), seeded bootstrap intervals, span agreement
+(exact and by overlap) and referent agreement (same set), and the tables that turn annotation frames into their
+inputs, per label and overall.
 
 Conventions: a *reliability matrix* has one row per coder and one column per unit (item); a cell holds the
 label (any hashable) or ``None`` for "not coded by this coder". Statistics are ``nan`` when undefined (no
@@ -13,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Hashable, Iterable, Mapping, Optional, Sequence
 
+import krippendorff
 import numpy as np
 import pandas as pd
 
@@ -74,35 +76,32 @@ def fleiss_kappa(matrix: Matrix) -> float:
     return fleiss_kappa_from_counts(counts) if len(units) else float("nan")
 
 
+def _value_counts(matrix: Matrix) -> np.ndarray:
+    """Units x categories: how many coders put each category on each unit (missing values count nowhere).
+    Categories are any hashable labels (tuples too), numbered in the order they first appear."""
+    rows = [list(r) for r in matrix]
+    n_units = len(rows[0]) if rows else 0
+    index: dict = {}
+    cells = [(u, index.setdefault(v, len(index))) for row in rows for u, v in enumerate(row) if not _missing(v)]
+    counts = np.zeros((n_units, max(len(index), 1)), dtype=float)
+    for unit, category in cells:
+        counts[unit, category] += 1
+    return counts
+
+
+def _alpha_of_counts(counts: np.ndarray) -> float:
+    """Nominal alpha from a units x categories table; nan where it is undefined: no unit with two values (nothing
+    pairable), or a single category among the pairable units (no variation, so chance disagreement is 0)."""
+    pairable = counts[counts.sum(axis=1) >= 2]
+    if len(pairable) == 0 or np.count_nonzero(pairable.sum(axis=0)) < 2:
+        return float("nan")
+    return float(krippendorff.alpha(value_counts=pairable, level_of_measurement="nominal"))
+
+
 def krippendorff_alpha_nominal(matrix: Matrix) -> float:
     """Krippendorff's alpha for nominal data; missing values allowed (units with fewer than two values are
     not pairable and left out), any number of coders."""
-    rows = [list(r) for r in matrix]
-    if not rows:
-        return float("nan")
-    coincidence: Counter = Counter()
-    for col in zip(*rows):
-        values = [v for v in col if not _missing(v)]
-        m = len(values)
-        if m < 2:
-            continue
-        counts = Counter(values)
-        for c, n_c in counts.items():
-            for k, n_k in counts.items():
-                pairs = n_c * (n_k - 1) if c == k else n_c * n_k
-                if pairs:
-                    coincidence[(c, k)] += pairs / (m - 1)
-    n = sum(coincidence.values())
-    if n <= 1:
-        return float("nan")
-    marginals: Counter = Counter()
-    for (c, _), value in coincidence.items():
-        marginals[c] += value
-    observed = sum(v for (c, k), v in coincidence.items() if c != k)  # sum of o_ck over c != k
-    chance_pairs = n * n - sum(v * v for v in marginals.values())  # sum of n_c * n_k over c != k
-    if chance_pairs <= 0:
-        return float("nan")
-    return float(1 - (n - 1) * observed / chance_pairs)
+    return _alpha_of_counts(_value_counts(matrix))
 
 
 def percent_agreement(matrix: Matrix) -> float:
@@ -134,19 +133,34 @@ def bootstrap(statistic: Callable[[Matrix], float], matrix: Matrix, *, n_resampl
               level: float = 0.95) -> Estimate:
     """The statistic with a percentile bootstrap interval, resampling units (columns) with replacement.
     Seeded: the same input, seed and ``n_resamples`` give the same interval. Resamples where the statistic is
-    undefined are left out; the interval is nan when none is defined."""
+    undefined are left out; the interval is nan when none is defined. Krippendorff's alpha is resampled as a
+    table of value counts (``alpha_bootstrap``: the same interval, about ten times as fast)."""
+    if statistic is krippendorff_alpha_nominal:
+        return alpha_bootstrap(matrix, n_resamples=n_resamples, seed=seed, level=level)
     rows = [list(r) for r in matrix]  # plain lists: cells may be tuples, which numpy would unpack
     n_units = len(rows[0]) if rows else 0
     if n_units == 0:
         return Estimate(float("nan"), float("nan"), float("nan"), 0)
-    value = statistic(rows)
     rng = np.random.default_rng(seed)
-    draws = []
-    for _ in range(n_resamples):
-        picked = rng.integers(0, n_units, n_units)
-        result = statistic([[row[i] for i in picked] for row in rows])
-        if not math.isnan(result):
-            draws.append(result)
+    draws = [statistic([[row[i] for i in rng.integers(0, n_units, n_units)] for row in rows])
+             for _ in range(n_resamples)]
+    return _percentile_interval(statistic(rows), draws, n_units, level)
+
+
+def alpha_bootstrap(matrix: Matrix, *, n_resamples: int = 1000, seed: int = 0, level: float = 0.95) -> Estimate:
+    """Krippendorff's alpha (nominal) with the percentile bootstrap interval of ``bootstrap``: the same units
+    drawn for the same seed, each resample a selection of rows of the units x categories table."""
+    counts = _value_counts(matrix)
+    n_units = len(counts) if matrix and len(matrix[0]) else 0
+    if n_units == 0:
+        return Estimate(float("nan"), float("nan"), float("nan"), 0)
+    rng = np.random.default_rng(seed)
+    draws = [_alpha_of_counts(counts[rng.integers(0, n_units, n_units)]) for _ in range(n_resamples)]
+    return _percentile_interval(_alpha_of_counts(counts), draws, n_units, level)
+
+
+def _percentile_interval(value: float, results: Sequence[float], n_units: int, level: float) -> Estimate:
+    draws = [result for result in results if not math.isnan(result)]
     if not draws:
         return Estimate(value, float("nan"), float("nan"), n_units)
     tail = (1 - level) / 2
