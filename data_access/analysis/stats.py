@@ -1,4 +1,5 @@
-"""Small, dependency-free statistics behind the analysis charts (numpy only; scipy is not a dependency).
+"""Small, dependency-free statistics behind the analysis charts (numpy and the standard library's
+``statistics.NormalDist``; scipy is not a dependency).
 
 Everything here is a pure function of arrays or frames, so each figure's numbers can be unit-tested on
 samples whose answer is known: means with confidence intervals, paired differences, rank correlations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from statistics import NormalDist
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -149,17 +151,12 @@ def wilson_interval(successes: float, n: int, confidence: float = CONFIDENCE) ->
     """Wilson score interval of a proportion ``successes / n``; always inside [0, 1] (NaN when n = 0)."""
     if n <= 0:
         return math.nan, math.nan
-    z = _normal_quantile(0.5 + confidence / 2.0)
+    z = NormalDist().inv_cdf(0.5 + confidence / 2.0)
     p = successes / n
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
     return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def _normal_quantile(p: float) -> float:
-    """Standard normal quantile (the t quantile with a very large df is accurate to 1e-6)."""
-    return student_t_quantile(p, 1e7)
 
 
 def bootstrap_means(array: np.ndarray, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = BOOTSTRAP_SEED) -> np.ndarray:
