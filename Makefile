@@ -23,10 +23,11 @@ $(STAMP_TEST): requirements.txt requirements-test.txt | $(PY)
 run: $(STAMP_RUN)
 	$(PY) -m streamlit run server.py
 
-# The static checks, configured in pyproject.toml (docs/tooling.md): the linter, then the layer
-# contracts. Any finding fails `make test`, and so CI.
+# The static checks, configured in pyproject.toml (docs/tooling.md): the linter, the type checker on
+# data_access and ui, then the layer contracts. Any finding fails `make test`, and so CI.
 lint: $(STAMP_TEST)
 	$(PY) -m ruff check .
+	$(PY) -m mypy
 	$(VENV)/bin/lint-imports
 
 test: lint

@@ -13,6 +13,7 @@ import gc
 import json
 import sys
 from pathlib import Path
+from typing import Optional
 
 from . import readahead
 from .common import CORPUS_NAMES, SourceError
@@ -63,7 +64,7 @@ def _run_summary(args) -> int:
 def _cache(args) -> int:
     from .corpora import load_configured
 
-    notes = set()
+    notes: set[Optional[str]] = set()
     for name in args.corpus or CORPUS_NAMES:
         def progress(message, fraction=None, name=name):
             print(f"{name}: {message}", file=sys.stderr)

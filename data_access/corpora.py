@@ -98,7 +98,7 @@ def load_source(
     """Load one corpus; raises SourceError (naming the file) when nothing of it can be loaded."""
     module = corpus_module(source.corpus)
     cache_root = Path(cache_root or cache_dir())
-    path = demo_path(source.corpus, cache_root) if source.is_demo else Path(source.path)
+    path = demo_path(source.corpus, cache_root) if source.is_demo or source.path is None else Path(source.path)
     if not path.exists():
         raise SourceError(path, "does not exist")
     started = time.perf_counter()
@@ -142,7 +142,7 @@ def load_path(name: str, path: Optional[Path | str], cache_root: Optional[Path] 
 def is_cached(source: Source, cache_root: Optional[Path] = None) -> bool:
     """Whether loading ``source`` would be served from the Parquet cache (so no progress is needed)."""
     cache_root = Path(cache_root or cache_dir())
-    path = demo_path(source.corpus, cache_root) if source.is_demo else Path(source.path)
+    path = demo_path(source.corpus, cache_root) if source.is_demo or source.path is None else Path(source.path)
     if not path.exists():
         return False
     entry = cache.entry_dir(cache_root, source.corpus, cache.cache_key(source.corpus, path, frames_version(source.corpus)))

@@ -137,7 +137,7 @@ def encode_picture(image: Image.Image, image_format: str = IMAGE_FORMAT, quality
     """``image`` as a ``data:`` URI (scaled down to ``max_width`` pixels, RGB)."""
     picture = image.convert("RGB")
     if picture.width > max_width:
-        picture = picture.resize((max_width, round(picture.height * max_width / picture.width)), Image.LANCZOS)
+        picture = picture.resize((max_width, round(picture.height * max_width / picture.width)), Image.Resampling.LANCZOS)
     buffer = io.BytesIO()
     fmt = image_format.upper()
     if fmt == "PNG":
@@ -342,7 +342,7 @@ def _minecraft_run_pictures(loaded, run, dialog_id: str, n_steps: int) -> list[I
     bap = loaded.frames["bap_samples"]
     bap = bap[bap["game"] == dialog_id]
     turn_of = dict(zip(bap["sample_id"], bap["turn"]))
-    by_turn = {}
+    by_turn: dict = {}
     for row in mine.itertuples(index=False):
         turn = turn_of.get(row.sample_id)
         if turn is not None:

@@ -148,7 +148,7 @@ def transcript_table(lines: Sequence[TranscriptLine], *, step_label: str = "Turn
     for index, line in enumerate(lines):
         row = f"{int(line.step)} & {latex_escape(line.speaker)} & {latex_escape(line.text)}"
         if with_pictures:  # the state after the step, beside the step's last line
-            path = thumbnails.get(int(line.step)) if last_of_step[int(line.step)] == index else None
+            path = (thumbnails or {}).get(int(line.step)) if last_of_step[int(line.step)] == index else None
             row += (r" & \raisebox{-.9\height}{\includegraphics[width=" + thumbnail_width + "]{" + path + "}}") if path else " & "
         rows.append(row + r" \\")
     safe_label = re.sub(r"[^A-Za-z0-9:_-]", "", label or "")
@@ -167,7 +167,7 @@ def transcript_table(lines: Sequence[TranscriptLine], *, step_label: str = "Turn
 def _thumbnail_bytes(image: Image.Image, width: int) -> bytes:
     picture = image.convert("RGB")
     if picture.width > width:
-        picture = picture.resize((width, round(picture.height * width / picture.width)), Image.LANCZOS)
+        picture = picture.resize((width, round(picture.height * width / picture.width)), Image.Resampling.LANCZOS)
     buffer = io.BytesIO()
     picture.save(buffer, format="PNG", optimize=True)
     return buffer.getvalue()

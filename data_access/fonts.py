@@ -66,21 +66,22 @@ def runs(text: str) -> Iterator[tuple[int, str]]:
 
     Spaces take the first font (an emoji font's space is very wide); variation selectors and zero-width
     joiners stay with the run before them."""
-    current, piece = None, ""
+    current: Optional[int] = None
+    piece = ""
     for character in text:
         if character.isspace():
             index = 0
         elif character in "\ufe0f\ufe0e\u200d":
             index = current if current is not None else 0
         else:
-            index = font_index(character)
-            index = 0 if index is None else index
+            found = font_index(character)
+            index = 0 if found is None else found
         if current is not None and index != current:
             yield current, piece
             piece = ""
         current = index
         piece += character
-    if piece:
+    if piece and current is not None:
         yield current, piece
 
 

@@ -16,7 +16,7 @@ MAX_HIGHLIGHT_CHARS = 200
 def replay_link(corpus: str, dialog_id: str, turn: Optional[int] = None, round: Optional[int] = None,
                 highlight: Optional[str] = None) -> str:
     """``highlight``: text to mark in the utterances at that turn (a search hit's match)."""
-    params = {"corpus": corpus, "dialog": dialog_id}
+    params: dict[str, object] = {"corpus": corpus, "dialog": dialog_id}
     if round is not None:
         params["round"] = int(round)
     if turn is not None:

@@ -19,7 +19,7 @@ from pathlib import Path
 try:
     from isal import isal_zlib as zlib
 except ImportError:  # pragma: no cover - isal is pinned in requirements.txt
-    import zlib
+    import zlib  # type: ignore[no-redef]  # the same API
 
 from .common import SourceError
 
@@ -138,6 +138,6 @@ def gunzip_capped(raw: bytes, limit: int, path: Path | str, what: str = "file") 
             if not decompressor.eof:
                 raise SourceError(path, "is a damaged or truncated gzip file (compressed data ends early)")
             data = decompressor.unused_data.lstrip(b"\0")  # gzip allows zero padding between members
-    except zlib.error as exc:
+    except zlib.error as exc:  # type: ignore[misc]  # isal's zlib.error is an exception class, untyped
         raise SourceError(path, f"is a damaged or truncated gzip file ({exc})") from None
     return b"".join(out)

@@ -36,7 +36,8 @@ def rounds_of(loaded: LoadedCorpus, dialog_id: str) -> list[Optional[int]]:
     """The rounds a dialog is replayed in: [1, 2, 3, 4] for A Game Of Sorts, [None] elsewhere."""
     if corpus_module(loaded.corpus).REPLAY_IN_ROUNDS:
         rounds = loaded.utterances.loc[loaded.utterances["dialog_id"] == dialog_id, "round"].dropna()
-        return sorted(int(r) for r in rounds.unique()) or [1]
+        rounds_played: list[Optional[int]] = [int(r) for r in sorted(rounds.unique())]
+        return rounds_played or [1]
     return [None]
 
 

@@ -2,6 +2,8 @@
 ``<column>=low..high`` (either end may be open); a slider at its full range filters nothing."""
 from __future__ import annotations
 
+from typing import Optional
+
 import pandas as pd
 import streamlit as st
 
@@ -20,7 +22,7 @@ def table_height(n_rows: int) -> int:
     return (min(max(n_rows, 1), MAX_VISIBLE_ROWS) + 1) * ROW_HEIGHT + 3
 
 
-def _requested(column: str):
+def _requested(column: str) -> tuple[Optional[tuple[Optional[float], Optional[float]]], Optional[str]]:
     """The link's range on ``column``: (parsed range or None when malformed, the link's text or None when absent)."""
     text = query_param(column)
     if text is not None or column != "n_steps":
@@ -68,7 +70,7 @@ def range_filters(table: pd.DataFrame, corpus: str) -> tuple[tuple[str, float | 
         for index, (column, (low, high, integral)) in enumerate(sliders.items()):
             bounds = (int(low), int(high)) if integral else (low, high)
             key = f"browse_range_{corpus}_{column}"
-            chosen = grid[index % 3].slider(COLUMN_LABELS.get(column, column), *bounds, key=key,
+            chosen = grid[index % 3].slider(COLUMN_LABELS.get(column, column), *bounds, key=key,  # type: ignore[call-overload]
                                             step=1 if integral else 0.01, help=COLUMN_HELP.get(column))
             if _full(chosen, low, high):
                 publish(key, column, None)

@@ -73,7 +73,7 @@ def show(chart: Optional[Chart], corpus: Optional[str] = None) -> None:
     rows = selected_rows(chart.figure, selection)
     if not rows:
         return
-    selection_list(chart, selection_table(chart, rows, corpus))
+    selection_list(chart, selection_table(chart, rows, corpus))  # type: ignore[arg-type]  # selectable: corpus is set
 
 
 def selection_list(chart: Chart, table) -> None:

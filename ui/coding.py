@@ -115,7 +115,7 @@ export default function(component) {
 try:
     _SPAN_EDITOR = st.components.v2.component("dialogue_coding_spans", css=_CSS, js=_JS, isolate_styles=False)
 except Exception:  # pragma: no cover - an environment without the v2 component runtime
-    _SPAN_EDITOR = None
+    _SPAN_EDITOR = None  # type: ignore[assignment]
 
 
 def store() -> Optional[CodingStore]:
@@ -364,11 +364,11 @@ def _referent_linker(coding, book, corpus, dialog, round_, turn, here) -> None:
     linking = here[here["label"].map(lambda name: _links(book, name))]
     if linking.empty:
         return
-    options = {int(r.id): _describe(r) for r in linking.itertuples(index=False)}
+    options: dict[int, str] = {int(r.id): _describe(r) for r in linking.itertuples(index=False)}
     active = st.session_state.get("coding_active")
     ids = list(options)
     chosen = st.selectbox("Link referents of", ids, index=ids.index(active) if active in ids else len(ids) - 1,
-                          format_func=options.get, key=f"coding_link_target_{corpus}")
+                          format_func=options.__getitem__, key=f"coding_link_target_{corpus}")
     st.session_state["coding_active"] = chosen
     points = cached.derived(referents, corpus, dialog, round_, turn)
     if points is None or points.empty:

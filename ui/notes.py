@@ -43,9 +43,13 @@ def _save(form_key: str, corpus: str, dialog_id: str, round: Optional[int], turn
     if not text.strip() and not tags.strip():
         state[f"{form_key}_message"] = ("warning", "Write a note or a tag first.")
         return
+    notes = store()
+    if notes is None:  # store() has shown why
+        state[f"{form_key}_message"] = ("error", "Not saved — the notes store is unavailable; your text is still in the form.")
+        return
     try:
-        store().add_note(corpus, dialog_id, text, round=round, turn=turn if on_turn else None,
-                         tags=[t for t in tags.split(",") if t.strip()])
+        notes.add_note(corpus, dialog_id, text, round=round, turn=turn if on_turn else None,
+                       tags=[t for t in tags.split(",") if t.strip()])
     except (NotesStoreError, ValueError, AttributeError) as exc:
         state[f"{form_key}_message"] = ("error", f"Not saved — your text is still in the form: {exc}")
         return

@@ -43,7 +43,7 @@ def dialog_picker(name: str, key: str, label: str = "Dialog", *, param: Optional
     if requested is not None and requested not in choices:
         where.warning(f"The link asks for dialog “{md_link_value(requested)}”, which is not in the loaded corpus; "
                       f"showing “{md_escape(ids[min(default_index, len(ids) - 1)])}” from its first step instead.")
-        drop_params(param, round_param, *step_params)
+        drop_params(param, round_param, *step_params)  # type: ignore[arg-type]  # param is set: requested came from it
         st.session_state.pop(key, None)
         st.session_state.pop(f"{key}__linked", None)
         requested = None

@@ -6,6 +6,7 @@ Deep link: ``/replay?corpus=codraw&dialog=<key>&turn=<round>``. Everything shown
 from __future__ import annotations
 
 import math
+from typing import Optional
 
 import streamlit as st
 
@@ -18,7 +19,7 @@ from ui.transcript import transcript
 from ui.widgets import md_escape, query_param, stepper
 
 
-def _score(value: float) -> str:
+def _score(value: Optional[float]) -> str:
     return "—" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.3f}"
 
 

@@ -334,7 +334,7 @@ def data_page_section() -> None:
     st.subheader("Model runs")
     st.caption(f"Runs come from `{RUNS_VARIABLE}/<corpus>/` (one sub-folder per corpus: codraw, gos, minecraft), "
                "from uploads on the Runs page and, for the demo corpora, two generated demo runs each.")
-    rows = []
+    rows: list[dict] = []
     for name in CORPUS_NAMES:
         if isinstance(cached.corpus(name), cached.LoadFailure):
             continue

@@ -3,6 +3,7 @@ transcript (.zip), every chart as SVG / PDF with its caption and source line, an
 LaTeX booktabs tables. Files are built only when their button is clicked (deferred download data)."""
 from __future__ import annotations
 
+from functools import partial
 from typing import Optional, Sequence
 
 import pandas as pd
@@ -37,7 +38,7 @@ def replay_downloads(corpus: str, dialog: str, round_: Optional[int], key: str =
                            data=lambda: cached.derived(export_html.dialog_replay_html, corpus, dialog, round_))
         run = query_param("run")
         run_key = cached.run_keys(corpus).get(run) if run else None
-        if run_key is not None:
+        if run is not None and run_key is not None:
             st.download_button(f"⬇ HTML replay with the model run “{run}” beside the humans",
                                key=f"{key}_runhtml_{name}", file_name=f"{name}-{_safe(run)}.html", mime="text/html",
                                on_click="ignore", icon=":material/html:",
@@ -86,7 +87,7 @@ def chart_downloads(chart) -> None:
     for fmt in ("svg", "pdf"):
         st.download_button(fmt.upper(), key=f"{fmt}__{chart.key}", file_name=f"{chart.key}.{fmt}",
                            mime={"svg": "image/svg+xml", "pdf": "application/pdf"}[fmt], on_click="ignore",
-                           icon=":material/image:", type="tertiary", data=lambda fmt=fmt: _figure(chart, fmt))
+                           icon=":material/image:", type="tertiary", data=partial(_figure, chart, fmt))
     summary = export_latex.summary_frame(chart.data)
     if summary is not None:
         latex_table_download(summary, chart.caption, chart.key)

@@ -81,7 +81,7 @@ def corpus_selector(key: str, default: str = "codraw", label: str = "Corpus") ->
     # the URL wins, as a deep link does.
     if key not in st.session_state or (requested is not None and requested != st.session_state.get(f"{key}__linked")):
         st.session_state[key] = requested or default
-    choice = st.segmented_control(label, CORPUS_NAMES, format_func=CORPUS_TITLES.get, key=key,
+    choice = st.segmented_control(label, CORPUS_NAMES, format_func=CORPUS_TITLES.__getitem__, key=key,
                                   on_change=_switch_corpus, args=(key,)) or default
     publish(key, "corpus", choice)
     return choice

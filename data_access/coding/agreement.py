@@ -43,7 +43,7 @@ def cohen_kappa(first: Sequence, second: Sequence) -> float:
     return (observed - expected) / (1 - expected)
 
 
-def fleiss_kappa_from_counts(counts: Sequence[Sequence[int]]) -> float:
+def fleiss_kappa_from_counts(counts: Sequence[Sequence[int]] | np.ndarray) -> float:
     """Fleiss' kappa from a units x categories table of how many coders chose each category.
     Every unit must have the same number of ratings (Fleiss' design)."""
     table = np.asarray(counts, dtype=float)
@@ -261,7 +261,7 @@ def reliability_matrix(frame: pd.DataFrame, coders: Sequence[str], units: Option
     coded_by = {coder: {k for (c, k) in coded if c == coder} for coder in coders}
     matrix = []
     for coder in coders:
-        row = []
+        row: list = []
         for unit in all_units:
             labels = coded.get((coder, unit))
             if assigned is not None and unit not in assigned.get(coder, ()):

@@ -146,7 +146,8 @@ def from_dict(data: Any, source: str = "codebook") -> Codebook:
         except TypeError as exc:
             raise CodebookError(f"{source}: label {index}: {exc}") from None
     try:
-        return Codebook(name=data.get("name"), labels=tuple(parsed), description=data.get("description") or "")
+        name: Any = data.get("name")  # __post_init__ refuses a missing or non-text name
+        return Codebook(name=name, labels=tuple(parsed), description=data.get("description") or "")
     except CodebookError as exc:
         raise CodebookError(f"{source}: {exc}") from None
 

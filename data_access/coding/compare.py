@@ -69,8 +69,8 @@ def queue_units(items: pd.DataFrame, frame: pd.DataFrame, scope: str) -> tuple[l
         return units, finished
     wanted = [key for key in item_keys if (key[3] is None) == (scope == "dialog")]
     finished = {}
-    for coder, *key in zip(done["coder"], *(done[c] for c in ag.UNIT_KEYS)):
-        finished.setdefault(coder, set()).add(tuple(_plain(v) for v in key))
+    for coder, *unit in zip(done["coder"], *(done[c] for c in ag.UNIT_KEYS)):
+        finished.setdefault(coder, set()).add(tuple(_plain(v) for v in unit))
     return list(dict.fromkeys(wanted)), finished
 
 

@@ -1,7 +1,7 @@
 """Coding queues: a seeded sample of dialogs or turns of one corpus slice, to assign to coders."""
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import numpy as np
 import pandas as pd
@@ -29,7 +29,7 @@ def sample_items(loaded: LoadedCorpus, unit: str, n: int, seed: int = 0, splits:
         places = places.sort_values(["dialog_id", "round", "turn"], na_position="first").drop_duplicates("dialog_id")
     places = places.sort_values(["dialog_id", "round", "turn"], na_position="first").reset_index(drop=True)
     count = min(int(n), len(places))
-    picked = np.random.default_rng(seed).choice(len(places), size=count, replace=False) if count else []
+    picked: Any = np.random.default_rng(seed).choice(len(places), size=count, replace=False) if count else []
     out = []
     for index in sorted(int(i) for i in picked):
         row = places.iloc[index]

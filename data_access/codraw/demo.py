@@ -128,7 +128,7 @@ def _dialog(rng: random.Random, key: str, image_id: int) -> tuple[dict, dict | N
         nonlocal before
         number = len(rounds) + 1
         after = _scene_string(_drawer_scene(palette, placed), trailing_comma=True) if draw or before else ""
-        turn = {"seq_t": number if seq_as_int and number > 1 else str(number), "abs_b": before, "msg_d": msg_d,
+        turn: dict[str, object] = {"seq_t": number if seq_as_int and number > 1 else str(number), "abs_b": before, "msg_d": msg_d,
                 "abs_d": after, "seq_d": str(number), "msg_t": msg_t}
         if per_round_target:
             turn["abs_t"] = target_string

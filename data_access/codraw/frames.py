@@ -81,7 +81,7 @@ def _duration(stat: dict, socket_id: Any) -> float:
 # Dialogs and rounds into columns
 
 _NUMBER_TYPES = (int, float)
-_NO_SCORE = {"missing": ("missing", np.nan, []), "empty": ("empty", np.nan, [])}
+_NO_SCORE: dict[str, tuple] = {"missing": ("missing", np.nan, []), "empty": ("empty", np.nan, [])}
 
 
 def _stored_score(score: Any) -> Optional[tuple[str, float, list]]:
@@ -329,7 +329,7 @@ def _build_frames(path: Path, progress: ProgressCallback) -> tuple[BuiltFrames, 
     for label, key, dialog in entries:
         collect.add_dialog(label, key, dialog, stat, skipped)
     collect.collect_rounds(skipped)
-    garbage = [entries]
+    garbage: list = [entries]
     del entries
     _free_in_background(garbage)
     if not collect.dialog["dialog_id"]:
@@ -392,11 +392,11 @@ def _frames(collect: _Collector, parsed, skipped: list[SkippedRecord]) -> BuiltF
     for column, field in (("target_scene", "abs_t"), ("before_scene", "abs_b"), ("after_scene", "abs_d")):
         broken = round_ok & bad_scene[scenes[column]]
         for i in np.flatnonzero(broken):
-            skipped.append(SkippedRecord(collect.round_label(i), f"{field}: {parsed.problems[int(scenes[column][i])]}"))
+            skipped.append(SkippedRecord(collect.round_label(int(i)), f"{field}: {parsed.problems[int(scenes[column][i])]}"))
         round_ok &= ~broken
     terms, bad_terms = collect.stored_terms_check()
     for i in np.flatnonzero(round_ok & bad_terms):
-        skipped.append(SkippedRecord(collect.round_label(i), "stored score terms are not all numbers"))
+        skipped.append(SkippedRecord(collect.round_label(int(i)), "stored score terms are not all numbers"))
     round_ok &= ~bad_terms
 
     # Renumber the kept dialogs 0..n-1 and keep their rounds.

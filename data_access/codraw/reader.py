@@ -54,17 +54,16 @@ def decode_json(raw: bytes, path: Path) -> tuple[Any, bool]:
         return json.loads(raw.decode("utf-8", "surrogateescape"), parse_int=_integer), True
     except (ValueError, RecursionError):
         pass
-    exc = first_error
-    if "utf-8" in str(exc).lower():
-        raise SourceError(path, "is not UTF-8 text") from exc
+    if "utf-8" in str(first_error).lower():
+        raise SourceError(path, "is not UTF-8 text") from first_error
     first_line = raw.split(b"\n", 1)[0]
     if raw.count(b"\n") > 1 and first_line.strip():
         try:
             orjson.loads(first_line)
-            raise SourceError(path, "is JSON Lines (one object per line), not a CoDraw file") from exc
+            raise SourceError(path, "is JSON Lines (one object per line), not a CoDraw file") from first_error
         except orjson.JSONDecodeError:
             pass
-    raise SourceError(path, f"is not valid JSON (truncated or damaged?): {exc}") from exc
+    raise SourceError(path, f"is not valid JSON (truncated or damaged?): {first_error}") from first_error
 
 
 def _duplicate_keys(raw: bytes) -> set[str]:

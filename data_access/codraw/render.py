@@ -132,12 +132,12 @@ def _sprite(folder: str, name: str, z: int, flip: int) -> Optional[Image.Image]:
     image = Image.open(path).convert("RGBA")
     scale = DEPTH_SCALES[z]
     if scale != 1.0:
-        image = image.resize((max(1, round(image.width * scale)), max(1, round(image.height * scale))), Image.LANCZOS)
+        image = image.resize((max(1, round(image.width * scale)), max(1, round(image.height * scale))), Image.Resampling.LANCZOS)
     return ImageOps.mirror(image) if flip else image
 
 
 @functools.lru_cache(maxsize=4)
-def _font(size: int) -> ImageFont.ImageFont:
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 
@@ -151,7 +151,7 @@ def short_label(c: Clipart) -> str:
 def _box(c: Clipart, size: Optional[tuple[int, int]] = None) -> tuple[float, float, float, float]:
     width, height = size or SPRITE_SIZES[c.identity]
     if size is None:
-        width, height = width * DEPTH_SCALES[c.z], height * DEPTH_SCALES[c.z]
+        width, height = width * DEPTH_SCALES[c.z], height * DEPTH_SCALES[c.z]  # type: ignore[assignment]  # pixels, now fractional
     return c.x - width / 2, c.y - height / 2, c.x + width / 2, c.y + height / 2
 
 
@@ -247,13 +247,15 @@ def _mark_changes(image: Image.Image, changes: Sequence[SceneChange], folder: Op
             continue
         colour = CHANGE_COLOURS[change.change] + (255,)
         if change.change == "removed":
+            assert change.before is not None  # a removed clipart was there before
             box = _sprite_box(change.before, folder)
             draw.rectangle(box, fill=CHANGE_COLOURS["removed"] + (40,))
             _dashed_rectangle(draw, box, colour)
             draw.text((change.before.x, change.before.y), "✕", fill=colour, font=_font(22), anchor="mm")
             continue
+        assert change.after is not None  # an added, moved or changed clipart is there after
         draw.rectangle(_sprite_box(change.after, folder), outline=colour, width=3)
-        if change.change == "moved" and _drawable(change.before):
+        if change.change == "moved" and change.before is not None and _drawable(change.before):
             _arrow(draw, (change.before.x, change.before.y), (change.after.x, change.after.y), colour)
     image.alpha_composite(layer)
 

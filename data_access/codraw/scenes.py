@@ -99,8 +99,8 @@ def parse_scene(text: str) -> list[Clipart]:
         raise ValueError(f"{len(fields) - 1} fields for {count} cliparts (expected {8 * count})")
     cliparts = []
     for start in range(1, len(fields), 8):
-        name, _local, object_id, type_id, x, y, z, flip = fields[start:start + 8]
-        x, y, type_id, object_id = float(x), float(y), int(type_id), int(object_id)
+        name, _local, object_text, type_text, x_text, y_text, z, flip = fields[start:start + 8]
+        x, y, type_id, object_id = float(x_text), float(y_text), int(type_text), int(object_text)
         if not (np.isfinite(x) and np.isfinite(y)):
             raise ValueError(f"position {x},{y} is not a number")
         if not 0 <= type_id < len(TYPE_PREFIXES):
@@ -164,7 +164,7 @@ _TAIL = int.from_bytes(_PALETTE_BYTES[4:], "little")
 
 def _is_on_canvas_record(record: int, kept: np.ndarray) -> bool:
     position = np.searchsorted(kept, record)
-    return position < len(kept) and kept[position] == record
+    return bool(position < len(kept) and kept[position] == record)
 
 
 def _cast(strings: pa.Array, to: pa.DataType, pattern: str) -> tuple[np.ndarray, np.ndarray]:
@@ -249,7 +249,7 @@ def _parse_chunk(scenes: Sequence[str], first_scene: int, problems: dict[int, st
     for i in np.flatnonzero(~good):
         if i in chunk_problems:
             continue
-        if not scenes[i]:
+        if not scenes[int(i)]:
             chunk_problems[int(i)] = "empty scene string"
         elif not count_ok[i] or counts[i] < 0:
             chunk_problems[int(i)] = "clipart count is not a number"

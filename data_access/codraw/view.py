@@ -136,7 +136,7 @@ def snapshot(loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional[in
     from ..export import image_grid
 
     view = replay_step(loaded, dialog_id, step)
-    if view is None or view.problem or view.target_image is None:
+    if view is None or view.problem or view.target_image is None or view.canvas_image is None:
         return Image.new("RGB", (1010, 400), "white")
     return image_grid([view.target_image, view.canvas_image],
                       ["Teller's target", f"Drawer's canvas after round {view.step}"])

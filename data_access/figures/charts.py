@@ -105,7 +105,7 @@ def style(figure: go.Figure, title: str = "", x: str = "", y: str = "", height: 
 def log_ticks(low: float, high: float) -> list[float]:
     """1-2-5 tick values covering [low, high] (both > 0), for a log axis whose labels are whole numbers."""
     low, high = max(float(low), 1e-9), max(float(high), 1e-9)
-    ticks = []
+    ticks: list = []
     exponent = int(np.floor(np.log10(low)))
     while True:
         for mantissa in (1, 2, 5):

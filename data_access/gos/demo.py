@@ -193,13 +193,13 @@ def write_demo(folder: Path) -> None:
     pairs = [(usernames[0], usernames[1]), (usernames[2], usernames[3]), (usernames[4], usernames[5]),
              (usernames[0], usernames[1]), (usernames[6], usernames[7]), (usernames[2], usernames[6])]
     games = list(GAMES)
-    log, mappings, survey_interaction = [], [], []
+    log, mappings, survey_interaction = [], [], []  # type: list[dict], list[dict], list[dict]
     clock = START_MS
     for index, pair in enumerate(pairs):
         game_id = games[index % len(games)]
         game = GAMES[game_id]
         ids = [image_id for image_id, _phrase in game["images"]]
-        phrases = dict(game["images"])
+        phrases: dict[str, str] = dict(game["images"])  # type: ignore[arg-type]  # (image id, phrase) pairs
         clock += rng.randint(2, 20) * 3600 * 1000
         interaction_id = _object_id(clock // 1000 - rng.randint(11, 73), rng)
         players = list(pair) if rng.random() < 0.5 else [pair[1], pair[0]]

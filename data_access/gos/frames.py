@@ -282,7 +282,7 @@ def _replay_round(interaction_id: str, round_number: int, events: list[tuple[str
     outcomes = iter(replay.outcomes)
     round_start = events[0][1].record["timestamp"]
     rank_times = [ts for _image, ts in replay.ranking]
-    pending = {p: None for p in players}
+    pending: dict[str, Optional[str]] = {p: None for p in players}
     steps = []
     for step, (kind, line) in enumerate(events, start=1):
         r = line.record

@@ -54,7 +54,7 @@ def short_ids(image_ids: Sequence[str], minimum: int = 6) -> dict[str, str]:
 
 
 @lru_cache(maxsize=32)
-def _font(size: int) -> ImageFont.FreeTypeFont:
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 

@@ -239,6 +239,7 @@ def snapshot(loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional[in
     from ..export import image_grid
 
     view = replay_step(loaded, dialog_id, step, round)
+    assert view is not None, f"{dialog_id} has no step {step}"
     boards = [Image.open(io.BytesIO(board.png)) for board in view.boards]
     return image_grid(boards, [f"{board.role}: {board.username}" for board in view.boards])
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, TypeGuard
 
 from ..common import SourceError
 from ..safe_io import LIMITS, read_capped, without_bom
@@ -28,5 +28,5 @@ def read_lines(path: Path | str) -> Iterator[tuple[int, str | None, str]]:
             yield number, None, f"not UTF-8 ({exc.reason} at byte {exc.start})"
 
 
-def is_int(value) -> bool:
+def is_int(value) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)

@@ -12,11 +12,14 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from ..common import LoadedCorpus, SkippedRecord, SourceError
 from ..sources import Source, cache_dir, configured_source
 from . import DEMO_VERSION, LAYER_CORPUS, LAYER_FILES, LAYER_NAMES
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 LAYERS_VARIABLE = "DIALOGUE_LAYERS_DIR"
 
@@ -79,7 +82,7 @@ class LoadedLayer:
     layer: str
     path: str
     is_demo: bool
-    annotations: "object"  # pandas.DataFrame in the common annotation form (see data_access.layers)
+    annotations: "pd.DataFrame"  # pandas.DataFrame in the common annotation form (see data_access.layers)
     figures: dict  # the layer-summary figures
     rows: "object" = None  # codraw-icr: every row with its alignment (ROW_COLUMNS); None for gos-mentions
     skipped: list[SkippedRecord] = field(default_factory=list)

@@ -48,7 +48,7 @@ def transitions(game: GameLog) -> list[tuple[list[int], list[int]]]:
     Placements are counted from the empty world: index 0 places every block of the first recorded state
     (normally none), before any utterance."""
     if game.diffs is None:
-        diffs = [(sorted(set(game.keys[0])), [])]
+        diffs: list[tuple[list, list]] = [(sorted(set(game.keys[0])), [])]
         previous = set(game.keys[0])
         for keys in game.keys[1:]:
             current = set(keys)

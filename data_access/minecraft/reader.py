@@ -122,7 +122,7 @@ def discover(path: Path) -> CorpusLayout:
     # A config in two splits: whichever split its games were put in, the figures of the other would be
     # wrong (and a test game could count as training), so its games load in none and are listed.
     contested = {config: names for config, names in listed_in.items() if len(names) > 1}
-    games, skipped = [], []
+    games, skipped = [], []  # type: list, list[SkippedRecord]
     skipped.extend(SkippedRecord(f"logs/splits.json config {config}",
                                  f"{config} is listed in {len(names)} splits ({', '.join(names)}); its games are not loaded")
                    for config, names in contested.items())
@@ -216,7 +216,9 @@ class _ColorIds(dict):
         return self[type_string]
 
 
-def _seconds_between(start: str, stamp: Optional[str]) -> float:
+def _seconds_between(start: Optional[str], stamp: Optional[str]) -> float:
+    if start is None or stamp is None:
+        return float("nan")
     try:
         return (datetime.fromisoformat(stamp) - datetime.fromisoformat(start)).total_seconds()
     except (TypeError, ValueError):

@@ -56,7 +56,7 @@ def _edges(blocks: Sequence[Block], color: str, width: float, name: str) -> dict
     points = np.full((len(blocks), len(_EDGES), 3, 3), np.nan)
     points[:, :, 0] = corners[:, _EDGE_INDEX[:, 0]]
     points[:, :, 1] = corners[:, _EDGE_INDEX[:, 1]]
-    points = points.reshape(-1, 3)
+    points = points.reshape(-1, 3)  # type: ignore[assignment]  # numpy types the shape; one array, reshaped
     return dict(type="scatter3d", x=points[:, 0], y=points[:, 1], z=points[:, 2], mode="lines", line=dict(color=color, width=width), name=name,
                 hoverinfo="skip", showlegend=False)
 
@@ -177,7 +177,7 @@ def target_figure(gold_aligned: Sequence[Block], gold_missing: Sequence[Block] =
 
 def _shade(hex_color: str, factor: float) -> tuple[int, int, int]:
     r, g, b = (int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
-    return tuple(max(0, min(255, int(v * factor))) for v in (r, g, b))
+    return tuple(max(0, min(255, int(v * factor))) for v in (r, g, b))  # type: ignore[return-value]  # three values
 
 
 def snapshot_image(blocks: Sequence[Block], ghosts: Sequence[Block] = (), highlight: Sequence[Block] = (),

@@ -88,7 +88,8 @@ def replay_step(loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional
     states = frames["states"][frames["states"]["game"] == dialog_id]
     at_or_before = states[states["n_utterances"] <= turn]
     last_state = (at_or_before if not at_or_before.empty else states).iloc[-1]
-    builder = tuple(float(last_state[c]) for c in ("x", "y", "z", "yaw", "pitch"))
+    x, y, z, yaw, pitch = (float(last_state[c]) for c in ("x", "y", "z", "yaw", "pitch"))
+    builder = (x, y, z, yaw, pitch)
 
     gold_rows = frames["gold"][frames["gold"]["config"] == game["config"]]
     gold_keys = [encode(int(x), int(y), int(z), COLOR_IDS[c]) for x, y, z, c in gold_rows[["x", "y", "z", "color"]].itertuples(index=False)]
@@ -149,6 +150,7 @@ def snapshot(loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional[in
     from .render import snapshot_image
 
     view = replay_step(loaded, dialog_id, step)
+    assert view is not None, f"{dialog_id} has no step {step}"
     build = snapshot_image(view.blocks, highlight=view.placed, title=f"Build after message {view.step}")
     target = snapshot_image(view.gold_aligned, title="Target (aligned)")
     return image_grid([build, target])

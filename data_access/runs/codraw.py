@@ -66,7 +66,7 @@ def read_rows(path: Path) -> tuple[pd.DataFrame, Tally]:
         if not rows["dialog_id"]:
             raise SourceError(path, "is in the corpus layout but holds no round with an abs_d scene string")
     else:
-        seen, total = [], 0
+        seen, total = [], 0  # type: list, int
         for line in json_lines(data, tally):
             total += 1
             r = line.record

@@ -39,7 +39,7 @@ def _int(value):
 def read_rows(path: Path) -> tuple[list[dict], Tally]:
     path = Path(path)
     tally = Tally(path.name)
-    rows, seen, total = [], [], 0
+    rows, seen, total = [], [], 0  # type: list, list, int
     for line in json_lines(read_bytes(path), tally):
         total += 1
         r = line.record
@@ -69,7 +69,7 @@ def score(corpus: LoadedCorpus, rows: list[dict], tally: Tally) -> dict[str, pd.
         messages["board_id"], messages["text"])}
     interactions = set(messages["interaction_id"])
     rounds = {(i, r) for i, r in zip(messages["interaction_id"], messages["round"])}
-    out = {name: [] for name in MESSAGE_COLUMNS}
+    out: dict[str, list] = {name: [] for name in MESSAGE_COLUMNS}
     seen: dict[tuple, int] = {}
     for row in rows:
         key = (row["interaction_id"], row["round_number"], row["message_number"])

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Any, Iterable, Optional
 
 import orjson
 import pandas as pd
@@ -58,6 +58,7 @@ def apply_actions(initial: Config, actions: Iterable[tuple[str, int, int, int, O
             if cell in config:
                 infeasible += 1
             else:
+                assert color is not None, "a placement names its colour (parse_action checks it)"
                 config[cell] = color
         elif cell in config:
             del config[cell]
@@ -108,8 +109,8 @@ def parse_action(item) -> tuple[str, int, int, int, Optional[str]]:
     """One predicted action as (kind, x, y, z, colour); ValueError with the reason when malformed."""
     if not isinstance(item, dict):
         raise ValueError("an action is not an object")
-    block = item.get("block") if isinstance(item.get("block"), dict) else item  # the repository's nesting
-    word = item.get("action", item.get("action_type"))
+    block: Any = item.get("block") if isinstance(item.get("block"), dict) else item  # the repository's nesting
+    word: Any = item.get("action", item.get("action_type"))
     word = word.lower() if isinstance(word, str) else word
     kind = PLACE_WORDS.get(word) or REMOVE_WORDS.get(word)
     if kind is None:
@@ -143,7 +144,7 @@ def read_rows(path: Path) -> tuple[list[dict], Tally, bool]:
     entries = _generated_sentences(data)
     if entries is not None:
         return _generated_rows(path, entries, tally), tally, True
-    rows, seen, total = [], [], 0
+    rows, seen, total = [], [], 0  # type: list, list, int
     for line in json_lines(data, tally):
         total += 1
         r = line.record
@@ -254,7 +255,7 @@ def initial_configs(corpus: LoadedCorpus, wanted: Iterable[tuple[str, int]]) -> 
     states = actions["state_idx"].to_numpy()
     rows = list(zip(actions["kind"].to_numpy(dtype=object), actions["x"].to_numpy().tolist(),
                     actions["y"].to_numpy().tolist(), actions["z"].to_numpy().tolist(), actions["color"].to_numpy(dtype=object)))
-    starts = {}
+    starts: dict = {}
     for index, game in enumerate(games):  # games are contiguous after the sort
         starts.setdefault(game, [index, index])[1] = index + 1
     result: dict[tuple[str, int], Config] = {}
@@ -377,7 +378,7 @@ def score(corpus: LoadedCorpus, rows: list[dict], tally: Tally, generated: bool)
     known = {(g, s): i for i, (g, s) in enumerate(zip(samples["game"], samples["sample_id"]))}
     games = set(corpus.frames["bap_samples"]["game"])
     records = samples.to_dict("records")
-    matched, seen = [], {}
+    matched, seen = [], {}  # type: list, dict
     for row in rows:
         key = (row["game"], row["sample_id"])
         if key not in known:
@@ -391,7 +392,7 @@ def score(corpus: LoadedCorpus, rows: list[dict], tally: Tally, generated: bool)
         seen[key] = row["record"]
         matched.append(row)
     initial = initial_configs(corpus, [(r["game"], r["sample_id"]) for r in matched])
-    out = {name: [] for name in SAMPLE_COLUMNS}
+    out: dict[str, list] = {name: [] for name in SAMPLE_COLUMNS}
     for row in matched:
         key = (row["game"], row["sample_id"])
         start = initial[key]

@@ -13,7 +13,7 @@ import io
 import json
 import math
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Any, Optional
 
 import pandas as pd
 from PIL import Image, ImageDraw
@@ -34,7 +34,7 @@ def _png(image: Image.Image) -> bytes:
 
 # ------------------------------------------------------------------------------------------------- CoDraw
 
-def clipart_marks(drawing, target) -> list[tuple[str, object, object]]:
+def clipart_marks(drawing, target) -> list[tuple[str, Any, Any]]:
     """(mark, drawn clipart or None, target clipart or None) for every clipart in either scene."""
     from ..codraw.scenes import CANVAS_HEIGHT, CANVAS_WIDTH, PEOPLE_TYPES
 
