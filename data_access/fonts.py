@@ -1,34 +1,107 @@
 """TrueType text for the images the app exports (GIF and PNG-strip captions), with per-character fallback.
 
 Pillow's default font is a small bitmap face that draws a box for anything beyond ASCII (the em dash of
-our own captions, accents, curly quotes, CJK, emoji). Captions are drawn instead with Noto fonts from
-two maintained PyPI packages: ``manimgx-fonts`` (Noto Sans, Noto Sans Symbols, Noto Emoji — monochrome
-outlines) and ``noto-cjk-sans-otc`` (Noto Sans CJK). Each character is drawn with the first font of
-``FONT_FILES`` whose character map has it; a character no font has is drawn with the first font.
+our own captions, accents, curly quotes, CJK, emoji). Captions are drawn instead with a chain of fonts found
+through fontconfig (``fc-list``), each from a Debian package that ``.ci/run`` installs:
+
+========  =========================  =================  ==========================================
+slot      family                     Debian package     draws
+========  =========================  =================  ==========================================
+text      Noto Sans                  fonts-noto-core    Latin, Greek, Cyrillic, punctuation
+symbols   Noto Sans Symbols          fonts-noto-core    arrows, technical and other symbols
+emoji     Noto Emoji, else Symbola   fonts-symbola      emoji and pictographs only (outlines)
+CJK       Noto Sans CJK              fonts-noto-cjk     Chinese, Japanese, Korean
+========  =========================  =================  ==========================================
+
+Each character is drawn with the first font of ``FONT_FILES`` that has it (the emoji font is asked only for
+emoji and pictographs: Symbola also draws CJK, badly); a character no font has is drawn with the first font.
+Where fontconfig finds no Noto Sans, the text slot falls back to the copy of Noto Sans Regular that ships with
+the code (``fallback_fonts/``, SIL Open Font License, provenance in its ``OFL.txt``); a slot whose family is
+not installed is left out, and ``covers`` then says which characters have no glyph.
 
 Which characters the real corpora hold (checked on the full copies): CoDraw, Minecraft: ASCII only;
 A Game Of Sorts: ASCII plus 😂 and 👍. Our own captions add · and —.
 """
 from __future__ import annotations
 
+import shutil
+import subprocess
+from dataclasses import dataclass
 from functools import lru_cache
-from importlib.resources import files
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
 from PIL import ImageDraw, ImageFont
 
-
-def _font_files() -> list[Path]:
-    import manimgx_fonts
-    import noto_cjk_sans_otc
-
-    noto = files(manimgx_fonts)
-    return [Path(str(noto / "NotoSans[wght].ttf")), Path(str(noto / "NotoSansSymbols[wght].ttf")),
-            Path(str(noto / "NotoEmoji[wght].ttf")), Path(str(noto_cjk_sans_otc.FONT_PATH))]
+FALLBACK_TEXT_FONT = Path(__file__).with_name("fallback_fonts") / "NotoSans-Regular.ttf"
 
 
-FONT_FILES: list[Path] = _font_files()
+def _is_pictograph(code: int) -> bool:
+    """Emoji and pictographs: the symbol blocks from U+2600 (dingbats, miscellaneous symbols and arrows) and
+    everything from U+1F000 (emoji, pictographs, symbols and pictographs extended)."""
+    return 0x2600 <= code <= 0x27BF or 0x2B00 <= code <= 0x2BFF or code >= 0x1F000
+
+
+@dataclass(frozen=True)
+class FontSlot:
+    """One font of the chain: the fontconfig families to look for (the first one installed is taken), the Debian
+    package that provides them, and which characters it may draw (None: every character it has)."""
+    role: str
+    families: tuple[str, ...]
+    package: str
+    claims: Optional[Callable[[int], bool]] = None
+    fallback: Optional[Path] = None  # shipped with the code, for when no family is installed
+
+
+SLOTS = (
+    FontSlot("text", ("Noto Sans",), "fonts-noto-core", fallback=FALLBACK_TEXT_FONT),
+    FontSlot("symbols", ("Noto Sans Symbols",), "fonts-noto-core"),
+    FontSlot("emoji", ("Noto Emoji", "Symbola"), "fonts-symbola", claims=_is_pictograph),
+    FontSlot("CJK", ("Noto Sans CJK SC",), "fonts-noto-cjk"),
+)
+
+
+def installed_font(family: str) -> Optional[Path]:
+    """The file of the regular face of ``family`` as fontconfig lists it (None when the family is not installed
+    or fontconfig is absent). Only an exact family match counts: ``fc-match`` would offer a substitute."""
+    fc_list = shutil.which("fc-list")
+    if fc_list is None:
+        return None
+    try:
+        listed = subprocess.run([fc_list, "--format", "%{file}\n", f"{family}:style=Regular"], capture_output=True,
+                                text=True, timeout=30, check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    files = sorted(Path(line) for line in listed.splitlines() if line.strip())
+    return next((path for path in files if path.is_file()), None)
+
+
+@dataclass(frozen=True)
+class _ChainFont:
+    path: Path
+    claims: Optional[Callable[[int], bool]]
+
+
+@lru_cache(maxsize=1)
+def _chain() -> tuple[_ChainFont, ...]:
+    chain = []
+    for slot in SLOTS:
+        path = next((found for found in map(installed_font, slot.families) if found is not None), slot.fallback)
+        if path is not None:
+            chain.append(_ChainFont(path, slot.claims))
+    return tuple(chain)
+
+
+def font_files() -> list[Path]:
+    """The font files of the chain, in the order a character's font is looked for."""
+    return [entry.path for entry in _chain()]
+
+
+def __getattr__(name: str) -> list[Path]:
+    # FONT_FILES is looked up through fontconfig on first use, not when the module is imported.
+    if name == "FONT_FILES":
+        return font_files()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @lru_cache(maxsize=None)
@@ -44,14 +117,14 @@ def _charmap(path: Path) -> frozenset[int]:
 @lru_cache(maxsize=64)
 def font(size: int, index: int = 0) -> ImageFont.FreeTypeFont:
     """The ``index``-th font of the chain at ``size`` pixels."""
-    return ImageFont.truetype(str(FONT_FILES[index]), size)
+    return ImageFont.truetype(str(_chain()[index].path), size)
 
 
 def font_index(character: str) -> Optional[int]:
     """The first font of the chain that has ``character`` (None when none has it)."""
     code = ord(character)
-    for index, path in enumerate(FONT_FILES):
-        if code in _charmap(path):
+    for index, entry in enumerate(_chain()):
+        if (entry.claims is None or entry.claims(code)) and code in _charmap(entry.path):
             return index
     return None
 
