@@ -123,7 +123,7 @@ class RoleBook:
     default: Role = Role.VIEWER
     source: Optional[str] = None
 
-    def identity(self, email: Optional[str], subject: Optional[str]) -> Identity:
+    def identity(self, email: object, subject: object) -> Identity:
         """The identity of a signed-in person: listed by e-mail (case-insensitive) first, then by subject."""
         email = email.strip() if isinstance(email, str) and email.strip() else None
         subject = subject.strip() if isinstance(subject, str) and subject.strip() else None
@@ -186,8 +186,9 @@ def read_roles(path: Path | str) -> RoleBook:
             role = Role.parse(entry.get("role"))
         except ValueError as exc:
             raise RolesFileError(f"{where}: role: {exc}") from None
-        coder = " ".join((entry.get("coder") or email or subject).split())
-        key = email.strip().lower() if email else f"subject {subject.strip()}"
+        named: str = entry.get("coder") or email or subject or ""  # email or subject is set (checked above)
+        coder = " ".join(named.split())
+        key = email.strip().lower() if email else f"subject {(subject or '').strip()}"
         if coders.get(coder, key) != key:
             raise RolesFileError(f"{where}: coder {coder!r} is already {coders[coder]}'s")
         coders[coder] = key
