@@ -227,6 +227,7 @@ class CodingStore:
             new = dict(current)
             if label is not None:
                 book = self.codebook(current["codebook"], current["codebook_version"])
+                assert book is not None  # codebook() raises KeyError for a missing one
                 entry = book.label(label)
                 if entry.scope != current["scope"]:
                     raise ValueError(f"label {label!r} is a {entry.scope} label, this annotation is a {current['scope']}")

@@ -249,7 +249,7 @@ class PostgresDatabase(Database):
         self.size = size or pool_size()
         self.timeout_s = timeout_s or pool_timeout_s()
         self._lock = threading.Lock()
-        self._pool = None
+        self._pool: Any = None  # a psycopg_pool.ConnectionPool once opened (imported only for PostgreSQL)
         self._verify = True  # before the first use, and after a failure: try one direct connection first
         _LOG_FILTER.secrets = tuple(dict.fromkeys([*_LOG_FILTER.secrets, *self._secrets]))
 

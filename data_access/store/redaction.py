@@ -52,7 +52,9 @@ def url_secrets(target: object) -> list[str]:
         text = str(target)
         for start, end in _url_spans(text):
             url = text[start:end]
-            password = _userinfo_password(url[_SCHEME.match(url).end():])
+            scheme = _SCHEME.match(url)
+            assert scheme is not None  # every span starts with the scheme (_url_spans)
+            password = _userinfo_password(url[scheme.end():])
             if password is not None:
                 found.append(password[0])
         for match in re.finditer(r"(?i)(?:ssl)?password\s*=\s*('(?:[^'\\]|\\.|'')*'?|[^&#\s]*)", text):
@@ -126,6 +128,7 @@ def _userinfo_password(rest: str) -> "tuple[str, int] | None":
 
 def _redact_url(url: str) -> str:
     scheme = _SCHEME.match(url)
+    assert scheme is not None  # called on the spans of _url_spans, which start with the scheme
     head, rest = url[:scheme.end()], url[scheme.end():]
     password = _userinfo_password(rest)
     if password is not None:
