@@ -4,16 +4,11 @@
 Every ``url_path`` equals its file's name: until this router has run once in a new browser session,
 Streamlit resolves the URL against the files in ``pages/``, and a path that differs from the file name
 would greet a deep link with a "Page not found" box (see also ``ui/router.py``)."""
-from pathlib import Path
-
 import streamlit as st
 
 from ui.auth import require_sign_in
-from ui.router import mark_routed
+from ui.router import FAVICON, mark_routed
 
-# The favicon is a file of the app's own: a ":material/...:" icon makes every page fetch it from
-# fonts.gstatic.com, a request to another host (and an error offline).
-FAVICON = Path(__file__).resolve().parent / "ui" / "assets" / "favicon.png"
 st.set_page_config(page_title="Visually grounded dialogue dashboard", page_icon=str(FAVICON), layout="wide")
 require_sign_in()  # with sign-in configured, nobody reaches a page before signing in
 

@@ -14,12 +14,29 @@ from pathlib import Path
 
 import streamlit as st
 
+# app.py beside ui/ in a checkout; an installed wheel keeps it in dialogue_dashboard/app/, beside the
+# server.py Streamlit runs, which is where ``app_file`` looks first.
 APP = Path(__file__).resolve().parents[1] / "app.py"
+# The favicon is a file of the app's own: a ":material/...:" icon makes every page fetch it from
+# fonts.gstatic.com, a request to another host (and an error offline).
+FAVICON = Path(__file__).resolve().parent / "assets" / "favicon.png"
 # The url_path of app.py's default page (written out there too, where the benchmarks read the pages; a test
 # checks the two agree): Streamlit serves it at the root, and at its own path shows "Page not found", so
 # server.py sends that path to the root (ui/server_hint.py).
 DEFAULT_PAGE = "overview"
 _run = threading.local()  # a script run happens on one thread from start to end
+
+
+def app_file() -> Path:
+    """The app.py of the running server: the one beside the script Streamlit runs (server.py or app.py)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    context = get_script_run_ctx()
+    if context is not None and context.main_script_path:
+        beside = Path(context.main_script_path).with_name("app.py")
+        if beside.is_file():
+            return beside
+    return APP
 
 
 def mark_routed() -> None:
@@ -32,5 +49,5 @@ def ensure_routed() -> None:
     if getattr(_run, "routed", False):
         _run.routed = False
         return
-    runpy.run_path(str(APP), run_name="__main__")
+    runpy.run_path(str(app_file()), run_name="__main__")
     st.stop()

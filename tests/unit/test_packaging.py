@@ -1,0 +1,56 @@
+"""The package: its dependencies are the pinned runtime requirements, and the ``dialogue-dashboard`` command
+sets the server's environment from its flags (the installed wheel itself: tests/e2e/test_installed_wheel.py)."""
+from __future__ import annotations
+
+import argparse
+import tomllib
+from pathlib import Path
+
+from dialogue_dashboard import app_folder
+from dialogue_dashboard.cli import SERVE_VARIABLES, main, serve_environment
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_package_depends_on_exactly_the_pinned_runtime_requirements():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    pinned = [line.strip() for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines()
+              if line.strip() and not line.lstrip().startswith("#")]
+    assert project["dependencies"] == pinned
+    assert all("==" in requirement for requirement in pinned)
+    assert project["scripts"]["dialogue-dashboard"] == "dialogue_dashboard.cli:main"
+
+
+def test_in_a_checkout_the_app_is_the_checkouts_own():
+    assert app_folder() == ROOT and (app_folder() / "server.py").is_file()
+
+
+def _serve_args(**given) -> argparse.Namespace:
+    values = {flag.replace("-", "_"): None for flag in SERVE_VARIABLES}
+    values.update(port=8600, host="0.0.0.0")
+    values.update(given)
+    return argparse.Namespace(**values)
+
+
+def test_serve_flags_set_their_variables_as_absolute_paths_and_keep_the_rest(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    env = serve_environment(_serve_args(codraw="corpora/CoDraw_1_0.json", store="postgresql://u@db/lab"),
+                            {"MINECRAFT_DATA": "~/mc", "GAME_OF_SORTS_DATA": "", "CODRAW_DATA": "/old"})
+    assert env["CODRAW_DATA"] == str(tmp_path / "corpora" / "CoDraw_1_0.json")  # the flag wins over the variable
+    assert env["DIALOGUE_NOTES_DB"] == "postgresql://u@db/lab"  # a URL as it is
+    assert env["MINECRAFT_DATA"] == str(Path("~/mc").expanduser())  # from the environment, made absolute
+    assert env["GAME_OF_SORTS_DATA"] == ""  # empty: the demo
+    assert "CODRAW_CLIPART" not in env
+    assert (env["STREAMLIT_SERVER_PORT"], env["STREAMLIT_SERVER_ADDRESS"]) == ("8600", "0.0.0.0")
+
+
+def test_every_data_variable_of_the_readme_has_a_serve_flag():
+    variables = {variable for variable, _ in SERVE_VARIABLES.values()}
+    assert {"CODRAW_DATA", "CODRAW_CLIPART", "GAME_OF_SORTS_DATA", "GAME_OF_SORTS_IMAGES", "MINECRAFT_DATA",
+            "DIALOGUE_RUNS_DIR", "DIALOGUE_LAYERS_DIR", "DIALOGUE_NOTES_DB", "DIALOGUE_CACHE_DIR"} <= variables
+
+
+def test_the_data_tools_answer_as_python_m_data_access_does(tmp_path, capsys):
+    assert main(["summary", "codraw", str(tmp_path / "absent.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "absent.json" in err
