@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Optional
 
 from . import readahead
-from .common import CORPUS_NAMES, SourceError
+from .common import CORPUS_NAMES, SourceError, describe_unexpected
 
 
 def _naming(path, action, *args, **kwargs):
@@ -27,7 +27,7 @@ def _naming(path, action, *args, **kwargs):
     except SourceError:
         raise
     except Exception as exc:  # noqa: BLE001 - the contract is one line naming the file, never a traceback
-        raise SourceError(path, f"unexpected {type(exc).__name__}: {exc}") from exc
+        raise SourceError(path, describe_unexpected(exc)) from exc
 
 
 def _say_cache_notes(*notes) -> None:
@@ -51,7 +51,9 @@ def _summary(args) -> int:
 
 def _run_summary(args) -> int:
     # read (and decompress) the run while pandas & co. are imported
-    _naming(args.run_path, readahead.read_ahead, args.run_path)
+    from .budgets import RUN
+
+    _naming(args.run_path, readahead.read_ahead, args.run_path, RUN)
     from . import corpora, runs
 
     loaded = _naming(args.path, corpora.load_path, args.corpus, args.path)
@@ -134,7 +136,7 @@ def main(argv=None) -> int:
     except Exception as exc:  # noqa: BLE001 - the contract is one line, never a traceback
         # each command names the file that failed itself (``_naming``); this is the last resort
         path = getattr(args, "path", None) or getattr(args, "corpus_path", None) or ""
-        print(f"error: {path}: unexpected {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(f"error: {path}: {describe_unexpected(exc)}", file=sys.stderr)
         return 2
 
 

@@ -27,7 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Optional
 
-from .common import FramesByName, SkippedRecord
+from .common import FramesByName, SkippedRecord, SkippedRecords, skipped_total
 
 if TYPE_CHECKING:  # imported where frames are read, so that checking for a cache hit stays light
     import pandas as pd
@@ -240,7 +240,8 @@ def read_entry(entry: Path, rebuild: Optional[Build] = None) -> Optional[tuple[M
             file = entry / f"{name}.parquet"
             if file.stat().st_size != expected["size"] or not isinstance(expected["sha256"], str):
                 raise ValueError(f"{file} has the wrong size")
-        skipped = [SkippedRecord(s["record"], s["reason"]) for s in manifest["skipped"]]
+        skipped = SkippedRecords([SkippedRecord(s["record"], s["reason"]) for s in manifest["skipped"]],
+                                 total=manifest.get("skipped_total"))
     except Exception:  # noqa: BLE001 - any damage means "rebuild"; the source is still there
         shutil.rmtree(entry, ignore_errors=True)
         return None
@@ -281,7 +282,7 @@ def write_entry(entry: Path, frames: Mapping[str, pd.DataFrame], skipped: Iterab
         # Arrow encodes and compresses without the GIL, so two frames are written at a time.
         with ThreadPoolExecutor(max_workers=2) as pool:
             digests = dict(zip(frames, pool.map(write, list(frames))))
-        manifest = {"frames": digests, "skipped": [s.as_dict() for s in skipped]}
+        manifest = {"frames": digests, "skipped": [s.as_dict() for s in skipped], "skipped_total": skipped_total(skipped)}
         manifest["digest"] = _manifest_digest(manifest)
         (tmp / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
         if entry.exists():

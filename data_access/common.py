@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Optional
+from typing import TYPE_CHECKING, Callable, Iterable, Optional
+
+from .budgets import SKIPPED_KEPT
 
 if TYPE_CHECKING:  # pandas is imported by whoever builds frames; the CLI starts faster without it here
     import pandas as pd
@@ -118,6 +120,75 @@ class SkippedRecord:
         return {"record": self.record, "reason": self.reason}
 
 
+class SkippedRecords(list):
+    """The skipped records of one input, bounded: the first ``keep`` of them, and ``total``, how many there
+    were in all. Every reader collects into one (a file of eight million bad lines costs a counter, not
+    eight million records); it is a list of what it kept, so it is shown, pickled and iterated as before.
+    ``left_off`` = total - kept. Adding another SkippedRecords carries over its own left-off count."""
+
+    def __init__(self, records: Iterable[SkippedRecord] = (), keep: int = SKIPPED_KEPT, total: Optional[int] = None):
+        super().__init__()
+        self.keep = keep
+        self.total = 0
+        self.extend(records)
+        if total is not None:
+            self.total = max(int(total), len(self))
+
+    def append(self, record: SkippedRecord) -> None:
+        self.total += 1
+        if len(self) < self.keep:
+            super().append(record)
+
+    def extend(self, records: Iterable[SkippedRecord]) -> None:
+        extra = records.left_off if isinstance(records, SkippedRecords) else 0
+        for record in records:
+            self.append(record)
+        self.total += extra
+
+    def __iadd__(self, records):
+        self.extend(records)
+        return self
+
+    @property
+    def full(self) -> bool:
+        """Whether a further record would only be counted (callers may then skip describing it)."""
+        return len(self) >= self.keep
+
+    def count_more(self, n: int = 1) -> None:
+        """Count ``n`` skipped records without describing them (the list is full)."""
+        self.total += n
+
+    @property
+    def left_off(self) -> int:
+        return self.total - len(self)
+
+    def __reduce__(self):
+        return (_restore_skipped, (list(self), self.keep, self.total))
+
+
+def _restore_skipped(records, keep, total) -> SkippedRecords:
+    return SkippedRecords(records, keep, total)
+
+
+def skipped_total(skipped: Iterable[SkippedRecord]) -> int:
+    """How many records were skipped in all (a plain list: its length)."""
+    return skipped.total if isinstance(skipped, SkippedRecords) else len(list(skipped))
+
+
+def skipped_report(skipped: Iterable[SkippedRecord]) -> dict:
+    """The CLI keys: ``skipped`` (the records kept, as before) and ``skipped_total`` (all of them)."""
+    kept = list(skipped)
+    return {"skipped": [s.as_dict() for s in kept], "skipped_total": skipped_total(skipped)}
+
+
+def describe_unexpected(exc: BaseException) -> str:
+    """An unexpected error as one readable phrase: never "unexpected MemoryError:" with nothing after it."""
+    if isinstance(exc, MemoryError):
+        return "ran out of memory while reading it (is it far larger than such a file can be?)"
+    text = str(exc).strip()
+    return f"unexpected {type(exc).__name__}: {text}" if text else f"unexpected {type(exc).__name__}"
+
+
 @dataclass
 class LoadedCorpus:
     """A corpus as the app and the CLI see it: its frames plus where and how it was loaded."""
@@ -126,7 +197,7 @@ class LoadedCorpus:
     source: str  # the path, as given
     is_demo: bool
     frames: Mapping[str, pd.DataFrame]  # a dict, cache.LazyFrames (a cache hit) or tables.BuiltFrames (just built)
-    skipped: list[SkippedRecord] = field(default_factory=list)
+    skipped: list[SkippedRecord] = field(default_factory=SkippedRecords)  # bounded (SkippedRecords)
     load_seconds: float = 0.0
     from_cache: bool = False
     assets: Optional[str] = None  # clip-art / image folder, when configured

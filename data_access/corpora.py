@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Optional, cast
 
 from . import cache
-from .common import CORPUS_NAMES, LoadedCorpus, ProgressCallback, SourceError, no_progress
+from .common import CORPUS_NAMES, LoadedCorpus, ProgressCallback, SkippedRecords, SourceError, no_progress
 from .contract import CorpusPackage
 from .sources import Source, cache_dir, configured_source
 
@@ -122,7 +122,7 @@ def load_source(
         source=str(path),
         is_demo=source.is_demo,
         frames=frames,
-        skipped=list(skipped),
+        skipped=SkippedRecords(skipped),
         load_seconds=time.perf_counter() - started,
         from_cache=from_cache,
         assets=str(source.assets) if source.assets else None,

@@ -14,13 +14,16 @@ import threading
 from pathlib import Path
 from typing import Optional
 
-from .safe_io import LIMITS, gunzip_capped, is_regular_file, read_capped
+from .safe_io import LIMITS, gunzip_capped, is_regular_file, read_budgeted, read_capped
 
 _pending: dict[Path, tuple[threading.Thread, list]] = {}
 
 
-def _read(path: Path, result: list) -> None:
+def _read(path: Path, result: list, budget=None) -> None:
     try:
+        if budget is not None:  # a run file: its own budget (data_access.budgets), refused early past it
+            result.append(read_budgeted(path, budget))
+            return
         raw = read_capped(path, LIMITS["codraw"])
         result.append(gunzip_capped(raw, LIMITS["codraw"], path) if raw[:2] == b"\x1f\x8b" else raw)
     except Exception:  # noqa: BLE001 - the loader reads again and reports the problem properly
@@ -33,14 +36,15 @@ def _key(path: Path | str) -> Path:
     return Path(os.path.realpath(path))
 
 
-def read_ahead(path: Path | str) -> None:
+def read_ahead(path: Path | str, budget=None) -> None:
     """Start reading ``path`` (decompressed when it is gzip) unless it is not a plain file (a symlink loop,
-    a missing path...: nothing is read, and the loader reports the problem when it reads the file itself)."""
+    a missing path...: nothing is read, and the loader reports the problem when it reads the file itself).
+    ``budget`` (a ``budgets.Budget``): read within it, as its loader will (default: a corpus file)."""
     path = _key(path)
     if path in _pending or not is_regular_file(path):
         return
     result: list = []
-    thread = threading.Thread(target=_read, args=(path, result), name="read-ahead", daemon=True)
+    thread = threading.Thread(target=_read, args=(path, result, budget), name="read-ahead", daemon=True)
     _pending[path] = (thread, result)
     thread.start()
 

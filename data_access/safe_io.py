@@ -11,8 +11,13 @@ thread uses it while pandas is still importing).
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
+from typing import TYPE_CHECKING, Iterator, Optional
+
+if TYPE_CHECKING:
+    from .budgets import Budget
 
 # ISA-L's inflate (python-isal) decompresses the 155 MB CoDraw file in about half zlib's time, with zlib's
 # API and errors; the standard library's zlib is the fallback where the wheel is missing.
@@ -30,8 +35,7 @@ def without_bom(raw: bytes) -> bytes:
     """``raw`` without one leading UTF-8 byte order mark: it is UTF-8 too, but JSON parsers refuse it."""
     return raw[len(_BOM):] if raw.startswith(_BOM) else raw
 
-MiB = 1 << 20
-GiB = 1 << 30
+from .budgets import GiB, MiB  # noqa: E402 - the units of the limits below
 
 # What each format can need. The real files: CoDraw_1_0.json 155 MB (11 MB gzip), a per-dialog CoDraw
 # file ~20 kB, the largest A Game Of Sorts file 1 MB, the largest Minecraft game file ~1.2 MB, a gold
@@ -45,7 +49,7 @@ LIMITS = {
     "gold": 4 * MiB,  # one gold-configuration XML file
     "splits": 4 * MiB,  # logs/splits.json
     "image": 64 * MiB,  # one clip-art PNG or A Game Of Sorts photo
-    "layer": 256 * MiB,  # one published annotation layer (gos-mentions.jsonl, icr-codraw-data.tsv)
+    "layer": 64 * MiB,  # one published annotation layer (the budget of budgets.LAYER)
 }
 
 
@@ -102,8 +106,11 @@ def read_capped(path: Path | str, limit: int, what: str = "file") -> bytes:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise SourceError(path, f"is {_kind(st.st_mode)}, not a regular file")
-        chunks, total = [], 0
-        while total <= limit:
+        # One read of the whole file where it can (a regular file is read whole by one call up to 2 GB): a
+        # list of pieces joined at the end would hold the file twice.
+        first = os.read(fd, min(st.st_size, limit) + 1)
+        chunks, total = [first], len(first)
+        while first and total <= limit:
             chunk = os.read(fd, min(64 * MiB, limit + 1 - total))
             if not chunk:
                 break
@@ -115,29 +122,83 @@ def read_capped(path: Path | str, limit: int, what: str = "file") -> bytes:
         os.close(fd)
     if total > limit:  # the file grew while being read
         raise SourceError(path, f"is more than a {what} can be ({_size_text(limit)})")
-    return b"".join(chunks)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
-def gunzip_capped(raw: bytes, limit: int, path: Path | str, what: str = "file") -> bytes:
-    """Decompress gzip data (all members) to at most ``limit`` bytes; SourceError beyond it or when damaged."""
-    out, total, data = [], 0, raw
+def gunzip_capped(raw: bytes, limit: int, path: Path | str, what: str = "file",
+                  max_lines: Optional[int] = None) -> bytes:
+    """Decompress gzip data (all members) to at most ``limit`` bytes and ``max_lines`` lines; SourceError
+    beyond either or when damaged. The input is fed in slices of 1 MB and the output taken in pieces of at
+    most 16 MB, each checked as it comes, so a gzip bomb is refused one piece past its budget, never after
+    inflating it whole (nor is the compressed input copied)."""
+    out, total, lines = [], 0, 0
+    view, position, size = memoryview(raw), 0, len(raw)
     try:
-        while data:
+        while position < size:
             decompressor = zlib.decompressobj(16 + zlib.MAX_WBITS)
-            while data:
-                piece = decompressor.decompress(data, limit + 1 - total)
+            while True:
+                if decompressor.unconsumed_tail:
+                    chunk = decompressor.unconsumed_tail
+                elif position < size:
+                    chunk = view[position:position + _INPUT]
+                    position += len(chunk)
+                else:
+                    break
+                piece = decompressor.decompress(chunk, min(_PIECE, limit + 1 - total))
                 out.append(piece)
                 total += len(piece)
                 if total > limit:
                     raise SourceError(path, f"decompresses to more than a {what} can be ({_size_text(limit)})")
+                if max_lines is not None:
+                    lines += piece.count(b"\n")
+                    if lines > max_lines:
+                        raise SourceError(path, f"decompresses to more than {max_lines:,} lines, more than a {what} "
+                                                "can have")
                 if decompressor.eof:
-                    break
-                data = decompressor.unconsumed_tail
-                if not piece and not data:
                     break
             if not decompressor.eof:
                 raise SourceError(path, "is a damaged or truncated gzip file (compressed data ends early)")
-            data = decompressor.unused_data.lstrip(b"\0")  # gzip allows zero padding between members
+            position -= len(decompressor.unused_data)  # the next member starts there
+            padding_end = _NOT_ZERO.search(raw, position)  # gzip allows zero padding between members
+            position = padding_end.start() if padding_end else size
     except zlib.error as exc:  # type: ignore[misc]  # isal's zlib.error is an exception class, untyped
         raise SourceError(path, f"is a damaged or truncated gzip file ({exc})") from None
     return b"".join(out)
+
+
+_INPUT = 1 * MiB
+_NOT_ZERO = re.compile(rb"[^\x00]")
+_PIECE = 16 * MiB
+
+
+def check_lines(data: bytes, max_lines: int, path: Path | str, what: str = "file") -> None:
+    """SourceError when ``data`` holds more than ``max_lines`` lines (counted in C, before any is parsed)."""
+    if data.count(b"\n") > max_lines:
+        raise SourceError(path, f"has more than {max_lines:,} lines, more than a {what} can have")
+
+
+def read_budgeted(path: Path | str, budget: "Budget") -> bytes:
+    """The content of a file of the kind ``budget`` describes (``data_access.budgets``): at most its bytes on
+    disk, gunzipped when it is gzip (by its magic number, whatever its name) within its bytes and lines,
+    without a byte order mark. A FIFO, device, folder, oversized file or gzip bomb: one SourceError naming it."""
+    data = read_capped(path, budget.max_bytes, budget.what)
+    if data[:2] == b"\x1f\x8b":
+        data = gunzip_capped(data, budget.max_bytes, path, budget.what, budget.max_lines)
+    else:
+        check_lines(data, budget.max_lines, path, budget.what)
+    return without_bom(data)
+
+
+def iter_lines(data: bytes) -> Iterator[tuple[int, bytes]]:
+    """(1-based number, bytes without the newline) of every line, one at a time: ``data.split`` would make a
+    list of every line at once (a gigabyte of newlines is a billion list entries)."""
+    start, number, end_of_data = 0, 0, len(data)
+    find = data.find
+    while start < end_of_data:
+        number += 1
+        end = find(b"\n", start)
+        if end < 0:
+            yield number, data[start:]
+            return
+        yield number, data[start:end]
+        start = end + 1

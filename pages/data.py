@@ -11,7 +11,7 @@ from ui.layers import layers_section
 from ui.provenance import corpus_provenance, gos_placeholder_note
 from ui.router import ensure_routed
 from ui.runs import data_page_section
-from ui.widgets import md_code, md_escape
+from ui.widgets import md_code, md_escape, skipped_count
 
 ensure_routed()
 
@@ -51,7 +51,7 @@ for name, result in loaded.items():
         st.caption(md_escape(result.cache_note))
     st.caption("Frames: " + ", ".join(f"{frame} ({len(df):,} rows)" for frame, df in result.frames.items()))
     if result.skipped:
-        st.warning(f"{len(result.skipped):,} record(s) could not be read and were left out; everything else loaded.")
+        st.warning(f"{skipped_count(result.skipped)} could not be read and were left out; everything else loaded.")
         st.dataframe(pd.DataFrame([s.as_dict() for s in result.skipped]), width="stretch", hide_index=True)
 
 data_page_section()

@@ -6,6 +6,7 @@ from data_access.common import CORPUS_TITLES
 from ui import cached
 from ui.router import ensure_routed
 from ui.runs import (
+    collisions_box,
     comparison_section,
     loaded_runs,
     metrics_section,
@@ -23,6 +24,7 @@ corpus = corpus_selector("runs_corpus")
 if cached.corpus_ready(corpus):
     upload_box(corpus)
     uploads_box(corpus)
+    collisions_box(corpus)
     runs = loaded_runs(corpus)
     if not runs:
         st.info(f"No runs of {CORPUS_TITLES[corpus]} yet: upload one above or set DIALOGUE_RUNS_DIR.")

@@ -18,7 +18,7 @@ from data_access.layers.gos_view import SPAN_COLOURS, mention_step
 from data_access.layers.load import LAYERS_VARIABLE
 from ui import cached
 from ui.url_state import served_links, url_toggle
-from ui.widgets import md_code, md_escape
+from ui.widgets import md_code, md_escape, skipped_count
 
 
 def _is_loaded(layer, corpus) -> bool:
@@ -237,7 +237,7 @@ def layers_section() -> None:
         st.caption(f"Linked in {result.load_seconds:.2f} s. Same figures: "
                    f"`python -m data_access layer-summary {name} CORPUS_PATH LAYER_PATH`.")
         if result.skipped:
-            st.warning(f"{len(result.skipped):,} line(s) or mention link(s) could not be used and were left out; "
+            st.warning(f"{skipped_count(result.skipped, 'line(s) or mention link(s)')} could not be used and were left out; "
                        "everything else loaded.")
             st.dataframe(pd.DataFrame([s.as_dict() for s in result.skipped]), hide_index=True, width="stretch")
         _exports(name, result)

@@ -4,19 +4,20 @@ beside the human and the target, and the sections of the Runs page. Everything c
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Optional
 from urllib.parse import quote
 
 import pandas as pd
 import streamlit as st
 
-from data_access.common import CORPUS_TITLES
+from data_access.common import CORPUS_TITLES, skipped_total
 from data_access.links import parse_positive_int, replay_link
 from data_access.runs import RUNS_VARIABLE, analysis, save_upload, views
 from ui import cached
 from ui.share import latex_table_download
 from ui.url_state import served
-from ui.widgets import download_buttons, md_escape, md_link_value, query_param
+from ui.widgets import download_buttons, md_escape, md_link_value, query_param, skipped_count
 
 NONE = "(no run)"
 
@@ -180,15 +181,31 @@ def upload_box(name: str) -> None:
         return
     marker = f"uploaded_{name}_{uploaded.name}_{uploaded.size}"
     if st.session_state.get(marker):
+        st.success(md_escape(st.session_state[marker]))
         return
+    from data_access.runs import replaces_upload, upload_dir
+
+    uploads = Path(upload_dir(name)).resolve()
+    # demo and configured runs keep their names: an upload of one of them is refused, never silently hidden
+    taken = {run for run, key in cached.run_keys(name).items() if Path(key.file).resolve().parent != uploads}
+    earlier = replaces_upload(name, uploaded.name)
     try:
-        path = save_upload(name, uploaded.name, uploaded.getvalue())
+        path = save_upload(name, uploaded.name, uploaded.getvalue(), taken=taken)
     except (ValueError, OSError) as exc:
-        st.error(md_escape(str(exc)))
+        st.error(md_escape(f"Not saved: {exc}"))
         return
     cached.forget_run_keys(name)
-    st.session_state[marker] = True
-    st.success(f"Saved as {md_escape(path.name)}.")
+    said = f"Saved as {path.name}" + (f", replacing the earlier upload {earlier}." if earlier else ".")
+    st.session_state[marker] = said
+    st.success(md_escape(said))
+
+
+def collisions_box(name: str) -> None:
+    """Every run file left out because its name is taken, said (names are unique, nothing is hidden)."""
+    from data_access.runs import run_name_collisions
+
+    for message in run_name_collisions(name, cached.source_key(name).is_demo):
+        st.warning(md_escape(message), icon="⚠️")
 
 
 def uploads_box(name: str) -> None:
@@ -201,7 +218,8 @@ def uploads_box(name: str) -> None:
     row = st.container(horizontal=True, gap="small", vertical_alignment="center")
     row.caption("Uploaded:")
     for run in uploads:
-        if row.button(run, icon=":material/delete:", key=f"remove_upload_{name}_{run}", help=f"Remove the uploaded run {run}"):
+        if row.button(md_escape(run), icon=":material/delete:", key=f"remove_upload_{name}_{run}",
+                      help=f"Remove the uploaded run {md_escape(run)}"):
             remove_upload(name, run)
             cached.forget_run_keys(name)
             for key in [k for k in st.session_state if str(k).startswith(f"uploaded_{name}_")]:
@@ -320,7 +338,7 @@ def problems_section(name: str, runs: dict) -> None:
         if unmatched.empty and not skipped:
             continue
         st.warning(f"Run “{md_escape(run)}”: {len(unmatched):,} unmatched row(s) the corpus does not know and "
-                   f"{len(skipped):,} malformed row(s) skipped; all other rows are scored.")
+                   f"{skipped_count(skipped, 'malformed row(s)')} skipped; all other rows are scored.")
         if not unmatched.empty:
             st.dataframe(unmatched, hide_index=True, width="stretch")
         if skipped:
@@ -338,6 +356,7 @@ def data_page_section() -> None:
     for name in CORPUS_NAMES:
         if isinstance(cached.corpus(name), cached.LoadFailure):
             continue
+        collisions_box(name)
         for run, key in cached.run_keys(name).items():
             result = cached.model_run(name, key)
             if isinstance(result, cached.LoadFailure):
@@ -345,11 +364,11 @@ def data_page_section() -> None:
                              "unmatched": None, "skipped": None})
                 continue
             rows.append({"corpus": name, "run": run, "file": key.file, "status": "demo run" if key.is_demo else "loaded",
-                         "unmatched": len(result.unmatched), "skipped": len(result.skipped)})
+                         "unmatched": len(result.unmatched), "skipped": skipped_total(result.skipped)})
             problems = result.unmatched.assign(kind="unmatched")
             skipped = pd.DataFrame([{"file": s.record, "line": None, "record": "", "reason": s.reason} for s in result.skipped])
             if len(problems) or len(skipped):
-                with st.expander(f"{CORPUS_TITLES[name]} · {md_escape(run)}: {len(problems):,} unmatched, {len(skipped):,} skipped"):
+                with st.expander(f"{CORPUS_TITLES[name]} · {md_escape(run)}: {len(problems):,} unmatched, {skipped_count(result.skipped, 'skipped')}"):
                     st.dataframe(pd.concat([problems, skipped.assign(kind="skipped")], ignore_index=True),
                                  hide_index=True, width="stretch")
     if rows:

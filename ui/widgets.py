@@ -138,3 +138,12 @@ def md_code(text) -> str:
     text = str(text).replace("\n", " ").replace("\r", " ")
     fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
     return f"{fence} {text} {fence}"
+
+
+def skipped_count(skipped, noun: str = "record(s)") -> str:
+    """“12,345 record(s) (the first 1,000 listed)”: how many were skipped in all, and how many of them a
+    bounded list (``data_access.common.SkippedRecords``) kept to show."""
+    from data_access.common import skipped_total
+
+    total, kept = skipped_total(skipped), len(skipped)
+    return f"{total:,} {noun}" + (f" (the first {kept:,} listed)" if total > kept else "")

@@ -25,7 +25,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..common import DIALOG_COLUMNS, UTTERANCE_COLUMNS, ProgressCallback, SkippedRecord, SourceError, no_progress
+from ..common import DIALOG_COLUMNS, UTTERANCE_COLUMNS, ProgressCallback, SkippedRecord, SkippedRecords, SourceError, no_progress
 from ..tables import BuiltFrames, frame_table
 from .metrics import score_pairs
 from .reader import read_file, read_folder
@@ -313,7 +313,7 @@ def build_frames(path: Path, progress: ProgressCallback = no_progress) -> tuple[
 
 
 def _build_frames(path: Path, progress: ProgressCallback) -> tuple[BuiltFrames, list[SkippedRecord]]:
-    skipped: list[SkippedRecord] = []
+    skipped: list[SkippedRecord] = SkippedRecords()
     progress(f"Reading {path.name}", 0.0)
     if not path.exists():
         raise SourceError(path, "does not exist")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 from ..cache import read_columns
-from ..common import LoadedCorpus
+from ..common import LoadedCorpus, skipped_report
 
 SPLITS = ("train", "val", "test")
 COLUMNS = ["split", "n_rounds_loaded", "peek_round", "final_score", "final_score_original", "score_before_peek",
@@ -62,5 +62,5 @@ def summarize(loaded: LoadedCorpus) -> dict:
             "mean_score_before": _mean(row["score_before_peek"] for row in peeked),
             "mean_score_final": _mean(row["final_score"] for row in peeked),
         },
-        "skipped": [s.as_dict() for s in loaded.skipped],
+        **skipped_report(loaded.skipped),
     }

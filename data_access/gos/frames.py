@@ -16,7 +16,7 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from ..common import UTTERANCE_COLUMNS, ProgressCallback, SkippedRecord, SourceError, no_progress
+from ..common import UTTERANCE_COLUMNS, ProgressCallback, SkippedRecord, SkippedRecords, SourceError, no_progress
 from ..safe_io import LIMITS, read_capped
 from . import reader
 from .ranking import LockEvent, replay_locks
@@ -448,7 +448,7 @@ def _agreeing(interaction_id: str, items: list[tuple[str, Line]], skipped: list[
 def build_frames(path: Path, progress: ProgressCallback = no_progress) -> tuple[dict[str, pd.DataFrame], list[SkippedRecord]]:
     """All frames of A Game Of Sorts from the folder with its JSON Lines files (see module docstring)."""
     folder = reader.data_folder(Path(path))
-    skipped: list[SkippedRecord] = []
+    skipped: list[SkippedRecord] = SkippedRecords()
     progress("Reading the game configuration", 0.0)
     boards = _read_boards(folder, skipped)
     games, images = _games_and_images(boards, folder)

@@ -13,8 +13,9 @@ from typing import Any, Iterator, Optional
 
 import orjson
 
+from ..budgets import CORPUS
 from ..common import SkippedRecord, SourceError
-from ..safe_io import LIMITS, read_capped, without_bom
+from ..safe_io import LIMITS, check_lines, iter_lines, read_capped, without_bom
 
 LOG_FILE = "a-game-of-sorts_log_interaction_all.jsonl"
 MAPPINGS_FILE = "a-game-of-sorts_log_interaction_board_mappings.jsonl"
@@ -71,8 +72,9 @@ def read_jsonl(path: Path, skipped: list[SkippedRecord]) -> list[Line]:
     Two of the real files lack a final newline, so lines are split, never assumed to end in one."""
     path = Path(path)
     raw = without_bom(read_capped(path, LIMITS["jsonl"], "JSON Lines file"))
+    check_lines(raw, CORPUS.max_lines, path, "JSON Lines file of A Game Of Sorts")
     lines = []
-    for number, data in enumerate(raw.split(b"\n"), start=1):
+    for number, data in iter_lines(raw):  # one line at a time, never a list of them all
         where = f"{path.name} line {number}"
         try:
             line = data.decode("utf-8")

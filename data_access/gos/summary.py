@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from ..common import LoadedCorpus
+from ..common import LoadedCorpus, skipped_report
 
 
 def _seconds(value: float) -> float | None:
@@ -27,5 +27,5 @@ def summarize(loaded: LoadedCorpus) -> dict:
         "median_round_seconds": _seconds(rounds["duration_s"].median()),
         "mean_interaction_seconds": _seconds(dialogs["duration_s"].mean()),
         "messages_not_referring_to_an_image": int((~messages["refers_to_image"]).sum()),
-        "skipped": [s.as_dict() for s in loaded.skipped],
+        **skipped_report(loaded.skipped),
     }

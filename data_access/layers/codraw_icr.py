@@ -27,7 +27,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..common import LoadedCorpus, SkippedRecord, SourceError
+from ..common import LoadedCorpus, SkippedRecord, SkippedRecords, SourceError, skipped_report
 from . import ANNOTATION_COLUMNS
 from .common import read_lines
 
@@ -79,7 +79,7 @@ def read_layer(path: Path | str) -> IcrLayer:
     path = Path(path)
     name = path.name
     rows: list[IcrRow] = []
-    skipped: list[SkippedRecord] = []
+    skipped: list[SkippedRecord] = SkippedRecords()
     header_seen = False
     for number, text, problem in read_lines(path):
         where = f"{name} line {number}"
@@ -225,9 +225,9 @@ def align(layer: IcrLayer, rounds: pd.DataFrame) -> AlignedLayer:
         "splits": {split: {"dialogs_with_cr": int(crs.loc[crs["split"] == split, "dialog_id"].nunique()),
                            "rounds_with_cr": int(len(crs.loc[crs["split"] == split, ["dialog_id", "turn"]].drop_duplicates()))}
                    for split in present_splits},
-        "skipped": [s.as_dict() for s in layer.skipped],
+        **skipped_report(layer.skipped),
     }
-    return AlignedLayer(table, annotations, figures, list(layer.skipped))
+    return AlignedLayer(table, annotations, figures, SkippedRecords(layer.skipped))
 
 
 def load(loaded: LoadedCorpus, path: Path | str) -> AlignedLayer:

@@ -4,8 +4,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator, TypeGuard
 
+from ..budgets import LAYER
 from ..common import SourceError
-from ..safe_io import LIMITS, read_capped, without_bom
+from ..safe_io import iter_lines, read_budgeted
 
 
 def read_lines(path: Path | str) -> Iterator[tuple[int, str | None, str]]:
@@ -17,8 +18,9 @@ def read_lines(path: Path | str) -> Iterator[tuple[int, str | None, str]]:
         raise SourceError(path, "does not exist")
     if not path.is_file():
         raise SourceError(path, "is not a file")
-    data = without_bom(read_capped(path, LIMITS["layer"], "layer file"))  # a device or a huge sparse file is refused
-    for number, raw in enumerate(data.split(b"\n"), start=1):
+    # a device, a huge sparse file, a gzip bomb or more lines than a layer has are refused (budgets.LAYER)
+    data = read_budgeted(path, LAYER)
+    for number, raw in iter_lines(data):
         raw = raw.rstrip(b"\r")
         if not raw.strip():
             continue

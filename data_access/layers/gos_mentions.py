@@ -20,7 +20,7 @@ from typing import Any, Optional
 
 import pandas as pd
 
-from ..common import LoadedCorpus, SkippedRecord, SourceError
+from ..common import LoadedCorpus, SkippedRecord, SkippedRecords, SourceError, skipped_report
 from . import ANNOTATION_COLUMNS
 from .common import is_int, read_lines
 
@@ -84,7 +84,7 @@ def read_layer(path: Path | str) -> MentionLayer:
     path = Path(path)
     name = path.name
     messages: list[MessageMentions] = []
-    skipped: list[SkippedRecord] = []
+    skipped: list[SkippedRecord] = SkippedRecords()
     seen: dict[tuple, int] = {}
     n_lines = 0
     for number, text, problem in read_lines(path):
@@ -186,7 +186,7 @@ def link(layer: MentionLayer, messages: pd.DataFrame) -> LinkedMentions:
     """Attach every mention to its corpus message (``corpus_messages``) and check its span."""
     by_key = {(d, int(r), int(m)): i for i, (d, r, m) in enumerate(zip(messages["dialog_id"], messages["round"], messages["message"]))}
     texts, turns, roles, boards = (messages[c].tolist() for c in ("text", "turn", "role", "board_images"))
-    skipped = list(layer.skipped)
+    skipped = SkippedRecords(layer.skipped)
     rows: list[dict] = []
     unmatched: list[str] = []
     n_mentions = n_single = images_linked = out_of_range = 0
@@ -228,7 +228,7 @@ def link(layer: MentionLayer, messages: pd.DataFrame) -> LinkedMentions:
         "images_linked": images_linked,
         "unmatched_messages": len(unmatched),
         "spans_out_of_range": out_of_range,
-        "skipped": [s.as_dict() for s in skipped],
+        **skipped_report(skipped),
     }
     return LinkedMentions(annotations, figures, skipped, unmatched)
 

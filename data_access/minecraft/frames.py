@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..common import DIALOG_COLUMNS, UTTERANCE_COLUMNS, ProgressCallback, SkippedRecord, SourceError, no_progress
+from ..common import DIALOG_COLUMNS, UTTERANCE_COLUMNS, ProgressCallback, SkippedRecord, SkippedRecords, SourceError, no_progress
 from .bap import BAP_COLUMNS, sample_rows, transitions
 from .blocks import best_alignment, decode, read_gold_xml
 from .reader import SPLITS, GameLog, discover, participants, read_game, speaker_of, strip_speaker
@@ -62,7 +62,7 @@ def build_frames(path: Path, progress: ProgressCallback = no_progress) -> tuple[
 
 def _build_frames(path: Path, progress: ProgressCallback) -> tuple[dict[str, pd.DataFrame], list[SkippedRecord]]:
     layout = discover(Path(path))
-    skipped = list(layout.skipped)
+    skipped = SkippedRecords(layout.skipped)
     gold: dict[str, list[int] | None] = {}
 
     def gold_keys(config: str):

@@ -23,7 +23,7 @@ from typing import Optional
 
 import orjson
 
-from ..common import SkippedRecord, SourceError
+from ..common import SkippedRecord, SkippedRecords, SourceError
 from ..safe_io import LIMITS, read_capped, without_bom
 from .blocks import strict_color_id
 
@@ -122,7 +122,7 @@ def discover(path: Path) -> CorpusLayout:
     # A config in two splits: whichever split its games were put in, the figures of the other would be
     # wrong (and a test game could count as training), so its games load in none and are listed.
     contested = {config: names for config, names in listed_in.items() if len(names) > 1}
-    games, skipped = [], []  # type: list, list[SkippedRecord]
+    games, skipped = [], SkippedRecords()  # type: list, list[SkippedRecord]
     skipped.extend(SkippedRecord(f"logs/splits.json config {config}",
                                  f"{config} is listed in {len(names)} splits ({', '.join(names)}); its games are not loaded")
                    for config, names in contested.items())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ..common import LoadedCorpus
+from ..common import LoadedCorpus, skipped_report
 from .reader import SPLITS, WARMUP
 
 SUMMARY_SPLITS = (*SPLITS, WARMUP)
@@ -26,4 +26,4 @@ def summarize(loaded: LoadedCorpus) -> dict:
             "bap_samples": int((samples["split"] == split).sum()),
             "mean_seconds": None if math.isnan(mean) else round(mean, 3),
         }
-    return {"splits": per_split, "skipped": [s.as_dict() for s in loaded.skipped]}
+    return {"splits": per_split, **skipped_report(loaded.skipped)}

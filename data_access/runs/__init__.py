@@ -19,10 +19,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Optional
+from typing import Iterable, Optional
 
 from .. import cache
-from ..common import CORPUS_NAMES, LoadedCorpus, SkippedRecord, SourceError
+from ..common import CORPUS_NAMES, LoadedCorpus, SkippedRecord, SkippedRecords, SourceError
 from .common import RUN_SCHEMA_VERSION, RUN_SUFFIXES, run_name
 
 RUNS_VARIABLE = "DIALOGUE_RUNS_DIR"
@@ -35,7 +35,7 @@ class LoadedRun:
     name: str
     source: str  # the run file
     frames: Mapping  # codraw: rounds, dialogs; minecraft: samples; gos: messages; all: unmatched
-    skipped: list[SkippedRecord] = field(default_factory=list)
+    skipped: list[SkippedRecord] = field(default_factory=SkippedRecords)  # bounded: the first N and the total
     from_cache: bool = False
     load_seconds: float = 0.0
     is_demo: bool = False
@@ -111,7 +111,7 @@ def load_run(corpus: LoadedCorpus, path: Path | str, name: Optional[str] = None,
             frames, skipped = rebuild()
     else:
         frames, skipped = build()
-    return LoadedRun(corpus.corpus, name or run_name(path), str(path), frames, list(skipped), from_cache,
+    return LoadedRun(corpus.corpus, name or run_name(path), str(path), frames, SkippedRecords(skipped), from_cache,
                      time.perf_counter() - started, is_demo, problems[0] if problems else None)
 
 
@@ -130,13 +130,20 @@ def is_run_file(path: Path) -> bool:
     return path.is_file() and not name.startswith(".") and any(name.endswith(s) for s in RUN_SUFFIXES)
 
 
-def folder_runs(folder: Path) -> dict[str, Path]:
-    """name -> file of every run file in ``folder`` (sorted by name; a repeated stem keeps the first file)."""
+def folder_runs(folder: Path, collisions: Optional[list[str]] = None) -> dict[str, Path]:
+    """name -> file of every run file in ``folder`` (sorted by name). Two files of one name (``x.json`` beside
+    ``x.jsonl``): the first in name order is the run, and the other is said in ``collisions`` (when given)."""
     runs: dict[str, Path] = {}
     if folder.is_dir():
         for file in sorted(folder.iterdir()):
             if is_run_file(file):
-                runs.setdefault(run_name(file), file)
+                name = run_name(file)
+                if name in runs:
+                    if collisions is not None:
+                        collisions.append(f"{file.name} in {folder} is not used: the run name “{name}” is already "
+                                          f"given by {runs[name].name} beside it; rename one of them")
+                    continue
+                runs[name] = file
     return runs
 
 
@@ -147,16 +154,49 @@ def upload_dir(corpus: str, cache_root: Optional[Path] = None) -> Path:
     return Path(cache_root or cache_dir()) / "uploads" / RUN_FOLDERS[corpus]
 
 
-def save_upload(corpus: str, file_name: str, data: bytes, cache_root: Optional[Path] = None) -> Path:
-    """Keep an uploaded run file under its (sanitised) name; returns its path. ValueError for a bad name."""
+def upload_file_name(file_name: str) -> str:
+    """The name an uploaded file is kept under: its base name with anything but letters, digits, ``.``, ``_``
+    and ``-`` made ``_``; ValueError when it is no run file name."""
     name = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(file_name).name).strip("._") or "run"
     if not any(name.lower().endswith(s) for s in RUN_SUFFIXES):
         raise ValueError(f"{file_name}: a run file ends in {', '.join(RUN_SUFFIXES)}")
+    return name
+
+
+def save_upload(corpus: str, file_name: str, data: bytes, cache_root: Optional[Path] = None,
+                taken: Iterable[str] = ()) -> Path:
+    """Keep an uploaded run file under its (sanitised) name; returns its path. ValueError for a bad name, for
+    more bytes than an upload may have (``budgets.UPLOAD``) and for a run name in ``taken`` (the demo and
+    configured runs: an upload never hides one, nor is hidden by one). An earlier upload of the same run name
+    (any suffix) is replaced; ``replaces_upload`` says beforehand whether one will be."""
+    from ..budgets import UPLOAD
+
+    name = upload_file_name(file_name)
+    if len(data) > UPLOAD.max_bytes:
+        raise ValueError(f"{file_name}: {len(data):,} bytes, more than an uploaded run may have ({UPLOAD.max_bytes:,})")
+    stem = run_name(name)
+    if stem in set(taken):
+        raise ValueError(f"{file_name}: a run named “{stem}” already exists (a demo or configured run); rename the "
+                         "file before uploading it")
     folder = upload_dir(corpus, cache_root)
     folder.mkdir(parents=True, exist_ok=True)
+    for old in [f for f in folder.iterdir() if is_run_file(f) and run_name(f) == stem and f.name != name]:
+        old.unlink(missing_ok=True)  # x.json uploaded again as x.jsonl: one run of that name, the new one
     path = folder / name
     path.write_bytes(data)
     return path
+
+
+def replaces_upload(corpus: str, file_name: str, cache_root: Optional[Path] = None) -> Optional[str]:
+    """The file name of the earlier upload that uploading ``file_name`` would replace, else None."""
+    try:
+        stem = run_name(upload_file_name(file_name))
+    except ValueError:
+        return None
+    folder = upload_dir(corpus, cache_root)
+    if not folder.is_dir():
+        return None
+    return next((f.name for f in sorted(folder.iterdir()) if is_run_file(f) and run_name(f) == stem), None)
 
 
 def remove_upload(corpus: str, name: str, cache_root: Optional[Path] = None) -> bool:
@@ -171,8 +211,19 @@ def remove_upload(corpus: str, name: str, cache_root: Optional[Path] = None) -> 
 
 def available_runs(corpus: str, is_demo: bool, cache_root: Optional[Path] = None) -> dict[str, tuple[Path, bool]]:
     """name -> (file, is_demo): the demo runs of a demo corpus, then ``DIALOGUE_RUNS_DIR/<corpus>/*``, then
-    the runs uploaded in the browser (a name already taken keeps its first file)."""
+    the runs uploaded in the browser (a name already taken keeps its first file; ``run_name_collisions``
+    says which files were left out)."""
+    return _runs_and_collisions(corpus, is_demo, cache_root)[0]
+
+
+def run_name_collisions(corpus: str, is_demo: bool, cache_root: Optional[Path] = None) -> list[str]:
+    """One message per run file left out because its run name is taken (shown on the Runs and Data pages)."""
+    return _runs_and_collisions(corpus, is_demo, cache_root)[1]
+
+
+def _runs_and_collisions(corpus: str, is_demo: bool, cache_root: Optional[Path]):
     runs: dict[str, tuple[Path, bool]] = {}
+    collisions: list[str] = []
     if is_demo:
         from .demo import demo_runs
 
@@ -180,10 +231,17 @@ def available_runs(corpus: str, is_demo: bool, cache_root: Optional[Path] = None
     root = runs_dir()
     folders = ([root / RUN_FOLDERS[corpus]] if root is not None else []) + [upload_dir(corpus, cache_root)]
     for folder in folders:
-        for name, file in folder_runs(folder).items():
-            runs.setdefault(name, (file, False))
-    return runs
+        for name, file in folder_runs(folder, collisions).items():
+            if name in runs:
+                first = runs[name][0]
+                collisions.append(f"{file.name} in {folder} is not used: the run name “{name}” is already given by "
+                                  + ("a demo run" if runs[name][1] else f"{first.name} in {first.parent}")
+                                  + "; rename one of them")
+                continue
+            runs[name] = (file, False)
+    return runs, collisions
 
 
 __all__ = ["LoadedRun", "load_run", "summarize", "available_runs", "folder_runs", "run_name", "runs_dir",
-           "upload_dir", "save_upload", "remove_upload", "RUNS_VARIABLE"]
+           "upload_dir", "save_upload", "remove_upload", "RUNS_VARIABLE", "run_name_collisions", "replaces_upload",
+           "upload_file_name"]

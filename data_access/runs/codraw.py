@@ -13,15 +13,16 @@ round and the human final scores sit beside them.
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from ..codraw.metrics import score_pairs
-from ..codraw.reader import decode_json
+from ..codraw.reader import _DIALOG_KEY, _integer, decode_json
 from ..codraw.scenes import dense_scenes, parse_scene_strings
-from ..common import LoadedCorpus, SourceError
+from ..common import LoadedCorpus, SourceError, skipped_report
 from .common import Tally, json_lines, no_usable_line, read_bytes
 
 EXPECTED = 'one JSON object per line {"dialog_id", "round", "scene"} or the corpus layout {"data": {...}}'
@@ -47,7 +48,9 @@ def read_rows(path: Path) -> tuple[pd.DataFrame, Tally]:
         rows["record"].append(record)
 
     if layout is not None:
-        layout, lenient = layout
+        layout, lenient, repeated = layout
+        for key in repeated:  # one rule with JSON Lines: the first prediction counts, a later one is listed
+            tally.skip(None, f"a second copy of dialog {key} (the first one counts)", f"data.{key}")
         for key, dialog in layout.items():
             turns = dialog.get("dialog") if isinstance(dialog, dict) else None
             if not isinstance(turns, list):
@@ -94,12 +97,14 @@ def read_rows(path: Path) -> tuple[pd.DataFrame, Tally]:
 
 
 def _corpus_layout(data: bytes, path: Path):
-    """(the ``data`` mapping, whether it was read leniently) when the file is one JSON object in the corpus layout,
-    else None.
+    """(the ``data`` mapping, whether it was read leniently, the dialog ids given more than once) when the file is
+    one JSON object in the corpus layout, else None.
 
     Decoded as the corpus itself is (``codraw.reader.decode_json``), so that a NaN or an undecodable byte
     somewhere costs only the rounds that hold it, not the run. On JSON Lines every parser stops with an error
-    right after the first line's object, so the test is cheap."""
+    right after the first line's object, so the test is cheap. JSON parsers keep the *last* copy of a key
+    given twice; a run keeps the first prediction (as in JSON Lines), so when the text holds more ``"dialog"``
+    keys than the dialogs decoded it is read again keeping every first copy (``_first_copies``)."""
     if data.lstrip()[:1] != b"{":
         return None
     try:
@@ -107,8 +112,35 @@ def _corpus_layout(data: bytes, path: Path):
     except SourceError:
         return None
     if isinstance(value, dict) and isinstance(value.get("data"), dict):
-        return value["data"], lenient
+        layout = value["data"]
+        with_key = sum(1 for dialog in layout.values() if type(dialog) is dict and "dialog" in dialog)
+        if data.count(b'"dialog"') > with_key and len(_DIALOG_KEY.findall(data)) > with_key:
+            first, repeated = _first_copies(data)
+            if isinstance(first, dict) and isinstance(first.get("data"), dict) and repeated:
+                return first["data"], True, repeated
+        return layout, lenient, []
     return None
+
+
+def _first_copies(data: bytes):
+    """The document with the first copy of every key given twice, and the dialog ids given more than once
+    (keys of ``data`` whose copies are dialogs), in file order."""
+    repeated: list[str] = []
+
+    def first_of(items):
+        kept: dict = {}
+        for key, value in items:
+            if key not in kept:
+                kept[key] = value
+            elif isinstance(value, dict) and "dialog" in value and key not in repeated:
+                repeated.append(key)
+        return kept
+
+    try:
+        document = json.loads(data.decode("utf-8", "surrogateescape"), object_pairs_hook=first_of, parse_int=_integer)
+    except (ValueError, RecursionError):
+        return None, []
+    return document, repeated
 
 
 def _is_utf8(text: str) -> bool:
@@ -232,7 +264,7 @@ def summary(frames, skipped, name: str) -> dict:
         "scored_rounds": int(frames["rounds"]["score_final"].notna().sum()),
         "unmatched": int(len(frames["unmatched"])),
         "splits": splits,
-        "skipped": [s.as_dict() for s in skipped],
+        **skipped_report(skipped),
     }
 
 

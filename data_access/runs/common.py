@@ -15,8 +15,9 @@ from typing import Iterator, Optional
 
 import orjson
 
-from ..common import SkippedRecord, SourceError
-from ..safe_io import LIMITS
+from ..budgets import RUN
+from ..common import SkippedRecord, SkippedRecords, SourceError
+from ..safe_io import iter_lines
 
 RUN_SCHEMA_VERSION = 1
 RUN_SUFFIXES = (".jsonl.gz", ".json.gz", ".jsonl", ".json", ".txt", ".gz")
@@ -39,21 +40,20 @@ def run_name(path: Path | str) -> str:
     return Path(name).stem or name
 
 
-RUN_LIMIT = LIMITS["codraw"]  # a run in the CoDraw corpus layout is as large as the corpus file (155 MB today)
+RUN_LIMIT = RUN.max_bytes  # a run in the CoDraw corpus layout is as large as the corpus file (155 MB today)
 
 
 def read_bytes(path: Path) -> bytes:
     """The file's bytes, gunzipped when it is gzip (by its magic number, whatever its name), without a byte order
-    mark; a FIFO, device,
-    folder, oversized file or gzip bomb is refused with one SourceError naming the file (``safe_io``)."""
+    mark, within the run budget (``budgets.RUN``: bytes and lines, a gzip bomb refused while it inflates); a
+    FIFO, device, folder, oversized file or gzip bomb is refused with one SourceError naming the file."""
     from .. import readahead
-    from ..safe_io import gunzip_capped, read_capped, without_bom
+    from ..safe_io import check_lines, read_budgeted, without_bom
 
     data = readahead.take(path)  # the CLI may have read and decompressed it while importing
     if data is None:
-        data = read_capped(path, RUN_LIMIT, "run file")
-        if data[:2] == b"\x1f\x8b":
-            data = gunzip_capped(data, RUN_LIMIT, path, "run file")
+        return read_budgeted(path, RUN)
+    check_lines(data, RUN.max_lines, path, RUN.what)
     return without_bom(data)
 
 
@@ -68,10 +68,13 @@ class Tally:
     """Where the rows of one run file went: skipped (malformed) and unmatched rows, with file and line."""
 
     file: str
-    skipped: list[SkippedRecord] = field(default_factory=list)
+    skipped: list[SkippedRecord] = field(default_factory=SkippedRecords)  # bounded: the first N and the total
     unmatched: list[dict] = field(default_factory=list)
 
     def skip(self, line: Optional[int], reason: str, record: str = "") -> None:
+        if isinstance(self.skipped, SkippedRecords) and self.skipped.full:
+            self.skipped.count_more()
+            return
         where = f"{self.file}:{line}" if line is not None else self.file
         self.skipped.append(SkippedRecord(f"{where}{' ' + record if record else ''}", reason))
 
@@ -87,14 +90,17 @@ class Tally:
 
 def json_lines(data: bytes, tally: Tally) -> Iterator[Line]:
     """Every line that is a JSON object; blank lines are passed over, others skipped with a reason."""
-    for number, raw in enumerate(data.split(b"\n"), start=1):
+    for number, raw in iter_lines(data):
         raw = raw.strip()
         if not raw:
             continue
         try:
             value = orjson.loads(raw)
         except orjson.JSONDecodeError as exc:
-            tally.skip(number, f"not JSON ({exc})")
+            if isinstance(tally.skipped, SkippedRecords) and tally.skipped.full:
+                tally.skipped.count_more()  # a file of junk lines costs a counter per line, not a message
+            else:
+                tally.skip(number, f"not JSON ({exc})")
             continue
         if not isinstance(value, dict):
             tally.skip(number, f"not a JSON object but {type(value).__name__}")

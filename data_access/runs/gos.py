@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..common import LoadedCorpus
+from ..common import LoadedCorpus, skipped_report
 from .common import Tally, json_lines, no_usable_line, read_bytes
 
 EXPECTED = 'one JSON object per line {"interaction_id", "round_number", "message_number", "image_ids": [...]}'
@@ -126,4 +126,4 @@ def summary(frames, skipped, name: str) -> dict:
     f = figures(frames["messages"])
     return {"run": name, "scored_messages": f["scored_messages"], "unmatched": int(len(frames["unmatched"])),
             "exact_match": f["exact_match"], "precision": f["precision"], "recall": f["recall"], "f1": f["f1"],
-            "skipped": [s.as_dict() for s in skipped]}
+            **skipped_report(skipped)}

@@ -26,7 +26,7 @@ from typing import Any, Iterable, Optional
 import orjson
 import pandas as pd
 
-from ..common import LoadedCorpus, SourceError
+from ..common import LoadedCorpus, SourceError, skipped_report
 from ..minecraft.blocks import COLORS, X_MAX, X_MIN, Y_MAX, Y_MIN, Z_MAX, Z_MIN, strict_color_id
 from .common import Tally, json_lines, no_usable_line, read_bytes
 
@@ -450,7 +450,7 @@ def summary(frames, skipped, name: str) -> dict:
         "unmatched": int(len(frames["unmatched"])),
         "infeasible_actions": int(samples["infeasible"].sum()),
         "splits": splits,
-        "skipped": [s.as_dict() for s in skipped],
+        **skipped_report(skipped),
     }
 
 

@@ -24,9 +24,9 @@ def run_cli(*args, cache):
 
 
 KEYS = {
-    "codraw": {"run", "matched_dialogs", "scored_rounds", "unmatched", "splits", "skipped"},
-    "minecraft": {"run", "scored_samples", "unmatched", "infeasible_actions", "splits", "skipped"},
-    "gos": {"run", "scored_messages", "unmatched", "exact_match", "precision", "recall", "f1", "skipped"},
+    "codraw": {"run", "matched_dialogs", "scored_rounds", "unmatched", "splits", "skipped", "skipped_total"},
+    "minecraft": {"run", "scored_samples", "unmatched", "infeasible_actions", "splits", "skipped", "skipped_total"},
+    "gos": {"run", "scored_messages", "unmatched", "exact_match", "precision", "recall", "f1", "skipped", "skipped_total"},
 }
 SPLIT_KEYS = {
     "codraw": {"dialogs", "mean_final_score", "mean_final_score_original_metric"},

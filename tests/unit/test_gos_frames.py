@@ -265,7 +265,7 @@ def test_the_demo_corpus_is_deterministic_and_keeps_the_real_quirks(tmp_path):
 
 SUMMARY_KEYS = ["games", "interactions", "rounds", "messages", "lock_events", "rounds_fully_ranked", "mismatches",
                 "manual_unlocks", "mean_round_seconds", "median_round_seconds", "mean_interaction_seconds",
-                "messages_not_referring_to_an_image", "skipped"]
+                "messages_not_referring_to_an_image", "skipped", "skipped_total"]
 
 
 def test_summary_keys_and_values(corpus):

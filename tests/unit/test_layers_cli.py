@@ -13,8 +13,10 @@ from data_access.corpora import demo_path
 from data_access.layers.load import demo_layer_path
 
 ROOT = Path(__file__).resolve().parents[2]
-GOS_KEYS = ["messages", "mentions", "mentions_single", "images_linked", "unmatched_messages", "spans_out_of_range", "skipped"]
-ICR_KEYS = ["rows", "aligned_unique", "aligned_ambiguous", "not_aligned", "crs", "crs_aligned", "splits", "skipped"]
+GOS_KEYS = ["messages", "mentions", "mentions_single", "images_linked", "unmatched_messages", "spans_out_of_range", "skipped",
+            "skipped_total"]
+ICR_KEYS = ["rows", "aligned_unique", "aligned_ambiguous", "not_aligned", "crs", "crs_aligned", "splits", "skipped",
+            "skipped_total"]
 
 
 def run_cli(*args, cache):
@@ -57,7 +59,8 @@ def test_real_gos_mentions_figures(shared_data, tmp_path):
                      cache=tmp_path)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == {"messages": 1086, "mentions": 1486, "mentions_single": 1319, "images_linked": 1908,
-                                         "unmatched_messages": 0, "spans_out_of_range": 0, "skipped": []}
+                                         "unmatched_messages": 0, "spans_out_of_range": 0, "skipped": [],
+                                         "skipped_total": 0}
 
 
 @pytest.mark.shared
@@ -70,4 +73,4 @@ def test_real_codraw_icr_figures(shared_data, tmp_path):
         "splits": {"train": {"dialogs_with_cr": 2732, "rounds_with_cr": 5689},
                    "val": {"dialogs_with_cr": 354, "rounds_with_cr": 740},
                    "test": {"dialogs_with_cr": 365, "rounds_with_cr": 713}},
-        "skipped": []}
+        "skipped": [], "skipped_total": 0}

@@ -61,7 +61,7 @@ def test_a_hand_made_run_over_three_demo_messages(corpus, tmp_path):
     assert loaded.unmatched["reason"].tolist()[0].startswith("the interaction has no round 9")
     assert [s.record for s in loaded.skipped] == ["run.jsonl:6"]
     assert figures(scored)["names_image_when_gold_empty"] == 0.0
-    assert set(summary) == {"run", "scored_messages", "unmatched", "exact_match", "precision", "recall", "f1", "skipped"}
+    assert set(summary) == {"run", "scored_messages", "unmatched", "exact_match", "precision", "recall", "f1", "skipped", "skipped_total"}
 
 
 def test_demo_runs_agree_with_an_independent_implementation(corpus, tmp_path):

@@ -1,0 +1,69 @@
+"""What one input may cost: the size and line budget of every kind of file the dashboard reads.
+
+Every reader takes its limits from here (``docs/hardening.md`` has the same table with the reasons), so
+that a small hostile file cannot hold a server thread or its memory: a file over its byte budget is refused
+before it is read, gzip data is decompressed in pieces and refused as soon as it passes the byte or the line
+budget (never after inflating it whole), and whatever a reader skips is kept in a bounded list
+(``common.SkippedRecords``: the first ``SKIPPED_KEPT`` records and the count of all of them). So the memory
+of reading one input is bounded by its byte budget, not by how many lines it has. Standard library only.
+
+The real files, for scale: CoDraw_1_0.json 155 MB (11 MB gzip, 9,993 dialogs); the largest A Game Of
+Sorts file 1 MB; a Minecraft game file about 1.2 MB; a CoDraw run of every round 77,502 lines; the
+published layers 0.3 MB (gos-mentions, 1,086 lines) and 2.1 MB (icr-codraw-data.tsv, 13,728 lines); a
+codebook a few kB with a handful of labels.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+KiB = 1 << 10
+MiB = 1 << 20
+GiB = 1 << 30
+
+# How many skipped records a reader keeps (with the count of all of them): the Data and Runs pages and
+# the CLIs' ``skipped`` list show these, ``skipped_total`` says how many there were.
+SKIPPED_KEPT = 1000
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The limits of one kind of input: bytes on disk and after decompression, and lines."""
+
+    kind: str
+    what: str  # how messages name such a file ("run file")
+    max_bytes: int  # the file as stored, and its content after gzip decompression
+    max_lines: int  # newline-separated lines (a one-document JSON file counts its line breaks too)
+    reason: str  # why this much, for the documentation
+    max_memory: Optional[int] = None  # peak memory of the process reading one such input (tested), if budgeted
+
+
+# A corpus is configured by whoever runs the app, so its budgets are generous (see safe_io.LIMITS, per
+# file of each corpus format); runs, layers, codebooks and uploads may come from any visitor.
+CORPUS = Budget("corpus", "corpus file", 4 * GiB, 20_000_000,
+                "per file format in safe_io.LIMITS; 4 GB for the single CoDraw file (ten times the real corpus "
+                "is 1.5 GB), 256 MB for one JSON Lines file")  # memory: measured, see the README's benchmarks
+# Reading a run holds its content and, for a moment, its decompressed pieces before they are joined: about
+# twice the byte budget, plus the interpreter with pandas, pyarrow and the corpus (about 0.3 GB for a demo).
+RUN_BYTES_MEMORY = 512 * MiB
+RUN = Budget("run", "run file", RUN_BYTES_MEMORY, 1_000_000,
+             "a CoDraw run in the corpus layout is the corpus file (155 MB); the longest JSON Lines run, "
+             "every CoDraw round, has 77,502 lines", max_memory=3 * RUN_BYTES_MEMORY)
+LAYER = Budget("layer", "layer file", 64 * MiB, 500_000,
+               "the published layers are 0.3 MB and 2.1 MB with 1,086 and 13,728 lines", max_memory=768 * MiB)
+CODEBOOK = Budget("codebook", "codebook file", 1 * MiB, 20_000,
+                  "a codebook of the most labels allowed, each with a long description, is about 0.5 MB",
+                  max_memory=384 * MiB)
+UPLOAD = Budget("upload", "uploaded run file", 200 * MiB, RUN.max_lines,
+                "Streamlit's own upload limit (server.maxUploadSize, 200 MB); once saved it is a run file "
+                "and its content has the run budget", max_memory=3 * RUN_BYTES_MEMORY)
+
+BUDGETS = {b.kind: b for b in (CORPUS, RUN, LAYER, CODEBOOK, UPLOAD)}
+
+# A codebook is shown as one button per label on every Replay step, so its size is counted in labels too.
+MAX_LABELS = 200
+MAX_LABEL_NAME = 80  # characters
+MAX_DESCRIPTION = 2000  # characters, of a label's or a codebook's description
+
+# A deep link holds a handful of parameters; more than this is no link of the app's (said, then ignored).
+MAX_LINK_PARAMETERS = 1000
