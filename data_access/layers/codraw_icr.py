@@ -10,8 +10,10 @@ Texts are compared in a normalised form (``normalise``): lower case, every run o
 letters or digits replaced by one space, trimmed -- so the layer's tokenised ``it 's`` and the corpus's
 ``it's``, or ``1 2`` and ``1/2``, compare equal. Alignment indexes the corpus's rounds by their normalised
 Drawer message (one dictionary look-up per row), then keeps the candidates whose Teller context agrees with
-the row's given context. One candidate left: ``aligned_unique``; several: ``aligned_ambiguous`` (e.g. "ok
-check please" with no context given); none: ``not_aligned``. Only unique alignments become annotations.
+the row's given context. Several candidates are narrowed by the texts with their punctuation (``exact_form``: lower
+case, white space removed, so ``ok , thanks !`` meets ``ok, thanks!`` but not ``ok thanks``) when that leaves
+one. One candidate left: ``aligned_unique``; several: ``aligned_ambiguous`` (e.g. "ok check please" with no
+context given); none: ``not_aligned``. Only unique alignments become annotations.
 
 A line with the wrong number of fields, or an ``is CR?`` / ``impossible to know?`` value other than 1/0/empty,
 is skipped and listed; a file whose header is not the published one is not this layer (SourceError).
@@ -125,6 +127,20 @@ def normalise(texts) -> pa.Array:
     return pc.utf8_trim_whitespace(array)
 
 
+def exact_form(texts) -> pa.Array:
+    """The tie-break form: lower case with every white space removed, punctuation kept (so the layer's
+    tokenised ``ok , thanks !`` meets the corpus's ``ok, thanks!`` but not ``ok thanks``)."""
+    if isinstance(texts, pd.Series):
+        texts = texts.array
+    try:
+        array = pa.array(texts, type=pa.string())
+    except (TypeError, pa.ArrowException):
+        array = pa.array([str(t) for t in texts], type=pa.string())
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    return pc.replace_substring_regex(pc.utf8_lower(pc.fill_null(array, "")), r"\s+", "")
+
+
 def corpus_rounds(loaded: LoadedCorpus) -> pd.DataFrame:
     """dialog_id, split, round, msg_t, msg_d of every round, in dialog and round order."""
     rounds = loaded.frames["rounds"]
@@ -157,8 +173,14 @@ def align(layer: IcrLayer, rounds: pd.DataFrame) -> AlignedLayer:
     # The next Teller message: msg_t of round k+1, empty after a dialog's last round.
     following = pc.if_else(pa.array(same_dialog_next), pc.take(teller, pa.array(np.minimum(np.arange(n) + 1, max(n - 1, 0)))), "") \
         if n else teller
+    teller_exact = exact_form(rounds["msg_t"])
+    following_exact = pc.if_else(pa.array(same_dialog_next), pc.take(teller_exact, pa.array(np.minimum(np.arange(n) + 1, max(n - 1, 0)))), "") \
+        if n else teller_exact
     corpus = pd.DataFrame({"d": normalise(rounds["msg_d"]).to_numpy(zero_copy_only=False),
                            "p": teller.to_numpy(zero_copy_only=False), "n": following.to_numpy(zero_copy_only=False),
+                           "D": exact_form(rounds["msg_d"]).to_numpy(zero_copy_only=False),
+                           "P": teller_exact.to_numpy(zero_copy_only=False),
+                           "N": following_exact.to_numpy(zero_copy_only=False),
                            "i": np.arange(n)})
 
     rows = layer.rows
@@ -166,6 +188,9 @@ def align(layer: IcrLayer, rounds: pd.DataFrame) -> AlignedLayer:
         "d": normalise([r.drawer for r in rows]).to_numpy(zero_copy_only=False),
         "p": normalise([r.previous for r in rows]).to_numpy(zero_copy_only=False),
         "n": normalise([r.next for r in rows]).to_numpy(zero_copy_only=False),
+        "D": exact_form([r.drawer for r in rows]).to_numpy(zero_copy_only=False),
+        "P": exact_form([r.previous for r in rows]).to_numpy(zero_copy_only=False),
+        "N": exact_form([r.next for r in rows]).to_numpy(zero_copy_only=False),
         "has_p": [r.previous.strip() != NOT_GIVEN for r in rows],
         "has_n": [r.next.strip() != NOT_GIVEN for r in rows],
     })
@@ -180,8 +205,18 @@ def align(layer: IcrLayer, rounds: pd.DataFrame) -> AlignedLayer:
             continue
         index = corpus.groupby(keys, sort=False)["i"].agg(["size", "first"])
         hits = given.loc[mask, keys].join(index, on=keys)
-        counts[mask] = hits["size"].fillna(0).to_numpy(dtype=np.int64)
-        first[mask] = hits["first"].fillna(-1).to_numpy(dtype=np.int64)
+        found = hits["size"].fillna(0).to_numpy(dtype=np.int64).copy()
+        at = hits["first"].fillna(-1).to_numpy(dtype=np.int64).copy()
+        # Tie-break: of several rounds equal once normalised, the one whose texts also agree in punctuation
+        # (case and spacing still ignored) is the row's, when it is the only one.
+        exact = [k.upper() for k in keys]
+        tie = corpus.groupby(keys + exact, sort=False)["i"].agg(["size", "first"])
+        tied = given.loc[mask, keys + exact].join(tie, on=keys + exact)
+        settled = (found > 1) & (tied["size"].fillna(0).to_numpy(dtype=np.int64) == 1)
+        found[settled] = 1
+        at[settled] = tied["first"].to_numpy()[settled].astype(np.int64)
+        counts[mask] = found
+        first[mask] = at
     statuses = np.where(counts == 1, UNIQUE, np.where(counts > 1, AMBIGUOUS, NOT_ALIGNED))
     matched = [int(i) if c == 1 else None for i, c in zip(first, counts)]
 

@@ -69,7 +69,7 @@ def test_real_codraw_icr_figures(shared_data, tmp_path):
                      shared_data / "annotations" / "icr-codraw-data.tsv", cache=tmp_path)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == {
-        "rows": 13727, "aligned_unique": 12201, "aligned_ambiguous": 1526, "not_aligned": 0, "crs": 7593, "crs_aligned": 7142,
+        "rows": 13727, "aligned_unique": 12214, "aligned_ambiguous": 1513, "not_aligned": 0, "crs": 7593, "crs_aligned": 7142,
         "splits": {"train": {"dialogs_with_cr": 2732, "rounds_with_cr": 5689},
                    "val": {"dialogs_with_cr": 354, "rounds_with_cr": 740},
                    "test": {"dialogs_with_cr": 365, "rounds_with_cr": 713}},

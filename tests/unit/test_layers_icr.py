@@ -123,3 +123,30 @@ def test_read_export_read_gives_the_same(tmp_path, rounds):
     unique_again = again.annotations[columns].sort_values(["dialog_id", "turn"]).reset_index(drop=True)
     unique_before = aligned.annotations[columns].sort_values(["dialog_id", "turn"]).reset_index(drop=True)
     assert unique_again.equals(unique_before)
+
+
+def test_punctuation_breaks_a_tie_between_rounds_equal_once_normalised(tmp_path):
+    """Issue 26: rows that differ from several rounds only in punctuation were all ambiguous; the round whose
+    punctuation also agrees (case and spacing ignored) is the row's when it is the only one."""
+    rounds = pd.DataFrame([
+        ("train_00001", "train", 1, "a tree", "ok, thank you!"),
+        ("train_00002", "train", 1, "a tree", "ok thank you"),
+        ("train_00003", "train", 1, "a tree", "ok thank you"),
+        ("train_00004", "train", 1, "a sun", "is it big?"),
+        ("train_00005", "train", 1, "a sun", "is it big?"),
+    ], columns=["dialog_id", "split", "round", "msg_t", "msg_d"])
+    path = tmp_path / "icr-codraw-data.tsv"
+    path.write_text("\n".join([HEADER, "a tree\tok , thank you !\t---\t0\t", "a tree\tok thank you\t---\t0\t",
+                               "a sun\tis it big ?\t---\t1\t"]) + "\n", encoding="utf-8")
+    aligned = codraw_icr.align(codraw_icr.read_layer(path), rounds)
+    assert aligned.rows["alignment"].tolist() == ["unique", "ambiguous", "ambiguous"]
+    assert aligned.rows["dialog_id"].tolist()[0] == "train_00001"
+    assert codraw_icr.exact_form(["Ok , Thank  you !", None]).to_pylist() == ["ok,thankyou!", ""]
+
+
+@pytest.mark.shared
+def test_the_real_layer_aligns_at_least_12212_rows_uniquely(shared_data, tmp_path):
+    loaded = load_path("codraw", shared_data / "codraw" / "CoDraw_1_0.json.gz", cache_root=tmp_path)
+    aligned = codraw_icr.load(loaded, shared_data / "annotations" / "icr-codraw-data.tsv")
+    assert aligned.figures["aligned_unique"] >= 12_212
+    assert aligned.figures["aligned_unique"] + aligned.figures["aligned_ambiguous"] == 13_727
