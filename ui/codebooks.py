@@ -61,7 +61,7 @@ def label_editor(book: Optional[cb.Codebook], key: str) -> pd.DataFrame:
 
 def save(coding: CodingStore, name: str, description: str, labels: list[cb.Label], coder: str) -> None:
     try:
-        book = cb.Codebook(name=name.strip(), labels=tuple(labels), description=description)
+        book = cb.check_budget(cb.Codebook(name=name.strip(), labels=tuple(labels), description=description))
         saved = coding.save_codebook(book, created_by=coder or None)
     except (cb.CodebookError, ValueError, NotesStoreError) as exc:
         st.session_state["codebooks_message"] = ("error", f"Not saved: {exc}")

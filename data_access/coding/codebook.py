@@ -15,6 +15,7 @@ was made under. The exchange form (JSON or YAML, the same tree)::
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import asdict, dataclass
@@ -22,8 +23,10 @@ from typing import Any
 
 import yaml
 
+from ..budgets import CODEBOOK, MAX_DESCRIPTION, MAX_LABEL_NAME, MAX_LABELS
+
 SCOPES = ("dialog", "turn", "span")
-_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")  # matched whole (fullmatch): "#1f77b4\n" is no colour
 DEFAULT_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
                    "#bcbd22", "#17becf"]
 
@@ -55,11 +58,11 @@ class Label:
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name.strip():
             raise CodebookError(f"a label needs a name; got {_show(self.name)}")
-        if self.name != self.name.strip() or "\n" in self.name:
+        if self.name != self.name.strip() or "\n" in self.name or "\r" in self.name:
             raise CodebookError(f"label {_show(self.name)}: no leading/trailing spaces or line breaks in a name")
         if self.scope not in SCOPES:
             raise CodebookError(f"label {_show(self.name)}: scope must be one of {', '.join(SCOPES)}; got {_show(self.scope)}")
-        if not isinstance(self.colour, str) or not _COLOUR.match(self.colour):
+        if not isinstance(self.colour, str) or not _COLOUR.fullmatch(self.colour):
             raise CodebookError(f"label {_show(self.name)}: colour must look like #1f77b4; got {_show(self.colour)}")
         if not isinstance(self.description, str):
             raise CodebookError(f"label {_show(self.name)}: description must be text")
@@ -95,10 +98,14 @@ class Codebook:
                     raise CodebookError(f"codebook {_show(self.name)}: shortcut {_show(label.key)} is used twice")
                 seen_keys.add(label.key.lower())
 
+    @functools.cached_property
+    def _by_name(self) -> dict[str, Label]:
+        return {label.name: label for label in self.labels}
+
     def label(self, name: str) -> Label:
-        for label in self.labels:
-            if label.name == name:
-                return label
+        label = self._by_name.get(name)
+        if label is not None:
+            return label
         raise KeyError(f"codebook {_show(self.name)} v{self.version} has no label {name!r}")
 
     def labels_for(self, scope: str) -> list[Label]:
@@ -116,6 +123,22 @@ class Codebook:
         return Codebook(self.name, tuple(labels), self.description if description is None else description)
 
 
+def check_budget(codebook: Codebook) -> Codebook:
+    """The codebook, or CodebookError when it is larger than a new version may be (``budgets``: labels, name
+    and description lengths). Checked on import and on save, not on reading a saved version back."""
+    if len(codebook.labels) > MAX_LABELS:
+        raise CodebookError(f"codebook {_show(codebook.name)} has {len(codebook.labels):,} labels; a codebook has at "
+                            f"most {MAX_LABELS} (each is a button on every Replay step)")
+    if len(codebook.description) > MAX_DESCRIPTION:
+        raise CodebookError(f"codebook {_show(codebook.name)}: a description has at most {MAX_DESCRIPTION:,} characters")
+    for label in codebook.labels:
+        if len(label.name) > MAX_LABEL_NAME:
+            raise CodebookError(f"label {_show(label.name)}: a name has at most {MAX_LABEL_NAME} characters")
+        if len(label.description) > MAX_DESCRIPTION:
+            raise CodebookError(f"label {_show(label.name)}: a description has at most {MAX_DESCRIPTION:,} characters")
+    return codebook
+
+
 def from_dict(data: Any, source: str = "codebook") -> Codebook:
     """A codebook from its exchange form; ``source`` names the file in messages."""
     if not isinstance(data, dict):
@@ -126,6 +149,8 @@ def from_dict(data: Any, source: str = "codebook") -> Codebook:
     labels = data.get("labels")
     if not isinstance(labels, list):
         raise CodebookError(f"{source}: labels must be a list")
+    if len(labels) > MAX_LABELS:  # refused before a single label is built
+        raise CodebookError(f"{source}: {len(labels):,} labels; a codebook has at most {MAX_LABELS}")
     parsed = []
     for index, item in enumerate(labels, 1):
         if not isinstance(item, dict):
@@ -147,20 +172,78 @@ def from_dict(data: Any, source: str = "codebook") -> Codebook:
             raise CodebookError(f"{source}: label {index}: {exc}") from None
     try:
         name: Any = data.get("name")  # __post_init__ refuses a missing or non-text name
-        return Codebook(name=name, labels=tuple(parsed), description=data.get("description") or "")
+        return check_budget(Codebook(name=name, labels=tuple(parsed), description=data.get("description") or ""))
     except CodebookError as exc:
         raise CodebookError(f"{source}: {exc}") from None
 
 
+class _UniqueKeys:
+    """Refuses a key given twice in one mapping: YAML and JSON parsers silently keep the last value, so a
+    codebook edited by hand could lose a label's field unseen."""
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            seen: dict = {}
+            for key_node, _value in node.value:
+                key = self.construct_object(key_node, deep=True)
+                line = key_node.start_mark.line + 1
+                try:
+                    if key in seen:
+                        raise CodebookError(f"key {_show(key)} is given twice (lines {seen[key]} and {line}); "
+                                            "give each key once")
+                    seen[key] = line
+                except TypeError:  # an unhashable key: the constructor refuses it with its own message
+                    continue
+        return super().construct_mapping(node, deep=deep)
+
+
+class _StrictLoader(_UniqueKeys, yaml.SafeLoader):
+    """The safe loader (pure Python, whose messages name the line of a syntax error), for the small files
+    codebooks are (a few kB)."""
+
+
+_FAST_FROM = 64 * 1024  # bytes; larger files are parsed by libyaml: the pure-Python parser took 61 s for 5 MB
+_MAX_DEPTH = 500  # nesting levels; the pure-Python loader stops at Python's recursion limit by itself
+
+
+class _FastStrictLoader(_UniqueKeys, yaml.CSafeLoader if getattr(yaml, "__with_libyaml__", False) else yaml.SafeLoader):
+    """The safe loader on libyaml's parser, for larger files; nesting is bounded before anything is built."""
+
+    def construct_document(self, node):
+        stack, visited = [(node, 1)], set()
+        while stack:
+            current, depth = stack.pop()
+            if id(current) in visited:  # an alias: walked once (an alias bomb would be 10^9 nodes otherwise)
+                continue
+            visited.add(id(current))
+            if depth > _MAX_DEPTH:
+                raise RecursionError("nested too deeply")
+            if isinstance(current, yaml.SequenceNode):
+                stack.extend((child, depth + 1) for child in current.value)
+            elif isinstance(current, yaml.MappingNode):
+                stack.extend((child, depth + 1) for pair in current.value for child in pair)
+        return super().construct_document(node)
+
+
 def loads(text: str | bytes, source: str = "codebook") -> Codebook:
-    """Parse JSON or YAML (YAML is a superset of JSON; safe loader: no tags, no objects)."""
+    """Parse JSON or YAML (YAML is a superset of JSON; safe loader: no tags, no objects), within the codebook
+    budget (``budgets.CODEBOOK``: bytes and lines, checked before parsing; ``MAX_LABELS`` labels)."""
+    size = len(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
+    if size > CODEBOOK.max_bytes:
+        raise CodebookError(f"{source}: {size:,} bytes, more than a codebook file may have ({CODEBOOK.max_bytes:,})")
+    lines = text.count(b"\n" if isinstance(text, bytes) else "\n")
+    if lines > CODEBOOK.max_lines:
+        raise CodebookError(f"{source}: {lines:,} lines, more than a codebook file may have ({CODEBOOK.max_lines:,})")
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise CodebookError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     try:
-        data = yaml.safe_load(text)
+        loader = _StrictLoader if size < _FAST_FROM else _FastStrictLoader
+        data = yaml.load(text, Loader=loader)  # noqa: S506 - subclasses of the safe loaders
+    except CodebookError as exc:
+        raise CodebookError(f"{source}: {exc}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
@@ -171,6 +254,13 @@ def loads(text: str | bytes, source: str = "codebook") -> Codebook:
         return from_dict(data, source)
     except RecursionError:
         raise CodebookError(f"{source}: nested too deeply to be a codebook") from None
+
+
+@functools.lru_cache(maxsize=256)
+def labels_from_json(text: str) -> tuple[Label, ...]:
+    """The labels of a saved version, from the JSON the store keeps; parsed and validated once per distinct
+    text (a saved version never changes), not on every rerun of every page that shows the codebook."""
+    return tuple(Label(**item) for item in json.loads(text))
 
 
 def to_json(codebook: Codebook) -> str:

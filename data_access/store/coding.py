@@ -126,7 +126,7 @@ class CodingStore:
             if missing_ok:
                 return None
             raise KeyError(f"there is no codebook {name!r}" + (f" version {version}" if version else ""))
-        labels = tuple(cb.Label(**item) for item in json.loads(row[3]))
+        labels = cb.labels_from_json(row[3])  # parsed once per saved version, not per rerun
         return cb.Codebook(row[0], labels, row[2], int(row[1]), row[4] or "", row[5])
 
     def codebooks(self) -> pd.DataFrame:
@@ -137,7 +137,7 @@ class CodingStore:
                 "WHERE c.version = (SELECT MAX(version) FROM codebooks d WHERE d.name = c.name) ORDER BY c.name"
             ).fetchall()
         return pd.DataFrame(
-            [(r[0], int(r[1]), r[2], len(json.loads(r[3])), r[4] or "", r[5]) for r in rows],
+            [(r[0], int(r[1]), r[2], len(cb.labels_from_json(r[3])), r[4] or "", r[5]) for r in rows],
             columns=["name", "version", "description", "n_labels", "created_by", "created_at"])
 
     # -- annotations -----------------------------------------------------------------------------------------
