@@ -17,7 +17,7 @@ from typing import Any, Callable, Optional
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from data_access.common import CORPUS_NAMES, CORPUS_TITLES, LoadedCorpus, SourceError
+from data_access.common import CORPUS_NAMES, CORPUS_TITLES, LoadedCorpus, SourceError, describe_unexpected
 from data_access.corpora import is_cached, load_source
 from data_access.sources import Source, configured_source
 from ui.widgets import md_escape
@@ -99,7 +99,7 @@ def _load(key: CorpusKey) -> LoadedCorpus | LoadFailure:
     except SourceError as exc:
         return LoadFailure(key.corpus, str(exc))
     except Exception as exc:  # noqa: BLE001 - a broken corpus must not take the app down
-        return LoadFailure(key.corpus, f"{key.data or 'demo corpus'}: unexpected {type(exc).__name__}: {exc}")
+        return LoadFailure(key.corpus, f"{key.data or 'demo corpus'}: {describe_unexpected(exc)}")
 
 
 def _source(key: CorpusKey) -> Source:
@@ -358,7 +358,7 @@ def _load_run(key: CorpusKey, run_key: RunKey):
     except SourceError as exc:
         return LoadFailure(key.corpus, str(exc))
     except Exception as exc:  # noqa: BLE001 - a broken run must not take the page down
-        return LoadFailure(key.corpus, f"{run_key.file}: unexpected {type(exc).__name__}: {exc}")
+        return LoadFailure(key.corpus, f"{run_key.file}: {describe_unexpected(exc)}")
 
 
 def model_run(name: str, run_key: RunKey):
@@ -427,7 +427,7 @@ def _layer(key: LayerKey):
     except SourceError as exc:
         return LoadFailure(key.layer, str(exc))
     except Exception as exc:  # noqa: BLE001 - a broken layer must not take the page down
-        return LoadFailure(key.layer, f"{key.file}: unexpected {type(exc).__name__}: {exc}")
+        return LoadFailure(key.layer, f"{key.file}: {describe_unexpected(exc)}")
 
 
 def layer_derived(function: Callable, name: str, *args):

@@ -174,7 +174,8 @@ def read_rows(path: Path) -> tuple[list[dict], Tally, bool]:
     return rows, tally, False
 
 
-_METRIC_LINE = re.compile(rb"^[A-Za-z_]+ [-+0-9.eEnaif]+$")
+# "bleu4 0.31", "f1_score: 0.5": a metric's name may hold digits (it used to have to be letters only) and a colon
+_METRIC_LINE = re.compile(rb"^[A-Za-z_][A-Za-z0-9_.-]*:?\s+[-+0-9.eEnaif]+$")
 
 
 def _generated_sentences(data: bytes) -> Optional[list]:
