@@ -328,8 +328,10 @@ def _label_buttons(coding, book, corpus, dialog, round_, turn, coder, mine) -> N
         columns = st.columns([1.2] + [1] * len(labels))
         columns[0].markdown(f"**{title}**")
         for column, label in zip(columns[1:], labels):
-            text = ("✅ " if label.name in on else "") + label.name + (f" [{label.key}]" if label.key else "")
-            if column.button(text, key=f"label_{scope}_{label.name}", help=label.description or None,
+            # a button's label and help are markdown: a label's name and description are the codebook's text
+            # (its key is one letter or digit, checked by the codebook)
+            text = ("✅ " if label.name in on else "") + md_escape(label.name) + (f" [{label.key}]" if label.key else "")
+            if column.button(text, key=f"label_{scope}_{label.name}", help=md_escape(label.description) or None,
                              type="primary" if label.name in on else "secondary"):
                 _attempt(lambda name=label.name: toggle_label(coding, book, name, corpus, dialog, round_, turn, coder))
                 st.rerun()

@@ -317,7 +317,7 @@ def slice_section(name: str, runs: dict) -> None:
         st.caption("No slice has at least 3 units.")
         return
     st.caption("Every value of each domain feature, ranked by the largest gap between the slice and the whole "
-               + ("(the run's own statistic)." if other is None else f"(difference {a} − {against})."))
+               + ("(the run's own statistic)." if other is None else f"(difference {md_escape(a)} − {md_escape(against)})."))
     st.dataframe(gaps, hide_index=True, width="stretch",
                  column_config={c: st.column_config.NumberColumn(format="%+.3f" if c == "gap" else "%.3f")
                                 for c in ("value", "overall", "gap")})

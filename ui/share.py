@@ -12,7 +12,7 @@ import streamlit as st
 from data_access import export_html, export_latex, snapshots
 from data_access.export_figures import FigureExportError, corpora_of_chart, figure_bytes, source_line
 from ui import cached
-from ui.widgets import query_param
+from ui.widgets import md_escape, query_param
 
 
 def _safe(name: str) -> str:
@@ -39,7 +39,7 @@ def replay_downloads(corpus: str, dialog: str, round_: Optional[int], key: str =
         run = query_param("run")
         run_key = cached.run_keys(corpus).get(run) if run else None
         if run is not None and run_key is not None:
-            st.download_button(f"⬇ HTML replay with the model run “{run}” beside the humans",
+            st.download_button(f"⬇ HTML replay with the model run “{md_escape(run)}” beside the humans",
                                key=f"{key}_runhtml_{name}", file_name=f"{name}-{_safe(run)}.html", mime="text/html",
                                on_click="ignore", icon=":material/html:",
                                data=lambda: cached.run_derived(export_html.run_replay_html, corpus, run_key, dialog, round_)

@@ -120,10 +120,20 @@ def download_buttons(frame: pd.DataFrame | Callable[[], pd.DataFrame], stem: str
 _MARKDOWN_SPECIAL = str.maketrans({**{c: "\\" + c for c in string.punctuation}, "\n": " ", "\r": " "})
 
 
+# Escapes are not enough for bare URLs and e-mail addresses: Streamlit's markdown (remark-gfm) links them
+# after parsing, in the text its escapes leave ("http://evil.example/u1.png" became a link however
+# escaped). It links only a URL or address that starts the text or follows white space or punctuation, so
+# an invisible WORD JOINER (U+2060) is put before each ``http``, ``www`` and ``@``: shown as the same text,
+# and no link. A browser test checks both.
+_AUTOLINK_START = re.compile(r"(?i)(?<![A-Za-z0-9])(https?|ftps?|www|mailto|xmpp)(?=\\[:.])|(?=\\@)")
+_WORD_JOINER = "\u2060"
+
+
 def md_escape(text) -> str:
     """The one escaping helper: any string from a file or a URL, made inert text inside our own markdown
-    (st.markdown / caption / warning / info / error / subheader, ``caption=`` of st.image, widget labels)."""
-    return str(text).translate(_MARKDOWN_SPECIAL)
+    (st.markdown / caption / warning / info / error / subheader, ``caption=`` of st.image, widget labels and
+    their ``help``, tabs, expanders, metrics): no link, image, emphasis, directive, and no bare URL linked."""
+    return _AUTOLINK_START.sub(lambda m: _WORD_JOINER + (m.group(1) or ""), str(text).translate(_MARKDOWN_SPECIAL))
 
 
 def md_link_value(value) -> str:
