@@ -308,8 +308,9 @@ def _span_by_offsets(coding, book, corpus, dialog, round_, turn, coder, utteranc
             index = st.selectbox("Utterance", options, format_func=lambda i: f"{utterances.loc[i, 'speaker']}: "
                                  f"{str(utterances.loc[i, 'text'])[:60]}")
             left, right = st.columns(2)
-            start = left.number_input("Start (first character, from 0)", min_value=0, step=1, value=0)
-            end = right.number_input("End (exclusive)", min_value=1, step=1, value=1)
+            # No lower bound in the boxes: a bound drops −5 without a word; the save says why it is refused.
+            start = left.number_input("Start (first character, from 0)", step=1, value=0)
+            end = right.number_input("End (exclusive)", step=1, value=1)
             label = st.selectbox("Label", [lab.name for lab in span_labels])
             if st.form_submit_button("Save span"):
                 action = {"kind": "span", "label": label, "utterance": index, "start": start, "end": end}
