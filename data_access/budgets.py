@@ -52,7 +52,7 @@ RUN = Budget("run", "run file", RUN_BYTES_MEMORY, 1_000_000,
 LAYER = Budget("layer", "layer file", 64 * MiB, 500_000,
                "the published layers are 0.3 MB and 2.1 MB with 1,086 and 13,728 lines", max_memory=768 * MiB)
 CODEBOOK = Budget("codebook", "codebook file", 1 * MiB, 20_000,
-                  "a codebook of the most labels allowed, each with a long description, is about 0.5 MB",
+                  "a codebook of the most labels allowed, each with a description of 2,000 characters, is 0.4 MB",
                   max_memory=384 * MiB)
 UPLOAD = Budget("upload", "uploaded run file", 200 * MiB, RUN.max_lines,
                 "Streamlit's own upload limit (server.maxUploadSize, 200 MB); once saved it is a run file "
