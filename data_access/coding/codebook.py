@@ -239,6 +239,12 @@ def loads(text: str | bytes, source: str = "codebook") -> Codebook:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise CodebookError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    data = _json_document(text)  # JSON (what the app exports) is read by the C decoder, 50 times faster
+    if data is not _NOT_JSON:
+        try:
+            return from_dict(data, source)
+        except RecursionError:
+            raise CodebookError(f"{source}: nested too deeply to be a codebook") from None
     try:
         loader = _StrictLoader if size < _FAST_FROM else _FastStrictLoader
         data = yaml.load(text, Loader=loader)  # noqa: S506 - subclasses of the safe loaders
@@ -254,6 +260,35 @@ def loads(text: str | bytes, source: str = "codebook") -> Codebook:
         return from_dict(data, source)
     except RecursionError:
         raise CodebookError(f"{source}: nested too deeply to be a codebook") from None
+
+
+_NOT_JSON = object()
+
+
+class _RepeatedKey(Exception):
+    pass
+
+
+def _unique_pairs(pairs):
+    keys = [key for key, _value in pairs]
+    if len(set(keys)) != len(keys):
+        raise _RepeatedKey  # read again as YAML, whose message names the key and its lines
+    return dict(pairs)
+
+
+def _refuse_constant(name):
+    raise ValueError(name)  # NaN / Infinity are no JSON; YAML reads them as text, as before
+
+
+def _json_document(text: str):
+    """The document when ``text`` is plain JSON without a repeated key, else ``_NOT_JSON`` (the YAML loader then
+    reads it, with its own messages for every fault)."""
+    if not text.lstrip().startswith(("{", "[")):
+        return _NOT_JSON
+    try:
+        return json.loads(text, object_pairs_hook=_unique_pairs, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError, _RepeatedKey):
+        return _NOT_JSON
 
 
 @functools.lru_cache(maxsize=256)
