@@ -124,7 +124,7 @@ class SkippedRecords(list):
     """The skipped records of one input, bounded: the first ``keep`` of them, and ``total``, how many there
     were in all. Every reader collects into one (a file of eight million bad lines costs a counter, not
     eight million records); it is a list of what it kept, so it is shown, pickled and iterated as before.
-    ``left_off`` = total - kept. Adding another SkippedRecords carries over its own left-off count."""
+    ``left_off`` = total - kept. Extending it with another SkippedRecords carries over that one's left-off count."""
 
     def __init__(self, records: Iterable[SkippedRecord] = (), keep: int = SKIPPED_KEPT, total: Optional[int] = None):
         super().__init__()
@@ -144,10 +144,6 @@ class SkippedRecords(list):
         for record in records:
             self.append(record)
         self.total += extra
-
-    def __iadd__(self, records):
-        self.extend(records)
-        return self
 
     @property
     def full(self) -> bool:

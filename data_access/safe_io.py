@@ -137,6 +137,7 @@ def gunzip_capped(raw: bytes, limit: int, path: Path | str, what: str = "file",
         while position < size:
             decompressor = zlib.decompressobj(16 + zlib.MAX_WBITS)
             while True:
+                chunk: bytes | memoryview
                 if decompressor.unconsumed_tail:
                     chunk = decompressor.unconsumed_tail
                 elif position < size:

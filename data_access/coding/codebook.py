@@ -177,37 +177,43 @@ def from_dict(data: Any, source: str = "codebook") -> Codebook:
         raise CodebookError(f"{source}: {exc}") from None
 
 
-class _UniqueKeys:
-    """Refuses a key given twice in one mapping: YAML and JSON parsers silently keep the last value, so a
-    codebook edited by hand could lose a label's field unseen."""
-
-    def construct_mapping(self, node, deep=False):
-        if isinstance(node, yaml.MappingNode):
-            seen: dict = {}
-            for key_node, _value in node.value:
-                key = self.construct_object(key_node, deep=True)
-                line = key_node.start_mark.line + 1
-                try:
-                    if key in seen:
-                        raise CodebookError(f"key {_show(key)} is given twice (lines {seen[key]} and {line}); "
-                                            "give each key once")
-                    seen[key] = line
-                except TypeError:  # an unhashable key: the constructor refuses it with its own message
-                    continue
-        return super().construct_mapping(node, deep=deep)
+def _unique_mapping(loader, node, deep=False):
+    """``construct_mapping`` that refuses a key given twice in one mapping: YAML and JSON parsers silently keep
+    the last value, so a codebook edited by hand could lose a label's field unseen."""
+    if isinstance(node, yaml.MappingNode):
+        seen: dict = {}
+        for key_node, _value in node.value:
+            key = loader.construct_object(key_node, deep=True)
+            line = key_node.start_mark.line + 1
+            try:
+                if key in seen:
+                    raise CodebookError(f"key {_show(key)} is given twice (lines {seen[key]} and {line}); "
+                                        "give each key once")
+                seen[key] = line
+            except TypeError:  # an unhashable key: the constructor refuses it with its own message
+                continue
+    return yaml.constructor.SafeConstructor.construct_mapping(loader, node, deep=deep)
 
 
-class _StrictLoader(_UniqueKeys, yaml.SafeLoader):
+class _StrictLoader(yaml.SafeLoader):
     """The safe loader (pure Python, whose messages name the line of a syntax error), for the small files
     codebooks are (a few kB)."""
+
+    construct_mapping = _unique_mapping
 
 
 _FAST_FROM = 64 * 1024  # bytes; larger files are parsed by libyaml: the pure-Python parser took 61 s for 5 MB
 _MAX_DEPTH = 500  # nesting levels; the pure-Python loader stops at Python's recursion limit by itself
 
 
-class _FastStrictLoader(_UniqueKeys, yaml.CSafeLoader if getattr(yaml, "__with_libyaml__", False) else yaml.SafeLoader):
+# libyaml's parser where PyYAML was built with it (the pinned wheel is), else the pure-Python one
+_FAST_BASE: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _FastStrictLoader(_FAST_BASE):
     """The safe loader on libyaml's parser, for larger files; nesting is bounded before anything is built."""
+
+    construct_mapping = _unique_mapping
 
     def construct_document(self, node):
         stack, visited = [(node, 1)], set()
@@ -231,7 +237,7 @@ def loads(text: str | bytes, source: str = "codebook") -> Codebook:
     size = len(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
     if size > CODEBOOK.max_bytes:
         raise CodebookError(f"{source}: {size:,} bytes, more than a codebook file may have ({CODEBOOK.max_bytes:,})")
-    lines = text.count(b"\n" if isinstance(text, bytes) else "\n")
+    lines = text.count(b"\n") if isinstance(text, bytes) else text.count("\n")
     if lines > CODEBOOK.max_lines:
         raise CodebookError(f"{source}: {lines:,} lines, more than a codebook file may have ({CODEBOOK.max_lines:,})")
     if isinstance(text, bytes):

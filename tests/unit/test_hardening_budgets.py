@@ -24,6 +24,9 @@ from data_access.layers.load import demo_layer_path
 
 ROOT = Path(__file__).resolve().parents[2]
 MB = 1 << 20
+# Each test takes a few seconds on an idle 2-core machine; the bound leaves room for a busy one and still
+# catches a refusal that waited for the whole content (minutes).
+SECONDS = 60
 
 # Runs the command given as arguments as its only child; prints its exit code, output and peak memory.
 _PEAK = ("import json, resource, subprocess, sys; r = subprocess.run(sys.argv[1:], capture_output=True, text=True); "
@@ -92,7 +95,7 @@ def test_a_gzip_of_one_run_line_and_800_million_junk_lines_is_refused_while_it_i
     assert result["err"].strip() == (f"error: {run}: decompresses to more than 1,000,000 lines, more than a run "
                                      "file can have")
     assert result["peak"] < budgets.RUN.max_memory and result["peak"] < 600 * MB, result["peak"]
-    assert result["seconds"] < 20
+    assert result["seconds"] < SECONDS
 
 
 def test_a_100_mb_gzip_of_newlines_is_refused_not_a_crash(corpora, tmp_path):
@@ -104,7 +107,7 @@ def test_a_100_mb_gzip_of_newlines_is_refused_not_a_crash(corpora, tmp_path):
     result = cli("run-summary", "gos", paths["gos"], run, cache=cache)
     assert result["code"] == 2 and "more than 1,000,000 lines" in result["err"], result["err"]
     assert result["peak"] < budgets.RUN.max_memory and result["peak"] < 600 * MB, result["peak"]
-    assert result["seconds"] < 20
+    assert result["seconds"] < SECONDS
 
 
 def test_a_gzip_past_the_byte_budget_is_refused_one_piece_past_it(corpora, tmp_path):
@@ -118,17 +121,17 @@ def test_a_gzip_past_the_byte_budget_is_refused_one_piece_past_it(corpora, tmp_p
 
 
 def test_bad_lines_within_the_budget_cost_a_counter_each(corpora, tmp_path):
-    """Nine hundred thousand junk lines beside one good one: scored, the first 1,000 listed, all counted."""
+    """Four hundred thousand junk lines beside one good one: scored, the first 1,000 listed, all counted."""
     cache, paths = corpora
     run = tmp_path / "many.jsonl"
-    run.write_bytes(GOS_LINE + b"{not json\n" * 900_000)
+    run.write_bytes(GOS_LINE + b"{not json\n" * 400_000)
     result = cli("run-summary", "gos", paths["gos"], run, "--compact", cache=cache)
     assert result["code"] == 0, result["err"]
     summary = json.loads(result["out"])
-    assert summary["skipped_total"] == 900_000 and len(summary["skipped"]) == budgets.SKIPPED_KEPT
+    assert summary["skipped_total"] == 400_000 and len(summary["skipped"]) == budgets.SKIPPED_KEPT
     assert summary["skipped"][0]["record"] == "many.jsonl:2" and summary["unmatched"] == 1
     assert result["peak"] < 600 * MB, result["peak"]
-    assert result["seconds"] < 20
+    assert result["seconds"] < SECONDS
 
 
 ICR_HEADER = ("previous utterance by the teller\tdrawer's utterance\tnext utterance by the teller\tis CR?\t"
@@ -143,7 +146,7 @@ def test_a_layer_of_200_million_malformed_rows_is_refused_while_it_is_read(corpo
     result = cli("layer-summary", "codraw-icr", paths["codraw"], layer, cache=cache)
     assert result["code"] == 2 and "more than 500,000 lines, more than a layer file can have" in result["err"]
     assert result["peak"] < budgets.LAYER.max_memory, result["peak"]
-    assert result["seconds"] < 20
+    assert result["seconds"] < SECONDS
 
 
 def test_a_21_gb_layer_is_refused_before_it_is_read(corpora, tmp_path):
@@ -155,21 +158,21 @@ def test_a_21_gb_layer_is_refused_before_it_is_read(corpora, tmp_path):
         file.truncate(21_100 * 1000 * 1000)
     result = cli("layer-summary", "codraw-icr", paths["codraw"], layer, cache=cache)
     assert result["code"] == 2 and "is 19.7 GB, more than a layer file can be (64.0 MB)" in result["err"], result["err"]
-    assert result["seconds"] < 20
+    assert result["seconds"] < SECONDS
 
 
 def test_malformed_layer_rows_within_the_budget_are_counted_not_kept(corpora, tmp_path):
     cache, paths = corpora
     good = demo_layer_path("codraw-icr", cache).read_bytes()
     layer = tmp_path / "icr-codraw-data.tsv"
-    layer.write_bytes(good + b"only\ttwo\n" * 450_000)
+    layer.write_bytes(good + b"only\ttwo\n" * 300_000)
     result = cli("layer-summary", "codraw-icr", paths["codraw"], layer, "--compact", cache=cache)
     assert result["code"] == 0, result["err"]
     figures = json.loads(result["out"])
-    assert figures["skipped_total"] == 450_000 and len(figures["skipped"]) == budgets.SKIPPED_KEPT
+    assert figures["skipped_total"] == 300_000 and len(figures["skipped"]) == budgets.SKIPPED_KEPT
     assert figures["aligned_unique"] > 0
     assert result["peak"] < budgets.LAYER.max_memory, result["peak"]
-    assert result["seconds"] < 20
+    assert result["seconds"] < SECONDS
 
 
 def test_every_kind_of_input_has_a_documented_budget():

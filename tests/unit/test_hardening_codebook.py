@@ -30,7 +30,7 @@ def test_a_large_codebook_is_refused_before_it_is_parsed(megabytes):
     started = time.perf_counter()
     with pytest.raises(cb.CodebookError) as info:
         cb.loads(text, "big.yaml")
-    assert time.perf_counter() - started < 1
+    assert time.perf_counter() - started < 5  # 0.05 s on an idle machine
     assert str(info.value) == (f"big.yaml: {len(text):,} bytes, more than a codebook file may have "
                                f"({budgets.CODEBOOK.max_bytes:,})")
 
@@ -42,7 +42,7 @@ def test_a_codebook_of_10000_labels_is_refused_naming_the_file():
     started = time.perf_counter()
     with pytest.raises(cb.CodebookError) as info:
         cb.loads(text, "huge.json")
-    assert time.perf_counter() - started < 3
+    assert time.perf_counter() - started < 5  # 0.09 s on an idle machine
     assert str(info.value) == f"huge.json: 10,000 labels; a codebook has at most {budgets.MAX_LABELS}"
 
 
@@ -51,7 +51,7 @@ def test_the_largest_codebook_allowed_imports_in_seconds():
     assert 64 * 1024 < len(text) < budgets.CODEBOOK.max_bytes
     started = time.perf_counter()
     book = cb.loads(text, "full.json")
-    assert len(book.labels) == budgets.MAX_LABELS and time.perf_counter() - started < 5
+    assert len(book.labels) == budgets.MAX_LABELS and time.perf_counter() - started < 10  # 0.06 s idle
 
 
 def test_a_saved_codebook_over_the_label_budget_is_refused_on_save():
