@@ -210,4 +210,4 @@ def test_zero_padding_between_gzip_members_is_passed_over_quickly(tmp_path):
     data = gzip.compress(b"a\n") + b"\0" * (64 * MB) + gzip.compress(b"b\n")
     started = time.perf_counter()
     assert gunzip_capped(data, 1 << 20, tmp_path / "x.gz", "file", 10) == b"a\nb\n"
-    assert time.perf_counter() - started < 2
+    assert time.perf_counter() - started < 10  # 0.1 s on an idle machine
