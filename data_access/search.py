@@ -252,18 +252,22 @@ class SearchIndex:
         case_sensitive: bool = False,
         whole_word: Optional[bool] = None,
         corpora: Optional[Sequence[str]] = None,
+        within: Optional[np.ndarray] = None,
         limit: Optional[int] = DEFAULT_LIMIT,
         context: int = DEFAULT_CONTEXT,
         time_limit: float = TIME_LIMIT_S,
     ) -> SearchResult:
         """Search; raises ``InvalidQuery`` (friendly message) for an empty, malformed or too slow query.
 
-        ``corpora`` restricts the search to those corpora; ``limit=None`` builds KWIC rows for every match
+        ``corpora`` restricts the search to those corpora, ``within`` (a boolean mask over the index's rows, e.g. a
+        ``data_access.words`` sub-corpus) to those utterances; ``limit=None`` builds KWIC rows for every match
         (``limit=0`` none: use ``page`` for one corpus's page of hits)."""
         compiled = query if isinstance(query, CompiledQuery) else compile_query(query, mode, case_sensitive, whole_word)
         selected = np.ones(len(self.frame), dtype=bool)
         if corpora is not None:
             selected = self.frame["corpus"].isin(list(corpora)).to_numpy()
+        if within is not None:
+            selected = selected & np.asarray(within, dtype=bool)
         mask, engine = self._mask(compiled, selected, time_limit)
         rows = np.flatnonzero(mask)
         shown = rows if limit is None else rows[: max(0, int(limit))]
