@@ -178,3 +178,10 @@ class TokenIndex:
         codes[valid] = found
         first = np.flatnonzero(valid)[np.unique(found, return_index=True)[1]] if len(found) else np.zeros(0, np.int64)
         return codes, valid, first
+
+
+def word_types(texts: pd.Series) -> set[str]:
+    """The distinct words of ``texts`` (the Overview's vocabulary)."""
+    values = texts.astype("str").where(texts.notna(), "").tolist() if len(texts) else []
+    words, _rows = _arrow_tokens(pa.array(values, type=pa.string()))
+    return set(pc.unique(words).to_pylist()) if len(words) else set()
