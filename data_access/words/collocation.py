@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from .concordance import find
+from .frequency import count_items
 from .stats import chi2_1df_p, g2_table
 from .tokens import TokenIndex
 
@@ -44,15 +45,15 @@ def collocates(index: TokenIndex, query: str, messages: Optional[np.ndarray] = N
     if sort not in SORTS:
         raise ValueError(f"sort must be one of {SORTS}, not {sort!r}")
     hits = find(index, query, messages)
-    selected = index.token_mask(messages)
     size = len(index.vocab)
     positions, is_left = window_positions(index, hits.starts, hits.length, window)
     found = index.ids[positions]
     together = np.bincount(found, minlength=size)
     left = np.bincount(found[is_left], minlength=size)
-    frequency = np.bincount(index.ids[selected], minlength=size)
+    counted = count_items(index, messages, 1)
+    frequency = counted.counts
     words = np.flatnonzero(together >= max(1, int(min_count)))
-    n_words, span, node = float(selected.sum()), float(len(positions)), float(len(hits))
+    n_words, span, node = float(counted.tokens), float(len(positions)), float(len(hits))
     o11 = together[words].astype(float)
     fy = frequency[words].astype(float)
     o12, o21 = np.maximum(span - o11, 0), np.maximum(fy - o11, 0)

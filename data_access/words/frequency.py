@@ -31,19 +31,19 @@ class Counts:
 def count_items(index: TokenIndex, messages: Optional[np.ndarray], n: int = 1) -> Counts:
     """Occurrences and dispersion of every n-gram in the messages selected by ``messages`` (None = all)."""
     codes, valid = index.ngram_codes(n)
-    selected = index.token_mask(messages)
     size = int(codes.max()) + 1 if len(codes) else 0
-    keep = selected & valid  # an n-gram lies in one message: its first token's message decides
+    pairs, pair_items = index.item_dialogs(n)
+    if messages is None:  # the whole corpus: no mask to apply
+        keep, lengths, dialogs = valid, index.message_lengths, index.dialogs
+    else:
+        messages = np.asarray(messages, dtype=bool)
+        keep = messages[index.rows] & valid  # an n-gram lies in one message: its first token's message decides
+        lengths, dialogs = index.message_lengths[messages], index.dialogs[messages]
     counts = np.bincount(codes[keep], minlength=size)
-    # dispersion: in the tokens sorted by (item, dialog) once for the index, the first of each pair kept
-    order, sorted_codes, sorted_dialogs = index.sorted_by_item(n)
-    kept = keep[order]
-    items, dialogs = sorted_codes[kept], sorted_dialogs[kept]
-    first = np.ones(len(items), dtype=bool)
-    first[1:] = (items[1:] != items[:-1]) | (dialogs[1:] != dialogs[:-1])
-    dispersion = np.bincount(items[first], minlength=size)
-    in_dialogs = np.bincount(index.token_dialogs[selected], minlength=index.n_dialogs) if index.n_dialogs else np.zeros(0)
-    return Counts(counts=counts, dialogs=dispersion, tokens=int(selected.sum()), n_dialogs=int((in_dialogs > 0).sum()))
+    present = np.bincount(pairs[keep], minlength=len(pair_items)) > 0
+    dispersion = np.bincount(pair_items[present], minlength=size)
+    in_dialogs = np.bincount(dialogs[lengths > 0], minlength=index.n_dialogs) if index.n_dialogs else np.zeros(0)
+    return Counts(counts=counts, dialogs=dispersion, tokens=int(lengths.sum()), n_dialogs=int((in_dialogs > 0).sum()))
 
 
 def frequency_list(index: TokenIndex, messages: Optional[np.ndarray] = None, n: int = 1, top: Optional[int] = 100,

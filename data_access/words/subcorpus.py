@@ -137,6 +137,8 @@ def message_facts(utterances: pd.DataFrame, dialogs: dict[str, pd.DataFrame],
     # a span annotation names its utterance by its position among the utterances of its turn
     facts["position"] = keys.groupby(["corpus", "dialog_id", "round", "turn"], sort=False).cumcount().to_numpy()
     facts["dialog_id"] = keys["dialog_id"]
+    for column in ("corpus", "role", "split", "cr"):  # filters compare codes, not strings
+        facts[column] = facts[column].astype("category")
     return facts[FACT_COLUMNS]
 
 
@@ -182,17 +184,25 @@ def codes_mask(facts: pd.DataFrame, codes: pd.DataFrame) -> np.ndarray:
     return mask
 
 
+def _is_in(column: pd.Series, values) -> np.ndarray:
+    """``column.isin(values)`` as a numpy mask, on the category codes when the column is categorical."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        categories = column.cat.categories
+        wanted = [categories.get_loc(v) for v in values if v in categories]
+        return np.isin(column.cat.codes.to_numpy(), np.asarray(wanted, dtype=np.int64))
+    return column.isin(list(values)).to_numpy()
+
+
 def subcorpus_mask(facts: pd.DataFrame, filters: Filters, codes: Optional[pd.DataFrame] = None) -> np.ndarray:
     """The messages of ``facts`` that meet every filter. ``codes``: the annotations selected by the code filter
     (``filters.code_label``; the caller reads them from the coding store), ignored when no code is asked for."""
     mask = np.ones(len(facts), dtype=bool)
-    corpus = facts["corpus"].to_numpy()
     for column, wanted in (("corpus", filters.corpora), ("role", filters.roles), ("split", filters.splits)):
         if wanted:
-            mask &= facts[column].isin(list(wanted)).to_numpy()
+            mask &= _is_in(facts[column], wanted)
     if filters.score_min is not None or filters.score_max is not None:
         score = facts["score"].to_numpy(dtype=float)
-        inside = (corpus == "codraw") & ~np.isnan(score)
+        inside = _is_in(facts["corpus"], ["codraw"]) & ~np.isnan(score)
         if filters.score_min is not None:
             inside &= score >= float(filters.score_min) - 1e-9
         if filters.score_max is not None:
@@ -210,7 +220,7 @@ def subcorpus_mask(facts: pd.DataFrame, filters: Filters, codes: Optional[pd.Dat
     if filters.cr:
         if filters.cr not in CR:
             raise ValueError(f"cr must be one of {CR}")
-        mask &= (facts["cr"] == filters.cr).to_numpy()
+        mask &= _is_in(facts["cr"], [filters.cr])
     if filters.mention:
         if filters.mention not in MENTION:
             raise ValueError(f"mention must be one of {MENTION}")

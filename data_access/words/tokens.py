@@ -106,7 +106,7 @@ class TokenIndex:
     def prepare(self, sizes: Sequence[int] = (1, 2, 3)) -> "TokenIndex":
         """Build the n-gram tables ahead (seconds over a large corpus), so that no query pays for them."""
         for n in sizes:
-            self.sorted_by_item(int(n))
+            self.item_dialogs(int(n))
         return self
 
     def word_id(self, word: str) -> int:
@@ -117,6 +117,11 @@ class TokenIndex:
     def phrase_ids(self, text: str) -> list[int]:
         """The ids of the words of ``text`` (``tokenize``); -1 for a word that never occurs."""
         return [self._lookup.get(w, -1) for w in tokenize(text)]
+
+    @functools.cached_property
+    def message_lengths(self) -> np.ndarray:
+        """Words per message."""
+        return np.diff(self.row_starts)
 
     def token_mask(self, messages: np.ndarray | None) -> np.ndarray:
         """Per token: whether its message is selected (``messages`` a boolean mask over the frame; None = all)."""
@@ -148,16 +153,15 @@ class TokenIndex:
         return [" ".join(str(self.vocab[self.ids[p + k]]) for k in range(n)) for p in first[np.asarray(codes, np.int64)]]
 
     @functools.lru_cache(maxsize=4)  # noqa: B019 - one index per set of corpora, kept for the process
-    def sorted_by_item(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(order, codes, dialogs): the token positions sorted by n-gram code, then dialog, and the codes and
-        dialog numbers in that order. Dispersion under any mask is then one linear pass."""
-        codes = self.ngram_codes(n)[0]
-        dialogs = self.token_dialogs
-        if len(dialogs) < 2 or bool((dialogs[1:] >= dialogs[:-1]).all()):  # messages grouped by dialog: one stable sort
-            order = np.argsort(codes, kind="stable")
-        else:
-            order = np.lexsort((dialogs, codes))
-        return order, codes[order], dialogs[order]
+    def item_dialogs(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """(pair of every token, item of every pair): the distinct (n-gram, dialog) pairs numbered, -1 where
+        no n-gram starts. Dispersion under any mask is then two counts: the pairs present, per item."""
+        codes, valid = self.ngram_codes(n)
+        pairs = np.full(len(codes), -1, dtype=np.int64)
+        width = np.int64(max(1, self.n_dialogs))
+        found, uniques = pd.factorize(codes[valid] * width + self.token_dialogs[valid], sort=False)
+        pairs[valid] = found
+        return pairs, (np.asarray(uniques, dtype=np.int64) // width) if len(uniques) else np.zeros(0, np.int64)
 
     @functools.lru_cache(maxsize=4)  # noqa: B019 - one index per set of corpora, kept for the process
     def _ngrams(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
