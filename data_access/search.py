@@ -353,6 +353,28 @@ class SearchIndex:
         })
         return hits[HIT_COLUMNS]
 
+    def match_spans(self, compiled: CompiledQuery, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(row, start, end) of every match of the keyword (``highlight``) in the utterances at ``rows``, in
+        order: what a concordance lists (``data_access.words.concordance.from_spans``)."""
+        highlight = _re2(compiled.highlight, compiled.case_sensitive)
+        found_rows, starts, ends = [], [], []
+        texts = self.frame["text"]
+        for row in np.asarray(rows, dtype=np.int64):
+            text = texts.iat[int(row)]
+            text = text if isinstance(text, str) else ""
+            position = 0
+            while position <= len(text):
+                found = highlight.search(text, position)
+                if not found:
+                    break
+                start, end = found.span(1)
+                if end > start:
+                    found_rows.append(int(row)), starts.append(start), ends.append(end)
+                # the next match may begin with the boundary this one ended on (whole words: "the the")
+                position = max(end, start + 1, found.span()[0] + 1)
+        return (np.asarray(found_rows, dtype=np.int64), np.asarray(starts, dtype=np.int64),
+                np.asarray(ends, dtype=np.int64))
+
     @functools.cached_property
     def _codes(self) -> tuple[np.ndarray, list[str], np.ndarray, np.ndarray]:
         """Per row: corpus code and dialog code; the corpus names in index order; each dialog's corpus code."""

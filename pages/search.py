@@ -8,7 +8,7 @@ import streamlit as st
 
 from data_access.common import CORPUS_TITLES
 from data_access.figures.charts import count_phrase
-from data_access.search import MODES, PAGE_SIZE, default_whole_word, split_words
+from data_access.search import MODES, PAGE_SIZE, default_whole_word
 from ui import words as ui_words
 from ui.cached import available_corpora, search, search_index, search_page
 from ui.concordance import HitList, concordance_view, sort_widgets
@@ -78,17 +78,16 @@ for tab, corpus in zip(tabs, result.counts["corpus"]):
                            "link": st.column_config.LinkColumn("Replay", display_text="open ▶")},
         )
 
-terms = split_words(query) if mode == "words" else []
-if result.total and len(terms) == 1 and whole_word and not case_sensitive:
+if result.total:
     st.subheader("Concordance, sorted by context")
-    st.caption("Every occurrence of the word or phrase as the Words page counts it (words lower-cased, CoDraw's "
-               "“it 's” read as it's), aligned on the match and sorted by the words around it. Click a line to "
-               "replay it here, with the match highlighted; the Replay then walks the list (next hit).")
+    hit_list = HitList(query, (), filters, mode, case_sensitive, whole_word)
+    st.caption("Every occurrence, aligned on the match and sorted by the words around it"
+               + (" (words as the Words page counts them: lower-cased, CoDraw's “it 's” read as it's)" if hit_list.by_words
+                  else " (each match widened to the words it touches)")
+               + ". Click a line to replay it here with the match highlighted; the Replay then walks the list (next hit).")
     keys = sort_widgets("search")
     in_corpora = dataclasses.replace(filters, corpora=tuple(chosen)) if len(chosen) < len(corpora) else filters
-    concordance_view(HitList(terms[0], keys, in_corpora), "search", "lines")
-elif result.total:
-    st.caption("The concordance sorted by context is shown for one word or \"phrase\", whole words, any case.")
+    concordance_view(dataclasses.replace(hit_list, keys=keys, filters=in_corpora), "search", "lines")
 
 if result.total:
     index = search_index()  # the files are made on a click, on another thread: no Streamlit call in there

@@ -16,6 +16,7 @@ import streamlit as st
 
 from data_access.export_latex import latex_escape
 from data_access.links import parse_positive_int
+from data_access.search import MODES, default_whole_word, split_words
 from data_access.words import concordance
 from data_access.words.subcorpus import Filters
 from ui import words as ui_words
@@ -40,15 +41,28 @@ STYLE = """<style>
 
 @dataclass(frozen=True)
 class HitList:
-    """What defines a concordance: the query, the sort keys and the sub-corpus."""
+    """What defines a concordance: the query (with the Search page's mode and flags), the sort keys and the
+    sub-corpus."""
 
     query: str
     keys: tuple[str, ...]
     filters: Filters
+    mode: str = "words"
+    case_sensitive: bool = False
+    whole_word: bool = True
+
+    @property
+    def by_words(self) -> bool:
+        """Whether the hits are the occurrences of one word or phrase as the tokenisation counts them (else: the
+        search's matches, e.g. of a regular expression, each widened to the words it touches)."""
+        return self.mode == "words" and self.whole_word and not self.case_sensitive and len(split_words(self.query)) == 1
 
     def encode(self) -> str:
-        params = {"q": self.query, "s": ",".join(self.keys), **ui_words.filter_params(self.filters)}
-        return urlencode(params)
+        params = {"q": self.query, "s": ",".join(self.keys), "m": None if self.mode == "words" else self.mode,
+                  "c": "1" if self.case_sensitive else None,
+                  "w": None if self.whole_word == default_whole_word(self.mode) else ("1" if self.whole_word else "0"),
+                  **ui_words.filter_params(self.filters)}
+        return urlencode({k: v for k, v in params.items() if v is not None})
 
     @classmethod
     def decode(cls, text: str) -> Optional["HitList"]:
@@ -56,19 +70,35 @@ class HitList:
         if not params.get("q"):
             return None
         keys = tuple(k for k in params.get("s", "").split(",") if k in concordance.SORT_KEYS)
-        return cls(params["q"], keys, ui_words.filters_from_params(params))
+        mode = params.get("m") if params.get("m") in MODES else "words"
+        whole = {"1": True, "0": False}.get(params.get("w", ""), default_whole_word(mode))
+        return cls(params["q"], keys, ui_words.filters_from_params(params), mode, params.get("c") == "1", whole)
 
 
-def hits(hit_list: HitList) -> concordance.Hits:
-    """The sorted hits (shared, recomputed only for a new definition)."""
+def hits(hit_list: HitList) -> concordance.Hits | str:
+    """The sorted hits (shared, recomputed only for a new definition), or the search's message for a query
+    that cannot be searched."""
     corpus = ui_words.word_corpus()
-    return _hits(hit_list.query, hit_list.keys, ui_words.mask(hit_list.filters), id(corpus))
+    return _hits(hit_list.encode(), ui_words.mask(hit_list.filters), id(corpus))
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
-def _hits(query: str, keys: tuple, messages, corpus_id: int) -> concordance.Hits:
-    """Keyed by the messages selected (so a code filter follows the coding store) and the index's identity."""
-    return concordance.concordance(ui_words.word_corpus().index, query, messages, keys)
+def _hits(spec: str, messages, corpus_id: int) -> concordance.Hits | str:
+    """Keyed by the definition, the messages selected (so a code filter follows the coding store) and the
+    index's identity."""
+    from ui import cached
+
+    hit_list = HitList.decode(spec)
+
+    index = ui_words.word_corpus().index
+    if hit_list.by_words:
+        return concordance.concordance(index, split_words(hit_list.query)[0], messages, hit_list.keys)
+    corpora = tuple(hit_list.filters.corpora) or tuple(cached.available_corpora())
+    result = cached.search(hit_list.query, hit_list.mode, hit_list.case_sensitive, hit_list.whole_word, corpora, messages)
+    if isinstance(result, str):
+        return result
+    rows, starts, ends = cached.search_index().match_spans(result.query, result.rows)
+    return concordance.sort_hits(index, concordance.from_spans(index, rows, starts, ends), hit_list.keys)
 
 
 def sort_widgets(key: str, container=None) -> tuple[str, ...]:
@@ -115,10 +145,13 @@ def concordance_latex(frame, caption: str) -> str:
 
 def concordance_view(hit_list: HitList, key: str, page_param: str = "page") -> int:
     """The sorted concordance of ``hit_list``, page by page, with its exports; returns the number of hits."""
-    from ui.widgets import download_buttons
+    from ui.widgets import download_buttons, md_escape
 
     corpus = ui_words.word_corpus()
     found = hits(hit_list)
+    if isinstance(found, str):
+        st.warning(md_escape(found), icon="⚠️")
+        return 0
     total = len(found)
     if total == 0:
         st.caption("No occurrence of these words in this sub-corpus (words as the tokenisation counts them: "
@@ -151,7 +184,7 @@ def next_hit_control() -> None:
     if hit_list is None or number is None:
         return
     found = hits(hit_list)
-    if number > len(found):
+    if isinstance(found, str) or number > len(found):
         return
     corpus = ui_words.word_corpus()
     spec = hit_list.encode()

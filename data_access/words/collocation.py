@@ -27,11 +27,13 @@ COLLOCATE_COLUMNS = ["rank", "word", "cooccurrences", "left", "right", "node", "
 SORTS = ("log_dice", "g2", "cooccurrences")
 
 
-def window_positions(index: TokenIndex, starts: np.ndarray, length: int, window: int) -> tuple[np.ndarray, np.ndarray]:
-    """(positions, is_left) of every word within ``window`` words of each hit, in the hit's message."""
+def window_positions(index: TokenIndex, starts: np.ndarray, length, window: int) -> tuple[np.ndarray, np.ndarray]:
+    """(positions, is_left) of every word within ``window`` words of each hit (``length`` words long: one
+    number, or one per hit), in the hit's message."""
     window = max(1, int(window))
-    offsets = np.concatenate([np.arange(-window, 0), np.arange(length, length + window)]).astype(np.int64)
-    positions = starts[:, None] + offsets[None, :]
+    offsets = np.concatenate([np.arange(-window, 0), np.arange(window)]).astype(np.int64)
+    after = np.broadcast_to(np.asarray(length, dtype=np.int64), starts.shape)[:, None] * (offsets >= 0)[None, :]
+    positions = starts[:, None] + offsets[None, :] + after
     inside = (positions >= 0) & (positions < len(index.ids))
     clipped = np.clip(positions, 0, max(0, len(index.ids) - 1))
     inside &= index.rows[clipped] == index.rows[starts][:, None]

@@ -25,13 +25,40 @@ _LAYOUT = str.maketrans({"\n": " ", "\r": " ", "\t": " "})
 
 @dataclass(frozen=True)
 class Hits:
-    """Token positions where the query starts, and its length in tokens (the same for every hit)."""
+    """Token positions where each hit starts and its length in tokens (``length``: one for all, or per hit)."""
 
     starts: np.ndarray  # int64, in the order chosen (corpus order until sorted)
-    length: int
+    length: int | np.ndarray
 
     def __len__(self) -> int:
         return len(self.starts)
+
+    @property
+    def lengths(self) -> np.ndarray:
+        return np.broadcast_to(np.asarray(self.length, dtype=np.int64), self.starts.shape)
+
+    def take(self, order) -> "Hits":
+        lengths = self.length if np.ndim(self.length) == 0 else np.asarray(self.length)[order]
+        return Hits(self.starts[order], lengths)
+
+
+def from_spans(index: TokenIndex, rows: Sequence[int], starts: Sequence[int], ends: Sequence[int]) -> Hits:
+    """Hits from character spans (a regular expression's matches: message ``rows[i]``, characters
+    ``starts[i]:ends[i]``): the words the span touches. A span that touches no word (punctuation only) is left out."""
+    found_starts, found_lengths = [], []
+    texts = index.frame["text"]
+    spans_of: dict[int, list] = {}
+    for row, start, end in zip(rows, starts, ends):
+        row = int(row)
+        if row not in spans_of:
+            text = texts.iat[row]
+            spans_of[row] = token_spans(text if isinstance(text, str) else "")
+        spans = spans_of[row]
+        touched = [k for k, (a, b) in enumerate(spans) if a < end and b > start]
+        if touched and len(spans) == index.row_starts[row + 1] - index.row_starts[row]:
+            found_starts.append(int(index.row_starts[row]) + touched[0])
+            found_lengths.append(touched[-1] - touched[0] + 1)
+    return Hits(np.asarray(found_starts, dtype=np.int64), np.asarray(found_lengths, dtype=np.int64))
 
 
 def find(index: TokenIndex, query: str, messages: Optional[np.ndarray] = None) -> Hits:
@@ -57,7 +84,7 @@ def context_ids(index: TokenIndex, hits: Hits, key: str) -> np.ndarray:
     if key not in SORT_KEYS:
         raise ValueError(f"sort key must be one of {SORT_KEYS}, not {key!r}")
     distance = int(key[1])
-    positions = hits.starts - distance if key[0] == "L" else hits.starts + hits.length - 1 + distance
+    positions = hits.starts - distance if key[0] == "L" else hits.starts + hits.lengths - 1 + distance
     inside = (positions >= 0) & (positions < len(index.ids))
     clipped = np.clip(positions, 0, max(0, len(index.ids) - 1))
     same = inside & (index.rows[clipped] == index.rows[hits.starts]) if len(hits.starts) else inside
@@ -70,7 +97,7 @@ def sort_hits(index: TokenIndex, hits: Hits, keys: Sequence[str] = DEFAULT_SORT)
     if not keys or len(hits) < 2:
         return hits
     columns = [hits.starts] + [context_ids(index, hits, k) for k in reversed(keys)]
-    return Hits(hits.starts[np.lexsort(columns)], hits.length)
+    return hits.take(np.lexsort(columns))
 
 
 def concordance(index: TokenIndex, query: str, messages: Optional[np.ndarray] = None,
@@ -86,14 +113,15 @@ def lines(index: TokenIndex, hits: Hits, first: int = 0, count: Optional[int] = 
     (``…`` where the message goes on), ``link`` the replay at that step with the match highlighted."""
     end = len(hits) if count is None else min(len(hits), first + max(0, int(count)))
     chosen = hits.starts[first:end]
+    lengths = hits.lengths[first:end]
     rows = index.rows[chosen].astype(np.int64) if len(chosen) else np.zeros(0, np.int64)
     picked = index.frame.iloc[rows]
     left, match, right = [], [], []
-    for position, row, text in zip(chosen, rows, picked["text"].tolist()):
+    for position, length, row, text in zip(chosen, lengths, rows, picked["text"].tolist()):
         text = text if isinstance(text, str) else ""
         spans = token_spans(text)
         at = int(position - index.row_starts[row])
-        last = min(len(spans) - 1, at + hits.length - 1)
+        last = min(len(spans) - 1, at + int(length) - 1)
         if not spans or at >= len(spans):  # cannot happen when both tokenisers agree; show the message whole
             left.append(""), match.append(text.translate(_LAYOUT)), right.append("")
             continue

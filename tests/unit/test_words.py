@@ -250,3 +250,20 @@ def test_collocates_equal_a_plain_window_count(index):
     assert row["log_dice"] == pytest.approx(13.1926, abs=1e-4)
     assert row["g2"] == pytest.approx(stats.g2_table(fxy, span - fxy, fy - fxy, n - span - (fy - fxy)))
     assert (row["left"], row["right"]) == (0, 4)
+
+
+def test_regular_expression_matches_become_hits_on_the_words_they_touch(index):
+    from data_access.search import SearchIndex, compile_query
+
+    search = SearchIndex.build(utterances())
+    result = search.search("t.e", mode="regex", limit=0)
+    rows, starts, ends = search.match_spans(result.query, result.rows)
+    hits = concordance.from_spans(index, rows, starts, ends)
+    lines = concordance.lines(index, hits)
+    # "t.e" matches "the" (ten times) and the "tre" of "tree" (five times, "TREE" too): each widened to its word
+    assert sorted(set(lines["match"].str.lower())) == ["the", "tree"]
+    assert len(hits) == 15
+    whole = search.match_spans(compile_query("the"), np.arange(len(search)))
+    assert len(whole[0]) == 10  # every occurrence, not only the first in each message
+    sorted_hits = concordance.sort_hits(index, hits, ("R1",))
+    assert len(sorted_hits) == 15 and sorted_hits.lengths.tolist() == [1] * 15
