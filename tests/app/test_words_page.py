@@ -82,3 +82,45 @@ def test_search_filters_restrict_the_hits_and_the_concordance():
     assert f'data-hits="{_words("Drawer")["the"]}"' in _kwic(drawer)
     codraw_only = open_page("search", q="the", corpus="codraw", **{"in": "codraw"})
     assert f'data-hits="{_words(corpora=["codraw"])["the"]}"' in _kwic(codraw_only)
+
+
+def _count_where(corpus: str, keep) -> Counter:
+    utterances = load_configured(corpus).utterances
+    counts = Counter()
+    for row in utterances.itertuples(index=False):
+        if keep(row):
+            counts.update(tokenize(row.text))
+    return counts
+
+
+def test_published_layer_filters_select_the_labelled_messages(isolated_environment):
+    from data_access.corpora import load_path
+    from data_access.layers.load import demo_layer_path, load_layer
+
+    cache = isolated_environment / "cache"
+    layer = load_layer("codraw-icr", load_path("codraw", None, cache_root=cache), demo_layer_path("codraw-icr", cache), True)
+    crs = {(d, int(t)) for d, t, label in zip(layer.annotations["dialog_id"], layer.annotations["turn"],
+                                              layer.annotations["label"]) if label == "CR"}
+    expected = _count_where("codraw", lambda r: r.role == "Drawer" and (r.dialog_id, int(r.turn)) in crs)
+    assert expected["the"] > 0
+    at = open_page("words", role="Drawer", cr="CR", w="the", timeout=180)
+    assert not at.exception
+    assert all(count == expected[word] for word, count in _table(at, "frequency"))
+    assert f'data-hits="{expected["the"]}"' in _kwic(at)
+
+
+def test_own_codes_filter_reads_the_coding_store():
+    from data_access.coding import codebook as cb
+    from data_access.coding.store import CodingStore
+
+    store = CodingStore()
+    book = store.save_codebook(cb.Codebook("clarification", (cb.Label("CR", scope="turn"),)))
+    utterances = load_configured("codraw").utterances
+    first = utterances.iloc[0]
+    store.add_annotation("codraw", first["dialog_id"], codebook=book, label="CR", coder="ann", turn=int(first["turn"]))
+    expected = _count_where("codraw", lambda r: r.dialog_id == first["dialog_id"] and r.turn == first["turn"])
+    at = open_page("words", code="CR", coder="ann")
+    assert not at.exception
+    assert dict(_table(at, "frequency")) == dict(expected)
+    assert open_page("words", code="CR", coder="gold").get("html") is not None
+    assert _table(open_page("words", code="CR", coder="gold"), "frequency") == []
