@@ -6,6 +6,7 @@ every view, and every hit list the Replay walks, is a link."""
 from __future__ import annotations
 
 import html
+import threading
 from typing import Mapping, Optional
 from urllib.parse import urlencode
 
@@ -48,7 +49,13 @@ def _word_corpus(keys: tuple, layers: tuple) -> WordCorpus:
     frame = cached.search_index().frame
     dialogs = {name: cached.dialogs_frame(name) for name in cached.available_corpora()}
     rounds = cached.derived(_rounds, "gos") if "gos" in dialogs else None
-    return WordCorpus.build(frame, dialogs, rounds, _layer_annotations("codraw-icr"), _layer_annotations("gos-mentions"))
+    corpus = WordCorpus.build(frame, dialogs, rounds, _layer_annotations("codraw-icr"), _layer_annotations("gos-mentions"),
+                              prepare=False)
+    # The word tables now (Search needs no more); the 2- and 3-word tables meanwhile, off the page's thread
+    # (NumPy and pandas release the GIL for most of it), so that the Words page finds them ready.
+    corpus.index.prepare((1,))
+    threading.Thread(target=corpus.index.prepare, args=((2, 3),), name="words-ngrams", daemon=True).start()
+    return corpus
 
 
 def annotations() -> Optional[pd.DataFrame]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -79,6 +80,8 @@ class TokenIndex:
     dialogs: np.ndarray  # int64 per message
     n_dialogs: int
     _lookup: dict = field(default_factory=dict, repr=False)
+    # one lock per n: a page asking for a table a warm-up thread is building waits for it (not for the others)
+    _locks: dict = field(default_factory=lambda: {n: threading.RLock() for n in range(1, 4)}, repr=False)
 
     @classmethod
     def build(cls, utterances: pd.DataFrame) -> "TokenIndex":
@@ -139,23 +142,32 @@ class TokenIndex:
         """Per token: whether the next token belongs to the same message (an n-gram never spans two)."""
         return np.append(self.rows[1:] == self.rows[:-1], False) if len(self.rows) else np.zeros(0, bool)
 
+    def _lock(self, n: int) -> threading.RLock:
+        return self._locks.setdefault(int(n), threading.RLock())
+
     def ngram_codes(self, n: int) -> tuple[np.ndarray, np.ndarray]:
         """(codes, valid) of the n-word sequence starting at every token: ``codes`` numbers distinct
         sequences (``ngram_words`` turns one back into words), ``valid`` is False where fewer than ``n``
         tokens of the same message follow."""
-        return self._ngrams(int(n))[:2]
+        with self._lock(n):
+            return self._ngrams(int(n))[:2]
 
     def ngram_words(self, n: int, codes: Sequence[int]) -> list[str]:
         """The words (joined by a space) of n-gram ``codes`` from ``ngram_codes(n)``."""
         if n == 1:
             return [str(self.vocab[c]) for c in codes]
-        first = self._ngrams(int(n))[2]
+        with self._lock(n):
+            first = self._ngrams(int(n))[2]
         return [" ".join(str(self.vocab[self.ids[p + k]]) for k in range(n)) for p in first[np.asarray(codes, np.int64)]]
 
-    @functools.lru_cache(maxsize=4)  # noqa: B019 - one index per set of corpora, kept for the process
     def item_dialogs(self, n: int) -> tuple[np.ndarray, np.ndarray]:
         """(pair of every token, item of every pair): the distinct (n-gram, dialog) pairs numbered, -1 where
         no n-gram starts. Dispersion under any mask is then two counts: the pairs present, per item."""
+        with self._lock(n):
+            return self._item_dialogs(int(n))
+
+    @functools.lru_cache(maxsize=4)  # noqa: B019 - one index per set of corpora, kept for the process
+    def _item_dialogs(self, n: int) -> tuple[np.ndarray, np.ndarray]:
         codes, valid = self.ngram_codes(n)
         pairs = np.full(len(codes), -1, dtype=np.int64)
         width = np.int64(max(1, self.n_dialogs))
