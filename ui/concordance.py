@@ -14,7 +14,7 @@ from urllib.parse import parse_qsl, urlencode
 
 import streamlit as st
 
-from data_access.export_latex import latex_escape
+from data_access.export_latex import UNICODE_MARK, latex_escape
 from data_access.links import parse_positive_int
 from data_access.search import MODES, default_whole_word, split_words
 from data_access.words import concordance
@@ -138,7 +138,7 @@ def concordance_latex(frame, caption: str) -> str:
     body = [f"{latex_escape(r.left)} & \\textbf{{{latex_escape(r.match)}}} & {latex_escape(r.right)} & "
             f"{latex_escape(f'{r.corpus} {r.dialog_id}')} \\\\" for r in frame.itertuples(index=False)]
     return "\n".join([r"% \usepackage{booktabs}", r"\begin{table}[t]", r"\centering", r"\small",
-                      r"\caption{" + latex_escape(caption) + "}", r"\begin{tabular}{rcll}", r"\toprule",
+                      r"\caption{" + latex_escape(caption) + "}", UNICODE_MARK, r"\begin{tabular}{rcll}", r"\toprule",
                       r"Left & Match & Right & Dialog \\", r"\midrule", *body, r"\bottomrule", r"\end{tabular}",
                       r"\end{table}", ""])
 
