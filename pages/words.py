@@ -35,7 +35,8 @@ def base(**extra) -> dict:
 
 def concordance_of(text: str, chosen, key: str, title: str, page_param: str) -> None:
     st.markdown(f"**{md_escape(title)}** · {md_escape(chosen.describe())}")
-    concordance_view(HitList(text, keys, chosen), key, page_param)
+    phrase = " ".join(text.replace('"', " ").split())  # a 2- or 3-word sequence is one phrase, not words to AND
+    concordance_view(HitList(f'"{phrase}"' if " " in phrase else phrase, keys, chosen), key, page_param)
 
 
 if view == "Frequency":

@@ -124,3 +124,11 @@ def test_own_codes_filter_reads_the_coding_store():
     assert dict(_table(at, "frequency")) == dict(expected)
     assert open_page("words", code="CR", coder="gold").get("html") is not None
     assert _table(open_page("words", code="CR", coder="gold"), "frequency") == []
+
+
+def test_a_two_word_sequence_opens_the_concordance_of_that_phrase():
+    at = open_page("words", n="2-word sequences")
+    word, count = _table(at, "frequency")[0]
+    assert " " in word
+    at = open_page("words", n="2-word sequences", w=word)
+    assert f'data-hits="{count}"' in _kwic(at)
