@@ -79,14 +79,11 @@ elif view == "Collocations":
                          "the rest; attracted: more often in the window than expected. Click a word for its concordance."))
     extra = {"view": "Collocations", "q": node, "win": None if window == 5 else window,
              "min": None if minimum == 3 else minimum, "sort": None if order == "log_dice" else order}
-    lists, lines = st.columns([3, 3])
-    with lists:
-        st.html(ui_words.word_table_html(table, [link({**base(), **extra, "w": w}) for w in table["word"]],
-                                         {"log_dice": ".2f", "g2": ",.1f", "p": ".2g"}, "collocations"))
-        ui_words.exports(table, "collocations", f"Collocates of {node} within ±{window} words ({filters.describe()}).")
-    with lines:
-        keys = sort_widgets("words")
-        concordance_of(word or node, filters, "words_a", f"Concordance of “{word or node}”", "page")
+    st.html(ui_words.word_table_html(table.drop(columns=["node"]), [link({**base(), **extra, "w": w}) for w in table["word"]],
+                                     {"log_dice": ".2f", "g2": ",.1f", "p": ".2g"}, "collocations"))
+    ui_words.exports(table, "collocations", f"Collocates of {node} within ±{window} words ({filters.describe()}).")
+    keys = sort_widgets("words")
+    concordance_of(word or node, filters, "words_a", f"Concordance of “{word or node}”", "page")
 
 else:
     other = ui_words.filter_widgets("b_", "words_b", title="Sub-corpus B (filters)")

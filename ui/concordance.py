@@ -166,7 +166,7 @@ def concordance_view(hit_list: HitList, key: str, page_param: str = "page") -> i
     frame = concordance.lines(corpus.index, found, (page - 1) * PAGE_LINES, PAGE_LINES)
     st.html(lines_html(frame, hit_list, total))
     every = lambda: concordance.lines(corpus.index, found).drop(columns=["link"])
-    caption = f"Concordance of “{hit_list.query}” ({hit_list.filters.describe()}), sorted by {', '.join(hit_list.keys) or 'position'}."
+    caption = f"Concordance of “{hit_list.query.strip(chr(34))}” ({hit_list.filters.describe()}), sorted by {', '.join(hit_list.keys) or 'position'}."
     buttons = st.container(horizontal=True)
     with buttons:
         download_buttons(every, f"concordance-{key}", f"all {total:,} lines")
@@ -195,5 +195,5 @@ def next_hit_control() -> None:
             href = served(f"{line.link}&{urlencode({KWIC_PARAM: spec, HIT_PARAM: target})}")
             links.append(f'<a href="{html.escape(href)}" target="_self" data-nav="{"next" if target > number else "previous"}">'
                          f"{label}</a>")
-    st.html(f'<div class="vgd-hit-nav">Concordance of “{html.escape(hit_list.query)}”: hit {number:,} of {len(found):,} · '
+    st.html(f'<div class="vgd-hit-nav">Concordance of “{html.escape(hit_list.query.strip(chr(34)))}”: hit {number:,} of {len(found):,} · '
             + " · ".join(links) + "</div>")

@@ -186,15 +186,17 @@ def word_table_html(frame: pd.DataFrame, links: list[str], formats: Mapping[str,
             if column == "word":
                 cells.append(f'<td><a href="{html.escape(link)}" target="_self" data-word="{html.escape(str(value))}">'
                              f"{html.escape(str(value))}</a></td>")
-            elif isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+            elif isinstance(value, (bool, np.bool_)):
+                cells.append(f"<td>{'yes' if value else 'no'}</td>")
+            elif isinstance(value, (int, np.integer)):
                 cells.append(f'<td class="num">{int(value):,}</td>')
             elif isinstance(value, (float, np.floating)):
                 cells.append(f'<td class="num">{format(float(value), formats.get(column, ",.2f"))}</td>')
             else:
                 cells.append(f"<td>{html.escape(str(value))}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
-    return (TABLE_STYLE + f'<table class="vgd-words" data-table="{html.escape(key)}"><thead><tr>{head}</tr></thead>'
-            f"<tbody>{''.join(rows)}</tbody></table>")
+    return (TABLE_STYLE + f'<div style="overflow-x:auto"><table class="vgd-words" data-table="{html.escape(key)}">'
+            f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
 
 
 def exports(frame: pd.DataFrame, stem: str, caption: str) -> None:
