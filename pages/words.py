@@ -45,9 +45,10 @@ if view == "Frequency":
     top = int(url_choice("selectbox", "Show the top", TOPS, "top", key="words_top", default="100", container=controls[1]))
     mask = ui_words.mask(filters)
     n = SIZES[size]
-    table = frequency.frequency_list(corpus.index, mask, n, top=top)
-    found = frequency.count_items(corpus.index, mask, 1)
-    st.caption(md_escape(f"{found.tokens:,} words ({int((found.counts > 0).sum()):,} distinct) in {found.n_dialogs:,} dialogs "
+    found = frequency.count_items(corpus.index, mask, n)
+    table = frequency.frequency_list(corpus.index, mask, n, top=top, counts=found)
+    distinct = f"{int((found.counts > 0).sum()):,} distinct {'words' if n == 1 else size}"
+    st.caption(md_escape(f"{found.tokens:,} words ({distinct}) in {found.n_dialogs:,} dialogs "
                          f"— {filters.describe()}. per 10k: occurrences per 10,000 words; dialogs: how many dialogs "
                          "it occurs in (dispersion). Click a word for its concordance."))
     extra = {"n": None if size == "words" else size, "top": None if top == 100 else top}
@@ -96,8 +97,8 @@ else:
         st.info("Sub-corpora A and B are the same: set different filters for them (e.g. A: role Drawer and CoDraw "
                 "rounds labelled CR; B: role Drawer and not CR).", icon="ℹ️")
     mask_a, mask_b = ui_words.mask(filters), ui_words.mask(other)
-    table = keyness.keyness(corpus.index, mask_a, mask_b, SIZES[size], minimum, top=top)
-    a, b = frequency.count_items(corpus.index, mask_a, 1), frequency.count_items(corpus.index, mask_b, 1)
+    a, b = frequency.count_items(corpus.index, mask_a, SIZES[size]), frequency.count_items(corpus.index, mask_b, SIZES[size])
+    table = keyness.keyness(corpus.index, mask_a, mask_b, SIZES[size], minimum, top=top, counts=(a, b))
     st.caption(md_escape(f"A: {filters.describe()} ({a.tokens:,} words). B: {other.describe()} ({b.tokens:,} words). "
                          "G²: Dunning's log-likelihood (p from chi-square, 1 df); log ratio: log2 of A's relative "
                          "frequency over B's (+1 = twice as frequent in A). Click a word for its concordance in A and B."))

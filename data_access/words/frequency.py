@@ -47,9 +47,10 @@ def count_items(index: TokenIndex, messages: Optional[np.ndarray], n: int = 1) -
 
 
 def frequency_list(index: TokenIndex, messages: Optional[np.ndarray] = None, n: int = 1, top: Optional[int] = 100,
-                   min_count: int = 1) -> pd.DataFrame:
-    """The ``top`` most frequent n-grams (FREQUENCY_COLUMNS; ``top=None``: all with ``min_count`` or more)."""
-    found = count_items(index, messages, n)
+                   min_count: int = 1, counts: Optional[Counts] = None) -> pd.DataFrame:
+    """The ``top`` most frequent n-grams (FREQUENCY_COLUMNS; ``top=None``: all with ``min_count`` or more).
+    ``counts``: ``count_items(index, messages, n)`` when the caller has it already."""
+    found = counts if counts is not None else count_items(index, messages, n)
     items = np.flatnonzero(found.counts >= max(1, int(min_count)))
     counts = found.counts[items]
     # by count descending, then by word: n = 1 ids are alphabetical; n-grams are sorted by their words below

@@ -18,7 +18,7 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from .frequency import count_items
+from .frequency import Counts, count_items
 from .stats import chi2_1df_p, g2_table
 from .tokens import TokenIndex
 
@@ -36,9 +36,11 @@ def keyness_scores(a, b, c, d) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def keyness(index: TokenIndex, messages_a: Optional[np.ndarray], messages_b: Optional[np.ndarray], n: int = 1,
-            min_count: int = 3, top: Optional[int] = 100, max_p: Optional[float] = None) -> pd.DataFrame:
-    """KEYNESS_COLUMNS for every item occurring ``min_count`` times or more in A and B together."""
-    first, second = count_items(index, messages_a, n), count_items(index, messages_b, n)
+            min_count: int = 3, top: Optional[int] = 100, max_p: Optional[float] = None,
+            counts: Optional[tuple[Counts, Counts]] = None) -> pd.DataFrame:
+    """KEYNESS_COLUMNS for every item occurring ``min_count`` times or more in A and B together. ``counts``: the
+    ``count_items`` of A and B when the caller has them already."""
+    first, second = counts if counts is not None else (count_items(index, messages_a, n), count_items(index, messages_b, n))
     total = first.counts + second.counts
     items = np.flatnonzero(total >= max(1, int(min_count)))
     a, b = first.counts[items], second.counts[items]

@@ -135,12 +135,7 @@ class TokenIndex:
     @functools.cached_property
     def token_dialogs(self) -> np.ndarray:
         """The dialog number of every token."""
-        return self.dialogs[self.rows] if len(self.rows) else np.zeros(0, np.int64)
-
-    @functools.cached_property
-    def same_message_next(self) -> np.ndarray:
-        """Per token: whether the next token belongs to the same message (an n-gram never spans two)."""
-        return np.append(self.rows[1:] == self.rows[:-1], False) if len(self.rows) else np.zeros(0, bool)
+        return self.dialogs.astype(_compact(self.n_dialogs))[self.rows] if len(self.rows) else np.zeros(0, np.int32)
 
     def _lock(self, n: int) -> threading.RLock:
         return self._locks.setdefault(int(n), threading.RLock())
@@ -169,16 +164,16 @@ class TokenIndex:
     @functools.lru_cache(maxsize=4)  # noqa: B019 - one index per set of corpora, kept for the process
     def _item_dialogs(self, n: int) -> tuple[np.ndarray, np.ndarray]:
         codes, valid = self.ngram_codes(n)
-        pairs = np.full(len(codes), -1, dtype=np.int64)
         width = np.int64(max(1, self.n_dialogs))
-        found, uniques = pd.factorize(codes[valid] * width + self.token_dialogs[valid], sort=False)
+        found, uniques = pd.factorize(codes[valid].astype(np.int64) * width + self.token_dialogs[valid], sort=False)
+        pairs = np.full(len(codes), -1, dtype=_compact(len(uniques)))
         pairs[valid] = found
         return pairs, (np.asarray(uniques, dtype=np.int64) // width) if len(uniques) else np.zeros(0, np.int64)
 
     @functools.lru_cache(maxsize=4)  # noqa: B019 - one index per set of corpora, kept for the process
     def _ngrams(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if n == 1:
-            return self.ids.astype(np.int64), np.ones(len(self.ids), bool), np.zeros(0, np.int64)
+            return self.ids, np.ones(len(self.ids), bool), np.zeros(0, np.int64)
         size, total = len(self.vocab), len(self.ids)
         valid = np.ones(total, dtype=bool)
         key = self.ids.astype(np.int64)
@@ -189,11 +184,17 @@ class TokenIndex:
             shifted = np.zeros(total, dtype=np.int64)
             shifted[: total - k] = self.ids[k:]
             key = key * size + shifted
-        codes = np.full(total, -1, dtype=np.int64)
         found, uniques = pd.factorize(key[valid], sort=False)
+        del key
+        codes = np.full(total, -1, dtype=_compact(len(uniques)))
         codes[valid] = found
         first = np.flatnonzero(valid)[np.unique(found, return_index=True)[1]] if len(found) else np.zeros(0, np.int64)
         return codes, valid, first
+
+
+def _compact(count: int):
+    """The smallest integer type for numbers below ``count`` (the per-token tables of a large corpus: half the memory)."""
+    return np.int32 if count < 2**31 - 1 else np.int64
 
 
 def word_types(texts: pd.Series) -> set[str]:
