@@ -82,7 +82,7 @@ def hits(hit_list: HitList) -> concordance.Hits | str:
     return _hits(hit_list.encode(), ui_words.mask(hit_list.filters), id(corpus))
 
 
-@st.cache_resource(show_spinner=False, max_entries=32)
+@st.cache_resource(show_spinner=False, max_entries=16)  # a list of every "the" in ten times CoDraw is 12 MB
 def _hits(spec: str, messages, corpus_id: int) -> concordance.Hits | str:
     """Keyed by the definition, the messages selected (so a code filter follows the coding store) and the
     index's identity."""
