@@ -369,7 +369,9 @@ class SearchIndex:
                     break
                 start, end = found.span(1)
                 if end > start:
-                    found_rows.append(int(row)), starts.append(start), ends.append(end)
+                    found_rows.append(int(row))
+                    starts.append(start)
+                    ends.append(end)
                 # the next match may begin with the boundary this one ended on (whole words: "the the")
                 position = max(end, start + 1, found.span()[0] + 1)
         return (np.asarray(found_rows, dtype=np.int64), np.asarray(starts, dtype=np.int64),

@@ -2,7 +2,6 @@
 concordance (sorted by context). Everything — the view, the filters, the word clicked — lives in the URL."""
 import streamlit as st
 
-from data_access.words import collocation, frequency, keyness
 from ui import words as ui_words
 from ui.concordance import HitList, concordance_view, sort_widgets
 from ui.router import ensure_routed
@@ -19,7 +18,6 @@ st.title("Words")
 st.caption("Words are runs of letters and digits, lower-cased, apostrophes inside a word kept; CoDraw's “it 's” "
            "and “do n't” are the words it's and don't, as elsewhere. The same tokenisation counts every list here, "
            "the concordances and the Overview's vocabulary.")
-corpus = ui_words.word_corpus()
 view = url_choice("segmented_control", "View", VIEWS, "view", key="words_view", default="Frequency")
 filters = ui_words.filter_widgets("", "words", title="Sub-corpus A (filters)" if view == "Keyness" else "Filters")
 word = query_param("w")
@@ -45,8 +43,8 @@ if view == "Frequency":
     top = int(url_choice("selectbox", "Show the top", TOPS, "top", key="words_top", default="100", container=controls[1]))
     mask = ui_words.mask(filters)
     n = SIZES[size]
-    found = frequency.count_items(corpus.index, mask, n)
-    table = frequency.frequency_list(corpus.index, mask, n, top=top, counts=found)
+    found = ui_words.counts(mask, n)
+    table = ui_words.frequency_table(mask, n, top, found)
     distinct = f"{int((found.counts > 0).sum()):,} distinct {'words' if n == 1 else size}"
     st.caption(md_escape(f"{found.tokens:,} words ({distinct}) in {found.n_dialogs:,} dialogs "
                          f"— {filters.describe()}. per 10k: occurrences per 10,000 words; dialogs: how many dialogs "
@@ -69,12 +67,12 @@ elif view == "Collocations":
                             container=controls[1]))
     minimum = int(url_choice("selectbox", "Min. together", ["1", "2", "3", "5", "10"], "min", key="words_min", default="3",
                              container=controls[2]))
-    order = url_choice("segmented_control", "Sort by", list(collocation.SORTS), "sort", key="words_sort",
+    order = url_choice("segmented_control", "Sort by", list(ui_words.COLLOCATION_SORTS), "sort", key="words_sort",
                        default="log_dice", container=controls[3])
     if not node.strip():
         st.info("Type a word (or phrase) to list the words found within ±N words of it in the same message.", icon="ℹ️")
         st.stop()
-    table = collocation.collocates(corpus.index, node, ui_words.mask(filters), window, minimum, top=200, sort=order)
+    table = ui_words.collocation_table(node, ui_words.mask(filters), window, minimum, order)
     st.caption(md_escape(f"Collocates of “{node}” within ±{window} words in the same message — {filters.describe()}. "
                          "log-Dice = 14 + log2(2·f(xy) / (f(x) + f(y))); G²: log-likelihood of the window against "
                          "the rest; attracted: more often in the window than expected. Click a word for its concordance."))
@@ -97,8 +95,8 @@ else:
         st.info("Sub-corpora A and B are the same: set different filters for them (e.g. A: role Drawer and CoDraw "
                 "rounds labelled CR; B: role Drawer and not CR).", icon="ℹ️")
     mask_a, mask_b = ui_words.mask(filters), ui_words.mask(other)
-    a, b = frequency.count_items(corpus.index, mask_a, SIZES[size]), frequency.count_items(corpus.index, mask_b, SIZES[size])
-    table = keyness.keyness(corpus.index, mask_a, mask_b, SIZES[size], minimum, top=top, counts=(a, b))
+    a, b = ui_words.counts(mask_a, SIZES[size]), ui_words.counts(mask_b, SIZES[size])
+    table = ui_words.keyness_table(a, b, SIZES[size], minimum, top)
     st.caption(md_escape(f"A: {filters.describe()} ({a.tokens:,} words). B: {other.describe()} ({b.tokens:,} words). "
                          "G²: Dunning's log-likelihood (p from chi-square, 1 df); log ratio: log2 of A's relative "
                          "frequency over B's (+1 = twice as frequent in A). Click a word for its concordance in A and B."))

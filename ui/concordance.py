@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Optional
 from urllib.parse import parse_qsl, urlencode
 
+import numpy as np
 import streamlit as st
 
 from data_access.export_latex import UNICODE_MARK, latex_escape
@@ -70,7 +71,7 @@ class HitList:
         if not params.get("q"):
             return None
         keys = tuple(k for k in params.get("s", "").split(",") if k in concordance.SORT_KEYS)
-        mode = params.get("m") if params.get("m") in MODES else "words"
+        mode = params["m"] if params.get("m") in MODES else "words"
         whole = {"1": True, "0": False}.get(params.get("w", ""), default_whole_word(mode))
         return cls(params["q"], keys, ui_words.filters_from_params(params), mode, params.get("c") == "1", whole)
 
@@ -89,6 +90,8 @@ def _hits(spec: str, messages, corpus_id: int) -> concordance.Hits | str:
     from ui import cached
 
     hit_list = HitList.decode(spec)
+    if hit_list is None:  # cannot happen: the spec was encoded from a hit list
+        return concordance.Hits(np.zeros(0, np.int64), 1)
 
     index = ui_words.word_corpus().index
     if hit_list.by_words:

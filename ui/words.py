@@ -15,6 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES, LoadedCorpus
+from data_access.words import collocation, frequency, keyness
 from data_access.words.corpus import WordCorpus
 from data_access.words.subcorpus import BUILD, CR, GOLD, GOS_LOCK, MENTION, Filters
 from ui import cached
@@ -58,7 +59,7 @@ def _word_corpus(keys: tuple, layers: tuple) -> WordCorpus:
     return corpus
 
 
-def annotations() -> Optional[pd.DataFrame]:
+def coded_annotations() -> Optional[pd.DataFrame]:
     """The coding store's annotations (read only), or None when the store cannot be opened."""
     from ui.coding import store
 
@@ -68,7 +69,7 @@ def annotations() -> Optional[pd.DataFrame]:
 
 def mask(filters: Filters) -> Optional[np.ndarray]:
     """The messages ``filters`` select (None: all)."""
-    return word_corpus().mask(filters, annotations() if filters.code_label else None)
+    return word_corpus().mask(filters, coded_annotations() if filters.code_label else None)
 
 
 # ---------------------------------------------------------------------------------------------- the filters
@@ -146,7 +147,7 @@ def filter_widgets(prefix: str = "", key: str = "words", with_corpora: bool = Tr
 
 def _code_widgets(prefix: str, key: str, container) -> tuple[str, str]:
     """Label and coder of the user's own coding (read from the coding store)."""
-    frame = annotations()
+    frame = coded_annotations()
     labels = [] if frame is None or frame.empty else _options(frame[frame["kind"] == "label"], "label")
     coders = [] if frame is None or frame.empty else _options(frame[frame["layer"] != GOLD], "coder")
     with container:
@@ -206,3 +207,26 @@ def exports(frame: pd.DataFrame, stem: str, caption: str) -> None:
 
     download_buttons(frame, stem, "list")
     latex_table_download(frame, caption, stem)
+
+
+# ---------------------------------------------------------------------------------------------- the statistics
+# (the Words page lays them out; these call data_access.words on the shared index)
+
+COLLOCATION_SORTS = collocation.SORTS
+
+
+def counts(messages: Optional[np.ndarray], n: int = 1) -> frequency.Counts:
+    """Occurrences and dispersion of every n-gram in the selected messages."""
+    return frequency.count_items(word_corpus().index, messages, n)
+
+
+def frequency_table(messages: Optional[np.ndarray], n: int, top: int, found: frequency.Counts) -> pd.DataFrame:
+    return frequency.frequency_list(word_corpus().index, messages, n, top=top, counts=found)
+
+
+def collocation_table(node: str, messages: Optional[np.ndarray], window: int, min_count: int, sort: str) -> pd.DataFrame:
+    return collocation.collocates(word_corpus().index, node, messages, window, min_count, top=200, sort=sort)
+
+
+def keyness_table(first: frequency.Counts, second: frequency.Counts, n: int, min_count: int, top: int) -> pd.DataFrame:
+    return keyness.keyness(word_corpus().index, None, None, n, min_count, top=top, counts=(first, second))

@@ -123,7 +123,9 @@ def lines(index: TokenIndex, hits: Hits, first: int = 0, count: Optional[int] = 
         at = int(position - index.row_starts[row])
         last = min(len(spans) - 1, at + int(length) - 1)
         if not spans or at >= len(spans):  # cannot happen when both tokenisers agree; show the message whole
-            left.append(""), match.append(text.translate(_LAYOUT)), right.append("")
+            left.append("")
+            match.append(text.translate(_LAYOUT))
+            right.append("")
             continue
         begin = spans[at - words][0] if at - words > 0 else 0  # the whole start of the message, punctuation too
         stop = spans[last + words][1] if last + words < len(spans) - 1 else len(text)

@@ -52,30 +52,30 @@ def frequency_list(index: TokenIndex, messages: Optional[np.ndarray] = None, n: 
     ``counts``: ``count_items(index, messages, n)`` when the caller has it already."""
     found = counts if counts is not None else count_items(index, messages, n)
     items = np.flatnonzero(found.counts >= max(1, int(min_count)))
-    counts = found.counts[items]
+    tally = found.counts[items]
     # by count descending, then by word: n = 1 ids are alphabetical; n-grams are sorted by their words below
     if n == 1:
-        order = np.lexsort((items, -counts))
+        order = np.lexsort((items, -tally))
     else:
-        order = np.argsort(-counts, kind="stable")
-    items, counts = items[order], counts[order]
+        order = np.argsort(-tally, kind="stable")
+    items, tally = items[order], tally[order]
     if n > 1 and len(items):
-        words_all = np.asarray(index.ngram_words(n, items if top is None else items[: _cutoff(counts, top)]), dtype=object)
-        items, counts = items[: len(words_all)], counts[: len(words_all)]
-        order = np.lexsort((words_all, -counts))
-        items, counts, words = items[order], counts[order], words_all[order].tolist()
+        words_all = np.array(index.ngram_words(n, items if top is None else items[: _cutoff(tally, top)]), dtype=object)
+        items, tally = items[: len(words_all)], tally[: len(words_all)]
+        order = np.lexsort((words_all, -tally))
+        items, tally, words = items[order], tally[order], words_all[order].tolist()
     else:
         words = None
     if top is not None:
-        items, counts = items[: int(top)], counts[: int(top)]
+        items, tally = items[: int(top)], tally[: int(top)]
     if words is None:
         words = index.ngram_words(1, items)
     words = words[: len(items)]
     return pd.DataFrame({
         "rank": np.arange(1, len(items) + 1, dtype=np.int64),
         "word": pd.Series(words, dtype="str"),
-        "count": counts.astype(np.int64),
-        "per_10k": counts / found.tokens * 10_000 if found.tokens else np.zeros(len(items)),
+        "count": tally.astype(np.int64),
+        "per_10k": tally / found.tokens * 10_000 if found.tokens else np.zeros(len(items)),
         "dialogs": found.dialogs[items].astype(np.int64),
     }, columns=FREQUENCY_COLUMNS)
 

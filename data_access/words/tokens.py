@@ -147,7 +147,7 @@ class TokenIndex:
         with self._lock(n):
             return self._ngrams(int(n))[:2]
 
-    def ngram_words(self, n: int, codes: Sequence[int]) -> list[str]:
+    def ngram_words(self, n: int, codes: Sequence[int] | np.ndarray) -> list[str]:
         """The words (joined by a space) of n-gram ``codes`` from ``ngram_codes(n)``."""
         if n == 1:
             return [str(self.vocab[c]) for c in codes]
