@@ -36,8 +36,8 @@ flags = controls[2].pills("Match", list(wanted), selection_mode="multi", default
                                "(off: any substring matches).") or []
 case_sensitive, whole_word = "Match case" in flags, "Whole words" in flags
 chosen = url_filter("Corpora", corpora, "in", format_func=CORPUS_TITLES.get, key="search_in")
-filters = ui_words.filter_widgets("", "search", with_corpora=False)
-within = ui_words.mask(filters)
+filters = ui_words.optional_filter_widgets("search")
+within = None if filters.is_empty() else ui_words.mask(filters)
 set_url(case=case_sensitive, whole=None if whole_word == whole_default else ("1" if whole_word else "0"))
 
 if not query.strip():

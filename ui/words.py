@@ -19,7 +19,7 @@ from data_access.words import collocation, frequency, keyness
 from data_access.words.corpus import WordCorpus
 from data_access.words.subcorpus import BUILD, CR, GOLD, GOS_LOCK, MENTION, Filters
 from ui import cached
-from ui.url_state import served, url_choice, url_filter
+from ui.url_state import query_param, served, url_choice, url_filter, url_toggle
 
 ANY = "any"
 SCORE_RANGES = {ANY: (None, None), "0–2": (0.0, 2.0), "2–3": (2.0, 3.0), "3–4": (3.0, 4.0), "4–5": (4.0, 5.0)}
@@ -105,11 +105,27 @@ def _options(frame: pd.DataFrame, column: str) -> list[str]:
     return sorted(str(v) for v in frame[column].dropna().unique() if str(v))
 
 
-def filter_widgets(prefix: str = "", key: str = "words", with_corpora: bool = True, title: str = "Filters") -> Filters:
+def filters_named(prefix: str = "", with_corpora: bool = True) -> bool:
+    """Whether the URL sets any sub-corpus filter (under ``prefix``)."""
+    return any(query_param(prefix + param) for name, param in PARAMS.items() if with_corpora or name != "corpora")
+
+
+def optional_filter_widgets(key: str) -> Filters:
+    """The sub-corpus filters behind a switch (``filter=1``), for a page that mostly runs without them (Search):
+    until they are asked for, or a link sets one, no filter widget is drawn and no word index is built."""
+    if not filters_named("", with_corpora=False):
+        wanted = url_toggle("Filter by role, split, outcome, published labels or your codes", "filter", key=f"{key}_filter")
+        if not wanted:
+            return Filters()
+    return filter_widgets("", key, with_corpora=False, expanded=True)
+
+
+def filter_widgets(prefix: str = "", key: str = "words", with_corpora: bool = True, title: str = "Filters",
+                   expanded: bool = False) -> Filters:
     """Every sub-corpus filter, each kept in the URL (under ``prefix``), in an expander; returns the Filters."""
     facts = word_corpus().facts
     corpora = [c for c in CORPUS_NAMES if c in set(facts["corpus"])]
-    with st.expander(title, expanded=False, icon=":material/filter_alt:"):
+    with st.expander(title, expanded=expanded, icon=":material/filter_alt:"):
         top = st.columns(3)
         chosen = tuple(corpora)
         if with_corpora:

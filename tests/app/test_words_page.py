@@ -132,3 +132,13 @@ def test_a_two_word_sequence_opens_the_concordance_of_that_phrase():
     assert " " in word
     at = open_page("words", n="2-word sequences", w=word)
     assert f'data-hits="{count}"' in _kwic(at)
+
+
+def test_search_draws_its_filters_when_asked_or_linked():
+    labels = lambda at: {s.label for s in at.selectbox}
+    plain = open_page("search", q="the")
+    assert "CoDraw final score" not in labels(plain)  # a first visit stays light: no filter widget, no word index
+    assert "CoDraw final score" in labels(open_page("search", q="the", filter="1"))
+    linked = open_page("search", q="the", role="Drawer")
+    assert "CoDraw final score" in labels(linked)
+    assert any("(role Drawer)" in c.value.replace("\\", "") for c in linked.caption)
