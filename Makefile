@@ -47,6 +47,7 @@ bench: $(STAMP_TEST)
 	$(PY) benchmarks/sessions.py
 	$(PY) benchmarks/page_loads.py
 	$(PY) benchmarks/scale.py
+	$(PY) benchmarks/words.py
 	$(PY) benchmarks/report.py
 
 # The target table from the results the benchmarks last wrote (benchmarks/results/).

@@ -18,6 +18,7 @@ PAGES = {
         st.Page("pages/browse.py", title="Browse", icon=":material/table_rows:", url_path="browse"),
         st.Page("pages/replay.py", title="Replay", icon=":material/play_circle:", url_path="replay"),
         st.Page("pages/search.py", title="Search", icon=":material/search:", url_path="search"),
+        st.Page("pages/words.py", title="Words", icon=":material/format_list_numbered:", url_path="words"),
         st.Page("pages/compare.py", title="Compare", icon=":material/compare:", url_path="compare"),
         st.Page("pages/present.py", title="Present", icon=":material/slideshow:", url_path="present"),
     ],

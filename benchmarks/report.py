@@ -96,6 +96,15 @@ def _scale_search(r):
     return f"{c['median_s']:.3f} s median", "–", c["median_s"] <= c["target_s"]
 
 
+def _words(side: str):
+    def read(r):
+        c = r[side]
+        slowest = max(c["operations"], key=lambda name: c["operations"][name]["s"])
+        return (f"{c['slowest_s']:.3f} s ({slowest.replace('_', ' ')}, {c['operations'][slowest]['ratio']:.1f}×)",
+                f"bare pandas pass {c['baseline_s']:.3f} s", c["slowest_s"] <= c["target_s"])
+    return read
+
+
 CHECKS: list[Check] = [
     ("latest.json", "CoDraw cold ≤ 1.5× bare json.load", _codraw_cold),
     ("latest.json", "CoDraw warm ≤ 0.2× bare json.load", _codraw_warm),
@@ -110,6 +119,8 @@ CHECKS: list[Check] = [
     ("scale.json", "10× CoDraw: ≤ 10.5× time, ≤ 10× memory", _scale_load),
     ("scale.json", "10× CoDraw: replay step ≤ 0.3 s", _scale_replay),
     ("scale.json", "10× CoDraw: word search ≤ 0.5 s", _scale_search),
+    ("words.json", "word lists, concordance, keyness (all corpora) ≤ 0.5 s", _words("real")),
+    ("words.json", "word lists, concordance, keyness (10× CoDraw) ≤ 1.5 s", _words("scaled")),
 ]
 
 

@@ -2,7 +2,9 @@
 ``python -m data_access run-summary <corpus> CORPUS_PATH RUN_PATH`` scores a model run (one JSON object);
 ``python -m data_access cache`` builds the Parquet caches of the configured sources ahead of a demo;
 ``python -m data_access layer-summary {gos-mentions|codraw-icr} CORPUS_PATH LAYER_PATH`` prints the figures of a
-published annotation layer linked to its corpus (see ``data_access.layers``).
+published annotation layer linked to its corpus (see ``data_access.layers``);
+``python -m data_access words <corpus> CORPUS_PATH [--role R] [--split S] [--top N]`` prints the corpus's word
+counts (``tokens``, ``types``, ``top``: ``{word, count, dialogs}``, ``skipped``; see docs/words.md).
 
 Exit codes: 0 when the source loads (even with skipped records), 2 with one stderr line naming the file
 when it cannot be loaded at all. Never a traceback."""
@@ -79,6 +81,34 @@ def _cache(args) -> int:
     return 0
 
 
+def _words(args) -> int:
+    from . import corpora
+    from .words import frequency
+    from .words.subcorpus import Filters, message_facts, subcorpus_mask
+    from .words.tokens import TokenIndex
+
+    loaded = _naming(args.path, corpora.load_path, args.corpus, args.path)
+    _say_cache_notes(loaded.cache_note)
+
+    def counts():
+        utterances = loaded.utterances.reset_index(drop=True)
+        index = TokenIndex.build(utterances)
+        filters = Filters(roles=tuple(args.role or ()), splits=tuple(args.split or ()))
+        mask = None
+        if not filters.is_empty():
+            mask = subcorpus_mask(message_facts(utterances, {args.corpus: loaded.dialogs}), filters)
+        found = frequency.count_items(index, mask, 1)
+        top = frequency.frequency_list(index, mask, 1, top=max(0, args.top))
+        return {"corpus": args.corpus, "role": list(args.role or ()), "split": list(args.split or ()),
+                "tokens": found.tokens, "types": int((found.counts > 0).sum()),
+                "top": [{"word": w, "count": int(c), "dialogs": int(d)}
+                        for w, c, d in zip(top["word"], top["count"], top["dialogs"])],
+                "skipped": [s.as_dict() for s in loaded.skipped]}
+
+    print(json.dumps(_naming(args.path, counts), ensure_ascii=False, indent=None if args.compact else 2))
+    return 0
+
+
 def _corpus_name(value: str) -> str:
     if value not in CORPUS_NAMES:
         raise argparse.ArgumentTypeError(f"invalid choice: {value!r} (choose from {', '.join(CORPUS_NAMES)})")
@@ -127,6 +157,14 @@ def main(argv=None) -> int:
     layer.add_argument("layer_path", help="the layer file (gos-mentions.jsonl or icr-codraw-data.tsv)")
     layer.add_argument("--compact", action="store_true", help="one line of JSON")
     layer.set_defaults(run=_layer_summary)
+    words = sub.add_parser("words", help="print the word counts of one corpus (one JSON object)")
+    words.add_argument("corpus", choices=CORPUS_NAMES)
+    words.add_argument("path", help="the corpus file or folder")
+    words.add_argument("--role", action="append", help="only messages of this speaker role (repeatable)")
+    words.add_argument("--split", action="append", help="only dialogs of this split (repeatable)")
+    words.add_argument("--top", type=int, default=20, help="how many of the most frequent words to list (default 20)")
+    words.add_argument("--compact", action="store_true", help="one line of JSON")
+    words.set_defaults(run=_words)
     args = parser.parse_args(argv)
     try:
         return args.run(args)

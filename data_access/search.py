@@ -252,18 +252,22 @@ class SearchIndex:
         case_sensitive: bool = False,
         whole_word: Optional[bool] = None,
         corpora: Optional[Sequence[str]] = None,
+        within: Optional[np.ndarray] = None,
         limit: Optional[int] = DEFAULT_LIMIT,
         context: int = DEFAULT_CONTEXT,
         time_limit: float = TIME_LIMIT_S,
     ) -> SearchResult:
         """Search; raises ``InvalidQuery`` (friendly message) for an empty, malformed or too slow query.
 
-        ``corpora`` restricts the search to those corpora; ``limit=None`` builds KWIC rows for every match
+        ``corpora`` restricts the search to those corpora, ``within`` (a boolean mask over the index's rows, e.g. a
+        ``data_access.words`` sub-corpus) to those utterances; ``limit=None`` builds KWIC rows for every match
         (``limit=0`` none: use ``page`` for one corpus's page of hits)."""
         compiled = query if isinstance(query, CompiledQuery) else compile_query(query, mode, case_sensitive, whole_word)
         selected = np.ones(len(self.frame), dtype=bool)
         if corpora is not None:
             selected = self.frame["corpus"].isin(list(corpora)).to_numpy()
+        if within is not None:
+            selected = selected & np.asarray(within, dtype=bool)
         mask, engine = self._mask(compiled, selected, time_limit)
         rows = np.flatnonzero(mask)
         shown = rows if limit is None else rows[: max(0, int(limit))]
@@ -348,6 +352,30 @@ class SearchIndex:
             "text": pd.Series(texts, dtype="str"),
         })
         return hits[HIT_COLUMNS]
+
+    def match_spans(self, compiled: CompiledQuery, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(row, start, end) of every match of the keyword (``highlight``) in the utterances at ``rows``, in
+        order: what a concordance lists (``data_access.words.concordance.from_spans``)."""
+        highlight = _re2(compiled.highlight, compiled.case_sensitive)
+        found_rows, starts, ends = [], [], []
+        texts = self.frame["text"]
+        for row in np.asarray(rows, dtype=np.int64):
+            text = texts.iat[int(row)]
+            text = text if isinstance(text, str) else ""
+            position = 0
+            while position <= len(text):
+                found = highlight.search(text, position)
+                if not found:
+                    break
+                start, end = found.span(1)
+                if end > start:
+                    found_rows.append(int(row))
+                    starts.append(start)
+                    ends.append(end)
+                # the next match may begin with the boundary this one ended on (whole words: "the the")
+                position = max(end, start + 1, found.span()[0] + 1)
+        return (np.asarray(found_rows, dtype=np.int64), np.asarray(starts, dtype=np.int64),
+                np.asarray(ends, dtype=np.int64))
 
     @functools.cached_property
     def _codes(self) -> tuple[np.ndarray, list[str], np.ndarray, np.ndarray]:

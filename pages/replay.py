@@ -5,6 +5,7 @@ import streamlit as st
 from data_access.links import parse_positive_int
 from ui import replay_codraw, replay_gos, replay_minecraft
 from ui.coding import coding_panel
+from ui.concordance import next_hit_control
 from ui.notes import notes_panel
 from ui.router import ensure_routed
 from ui.runs import replay_panel, run_link
@@ -18,6 +19,7 @@ SECTIONS = {"codraw": replay_codraw, "gos": replay_gos, "minecraft": replay_mine
 
 st.title("Replay")
 corpus = corpus_selector("replay_corpus")
+next_hit_control()  # opened from a concordance line: walk its hit list (previous / next hit)
 SECTIONS[corpus].show(corpus)
 replay_panel(corpus)  # a model run beside the humans, when one is chosen (&run=<name>)
 

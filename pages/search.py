@@ -1,12 +1,17 @@
 """Search: words or a regular expression across the utterances of every loaded corpus, shown as
 keyword-in-context lines per corpus, page by page, each a link to the replay at that turn (where the match
-is highlighted). The query lives in the URL."""
+is highlighted), filtered by speaker role, split, outcome, published layer labels and the user's own codes, and
+as a concordance sorted by the words around the match. The query and every filter live in the URL."""
+import dataclasses
+
 import streamlit as st
 
 from data_access.common import CORPUS_TITLES
 from data_access.figures.charts import count_phrase
 from data_access.search import MODES, PAGE_SIZE, default_whole_word
+from ui import words as ui_words
 from ui.cached import available_corpora, search, search_index, search_page
+from ui.concordance import HitList, concordance_view, sort_widgets
 from ui.layers import mention_search
 from ui.router import ensure_routed
 from ui.url_state import served_links, url_choice, url_filter, url_text_input
@@ -31,13 +36,15 @@ flags = controls[2].pills("Match", list(wanted), selection_mode="multi", default
                                "(off: any substring matches).") or []
 case_sensitive, whole_word = "Match case" in flags, "Whole words" in flags
 chosen = url_filter("Corpora", corpora, "in", format_func=CORPUS_TITLES.get, key="search_in")
+filters = ui_words.optional_filter_widgets("search")
+within = None if filters.is_empty() else ui_words.mask(filters)
 set_url(case=case_sensitive, whole=None if whole_word == whole_default else ("1" if whole_word else "0"))
 
 if not query.strip():
     st.caption(f"{len(search_index()):,} utterances indexed in {len(corpora)} corpora.")
     st.stop()
 options = (query, mode, case_sensitive, whole_word, tuple(c for c in corpora if c in chosen))
-result = search(*options)
+result = search(*options, within)
 if isinstance(result, str):
     st.warning(md_escape(result), icon="⚠️")
     st.stop()
@@ -46,7 +53,7 @@ counts = st.columns(max(1, len(result.counts)))
 for column, row in zip(counts, result.counts.itertuples(index=False)):
     column.metric(CORPUS_TITLES.get(row.corpus, row.corpus), f"{row.n_utterances:,}",
                   f"in {count_phrase(row.n_dialogs, 'dialog')}", delta_color="off", delta_arrow="off")
-st.caption(md_escape(f"{result.total:,} matching utterances for {result.query.description}. "
+st.caption(md_escape(f"{result.total:,} matching utterances for {result.query.description} ({filters.describe()}). "
                      f"Each corpus's hits are listed in its tab, {PAGE_SIZE} per page; “open ▶” replays the turn "
                      "with the match highlighted."))
 tabs = [] if result.total == 0 else st.tabs([f"{CORPUS_TITLES.get(c, c)} ({n:,})" for c, n in zip(result.counts["corpus"], result.counts["n_utterances"])])
@@ -61,7 +68,7 @@ for tab, corpus in zip(tabs, result.counts["corpus"]):
         if n_pages > 1:
             page = int(pager.number_input(f"Page (of {n_pages:,})", 1, n_pages, 1, key=f"search_page_{corpus}_{hash(options)}"))
         where.caption(f"Hits {(page - 1) * PAGE_SIZE + 1:,}–{min(page * PAGE_SIZE, n_hits):,} of {n_hits:,}")
-        hits = search_page(*options, corpus, page, PAGE_SIZE)
+        hits = search_page(*options, corpus, page, PAGE_SIZE, within)
         columns = ["link", "dialog_id", "round", "turn", "speaker", "left", "match", "right"]
         st.dataframe(
             served_links(hits[[c for c in columns if c != "round" or hits["round"].notna().any()]], "link"),
@@ -70,6 +77,17 @@ for tab, corpus in zip(tabs, result.counts["corpus"]):
                            "right": st.column_config.TextColumn("…", width="medium"),
                            "link": st.column_config.LinkColumn("Replay", display_text="open ▶")},
         )
+
+if result.total:
+    st.subheader("Concordance, sorted by context")
+    hit_list = HitList(query, (), filters, mode, case_sensitive, whole_word)
+    st.caption("Every occurrence, aligned on the match and sorted by the words around it"
+               + (" (words as the Words page counts them: lower-cased, CoDraw's “it 's” read as it's)" if hit_list.by_words
+                  else " (each match widened to the words it touches)")
+               + ". Click a line to replay it here with the match highlighted; the Replay then walks the list (next hit).")
+    keys = sort_widgets("search")
+    in_corpora = dataclasses.replace(filters, corpora=tuple(chosen)) if len(chosen) < len(corpora) else filters
+    concordance_view(dataclasses.replace(hit_list, keys=keys, filters=in_corpora), "search", "lines")
 
 if result.total:
     index = search_index()  # the files are made on a click, on another thread: no Streamlit call in there

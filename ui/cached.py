@@ -263,29 +263,29 @@ def _search_index(keys: tuple[CorpusKey, ...]):
     return SearchIndex.build([c.utterances for c in loaded if isinstance(c, LoadedCorpus)])
 
 
-def search(query: str, mode: str, case_sensitive: bool, whole_word: bool, corpora: tuple[str, ...]):
+def search(query: str, mode: str, case_sensitive: bool, whole_word: bool, corpora: tuple[str, ...], within=None):
     """The search's result (counts and matching rows, no KWIC rows: see ``search_page``), or the
     ``InvalidQuery`` message as a string. Shared and not copied, like the index; failures are kept too,
     so a slow or malformed pattern costs its time once, not on every rerun."""
     return _search(tuple(_prepared_key(name) for name in CORPUS_NAMES), query, mode, case_sensitive, whole_word,
-                   tuple(corpora))
+                   tuple(corpora), within)
 
 
 def search_page(query: str, mode: str, case_sensitive: bool, whole_word: bool, corpora: tuple[str, ...],
-                corpus_name: str, page: int, size: int):
+                corpus_name: str, page: int, size: int, within=None):
     """KWIC rows of one page of one corpus's hits (small; built on demand)."""
-    result = search(query, mode, case_sensitive, whole_word, corpora)
+    result = search(query, mode, case_sensitive, whole_word, corpora, within)
     return search_index().page(result, corpus_name, page, size)
 
 
 @st.cache_resource(show_spinner="Searching…", max_entries=16)
 def _search(keys: tuple[CorpusKey, ...], query: str, mode: str, case_sensitive: bool, whole_word: bool,
-            corpora: tuple[str, ...]):
+            corpora: tuple[str, ...], within=None):
     from data_access.search import InvalidQuery
 
     try:
         return _search_index(keys).search(query, mode=mode, case_sensitive=case_sensitive, whole_word=whole_word,
-                                           corpora=corpora, limit=0)
+                                           corpora=corpora, within=within, limit=0)
     except InvalidQuery as exc:
         return str(exc)
 

@@ -2,7 +2,8 @@
 
 A *message* is one chat line (a row of the common ``utterances`` frame; see ``common.GLOSSARY``), so the three corpora are
 measured alike; tokens are whitespace tokens, and the vocabulary is the set of lower-cased word types
-(runs of letters/digits, apostrophes inside words kept). ``corpus_profile(loaded)`` is computed once
+(``data_access.words.tokens``: runs of letters/digits, apostrophes inside words kept, CoDraw's "it 's" read as
+it's). ``corpus_profile(loaded)`` is computed once
 per corpus (cached by the page); ``overview_table`` and the chart builders combine the profiles.
 ``loaded_counts`` is the Data page's table: per loaded corpus its counts, load time and skipped records.
 """
@@ -42,9 +43,10 @@ def whitespace_tokens(text: pd.Series) -> pd.Series:
 
 
 def vocabulary(text: pd.Series) -> set[str]:
-    """Lower-cased word types of all texts."""
-    words = text.fillna("").astype("str").str.lower().str.findall(WORD_PATTERN).explode().dropna()
-    return set(words.unique())
+    """Lower-cased word types of all texts, as every word count tokenises them (``data_access.words.tokens``)."""
+    from ..words.tokens import word_types
+
+    return word_types(text)
 
 
 def corpus_profile(loaded: LoadedCorpus, splits: tuple = ()) -> CorpusProfile:

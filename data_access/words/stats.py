@@ -1,0 +1,34 @@
+"""The two statistics the word lists share: Dunning's log-likelihood G² of a 2×2 table and its p-value.
+
+G² = 2 Σ O ln(O / E) over the cells of a contingency table, E = row total × column total / N, with
+0 · ln 0 = 0; under independence G² follows a chi-square distribution with 1 degree of freedom, whose survival
+function is ``erfc(sqrt(x / 2))`` (no SciPy needed). Vectorised over numpy arrays of counts."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+def _term(observed: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    observed = np.asarray(observed, dtype=float)
+    expected = np.asarray(expected, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = observed * np.log(observed / expected)
+    return np.where(observed > 0, value, 0.0)
+
+
+def g2_table(o11, o12, o21, o22) -> np.ndarray:
+    """G² of the 2×2 tables [[o11, o12], [o21, o22]] (arrays of equal shape)."""
+    o11, o12, o21, o22 = (np.asarray(x, dtype=float) for x in (o11, o12, o21, o22))
+    n = o11 + o12 + o21 + o22
+    r1, r2, c1, c2 = o11 + o12, o21 + o22, o11 + o21, o12 + o22
+    with np.errstate(divide="ignore", invalid="ignore"):
+        total = (_term(o11, r1 * c1 / n) + _term(o12, r1 * c2 / n) + _term(o21, r2 * c1 / n) + _term(o22, r2 * c2 / n))
+    return np.maximum(2.0 * np.nan_to_num(total), 0.0)
+
+
+def chi2_1df_p(g2) -> np.ndarray:
+    """P(X ≥ g2) for X ~ chi-square with 1 degree of freedom."""
+    values = np.atleast_1d(np.asarray(g2, dtype=float))
+    return np.array([math.erfc(math.sqrt(max(v, 0.0) / 2.0)) for v in values.ravel()]).reshape(values.shape)
