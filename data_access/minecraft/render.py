@@ -1,5 +1,5 @@
-"""Pictures of Minecraft builds: interactive plotly 3-D figures (the build at a step, the aligned target)
-and a PIL isometric snapshot for exports. Pure functions of block lists.
+"""Pictures of Minecraft builds: PIL isometric snapshots (what the replay shows first, and the exports) and
+interactive plotly 3-D figures (the build at a step, the aligned target). Pure functions of block lists.
 
 Blocks are drawn as unit cubes centred on their integer cell (x, y, z), y up. A world point of the game
 (the Builder's position) lies at cell corner coordinates, so it is shifted by −0.5 to share the frame.
@@ -11,7 +11,9 @@ and its view cone.
 """
 from __future__ import annotations
 
+import io
 import math
+from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence
 
 import numpy as np
@@ -85,19 +87,21 @@ def _to_plot_frame(trace: dict) -> dict:
     return trace
 
 
-def _figure(traces: list[dict], bounds: dict, title: str) -> go.Figure:
+def _figure(traces: list[dict], bounds: dict, title: str, revision: str = "minecraft") -> go.Figure:
     """The traces in plotly's frame, axes fixed to ``bounds`` (game coordinates), equal scale, y up.
 
     Traces and layout are plain dicts that this module writes and the tests check, so the figure is
     assembled without plotly's per-property validation, which costs most of a replay step otherwise
-    (most of a 60-block build's time); vertex arrays are numpy so plotly's copy of them is cheap."""
+    (most of a 60-block build's time); vertex arrays are numpy so plotly's copy of them is cheap.
+    ``revision`` is plotly's ``uirevision``: while it stays the same (e.g. one game), a redrawn figure keeps
+    the camera the reader turned it to."""
     spans = {axis: bounds[axis][1] - bounds[axis][0] for axis in "xyz"}
     largest = max(spans.values())
     z_lo, z_hi = bounds["z"]
     z_ticks = list(range(math.ceil(z_lo), math.floor(z_hi) + 1))
     layout = dict(
         title=dict(text=title, x=0.02, font=dict(size=14)),
-        margin=dict(l=0, r=0, t=36, b=0), height=460, uirevision="minecraft",
+        margin=dict(l=0, r=0, t=36, b=0), height=460, uirevision=revision,
         legend=dict(orientation="h", y=0.02, x=0.02, bgcolor="rgba(255,255,255,0.6)"),
         scene=dict(
             xaxis=dict(range=list(bounds["x"]), title=dict(text="x"), dtick=1, showbackground=True,
@@ -125,9 +129,10 @@ def _solid_by_color(blocks: Sequence[Block], suffix: str = "") -> list[dict]:
 
 
 def build_figure(blocks: Sequence[Block], placed: Sequence[Block] = (), removed: Sequence[Block] = (),
-                 builder: Optional[tuple] = None, title: str = "Build") -> go.Figure:
+                 builder: Optional[tuple] = None, title: str = "Build", revision: str = "minecraft") -> go.Figure:
     """The build as coloured cubes; this step's placements outlined thick in black, its removals as
-    translucent ghosts, and the Builder as a marker with a cone along the view direction."""
+    translucent ghosts, and the Builder as a marker with a cone along the view direction. ``revision``: see
+    ``_figure``."""
     traces: list = _solid_by_color(blocks)
     if blocks:
         traces.append(_edges(blocks, "rgba(40,40,40,0.55)", 1.5, "edges"))
@@ -154,10 +159,11 @@ def build_figure(blocks: Sequence[Block], placed: Sequence[Block] = (), removed:
         # Far-away positions (the corpus has some) would shrink the blocks to dots: only nearby ones widen the box.
         if abs(x) <= 12 and abs(z) <= 12 and y <= 14:
             points.append(eye)
-    return _figure(traces, _bounds(points), title)
+    return _figure(traces, _bounds(points), title, revision)
 
 
-def target_figure(gold_aligned: Sequence[Block], gold_missing: Sequence[Block] = (), title: str = "Target (aligned)") -> go.Figure:
+def target_figure(gold_aligned: Sequence[Block], gold_missing: Sequence[Block] = (), title: str = "Target (aligned)",
+                  revision: str = "minecraft") -> go.Figure:
     """The target structure in the build's frame: blocks already built solid, missing ones as ghosts."""
     missing = {tuple(b) for b in gold_missing}
     present = [b for b in gold_aligned if tuple(b) not in missing]
@@ -170,7 +176,7 @@ def target_figure(gold_aligned: Sequence[Block], gold_missing: Sequence[Block] =
             if group:
                 traces.append(_mesh(group, COLOR_HEX[color], f"{color} missing ({len(group)})", opacity=0.22))
         traces.append(_edges(list(gold_missing), "rgba(90,90,90,0.7)", 2, "missing"))
-    return _figure(traces, _bounds([b[:3] for b in gold_aligned]), title)
+    return _figure(traces, _bounds([b[:3] for b in gold_aligned]), title, revision)
 
 
 # --------------------------------------------------------------------------------------------- isometric PNG
@@ -180,55 +186,134 @@ def _shade(hex_color: str, factor: float) -> tuple[int, int, int]:
     return tuple(max(0, min(255, int(v * factor))) for v in (r, g, b))  # type: ignore[return-value]  # three values
 
 
-def snapshot_image(blocks: Sequence[Block], ghosts: Sequence[Block] = (), highlight: Sequence[Block] = (),
-                   cell: int = 22, title: Optional[str] = None) -> Image.Image:
-    """A small isometric drawing of the build (viewed from +x, +y, +z) on the 11 × 11 ground grid.
+# How the pictures mark a step's changes (fixed colours, so that tests and readers can rely on them).
+PLACED_MARK = (0, 0, 0)  # a thick black outline around a block placed this step
+REMOVED_MARK = (214, 0, 140)  # a magenta wire cube with a cross on top where a block was removed this step
+EDGE = (40, 40, 40)
+BUILDER_MARK = (34, 34, 34)
+GRID = (215, 215, 215)
+PICTURE_CELL = 26  # pixels per block edge in the replay's pictures (the exports' snapshots use 22)
 
-    ``ghosts`` are drawn as outlines (e.g. missing target blocks), ``highlight`` blocks get a thick outline."""
-    c30, s30 = math.cos(math.radians(30)) * cell, math.sin(math.radians(30)) * cell
-    everything = [*blocks, *ghosts]
-    bounds = _bounds([b[:3] for b in everything])
+
+@dataclass(frozen=True)
+class IsometricFrame:
+    """Where a game point (x, y, z) lands on a snapshot drawn from +x, +y, +z: the projection with the
+    picture's offsets, so that tests and callers can find a block's faces on the image."""
+
+    cell: int
+    min_u: float
+    min_v: float
+    top: int
+    size: tuple[int, int]
+
+    def to_screen(self, x: float, y: float, z: float) -> tuple[float, float]:
+        c30, s30 = math.cos(math.radians(30)) * self.cell, math.sin(math.radians(30)) * self.cell
+        return ((x - z) * c30 - self.min_u + 6, (x + z) * s30 - y * self.cell - self.min_v + self.top)
+
+
+def isometric_frame(points: Iterable[tuple], cell: int = 22, title: Optional[str] = None) -> IsometricFrame:
+    """The frame of a snapshot of ``points`` (block cells; at least the build region)."""
+    bounds = _bounds(points)
     (x0, x1), (y0, y1), (z0, z1) = bounds["x"], bounds["y"], bounds["z"]
-
-    def project(x, y, z):
-        return ((x - z) * c30, (x + z) * s30 - y * cell)
-
-    corners = [project(x, y, z) for x in (x0, x1) for y in (y0, y1) for z in (z0, z1)]
+    c30, s30 = math.cos(math.radians(30)) * cell, math.sin(math.radians(30)) * cell
+    corners = [((x - z) * c30, (x + z) * s30 - y * cell) for x in (x0, x1) for y in (y0, y1) for z in (z0, z1)]
     min_u, max_u = min(p[0] for p in corners), max(p[0] for p in corners)
     min_v, max_v = min(p[1] for p in corners), max(p[1] for p in corners)
     top = 24 if title else 6
-    width, height = int(max_u - min_u) + 12, int(max_v - min_v) + top + 6
-    image = Image.new("RGB", (width, height), "white")
-    draw = ImageDraw.Draw(image)
+    return IsometricFrame(cell, min_u, min_v, top, (int(max_u - min_u) + 12, int(max_v - min_v) + top + 6))
 
-    def to_screen(x, y, z):
-        u, v = project(x, y, z)
-        return (u - min_u + 6, v - min_v + top)
+
+def _cube_faces(x, y, z) -> list[tuple[list[tuple], float]]:
+    """The three faces seen from +x, +y, +z (top, +x side, +z side), each with its shading factor."""
+    return [
+        ([(x - .5, y + .5, z - .5), (x + .5, y + .5, z - .5), (x + .5, y + .5, z + .5), (x - .5, y + .5, z + .5)], 1.15),
+        ([(x + .5, y + .5, z - .5), (x + .5, y + .5, z + .5), (x + .5, y - .5, z + .5), (x + .5, y - .5, z - .5)], 0.85),
+        ([(x - .5, y + .5, z + .5), (x + .5, y + .5, z + .5), (x + .5, y - .5, z + .5), (x - .5, y - .5, z + .5)], 0.65),
+    ]
+
+
+def _silhouette(x, y, z) -> list[tuple]:
+    """The outline of a cube seen from +x, +y, +z (a hexagon), closed."""
+    corners = [(x - .5, y + .5, z - .5), (x + .5, y + .5, z - .5), (x + .5, y - .5, z - .5), (x + .5, y - .5, z + .5),
+               (x - .5, y - .5, z + .5), (x - .5, y + .5, z + .5)]
+    return [*corners, corners[0]]
+
+
+def snapshot_image(blocks: Sequence[Block], ghosts: Sequence[Block] = (), highlight: Sequence[Block] = (),
+                   cell: int = 22, title: Optional[str] = None, removed: Sequence[Block] = (),
+                   builder: Optional[tuple] = None, frame_of: Sequence[Block] = (), mode: str = "RGB") -> Image.Image:
+    """A small isometric drawing of the build (viewed from +x, +y, +z) on the 11 × 11 ground grid.
+
+    ``ghosts`` are drawn as outlines in their colour (e.g. missing target blocks), ``highlight`` blocks (this
+    step's placements) get a thick black outline (``PLACED_MARK``), ``removed`` cells (this step's removals) a
+    magenta wire cube crossed on top (``REMOVED_MARK``); ``builder`` (x, y, z, yaw, pitch, as the replay's)
+    is drawn as a standing figure looking along its yaw when it is within the picture. The picture covers
+    the build region and every block drawn, and the cells of ``frame_of`` too (so that two pictures share
+    one frame). ``mode="P"`` returns the palette image it is drawn in (the same pixels; its PNG is a
+    fifth of the RGB one's encoding time), else an RGB image."""
+    standing = {tuple(b[:3]) for b in blocks}
+    removed = [b for b in removed if tuple(b[:3]) not in standing]  # removed and put back: a placement
+    frame = isometric_frame([b[:3] for b in (*blocks, *ghosts, *removed, *frame_of)], cell, title)
+    image = Image.new("P", frame.size, (255, 255, 255))  # few colours: a palette
+    draw = ImageDraw.Draw(image)
+    to_screen = frame.to_screen
 
     for gx in range(X_MIN, X_MAX + 2):  # the ground grid of the build region, at the bottom of layer y = 1
-        draw.line([to_screen(gx - 0.5, 0.5, Z_MIN - 0.5), to_screen(gx - 0.5, 0.5, Z_MAX + 0.5)], fill=(215, 215, 215))
+        draw.line([to_screen(gx - 0.5, 0.5, Z_MIN - 0.5), to_screen(gx - 0.5, 0.5, Z_MAX + 0.5)], fill=GRID)
     for gz in range(Z_MIN, Z_MAX + 2):
-        draw.line([to_screen(X_MIN - 0.5, 0.5, gz - 0.5), to_screen(X_MAX + 0.5, 0.5, gz - 0.5)], fill=(215, 215, 215))
+        draw.line([to_screen(X_MIN - 0.5, 0.5, gz - 0.5), to_screen(X_MAX + 0.5, 0.5, gz - 0.5)], fill=GRID)
 
     highlighted = {tuple(b[:3]) for b in highlight}
-    ghost_cells = {tuple(b[:3]) for b in ghosts}
-    for block in sorted(everything, key=lambda b: (b[0] + b[1] + b[2], b[1])):
+    # Painter's order: farthest first (smallest x + y + z), each block tagged with how it is drawn.
+    drawn = [(b, "solid") for b in blocks] + [(b, "ghost") for b in ghosts] + [(b, "removed") for b in removed]
+    drawn.sort(key=lambda item: (item[0][0] + item[0][1] + item[0][2], item[0][1]))
+    mark_width = max(2, cell // 8)
+    for block, kind in drawn:
         x, y, z, color = block[:4]
-        faces = [  # top, +x side, +z side
-            ([(x - .5, y + .5, z - .5), (x + .5, y + .5, z - .5), (x + .5, y + .5, z + .5), (x - .5, y + .5, z + .5)], 1.15),
-            ([(x + .5, y + .5, z - .5), (x + .5, y + .5, z + .5), (x + .5, y - .5, z + .5), (x + .5, y - .5, z - .5)], 0.85),
-            ([(x - .5, y + .5, z + .5), (x + .5, y + .5, z + .5), (x + .5, y - .5, z + .5), (x - .5, y - .5, z + .5)], 0.65),
-        ]
-        ghost = tuple(block[:3]) in ghost_cells and block in ghosts
+        faces = _cube_faces(x, y, z)
+        if kind == "removed":
+            for polygon, _ in faces:
+                draw.polygon([to_screen(*p) for p in polygon], outline=REMOVED_MARK, width=2)
+            top = [to_screen(*p) for p in faces[0][0]]
+            draw.line([top[0], top[2]], fill=REMOVED_MARK, width=mark_width)
+            draw.line([top[1], top[3]], fill=REMOVED_MARK, width=mark_width)
+            continue
         for polygon, factor in faces:
             points = [to_screen(*p) for p in polygon]
-            if ghost:
+            if kind == "ghost":
                 draw.polygon(points, outline=_shade(COLOR_HEX[color], 0.9))
             else:
-                draw.polygon(points, fill=_shade(COLOR_HEX[color], factor), outline=(40, 40, 40))
-        if tuple(block[:3]) in highlighted:
-            outline = [to_screen(*p) for p in faces[0][0]] + [to_screen(x + .5, y - .5, z + .5)]
-            draw.line(outline[:4] + outline[:1], fill="black", width=3)
+                draw.polygon(points, fill=_shade(COLOR_HEX[color], factor), outline=EDGE)
+        if kind == "solid" and (x, y, z) in highlighted:
+            draw.line([to_screen(*p) for p in _silhouette(x, y, z)], fill=PLACED_MARK, width=mark_width, joint="curve")
+    if builder is not None:
+        _draw_builder(draw, frame, builder)
     if title:
         draw.text((6, 5), title, fill=(20, 20, 20))
-    return image
+    return image if mode == "P" else image.convert(mode)
+
+
+def _draw_builder(draw: ImageDraw.ImageDraw, frame: IsometricFrame, builder: tuple) -> None:
+    """The Builder as a line from feet to eyes with a dot at the eyes and a short line along its gaze
+    (horizontal part of the view direction), when the eyes fall within the picture."""
+    x, y, z, yaw, pitch = builder
+    feet = (x - 0.5, y - 0.5, z - 0.5)  # a world point lies at cell corner coordinates
+    eye = (feet[0], feet[1] + EYE_HEIGHT, feet[2])
+    u, v = frame.to_screen(*eye)
+    width, height = frame.size
+    if not (0 <= u < width and 0 <= v < height):
+        return
+    dx, _, dz = view_direction(yaw, pitch)
+    gaze = frame.to_screen(eye[0] + 1.6 * dx, eye[1], eye[2] + 1.6 * dz)
+    radius = max(3, frame.cell // 5)
+    draw.line([frame.to_screen(*feet), (u, v)], fill=BUILDER_MARK, width=max(2, frame.cell // 9))
+    draw.line([(u, v), gaze], fill=BUILDER_MARK, width=2)
+    draw.ellipse([u - radius, v - radius, u + radius, v + radius], fill=BUILDER_MARK)
+
+
+def picture_png(image: Image.Image) -> bytes:
+    """A picture as PNG bytes, compressed lightly: a replay step's pictures are drawn on a click and sent
+    over loopback or a LAN, where a few KB more cost less than the stronger compression's time."""
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()

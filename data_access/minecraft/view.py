@@ -11,12 +11,16 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
+import numpy as np
 import pandas as pd
 
 from ..common import LoadedCorpus
 from .blocks import COLOR_IDS, COLORS, Alignment, best_alignment, decode, decode_array, encode
+
+if TYPE_CHECKING:
+    from .render import IsometricFrame
 
 Block = tuple[int, int, int, str]
 
@@ -49,16 +53,25 @@ def _key(block) -> int:
 
 
 def blocks_after_each_turn(actions: pd.DataFrame, n_steps: int) -> list[set[int]]:
-    """Block keys after step k for k = 0..n_steps (index 0 = actions before the first utterance)."""
+    """Block keys after step k for k = 0..n_steps (index 0 = actions before the first utterance).
+
+    One pass over the actions in turn order (stable, so a turn's actions keep their order); plain lists,
+    not a pandas group per turn, which cost most of a replay step."""
+    turns = actions["turn"].to_numpy()
+    order = np.argsort(turns, kind="stable")
+    columns = [actions[c].to_numpy()[order].tolist() for c in ("turn", "kind", "x", "y", "z", "color")]
+    rows = list(zip(*columns))
     current: set[int] = set()
     result = []
-    by_turn = {turn: group for turn, group in actions.groupby("turn", sort=True)}
+    i = 0
     for turn in range(n_steps + 1):
-        group = by_turn.get(turn)
-        if group is not None:
-            for kind, x, y, z, color in group[["kind", "x", "y", "z", "color"]].itertuples(index=False):
-                key = encode(int(x), int(y), int(z), COLOR_IDS[color])
-                (current.add if kind == "placement" else current.discard)(key)
+        while i < len(rows) and rows[i][0] < turn:  # turns before 0 are not replayed
+            i += 1
+        while i < len(rows) and rows[i][0] == turn:
+            _, kind, x, y, z, color = rows[i]
+            key = encode(int(x), int(y), int(z), COLOR_IDS[color])
+            (current.add if kind == "placement" else current.discard)(key)
+            i += 1
         result.append(set(current))
     return result
 
@@ -144,6 +157,38 @@ def step_count(loaded: LoadedCorpus, dialog_id: str, round: Optional[int] = None
     return int(games["n_steps"].iloc[0]) if len(games) else 0
 
 
+@dataclass(frozen=True)
+class StepPictures:
+    """The replay's two pictures of one step, as PNG bytes: the build (this step's placements outlined black,
+    its removals as magenta crossed wire cubes, the Builder) and the aligned target (missing blocks as
+    outlines). Both are drawn in the same frame, so a block sits at the same place in either."""
+
+    build_png: bytes
+    target_png: Optional[bytes]  # None without a gold configuration
+    frame: "IsometricFrame"  # where a cell lands on either picture
+
+
+def step_pictures(loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional[int] = None) -> Optional[StepPictures]:
+    """The pictures of ``dialog_id`` at ``step`` (None for an unknown game): what the replay shows first, drawn
+    on the server so that a step costs one image per side rather than a WebGL scene."""
+    from .render import PICTURE_CELL, isometric_frame, picture_png, snapshot_image
+
+    view = replay_step(loaded, dialog_id, step)
+    if view is None:
+        return None
+    missing = {tuple(b) for b in view.gold_missing}
+    # Both pictures cover the cells of either, so they share one frame (and one size).
+    everything = [*view.blocks, *view.removed, *view.gold_aligned]
+    frame_blocks = [(x, y, z, "blue") for x, y, z in {tuple(b[:3]) for b in everything}]
+    build = snapshot_image(view.blocks, highlight=view.placed, removed=view.removed, builder=view.builder,
+                           cell=PICTURE_CELL, frame_of=frame_blocks, mode="P")
+    target = None
+    if view.gold_aligned:
+        present = [b for b in view.gold_aligned if tuple(b) not in missing]
+        target = picture_png(snapshot_image(present, ghosts=view.gold_missing, cell=PICTURE_CELL, frame_of=frame_blocks, mode="P"))
+    return StepPictures(picture_png(build), target, isometric_frame([b[:3] for b in frame_blocks], PICTURE_CELL))
+
+
 def snapshot(loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional[int] = None):
     """The build after ``step`` beside its aligned target (isometric drawings, for presentation and export)."""
     from ..export import image_grid
@@ -151,8 +196,10 @@ def snapshot(loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional[in
 
     view = replay_step(loaded, dialog_id, step)
     assert view is not None, f"{dialog_id} has no step {step}"
-    build = snapshot_image(view.blocks, highlight=view.placed, title=f"Build after message {view.step}")
-    target = snapshot_image(view.gold_aligned, title="Target (aligned)")
+    missing = {tuple(b) for b in view.gold_missing}
+    build = snapshot_image(view.blocks, highlight=view.placed, removed=view.removed, title=f"Build after message {view.step}")
+    target = snapshot_image([b for b in view.gold_aligned if tuple(b) not in missing], ghosts=view.gold_missing,
+                            title="Target (aligned)")
     return image_grid([build, target])
 
 

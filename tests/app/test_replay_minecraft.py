@@ -28,7 +28,7 @@ from tests.app.transcript_lines import transcript_texts  # noqa: E402
 
 
 def test_a_deep_link_shows_build_and_target_in_3d_and_the_transcript_so_far():
-    at = open_replay(dialog=GAME, turn="3")
+    at = open_replay(dialog=GAME, turn="3", view3d="1")  # the 3-D view is one URL parameter away
     assert at.selectbox[0].value == GAME
     assert at.slider[0].value == 3
     figures = plotly_figures(at)
@@ -48,7 +48,7 @@ def test_a_deep_link_shows_build_and_target_in_3d_and_the_transcript_so_far():
 
 def test_showing_the_whole_game_reveals_later_utterances():
     at = open_replay(dialog=GAME, turn="3")
-    at.toggle[0].set_value(True).run()
+    at.toggle(key="minecraft_show_all").set_value(True).run()  # the first toggle is the 3-D view's
     assert not at.exception
     assert "like that?" in transcript_texts(at)
 
@@ -64,3 +64,34 @@ def test_a_malformed_turn_warns_and_starts_at_the_first_utterance():
     at = open_replay(dialog=GAME, turn="abc")
     assert any("“abc”" in w.value for w in at.warning)
     assert at.slider[0].value == 1
+
+
+def test_a_step_shows_two_pictures_drawn_on_the_server_and_no_3d_chart():
+    at = open_replay(dialog=GAME, turn="3")
+    assert not at.exception and not at.get("plotly_chart")
+    images = at.get("image")
+    assert len(images) == 2
+    captions = [image.proto.imgs[0].caption for image in images]
+    assert captions[0].startswith("Build after message 3") and "removed in this step" in captions[0]
+    assert captions[1].startswith("Target, aligned")
+    assert "view3d" not in at.query_params
+
+
+def test_the_3d_toggle_shows_the_3d_view_and_keeps_it_in_the_url():
+    at = open_replay(dialog=GAME, turn="3")
+    at.toggle(key="minecraft_view3d").set_value(True).run()
+    assert not at.exception
+    assert at.query_params["view3d"] == "1"
+    assert len(plotly_figures(at)) == 2 and not at.get("image")
+    at.toggle(key="minecraft_view3d").set_value(False).run()
+    assert "view3d" not in at.query_params and len(at.get("image")) == 2
+
+
+def test_the_3d_view_keeps_its_camera_from_step_to_step_of_one_game():
+    at = open_replay(dialog=GAME, turn="3", view3d="1")
+    revisions = {figure["layout"]["uirevision"] for figure in plotly_figures(at)}
+    at.slider[0].set_value(4).run()
+    assert at.query_params["turn"] == "4"
+    after = plotly_figures(at)
+    assert after[0]["layout"]["title"]["text"] == "Build after message 4"
+    assert revisions == {figure["layout"]["uirevision"] for figure in after} == {f"minecraft:{GAME}"}

@@ -144,7 +144,8 @@ def test_back_undoes_one_click_at_a_time(demo_app, page):
 @pytest.mark.parametrize("corpus, extra, selector", [
     ("codraw", "&turn=3", '[data-testid="stImage"]'),
     ("gos", "&round=2&turn=4", '[data-testid="stImage"]'),
-    ("minecraft", "&turn=3", ".js-plotly-plot"),
+    ("minecraft", "&turn=3", '[data-testid="stImage"]'),  # the pictures drawn on the server
+    ("minecraft", "&turn=3&view3d=1", ".js-plotly-plot"),  # the interactive 3-D view
 ])
 def test_deep_link_opens_that_state(demo_app, page, tmp_path_factory, corpus, extra, selector):
     dialog = _demo_dialog(corpus, tmp_path_factory, min_steps=4)
