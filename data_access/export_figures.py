@@ -3,17 +3,21 @@ chart's caption and a data-source line under the plot.
 
 kaleido 1.x drives a Chrome/Chromium it finds on the machine; it never downloads one here. When
 ``BROWSER_PATH`` is unset and Debian's ``/usr/bin/chromium`` exists, that one is used (the browser the
-tests use). Pure functions: a figure and strings in, bytes out (each call starts and stops a headless
-browser, about 2–3 s).
+tests use). A figure and strings in, bytes out. One headless browser serves every export of the process
+(``ChartBrowser``): the first export starts it (a few seconds), later ones take a fraction of a second; it
+is closed when the process exits (or by ``close_browser``), and a new one is started after a failure.
 """
 from __future__ import annotations
 
+import asyncio
+import atexit
 import html
 import os
 import shutil
 import textwrap
+import threading
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Any, Iterable, Optional
 
 import plotly.graph_objects as go
 
@@ -23,6 +27,8 @@ CAPTION_CHARACTERS = 130
 MIN_LEFT = 80  # pixels left of the plot area for y tick labels and the y-axis title
 AXIS_SPACE = 75  # pixels under the plot area kept for tick labels and the x-axis title  # per line of the caption under the plot
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
+START_TIMEOUT_S = 60  # starting the browser (a cold machine, a slow disk)
+EXPORT_TIMEOUT_S = 120  # one chart (kaleido's own limit per image is 90 s)
 
 
 class FigureExportError(RuntimeError):
@@ -85,6 +91,87 @@ def _with_caption(figure: go.Figure, caption: str, source: str, width: int, heig
     return out
 
 
+class ChartBrowser:
+    """One kaleido browser for every export of the process, in a thread with its own event loop.
+
+    Exports are serialised (a lock): kaleido's renderer is one tab, and Streamlit calls from a thread per
+    session. ``starts`` counts the browsers started, so that tests and benchmarks can see the reuse."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: Optional[asyncio.AbstractEventLoop] = None
+        self._thread: Optional[threading.Thread] = None
+        self._kaleido: Any = None
+        self.starts = 0
+
+    def render(self, figure: Any, opts: dict) -> bytes:
+        """The bytes kaleido makes of a plotly figure (or its dict) with ``opts`` (format, width, height, scale)."""
+        with self._lock:
+            if self._kaleido is None:
+                self._start()
+            future = asyncio.run_coroutine_threadsafe(self._kaleido.calc_fig(figure, opts=opts), self._loop)
+            try:
+                return future.result(timeout=EXPORT_TIMEOUT_S)
+            except BaseException:
+                future.cancel()
+                self._stop()  # a browser that failed once may be wedged: the next export starts a fresh one
+                raise
+
+    def close(self) -> None:
+        """Close the browser (a later export starts a new one)."""
+        with self._lock:
+            self._stop()
+
+    def _start(self) -> None:
+        import kaleido
+
+        async def opened():
+            # MathJax off: the charts use none, and kaleido would otherwise fetch it from a CDN on each start.
+            browser = kaleido.Kaleido(n=1, mathjax=False)
+            await browser.__aenter__()
+            return browser
+
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="chart-export-browser", daemon=True)
+        self._thread.start()
+        try:
+            self._kaleido = asyncio.run_coroutine_threadsafe(opened(), self._loop).result(timeout=START_TIMEOUT_S)
+        except BaseException:
+            self._stop()
+            raise
+        self.starts += 1
+
+    def _stop(self) -> None:
+        loop, thread, browser = self._loop, self._thread, self._kaleido
+        self._loop = self._thread = self._kaleido = None
+        if loop is None:
+            return
+        if browser is not None:
+            try:
+                asyncio.run_coroutine_threadsafe(browser.__aexit__(None, None, None), loop).result(timeout=15)
+            except Exception:  # noqa: BLE001 - closing a broken browser: its process goes with the thread's loop
+                pass
+        loop.call_soon_threadsafe(loop.stop)
+        if thread is not None:
+            thread.join(timeout=5)
+        if not loop.is_running():
+            loop.close()
+
+
+_browser = ChartBrowser()
+atexit.register(_browser.close)
+
+
+def chart_browser() -> ChartBrowser:
+    """The process's one export browser."""
+    return _browser
+
+
+def close_browser() -> None:
+    """Close the export browser now (it is closed at exit anyway)."""
+    _browser.close()
+
+
 def figure_bytes(figure: go.Figure, fmt: str, caption: str = "", source: str = "",
                  width: Optional[int] = None, height: Optional[int] = None) -> bytes:
     """``figure`` as ``fmt`` ('svg' or 'pdf') bytes, with the caption and source line under it."""
@@ -97,10 +184,10 @@ def figure_bytes(figure: go.Figure, fmt: str, caption: str = "", source: str = "
     if browser is None:
         raise FigureExportError("no Chrome/Chromium found for kaleido: install chromium or set BROWSER_PATH")
     os.environ.setdefault("BROWSER_PATH", browser)
-    import plotly.io as pio
 
     try:
         framed = _with_caption(figure, caption, source, width, height)
-        return pio.to_image(framed, format=fmt, width=width, height=framed.layout.height, scale=1)
+        return _browser.render(framed,
+                               dict(format=fmt, width=width, height=int(framed.layout.height), scale=1))
     except Exception as exc:  # noqa: BLE001 - kaleido raises many kinds; the UI shows one line
         raise FigureExportError(f"static export failed: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}") from exc

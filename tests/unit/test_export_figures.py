@@ -54,3 +54,24 @@ def test_pdf_has_the_caption_and_source(chart, tmp_path):
 def test_unknown_format_is_refused(chart):
     with pytest.raises(ValueError):
         figure_bytes(chart.figure, "gif")
+
+
+def test_exports_share_one_browser_and_the_later_ones_are_quick(chart):
+    import time
+
+    from data_access.export_figures import chart_browser, close_browser
+
+    close_browser()
+    browser = chart_browser()
+    starts = browser.starts
+    figure_bytes(chart.figure, "svg", chart.caption)
+    started = time.perf_counter()
+    assert figure_bytes(chart.figure, "pdf", chart.caption).startswith(b"%PDF")
+    second = time.perf_counter() - started
+    assert ET.fromstring(figure_bytes(chart.figure, "svg", "another caption")).tag.endswith("svg")
+    assert browser.starts == starts + 1  # three exports, one browser start
+    assert second < 5  # a new browser per export took 3.7–6.3 s; a warm one well under 1 s on an idle machine
+    close_browser()
+    figure_bytes(chart.figure, "svg")
+    assert browser.starts == starts + 2  # closed, then started again on demand
+    close_browser()
