@@ -7,6 +7,9 @@ bytes, tables as small frames) describing the game exactly as it stood after tha
 from __future__ import annotations
 
 import io
+import threading
+import weakref
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Optional
 
@@ -150,10 +153,46 @@ def _comparison(loaded: LoadedCorpus, board_id: str, this_interaction: str, name
     return table, agreement
 
 
-def replay_step(loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional[int] = None) -> Optional[ReplayStep]:
-    """Round ``round`` (1 when None) as it stood after ``step`` (clamped to the round's steps); None for an
-    unknown round."""
-    round_number = int(round or 1)
+@dataclass
+class _Round:
+    """What every step of one round shares: its rows of the frames, board, labels and players' layouts."""
+
+    round_row: pd.Series
+    steps: pd.DataFrame  # in step order
+    board: pd.Series
+    dialog: pd.Series
+    labels: dict
+    players: list[tuple[str, str, str]]  # username, role, pending column
+    layouts: dict[str, list[str]]  # username → image ids in that player's board order
+    ranks: pd.DataFrame  # this round's agreed ranks
+
+    def name(self, image_id: Optional[str]) -> str:
+        return self.labels[image_id].short_id if image_id in self.labels else str(image_id)[:8]
+
+
+# The last few rounds looked at, per loaded corpus (frames are immutable): the replay's steps and an export's
+# pictures of one round each filtered the whole corpus's frames again, most of their time.
+_ROUNDS: "OrderedDict[tuple[int, str, int], tuple[weakref.ref, Optional[_Round]]]" = OrderedDict()
+_ROUNDS_KEPT = 8
+_ROUNDS_LOCK = threading.Lock()
+
+
+def _round(loaded: LoadedCorpus, dialog_id: str, round_number: int) -> Optional[_Round]:
+    key = (id(loaded), dialog_id, round_number)
+    with _ROUNDS_LOCK:
+        kept = _ROUNDS.get(key)
+        if kept is not None and kept[0]() is loaded:
+            _ROUNDS.move_to_end(key)
+            return kept[1]
+    found = _read_round(loaded, dialog_id, round_number)
+    with _ROUNDS_LOCK:
+        _ROUNDS[key] = (weakref.ref(loaded), found)
+        while len(_ROUNDS) > _ROUNDS_KEPT:
+            _ROUNDS.popitem(last=False)
+    return found
+
+
+def _read_round(loaded: LoadedCorpus, dialog_id: str, round_number: int) -> Optional[_Round]:
     frames = loaded.frames
     rounds = frames["rounds"]
     match = rounds[(rounds["interaction_id"] == dialog_id) & (rounds["round"] == round_number)]
@@ -162,45 +201,75 @@ def replay_step(loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional
     round_row = match.iloc[0]
     steps = frames["steps"]
     steps = steps[(steps["interaction_id"] == dialog_id) & (steps["round"] == round_number)].sort_values("step")
-    n_steps = len(steps)
-    step = min(max(1, int(step)), n_steps)
-    boards = frames["boards"].set_index("board_id")
-    board = boards.loc[round_row["board_id"]]
-    labels = image_labels(loaded, round_row["game_id"])
-
-    def name(image_id: Optional[str]) -> str:
-        return labels[image_id].short_id if image_id in labels else str(image_id)[:8]
-
-    dialog = loaded.dialogs.set_index("dialog_id").loc[dialog_id]
+    boards = frames["boards"]
+    board = boards[boards["board_id"] == round_row["board_id"]].iloc[0]
+    dialogs = loaded.dialogs
+    dialog = dialogs[dialogs["dialog_id"] == dialog_id].iloc[0]
     players = [(dialog["player_a"], "Player A", "pending_a"), (dialog["player_b"], "Player B", "pending_b")]
-    current = steps.iloc[step - 1]
+    layouts = {username: _layout(loaded, dialog_id, round_number, username, list(board["image_ids"]))
+               for username, _role, _column in players if username}
+    ranks = frames["ranks"]
+    ranks = ranks[(ranks["interaction_id"] == dialog_id) & (ranks["round"] == round_number)]
+    return _Round(round_row, steps, board, dialog, image_labels(loaded, round_row["game_id"]), players, layouts, ranks)
 
-    all_ranks = frames["ranks"]
-    all_ranks = all_ranks[(all_ranks["interaction_id"] == dialog_id) & (all_ranks["round"] == round_number)]
-    rank_steps = steps.loc[steps["produced_rank"].notna(), ["produced_rank", "step"]]
-    rank_step = dict(zip(rank_steps["produced_rank"].astype(int), rank_steps["step"]))
-    given = all_ranks[all_ranks["rank"] <= int(current["ranks_so_far"])].sort_values("rank")
+
+@dataclass
+class _BoardsAt:
+    """What the boards of one round show after one step (the part of a replay step that a snapshot needs)."""
+
+    round: _Round
+    step: int
+    current: pd.Series
+    given: pd.DataFrame
+    boards: list[tuple[str, str, object, Optional[str]]]  # username, role, PIL image, pending lock
+    partner_pending: Optional[str]
+
+
+def _boards_at(loaded: LoadedCorpus, dialog_id: str, step: int, round_number: int) -> Optional[_BoardsAt]:
+    this = _round(loaded, dialog_id, round_number)
+    if this is None:
+        return None
+    step = min(max(1, int(step)), len(this.steps))
+    current = this.steps.iloc[step - 1]
+    given = this.ranks[this.ranks["rank"] <= int(current["ranks_so_far"])].sort_values("rank")
     ranked = dict(zip(given["image_id"], given["rank"]))
 
     # On a mismatch each player's board flashes that player's own rejected lock.
     mismatched: dict[str, Optional[str]] = {}
     if current["kind"] == "lock" and bool(current["mismatch"]):
-        for username, _role, column in players:
+        for username, _role, column in this.players:
             mismatched[username] = current[column]
     player_boards = []
     partner_pending = None
-    for username, role, column in players:
+    for username, role, column in this.players:
         if not username:
             continue
         pending = current[column] if pd.notna(current[column]) else None
         if username != current["username"] and pending:
             partner_pending = pending
         highlighted = set(current["image_ids"]) if current["kind"] == STEP_MESSAGE and current["username"] == username else set()
-        image = render_board(_layout(loaded, dialog_id, round_number, username, list(board["image_ids"])), labels,
+        image = render_board(this.layouts[username], this.labels,
                              ranks=ranked, pending=None if mismatched.get(username) else pending,
                              highlighted=highlighted, mismatch=mismatched.get(username), image_folder=loaded.assets)
-        player_boards.append(PlayerBoard(username, role, _png(image), pending, name(pending) if pending else None))
-    event, _short, level = _describe(current, name, partner_pending)
+        player_boards.append((username, role, image, pending))
+    return _BoardsAt(this, step, current, given, player_boards, partner_pending)
+
+
+def replay_step(loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional[int] = None) -> Optional[ReplayStep]:
+    """Round ``round`` (1 when None) as it stood after ``step`` (clamped to the round's steps); None for an
+    unknown round."""
+    round_number = int(round or 1)
+    at = _boards_at(loaded, dialog_id, step, round_number)
+    if at is None:
+        return None
+    this, step, current, given = at.round, at.step, at.current, at.given
+    round_row, steps, board, dialog, name = this.round_row, this.steps, this.board, this.dialog, this.name
+    n_steps = len(steps)
+    player_boards = [PlayerBoard(username, role, _png(image), pending, name(pending) if pending else None)
+                     for username, role, image, pending in at.boards]
+    rank_steps = steps.loc[steps["produced_rank"].notna(), ["produced_rank", "step"]]
+    rank_step = dict(zip(rank_steps["produced_rank"].astype(int), rank_steps["step"]))
+    event, _short, level = _describe(current, name, at.partner_pending)
 
     described = [_describe(row, name, None) for row in steps.to_dict("records")]
     transcript = pd.DataFrame({
@@ -234,14 +303,11 @@ def step_count(loaded: LoadedCorpus, dialog_id: str, round: Optional[int] = None
 
 def snapshot(loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional[int] = None):
     """Both players' boards after ``step`` as one picture (for presentation and GIF/PNG export)."""
-    from PIL import Image
-
     from ..export import image_grid
 
-    view = replay_step(loaded, dialog_id, step, round)
-    assert view is not None, f"{dialog_id} has no step {step}"
-    boards = [Image.open(io.BytesIO(board.png)) for board in view.boards]
-    return image_grid(boards, [f"{board.role}: {board.username}" for board in view.boards])
+    at = _boards_at(loaded, dialog_id, step, int(round or 1))  # the boards alone: no PNG, transcript or tables
+    assert at is not None, f"{dialog_id} has no round {round or 1}"
+    return image_grid([image for _, _, image, _ in at.boards], [f"{role}: {username}" for username, role, _, _ in at.boards])
 
 
 def same_board_plays(loaded: LoadedCorpus, dialog_id: str, round: Optional[int]) -> list[tuple[str, int]]:
