@@ -22,6 +22,7 @@ import os
 import shutil
 import stat
 import tempfile
+import weakref
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -171,6 +172,16 @@ class LazyFrames(FramesByName):
                 self._frames, self._names = dict(frames), list(frames)
         return self._frames[name]
 
+    @property
+    def entry(self) -> Path:
+        """The cache entry's folder."""
+        return self._entry
+
+    def row_counts(self) -> dict[str, int]:
+        """Rows per frame, from the manifest (a frame is read only for an entry written without them)."""
+        return {name: int(self._digests[name]["rows"]) if "rows" in self._digests[name] else len(self[name])
+                for name in self._names}
+
     def columns(self, name: str, names: list[str]) -> dict[str, list]:
         """Some columns of one frame as Python lists (missing values None), read with pyarrow alone while
         the frame is not in memory: a warm command-line summary then never imports pandas."""
@@ -271,13 +282,17 @@ def write_entry(entry: Path, frames: Mapping[str, pd.DataFrame], skipped: Iterab
                 import pyarrow.parquet as pq
 
                 sink = pa.BufferOutputStream()
-                pq.write_table(frames.table(name), sink)
+                table = frames.table(name)
+                pq.write_table(table, sink)
                 data = sink.getvalue()
                 file.write_bytes(data)
+                rows = table.num_rows
             else:
                 frames[name].to_parquet(file, index=False)
                 data = file.read_bytes()
-            return {"size": len(data), "sha256": _digest(data)}
+                rows = len(frames[name])
+            # The row count too: the Data page shows it without reading any frame.
+            return {"size": len(data), "sha256": _digest(data), "rows": int(rows)}
 
         # Arrow encodes and compresses without the GIL, so two frames are written at a time.
         with ThreadPoolExecutor(max_workers=2) as pool:
@@ -311,9 +326,13 @@ def cached_build(
 
     def rebuild():
         frames, skipped = build()
+        if type(frames) is dict:
+            frames = FramesDict(frames)  # so that ``entry_of`` can tell these frames by a weak reference
         problem = write_entry(entry, frames, skipped)
         if problem:
             problems.append(problem)
+        else:
+            _remember_entry(frames, entry)
         return frames, skipped
 
     hit = read_entry(entry, rebuild)
@@ -321,3 +340,77 @@ def cached_build(
         return hit[0], hit[1], True
     frames, skipped = rebuild()
     return frames, skipped, False
+
+
+# --------------------------------------------------------------------------------------- cached summaries
+# Small figures computed from a corpus's frames (e.g. the Overview's counts and distributions) kept beside
+# its frames, so that a page showing only them reads a small file instead of every frame after a restart.
+# A summary lives in its entry's folder, so a rebuilt entry (changed source or frame code) drops it; its
+# name includes a hash of the code computing it, so changed summary code misses it too.
+SUMMARIES = "summaries"
+_written: "dict[int, tuple[weakref.ref, Path]]" = {}  # frames just built and written -> their entry
+
+
+class FramesDict(dict):
+    """A plain dict of frames that can be referred to weakly (a ``dict`` cannot)."""
+
+
+def _remember_entry(frames: Mapping, entry: Path) -> None:
+    try:
+        ref = weakref.ref(frames, lambda _gone, key=id(frames): _written.pop(key, None))
+    except TypeError:  # not referable weakly: its summaries are computed, and kept from the next start on
+        return
+    _written[id(frames)] = (ref, entry)
+
+
+def entry_of(frames: Mapping) -> Optional[Path]:
+    """The cache entry holding ``frames`` (a cache hit, or frames this process just built and cached), or None."""
+    if isinstance(frames, LazyFrames):
+        return frames.entry
+    written = _written.get(id(frames))
+    return written[1] if written is not None and written[0]() is frames else None
+
+
+def row_counts(frames: Mapping) -> dict[str, int]:
+    """Rows per frame: from the manifest for a cache hit, else by counting the frames in memory."""
+    if isinstance(frames, LazyFrames):
+        return frames.row_counts()
+    return {name: len(frame) for name, frame in frames.items()}
+
+
+def _summary_file(entry: Path, name: str) -> Path:
+    if not name or any(c not in "abcdefghijklmnopqrstuvwxyz0123456789_-." for c in name) or name.startswith("."):
+        raise ValueError(f"not a summary name: {name!r}")
+    return entry / SUMMARIES / f"{name}.json"
+
+
+def read_summary(entry: Path, name: str) -> Optional[dict]:
+    """The summary ``name`` stored in ``entry``, or None when absent or damaged (a damaged one is removed)."""
+    file = _summary_file(entry, name)
+    try:
+        stored = json.loads(file.read_text(encoding="utf-8"))
+        if stored.get("digest") != _digest(json.dumps(stored["value"], sort_keys=True).encode()):
+            raise ValueError(f"{file} does not match its checksum")
+        return stored["value"]
+    except FileNotFoundError:
+        return None
+    except Exception:  # noqa: BLE001 - a damaged summary is recomputed
+        file.unlink(missing_ok=True)
+        return None
+
+
+def write_summary(entry: Path, name: str, value: dict) -> bool:
+    """Store a JSON-able summary in ``entry`` (atomically); False when the folder cannot be written."""
+    file = _summary_file(entry, name)
+    if not (entry / MANIFEST).is_file():
+        return False  # the entry is gone (rebuilt meanwhile): nothing to attach the summary to
+    try:
+        file.parent.mkdir(exist_ok=True)
+        body = json.dumps({"value": value, "digest": _digest(json.dumps(value, sort_keys=True).encode())})
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=file.parent, prefix=file.name + ".",
+                                         delete=False) as out:
+            out.write(body)
+        os.replace(out.name, file)
+        return True
+    except OSError:
+        return False

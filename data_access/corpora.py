@@ -15,7 +15,7 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
-from typing import Optional, cast
+from typing import Callable, Optional, cast
 
 from . import cache
 from .common import CORPUS_NAMES, LoadedCorpus, ProgressCallback, SkippedRecords, SourceError, no_progress
@@ -147,3 +147,23 @@ def is_cached(source: Source, cache_root: Optional[Path] = None) -> bool:
         return False
     entry = cache.entry_dir(cache_root, source.corpus, cache.cache_key(source.corpus, path, frames_version(source.corpus)))
     return (entry / cache.MANIFEST).is_file()
+
+
+def cached_summary(loaded: LoadedCorpus, name: str, compute: Callable[[], dict]) -> dict:
+    """A small JSON-able summary of ``loaded`` (``compute()``), kept in its Parquet cache entry: later starts
+    read it back instead of reading the frames it is computed from. ``name`` must change with the code
+    that computes it (include a hash of that code). Without a cache entry it is simply computed."""
+    entry = cache.entry_of(loaded.frames)
+    if entry is not None:
+        found = cache.read_summary(entry, name)
+        if found is not None:
+            return found
+    value = compute()
+    if entry is not None:
+        cache.write_summary(entry, name, value)
+    return value
+
+
+def frame_row_counts(loaded: LoadedCorpus) -> dict[str, int]:
+    """Rows per frame of ``loaded``, from the cache manifest when it came from the cache (no frame is read)."""
+    return cache.row_counts(loaded.frames)

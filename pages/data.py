@@ -3,7 +3,7 @@ import pandas as pd
 import streamlit as st
 
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES
-from data_access.figures.overview import loaded_counts
+from data_access.figures.overview import frame_rows, loaded_counts
 from data_access.sources import ASSET_VARIABLES, DATA_VARIABLES, cache_dir, notes_db_display
 from ui.cached import LoadFailure, corpus, reload_all
 from ui.glossary import glossary_markdown, markdown_table
@@ -49,7 +49,7 @@ for name, result in loaded.items():
         gos_placeholder_note(name)
     if result.cache_note:
         st.caption(md_escape(result.cache_note))
-    st.caption("Frames: " + ", ".join(f"{frame} ({len(df):,} rows)" for frame, df in result.frames.items()))
+    st.caption("Frames: " + ", ".join(f"{frame} ({rows:,} rows)" for frame, rows in frame_rows(result).items()))
     if result.skipped:
         st.warning(f"{skipped_count(result.skipped)} could not be read and were left out; everything else loaded.")
         st.dataframe(pd.DataFrame([s.as_dict() for s in result.skipped]), width="stretch", hide_index=True)

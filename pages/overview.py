@@ -47,7 +47,7 @@ with filter_right:
 if len(splits) == len(all_splits):
     splits = ()
 
-profiles = [p for p in (charts.build(overview.corpus_profile, name, splits) for name in loaded_names) if p is not None]
+profiles = [p for p in (charts.build(overview.cached_corpus_profile, name, splits) for name in loaded_names) if p is not None]
 if not profiles:
     st.info("No corpus to show: choose at least one that loads.")
     st.stop()

@@ -5,17 +5,24 @@ measured alike; tokens are whitespace tokens, and the vocabulary is the set of l
 (``data_access.words.tokens``: runs of letters/digits, apostrophes inside words kept, CoDraw's "it 's" read as
 it's). ``corpus_profile(loaded)`` is computed once
 per corpus (cached by the page); ``overview_table`` and the chart builders combine the profiles.
-``loaded_counts`` is the Data page's table: per loaded corpus its counts, load time and skipped records.
+``cached_corpus_profile`` is the same profile kept in the corpus's Parquet cache entry, so that the first
+Overview after a restart reads one small file rather than every message of every corpus.
+``loaded_counts`` is the Data page's table: per loaded corpus its counts, load time and skipped records;
+``frame_rows`` its rows per frame (from the cache manifest).
 """
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
 from ..common import CORPUS_TITLES, LoadedCorpus
+from ..corpora import cached_summary, frame_row_counts
 from .charts import PALETTE, Chart, readable_log_axis, style
 
 WORD_PATTERN = r"[^\W_]+(?:'[^\W_]+)*"
@@ -64,6 +71,42 @@ def corpus_profile(loaded: LoadedCorpus, splits: tuple = ()) -> CorpusProfile:
         messages_per_dialog=per_dialog.reset_index(drop=True).astype("int64"),
         tokens_per_message=tokens.reset_index(drop=True),
     )
+
+
+# The profile's code, in the cached summary's name: editing this module misses the summaries it wrote before.
+_CODE = hashlib.sha1(Path(__file__).read_bytes()).hexdigest()[:12]
+
+
+def _series_json(series: pd.Series) -> dict:
+    return {"name": series.name, "values": [int(v) for v in series.to_numpy()]}
+
+
+def _series(stored: dict) -> pd.Series:
+    return pd.Series(stored["values"], name=stored["name"], dtype="int64")
+
+
+def cached_corpus_profile(loaded: LoadedCorpus, splits: tuple = ()) -> CorpusProfile:
+    """``corpus_profile(loaded, splits)``, read from the corpus's cache entry when it was computed before."""
+    splits_key = hashlib.sha1(json.dumps(list(splits)).encode()).hexdigest()[:12]
+
+    def compute() -> dict:
+        p = corpus_profile(loaded, splits)
+        return {"corpus": p.corpus, "dialogs": p.dialogs, "messages": p.messages, "replay_steps": p.replay_steps,
+                "tokens": p.tokens, "vocabulary": p.vocabulary,
+                "messages_per_dialog": _series_json(p.messages_per_dialog),
+                "tokens_per_message": _series_json(p.tokens_per_message)}
+
+    stored = cached_summary(loaded, f"overview-profile-{_CODE}-{splits_key}", compute)
+    return CorpusProfile(
+        corpus=stored["corpus"], dialogs=int(stored["dialogs"]), messages=int(stored["messages"]),
+        replay_steps=int(stored["replay_steps"]), tokens=int(stored["tokens"]), vocabulary=int(stored["vocabulary"]),
+        messages_per_dialog=_series(stored["messages_per_dialog"]), tokens_per_message=_series(stored["tokens_per_message"]),
+    )
+
+
+def frame_rows(loaded: LoadedCorpus) -> dict[str, int]:
+    """Rows per frame (the Data page), from the cache manifest: no frame is read for it."""
+    return frame_row_counts(loaded)
 
 
 def overview_table(profiles: list[CorpusProfile]) -> pd.DataFrame:
