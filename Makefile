@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run lint test test-fast cache bench bench-report bench-loads bench-sessions bench-pages bench-scale clean
+.PHONY: run lint test test-fast cache bench bench-report bench-loads bench-sessions bench-pages bench-scale bench-clicks clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -40,7 +40,7 @@ test-fast: lint
 cache: $(STAMP_RUN)
 	$(PY) -m data_access cache
 
-# Every benchmark on the real corpora in ../shared (about 25 minutes), then every target beside its figure.
+# Every benchmark on the real corpora in ../shared (about 40 minutes), then every target beside its figure.
 bench: $(STAMP_TEST)
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/runs.py
@@ -48,6 +48,7 @@ bench: $(STAMP_TEST)
 	$(PY) benchmarks/page_loads.py
 	$(PY) benchmarks/scale.py
 	$(PY) benchmarks/words.py
+	$(PY) benchmarks/clicks.py
 	$(PY) benchmarks/report.py
 
 # The target table from the results the benchmarks last wrote (benchmarks/results/).
@@ -71,6 +72,12 @@ bench-pages: $(STAMP_TEST)
 # A CoDraw corpus ten times the real one (generated from it in a temporary folder) against the real one.
 bench-scale: $(STAMP_TEST)
 	$(PY) benchmarks/scale.py
+
+# Click Next -> the new step settled on Replay, Compare and Present for each corpus (with a model run and
+# without), beside a blank page's button click, in headless Chromium against a warm local server.
+# BASELINE=<another checkout> clicks that one beside this one in the same run (the "before").
+bench-clicks: $(STAMP_TEST)
+	$(PY) benchmarks/clicks.py $(if $(BASELINE),--baseline-root $(BASELINE))
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache

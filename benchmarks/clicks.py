@@ -1,0 +1,346 @@
+"""Felt speed of a click: "click Next → the new step settled" on Replay (with a model run shown and without),
+Compare and Present for each corpus, beside the floor: a click on a blank Streamlit page with one button
+(``benchmarks/blank_button.py``), measured in the same run, clicks interleaved so that a drift of the
+machine's speed hits all alike. Also "a fresh session opens a replay, settled" beside a fresh blank page.
+
+    python benchmarks/clicks.py [--shared ../shared/data] [--clicks 20] [--fresh 5] [--baseline-root DIR]
+
+Settled = the script run is over (``stApp``'s ``data-test-script-state`` went through ``running`` and is
+``notRunning``), the step's URL parameter moved, nothing is stale or a skeleton, every image is decoded
+(``complete`` with a ``naturalWidth``) and every plotly chart is drawn. The time is taken in the page, from
+the button's ``click()`` to the first check (every 4 ms) at which all of that holds. The servers run
+``server.py`` on the real corpora with a warm Parquet cache; each clicked step is a new one for the server
+(its per-step caches are cold), as for a reader going through a dialog. Model runs: the generated
+``baseline`` run of each real corpus (``data_access.runs.demo``), written to a temporary runs folder.
+
+``--baseline-root`` serves a second checkout (e.g. ``git worktree add /tmp/main main``) beside this one in
+the same run, clicked in turn with it: its figures are the "before". Prints a table, writes JSON to
+``benchmarks/results/clicks.json``. Target (issue #29): median ≤ 1.5× and p90 ≤ 3× the blank page's median
+click. Only 127.0.0.1 is contacted; every loop is bounded in count and time.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Optional
+from urllib.parse import urlencode
+
+from browser import ROOT, launch_options, real_corpora_env
+
+CLICK_TIMEOUT_MS = 60_000
+LOST_CLICK_MS = 5_000  # no script run started this long after a click: Streamlit did not take it
+LOST_CLICKS: dict[str, int] = {}  # page (without its query) -> clicks not taken
+
+# Whether the page is settled (see the module docstring); the click script below inlines it.
+SETTLED = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.dataset.testConnectionState !== 'CONNECTED' || app.dataset.testScriptState !== 'notRunning') return false;
+  if (document.querySelector('[data-stale="true"], [data-testid="stSkeleton"]')) return false;
+  for (const img of app.querySelectorAll('img')) { if (!(img.complete && img.naturalWidth > 0)) return false; }
+  for (const chart of app.querySelectorAll('[data-testid="stPlotlyChart"]')) {
+    const plot = chart.querySelector('.js-plotly-plot');
+    if (!plot || !plot._fullLayout || !plot.querySelector('.main-svg')) return false;
+  }
+  return true;
+}"""
+
+# What keeps a page from being settled (for the message of a click that timed out).
+STATE = """() => { const app = document.querySelector('[data-testid="stApp"]');
+  return {connection: app.dataset.testConnectionState, script: app.dataset.testScriptState, url: location.search,
+          stale: [...document.querySelectorAll('[data-stale="true"], [data-testid="stSkeleton"]')].length,
+          images_pending: [...app.querySelectorAll('img')].filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src.slice(-40)),
+          charts: app.querySelectorAll('[data-testid="stPlotlyChart"]').length}; }"""
+
+# Clicks the index-th button labelled ``label`` and resolves with the milliseconds until settled (-1: no such
+# enabled button, -2: timed out, -3: no script run started within ``lost`` ms: the click was not taken).
+CLICK = """async ({label, index, param, timeout, lost}) => {
+  const settled = %s;
+  const app = document.querySelector('[data-testid="stApp"]');
+  const before = param ? new URLSearchParams(location.search).get(param) : null;
+  let ran = false;
+  const observer = new MutationObserver(records => {
+    for (const record of records) {
+      if (record.oldValue === 'running' || app.dataset.testScriptState === 'running') ran = true;
+    }
+  });
+  observer.observe(app, {attributes: true, attributeFilter: ['data-test-script-state'], attributeOldValue: true});
+  const buttons = [...app.querySelectorAll('button')].filter(b => b.innerText.includes(label));
+  const button = buttons[index];
+  if (!button || button.disabled) { observer.disconnect(); return -1; }
+  const started = performance.now();
+  button.click();
+  return await new Promise(resolve => {
+    const poll = () => {
+      const moved = !param || new URLSearchParams(location.search).get(param) !== before;
+      if (ran && moved && settled()) { observer.disconnect(); resolve(performance.now() - started); }
+      else if (!ran && performance.now() - started > lost) { observer.disconnect(); resolve(-3); }
+      else if (performance.now() - started > timeout) { observer.disconnect(); resolve(-2); }
+      else setTimeout(poll, 4);  // not requestAnimationFrame: it stops in a tab the browser deems hidden
+    };
+    setTimeout(poll, 4);
+  });
+}""" % SETTLED
+
+
+class Server:
+    """``streamlit run <app_file>`` from ``root`` on a free loopback port (as tests/e2e's AppServer, for any checkout)."""
+
+    def __init__(self, root: Path, app_file: str, env: dict[str, str], workdir: Path):
+        import socket
+
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            self.port = sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        full = {k: v for k, v in os.environ.items() if not k.startswith("STREAMLIT_")}
+        full.update({"STREAMLIT_SERVER_PORT": str(self.port), "STREAMLIT_SERVER_HEADLESS": "true",
+                     "STREAMLIT_SERVER_ADDRESS": "127.0.0.1", "DIALOGUE_NOTES_DB": str(workdir / "notes.sqlite3"),
+                     "DIALOGUE_CACHE_DIR": str(workdir / "cache")})
+        full.update(env)
+        self.log = open(workdir / f"streamlit-{self.port}.log", "wb")
+        self.process = subprocess.Popen([sys.executable, "-m", "streamlit", "run", app_file], cwd=root, env=full,
+                                        stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.3)
+        self.stop()
+        raise RuntimeError(f"{app_file} in {root} did not start")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.log.close()
+
+
+def prepare(shared: Path, workdir: Path) -> tuple[dict[str, str], dict[str, dict]]:
+    """The servers' environment (real corpora, a shared warm cache, the generated runs) and, per corpus,
+    the dialogs clicked through (the longest ones: fewer restarts)."""
+    env = {**real_corpora_env(shared), "DIALOGUE_CACHE_DIR": str(workdir / "cache"),
+           "DIALOGUE_RUNS_DIR": str(workdir / "runs")}
+    os.environ.update(env)  # this process loads the corpora through the same cache (and warms it)
+    sys.path.insert(0, str(ROOT))
+    from data_access import snapshots
+    from data_access.corpora import load_configured
+    from data_access.runs.demo import write_demo_runs
+
+    chosen = {}
+    for name in ("codraw", "gos", "minecraft"):
+        loaded = load_configured(name)
+        if not (workdir / "runs" / name).is_dir():  # a --workdir of an earlier run has them already
+            write_demo_runs(name, loaded.frames, workdir / "runs" / name)
+        round_ = 1 if name == "gos" else None
+        ids = loaded.dialogs["dialog_id"].tolist()
+        steps = {d: snapshots.step_count(loaded, d, round_) for d in ids}
+        longest = sorted(ids, key=lambda d: (-steps[d], d))[:2]
+        chosen[name] = {"dialogs": longest, "steps": [steps[d] for d in longest], "round": round_}
+    return env, chosen
+
+
+def scenarios(chosen: dict[str, dict]) -> list[dict]:
+    """(name, path and query of the step-1 URL, the URL parameter a Next click moves)."""
+    out = []
+    for name, info in chosen.items():
+        first, second = info["dialogs"]
+        rounds = {"round": info["round"]} if info["round"] else {}
+        replay = {"corpus": name, "dialog": first, **rounds, "turn": 1}
+        out.append({"name": f"replay · {name}", "path": "replay", "query": replay, "param": "turn"})
+        out.append({"name": f"replay + run · {name}", "path": "replay", "query": {**replay, "run": "baseline"},
+                    "param": "turn"})
+        sides = {"lround": info["round"], "rround": info["round"]} if info["round"] else {}
+        out.append({"name": f"compare · {name}", "path": "compare",
+                    "query": {"corpus": name, "left": first, "right": second, **sides, "step": 1}, "param": "step"})
+        out.append({"name": f"present · {name}", "path": "present", "query": {"corpus": name, "dialog": first, **rounds,
+                                                                              "turn": 1}, "param": "turn"})
+    return out
+
+
+async def settled(page, timeout: float = 180_000) -> None:
+    """Wait until SETTLED holds twice, 150 ms apart (a widget's own rerun may follow the first run)."""
+    for _ in range(2):
+        await page.wait_for_function(SETTLED, timeout=timeout)
+        await page.wait_for_timeout(150)
+    await page.wait_for_function(SETTLED, timeout=timeout)
+
+
+async def open_tab(browser, url: str):
+    context = await browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = await context.new_page()
+    await page.goto(url)
+    await settled(page)
+    return page
+
+
+async def click(page, url: str, param) -> Optional[float]:
+    """Seconds from a Next click to settled (None: it timed out); at the end of a dialog the tab goes back
+    to step 1 first."""
+    await page.bring_to_front()
+    for _ in range(4):
+        ms = await page.evaluate(CLICK, {"label": "Next", "index": 0, "param": param, "timeout": CLICK_TIMEOUT_MS,
+                                         "lost": LOST_CLICK_MS})
+        if ms == -3:  # seen now and then on a busy machine, on the blank page too: clicked again, counted
+            LOST_CLICKS[url.split("?")[0]] = LOST_CLICKS.get(url.split("?")[0], 0) + 1
+            continue
+        if ms == -1:  # the last step: start the dialog again (not measured)
+            await page.goto(url)
+            await settled(page)
+            continue
+        if ms == -2:  # counted as a timeout, not a time; the tab starts afresh
+            state = await page.evaluate(STATE)
+            print(f"{url}: a click did not settle within {CLICK_TIMEOUT_MS / 1000:.0f} s: {state}", file=sys.stderr)
+            await page.goto(url)
+            await settled(page)
+            return None
+        return ms / 1000
+    raise RuntimeError(f"{url}: no Next button")
+
+
+async def fresh_open(browser, url: str) -> float:
+    context = await browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = await context.new_page()
+    started = time.perf_counter()
+    await page.goto(url)
+    await page.wait_for_function(SETTLED, timeout=180_000)
+    seconds = time.perf_counter() - started
+    await context.close()
+    return seconds
+
+
+def summary(times: list[Optional[float]], floor: float) -> dict:
+    ordered = sorted(t for t in times if t is not None)
+    if not ordered:
+        return {"n": 0, "timeouts": len(times)}
+    p90 = ordered[min(len(ordered) - 1, int(round(0.9 * (len(ordered) - 1))))]
+    median = statistics.median(ordered)
+    return {"n": len(ordered), "timeouts": len(times) - len(ordered), "median_s": round(median, 3),
+            "p90_s": round(p90, 3), "median_ratio": round(median / floor, 2), "p90_ratio": round(p90 / floor, 2)}
+
+
+async def run(args) -> dict:
+    from playwright.async_api import async_playwright
+
+    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="bench-clicks-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    print("preparing: corpora, cache and runs …", file=sys.stderr)
+    env, chosen = prepare(args.shared, workdir)
+    apps = {"this checkout": ROOT}
+    if args.baseline_root:
+        apps = {"baseline": args.baseline_root.resolve(), **apps}
+    servers = {"blank": Server(ROOT, "benchmarks/blank_button.py", {}, workdir)}
+    for label, root in apps.items():
+        servers[label] = Server(root, "server.py", env, workdir)
+    plan = [s for s in scenarios(chosen) if not args.only or any(o in s["name"] for o in args.only)]
+    results: dict = {"date": time.strftime("%Y-%m-%d %H:%M"), "clicks_per_scenario": args.clicks,
+                     "dialogs": chosen, "apps": {k: str(v) for k, v in apps.items()}}
+    try:
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(**launch_options())
+            blank = await open_tab(browser, servers["blank"].url)
+            blank_times: list[float] = []
+            clicks: dict[str, dict[str, list[float]]] = {label: {} for label in apps}
+            for scenario in plan:
+                print(f"clicking: {scenario['name']}", file=sys.stderr)
+                tabs = {}
+                for label in apps:
+                    url = f"{servers[label].url}/{scenario['path']}?{urlencode(scenario['query'])}"
+                    tabs[label] = (await open_tab(browser, url), url)
+                    await click(*tabs[label], scenario["param"])  # warm: the page's code and first rerun
+                for _ in range(args.clicks):  # interleaved: blank, then each app, click by click
+                    blank_times.append(await click(blank, servers["blank"].url, None))
+                    for label, (page, url) in tabs.items():
+                        clicks[label].setdefault(scenario["name"], []).append(await click(page, url, scenario["param"]))
+                for page, _url in tabs.values():
+                    await page.context.close()
+            floor = statistics.median(t for t in blank_times if t is not None)
+            results["blank_click"] = summary(blank_times, floor)
+            results["clicks"] = {label: {name: summary(times, floor) for name, times in by.items()}
+                                 for label, by in clicks.items()}
+            results["click_times_s"] = {label: by for label, by in clicks.items()}
+            if args.fresh:
+                print("fresh sessions opening a replay …", file=sys.stderr)
+                fresh: dict[str, dict[str, list[float]]] = {label: {} for label in apps}
+                blank_fresh = []
+                for _ in range(args.fresh):
+                    blank_fresh.append(await fresh_open(browser, servers["blank"].url))
+                    for name, info in chosen.items():
+                        rounds = {"round": info["round"]} if info["round"] else {}
+                        query = urlencode({"corpus": name, "dialog": info["dialogs"][0], **rounds, "turn": 3})
+                        for label in apps:
+                            fresh[label].setdefault(f"fresh replay · {name}", []).append(
+                                await fresh_open(browser, f"{servers[label].url}/replay?{query}"))
+                fresh_floor = statistics.median(blank_fresh)
+                results["blank_fresh"] = summary(blank_fresh, fresh_floor)
+                results["fresh"] = {label: {name: summary(times, fresh_floor) for name, times in by.items()}
+                                    for label, by in fresh.items()}
+            await browser.close()
+    finally:
+        for server in servers.values():
+            server.stop()
+    results["lost_clicks"] = LOST_CLICKS
+    results["target"] = {"median_ratio": 1.5, "p90_ratio": 3.0}
+    return results
+
+
+def table(results: dict) -> str:
+    labels = list(results["clicks"])
+    floor = results["blank_click"]
+    lines = [f"blank page, one button: median {floor['median_s']:.3f} s, p90 {floor['p90_s']:.3f} s "
+             f"({floor['n']} clicks)", "",
+             "| click Next → settled | " + " | ".join(f"{label}: median (×blank), p90 (×blank)" for label in labels) + " |",
+             "| --- |" + " --- |" * len(labels)]
+    names = list(results["clicks"][labels[-1]])
+    for name in names:
+        cells = []
+        for label in labels:
+            s = results["clicks"][label].get(name)
+            cells.append("–" if not s or not s["n"] else
+                         f"{s['median_s']:.2f} s ({s['median_ratio']}×), {s['p90_s']:.2f} s ({s['p90_ratio']}×)"
+                         + (f", {s['timeouts']} timed out" if s["timeouts"] else ""))
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    if "fresh" in results:
+        blank = results["blank_fresh"]
+        lines += ["", f"fresh blank page: median {blank['median_s']:.3f} s", ""]
+        for name in results["fresh"][labels[-1]]:
+            cells = [f"{results['fresh'][label][name]['median_s']:.2f} s ({results['fresh'][label][name]['median_ratio']}×)"
+                     for label in labels]
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared" / "data")
+    parser.add_argument("--clicks", type=int, default=20, help="clicks per scenario and app (at least 20 for a p90)")
+    parser.add_argument("--fresh", type=int, default=5, help="fresh sessions opening each corpus's replay (0: none)")
+    parser.add_argument("--baseline-root", type=Path, default=None,
+                        help="another checkout of the app to serve and click beside this one (the 'before')")
+    parser.add_argument("--workdir", type=Path, default=None,
+                        help="the folder for the cache, runs and logs (default: a new temporary one); reusing "
+                             "one skips the first parse of the corpora")
+    parser.add_argument("--only", nargs="*", default=None, help="only scenarios whose name contains one of these")
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "clicks.json")
+    args = parser.parse_args()
+    results = asyncio.run(run(args))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(results, indent=2))
+    print(table(results))
+
+
+if __name__ == "__main__":
+    main()
