@@ -105,7 +105,27 @@ def _words(side: str):
     return read
 
 
+def _clicks(r):
+    mine = r["clicks"][list(r["clicks"])[-1]]  # this checkout (a baseline checkout, when clicked too, comes first)
+    target = r["target"]
+    within = [n for n, c in mine.items() if c.get("n") and c["median_ratio"] <= target["median_ratio"]
+              and c["p90_ratio"] <= target["p90_ratio"]]
+    worst = max(mine.items(), key=lambda kv: kv[1].get("median_ratio", float("inf")))
+    text = (f"{len(within)} of {len(mine)} within; worst {worst[0]} {worst[1].get('median_s', float('nan')):.2f} s "
+            f"({worst[1].get('median_ratio')}× median, {worst[1].get('p90_ratio')}× p90)")
+    return text, f"blank page click {r['blank_click']['median_s']:.3f} s", len(within) == len(mine)
+
+
+def _minecraft_click(r):
+    mine = r["clicks"][list(r["clicks"])[-1]]
+    c, codraw = mine["replay · minecraft"], mine["replay · codraw"]
+    return (f"{c['median_s']:.2f} s median, {c['p90_s']:.2f} s p90", f"CoDraw's step {codraw['median_s']:.2f} s",
+            c["median_s"] <= 1.25 * codraw["median_s"])
+
+
 CHECKS: list[Check] = [
+    ("clicks.json", "click Next → settled ≤ 1.5× (median), ≤ 3× (p90) a blank page's click", _clicks),
+    ("clicks.json", "a Minecraft replay step costs what a CoDraw step costs (≤ 1.25×)", _minecraft_click),
     ("latest.json", "CoDraw cold ≤ 1.5× bare json.load", _codraw_cold),
     ("latest.json", "CoDraw warm ≤ 0.2× bare json.load", _codraw_warm),
     ("latest.json", "Minecraft cold (547 games) ≤ 2.0× bare json.load", _minecraft_cold),
