@@ -356,8 +356,13 @@ class FramesDict(dict):
 
 
 def _remember_entry(frames: Mapping, entry: Path) -> None:
+    key = id(frames)
+
+    def forget(_gone: object) -> None:
+        _written.pop(key, None)
+
     try:
-        ref = weakref.ref(frames, lambda _gone, key=id(frames): _written.pop(key, None))
+        ref = weakref.ref(frames, forget)
     except TypeError:  # not referable weakly: its summaries are computed, and kept from the next start on
         return
     _written[id(frames)] = (ref, entry)

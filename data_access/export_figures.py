@@ -109,7 +109,9 @@ class ChartBrowser:
         with self._lock:
             if self._kaleido is None:
                 self._start()
-            future = asyncio.run_coroutine_threadsafe(self._kaleido.calc_fig(figure, opts=opts), self._loop)
+            loop = self._loop
+            assert loop is not None and self._kaleido is not None  # _start raised otherwise
+            future = asyncio.run_coroutine_threadsafe(self._kaleido.calc_fig(figure, opts=opts), loop)
             try:
                 return future.result(timeout=EXPORT_TIMEOUT_S)
             except BaseException:

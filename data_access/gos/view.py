@@ -11,7 +11,7 @@ import threading
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import pandas as pd
 
@@ -19,6 +19,9 @@ from ..common import LoadedCorpus
 from .agreement import ranking_agreement
 from .frames import STEP_MESSAGE
 from .render import TileLabel, colour_for, render_board, short_ids
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 
 @dataclass(frozen=True)
@@ -221,7 +224,7 @@ class _BoardsAt:
     step: int
     current: pd.Series
     given: pd.DataFrame
-    boards: list[tuple[str, str, object, Optional[str]]]  # username, role, PIL image, pending lock
+    boards: list[tuple[str, str, "Image.Image", Optional[str]]]  # username, role, picture, pending lock
     partner_pending: Optional[str]
 
 
