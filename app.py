@@ -5,6 +5,7 @@ Every ``url_path`` equals its file's name: until this router has run once in a n
 Streamlit resolves the URL against the files in ``pages/``, and a path that differs from the file name
 would greet a deep link with a "Page not found" box (see also ``ui/router.py``)."""
 import streamlit as st
+from streamlit.runtime.scriptrunner_utils.exceptions import RerunException
 
 from ui.auth import require_sign_in
 from ui.router import FAVICON, mark_routed
@@ -38,6 +39,24 @@ PAGES = {
     ],
 }
 
+
+def mark_run(rerun: bool = False) -> None:
+    """Show the browser which run this is: an invisible ``<style data-app-run="N">``, N the session's run
+    number, or "rerun" when another run follows at once (Streamlit puts a style-only ``st.html`` in its event
+    container: no space, nothing shown). Browser tests wait for a new N while the app says it is not running,
+    instead of sleeping (tests/e2e/conftest.py). AppTest has no browser (no request headers) and gets none."""
+    if not st.context.headers:
+        return
+    if not rerun:
+        st.session_state["app_run"] = st.session_state.get("app_run", 0) + 1
+    st.html(f'<style data-app-run="{"rerun" if rerun else st.session_state["app_run"]}"></style>')
+
+
 page = st.navigation(PAGES)
 mark_routed()
-page.run()
+mark_run()  # before the page, so that its st.stop cannot skip the mark
+try:
+    page.run()
+except RerunException:  # st.rerun, st.switch_page or a newer click: Streamlit says "not running" in between
+    mark_run(rerun=True)
+    raise

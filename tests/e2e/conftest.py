@@ -58,7 +58,7 @@ class AppServer:
                     if response.status == 200:
                         return
             except OSError:
-                time.sleep(0.3)
+                time.sleep(0.3)  # the interval between polls of a server still starting, not a wait for an outcome
             if self.process.poll() is not None:
                 break
         self.stop()
@@ -112,13 +112,35 @@ def pytest_runtest_makereport(item, call):
     setattr(item, f"rep_{report.when}", report)
 
 
+# app.py starts every run of a browser session with <style data-app-run="N"> (N = the session's run number) and,
+# when another run follows at once (st.rerun), adds one saying "rerun" (Streamlit says "not running" in
+# between). A run is over when the page's last mark is a number and the app says it is not running. The watch,
+# put into each page (each document) by wait_for_app, notes the N shown at each of the reader's own actions (a
+# click, a key, typing, a file chosen, Back / Forward; events the page makes itself are not trusted and do not
+# count), so that the wait knows which run came before the action, even one made with no wait after it.
+_RUN_OVER = """() => {
+  const shown = () => {
+    const marks = document.querySelectorAll('style[data-app-run]');  // the event container, in run order
+    return marks.length ? marks[marks.length - 1].dataset.appRun : null;
+  };
+  if (!window.__appRuns) {
+    window.__appRuns = {atAction: undefined, waitedFor: null};
+    for (const type of ["pointerdown", "keydown", "input", "change", "popstate"]) {
+      window.addEventListener(type, (event) => { if (event.isTrusted) window.__appRuns.atAction = shown(); }, true);
+    }
+  }
+  const runs = window.__appRuns, app = document.querySelector('[data-testid="stApp"]');
+  const before = runs.atAction !== undefined ? runs.atAction : runs.waitedFor, now = shown();
+  if (!(app && app.dataset.testConnectionState === 'CONNECTED' && app.dataset.testScriptState === 'notRunning'
+        && now !== null && now !== 'rerun' && now !== before && document.querySelector('h1'))) return false;
+  runs.waitedFor = now;
+  runs.atAction = undefined;
+  return true;
+}"""
+
+
 def wait_for_app(page) -> None:
-    """Wait until the page's script run has finished and its output is on screen: the app is connected,
-    says it is not running, shows its title, and stays so for a moment (a rerun may follow a widget)."""
-    ready = ("() => { const app = document.querySelector('[data-testid=\"stApp\"]');"
-             " return app && app.dataset.testConnectionState === 'CONNECTED'"
-             " && app.dataset.testScriptState === 'notRunning' && !!document.querySelector('h1'); }")
-    for _ in range(2):
-        page.wait_for_function(ready, timeout=60_000)
-        page.wait_for_timeout(400)
-    page.wait_for_function(ready, timeout=60_000)
+    """Wait until the script run that follows the last action (or the page's load) is over and its output is on
+    the page: app.py's run mark has changed since that action, the app is connected and says it is not running,
+    and it shows its title. What the page does not show then, that run will not show: it is over."""
+    page.wait_for_function(_RUN_OVER, timeout=60_000)

@@ -98,11 +98,10 @@ def _dialog_shown(page) -> str:
 
 
 def _back_to(page, query: str) -> None:
-    """Back once; the page must then be at ``query`` and stay there (its rerun must not move on)."""
+    """Back once; the page must then be at ``query`` and stay there (its rerun, over now, must not move on)."""
     page.go_back()
     page.wait_for_function(f"() => window.location.search === {query!r}", timeout=30_000)
     wait_for_app(page)
-    page.wait_for_timeout(300)
     assert page.evaluate("window.location.search") == query
 
 

@@ -38,6 +38,8 @@ def test_present_autoplay_keeps_the_current_line_in_view_and_marked(demo_app, pa
         state = page.evaluate(CURRENT_IN_VIEW)
         assert state["overflowing"], "the transcript should be longer than its box for this test to mean anything"
         assert state["inView"] and state["scrolled"], state
+        # A timing test: autoplay steps with the clock (a fragment with run_every, whose runs do not pass
+        # through app.py and so leave no run mark), and the test looks at it at moments of that clock.
         page.wait_for_timeout(700)
 
 

@@ -68,8 +68,7 @@ def test_every_query_typed_is_searched_and_back_brings_the_one_before(demo_app, 
         assert f'matching utterances for "{words}"' in page.get_by_text("matching utterances").first.inner_text()
     page.go_back()
     page.wait_for_function("() => new URLSearchParams(window.location.search).get('q') === 'red'", timeout=30_000)
-    wait_for_app(page)
-    page.wait_for_timeout(300)
+    wait_for_app(page)  # the rerun Back made is over: it could not write the later query back after this
     assert page.get_by_label("Search for").input_value() == "red"
     assert 'matching utterances for "red"' in page.get_by_text("matching utterances").first.inner_text()
     assert "q=red" in page.url  # and the page's rerun did not write the later query back

@@ -44,7 +44,7 @@ def test_the_overview_at_its_own_path_is_the_overview_not_page_not_found(demo_ap
     page, context, _ = _open(browser, f"{demo_app.url}/overview?corpus=gos")
     try:
         assert page.url == f"{demo_app.url}/?corpus=gos"
-        page.wait_for_timeout(500)  # Streamlit's "Page not found" dialog comes after the first run
+        # Streamlit's "Page not found" dialog is sent during the first run, which _open waited for to end
         assert page.get_by_text("Page not found").count() == 0
         assert_no_error(page)
     finally:
