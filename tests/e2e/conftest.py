@@ -114,7 +114,8 @@ def pytest_runtest_makereport(item, call):
 
 # app.py starts every run of a browser session with <style data-app-run="N"> (N = the session's run number) and,
 # when another run follows at once (st.rerun), adds one saying "rerun" (Streamlit says "not running" in
-# between). A run is over when the page's last mark is a number and the app says it is not running. The watch,
+# between). A run is over when the page's last mark is a number and the app says it is not running; it is on
+# screen when no element still waits for its code (Streamlit shows an stSkeleton until then). The watch,
 # put into each page (each document) by wait_for_app, notes the N shown at each of the reader's own actions (a
 # click, a key, typing, a file chosen, Back / Forward; events the page makes itself are not trusted and do not
 # count), so that the wait knows which run came before the action, even one made with no wait after it.
@@ -132,7 +133,8 @@ _RUN_OVER = """() => {
   const runs = window.__appRuns, app = document.querySelector('[data-testid="stApp"]');
   const before = runs.atAction !== undefined ? runs.atAction : runs.waitedFor, now = shown();
   if (!(app && app.dataset.testConnectionState === 'CONNECTED' && app.dataset.testScriptState === 'notRunning'
-        && now !== null && now !== 'rerun' && now !== before && document.querySelector('h1'))) return false;
+        && now !== null && now !== 'rerun' && now !== before && document.querySelector('h1')
+        && !document.querySelector('[data-testid="stSkeleton"]'))) return false;  // every element's code is loaded
   runs.waitedFor = now;
   runs.atAction = undefined;
   return true;
@@ -142,5 +144,5 @@ _RUN_OVER = """() => {
 def wait_for_app(page) -> None:
     """Wait until the script run that follows the last action (or the page's load) is over and its output is on
     the page: app.py's run mark has changed since that action, the app is connected and says it is not running,
-    and it shows its title. What the page does not show then, that run will not show: it is over."""
+    no element waits for its code, and it shows its title. What the page does not show then, that run will not show: it is over."""
     page.wait_for_function(_RUN_OVER, timeout=60_000)

@@ -1,0 +1,30 @@
+"""The run mark the browser tests wait on (app.py, ``mark_run``): each run of a browser session shows a new run
+number, invisibly, in Streamlit's event container; the wait after a click returns after that click's run."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .conftest import wait_for_app
+from .test_browser import _demo_dialog
+
+pytestmark = pytest.mark.e2e
+
+MARKS = "() => [...document.querySelectorAll('style[data-app-run]')].map((mark) => mark.dataset.appRun)"
+
+
+def test_each_run_shows_a_new_invisible_run_number(demo_app, page, tmp_path_factory):
+    dialog = _demo_dialog("codraw", tmp_path_factory)
+    page.goto(f"{demo_app.url}/replay?corpus=codraw&dialog={dialog}&turn=2")
+    wait_for_app(page)
+    first = page.evaluate(MARKS)
+    assert len(first) == 1 and first[0].isdigit()
+    takes = "() => document.querySelector('style[data-app-run]').parentElement.getBoundingClientRect().height"
+    assert page.evaluate(takes) == 0  # no space on the page
+    assert page.locator('[data-testid="stMain"] style[data-app-run]').count() == 0  # not among the page's elements
+    page.get_by_role("button", name=re.compile("Next")).click()
+    wait_for_app(page)
+    assert "turn=3" in page.url  # the wait returned after the click's run, not before it
+    second = page.evaluate(MARKS)
+    assert len(second) == 1 and int(second[0]) > int(first[0])
