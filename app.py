@@ -10,7 +10,21 @@ from streamlit.runtime.scriptrunner_utils.exceptions import RerunException
 from ui.auth import require_sign_in
 from ui.router import FAVICON, mark_routed
 
+
+def mark_run(rerun: bool = False) -> None:
+    """Show the browser which run this is: an invisible ``<style data-app-run="N">``, N the session's run
+    number, or "rerun" when another run follows at once (Streamlit puts a style-only ``st.html`` in its event
+    container: no space, nothing shown). Browser tests wait for a new N while the app says it is not running,
+    instead of sleeping (tests/e2e/conftest.py). AppTest has no browser (no request headers) and gets none."""
+    if not st.context.headers:
+        return
+    if not rerun:
+        st.session_state["app_run"] = st.session_state.get("app_run", 0) + 1
+    st.html(f'<style data-app-run="{"rerun" if rerun else st.session_state["app_run"]}"></style>')
+
+
 st.set_page_config(page_title="Visually grounded dialogue dashboard", page_icon=str(FAVICON), layout="wide")
+mark_run()  # first, so that no st.stop (the sign-in page's, a page's) can skip the mark
 require_sign_in()  # with sign-in configured, nobody reaches a page before signing in
 
 PAGES = {
@@ -40,21 +54,8 @@ PAGES = {
 }
 
 
-def mark_run(rerun: bool = False) -> None:
-    """Show the browser which run this is: an invisible ``<style data-app-run="N">``, N the session's run
-    number, or "rerun" when another run follows at once (Streamlit puts a style-only ``st.html`` in its event
-    container: no space, nothing shown). Browser tests wait for a new N while the app says it is not running,
-    instead of sleeping (tests/e2e/conftest.py). AppTest has no browser (no request headers) and gets none."""
-    if not st.context.headers:
-        return
-    if not rerun:
-        st.session_state["app_run"] = st.session_state.get("app_run", 0) + 1
-    st.html(f'<style data-app-run="{"rerun" if rerun else st.session_state["app_run"]}"></style>')
-
-
 page = st.navigation(PAGES)
 mark_routed()
-mark_run()  # before the page, so that its st.stop cannot skip the mark
 try:
     page.run()
 except RerunException:  # st.rerun, st.switch_page or a newer click: Streamlit says "not running" in between

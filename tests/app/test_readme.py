@@ -43,12 +43,21 @@ def readme_variables(text: str = README) -> list[str]:
     return [cell.strip("`") for cell in cells]
 
 
-def _constants(tree: ast.Module) -> dict[str, ast.expr]:
-    """``NAME = value`` assignments of the module (module level first, then local ones not shadowing them)."""
+def _constants(tree: ast.Module, depth: int = 0) -> dict[str, ast.expr]:
+    """``NAME = value`` assignments of the module (module level first, then local ones not shadowing them), and
+    the constants it imports by name from the app's own modules (``from data_access.access import ROLES_VARIABLE``)."""
+    imported: dict[str, ast.expr] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in ("data_access", "ui", "pages") and depth < 2:
+            base = ROOT / node.module.replace(".", "/")
+            source = base.with_suffix(".py") if base.with_suffix(".py").exists() else base / "__init__.py"
+            if source.exists():
+                theirs = _constants(ast.parse(source.read_text(encoding="utf-8")), depth + 1)
+                imported |= {alias.asname or alias.name: theirs[alias.name] for alias in node.names if alias.name in theirs}
     anywhere = {target.id: node.value for node in ast.walk(tree) if isinstance(node, ast.Assign)
                 for target in node.targets if isinstance(target, ast.Name)}
-    return anywhere | {target.id: node.value for node in tree.body if isinstance(node, ast.Assign)
-                       for target in node.targets if isinstance(target, ast.Name)}
+    return imported | anywhere | {target.id: node.value for node in tree.body if isinstance(node, ast.Assign)
+                                  for target in node.targets if isinstance(target, ast.Name)}
 
 
 def _variable_names(node: ast.expr, constants: dict[str, ast.expr], depth: int = 0) -> set[str] | None:
