@@ -4,6 +4,8 @@
 Every ``url_path`` equals its file's name: until this router has run once in a new browser session,
 Streamlit resolves the URL against the files in ``pages/``, and a path that differs from the file name
 would greet a deep link with a "Page not found" box (see also ``ui/router.py``)."""
+import uuid
+
 import streamlit as st
 from streamlit.runtime.scriptrunner_utils.exceptions import RerunException
 
@@ -12,15 +14,18 @@ from ui.router import FAVICON, mark_routed
 
 
 def mark_run(rerun: bool = False) -> None:
-    """Show the browser which run this is: an invisible ``<style data-app-run="N">``, N the session's run
-    number, or "rerun" when another run follows at once (Streamlit puts a style-only ``st.html`` in its event
-    container: no space, nothing shown). Browser tests wait for a new N while the app says it is not running,
-    instead of sleeping (tests/e2e/conftest.py). AppTest has no browser (no request headers) and gets none."""
+    """Show the browser which run this is: an invisible ``<style data-app-run="S-N">``, S the session's own
+    random name and N its run number, or "rerun" when another run follows at once (Streamlit puts a style-only
+    ``st.html`` in its event container: no space, nothing shown). Browser tests wait for a new mark while the app
+    says it is not running, instead of sleeping (tests/e2e/conftest.py). S tells a new session (a page that
+    reconnected to another server) from the old one. AppTest has no browser (no request headers) and gets none."""
     if not st.context.headers:
         return
+    state = st.session_state
     if not rerun:
-        st.session_state["app_run"] = st.session_state.get("app_run", 0) + 1
-    st.html(f'<style data-app-run="{"rerun" if rerun else st.session_state["app_run"]}"></style>')
+        state["app_run"] = state.get("app_run", 0) + 1
+        state.setdefault("app_session", uuid.uuid4().hex[:8])
+    st.html(f'<style data-app-run="{"rerun" if rerun else f"{state.app_session}-{state.app_run}"}"></style>')
 
 
 st.set_page_config(page_title="Visually grounded dialogue dashboard", page_icon=str(FAVICON), layout="wide")

@@ -112,13 +112,14 @@ def pytest_runtest_makereport(item, call):
     setattr(item, f"rep_{report.when}", report)
 
 
-# app.py starts every run of a browser session with <style data-app-run="N"> (N = the session's run number) and,
-# when another run follows at once (st.rerun), adds one saying "rerun" (Streamlit says "not running" in
-# between). A run is over when the page's last mark is a number and the app says it is not running; it is on
-# screen when no element still waits for its code (Streamlit shows an stSkeleton until then). The watch,
-# put into each page (each document) by wait_for_app, notes the N shown at each of the reader's own actions (a
-# click, a key, typing, a file chosen, Back / Forward; events the page makes itself are not trusted and do not
-# count), so that the wait knows which run came before the action, even one made with no wait after it.
+# app.py starts every run of a browser session with <style data-app-run="S-N"> (S names the session, N counts
+# its runs) and, when another run follows at once (st.rerun), adds one saying "rerun" (Streamlit says "not
+# running" in between). A run is over when the page's last mark is a run's (not "rerun") and the app says it is
+# not running; it is on screen when no element still waits for its code (Streamlit shows an stSkeleton until
+# then). The watch, put into each page (each document) by wait_for_app, notes the mark shown at each of the
+# reader's own actions (a click, a key, typing, a file chosen, Back / Forward; events the page makes itself are
+# not trusted and do not count), so that the wait knows which run came before the action, even one made with no
+# wait after it.
 _RUN_OVER = """() => {
   const shown = () => {
     const marks = document.querySelectorAll('style[data-app-run]');  // the event container, in run order

@@ -19,7 +19,7 @@ def test_each_run_shows_a_new_invisible_run_number(demo_app, page, tmp_path_fact
     page.goto(f"{demo_app.url}/replay?corpus=codraw&dialog={dialog}&turn=2")
     wait_for_app(page)
     first = page.evaluate(MARKS)
-    assert len(first) == 1 and first[0].isdigit()
+    assert len(first) == 1 and re.fullmatch(r"[0-9a-f]{8}-\d+", first[0])
     takes = "() => document.querySelector('style[data-app-run]').parentElement.getBoundingClientRect().height"
     assert page.evaluate(takes) == 0  # no space on the page
     assert page.locator('[data-testid="stMain"] style[data-app-run]').count() == 0  # not among the page's elements
@@ -27,4 +27,5 @@ def test_each_run_shows_a_new_invisible_run_number(demo_app, page, tmp_path_fact
     wait_for_app(page)
     assert "turn=3" in page.url  # the wait returned after the click's run, not before it
     second = page.evaluate(MARKS)
-    assert len(second) == 1 and int(second[0]) > int(first[0])
+    (session, run), (session_after, run_after) = first[0].split("-"), second[0].split("-")
+    assert len(second) == 1 and session_after == session and int(run_after) > int(run)  # the same session, later
