@@ -119,24 +119,22 @@ def pytest_runtest_makereport(item, call):
 # then). The watch, put into each page (each document) by wait_for_app, notes the mark shown at each of the
 # reader's own actions (a click, a key, typing, a file chosen, Back / Forward; events the page makes itself are
 # not trusted and do not count), so that the wait knows which run came before the action, even one made with no
-# wait after it.
+# wait after it. With no action since the last wait (a page just loaded, a reconnect), the page need only be idle.
 _RUN_OVER = """() => {
   const shown = () => {
     const marks = document.querySelectorAll('style[data-app-run]');  // the event container, in run order
     return marks.length ? marks[marks.length - 1].dataset.appRun : null;
   };
   if (!window.__appRuns) {
-    window.__appRuns = {atAction: undefined, waitedFor: null};
+    window.__appRuns = {atAction: undefined};
     for (const type of ["pointerdown", "keydown", "input", "change", "popstate"]) {
       window.addEventListener(type, (event) => { if (event.isTrusted) window.__appRuns.atAction = shown(); }, true);
     }
   }
-  const runs = window.__appRuns, app = document.querySelector('[data-testid="stApp"]');
-  const before = runs.atAction !== undefined ? runs.atAction : runs.waitedFor, now = shown();
+  const runs = window.__appRuns, app = document.querySelector('[data-testid="stApp"]'), now = shown();
   if (!(app && app.dataset.testConnectionState === 'CONNECTED' && app.dataset.testScriptState === 'notRunning'
-        && now !== null && now !== 'rerun' && now !== before && document.querySelector('h1')
+        && now !== null && now !== 'rerun' && now !== runs.atAction && document.querySelector('h1')
         && !document.querySelector('[data-testid="stSkeleton"]'))) return false;  // every element's code is loaded
-  runs.waitedFor = now;
   runs.atAction = undefined;
   return true;
 }"""
@@ -144,6 +142,7 @@ _RUN_OVER = """() => {
 
 def wait_for_app(page) -> None:
     """Wait until the script run that follows the last action (or the page's load) is over and its output is on
-    the page: app.py's run mark has changed since that action, the app is connected and says it is not running,
-    no element waits for its code, and it shows its title. What the page does not show then, that run will not show: it is over."""
+    the page: app.py's run mark has changed since that action (if there was one since the last wait), the app is
+    connected and says it is not running, no element waits for its code, and it shows its title. What the page
+    does not show then, that run will not show: it is over."""
     page.wait_for_function(_RUN_OVER, timeout=60_000)
