@@ -11,7 +11,7 @@ from ui.layers import browse_cr_filter
 from ui.minecraft_export import bap_samples_download
 from ui.notes import note_counts
 from ui.router import ensure_routed
-from ui.url_state import served_links, url_filter, url_text_input, url_toggle
+from ui.url_state import open_page, served_links, url_filter, url_text_input, url_toggle
 from ui.widgets import corpus_selector, download_buttons, set_url
 
 ensure_routed()
@@ -50,7 +50,7 @@ selection = st.dataframe(
 )
 if selection.selection.rows:
     dialog_id = shown.iloc[selection.selection.rows[0]]["dialog_id"]
-    st.switch_page("pages/replay.py", query_params={"corpus": corpus, "dialog": dialog_id})
+    open_page("pages/replay.py", corpus=corpus, dialog=dialog_id)
 download_buttons(shown.drop(columns=["replay"]), f"{corpus}-dialogs")
 if corpus == "minecraft":
     bap_samples_download(corpus)

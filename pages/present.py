@@ -10,7 +10,7 @@ from ui.presentation import presentation_mode
 from ui.replay_state import UNITS, dialog_lines, snapshot, step_caption
 from ui.router import ensure_routed
 from ui.transcript import transcript
-from ui.url_state import query_param, set_url
+from ui.url_state import publish, query_param, set_url
 from ui.widgets import corpus_selector, stepper
 
 ensure_routed()
@@ -50,8 +50,7 @@ def stage() -> None:
     """Redrawn on its own every ``seconds`` while autoplay is on, moving one step forward each time."""
     if playing and step_key in st.session_state and st.session_state[step_key] < n_steps:
         st.session_state[step_key] += 1
-        st.query_params["turn"] = str(st.session_state[step_key])
-        st.session_state[f"{step_key}__linked"] = str(st.session_state[step_key])
+        publish(step_key, "turn", st.session_state[step_key])
     step = stepper(n_steps, query_param("turn"), key=step_key, label="Step")
     picture, words = st.columns([7, 3] if presenting else [3, 2])
     with picture:

@@ -10,7 +10,7 @@ import streamlit as st
 from data_access.browse import COLUMN_HELP, column_bounds, fit_range, format_range, numeric_columns, parse_range
 from data_access.common import COLUMN_LABELS
 from data_access.links import parse_positive_int
-from ui.url_state import drop_params, publish, query_param, set_url
+from ui.url_state import drop_params, linked, publish, query_param, set_url
 from ui.widgets import md_escape
 
 ROW_HEIGHT = 35
@@ -50,16 +50,16 @@ def range_filters(table: pd.DataFrame, corpus: str) -> tuple[tuple[str, float | 
     for column in columns:
         low, high, integral = column_bounds(table[column])
         key = f"browse_range_{corpus}_{column}"
-        if key in st.session_state and st.session_state.get(f"{key}__linked") == query_param(column):
+        if key in st.session_state and linked(key) == query_param(column):
             sliders[column] = (low, high, integral)
             continue
-        linked = fit_range(*_requested(column), COLUMN_LABELS.get(column, column), low, high, integral)
-        if linked.warning:
-            st.warning(md_escape(linked.warning), icon="⚠️")
+        fitted = fit_range(*_requested(column), COLUMN_LABELS.get(column, column), low, high, integral)
+        if fitted.warning:
+            st.warning(md_escape(fitted.warning), icon="⚠️")
         if low == high:  # one value, no slider: a range either keeps every dialog (no filter) or none (ignored)
             set_url(**{column: None})
             continue
-        start, end = linked.value or (low, high)
+        start, end = fitted.value or (low, high)
         st.session_state[key] = (int(start), int(end)) if integral else (float(start), float(end))
         sliders[column] = (low, high, integral)
     active = [c for c, (low, high, _) in sliders.items()

@@ -22,7 +22,8 @@ from data_access.store import CodingStore
 from data_access.store import StoreError as NotesStoreError
 from ui import cached
 from ui.store import opened, remembered, unavailable
-from ui.widgets import md_escape, query_param
+from ui.url_state import query_param, set_url
+from ui.widgets import md_escape
 
 _CSS = """
 .dc-root { font-size: 1rem; line-height: 1.9; }
@@ -145,7 +146,7 @@ def coder_box(key: str, container=None) -> str:
     name = " ".join(st.session_state[widget].split())
     st.session_state["coder"] = name
     if name:
-        st.query_params["coder"] = name
+        set_url(coder=name)
     return name
 
 

@@ -10,12 +10,13 @@ from typing import Optional
 import streamlit as st
 
 from data_access.links import HIGHLIGHT_PARAM, highlight_segments
+from ui.url_state import query_param
 
 _MARK = "background:#ffd54f;color:inherit;padding:0 1px;border-radius:2px"
 
 
 def requested_highlight() -> Optional[str]:
-    value = st.query_params.get(HIGHLIGHT_PARAM)
+    value = query_param(HIGHLIGHT_PARAM)
     return value if value and value.strip() else None
 
 

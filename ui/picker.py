@@ -13,7 +13,7 @@ import streamlit as st
 from data_access import snapshots
 from data_access.links import HIGHLIGHT_PARAM, parse_positive_int
 from ui import cached
-from ui.url_state import drop_params, publish, query_param, seed
+from ui.url_state import drop_params, forget_widget, linked, publish, query_param, remember_link, seed, set_url
 from ui.widgets import md_escape, md_link_value
 
 PICKER_SIZE = 1000  # dialogs a picker lists at once (a search box finds the others)
@@ -44,8 +44,7 @@ def dialog_picker(name: str, key: str, label: str = "Dialog", *, param: Optional
         where.warning(f"The link asks for dialog “{md_link_value(requested)}”, which is not in the loaded corpus; "
                       f"showing “{md_escape(ids[min(default_index, len(ids) - 1)])}” from its first step instead.")
         drop_params(param, round_param, *step_params)  # type: ignore[arg-type]  # param is set: requested came from it
-        st.session_state.pop(key, None)
-        st.session_state.pop(f"{key}__linked", None)
+        forget_widget(key)
         requested = None
     if param:
         seed(key, param, str)
@@ -79,8 +78,7 @@ def _round_picker(where, name: str, dialog_id: str, rounds: list[int], key: str,
                   step_params: Sequence[str]) -> int:
     if param:
         requested = query_param(param)
-        if requested is not None and st.session_state.get(f"{key}__linked") != requested \
-                and parse_positive_int(requested) not in rounds:
+        if requested is not None and linked(key) != requested and parse_positive_int(requested) not in rounds:
             where.warning(f"The link asks for round “{md_link_value(requested)}”, but this dialog has rounds {rounds[0]} to "
                           f"{rounds[-1]}; showing round {rounds[0]} from its first step.")
             drop_params(param, *step_params)
@@ -105,9 +103,9 @@ def _play_picker(where, choices: dict[str, str], key: str, label: str, plays: li
     play_key = f"{key}_play"
     if param:
         wanted = f"{query_param(param)}|{query_param(round_param)}"
-        if wanted in options and st.session_state.get(f"{play_key}__linked") != wanted:
+        if wanted in options and linked(play_key) != wanted:
             st.session_state[play_key] = wanted
-            st.session_state[f"{play_key}__linked"] = wanted
+            remember_link(play_key, wanted)
     if st.session_state.get(play_key) not in options:
         st.session_state[play_key] = options[0]
     picked = where.selectbox(label, options, key=play_key,
@@ -116,7 +114,6 @@ def _play_picker(where, choices: dict[str, str], key: str, label: str, plays: li
     if param:
         if (query_param(param), query_param(round_param)) not in ((None, None), (dialog_id, round_text)):
             drop_params(*step_params)
-        publish(play_key, param, dialog_id)
-        st.query_params[round_param] = round_text
-        st.session_state[f"{play_key}__linked"] = picked
+        set_url(**{param: dialog_id, round_param: round_text})
+        remember_link(play_key, picked)  # the play, dialog and round together, as the URL said it above
     return dialog_id, int(round_text)

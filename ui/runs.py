@@ -16,7 +16,7 @@ from data_access.links import parse_positive_int, replay_link
 from data_access.runs import RUNS_VARIABLE, analysis, save_upload, views
 from ui import cached
 from ui.share import latex_table_download
-from ui.url_state import served
+from ui.url_state import linked, publish, remember_link, served
 from ui.widgets import download_buttons, md_escape, md_link_value, query_param, skipped_count
 
 NONE = "(no run)"
@@ -39,19 +39,15 @@ def pick_run(name: str, key: str, label: str = "Model run", allow_none: bool = T
     if not keys:
         return None
     requested = query_param("run") if url else None
-    if requested is not None and requested not in keys and st.session_state.get(f"{key}__linked") != requested:
-        st.warning(f"The link asks for run “{md_link_value(requested)}”, which is not a run of {CORPUS_TITLES[name]} here.")
-        st.session_state[f"{key}__linked"] = requested
-    elif requested is not None and requested in keys and st.session_state.get(f"{key}__linked") != requested:
-        st.session_state[key] = requested
-        st.session_state[f"{key}__linked"] = requested
+    if requested is not None and linked(key) != requested:
+        if requested in keys:
+            st.session_state[key] = requested
+        else:
+            st.warning(f"The link asks for run “{md_link_value(requested)}”, which is not a run of {CORPUS_TITLES[name]} here.")
+        remember_link(key, requested)
     choice = st.selectbox(label, options, key=key)
     if url:
-        if choice == NONE:
-            st.query_params.pop("run", None)
-        else:
-            st.query_params["run"] = choice
-        st.session_state[f"{key}__linked"] = None if choice == NONE else choice
+        publish(key, "run", None if choice == NONE else choice)
     return None if choice == NONE else choice
 
 

@@ -30,7 +30,7 @@ def hint_script(served_path: str, base: str) -> bytes:
             f"window.__streamlit,{{BACKEND_BASE_URL:location.origin+{js(base + '/')}}});</script>").encode()
 
 
-# Streamlit pushes a browser history entry for every change of st.query_params, and a page changes several
+# Streamlit pushes a browser history entry for every change of the URL's query, and a page changes several
 # in one run: opening the Replay from the navigation left four entries (the page, its corpus, dialog and
 # step), picking another dialog three (the old dialog without its step, the new one, its first step), and Back
 # walked through states nobody had seen. So only the first change after something the reader did (a click, a

@@ -1,11 +1,13 @@
 """The one place where page state meets the URL: reading and writing query parameters, widgets seeded
-from them, and links that keep working when the app is served under a path prefix.
+from them, and links that keep working when the app is served under a path prefix. No other module touches
+``st.query_params`` (``tests/unit/test_url_state_owner.py``); ``docs/url-state.md`` lists the parameters.
 
 Streamlit round trip, in short: a widget with a ``key`` keeps its value in ``st.session_state``; a deep
 link must win over that remembered value exactly once (on the run where the URL names something new),
 after which the widget leads and the URL follows it. ``seed`` does this by remembering, per widget, the
-URL value it was last seeded from or wrote (``<key>__linked``); ``follow_url`` does the same for a filter,
-for which a URL without the parameter is a value too (the filter's default).
+URL value it was last seeded from or wrote (its *link*: ``linked``, ``remember_link``, ``is_new_link``);
+``follow_url`` does the same for a filter, for which a URL without the parameter is a value too (the
+filter's default).
 """
 from __future__ import annotations
 
@@ -48,19 +50,59 @@ def drop_params(*names: str) -> None:
             del st.query_params[name]
 
 
+def swap_url(scope: str, leaving: Optional[str], entering: Optional[str]) -> None:
+    """Keep the whole URL as it is for (``scope``, ``leaving``) in this session, then replace it by what was kept
+    for (``scope``, ``entering``), or by nothing: e.g. each corpus of a page keeps its own dialog and filters."""
+    kept = st.session_state.setdefault("_url_by_corpus", {})
+    if leaving:
+        kept[(scope, leaving)] = st.query_params.to_dict()
+    st.query_params.clear()
+    st.query_params.update(kept.get((scope, entering), {}))
+
+
+def open_page(page: str, **params: str) -> None:
+    """Switch to ``page`` (``pages/replay.py``) with exactly ``params`` in its URL."""
+    st.switch_page(page, query_params=params)
+
+
+def _link_name(key: str) -> str:
+    return f"{key}__linked"
+
+
+def linked(key: str) -> Optional[str]:
+    """The URL value widget ``key`` was last seeded from or wrote (None when none, or none yet)."""
+    return st.session_state.get(_link_name(key))
+
+
+def remember_link(key: str, value: Optional[str]) -> None:
+    """Remember ``value`` as the URL value widget ``key`` was seeded from or wrote, so it is not applied again."""
+    st.session_state[_link_name(key)] = value
+
+
+def forget_widget(key: str) -> None:
+    """Forget widget ``key``'s state and its link: the next run seeds it afresh (from the URL or a default)."""
+    st.session_state.pop(key, None)
+    st.session_state.pop(_link_name(key), None)
+
+
+def is_new_link(key: str, requested: Optional[str]) -> bool:
+    """Whether the URL value ``requested`` must be applied to widget ``key``: a value it was not seeded from, or
+    the one it was when its state is gone (a widget not shown in the last run is forgotten, e.g. while another
+    corpus was open: the URL is then what is left of it)."""
+    return requested is not None and (linked(key) != requested or key not in st.session_state)
+
+
 def seed(key: str, param: str, parse: Callable[[str], Any], default: Any = None) -> Optional[str]:
     """Put the URL's ``param`` (parsed) into widget ``key``'s state when the URL names a value the widget
-    was not seeded from yet, or the widget has no state; otherwise it keeps its own value (``default`` on its
-    first run).
+    was not seeded from yet, or the widget has no state (``is_new_link``); otherwise it keeps its own value
+    (``default`` on its first run).
 
     Returns the raw URL value that was applied on this run (None when the widget kept its value)."""
     requested = query_param(param)
     applied = None
-    # A value the widget was not seeded from, or the one it was when its state is gone (a widget not shown in
-    # the last run is forgotten, e.g. while another corpus was open): the URL is then what is left of it.
-    if requested is not None and (st.session_state.get(f"{key}__linked") != requested or key not in st.session_state):
+    if is_new_link(key, requested):
         st.session_state[key] = parse(requested)
-        st.session_state[f"{key}__linked"] = requested
+        remember_link(key, requested)
         applied = requested
     elif key not in st.session_state and default is not None:
         st.session_state[key] = default
@@ -79,17 +121,17 @@ def follow_url(key: str, param: str, parse: Callable[[str], Any], default: Any) 
     was set clears it. Such a widget needs a ``key`` and no value of its own: an unkeyed widget whose value comes
     from the URL changes identity with it, and every second change the reader made was lost."""
     requested = query_param(param)
-    linked = st.session_state.get(f"{key}__linked", _NEVER)
-    if key not in st.session_state or (linked is not _NEVER and requested != linked):
+    last = st.session_state.get(_link_name(key), _NEVER)
+    if key not in st.session_state or (last is not _NEVER and requested != last):
         st.session_state[key] = default if requested is None else parse(requested)
-        st.session_state[f"{key}__linked"] = requested
+        remember_link(key, requested)
 
 
 def publish(key: str, param: str, value: Any) -> None:
     """Write a widget's value to the URL and remember it, so that ``seed`` does not apply it back."""
     text = None if value is None else str(value)
     set_url(**{param: text})
-    st.session_state[f"{key}__linked"] = text
+    remember_link(key, text)
 
 
 def url_text_input(label: str, param: str, key: str, container=None, **kwargs) -> str:

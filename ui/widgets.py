@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from data_access.links import parse_positive_int, shortened
-from ui.url_state import publish, query_param, set_url, url_list  # noqa: F401 - re-exported for the pages
+from ui.url_state import is_new_link, linked, publish, query_param, remember_link, set_url, swap_url, url_list  # noqa: F401 - re-exported for the pages
 
 
 def stepper(n_steps: int, requested: Optional[str], key: str, label: str = "Turn", keyboard: bool = True,
@@ -25,7 +25,7 @@ def stepper(n_steps: int, requested: Optional[str], key: str, label: str = "Turn
         return 0
     # A link to apply: a new one, or the last one again when the step was forgotten (its slider not shown in
     # the last run, e.g. while another corpus was open).
-    if requested is not None and (st.session_state.get(f"{key}__linked") != requested or key not in st.session_state):
+    if is_new_link(key, requested):
         wanted = parse_positive_int(requested)
         digits, unit = requested.strip(), label.lower()  # one word throughout: "round 999 … rounds 1 to 8"
         if wanted is None and digits.isascii() and digits.isdigit() and digits.strip("0"):
@@ -39,7 +39,7 @@ def stepper(n_steps: int, requested: Optional[str], key: str, label: str = "Turn
                        f"{n_steps}; showing the last {unit}, {n_steps}.")
             wanted = n_steps
         st.session_state[key] = wanted
-        st.session_state[f"{key}__linked"] = requested
+        remember_link(key, requested)
     elif key not in st.session_state:
         st.session_state[key] = 1
     st.session_state[key] = min(max(1, st.session_state[key]), n_steps)
@@ -60,8 +60,7 @@ def stepper(n_steps: int, requested: Optional[str], key: str, label: str = "Turn
         slider_col.caption(f"{label} 1 of 1")
     step = int(st.session_state[key])
     if sync_url:
-        st.query_params[param] = str(step)
-        st.session_state[f"{key}__linked"] = str(step)
+        publish(key, param, step)
     return step
 
 
@@ -79,7 +78,7 @@ def corpus_selector(key: str, default: str = "codraw", label: str = "Corpus") ->
         requested = None
     # The URL names another corpus than the one it was last given (Back over a corpus switch, a new link):
     # the URL wins, as a deep link does.
-    if key not in st.session_state or (requested is not None and requested != st.session_state.get(f"{key}__linked")):
+    if key not in st.session_state or (requested is not None and requested != linked(key)):
         st.session_state[key] = requested or default
     choice = st.segmented_control(label, CORPUS_NAMES, format_func=CORPUS_TITLES.__getitem__, key=key,
                                   on_change=_switch_corpus, args=(key,)) or default
@@ -90,12 +89,7 @@ def corpus_selector(key: str, default: str = "codraw", label: str = "Corpus") ->
 def _switch_corpus(key: str) -> None:
     """Another corpus's dialog, turn and filters mean nothing in this one, so the URL is cleared; what it said
     for the corpus left is kept (per page), and coming back to a corpus brings back its dialog and filters."""
-    kept = st.session_state.setdefault("_url_by_corpus", {})
-    left = st.query_params.get("corpus")
-    if left:
-        kept[(key, left)] = st.query_params.to_dict()
-    st.query_params.clear()
-    st.query_params.update(kept.get((key, st.session_state.get(key)), {}))
+    swap_url(key, leaving=query_param("corpus"), entering=st.session_state.get(key))
 
 
 def download_buttons(frame: pd.DataFrame | Callable[[], pd.DataFrame], stem: str, label: str = "table") -> None:
