@@ -105,6 +105,20 @@ def dialog_window(choices: dict[str, str], current: str, query: str = "", size: 
     return ids[start:start + size], len(ids)
 
 
+def typed_dialog(choices: dict[str, str], typed: str) -> Optional[str]:
+    """The dialog a reader means by ``typed`` into a picker that lists only some of ``choices``: the dialog of
+    that id (in any case, spaces around it ignored), else the only one whose id or label contains it; None
+    when none does, or several."""
+    text = str(typed).strip().casefold()
+    if not text:
+        return None
+    exact = next((d for d in choices if d.casefold() == text), None)
+    if exact is not None:
+        return exact
+    matches = [d for d in choices if text in d.casefold() or text in choices[d].casefold()]
+    return matches[0] if len(matches) == 1 else None
+
+
 def offers_same_board_plays(corpus: str) -> bool:
     """Whether the corpus has boards played by several pairs (the contract's optional ``same_board_plays``)."""
     return optional(corpus_module(corpus), "same_board_plays") is not None

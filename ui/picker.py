@@ -48,9 +48,12 @@ def dialog_picker(name: str, key: str, label: str = "Dialog", *, param: Optional
         requested = None
     if param:
         seed(key, param, str)
+    large = len(ids) > PICKER_SIZE
+    if large and st.session_state.get(key) not in (None, *choices):
+        _take_typed(choices, key, linked(key) if param else None)
     if key not in st.session_state or st.session_state[key] not in choices:
         st.session_state[key] = ids[min(default_index, len(ids) - 1)]
-    if len(ids) > PICKER_SIZE:
+    if large:
         # A selectbox sends all its options to the browser on every rerun: past a few thousand dialogs that is
         # the slowest part of a replay step, so a large corpus offers a window of them and a search box.
         query = where.text_input(f"Find a {label.lower()}", key=f"{key}_find", placeholder="id, split or words of its label",
@@ -59,7 +62,10 @@ def dialog_picker(name: str, key: str, label: str = "Dialog", *, param: Optional
         ids, matching = snapshots.dialog_window(choices, st.session_state[key], query, PICKER_SIZE)
         where.caption(f"{matching:,} of {len(choices):,} dialogs match; {min(matching, PICKER_SIZE):,} listed."
                       if query.strip() else f"{len(ids):,} of {len(choices):,} dialogs listed, around the current one.")
-    dialog_id = where.selectbox(label, ids, key=key, format_func=lambda d: choices.get(d, d))
+    # Over a window of a large corpus, what is typed into the list itself may name a dialog it does not show:
+    # accepted as a new option, it is looked up among all of them on the next run (``_take_typed``).
+    dialog_id = where.selectbox(label, ids, key=key, format_func=lambda d: choices.get(d, d),
+                                accept_new_options=large, filter_mode="contains" if large else "fuzzy")
     if param:
         if query_param(param) not in (None, dialog_id):  # the reader picked another dialog
             drop_params(round_param, *step_params)
@@ -72,6 +78,20 @@ def dialog_picker(name: str, key: str, label: str = "Dialog", *, param: Optional
         return dialog_id, None
     return dialog_id, _round_picker(where, name, dialog_id, rounds, f"{key}_round_{dialog_id}",
                                     round_param if param else None, step_params)
+
+
+def _take_typed(choices: dict[str, str], key: str, current: Optional[str]) -> None:
+    """What the reader typed into a large picker's list (a value it did not list): the dialog it names, or, when
+    it names none or several, the current dialog again with the text in the Find box, which lists the matches."""
+    typed = str(st.session_state[key])
+    found = snapshots.typed_dialog(choices, typed)
+    if found is None:
+        st.session_state[f"{key}_find"] = typed.strip()
+        found = current
+    if found in choices:
+        st.session_state[key] = found
+    else:
+        st.session_state.pop(key)
 
 
 def _round_picker(where, name: str, dialog_id: str, rounds: list[int], key: str, param: Optional[str],

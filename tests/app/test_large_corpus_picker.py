@@ -2,6 +2,9 @@
 dialog and a search box that finds any other; the choice still lives in the URL."""
 from __future__ import annotations
 
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+from streamlit.testing.v1.element_tree import Selectbox
+
 from ui import cached
 
 from .conftest import run_function
@@ -31,3 +34,34 @@ def test_a_large_corpus_gets_a_window_and_a_search_box(monkeypatch):
     assert len(box.options) == 11 and box.options[0].startswith("train_04321")
     box.select("train_00017").run()
     assert at.markdown[-1].value == "picked=train_00017" and at.query_params["dialog"] == "train_00017"
+
+
+class _Typed(Selectbox):
+    """A selectbox into which ``typed`` was entered as a new option: the browser sends the text itself."""
+
+    typed = ""
+
+    @property
+    def _widget_state(self) -> WidgetState:
+        return WidgetState(id=self.id, string_value=self.typed)
+
+
+def type_into(box: Selectbox, text: str) -> None:
+    box.__class__, box.typed = _Typed, text
+
+
+def test_what_is_typed_into_the_list_is_looked_up_among_all_dialogs(monkeypatch):
+    """The list accepts typed text (a new option, as the browser sends it): an id it does not list opens that
+    dialog; text that several dialogs hold goes to the Find box, the current dialog kept."""
+    monkeypatch.setattr(cached, "shared", lambda function, name, *args: CHOICES)
+    at = run_function(picker_script, dialog="train_00010")
+    assert at.selectbox(key="pick").proto.accept_new_options
+    type_into(at.selectbox(key="pick"), "train_04321")  # not among the 1,000 listed around train_00010
+    at.run()
+    assert at.selectbox(key="pick").value == "train_04321" and at.query_params["dialog"] == "train_04321"
+    assert at.markdown[-1].value == "picked=train_04321"
+    type_into(at.selectbox(key="pick"), "train_0001")
+    at.run()
+    assert at.text_input(key="pick_find").value == "train_0001"
+    box = at.selectbox(key="pick")
+    assert box.value == "train_04321" and len(box.options) == 11 and at.query_params["dialog"] == "train_04321"

@@ -22,3 +22,12 @@ def test_a_query_lists_the_first_matches_of_id_or_label_and_keeps_the_current_di
     assert all("test" in CHOICES[d] for d in ids[1:])
     ids, matching = dialog_window(CHOICES, "train_00001", "train_0420", 50)
     assert matching == 10 and ids == ["train_00001", *[f"train_0420{i}" for i in range(10)]]
+
+
+def test_a_typed_id_names_its_dialog_among_all_and_a_typed_fragment_only_when_one_dialog_has_it():
+    from data_access.snapshots import typed_dialog
+
+    assert typed_dialog(CHOICES, " TRAIN_04321 ") == "train_04321"  # an id, any case, spaces around it
+    assert typed_dialog(CHOICES, "train_0432") is None  # ten ids hold it
+    assert typed_dialog(CHOICES, "04999") == "train_04999"  # in one id only
+    assert typed_dialog(CHOICES, "nosuchdialog") is None and typed_dialog(CHOICES, "  ") is None
