@@ -13,6 +13,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui.assets import asset_text
 from ui.router import DEFAULT_PAGE
 from ui.url_state import base_path
 
@@ -37,18 +38,7 @@ def hint_script(served_path: str, base: str) -> bytes:
 # touch, a key) pushes; the changes that follow it, and those a page load makes to the URL it opened, replace.
 # Streamlit's own Back/Forward handling replaces already. (The app's script-state attribute is no guide: it
 # can still say "notRunning" while a run's changes arrive.)
-HISTORY_SCRIPT = b"""<script>(function () {
-  var push = history.pushState.bind(history), replace = history.replaceState.bind(history);
-  var acted = false;
-  ["pointerdown", "keydown"].forEach(function (type) {
-    window.addEventListener(type, function () { acted = true; }, true);
-  });
-  history.pushState = function (data, title, url) {
-    if (!acted) return replace(data, title, url);
-    acted = false;
-    return push(data, title, url);
-  };
-})();</script>"""
+HISTORY_SCRIPT = f"<script>{asset_text('history.js')}</script>".encode()
 
 
 def hinted_index(body: bytes, served_path: str, base: str) -> bytes:

@@ -14,36 +14,13 @@ from typing import Optional
 import pandas as pd
 import streamlit as st
 
+from ui.assets import asset_text
+
 LEADING_ROLES = ("Teller", "Architect", "Player A")
 _counter = itertools.count()
 
-STYLE = """
-.vgd-transcript { overflow-y: auto; border: 1px solid rgba(49, 51, 63, 0.2); border-radius: 0.5rem;
-  padding: 0.25rem 0.5rem; font-family: "Source Sans", sans-serif; font-size: var(--vgd-font, 1rem); }
-.vgd-line { margin: 0.35rem 0; padding: 0.3rem 0.6rem; border-radius: 0.5rem; border-left: 4px solid transparent; }
-.vgd-line.vgd-lead { background: rgba(76, 120, 168, 0.10); margin-right: 12%; }
-.vgd-line.vgd-follow { background: rgba(245, 133, 24, 0.10); margin-left: 12%; }
-.vgd-line.vgd-current { border-left-color: #E45756; box-shadow: 0 0 0 2px rgba(228, 87, 86, 0.45); }
-.vgd-line.vgd-later { opacity: 0.45; }
-.vgd-meta { font-size: 0.8em; color: rgba(49, 51, 63, 0.7); }
-.vgd-text { white-space: pre-wrap; overflow-wrap: anywhere; }
-.vgd-text mark { background: #ffd54f; color: inherit; padding: 0 1px; border-radius: 2px; }
-.vgd-empty { color: rgba(49, 51, 63, 0.6); font-size: 0.9em; padding: 0.5rem 0; }
-"""
-
-# Scroll the box (not the page) so that the first current line sits in its middle.
-SCRIPT = """
-(function () {
-  const boxes = document.querySelectorAll('[data-vgd-transcript="%(key)s"]');
-  const box = boxes[boxes.length - 1];
-  if (!box) return;
-  const current = box.querySelector('.vgd-current') || box.lastElementChild;
-  if (!current) return;
-  const target = current.offsetTop - box.offsetTop - (box.clientHeight - current.offsetHeight) / 2;
-  box.scrollTop = Math.max(0, target);
-  box.dataset.scrolledTo = current.dataset.turn || '';
-})();
-"""
+STYLE = asset_text("transcript.css")
+SCRIPT = asset_text("transcript.js")  # scrolls the box to its current line; "%(key)s" is the box's key
 
 
 def speaker_label(speaker, role) -> str:

@@ -1,0 +1,12 @@
+"""The JavaScript and CSS of the app's own page parts, each in a file of its own beside this module (so that
+editors, linters and diffs see them as what they are), read once when the module using it is imported."""
+from __future__ import annotations
+
+from pathlib import Path
+
+_FOLDER = Path(__file__).resolve().parent
+
+
+def asset_text(name: str) -> str:
+    """The text of ``ui/assets/<name>`` (e.g. ``transcript.css``)."""
+    return (_FOLDER / name).read_text(encoding="utf-8")
