@@ -6,11 +6,13 @@
 - Minecraft: the blocks of the target structure in the build's coordinates (``block:x,y,z``; drawn from above,
   x across and z down, the highest block of a column on top).
 
-``referents(loaded, dialog_id, round, turn)`` returns a frame with columns ``REFERENT_COLUMNS``.
+``referents(loaded, dialog_id, round, turn)`` returns a frame with columns ``REFERENT_COLUMNS``;
+``referent_canvas`` with the same arguments says how to draw them (``ReferentCanvas``).
 """
 from __future__ import annotations
 
-from typing import Optional
+from dataclasses import dataclass
+from typing import Any, Optional
 
 import pandas as pd
 
@@ -98,3 +100,27 @@ def turn_utterances(loaded: LoadedCorpus, dialog_id: str, round: Optional[int], 
     if round is not None and u["round"].notna().any():
         mask &= u["round"] == round
     return u.loc[mask, ["speaker", "role", "text"]].reset_index(drop=True)
+
+
+@dataclass(frozen=True)
+class ReferentCanvas:
+    """How a picture of the referents is drawn: its axes' ranges as (bottom or left, top or right), y growing
+    downwards (None: fitted to the points), whether each point is named on the picture, and a picture under
+    the points (a PIL image, or None)."""
+
+    x_range: Optional[tuple[float, float]] = None
+    y_range: Optional[tuple[float, float]] = None
+    named: bool = True
+    background: Any = None
+
+
+def referent_canvas(loaded: LoadedCorpus, dialog_id: str, round: Optional[int], turn: Optional[int]) -> ReferentCanvas:
+    corpus = str(loaded.dialogs["corpus"].iloc[0]) if len(loaded.dialogs) else ""
+    if corpus == "codraw":  # the clip art over the target scene, on its 500 x 400 canvas
+        from ..codraw.view import replay_step
+
+        view = replay_step(loaded, dialog_id, int(turn or 1))
+        return ReferentCanvas((0, 500), (400, 0), named=False, background=getattr(view, "target_image", None))
+    if corpus == "gos":  # the 3 x 3 board
+        return ReferentCanvas((-0.6, 2.6), (2.6, -0.6))
+    return ReferentCanvas()

@@ -1,0 +1,131 @@
+"""What coding at one replay step means, without Streamlit: the context an action happens in (a step of a
+dialog, a coder, a codebook), where a label of each scope is stored, which of a coder's annotations are at a
+place, and the two actions of the Replay's coding panel — a span saved once its offsets are checked, and a
+turn or dialog label put on or taken off. ``ui/coding.py`` shows them; ``coding.store`` saves them.
+
+Where a label is stored: a span or a turn label at the step's round and turn; a dialog label at no turn, and
+at the round only where the corpus replays in rounds (the contract's ``REPLAY_IN_ROUNDS``: A Game Of Sorts'
+rounds are games of their own, so a "dialog" label there describes the round).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import pandas as pd
+
+from ..corpora import corpus_module
+from .codebook import Codebook
+from .store import CodingStore
+
+UNKNOWN_LABEL_COLOUR = "#7f7f7f"  # an annotation whose label the codebook no longer has
+
+
+def stored_round(scope: str, round: Optional[int], replay_in_rounds: bool) -> Optional[int]:
+    """The round a label of ``scope`` coded at ``round`` is stored at: the round for a span or turn label; for a
+    dialog label only where the corpus replays in rounds (there a dialog label describes the round)."""
+    return round if scope != "dialog" or replay_in_rounds else None
+
+
+@dataclass(frozen=True)
+class CodingContext:
+    """One replay step as a coder codes it: the corpus and dialog, the replay's round (None where the corpus has
+    no rounds in its replay) and step (``turn``), the coder, the codebook, and the corpus's ``REPLAY_IN_ROUNDS``."""
+
+    corpus: str
+    dialog: str
+    round: Optional[int]
+    turn: int
+    coder: str
+    codebook: Codebook
+    replay_in_rounds: bool
+
+    @classmethod
+    def at(cls, corpus: str, dialog: str, round: Optional[int], turn: int, coder: str,
+           codebook: Codebook) -> "CodingContext":
+        """The context of a step of ``corpus``, with the corpus's ``REPLAY_IN_ROUNDS`` from its package."""
+        return cls(corpus, dialog, round, turn, coder, codebook, bool(corpus_module(corpus).REPLAY_IN_ROUNDS))
+
+    def place(self, scope: str) -> tuple[Optional[int], Optional[int]]:
+        """(round, turn) where a label of ``scope`` coded here is stored: a dialog label has no turn."""
+        return stored_round(scope, self.round, self.replay_in_rounds), None if scope == "dialog" else self.turn
+
+
+def same_place(frame: pd.DataFrame, round: Optional[int], turn: Optional[int]) -> pd.Series:
+    """Which annotations of ``frame`` (the store's annotation frame) are at (``round``, ``turn``); None matches
+    only an annotation without one."""
+    rounds = frame["round"].astype("Int64")
+    turns = frame["turn"].astype("Int64")
+    same_round = rounds.isna() if round is None else (rounds == round).fillna(False)
+    same_turn = turns.isna() if turn is None else (turns == turn).fillna(False)
+    return (same_round & same_turn).astype(bool)
+
+
+def my_annotations(store: CodingStore, context: CodingContext) -> pd.DataFrame:
+    """The coder's live annotations of the dialog with the context's codebook, wherever they are in it."""
+    return store.annotations(context.corpus, context.dialog, codebook=context.codebook.name, coder=context.coder)
+
+
+def label_colour(book: Codebook, name: str) -> str:
+    """The label's colour; grey for a label the codebook does not have (any more)."""
+    try:
+        return book.label(name).colour
+    except KeyError:
+        return UNKNOWN_LABEL_COLOUR
+
+
+def links_referents(book: Codebook, name: str) -> bool:
+    """Whether annotations with this label are linked to referents (False for a label the codebook lacks)."""
+    try:
+        return book.label(name).links_referents
+    except KeyError:
+        return False
+
+
+class Refused(ValueError):
+    """A coding action that was not saved; the message says why (shown as an error, prefixed "Not saved: ")."""
+
+
+@dataclass(frozen=True)
+class Saved:
+    """What a coding action did: its message for the coder and, when the coder should link referents to it next,
+    the annotation's id."""
+
+    message: str
+    link_next: Optional[int] = None
+
+
+def save_span(store: CodingStore, context: CodingContext, utterances: pd.DataFrame, label: str, utterance: int,
+              start: int, end: int) -> Saved:
+    """Save characters ``start``..``end`` (end exclusive) of the step's ``utterance`` (its position in
+    ``utterances``) as a span with ``label``. Raises ``Refused`` for an utterance or offsets outside the step."""
+    entry = context.codebook.label(label)
+    if not 0 <= utterance < len(utterances):
+        raise Refused(f"there is no utterance {utterance} at this step")
+    text = str(utterances.loc[utterance, "text"])
+    if not (0 <= start < end <= len(text)):
+        raise Refused(f"the selection {start}..{end} is outside the utterance, which has {len(text)} "
+                      f"character(s) (offsets 0..{len(text)}, end exclusive, after the start).")
+    new = store.add_annotation(context.corpus, context.dialog, codebook=context.codebook, label=entry.name,
+                               coder=context.coder, round=context.round, turn=context.turn, utterance=utterance,
+                               start=start, end=end, span_text=text[start:end])
+    if entry.links_referents:
+        return Saved(f"Saved “{text[start:end]}” as {entry.name} — now click its referents.", new)
+    return Saved(f"Saved “{text[start:end]}” as {entry.name}.")
+
+
+def toggle_label(store: CodingStore, context: CodingContext, name: str) -> Saved:
+    """Put a turn or dialog label on at its place (``CodingContext.place``), or take it off when this coder
+    already put it there."""
+    label = context.codebook.label(name)
+    mine = my_annotations(store, context)
+    existing = mine[same_place(mine, *context.place(label.scope)) & (mine["label"] == name)
+                    & (mine["scope"] == label.scope)]
+    if len(existing):
+        for annotation_id in existing["id"]:
+            store.delete_annotation(int(annotation_id))
+        return Saved(f"Removed {name}.")
+    new = store.add_annotation(context.corpus, context.dialog, codebook=context.codebook, label=name,
+                               coder=context.coder, round=stored_round(label.scope, context.round, context.replay_in_rounds),
+                               turn=context.turn)
+    return Saved(f"Saved {name}.", new if label.links_referents else None)
