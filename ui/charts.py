@@ -12,7 +12,7 @@ from data_access.common import CORPUS_TITLES
 from data_access.figures.charts import Chart, selected_rows, selection_table
 from ui.cached import derived, loaded_corpus, shared
 from ui.share import chart_downloads
-from ui.url_state import served_links
+from ui.url_state import served_links, url_tabs
 
 PAGE_SIZE = 50  # selected dialogs listed per page under a chart (all of them, page by page)
 SELECT_HINT = (" Click a bar or point to list its dialogs with replay links (shift-click adds more; the "
@@ -114,7 +114,7 @@ def views(views_by_label: Mapping[str, Callable[[], None]], key: str = "view") -
     plotly.js nor the charts' figures (one plotly chart doubles a blank page's load in a fresh browser
     session: ``benchmarks/element_costs.py``), and the server builds and sends only the figures asked for."""
     labels = list(views_by_label)
-    for label, tab in zip(labels, st.tabs(labels, key=key, bind="query-params")):
+    for label, tab in zip(labels, url_tabs(labels, key)):
         if tab.open:
             with tab:
                 views_by_label[label]()

@@ -185,6 +185,12 @@ def url_filter(label: str, options: Sequence[str], param: str, format_func=str, 
     return tuple(chosen)
 
 
+def url_tabs(labels: Sequence[str], param: str):
+    """Tabs whose open one is kept in the URL's ``param`` (as its label) by Streamlit's own binding of a widget
+    to the URL; returns the tabs (each knows whether it is ``open``)."""
+    return st.tabs(list(labels), key=param, bind="query-params")
+
+
 def base_path() -> str:
     """The path prefix the app is served under (``server.baseUrlPath``), as '' or '/prefix'."""
     prefix = str(st.get_option("server.baseUrlPath") or "").strip("/")
