@@ -10,13 +10,15 @@ rounds are games of their own, so a "dialog" label there describes the round).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import pandas as pd
 
 from ..corpora import corpus_module
 from .codebook import Codebook
-from .store import CodingStore
+
+if TYPE_CHECKING:  # only the store's methods are used: any store with them will do
+    from .store import CodingStore
 
 UNKNOWN_LABEL_COLOUR = "#7f7f7f"  # an annotation whose label the codebook no longer has
 
