@@ -13,9 +13,9 @@ from data_access.coding import codebook as cb
 from data_access.coding import rules
 from data_access.coding.referents import ReferentCanvas, referent_canvas
 from data_access.coding.rules import CodingContext, Refused, save_span, toggle_label
-from data_access.coding.store import CodingStore
 from data_access.common import CORPUS_NAMES
 from data_access.corpora import corpus_module, demo_path, load_path
+from data_access.store import CodingStore
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOK = cb.Codebook("clarification", (
