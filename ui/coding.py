@@ -11,6 +11,7 @@ What an action means (where a label is stored, what is refused) is ``data_access
 from __future__ import annotations
 
 import os
+from functools import partial
 from typing import Callable, Optional
 
 import pandas as pd
@@ -211,7 +212,7 @@ def _label_buttons(coding: CodingStore, context: CodingContext, mine: pd.DataFra
             text = ("✅ " if label.name in on else "") + md_escape(label.name) + (f" [{label.key}]" if label.key else "")
             if column.button(text, key=f"label_{scope}_{label.name}", help=md_escape(label.description) or None,
                              type="primary" if label.name in on else "secondary"):
-                _attempt(lambda name=label.name: rules.toggle_label(coding, context, name))
+                _attempt(partial(rules.toggle_label, coding, context, label.name))
                 st.rerun()
 
 

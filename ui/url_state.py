@@ -100,7 +100,7 @@ def seed(key: str, param: str, parse: Callable[[str], Any], default: Any = None)
     Returns the raw URL value that was applied on this run (None when the widget kept its value)."""
     requested = query_param(param)
     applied = None
-    if is_new_link(key, requested):
+    if requested is not None and is_new_link(key, requested):
         st.session_state[key] = parse(requested)
         remember_link(key, requested)
         applied = requested

@@ -25,7 +25,7 @@ def stepper(n_steps: int, requested: Optional[str], key: str, label: str = "Turn
         return 0
     # A link to apply: a new one, or the last one again when the step was forgotten (its slider not shown in
     # the last run, e.g. while another corpus was open).
-    if is_new_link(key, requested):
+    if requested is not None and is_new_link(key, requested):
         wanted = parse_positive_int(requested)
         digits, unit = requested.strip(), label.lower()  # one word throughout: "round 999 … rounds 1 to 8"
         if wanted is None and digits.isascii() and digits.isdigit() and digits.strip("0"):
