@@ -1,5 +1,6 @@
-"""The JavaScript and CSS of the app's own page parts, each in a file of its own beside this module (so that
-editors, linters and diffs see them as what they are), read once when the module using it is imported."""
+"""The app's own static files beside this module: the JavaScript and CSS of its page parts, each in a file of
+its own (so that editors, linters and diffs see them as what they are) and read once when the module using it
+is imported, and the favicon (``ui.router``)."""
 from __future__ import annotations
 
 from pathlib import Path
