@@ -21,23 +21,14 @@ from data_access.search import MODES, default_whole_word, split_words
 from data_access.words import concordance
 from data_access.words.subcorpus import Filters
 from ui import words as ui_words
+from ui.assets import asset_text
 from ui.url_state import query_param, served, url_choice
 
 KWIC_PARAM, HIT_PARAM = "kwic", "hit"
 PAGE_LINES = 100
 NONE = "—"
 
-STYLE = """<style>
-.vgd-kwic { font-size: 0.9rem; border: 1px solid rgba(49,51,63,.15); border-radius: .4rem; }
-.vgd-kwic a.vgd-kwic-line { display: grid; grid-template-columns: 9rem 1fr auto 1fr; gap: .5rem; padding: 1px .5rem;
-  color: inherit; text-decoration: none; border-bottom: 1px solid rgba(49,51,63,.06); }
-.vgd-kwic a.vgd-kwic-line:hover { background: rgba(255,213,79,.25); }
-.vgd-kwic .vgd-where { color: rgba(49,51,63,.6); overflow: hidden; white-space: nowrap; text-overflow: ellipsis; font-size: .8rem; }
-.vgd-kwic .vgd-left { text-align: right; overflow: hidden; white-space: nowrap; direction: rtl; }
-.vgd-kwic .vgd-left span { direction: ltr; unicode-bidi: bidi-override; }
-.vgd-kwic .vgd-match { font-weight: 700; background: #ffd54f; padding: 0 2px; border-radius: 2px; white-space: nowrap; }
-.vgd-kwic .vgd-right { overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
-</style>"""
+STYLE = f"<style>{asset_text('concordance.css')}</style>"
 
 
 @dataclass(frozen=True)

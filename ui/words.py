@@ -19,6 +19,7 @@ from data_access.words import collocation, frequency, keyness
 from data_access.words.corpus import WordCorpus
 from data_access.words.subcorpus import BUILD, CR, GOLD, GOS_LOCK, MENTION, Filters
 from ui import cached
+from ui.assets import asset_text
 from ui.url_state import query_param, served, url_choice, url_filter, url_toggle
 
 ANY = "any"
@@ -178,14 +179,7 @@ def _code_widgets(prefix: str, key: str, container) -> tuple[str, str]:
 
 # ---------------------------------------------------------------------------------------------- word lists
 
-TABLE_STYLE = """<style>
-.vgd-words { border-collapse: collapse; font-size: 0.92rem; width: 100%; }
-.vgd-words th { text-align: left; border-bottom: 1px solid rgba(49,51,63,.3); padding: 2px 8px; font-weight: 600; }
-.vgd-words td { padding: 1px 8px; border-bottom: 1px solid rgba(49,51,63,.08); }
-.vgd-words td.num { text-align: right; font-variant-numeric: tabular-nums; }
-.vgd-words a { text-decoration: none; }
-.vgd-words a:hover { text-decoration: underline; }
-</style>"""
+TABLE_STYLE = f"<style>{asset_text('words.css')}</style>"
 
 
 def word_link(page: str, params: Mapping[str, str]) -> str:
