@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Optional
 
@@ -13,43 +14,46 @@ import pandas as pd
 
 from .analysis.splits import SPLIT_ORDER
 from .common import COLUMN_HELP as COMMON_HELP
-from .common import LoadedCorpus
+from .common import CORPUS_NAMES, CorpusAttribute, LoadedCorpus
 from .links import replay_link, shortened
 
-# Corpus-specific columns shown after the common ones, when the loader provides them.
-EXTRA_COLUMNS = {
-    "codraw": ["image_id", "peek_round", "final_score", "final_score_original", "score_before_peek"],
-    "gos": ["game_id", "category", "players", "mismatches", "manual_unlocks"],
-    "minecraft": ["config", "builder", "architect", "placements", "removals", "outcome_match", "outcome_f1"],
-}
+# Corpus-specific columns shown after the common ones, when the loader provides them (each corpus package's
+# ``BROWSE_COLUMNS``).
+EXTRA_COLUMNS: Mapping[str, list[str]] = CorpusAttribute("BROWSE_COLUMNS", list)
 COMMON_COLUMNS = ["dialog_id", "split", "n_rounds", "n_steps", "n_utterances", "duration_s"]
-
-
-
-# What each column means (shown as the column's help on the Browse page); the common columns from the glossary.
-COLUMN_HELP = {
+# The columns every corpus's table has besides its own, with their help; the common ones from the glossary.
+_SHARED_HELP = {
     **{column: COMMON_HELP[column] for column in COMMON_COLUMNS},
     "n_messages": COMMON_HELP["n_utterances"],
-    "image_id": "The Abstract Scenes image the Teller describes",
-    "peek_round": "The round before which the Teller peeked at the Drawer's canvas (empty: never peeked)",
-    "final_score": "The paper's final scene-similarity metric (max 5) of the last non-empty drawing",
-    "final_score_original": "The original 7-term metric of the last non-empty drawing",
-    "score_before_peek": "The paper's metric of the last drawing before the peek",
-    "game_id": "The board set (game) the pair played",
-    "category": "The images' category",
-    "players": "The two players' user names",
-    "mismatches": "Locks that met a different image of the partner's (both locks released)",
-    "manual_unlocks": "Locks a player released by hand",
-    "config": "The target structure (gold configuration)",
-    "builder": "The Builder's player id",
-    "architect": "The Architect's player id",
-    "placements": "Blocks placed, counted from the empty world",
-    "removals": "Blocks removed",
-    "outcome_match": "Whether the final build equals the target (best rotation and x/z shift)",
-    "outcome_f1": "Block F1 of the final build against the target at that alignment",
     "notes": "Your notes on this dialog",
     "replay": "Open the dialog in the Replay page",
 }
+
+
+class _ColumnHelp(Mapping):
+    """column -> what it means (the column's help on the Browse page): the shared columns, then every
+    registered corpus's own (its ``BROWSE_COLUMNS``), looked up when asked for."""
+
+    def _all(self) -> dict[str, str]:
+        from .corpora import corpus_module
+
+        merged = dict(_SHARED_HELP)
+        for name in CORPUS_NAMES:
+            for column, text in corpus_module(name).BROWSE_COLUMNS.items():
+                merged.setdefault(column, text)
+        return merged
+
+    def __getitem__(self, column: str) -> str:
+        return _SHARED_HELP[column] if column in _SHARED_HELP else self._all()[column]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+COLUMN_HELP: Mapping[str, str] = _ColumnHelp()
 
 
 _OBJECT_ID = re.compile(r"[0-9a-fA-F]{24}")

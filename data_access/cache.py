@@ -103,24 +103,17 @@ def source_fingerprint(path: Path) -> list:
 
 
 def source_root(corpus: str, path: Path) -> Path:
-    """The file or folder the loader of ``corpus`` actually reads when given ``path``.
-
-    A Game Of Sorts given as one of its six files means its folder (``gos.reader.data_folder``), and Minecraft
-    given as ``<root>/logs`` means its root (``minecraft.reader.find_root``): the key must cover every file
-    the frames come from. A path the loader refuses is returned as it is (the load then reports it)."""
+    """The file or folder the loader of ``corpus`` actually reads when given ``path`` (the corpus package's
+    ``source_root``: A Game Of Sorts given as one of its six files means its folder, Minecraft given as
+    ``<root>/logs`` means its root): the key must cover every file the frames come from. A path the loader
+    refuses, or an unknown corpus, is returned as it is (the load then reports it)."""
     path = Path(path)
+    from .corpora import corpus_module  # the registry, not a corpus package: this module stays below them
+
     try:
-        if corpus == "gos":
-            from .gos.reader import data_folder
-
-            return data_folder(path)
-        if corpus == "minecraft":
-            from .minecraft.reader import find_root
-
-            return find_root(path)
+        return Path(corpus_module(corpus).source_root(path))
     except Exception:  # noqa: BLE001 - only the key is computed here; the loader names the problem
         return path
-    return path
 
 
 def cache_key(corpus: str, path: Path, code_version: str | int) -> str:

@@ -2,18 +2,51 @@
 common turn-level schema that lets browse, search and the overview treat all corpora alike."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 
 from .budgets import SKIPPED_KEPT
 
 if TYPE_CHECKING:  # pandas is imported by whoever builds frames; the CLI starts faster without it here
     import pandas as pd
 
-CORPUS_NAMES = ("codraw", "gos", "minecraft")
-CORPUS_TITLES = {"codraw": "CoDraw", "gos": "A Game Of Sorts", "minecraft": "Minecraft Collaborative Building"}
+# The corpus packages that come with the dashboard, in the order pages list them. A corpus's name is its
+# package's last component (``NAME``); ``corpora.register`` adds a package from elsewhere after these.
+BUILT_IN_PACKAGES = ("data_access.codraw", "data_access.gos", "data_access.minecraft")
+# The names of every registered corpus: one list, extended in place by ``corpora.register``, so that every
+# module that imported it sees a corpus registered later.
+CORPUS_NAMES: list[str] = [package.rpartition(".")[2] for package in BUILT_IN_PACKAGES]
+
+
+class CorpusAttribute(Mapping):
+    """corpus name -> one member of its package (``TITLE``, ``DATA_VARIABLE``...), for every registered corpus.
+
+    The member is read from the package when asked for (the package is imported then, not when this module
+    is), so a table such as ``CORPUS_TITLES`` needs no list of corpora of its own."""
+
+    def __init__(self, member: str, convert: Callable[[Any], Any] = lambda value: value):
+        self._member, self._convert = member, convert
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in CORPUS_NAMES:
+            raise KeyError(name)
+        from .corpora import corpus_module
+
+        return self._convert(getattr(corpus_module(name), self._member))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(CORPUS_NAMES))
+
+    def __len__(self) -> int:
+        return len(CORPUS_NAMES)
+
+    def __repr__(self) -> str:
+        return f"CorpusAttribute({self._member!r})"
+
+
+CORPUS_TITLES: Mapping[str, str] = CorpusAttribute("TITLE")
 
 # The words the dashboard uses, defined once; pages, column help, CSV headers and the README use them.
 GLOSSARY = {

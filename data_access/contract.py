@@ -1,10 +1,19 @@
-"""The corpus contract: what every corpus package (``data_access.codraw``, ``.gos``, ``.minecraft``) provides.
+"""The corpus contract: everything the app needs from a corpus, in three Protocols.
 
-The rest of the app never imports a corpus package by hand: ``corpora.corpus_module(name)`` returns it typed
-as ``CorpusPackage``, and loading, caching, the CLI, Compare, Present and the exports only use what is
-declared here. ``tests/unit/test_contract.py`` checks every package against it (members and signatures).
+- ``CorpusPackage``: a corpus package (``data_access.codraw``, ``.gos``, ``.minecraft``, or one added with
+  ``corpora.register``), as a module. Loading, the cache, the CLI, every page, the coding, the exports and the
+  figures only use what is declared here; they never compare a corpus name (``tests/unit/test_contract.py``
+  counts such comparisons and expects none).
+- ``RunScoring``: what ``data_access.runs`` needs to read, score, compare and show a model run over the corpus;
+  a package returns it from ``run_scoring()`` (the built-in ones are ``data_access.runs.<name>``).
+- ``OptionalCapabilities``: members a corpus may offer (``optional(package, name)``).
 
-A package's modules play the same roles in every corpus:
+The annotation layers (``data_access.layers``) name the corpus they annotate through the package's
+``LAYERS``; ``corpora.corpus_module(name)`` returns a package typed as ``CorpusPackage``. The test checks every
+registered package against these Protocols (members, types and signatures), and ``docs/architecture.md``
+("Adding a corpus") lists every member.
+
+A built-in package's modules play the same roles in every corpus:
 
 =============  ==================================================================================
 reader.py      reading the raw files (the corpus's own field names stay here)
@@ -17,15 +26,18 @@ demo.py        ``write_demo`` / ``demo_source``: the generated demo corpus in th
 =============  ==================================================================================
 
 Corpus-specific extras (CoDraw's ``metrics``/``scenes``, A Game Of Sorts' ``ranking``/``agreement``, Minecraft's
-``blocks``/``bap``) live beside them and are used by that corpus's own pages only.
+``blocks``/``bap``) live beside them and are used by that corpus's own pages only (and by its ``RunScoring``).
 
 Optional capabilities are declared in ``OPTIONAL`` and looked up with ``optional(package, name)``; a package
 that lacks one simply does not offer the feature (no ``hasattr`` guessing elsewhere).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, runtime_checkable
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Protocol, runtime_checkable
 
 from .common import LoadedCorpus, ProgressCallback, SkippedRecord, no_progress
 
@@ -33,15 +45,35 @@ if TYPE_CHECKING:
     import pandas as pd
     from PIL import Image
 
+    from .provenance import Provenance
+    from .runs import LoadedRun
+
 
 @runtime_checkable
 class CorpusPackage(Protocol):
     """A corpus package, as a module. Every member is required."""
 
-    NAME: str  # the package name and key in common.CORPUS_NAMES
+    NAME: str  # the package name and key in common.CORPUS_NAMES (URLs, cache entries, CLI arguments)
+    TITLE: str  # how pages, exports and messages name the corpus ("A Game Of Sorts")
+    SHORT_TITLE: str  # an axis label ("Game Of Sorts")
     DEMO_VERSION: int  # bump when demo.py writes different files
-    REPLAY_IN_ROUNDS: bool  # the replay is stepped within rounds (A Game Of Sorts): links carry round=
+    REPLAY_IN_ROUNDS: bool  # the replay is stepped within rounds (A Game Of Sorts): links, notes and labels carry round=
+    STEP_UNIT: str  # what one replay step is called in transcripts and captions ("round", "step", "message")
+    EXPORT_STEP_UNIT: str  # ... and in the HTML replay export ("round", "step", "utterance")
     FRAMES: tuple[str, ...]  # the frames build_frames returns (always "dialogs" and "utterances")
+    BROWSE_COLUMNS: Mapping[str, str]  # dialogs columns Browse shows after the common ones -> their help text
+    DATA_VARIABLE: str  # the environment variable naming the corpus's files (unset: the demo corpus)
+    ASSET_VARIABLE: Optional[str]  # ... naming its images / clip art, None when it has none
+    PROVENANCE: Provenance  # where to obtain it, its licence and how to cite it (the Data page)
+    EXPORT_BUDGET: int  # bytes one dialog's (round's) HTML replay export should stay under
+    LAYERS: tuple[str, ...]  # the published annotation layers (data_access.layers.LAYER_NAMES) over this corpus
+
+    def source_root(self, path: Path) -> Path:
+        """The file or folder the loader reads when given ``path`` (the cache key covers every file below it);
+        may raise for a path the loader refuses (the key then covers ``path`` itself)."""
+
+    def run_scoring(self) -> RunScoring:
+        """How model runs over this corpus are read and scored (``RunScoring``)."""
 
     def build_frames(self, path: Path, progress: ProgressCallback = no_progress) -> tuple[dict[str, pd.DataFrame], list[SkippedRecord]]:
         """Parse the source at ``path``; raise ``SourceError`` when nothing can be loaded, list bad records."""
@@ -69,6 +101,65 @@ class CorpusPackage(Protocol):
         """The picture of the state after ``step`` (for Compare, Present and the GIF / PNG exports)."""
 
 
+@dataclass
+class RunStepView:
+    """A model run at one replay step, in the form any corpus can give: captioned pictures (PNG bytes), named
+    scores and a note. The Replay page shows it as it is; a corpus with a richer view of its own (CoDraw's
+    marked canvases...) returns that instead, and the app shows that one with the corpus's own panel."""
+
+    dialog_id: str
+    step: int
+    run: str
+    pictures: list[tuple[str, bytes]] = field(default_factory=list)  # (caption, PNG)
+    scores: dict[str, float] = field(default_factory=dict)
+    note: str = ""
+
+
+@runtime_checkable
+class RunScoring(Protocol):
+    """What ``data_access.runs`` needs from a corpus to read, score, compare and show a model run over it, as a
+    module (``data_access.runs.codraw`` ...). A *unit* is what a run is scored on (a CoDraw dialog, a Minecraft
+    BAP sample, an A Game Of Sorts message); ``units`` gives one row per unit with at least ``unit``,
+    ``dialog_id``, ``turn`` and ``round`` (<NA> where the corpus has no rounds) and the values the statistic
+    needs: ``value``, plus ``tp``, ``fp``, ``fn`` when ``UNIT_STATISTIC`` is "micro-f1"."""
+
+    LINE_KEYS: tuple[str, ...]  # the identifying keys of one JSON Lines run line (to name a run of another corpus)
+    HAS_HUMANS: bool  # the humans' own figures can be compared with a run ("humans" in Compare and the slices)
+    UNIT_STATISTIC: Literal["mean", "micro-f1"]  # over units: the mean of ``value``, or micro F1 of tp/fp/fn
+    STATISTIC_LABEL: str  # what that statistic is, for captions ("mean F1")
+    METRIC_NOTE: str  # how the metric table is computed, under the table and in its LaTeX caption
+
+    def build(self, path: Path, corpus: LoadedCorpus) -> tuple[dict[str, pd.DataFrame], list[SkippedRecord]]:
+        """Read and score the run file at ``path`` against ``corpus``: its frames (always ``unmatched``) and the
+        skipped lines; raise ``SourceError`` when nothing of it can be used."""
+
+    def summary(self, frames: Mapping[str, pd.DataFrame], skipped: list[SkippedRecord], name: str) -> dict:
+        """The JSON object ``python -m data_access run-summary`` prints (keys are a public interface)."""
+
+    def demo_runs(self, frames: Mapping[str, pd.DataFrame]) -> dict[str, list[dict]]:
+        """The lines of the generated demo runs (``runs.demo.RUN_NAMES``) over the demo corpus's frames."""
+
+    def metric_rows(self, run: LoadedRun) -> list[tuple]:
+        """Rows (run, split, metric, n, value, low, high) of the Runs page's metric table."""
+
+    def units(self, run: LoadedRun, humans: bool = False) -> pd.DataFrame:
+        """One row per unit of the run (of the humans on the same units when ``humans``)."""
+
+    def slice_features(self, corpus: LoadedCorpus, run: LoadedRun, units: pd.DataFrame) -> pd.DataFrame:
+        """Per row of ``units``: the corpus's domain features, as text categories, one column each."""
+
+    def unit_turns(self, corpus: LoadedCorpus) -> pd.DataFrame:
+        """``unit`` -> replay ``turn`` for the links of units that do not carry their own turn (may be empty)."""
+
+    def replay_view(self, corpus: LoadedCorpus, run: LoadedRun, dialog_id: str, turn: int, round: Optional[int]) -> Any:
+        """The picklable view of the run at one replay step (a ``RunStepView`` or the corpus's own); None when the
+        step is not in the corpus."""
+
+    def run_pictures(self, corpus: LoadedCorpus, run: LoadedRun, dialog_id: str, round: Optional[int],
+                     n_steps: int) -> list[Image.Image]:
+        """One picture of the run's output per replay step 1..n_steps (the HTML export beside the humans)."""
+
+
 class OptionalCapabilities(Protocol):
     """Members a corpus package may provide; ``optional(package, name)`` returns them or None."""
 
@@ -84,3 +175,20 @@ def optional(package: CorpusPackage, name: str) -> Optional[Callable]:
     if name not in OPTIONAL:
         raise ValueError(f"{name!r} is not an optional corpus capability; expected one of {', '.join(OPTIONAL)}")
     return getattr(package, name, None)
+
+
+# Members whose presence ``missing_members`` checks (the Protocols' data members carry no value to look up).
+def _declared(protocol: type) -> list[str]:
+    names = [name for name in getattr(protocol, "__annotations__", {}) if not name.startswith("_")]
+    names += [name for name, value in vars(protocol).items() if callable(value) and not name.startswith("_")]
+    return names
+
+
+def missing_members(package: ModuleType) -> list[str]:
+    """The ``CorpusPackage`` members ``package`` does not define (empty for a complete corpus package)."""
+    return [name for name in _declared(CorpusPackage) if not hasattr(package, name)]
+
+
+def run_members() -> list[str]:
+    """Every member a ``RunScoring`` module defines."""
+    return _declared(RunScoring)

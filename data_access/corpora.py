@@ -1,12 +1,13 @@
 """The one entry point for loading a corpus: resolves demo vs. real source, uses the Parquet cache,
 times the load and turns every whole-source failure into a ``SourceError`` that names the file.
 
-Each corpus package (``data_access.codraw``, ``.gos``, ``.minecraft``) implements the contract in
-``data_access.contract.CorpusPackage``.
+Each corpus package (``data_access.codraw``, ``.gos``, ``.minecraft``, and any package added with
+``register``) implements the contract in ``data_access.contract.CorpusPackage``.
 """
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import hashlib
 import importlib
@@ -15,7 +16,8 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable, Optional, cast
+from types import ModuleType
+from typing import Callable, Iterator, Optional, cast
 
 from . import cache
 from .common import CORPUS_NAMES, LoadedCorpus, ProgressCallback, SkippedRecords, SourceError, no_progress
@@ -24,6 +26,44 @@ from .sources import Source, cache_dir, configured_source
 
 # Modules outside a corpus package that shape its frames: the common schema, the cache format, file reading.
 FRAME_CODE = ("common.py", "cache.py", "readahead.py", "safe_io.py")
+
+# Corpus packages registered from outside ``data_access`` (a test's corpus, a lab's own), by name.
+_registered: dict[str, ModuleType] = {}
+
+
+def register(package: ModuleType) -> CorpusPackage:
+    """Add a corpus package that implements ``contract.CorpusPackage``: every page, the CLI, the runs and the
+    exports offer it from then on, after the built-in corpora. Raises ValueError for a package that misses
+    a member of the contract or whose ``NAME`` is taken."""
+    from .contract import missing_members
+
+    missing = missing_members(package)
+    if missing:
+        raise ValueError(f"{package.__name__} is not a corpus package: it lacks {', '.join(missing)}")
+    name = package.NAME
+    if name in CORPUS_NAMES:
+        raise ValueError(f"a corpus named {name!r} is already registered")
+    _registered[name] = package
+    CORPUS_NAMES.append(name)
+    return cast(CorpusPackage, package)
+
+
+def unregister(name: str) -> None:
+    """Remove a corpus added with ``register`` (the built-in corpora stay)."""
+    if name in _registered:
+        del _registered[name]
+        CORPUS_NAMES.remove(name)
+        _installed_version.cache_clear()
+
+
+@contextlib.contextmanager
+def registered(package: ModuleType) -> Iterator[CorpusPackage]:
+    """``register(package)`` for the duration of a ``with`` block (tests)."""
+    corpus = register(package)
+    try:
+        yield corpus
+    finally:
+        unregister(package.NAME)
 
 
 def frames_version(name: str, root: Optional[Path] = None) -> str:
@@ -35,14 +75,19 @@ def frames_version(name: str, root: Optional[Path] = None) -> str:
 
 @functools.lru_cache(maxsize=None)
 def _installed_version(name: str) -> str:
+    if name in _registered:  # a package outside data_access: its own folder, with the shared frame code
+        folder = Path(str(_registered[name].__file__)).parent
+        return _code_hash(folder.name, folder.parent, Path(__file__).parent)
     return _code_hash(name, Path(__file__).parent)
 
 
-def _code_hash(name: str, root: Path) -> str:
-    files = sorted((root / name).rglob("*.py")) + [root / f for f in FRAME_CODE if (root / f).is_file()]
+def _code_hash(name: str, root: Path, frame_code_root: Optional[Path] = None) -> str:
+    shared = frame_code_root or root
+    files = [(file, root) for file in sorted((root / name).rglob("*.py"))]
+    files += [(shared / f, shared) for f in FRAME_CODE if (shared / f).is_file()]
     digest = hashlib.sha1()
-    for file in files:
-        digest.update(file.relative_to(root).as_posix().encode() + b"\0" + file.read_bytes() + b"\0")
+    for file, base in files:
+        digest.update(file.relative_to(base).as_posix().encode() + b"\0" + file.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 
@@ -50,6 +95,8 @@ def corpus_module(name: str) -> CorpusPackage:
     """The package of corpus ``name`` (one of ``CORPUS_NAMES``), typed by the corpus contract."""
     if name not in CORPUS_NAMES:
         raise ValueError(f"unknown corpus {name!r}; expected one of {', '.join(CORPUS_NAMES)}")
+    if name in _registered:
+        return cast(CorpusPackage, _registered[name])
     return cast(CorpusPackage, importlib.import_module(f"data_access.{name}"))
 
 

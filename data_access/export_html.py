@@ -16,14 +16,16 @@ import base64
 import hashlib
 import html
 import io
-import math
 import os
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 from PIL import Image
+
+from .common import CorpusAttribute
 
 # Image encoding: WebP (lossy, every current browser shows it) at quality 80 keeps the longest real CoDraw
 # dialog under 1 MB, Game Of Sorts round under 2 MB and Minecraft game under 5 MB (BUDGETS; see README,
@@ -35,7 +37,7 @@ MAX_WIDTH = 1100
 # (quality, width scale) tried in turn when a document is over its budget.
 FALLBACKS = ((70, 1.0), (60, 0.85), (50, 0.7))
 MB = 1_000_000
-BUDGETS = {"codraw": 1 * MB, "gos": 2 * MB, "minecraft": 5 * MB}  # one dialog / round / game
+BUDGETS: Mapping[str, int] = CorpusAttribute("EXPORT_BUDGET")  # one dialog / round / game, per corpus package
 
 _SCRIPT = """
 (function () {
@@ -248,7 +250,7 @@ def _document(title: str, panels: Sequence[Panel], description: str, image_forma
 
 # -- from a loaded corpus ------------------------------------------------------------------------------------
 
-STEP_UNITS = {"codraw": "round", "gos": "step", "minecraft": "utterance"}
+STEP_UNITS: Mapping[str, str] = CorpusAttribute("EXPORT_STEP_UNIT")
 
 
 def replay_panel(loaded, dialog_id: str, round: Optional[int] = None, title: Optional[str] = None) -> Panel:
@@ -290,84 +292,15 @@ def compare_replay_html(loaded, dialogs: Sequence[tuple[str, Optional[int]]], **
 
 # -- a model run beside the humans ---------------------------------------------------------------------------
 
-def _note_picture(text: str, size: tuple[int, int] = (640, 160)) -> Image.Image:
+def note_picture(text: str, size: tuple[int, int] = (640, 160)) -> Image.Image:
     """A blank picture captioned with why there is nothing to show at a step."""
     from .export import image_grid
 
     return image_grid([Image.new("RGB", size, (244, 244, 244))], [text])
 
 
-def _png_image(data: bytes) -> Image.Image:
+def png_image(data: bytes) -> Image.Image:
     return Image.open(io.BytesIO(data)).convert("RGB")
-
-
-def _codraw_run_pictures(loaded, run, dialog_id: str, n_steps: int) -> list[Image.Image]:
-    from .export import image_grid
-    from .runs.views import codraw_view
-
-    pictures = []
-    for step in range(1, n_steps + 1):
-        view = codraw_view(loaded, run, dialog_id, step)
-        if view is None:
-            pictures.append(_note_picture(f"Round {step} is not in the corpus."))
-            continue
-        model = view.model
-        canvas = _png_image(model.png) if model.png is not None else _note_picture(model.note, (500, 400))
-        score = "" if math.isnan(model.score_final) else f" · paper's metric {model.score_final:.2f}"
-        pictures.append(image_grid([_png_image(view.target_png), canvas],
-                                   ["Teller's target", f"Model canvas after round {step}{score}"]))
-    return pictures
-
-
-def _gos_run_pictures(loaded, run, dialog_id: str, round_number: int, n_steps: int) -> list[Image.Image]:
-    from .export import image_grid
-    from .runs.views import gos_view
-
-    pictures = []
-    for step in range(1, n_steps + 1):
-        view = gos_view(loaded, run, dialog_id, round_number, step)
-        if not view.boards:
-            pictures.append(_note_picture(view.note or "No prediction at this step."))
-            continue
-        f1 = view.scores.get("f1")
-        score = f" · F1 {f1:.2f}" if isinstance(f1, float) and not math.isnan(f1) else ""
-        pictures.append(image_grid([_png_image(png) for _, png in view.boards],
-                                   [f"{name}: model (magenta) vs gold (green){score}" for name, _ in view.boards]))
-    return pictures
-
-
-def _minecraft_run_pictures(loaded, run, dialog_id: str, n_steps: int) -> list[Image.Image]:
-    """The model's predicted structure after each utterance that has a BAP sample in the run (correct
-    blocks solid, extra ones outlined thick, missing ones as outlines), beside the gold structure."""
-    from .export import image_grid
-    from .minecraft.render import snapshot_image
-    from .runs.minecraft import config_from_json
-    from .runs.views import block_marks
-
-    samples = run.frames["samples"]
-    mine = samples[samples["game"] == dialog_id]
-    bap = loaded.frames["bap_samples"]
-    bap = bap[bap["game"] == dialog_id]
-    turn_of = dict(zip(bap["sample_id"], bap["turn"]))
-    by_turn: dict = {}
-    for row in mine.itertuples(index=False):
-        turn = turn_of.get(row.sample_id)
-        if turn is not None:
-            by_turn.setdefault(int(turn), row)
-    pictures = []
-    for step in range(1, n_steps + 1):
-        row = by_turn.get(step)
-        if row is None:
-            pictures.append(_note_picture(f"The run has no prediction after utterance {step}."))
-            continue
-        initial, predicted, gold = (config_from_json(getattr(row, c)) for c in ("initial", "predicted_end", "gold_end"))
-        marks = block_marks(initial, predicted, gold)
-        model = snapshot_image([*marks["correct"], *marks["extra"]], ghosts=marks["missing"], highlight=marks["extra"],
-                               title=f"Model: {len(marks['correct'])} correct, {len(marks['extra'])} extra (thick), "
-                                     f"{len(marks['missing'])} missing (outlined)")
-        target = snapshot_image(sorted((x, y, z, c) for (x, y, z), c in gold.items()), title="Gold structure after the sample")
-        pictures.append(image_grid([model, target]))
-    return pictures
 
 
 def run_panel(loaded, run, dialog_id: str, round: Optional[int] = None) -> Panel:
@@ -377,12 +310,9 @@ def run_panel(loaded, run, dialog_id: str, round: Optional[int] = None) -> Panel
     n_steps = snapshots.step_count(loaded, dialog_id, round)
     if n_steps <= 0:
         raise ValueError(f"{dialog_id}: no steps to export")
-    if loaded.corpus == "codraw":
-        pictures = _codraw_run_pictures(loaded, run, dialog_id, n_steps)
-    elif loaded.corpus == "gos":
-        pictures = _gos_run_pictures(loaded, run, dialog_id, int(round or 1), n_steps)
-    else:
-        pictures = _minecraft_run_pictures(loaded, run, dialog_id, n_steps)
+    from .corpora import corpus_module
+
+    pictures = corpus_module(loaded.corpus).run_scoring().run_pictures(loaded, run, dialog_id, round, n_steps)
     said = snapshots.step_messages(loaded, dialog_id, n_steps, round, up_to=True)
     lines = [Line(int(row.turn), str(row.speaker), str(row.text)) for row in said.itertuples(index=False)]
     return Panel(f"Model run: {run.name}", pictures, lines, unit=STEP_UNITS.get(loaded.corpus, "step"),

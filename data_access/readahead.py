@@ -24,8 +24,8 @@ def _read(path: Path, result: list, budget=None) -> None:
         if budget is not None:  # a run file: its own budget (data_access.budgets), refused early past it
             result.append(read_budgeted(path, budget))
             return
-        raw = read_capped(path, LIMITS["codraw"])
-        result.append(gunzip_capped(raw, LIMITS["codraw"], path) if raw[:2] == b"\x1f\x8b" else raw)
+        raw = read_capped(path, LIMITS["codraw file"])
+        result.append(gunzip_capped(raw, LIMITS["codraw file"], path) if raw[:2] == b"\x1f\x8b" else raw)
     except Exception:  # noqa: BLE001 - the loader reads again and reports the problem properly
         pass
 

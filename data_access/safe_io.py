@@ -41,7 +41,7 @@ from .budgets import GiB, MiB  # noqa: E402 - the units of the limits below
 # file ~20 kB, the largest A Game Of Sorts file 1 MB, the largest Minecraft game file ~1.2 MB, a gold
 # configuration 5 kB, splits.json 1 kB. The limits leave room for much larger releases.
 LIMITS = {
-    "codraw": 4 * GiB,  # the single file, after decompression (ten times the real corpus is 1.5 GB)
+    "codraw file": 4 * GiB,  # the single file, after decompression (ten times the real corpus is 1.5 GB)
     "codraw dialog": 16 * MiB,  # one per-dialog file
     "jsonl": 256 * MiB,  # one A Game Of Sorts JSON Lines file
     "text": 16 * MiB,  # README.md / get_images.sh beside the data

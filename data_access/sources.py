@@ -1,15 +1,21 @@
-"""Where each corpus comes from: environment variables, or the built-in demo corpus when unset."""
+"""Where each corpus comes from: the environment variables its package names, or the built-in demo corpus when
+they are unset."""
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
 import platformdirs
 
-DATA_VARIABLES = {"codraw": "CODRAW_DATA", "gos": "GAME_OF_SORTS_DATA", "minecraft": "MINECRAFT_DATA"}
-ASSET_VARIABLES = {"codraw": "CODRAW_CLIPART", "gos": "GAME_OF_SORTS_IMAGES"}
+from .common import CorpusAttribute
+
+# corpus name -> the variables naming its files and its images / clip art (None: it has none), as each corpus
+# package declares them (its ``DATA_VARIABLE`` and ``ASSET_VARIABLE``).
+DATA_VARIABLES: Mapping[str, str] = CorpusAttribute("DATA_VARIABLE")
+ASSET_VARIABLES: Mapping[str, Optional[str]] = CorpusAttribute("ASSET_VARIABLE")
 APP_NAME = "dialogue-dashboard"
 
 
@@ -30,8 +36,11 @@ def _env_path(name: str) -> Optional[Path]:
 
 
 def configured_source(corpus: str) -> Source:
-    assets_var = ASSET_VARIABLES.get(corpus)
-    return Source(corpus, _env_path(DATA_VARIABLES[corpus]), _env_path(assets_var) if assets_var else None)
+    from .corpora import corpus_module
+
+    package = corpus_module(corpus)
+    assets = _env_path(package.ASSET_VARIABLE) if package.ASSET_VARIABLE else None
+    return Source(corpus, _env_path(package.DATA_VARIABLE), assets)
 
 
 def cache_dir() -> Path:

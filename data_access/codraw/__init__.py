@@ -12,11 +12,58 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..common import ProgressCallback, no_progress
+from ..provenance import Provenance
 
 NAME = "codraw"
+TITLE = "CoDraw"
+SHORT_TITLE = "CoDraw"
 DEMO_VERSION = 1
 REPLAY_IN_ROUNDS = False  # a replay step is a round
+STEP_UNIT = "round"
+EXPORT_STEP_UNIT = "round"
 FRAMES = ("dialogs", "rounds", "cliparts", "utterances")
+BROWSE_COLUMNS = {
+    "image_id": "The Abstract Scenes image the Teller describes",
+    "peek_round": "The round before which the Teller peeked at the Drawer's canvas (empty: never peeked)",
+    "final_score": "The paper's final scene-similarity metric (max 5) of the last non-empty drawing",
+    "final_score_original": "The original 7-term metric of the last non-empty drawing",
+    "score_before_peek": "The paper's metric of the last drawing before the peek",
+}
+DATA_VARIABLE = "CODRAW_DATA"
+ASSET_VARIABLE = "CODRAW_CLIPART"
+EXPORT_BUDGET = 1_000_000  # one dialog's HTML replay
+LAYERS = ("codraw-icr",)
+PROVENANCE = Provenance(
+    obtain=("The dialogs: **CoDraw v1.0** (`CoDraw_1_0.json`, 149 MB), linked under *Download* in the "
+            "[facebookresearch/CoDraw](https://github.com/facebookresearch/CoDraw) repository. Set `CODRAW_DATA` "
+            "to that file (or its `.json.gz`), or to the folder of per-dialog files its `script/preprocess.py` writes."),
+    assets=("The clip art: the `Pngs/` folder of [Abstract Scenes v1.1](https://vision.ece.vt.edu/clipart/) "
+            "(Zitnick & Parikh, 2013). Set `CODRAW_CLIPART` to it; without it the canvases are drawn art-free."),
+    licence="CC BY-NC 4.0",
+    citations=(
+        """@inproceedings{kim-etal-2019-codraw,
+  title = {{CoDraw}: Collaborative Drawing as a Testbed for Grounded Goal-driven Communication},
+  author = {Kim, Jin-Hwa and Kitaev, Nikita and Chen, Xinlei and Rohrbach, Marcus and Zhang, Byoung-Tak and
+            Tian, Yuandong and Batra, Dhruv and Parikh, Devi},
+  booktitle = {Proceedings of the 57th Annual Meeting of the Association for Computational Linguistics},
+  year = {2019},
+  pages = {6495--6513},
+  url = {https://aclanthology.org/P19-1651}
+}""",
+    ),
+)
+
+
+def source_root(path: Path) -> Path:
+    """The file or folder given is what the loader reads."""
+    return Path(path)
+
+
+def run_scoring():
+    """Drawer models' runs, scored with both scene-similarity metrics; see ``data_access.runs.codraw``."""
+    from ..runs import codraw as scoring
+
+    return scoring
 
 
 def write_demo(folder: Path) -> None:
@@ -73,5 +120,7 @@ def dialog_labels(loaded) -> dict[str, str]:
             for row in loaded.dialogs[["dialog_id", "split", "n_rounds"]].itertuples(index=False)}
 
 
-__all__ = ["NAME", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "FRAMES", "build_frames", "summarize",
-           "write_demo", "demo_source", "dialog_labels", "step_count", "replay_step", "snapshot"]
+__all__ = ["NAME", "TITLE", "SHORT_TITLE", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "STEP_UNIT", "EXPORT_STEP_UNIT", "FRAMES",
+           "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "source_root",
+           "run_scoring", "build_frames", "summarize", "write_demo", "demo_source", "dialog_labels", "step_count",
+           "replay_step", "snapshot"]

@@ -83,7 +83,7 @@ def _duplicate_keys(raw: bytes) -> set[str]:
     return duplicates
 
 
-def _read_bytes(path: Path, limit: int = LIMITS["codraw"], what: str = "CoDraw file") -> bytes:
+def _read_bytes(path: Path, limit: int = LIMITS["codraw file"], what: str = "CoDraw file") -> bytes:
     raw = readahead.take(path)  # the CLI may have read and decompressed it while importing
     if raw:
         if path.suffix == ".gz" and _magic(path) != _GZIP_MAGIC:  # the read-ahead takes any file as it is

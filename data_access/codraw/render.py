@@ -207,7 +207,7 @@ def _draw_stand_in(image: Image.Image, c: Clipart) -> None:
     image.alpha_composite(layer)
 
 
-def _dashed_rectangle(draw: ImageDraw.ImageDraw, box, colour, dash: int = 8, width: int = 3) -> None:
+def dashed_rectangle(draw: ImageDraw.ImageDraw, box, colour, dash: int = 8, width: int = 3) -> None:
     left, top, right, bottom = box
     for (x0, y0, x1, y1) in ((left, top, right, top), (right, top, right, bottom), (right, bottom, left, bottom), (left, bottom, left, top)):
         length = math.hypot(x1 - x0, y1 - y0)
@@ -216,7 +216,7 @@ def _dashed_rectangle(draw: ImageDraw.ImageDraw, box, colour, dash: int = 8, wid
             draw.line([(x0 + (x1 - x0) * a, y0 + (y1 - y0) * a), (x0 + (x1 - x0) * b, y0 + (y1 - y0) * b)], fill=colour, width=width)
 
 
-def _arrow(draw: ImageDraw.ImageDraw, start, end, colour, width: int = 3) -> None:
+def draw_arrow(draw: ImageDraw.ImageDraw, start, end, colour, width: int = 3) -> None:
     draw.line([start, end], fill=colour, width=width)
     angle = math.atan2(end[1] - start[1], end[0] - start[0])
     wing = 12
@@ -224,7 +224,7 @@ def _arrow(draw: ImageDraw.ImageDraw, start, end, colour, width: int = 3) -> Non
     draw.polygon(points, fill=colour)
 
 
-def _sprite_box(c: Clipart, folder: Optional[str]) -> tuple[float, float, float, float]:
+def sprite_box(c: Clipart, folder: Optional[str]) -> tuple[float, float, float, float]:
     sprite = _sprite(folder, c.name, c.z, c.flip) if folder else None
     return _box(c, sprite.size) if sprite is not None else _box(c)
 
@@ -248,15 +248,15 @@ def _mark_changes(image: Image.Image, changes: Sequence[SceneChange], folder: Op
         colour = CHANGE_COLOURS[change.change] + (255,)
         if change.change == "removed":
             assert change.before is not None  # a removed clipart was there before
-            box = _sprite_box(change.before, folder)
+            box = sprite_box(change.before, folder)
             draw.rectangle(box, fill=CHANGE_COLOURS["removed"] + (40,))
-            _dashed_rectangle(draw, box, colour)
+            dashed_rectangle(draw, box, colour)
             draw.text((change.before.x, change.before.y), "✕", fill=colour, font=_font(22), anchor="mm")
             continue
         assert change.after is not None  # an added, moved or changed clipart is there after
-        draw.rectangle(_sprite_box(change.after, folder), outline=colour, width=3)
+        draw.rectangle(sprite_box(change.after, folder), outline=colour, width=3)
         if change.change == "moved" and change.before is not None and _drawable(change.before):
-            _arrow(draw, (change.before.x, change.before.y), (change.after.x, change.after.y), colour)
+            draw_arrow(draw, (change.before.x, change.before.y), (change.after.x, change.after.y), colour)
     image.alpha_composite(layer)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,13 +22,19 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..common import CORPUS_TITLES, LoadedCorpus
+from ..common import CORPUS_NAMES, CORPUS_TITLES, CorpusAttribute, LoadedCorpus
 from ..corpora import cached_summary, frame_row_counts
 from .charts import PALETTE, Chart, readable_log_axis, style
 
 WORD_PATTERN = r"[^\W_]+(?:'[^\W_]+)*"
-CORPUS_COLOURS = {"codraw": PALETTE[0], "gos": PALETTE[1], "minecraft": PALETTE[2]}
-SHORT_NAMES = {"codraw": "CoDraw", "gos": "Game Of Sorts", "minecraft": "Minecraft"}  # axis labels
+SHORT_NAMES: Mapping[str, str] = CorpusAttribute("SHORT_TITLE")  # axis labels
+
+
+def corpus_colour(name: str) -> str:
+    """Each corpus's colour in the overview charts: the palette in the order the corpora are registered (a
+    name that is not registered gets the fourth colour)."""
+    position = CORPUS_NAMES.index(name) if name in CORPUS_NAMES else 3
+    return PALETTE[position % len(PALETTE)]
 
 
 @dataclass(frozen=True)
@@ -147,7 +154,7 @@ def _bar(profiles: list[CorpusProfile], values: list[float], key: str, axis: str
     names = [SHORT_NAMES.get(p.corpus, p.corpus) for p in profiles]
     positive = [v for v in values if v is not None and not pd.isna(v) and v > 0]
     log = len(positive) > 1 and max(positive) / min(positive) > 20
-    figure = go.Figure(go.Bar(x=names, y=values, marker={"color": [CORPUS_COLOURS.get(p.corpus, PALETTE[3]) for p in profiles]},
+    figure = go.Figure(go.Bar(x=names, y=values, marker={"color": [corpus_colour(p.corpus) for p in profiles]},
                               text=[format(v, fmt) for v in values], textposition="outside", cliponaxis=False,
                               hovertemplate="%{x}: %{y:" + fmt + "}<extra></extra>"))
     style(figure, y=axis + (" (log scale)" if log else ""), height=260, legend=False)
@@ -184,7 +191,7 @@ def length_distribution_chart(profiles: list[CorpusProfile]) -> Chart:
     rows = []
     for p in profiles:
         name = SHORT_NAMES.get(p.corpus, p.corpus)
-        figure.add_trace(go.Box(y=p.messages_per_dialog, name=name, marker={"color": CORPUS_COLOURS.get(p.corpus, PALETTE[3])},
+        figure.add_trace(go.Box(y=p.messages_per_dialog, name=name, marker={"color": corpus_colour(p.corpus)},
                                 boxpoints=False))
         rows.append(p.messages_per_dialog.describe().rename(name))
     style(figure, y="messages per dialog (log scale)", height=300, legend=False)

@@ -4,6 +4,9 @@ Implements ``data_access.contract.CorpusPackage`` (and the optional ``same_board
 view model (``replay_step``, ``round_steps``, ``dialog_labels``), the board renderer (``render_board``)
 and the ranking-agreement measures (``ranking_agreement``, ``pairwise_agreement``, ``board_agreement``, ``rank_sums``).
 """
+from pathlib import Path
+
+from ..provenance import Provenance
 from .agreement import board_agreement, pairwise_agreement, rank_sums, ranking_agreement
 from .demo import demo_source, write_demo
 from .frames import build_frames
@@ -13,13 +16,64 @@ from .summary import summarize
 from .view import ReplayStep, dialog_labels, replay_step, round_steps, same_board_plays, snapshot, step_count
 
 NAME = "gos"
+TITLE = "A Game Of Sorts"
+SHORT_TITLE = "Game Of Sorts"
 DEMO_VERSION = 1
 REPLAY_IN_ROUNDS = True  # each of the four rounds is replayed on its own; links carry round=
+STEP_UNIT = "step"
+EXPORT_STEP_UNIT = "step"
 FRAMES = ("games", "boards", "images", "dialogs", "rounds", "messages", "lock_events", "ranks", "layouts", "survey",
           "steps", "utterances")
+BROWSE_COLUMNS = {
+    "game_id": "The board set (game) the pair played",
+    "category": "The images' category",
+    "players": "The two players' user names",
+    "mismatches": "Locks that met a different image of the partner's (both locks released)",
+    "manual_unlocks": "Locks a player released by hand",
+}
+DATA_VARIABLE = "GAME_OF_SORTS_DATA"
+ASSET_VARIABLE = "GAME_OF_SORTS_IMAGES"
+EXPORT_BUDGET = 2_000_000  # one round's HTML replay
+LAYERS = ("gos-mentions",)
+PROVENANCE = Provenance(
+    obtain=("The six `a-game-of-sorts_*.jsonl` files in `dataset/data` of the "
+            "[willemsenbram/a-game-of-sorts](https://github.com/willemsenbram/a-game-of-sorts) repository. "
+            "Set `GAME_OF_SORTS_DATA` to that folder."),
+    assets=("The 45 images are not in the release: its `dataset/get_images.sh` downloads them from their sources "
+            "(Stanford Dogs, Open Images, WikiArt) as `<image_id>.jpg`. Set `GAME_OF_SORTS_IMAGES` to the folder it "
+            "fills; without it every tile is a labelled placeholder."),
+    licence="MIT (see the release's LICENSE); the images keep their sources' terms",
+    citations=(
+        """@inproceedings{willemsen-kalpakchi-skantze:2022:LREC,
+  author = {Willemsen, Bram and Kalpakchi, Dmytro and Skantze, Gabriel},
+  title = {Collecting Visually-Grounded Dialogue with A Game Of Sorts},
+  booktitle = {Proceedings of the Language Resources and Evaluation Conference},
+  year = {2022},
+  address = {Marseille, France},
+  publisher = {European Language Resources Association},
+  pages = {2257--2268},
+  url = {https://aclanthology.org/2022.lrec-1.242}
+}""",
+    ),
+)
+
+
+def source_root(path: Path) -> Path:
+    """The folder of the JSON Lines files (a path to one of them means its folder)."""
+    from .reader import data_folder
+
+    return data_folder(path)
+
+
+def run_scoring():
+    """Reference-resolution runs, scored per message; see ``data_access.runs.gos``."""
+    from ..runs import gos as scoring
+
+    return scoring
 
 __all__ = [
-    "NAME", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "FRAMES", "same_board_plays", "build_frames", "summarize", "write_demo", "demo_source",
+    "NAME", "TITLE", "SHORT_TITLE", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "STEP_UNIT", "EXPORT_STEP_UNIT", "FRAMES",
+    "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "source_root", "run_scoring", "same_board_plays", "build_frames", "summarize", "write_demo", "demo_source",
     "replay_step", "round_steps", "step_count", "snapshot", "dialog_labels", "ReplayStep", "render_board", "replay_locks", "LockEvent",
     "ranking_agreement", "pairwise_agreement", "board_agreement", "rank_sums",
 ]

@@ -118,7 +118,7 @@ def _describe(step: pd.Series, name, partner_pending: Optional[str]) -> tuple[st
     return text, short, level
 
 
-def _layout(loaded: LoadedCorpus, interaction_id: str, round_number: int, username: str, board_images: list[str]) -> list[str]:
+def player_layout(loaded: LoadedCorpus, interaction_id: str, round_number: int, username: str, board_images: list[str]) -> list[str]:
     layouts = loaded.frames["layouts"]
     mine = layouts[(layouts["interaction_id"] == interaction_id) & (layouts["round"] == round_number)
                    & (layouts["username"] == username)].sort_values("position")
@@ -209,7 +209,7 @@ def _read_round(loaded: LoadedCorpus, dialog_id: str, round_number: int) -> Opti
     dialogs = loaded.dialogs
     dialog = dialogs[dialogs["dialog_id"] == dialog_id].iloc[0]
     players = [(dialog["player_a"], "Player A", "pending_a"), (dialog["player_b"], "Player B", "pending_b")]
-    layouts = {username: _layout(loaded, dialog_id, round_number, username, list(board["image_ids"]))
+    layouts = {username: player_layout(loaded, dialog_id, round_number, username, list(board["image_ids"]))
                for username, _role, _column in players if username}
     ranks = frames["ranks"]
     ranks = ranks[(ranks["interaction_id"] == dialog_id) & (ranks["round"] == round_number)]

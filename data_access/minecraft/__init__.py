@@ -7,6 +7,9 @@ Implements ``data_access.contract.CorpusPackage``.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
+from ..provenance import Provenance
 from .bap import bap_jsonl_bytes, export_jsonl, iter_bap_samples, sample_dicts
 from .blocks import Alignment, best_alignment, block_f1, parse_gold_xml, perspective_coordinates
 from .demo import demo_source, write_demo
@@ -15,12 +18,70 @@ from .summary import summarize
 from .view import ReplayStep, dialog_labels, replay_step, snapshot, step_count
 
 NAME = "minecraft"
+TITLE = "Minecraft Collaborative Building"
+SHORT_TITLE = "Minecraft"
 DEMO_VERSION = 1
 REPLAY_IN_ROUNDS = False  # no rounds: a replay step is a message
+STEP_UNIT = "message"
+EXPORT_STEP_UNIT = "utterance"
 FRAMES = ("dialogs", "utterances", "actions", "states", "gold", "bap_samples")
+BROWSE_COLUMNS = {
+    "config": "The target structure (gold configuration)",
+    "builder": "The Builder's player id",
+    "architect": "The Architect's player id",
+    "placements": "Blocks placed, counted from the empty world",
+    "removals": "Blocks removed",
+    "outcome_match": "Whether the final build equals the target (best rotation and x/z shift)",
+    "outcome_f1": "Block F1 of the final build against the target at that alignment",
+}
+DATA_VARIABLE = "MINECRAFT_DATA"
+ASSET_VARIABLE = None  # the build is drawn from the logged blocks
+EXPORT_BUDGET = 5_000_000  # one game's HTML replay
+LAYERS: tuple[str, ...] = ()
+PROVENANCE = Provenance(
+    obtain=("The Minecraft Dialogue Corpus as the "
+            "[prashant-jayan21/minecraft-bap-models](https://github.com/prashant-jayan21/minecraft-bap-models) "
+            "repository ships it in `data/`: `logs/` (with `splits.json`) and `gold-configurations/`. Set "
+            "`MINECRAFT_DATA` to that `data` folder (the augmented layout in `data/augmented` works too)."),
+    assets="The build is drawn from the logged blocks; no screenshots are needed.",
+    licence="for research use, as its release states",
+    citations=(
+        """@inproceedings{narayan-chen-etal-2019-collaborative,
+  title = {Collaborative Dialogue in {M}inecraft},
+  author = {Narayan-Chen, Anjali and Jayannavar, Prashant and Hockenmaier, Julia},
+  booktitle = {Proceedings of the 57th Annual Meeting of the Association for Computational Linguistics},
+  year = {2019},
+  pages = {5405--5415},
+  url = {https://aclanthology.org/P19-1537}
+}""",
+        """@inproceedings{jayannavar-etal-2020-learning,
+  title = {Learning to execute instructions in a {M}inecraft dialogue},
+  author = {Jayannavar, Prashant and Narayan-Chen, Anjali and Hockenmaier, Julia},
+  booktitle = {Proceedings of the 58th Annual Meeting of the Association for Computational Linguistics},
+  year = {2020},
+  pages = {2589--2602},
+  url = {https://aclanthology.org/2020.acl-main.232}
+}""",
+    ),
+)
+
+
+def source_root(path: Path) -> Path:
+    """The corpus root (``<root>/logs`` given means its root)."""
+    from .reader import find_root
+
+    return find_root(path)
+
+
+def run_scoring():
+    """Builder Action Prediction runs, scored by net-action F1; see ``data_access.runs.minecraft``."""
+    from ..runs import minecraft as scoring
+
+    return scoring
 
 __all__ = [
-    "NAME", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "FRAMES", "dialog_labels", "ReplayStep", "build_frames", "summarize", "write_demo", "demo_source",
+    "NAME", "TITLE", "SHORT_TITLE", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "STEP_UNIT", "EXPORT_STEP_UNIT", "FRAMES",
+    "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "source_root", "run_scoring", "dialog_labels", "ReplayStep", "build_frames", "summarize", "write_demo", "demo_source",
     "iter_bap_samples", "sample_dicts", "export_jsonl", "bap_jsonl_bytes", "best_alignment", "block_f1", "Alignment",
     "parse_gold_xml", "perspective_coordinates", "replay_step", "step_count", "snapshot",
 ]

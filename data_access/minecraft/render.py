@@ -3,7 +3,7 @@ interactive plotly 3-D figures (the build at a step, the aligned target). Pure f
 
 Blocks are drawn as unit cubes centred on their integer cell (x, y, z), y up. A world point of the game
 (the Builder's position) lies at cell corner coordinates, so it is shifted by −0.5 to share the frame.
-Traces are built in game coordinates; ``_figure`` then maps them to plotly's frame, whose vertical axis
+Traces are built in game coordinates; ``framed_figure`` then maps them to plotly's frame, whose vertical axis
 is z: (x, y, z) → (x, −z, y). That is a proper rotation, so the build is not mirrored, and the z ticks
 are relabelled with the game's values.
 Traces stay few: one Mesh3d per colour, one for ghosts, one line trace per edge style, the Builder marker
@@ -41,7 +41,7 @@ def view_direction(yaw: float, pitch: float) -> tuple[float, float, float]:
     return (-math.sin(yaw_r) * math.cos(pitch_r), -math.sin(pitch_r), math.cos(yaw_r) * math.cos(pitch_r))
 
 
-def _mesh(blocks: Sequence[Block], color: str, name: str, opacity: float = 1.0, showlegend: bool = True) -> dict:
+def mesh_trace(blocks: Sequence[Block], color: str, name: str, opacity: float = 1.0, showlegend: bool = True) -> dict:
     centres = np.array([b[:3] for b in blocks], dtype=float).reshape(-1, 1, 3)
     corners = (centres + _CORNER_OFFSETS).reshape(-1, 3)  # 8 corners per block
     faces = (np.arange(len(blocks)).reshape(-1, 1, 1) * 8 + _TRIANGLE_INDEX).reshape(-1, 3)
@@ -51,7 +51,7 @@ def _mesh(blocks: Sequence[Block], color: str, name: str, opacity: float = 1.0, 
                 lighting=dict(ambient=0.55, diffuse=0.8, specular=0.1, roughness=0.9))
 
 
-def _edges(blocks: Sequence[Block], color: str, width: float, name: str) -> dict:
+def edge_trace(blocks: Sequence[Block], color: str, width: float, name: str) -> dict:
     centres = np.array([b[:3] for b in blocks], dtype=float).reshape(-1, 1, 3)
     corners = centres + _CORNER_OFFSETS
     # Each edge as (start, end, gap): NaN breaks the line between edges.
@@ -63,7 +63,7 @@ def _edges(blocks: Sequence[Block], color: str, width: float, name: str) -> dict
                 hoverinfo="skip", showlegend=False)
 
 
-def _bounds(points: Iterable[tuple]) -> dict:
+def scene_bounds(points: Iterable[tuple]) -> dict:
     lo = [X_MIN, Y_MIN, Z_MIN]
     hi = [X_MAX, Y_MAX, Z_MAX]
     for p in points:
@@ -87,7 +87,7 @@ def _to_plot_frame(trace: dict) -> dict:
     return trace
 
 
-def _figure(traces: list[dict], bounds: dict, title: str, revision: str = "minecraft") -> go.Figure:
+def framed_figure(traces: list[dict], bounds: dict, title: str, revision: str = "minecraft") -> go.Figure:
     """The traces in plotly's frame, axes fixed to ``bounds`` (game coordinates), equal scale, y up.
 
     Traces and layout are plain dicts that this module writes and the tests check, so the figure is
@@ -119,12 +119,12 @@ def _figure(traces: list[dict], bounds: dict, title: str, revision: str = "minec
     return go.Figure({"data": [_to_plot_frame(t) for t in traces], "layout": layout}, _validate=False)
 
 
-def _solid_by_color(blocks: Sequence[Block], suffix: str = "") -> list[dict]:
+def solid_traces(blocks: Sequence[Block], suffix: str = "") -> list[dict]:
     traces = []
     for color in COLORS:
         group = [b for b in blocks if b[3] == color]
         if group:
-            traces.append(_mesh(group, COLOR_HEX[color], f"{color}{suffix} ({len(group)})"))
+            traces.append(mesh_trace(group, COLOR_HEX[color], f"{color}{suffix} ({len(group)})"))
     return traces
 
 
@@ -132,19 +132,19 @@ def build_figure(blocks: Sequence[Block], placed: Sequence[Block] = (), removed:
                  builder: Optional[tuple] = None, title: str = "Build", revision: str = "minecraft") -> go.Figure:
     """The build as coloured cubes; this step's placements outlined thick in black, its removals as
     translucent ghosts, and the Builder as a marker with a cone along the view direction. ``revision``: see
-    ``_figure``."""
-    traces: list = _solid_by_color(blocks)
+    ``framed_figure``."""
+    traces: list = solid_traces(blocks)
     if blocks:
-        traces.append(_edges(blocks, "rgba(40,40,40,0.55)", 1.5, "edges"))
+        traces.append(edge_trace(blocks, "rgba(40,40,40,0.55)", 1.5, "edges"))
     if placed:
-        traces.append(_edges(placed, "#000000", 7, "placed this step"))
+        traces.append(edge_trace(placed, "#000000", 7, "placed this step"))
         traces.append(dict(type="scatter3d", x=[b[0] for b in placed], y=[b[1] for b in placed],
                            z=[b[2] for b in placed], mode="markers",
                            marker=dict(size=3, color="white", line=dict(color="black", width=1)),
                            name=f"placed this step ({len(placed)})", hoverinfo="name"))
     if removed:
-        traces.append(_mesh(removed, "#9a9a9a", f"removed this step ({len(removed)})", opacity=0.25))
-        traces.append(_edges(removed, "rgba(120,120,120,0.8)", 2, "removed"))
+        traces.append(mesh_trace(removed, "#9a9a9a", f"removed this step ({len(removed)})", opacity=0.25))
+        traces.append(edge_trace(removed, "rgba(120,120,120,0.8)", 2, "removed"))
     points = [b[:3] for b in (*blocks, *removed)]
     if builder is not None:
         x, y, z, yaw, pitch = builder
@@ -159,7 +159,7 @@ def build_figure(blocks: Sequence[Block], placed: Sequence[Block] = (), removed:
         # Far-away positions (the corpus has some) would shrink the blocks to dots: only nearby ones widen the box.
         if abs(x) <= 12 and abs(z) <= 12 and y <= 14:
             points.append(eye)
-    return _figure(traces, _bounds(points), title, revision)
+    return framed_figure(traces, scene_bounds(points), title, revision)
 
 
 def target_figure(gold_aligned: Sequence[Block], gold_missing: Sequence[Block] = (), title: str = "Target (aligned)",
@@ -167,16 +167,16 @@ def target_figure(gold_aligned: Sequence[Block], gold_missing: Sequence[Block] =
     """The target structure in the build's frame: blocks already built solid, missing ones as ghosts."""
     missing = {tuple(b) for b in gold_missing}
     present = [b for b in gold_aligned if tuple(b) not in missing]
-    traces: list = _solid_by_color(present)
+    traces: list = solid_traces(present)
     if present:
-        traces.append(_edges(present, "rgba(40,40,40,0.55)", 1.5, "edges"))
+        traces.append(edge_trace(present, "rgba(40,40,40,0.55)", 1.5, "edges"))
     if missing:
         for color in COLORS:
             group = [b for b in gold_missing if b[3] == color]
             if group:
-                traces.append(_mesh(group, COLOR_HEX[color], f"{color} missing ({len(group)})", opacity=0.22))
-        traces.append(_edges(list(gold_missing), "rgba(90,90,90,0.7)", 2, "missing"))
-    return _figure(traces, _bounds([b[:3] for b in gold_aligned]), title, revision)
+                traces.append(mesh_trace(group, COLOR_HEX[color], f"{color} missing ({len(group)})", opacity=0.22))
+        traces.append(edge_trace(list(gold_missing), "rgba(90,90,90,0.7)", 2, "missing"))
+    return framed_figure(traces, scene_bounds([b[:3] for b in gold_aligned]), title, revision)
 
 
 # --------------------------------------------------------------------------------------------- isometric PNG
@@ -213,7 +213,7 @@ class IsometricFrame:
 
 def isometric_frame(points: Iterable[tuple], cell: int = 22, title: Optional[str] = None) -> IsometricFrame:
     """The frame of a snapshot of ``points`` (block cells; at least the build region)."""
-    bounds = _bounds(points)
+    bounds = scene_bounds(points)
     (x0, x1), (y0, y1), (z0, z1) = bounds["x"], bounds["y"], bounds["z"]
     c30, s30 = math.cos(math.radians(30)) * cell, math.sin(math.radians(30)) * cell
     corners = [((x - z) * c30, (x + z) * s30 - y * cell) for x in (x0, x1) for y in (y0, y1) for z in (z0, z1)]

@@ -1,8 +1,8 @@
 """Model runs: a model's output over one corpus, read, matched to the corpus, scored with the corpus's own
 metric and cached in Parquet like the corpora (see the README, "Model runs").
 
-``load_run(corpus, path)`` is the one entry point: it reads the run file (``codraw``, ``gos`` or
-``minecraft`` module of this package), scores it against the loaded corpus and caches the frames under a
+``load_run(corpus, path)`` is the one entry point: it reads the run file with the corpus's run scoring
+(``contract.RunScoring``, e.g. the ``codraw``, ``gos`` or ``minecraft`` module of this package), scores it against the loaded corpus and caches the frames under a
 key of the run file's identity and the corpus's cache key, so a changed run file or corpus rebuilds.
 ``available_runs(corpus_name, is_demo)`` lists the runs of a corpus: the demo runs (when the corpus is the
 built-in demo) and the files under ``DIALOGUE_RUNS_DIR/<corpus>/``.
@@ -10,7 +10,6 @@ built-in demo) and the files under ``DIALOGUE_RUNS_DIR/<corpus>/``.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import os
 import re
@@ -18,15 +17,16 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
-from typing import Iterable, Optional
+from typing import TYPE_CHECKING, Iterable, Optional
 
 from .. import cache
 from ..common import CORPUS_NAMES, LoadedCorpus, SkippedRecord, SkippedRecords, SourceError
 from .common import RUN_SCHEMA_VERSION, RUN_SUFFIXES, run_name
 
-RUNS_VARIABLE = "DIALOGUE_RUNS_DIR"
-RUN_FOLDERS = {"codraw": "codraw", "gos": "gos", "minecraft": "minecraft"}
+if TYPE_CHECKING:
+    from ..contract import RunScoring
+
+RUNS_VARIABLE = "DIALOGUE_RUNS_DIR"  # runs of corpus <name> are read from its sub-folder <name>/
 
 
 @dataclass
@@ -46,10 +46,13 @@ class LoadedRun:
         return self.frames["unmatched"]
 
 
-def run_module(corpus: str) -> ModuleType:
+def run_module(corpus: str) -> RunScoring:
+    """The run scoring of corpus ``corpus`` (its package's ``run_scoring()``)."""
     if corpus not in CORPUS_NAMES:
         raise ValueError(f"unknown corpus {corpus!r}; expected one of {', '.join(CORPUS_NAMES)}")
-    return importlib.import_module(f"data_access.runs.{corpus}")
+    from ..corpora import corpus_module
+
+    return corpus_module(corpus).run_scoring()
 
 
 def _corpus_identity(corpus: LoadedCorpus) -> str:
@@ -151,7 +154,7 @@ def upload_dir(corpus: str, cache_root: Optional[Path] = None) -> Path:
     """Where runs uploaded in the browser are kept (beside the Parquet cache), one folder per corpus."""
     from ..sources import cache_dir
 
-    return Path(cache_root or cache_dir()) / "uploads" / RUN_FOLDERS[corpus]
+    return Path(cache_root or cache_dir()) / "uploads" / corpus
 
 
 def upload_file_name(file_name: str) -> str:
@@ -229,7 +232,7 @@ def _runs_and_collisions(corpus: str, is_demo: bool, cache_root: Optional[Path])
 
         runs.update({name: (file, True) for name, file in demo_runs(corpus, cache_root).items()})
     root = runs_dir()
-    folders = ([root / RUN_FOLDERS[corpus]] if root is not None else []) + [upload_dir(corpus, cache_root)]
+    folders = ([root / corpus] if root is not None else []) + [upload_dir(corpus, cache_root)]
     for folder in folders:
         for name, file in folder_runs(folder, collisions).items():
             if name in runs:

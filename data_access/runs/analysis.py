@@ -2,22 +2,24 @@
 runs (or a run and the humans) with a paired bootstrap interval, and a slice finder over each corpus's
 domain features.
 
-Units: CoDraw dialogs (final drawing, paper's metric unless said otherwise), Minecraft BAP samples
-(micro-averaged net-action F1 over the units), A Game Of Sorts messages with non-empty gold (F1).
+What is corpus-specific (the metric table's rows, the units, the domain features, the replay view) comes from
+the corpus's ``contract.RunScoring`` (e.g. CoDraw dialogs, final drawing, paper's metric; Minecraft BAP samples,
+micro-averaged net-action F1; A Game Of Sorts messages with non-empty gold, F1); the statistics here only know
+the two kinds of unit statistic (``UNIT_STATISTIC``): a mean of ``value``, or micro F1 over tp / fp / fn.
 """
 from __future__ import annotations
 
-import json
 import math
 from typing import Callable, Optional
 
 import numpy as np
 import pandas as pd
 
-from ..analysis.stats import mean_ci
+from ..analysis.stats import MeanCI
 from ..common import LoadedCorpus
+from ..contract import RunScoring
 from . import LoadedRun
-from .minecraft import prf
+from .common import prf
 
 HUMANS = "humans"
 BOOTSTRAP_SAMPLES = 2000
@@ -25,7 +27,7 @@ LINK_COLUMNS = ["unit", "dialog_id", "turn", "round", "sample_id", "message_numb
 METRIC_COLUMNS = ["run", "split", "metric", "n", "value", "low", "high"]
 
 
-def _bootstrap_micro(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, samples: int = BOOTSTRAP_SAMPLES, seed: int = 0):
+def bootstrap_micro(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, samples: int = BOOTSTRAP_SAMPLES, seed: int = 0):
     """Percentile 95 % intervals of micro P, R, F1 over units resampled with replacement."""
     n = len(tp)
     if n < 2:
@@ -43,75 +45,46 @@ def _bootstrap_micro(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, samples: in
     return [tuple(np.percentile(values[:, k], [2.5, 97.5])) for k in range(3)]
 
 
+def scoring(corpus: str) -> RunScoring:
+    """The run scoring of corpus ``corpus`` (its package's ``run_scoring()``)."""
+    from ..corpora import corpus_module
+
+    return corpus_module(corpus).run_scoring()
+
+
+def metric_row(run: str, split: str, metric: str, ci: MeanCI) -> tuple:
+    """One row of the metric table (``METRIC_COLUMNS``) from a mean and its interval."""
+    return (run, split, metric, ci.n, ci.mean, ci.low, ci.high)
+
+
 def metric_table(run: LoadedRun) -> pd.DataFrame:
-    """One row per (split, metric) of the run; CoDraw also gets the humans' figures on the same dialogs."""
-    rows = []
-
-    def add(name, split, metric, ci):
-        rows.append((name, split, metric, ci.n, ci.mean, ci.low, ci.high))
-
-    if run.corpus == "codraw":
-        dialogs = run.frames["dialogs"]
-        for split, part in [("all", dialogs), *dialogs.groupby("split", sort=True)]:
-            scored = part[part["final_score"].notna()]
-            add(run.name, split, "final score (paper's metric)", mean_ci(scored["final_score"]))
-            add(run.name, split, "final score (original metric)", mean_ci(scored["final_score_original"]))
-            add(HUMANS, split, "final score (paper's metric)", mean_ci(scored["human_final_score"]))
-            add(HUMANS, split, "final score (original metric)", mean_ci(scored["human_final_score_original"]))
-        rounds = run.frames["rounds"]
-        add(run.name, "all", "per-round score (paper's metric)", mean_ci(rounds["score_final"]))
-        add(HUMANS, "all", "per-round score (paper's metric)", mean_ci(rounds.loc[rounds["score_final"].notna(), "human_score_final"]))
-    elif run.corpus == "minecraft":
-        samples = run.frames["samples"]
-        for split, part in [("all", samples), *samples.groupby("split", sort=True)]:
-            tp, fp, fn = (part[c].to_numpy(dtype=float) for c in ("tp", "fp", "fn"))
-            values = prf(tp.sum(), fp.sum(), fn.sum())
-            intervals = _bootstrap_micro(tp, fp, fn)
-            for metric, value, (low, high) in zip(("net-action precision", "net-action recall", "net-action F1"), values, intervals):
-                rows.append((run.name, split, metric, len(part), value, low, high))
-            rows.append((run.name, split, "infeasible actions per sample", len(part), float(part["infeasible"].mean()) if len(part) else math.nan, math.nan, math.nan))
-    else:
-        messages = run.frames["messages"]
-        scored, empty = messages[~messages["gold_empty"]], messages[messages["gold_empty"]]
-        for metric, column in (("exact match", "exact"), ("precision", "precision"), ("recall", "recall"), ("F1", "f1")):
-            add(run.name, "all", metric, mean_ci(scored[column].astype("float64")))
-        add(run.name, "all", "names an image when gold is empty", mean_ci(empty["names_image"].astype("float64")))
-        for round_number, part in scored.groupby("round_number", sort=True):
-            add(run.name, f"round {round_number}", "F1", mean_ci(part["f1"]))
-        for criterion, part in scored.groupby("criterion", sort=True):
-            add(run.name, f"criterion: {criterion}", "F1", mean_ci(part["f1"]))
-    return pd.DataFrame(rows, columns=METRIC_COLUMNS)
+    """One row per (split, metric) of the run (the corpus's ``metric_rows``; CoDraw also gets the humans'
+    figures on the same dialogs)."""
+    return pd.DataFrame(scoring(run.corpus).metric_rows(run), columns=METRIC_COLUMNS)
 
 
 # --------------------------------------------------------------------------------------- paired comparison
 
 def units(run: LoadedRun, humans: bool = False) -> pd.DataFrame:
     """Per unit of comparison: ``unit`` (dialog / game#sample / message key), ``dialog_id``, ``turn``-ish link
-    fields and the values the statistic needs (``value``; Minecraft: tp, fp, fn)."""
-    if run.corpus == "codraw":
-        d = run.frames["dialogs"]
-        d = d[d["final_score"].notna()]
-        return pd.DataFrame({"unit": d["dialog_id"], "dialog_id": d["dialog_id"], "turn": d["final_round" if not humans else "human_final_round"].astype("Int64"),
-                             "round": pd.array([pd.NA] * len(d), dtype="Int64"),
-                             "value": d["human_final_score" if humans else "final_score"].astype(float)}).reset_index(drop=True)
-    if run.corpus == "minecraft":
-        s = run.frames["samples"]
-        frame = pd.DataFrame({"unit": s["game"] + "#" + s["sample_id"].astype(str), "dialog_id": s["game"],
-                              "sample_id": s["sample_id"], "tp": s["tp"], "fp": s["fp"], "fn": s["fn"], "value": s["f1"]})
-        if humans:  # the humans are the gold: every net change found, nothing extra
-            frame = frame.assign(tp=s["tp"] + s["fn"], fp=0, fn=0, value=1.0)
-        return frame.reset_index(drop=True)
-    m = run.frames["messages"]
-    m = m[~m["gold_empty"]]
-    return pd.DataFrame({"unit": m["interaction_id"] + "|" + m["round_number"].astype(str) + "|" + m["message_number"].astype(str),
-                         "dialog_id": m["interaction_id"], "round": m["round_number"], "message_number": m["message_number"],
-                         "value": 1.0 if humans else m["f1"].astype(float)}).reset_index(drop=True)
+    fields and the values the statistic needs (``value``; micro F1: tp, fp, fn)."""
+    return scoring(run.corpus).units(run, humans)
+
+
+def micro_f1_statistic(frame: pd.DataFrame) -> float:
+    return prf(frame["tp"].sum(), frame["fp"].sum(), frame["fn"].sum())[2]
+
+
+def mean_statistic(frame: pd.DataFrame) -> float:
+    return float(frame["value"].mean())
+
+
+def _is_micro(corpus: str) -> bool:
+    return scoring(corpus).UNIT_STATISTIC == "micro-f1"
 
 
 def _statistic(corpus: str) -> Callable[[pd.DataFrame], float]:
-    if corpus == "minecraft":
-        return lambda f: prf(f["tp"].sum(), f["fp"].sum(), f["fn"].sum())[2]
-    return lambda f: float(f["value"].mean())
+    return micro_f1_statistic if _is_micro(corpus) else mean_statistic
 
 
 def paired_bootstrap(a: pd.DataFrame, b: pd.DataFrame, corpus: str, samples: int = BOOTSTRAP_SAMPLES, seed: int = 0) -> dict:
@@ -123,7 +96,7 @@ def paired_bootstrap(a: pd.DataFrame, b: pd.DataFrame, corpus: str, samples: int
     if n == 0:
         return result
     rng = np.random.default_rng(seed)
-    if corpus == "minecraft":
+    if _is_micro(corpus):
         arrays = [both[f"{c}_{s}"].to_numpy(dtype=float) for s in ("a", "b") for c in ("tp", "fp", "fn")]
 
         def micro_f1(tp, fp, fn):
@@ -160,7 +133,7 @@ def paired_units(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
 
 # ------------------------------------------------------------------------------------------- slice finder
 
-def _bins(values: pd.Series, edges: list[int], unit: str = "") -> pd.Series:
+def bins(values: pd.Series, edges: list[int], unit: str = "") -> pd.Series:
     labels = []
     for low, high in zip(edges[:-1], edges[1:]):
         labels.append(f"{low}{unit}" if high - low == 1 else (f"{low}+{unit}" if high >= 10 ** 6 else f"{low}–{high - 1}{unit}"))
@@ -170,43 +143,7 @@ def _bins(values: pd.Series, edges: list[int], unit: str = "") -> pd.Series:
 def slice_features(corpus: LoadedCorpus, run: LoadedRun) -> pd.DataFrame:
     """Per unit of ``units(run)``: the corpus's domain features, as text categories."""
     base = units(run)
-    if run.corpus == "codraw":
-        dialogs = corpus.frames["dialogs"].set_index("dialog_id")
-        d = dialogs.reindex(base["dialog_id"])
-        cliparts = corpus.frames["cliparts"]
-        people = cliparts[cliparts["identity"].isin([18, 19])].groupby("scene_id")["identity"].apply(lambda s: set(s.tolist()))
-        who = d["target_scene"].map(lambda s: people.get(int(s), set()) if not pd.isna(s) else set())
-        features = pd.DataFrame({
-            "peek": np.where(d["peek_round"].notna().to_numpy(), "peeked", "no peek"),
-            "clip-art in the target": _bins(d["n_target_cliparts"], [0, 4, 6, 8, 10 ** 6]).to_numpy(),
-            "people in the scene": who.map(lambda s: {0: "none", 1: "boy" if 18 in s else "girl", 2: "boy and girl"}[len(s)]).to_numpy(),
-            "dialog length (rounds)": _bins(d["n_rounds"], [0, 5, 8, 11, 10 ** 6]).to_numpy(),
-        })
-    elif run.corpus == "minecraft":
-        samples = run.frames["samples"]
-        games = corpus.frames["dialogs"].set_index("dialog_id")
-        bap = corpus.frames["bap_samples"].set_index(["game", "sample_id"])
-        keys = list(zip(samples["game"], samples["sample_id"]))
-        gold_actions = bap["next_actions"].reindex(keys)
-        utterances = corpus.frames["utterances"]
-        words = {(d, int(t)): len(str(x).split()) for d, t, x in zip(utterances["dialog_id"], utterances["turn"], utterances["text"])}
-        last_words = [words.get((g, int(t)), 0) for g, t in zip(samples["game"], bap["turn"].reindex(keys).fillna(0))]
-        features = pd.DataFrame({
-            "structure size (target blocks)": _bins(games["gold_blocks"].reindex(samples["game"]).reset_index(drop=True), [0, 16, 26, 41, 10 ** 6]).to_numpy(),
-            "gold action count": _bins(gold_actions.map(lambda t: len(json.loads(t)) if isinstance(t, str) else 0).reset_index(drop=True), [0, 2, 4, 8, 10 ** 6]).to_numpy(),
-            "removals present": np.where(gold_actions.map(lambda t: '"pickup"' in t if isinstance(t, str) else False).to_numpy(), "with removals", "placements only"),
-            "utterance length (words)": _bins(pd.Series(last_words), [0, 6, 11, 21, 10 ** 6]).to_numpy(),
-        })
-    else:
-        messages = run.frames["messages"]
-        m = messages[~messages["gold_empty"]].reset_index(drop=True)
-        features = pd.DataFrame({
-            "round played": ("round " + m["round_number"].astype(str)).to_numpy(),
-            "criterion": m["criterion"].to_numpy(),
-            "message length (words)": _bins(m["text"].map(lambda t: len(str(t).split())), [0, 6, 11, 21, 10 ** 6]).to_numpy(),
-            "gold image count": _bins(m["n_gold"], [1, 2, 3, 10 ** 6]).to_numpy(),
-        })
-    return pd.concat([base, features], axis=1)
+    return pd.concat([base, scoring(run.corpus).slice_features(corpus, run, base)], axis=1)
 
 
 def slice_gaps(features: pd.DataFrame, corpus: str, other: Optional[pd.DataFrame] = None, min_units: int = 3) -> pd.DataFrame:
@@ -238,17 +175,14 @@ def slice_gaps(features: pd.DataFrame, corpus: str, other: Optional[pd.DataFrame
 
 
 def unit_turns(corpus: LoadedCorpus) -> pd.DataFrame:
-    """unit -> replay ``turn`` for links: Minecraft the utterance a sample follows (unit "game#sample_id"),
+    """unit -> replay ``turn`` for links: e.g. Minecraft the utterance a sample follows (unit "game#sample_id"),
     Game Of Sorts the message's step (unit "interaction|round|message"); CoDraw units carry their own round."""
-    if corpus.corpus == "minecraft":
-        bap = corpus.frames["bap_samples"]
-        return pd.DataFrame({"unit": bap["game"] + "#" + bap["sample_id"].astype(str), "turn": bap["turn"].astype("Int64")})
-    if corpus.corpus == "gos":
-        steps = corpus.frames["steps"]
-        steps = steps[steps["kind"] == "message"]
-        unit = steps["interaction_id"] + "|" + steps["round"].astype(str) + "|" + steps["message_number"].astype("int64").astype(str)
-        return pd.DataFrame({"unit": unit, "turn": steps["step"].astype("Int64")})
-    return pd.DataFrame({"unit": pd.Series(dtype="str"), "turn": pd.Series(dtype="Int64")})
+    return scoring(corpus.corpus).unit_turns(corpus)
+
+
+def replay_view(corpus: LoadedCorpus, run: LoadedRun, dialog_id: str, turn: int, round: Optional[int] = None):
+    """The run at one replay step, as the corpus shows it (its ``replay_view``)."""
+    return scoring(run.corpus).replay_view(corpus, run, dialog_id, turn, round)
 
 
 def with_turns(frame: pd.DataFrame, turns: pd.DataFrame) -> pd.DataFrame:

@@ -14,11 +14,14 @@ round and the human final scores sit beside them.
 from __future__ import annotations
 
 import json
+import math
+import random
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from ..codraw import NAME as CORPUS
 from ..codraw.metrics import score_pairs
 from ..codraw.reader import _DIALOG_KEY, _integer, decode_json
 from ..codraw.scenes import dense_scenes, parse_scene_strings
@@ -85,7 +88,7 @@ def read_rows(path: Path) -> tuple[pd.DataFrame, Tally]:
             else:
                 add(dialog_id, round_number, scene, line.number, f"line {line.number}")
         if not rows["dialog_id"]:
-            raise no_usable_line(path, "codraw", seen, total, EXPECTED)
+            raise no_usable_line(path, CORPUS, seen, total, EXPECTED)
     frame = pd.DataFrame({
         "dialog_id": pd.array(rows["dialog_id"], dtype="str"),
         "round": np.array(rows["round"], dtype=np.int64),
@@ -271,3 +274,123 @@ def summary(frames, skipped, name: str) -> dict:
 def _mean(values: pd.Series):
     values = values.dropna()
     return float(values.mean()) if len(values) else None
+
+
+# ----------------------------------------------------------------------------------- the run scoring contract
+# ``contract.RunScoring``: what the Runs page, the replay and the exports need from a CoDraw run.
+
+LINE_KEYS = ("dialog_id", "round", "scene")
+HAS_HUMANS = True  # the human Drawers' canvases of the same dialogs are scored alike
+UNIT_STATISTIC = "mean"
+STATISTIC_LABEL = "mean final score (paper's metric)"
+METRIC_NOTE = "Means over dialogs of the final drawing's score, Student-t intervals; 'humans' = the human Drawers on the same dialogs."
+
+
+def demo_runs(frames) -> dict[str, list[dict]]:
+    """The demo runs' lines (see ``runs.demo``)."""
+    from ..codraw.scenes import cliparts_of
+    from .demo import is_missing, scene_string
+
+    rounds, cliparts = frames["rounds"], frames["cliparts"]
+    scenes = {int(s): cliparts_of(group) for s, group in cliparts.groupby("scene_id", sort=False)}
+    baseline, noisy = [], []
+    rng = random.Random(1201)
+    for dialog_id, group in rounds.groupby("dialog_id", sort=False):
+        n = len(group)
+        for position, row in enumerate(group.itertuples(index=False), start=1):
+            target = scenes.get(int(row.target_scene), []) if not is_missing(row.target_scene) else []
+            k = math.ceil(position * len(target) / max(n, 1))
+            drawn = [c.__class__(c.identity, c.name, c.type, c.object, float(round(c.x / 100) * 100),
+                                 float(round(c.y / 100) * 100), c.z, 0) for c in target[:k]]
+            baseline.append({"dialog_id": str(dialog_id), "round": int(row.round), "scene": scene_string(drawn)})
+            if is_missing(row.after_scene):
+                continue
+            human = scenes.get(int(row.after_scene), [])
+            jittered = []
+            for c in human:
+                if rng.random() < 0.10:
+                    continue
+                x = min(500.0, max(0.0, round(c.x + rng.gauss(0, 30))))
+                y = min(400.0, max(0.0, round(c.y + rng.gauss(0, 30))))
+                flip = 1 - c.flip if rng.random() < 0.15 else c.flip
+                jittered.append(c.__class__(c.identity, c.name, c.type, c.object, x, y, c.z, flip))
+            noisy.append({"dialog_id": str(dialog_id), "round": int(row.round), "scene": scene_string(jittered)})
+    return {"baseline": baseline, "noisy": noisy}
+
+
+def metric_rows(run) -> list[tuple]:
+    """Final scores per split under both metrics (the run's and the humans'), and the per-round score."""
+    from ..analysis.stats import mean_ci
+    from .analysis import HUMANS, metric_row
+
+    rows = []
+    dialogs = run.frames["dialogs"]
+    for split, part in [("all", dialogs), *dialogs.groupby("split", sort=True)]:
+        scored = part[part["final_score"].notna()]
+        rows.append(metric_row(run.name, split, "final score (paper's metric)", mean_ci(scored["final_score"])))
+        rows.append(metric_row(run.name, split, "final score (original metric)", mean_ci(scored["final_score_original"])))
+        rows.append(metric_row(HUMANS, split, "final score (paper's metric)", mean_ci(scored["human_final_score"])))
+        rows.append(metric_row(HUMANS, split, "final score (original metric)", mean_ci(scored["human_final_score_original"])))
+    rounds = run.frames["rounds"]
+    rows.append(metric_row(run.name, "all", "per-round score (paper's metric)", mean_ci(rounds["score_final"])))
+    rows.append(metric_row(HUMANS, "all", "per-round score (paper's metric)",
+                           mean_ci(rounds.loc[rounds["score_final"].notna(), "human_score_final"])))
+    return rows
+
+
+def units(run, humans: bool = False) -> pd.DataFrame:
+    """One unit per scored dialog: its final drawing's score (paper's metric), the model's or the humans'."""
+    d = run.frames["dialogs"]
+    d = d[d["final_score"].notna()]
+    return pd.DataFrame({"unit": d["dialog_id"], "dialog_id": d["dialog_id"], "turn": d["final_round" if not humans else "human_final_round"].astype("Int64"),
+                         "round": pd.array([pd.NA] * len(d), dtype="Int64"),
+                         "value": d["human_final_score" if humans else "final_score"].astype(float)}).reset_index(drop=True)
+
+
+def slice_features(corpus: LoadedCorpus, run, base: pd.DataFrame) -> pd.DataFrame:
+    """Peek, clip art in the target, people in the scene, dialog length."""
+    from .analysis import bins
+
+    dialogs = corpus.frames["dialogs"].set_index("dialog_id")
+    d = dialogs.reindex(base["dialog_id"])
+    cliparts = corpus.frames["cliparts"]
+    people = cliparts[cliparts["identity"].isin([18, 19])].groupby("scene_id")["identity"].apply(lambda s: set(s.tolist()))
+    who = d["target_scene"].map(lambda s: people.get(int(s), set()) if not pd.isna(s) else set())
+    return pd.DataFrame({
+        "peek": np.where(d["peek_round"].notna().to_numpy(), "peeked", "no peek"),
+        "clip-art in the target": bins(d["n_target_cliparts"], [0, 4, 6, 8, 10 ** 6]).to_numpy(),
+        "people in the scene": who.map(lambda s: {0: "none", 1: "boy" if 18 in s else "girl", 2: "boy and girl"}[len(s)]).to_numpy(),
+        "dialog length (rounds)": bins(d["n_rounds"], [0, 5, 8, 11, 10 ** 6]).to_numpy(),
+    })
+
+
+def unit_turns(corpus: LoadedCorpus) -> pd.DataFrame:
+    """CoDraw units carry their own round: nothing to add."""
+    return pd.DataFrame({"unit": pd.Series(dtype="str"), "turn": pd.Series(dtype="Int64")})
+
+
+def replay_view(corpus: LoadedCorpus, run, dialog_id: str, turn: int, round=None):
+    """Target, human and model canvases after round ``turn`` (``views.CodrawRunView``)."""
+    from .views import codraw_view
+
+    return codraw_view(corpus, run, dialog_id, turn)
+
+
+def run_pictures(loaded, run, dialog_id: str, round, n_steps: int) -> list:
+    """The Teller's target beside the model's canvas after each round (the HTML export)."""
+    from ..export import image_grid
+    from ..export_html import note_picture, png_image
+    from .views import codraw_view
+
+    pictures = []
+    for step in range(1, n_steps + 1):
+        view = codraw_view(loaded, run, dialog_id, step)
+        if view is None:
+            pictures.append(note_picture(f"Round {step} is not in the corpus."))
+            continue
+        model = view.model
+        canvas = png_image(model.png) if model.png is not None else note_picture(model.note, (500, 400))
+        score = "" if math.isnan(model.score_final) else f" · paper's metric {model.score_final:.2f}"
+        pictures.append(image_grid([png_image(view.target_png), canvas],
+                                   ["Teller's target", f"Model canvas after round {step}{score}"]))
+    return pictures

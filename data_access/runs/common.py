@@ -23,12 +23,15 @@ RUN_SCHEMA_VERSION = 1
 RUN_SUFFIXES = (".jsonl.gz", ".json.gz", ".jsonl", ".json", ".txt", ".gz")
 UNMATCHED_COLUMNS = ["file", "line", "record", "reason"]
 
-# The identifying keys of one line of each corpus's JSON Lines run, to tell a wrong-corpus file apart.
-LINE_KEYS = {
-    "codraw": ("dialog_id", "round", "scene"),
-    "gos": ("interaction_id", "round_number", "message_number", "image_ids"),
-    "minecraft": ("game", "sample_id"),
-}
+
+
+def line_keys() -> dict[str, tuple[str, ...]]:
+    """corpus -> the identifying keys of one line of its JSON Lines run (its scoring's ``LINE_KEYS``), to tell a
+    wrong-corpus file apart."""
+    from ..common import CORPUS_NAMES
+    from ..corpora import corpus_module
+
+    return {name: tuple(corpus_module(name).run_scoring().LINE_KEYS) for name in CORPUS_NAMES}
 
 
 def run_name(path: Path | str) -> str:
@@ -110,12 +113,20 @@ def json_lines(data: bytes, tally: Tally) -> Iterator[Line]:
 
 def other_corpus(records: list[dict], corpus: str) -> Optional[str]:
     """The corpus whose run lines these look like, when it is not ``corpus`` (None if unclear)."""
-    for other, keys in LINE_KEYS.items():
+    for other, keys in line_keys().items():
         if other == corpus:
             continue
         if records and sum(all(k in r for k in keys[:2]) for r in records) > len(records) / 2:
             return other
     return None
+
+
+def prf(tp: float, fp: float, fn: float) -> tuple[float, float, float]:
+    """Precision, recall, F1, each 0 when its denominator is 0 (the repository's ``compute_action_prf``)."""
+    precision = tp / (tp + fp) if tp + fp > 0 else 0.0
+    recall = tp / (tp + fn) if tp + fn > 0 else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+    return precision, recall, f1
 
 
 def no_usable_line(path: Path | str, corpus: str, records: list[dict], total_lines: int, expected: str) -> SourceError:

@@ -10,11 +10,14 @@ over those messages. Messages whose gold is empty are scored apart: whether the 
 from __future__ import annotations
 
 import json
+import math
+import random
 from pathlib import Path
 
 import pandas as pd
 
 from ..common import LoadedCorpus, skipped_report
+from ..gos import NAME as CORPUS
 from .common import Tally, json_lines, no_usable_line, read_bytes
 
 EXPECTED = 'one JSON object per line {"interaction_id", "round_number", "message_number", "image_ids": [...]}'
@@ -57,7 +60,7 @@ def read_rows(path: Path) -> tuple[list[dict], Tally]:
             rows.append({"interaction_id": interaction, "round_number": round_number, "message_number": message_number,
                          "line": line.number, "predicted": sorted({i for i in images if i})})
     if not rows:
-        raise no_usable_line(path, "gos", seen, total, EXPECTED)
+        raise no_usable_line(path, CORPUS, seen, total, EXPECTED)
     return rows, tally
 
 
@@ -127,3 +130,112 @@ def summary(frames, skipped, name: str) -> dict:
     return {"run": name, "scored_messages": f["scored_messages"], "unmatched": int(len(frames["unmatched"])),
             "exact_match": f["exact_match"], "precision": f["precision"], "recall": f["recall"], "f1": f["f1"],
             **skipped_report(skipped)}
+
+
+# ----------------------------------------------------------------------------------- the run scoring contract
+# ``contract.RunScoring``: what the Runs page, the replay and the exports need from an A Game Of Sorts run.
+
+LINE_KEYS = ("interaction_id", "round_number", "message_number", "image_ids")
+HAS_HUMANS = False  # the gold is the sender's own marking: there is no second human figure
+UNIT_STATISTIC = "mean"
+STATISTIC_LABEL = "mean F1"
+METRIC_NOTE = "Means over messages whose gold is non-empty (the naming rate over messages with empty gold), Student-t intervals."
+
+
+def demo_runs(frames) -> dict[str, list[dict]]:
+    """The demo runs' lines (see ``runs.demo``)."""
+    messages, boards = frames["messages"], frames["boards"]
+    images_of = {b: list(ids) for b, ids in zip(boards["board_id"], boards["image_ids"])}
+    baseline, noisy = [], []
+    rng = random.Random(1203)
+    for row in messages.itertuples(index=False):
+        key = {"interaction_id": row.interaction_id, "round_number": int(row.round),
+               "message_number": int(row.message_number)}
+        upcoming = row.next_ranked_image_id
+        named = [upcoming] if bool(row.in_round) and isinstance(upcoming, str) and upcoming not in ("", "None", "nan") else []
+        baseline.append({**key, "image_ids": named})
+        board = images_of.get(row.board_id, [])
+        gold = [i for i in list(row.image_ids) if i]
+        if gold:
+            predicted = [rng.choice(board) if board and rng.random() < 0.2 else i for i in gold]
+        else:
+            predicted = [rng.choice(board)] if board and rng.random() < 0.25 else [None]
+        noisy.append({**key, "image_ids": predicted})
+    return {"baseline": baseline, "noisy": noisy}
+
+
+def metric_rows(run) -> list[tuple]:
+    """Exact match, P, R, F1 over messages with gold, the naming rate without, F1 per round and criterion."""
+    from ..analysis.stats import mean_ci
+    from .analysis import metric_row
+
+    rows = []
+    messages = run.frames["messages"]
+    scored, empty = messages[~messages["gold_empty"]], messages[messages["gold_empty"]]
+    for metric, column in (("exact match", "exact"), ("precision", "precision"), ("recall", "recall"), ("F1", "f1")):
+        rows.append(metric_row(run.name, "all", metric, mean_ci(scored[column].astype("float64"))))
+    rows.append(metric_row(run.name, "all", "names an image when gold is empty", mean_ci(empty["names_image"].astype("float64"))))
+    for round_number, part in scored.groupby("round_number", sort=True):
+        rows.append(metric_row(run.name, f"round {round_number}", "F1", mean_ci(part["f1"])))
+    for criterion, part in scored.groupby("criterion", sort=True):
+        rows.append(metric_row(run.name, f"criterion: {criterion}", "F1", mean_ci(part["f1"])))
+    return rows
+
+
+def units(run, humans: bool = False) -> pd.DataFrame:
+    """One unit per message whose gold is non-empty: its F1 (1 for the humans, whose marking is the gold)."""
+    m = run.frames["messages"]
+    m = m[~m["gold_empty"]]
+    return pd.DataFrame({"unit": m["interaction_id"] + "|" + m["round_number"].astype(str) + "|" + m["message_number"].astype(str),
+                         "dialog_id": m["interaction_id"], "round": m["round_number"], "message_number": m["message_number"],
+                         "value": 1.0 if humans else m["f1"].astype(float)}).reset_index(drop=True)
+
+
+def slice_features(corpus: LoadedCorpus, run, base: pd.DataFrame) -> pd.DataFrame:
+    """Round played, criterion, message length, gold image count."""
+    from .analysis import bins
+
+    messages = run.frames["messages"]
+    m = messages[~messages["gold_empty"]].reset_index(drop=True)
+    return pd.DataFrame({
+        "round played": ("round " + m["round_number"].astype(str)).to_numpy(),
+        "criterion": m["criterion"].to_numpy(),
+        "message length (words)": bins(m["text"].map(lambda t: len(str(t).split())), [0, 6, 11, 21, 10 ** 6]).to_numpy(),
+        "gold image count": bins(m["n_gold"], [1, 2, 3, 10 ** 6]).to_numpy(),
+    })
+
+
+def unit_turns(corpus: LoadedCorpus) -> pd.DataFrame:
+    """unit "interaction|round|message" -> the message's replay step."""
+    steps = corpus.frames["steps"]
+    steps = steps[steps["kind"] == "message"]
+    unit = steps["interaction_id"] + "|" + steps["round"].astype(str) + "|" + steps["message_number"].astype("int64").astype(str)
+    return pd.DataFrame({"unit": unit, "turn": steps["step"].astype("Int64")})
+
+
+def replay_view(corpus: LoadedCorpus, run, dialog_id: str, turn: int, round=None):
+    """The message of step ``turn`` of the round, its predicted and gold images on both boards
+    (``views.GosRunView``); None without a round."""
+    from .views import gos_view
+
+    return None if round is None else gos_view(corpus, run, dialog_id, int(round), turn)
+
+
+def run_pictures(loaded, run, dialog_id: str, round, n_steps: int) -> list:
+    """Both players' boards with the model's and the gold images marked, at each step of the round."""
+    round_number = int(round or 1)
+    from ..export import image_grid
+    from ..export_html import note_picture, png_image
+    from .views import gos_view
+
+    pictures = []
+    for step in range(1, n_steps + 1):
+        view = gos_view(loaded, run, dialog_id, round_number, step)
+        if not view.boards:
+            pictures.append(note_picture(view.note or "No prediction at this step."))
+            continue
+        f1 = view.scores.get("f1")
+        score = f" · F1 {f1:.2f}" if isinstance(f1, float) and not math.isnan(f1) else ""
+        pictures.append(image_grid([png_image(png) for _, png in view.boards],
+                                   [f"{name}: model (magenta) vs gold (green){score}" for name, _ in view.boards]))
+    return pictures

@@ -19,6 +19,8 @@ empty cell, any cell outside the 11 x 9 x 11 region) is counted and skipped.
 from __future__ import annotations
 
 import json
+import math
+import random
 import re
 from pathlib import Path
 from typing import Any, Iterable, Optional
@@ -27,8 +29,9 @@ import orjson
 import pandas as pd
 
 from ..common import LoadedCorpus, SourceError, skipped_report
+from ..minecraft import NAME as CORPUS
 from ..minecraft.blocks import COLORS, X_MAX, X_MIN, Y_MAX, Y_MIN, Z_MAX, Z_MIN, strict_color_id
-from .common import Tally, json_lines, no_usable_line, read_bytes
+from .common import Tally, json_lines, no_usable_line, prf, read_bytes
 
 EXPECTED = ('one JSON object per line {"game", "sample_id", "actions": [...]} (or "end_config"), '
             "or a generated_sentences*.txt of the BAP repository")
@@ -78,14 +81,6 @@ def counts(initial: Config, predicted_end: Config, gold_end: Config) -> tuple[in
     """(tp, fp, fn) of the predicted net change against the gold net change."""
     predicted, gold = net_change(initial, predicted_end), net_change(initial, gold_end)
     return len(predicted & gold), len(predicted - gold), len(gold - predicted)
-
-
-def prf(tp: float, fp: float, fn: float) -> tuple[float, float, float]:
-    """Precision, recall, F1, each 0 when its denominator is 0 (the repository's ``compute_action_prf``)."""
-    precision = tp / (tp + fp) if tp + fp > 0 else 0.0
-    recall = tp / (tp + fn) if tp + fn > 0 else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
-    return precision, recall, f1
 
 
 # ------------------------------------------------------------------------------------------------ reading
@@ -170,7 +165,7 @@ def read_rows(path: Path) -> tuple[list[dict], Tally, bool]:
             continue
         rows.append(row)
     if not rows:
-        raise no_usable_line(path, "minecraft", seen, total, EXPECTED)
+        raise no_usable_line(path, CORPUS, seen, total, EXPECTED)
     return rows, tally, False
 
 
@@ -457,6 +452,133 @@ def summary(frames, skipped, name: str) -> dict:
 
 def config_from_json(text: str) -> Config:
     return {(int(x), int(y), int(z)): str(c) for x, y, z, c in json.loads(text)}
+
+
+# ----------------------------------------------------------------------------------- the run scoring contract
+# ``contract.RunScoring``: what the Runs page, the replay and the exports need from a BAP run.
+
+LINE_KEYS = ("game", "sample_id")
+HAS_HUMANS = True  # the humans are the gold: every net change found, nothing extra
+UNIT_STATISTIC = "micro-f1"
+STATISTIC_LABEL = "micro net-action F1"
+METRIC_NOTE = "Net-action P/R/F1 micro-averaged over the samples (the BAP repository's definition), percentile bootstrap intervals over samples."
+
+
+def demo_runs(frames) -> dict[str, list[dict]]:
+    """The demo runs' lines (see ``runs.demo``)."""
+    samples = frames["bap_samples"]
+    baseline, noisy = [], []
+    rng = random.Random(1202)
+    for game, sample_id, text in zip(samples["game"], samples["sample_id"], samples["next_actions"]):
+        gold = json.loads(text)
+        baseline.append({"game": game, "sample_id": int(sample_id), "actions": [
+            {"action": "place", "x": a[1], "y": a[2], "z": a[3], "color": a[4]} for a in gold if a[0] == "putdown"]})
+        actions = []
+        for kind, x, y, z, color, _state in gold:
+            if rng.random() < 0.25:
+                x += rng.choice((-1, 1))
+            if rng.random() < 0.15:
+                color = rng.choice([c for c in COLORS if c != color])
+            actions.append({"action": "place" if kind == "putdown" else "remove", "x": x, "y": y, "z": z, "color": color})
+        if rng.random() < 0.3:
+            actions.append({"action": "remove", "x": rng.randint(-5, 5), "y": rng.randint(1, 9), "z": rng.randint(-5, 5)})
+        noisy.append({"game": game, "sample_id": int(sample_id), "actions": actions})
+    return {"baseline": baseline, "noisy": noisy}
+
+
+def metric_rows(run) -> list[tuple]:
+    """Micro net-action P, R, F1 with bootstrap intervals, and infeasible actions per sample, per split."""
+    from .analysis import bootstrap_micro
+
+    rows = []
+    samples = run.frames["samples"]
+    for split, part in [("all", samples), *samples.groupby("split", sort=True)]:
+        tp, fp, fn = (part[c].to_numpy(dtype=float) for c in ("tp", "fp", "fn"))
+        values = prf(tp.sum(), fp.sum(), fn.sum())
+        intervals = bootstrap_micro(tp, fp, fn)
+        for metric, value, (low, high) in zip(("net-action precision", "net-action recall", "net-action F1"), values, intervals):
+            rows.append((run.name, split, metric, len(part), value, low, high))
+        rows.append((run.name, split, "infeasible actions per sample", len(part), float(part["infeasible"].mean()) if len(part) else math.nan, math.nan, math.nan))
+    return rows
+
+
+def units(run, humans: bool = False) -> pd.DataFrame:
+    """One unit per BAP sample, with its tp / fp / fn (the humans: every net change found, nothing extra)."""
+    s = run.frames["samples"]
+    frame = pd.DataFrame({"unit": s["game"] + "#" + s["sample_id"].astype(str), "dialog_id": s["game"],
+                          "sample_id": s["sample_id"], "tp": s["tp"], "fp": s["fp"], "fn": s["fn"], "value": s["f1"]})
+    if humans:
+        frame = frame.assign(tp=s["tp"] + s["fn"], fp=0, fn=0, value=1.0)
+    return frame.reset_index(drop=True)
+
+
+def slice_features(corpus: LoadedCorpus, run, base: pd.DataFrame) -> pd.DataFrame:
+    """Structure size, gold action count, whether removals are present, the utterance's length."""
+    import numpy as np
+
+    from .analysis import bins
+
+    samples = run.frames["samples"]
+    games = corpus.frames["dialogs"].set_index("dialog_id")
+    bap = corpus.frames["bap_samples"].set_index(["game", "sample_id"])
+    keys = list(zip(samples["game"], samples["sample_id"]))
+    gold_actions = bap["next_actions"].reindex(keys)
+    utterances = corpus.frames["utterances"]
+    words = {(d, int(t)): len(str(x).split()) for d, t, x in zip(utterances["dialog_id"], utterances["turn"], utterances["text"])}
+    last_words = [words.get((g, int(t)), 0) for g, t in zip(samples["game"], bap["turn"].reindex(keys).fillna(0))]
+    return pd.DataFrame({
+        "structure size (target blocks)": bins(games["gold_blocks"].reindex(samples["game"]).reset_index(drop=True), [0, 16, 26, 41, 10 ** 6]).to_numpy(),
+        "gold action count": bins(gold_actions.map(lambda t: len(json.loads(t)) if isinstance(t, str) else 0).reset_index(drop=True), [0, 2, 4, 8, 10 ** 6]).to_numpy(),
+        "removals present": np.where(gold_actions.map(lambda t: '"pickup"' in t if isinstance(t, str) else False).to_numpy(), "with removals", "placements only"),
+        "utterance length (words)": bins(pd.Series(last_words), [0, 6, 11, 21, 10 ** 6]).to_numpy(),
+    })
+
+
+def unit_turns(corpus: LoadedCorpus) -> pd.DataFrame:
+    """unit "game#sample_id" -> the utterance the sample follows."""
+    bap = corpus.frames["bap_samples"]
+    return pd.DataFrame({"unit": bap["game"] + "#" + bap["sample_id"].astype(str), "turn": bap["turn"].astype("Int64")})
+
+
+def replay_view(corpus: LoadedCorpus, run, dialog_id: str, turn: int, round=None):
+    """The BAP sample after utterance ``turn``: predicted and gold structures (``views.MinecraftRunView``)."""
+    from .views import minecraft_view
+
+    return minecraft_view(corpus, run, dialog_id, turn)
+
+
+def run_pictures(loaded, run, dialog_id: str, round, n_steps: int) -> list:
+    """The model's predicted structure after each utterance that has a BAP sample in the run (correct
+    blocks solid, extra ones outlined thick, missing ones as outlines), beside the gold structure."""
+    from ..export import image_grid
+    from ..export_html import note_picture
+    from ..minecraft.render import snapshot_image
+    from .views import block_marks
+
+    samples = run.frames["samples"]
+    mine = samples[samples["game"] == dialog_id]
+    bap = loaded.frames["bap_samples"]
+    bap = bap[bap["game"] == dialog_id]
+    turn_of = dict(zip(bap["sample_id"], bap["turn"]))
+    by_turn: dict = {}
+    for row in mine.itertuples(index=False):
+        turn = turn_of.get(row.sample_id)
+        if turn is not None:
+            by_turn.setdefault(int(turn), row)
+    pictures = []
+    for step in range(1, n_steps + 1):
+        row = by_turn.get(step)
+        if row is None:
+            pictures.append(note_picture(f"The run has no prediction after utterance {step}."))
+            continue
+        initial, predicted, gold = (config_from_json(getattr(row, c)) for c in ("initial", "predicted_end", "gold_end"))
+        marks = block_marks(initial, predicted, gold)
+        model = snapshot_image([*marks["correct"], *marks["extra"]], ghosts=marks["missing"], highlight=marks["extra"],
+                               title=f"Model: {len(marks['correct'])} correct, {len(marks['extra'])} extra (thick), "
+                                     f"{len(marks['missing'])} missing (outlined)")
+        target = snapshot_image(sorted((x, y, z, c) for (x, y, z), c in gold.items()), title="Gold structure after the sample")
+        pictures.append(image_grid([model, target]))
+    return pictures
 
 
 __all__ = ["apply_actions", "net_change", "counts", "prf", "read_rows", "score", "build", "summary", "micro",

@@ -58,7 +58,7 @@ def clipart_marks(drawing, target) -> list[tuple[str, Any, Any]]:
 
 
 def render_marked(drawing, target, clipart_folder: Optional[str]) -> Image.Image:
-    from ..codraw.render import _arrow, _dashed_rectangle, _sprite_box, render_scene
+    from ..codraw.render import dashed_rectangle, draw_arrow, render_scene, sprite_box
 
     image = render_scene(drawing, clipart_folder).convert("RGBA")
     folder = clipart_folder if clipart_folder else None
@@ -67,13 +67,13 @@ def render_marked(drawing, target, clipart_folder: Optional[str]) -> Image.Image
     for mark, d, t in clipart_marks(drawing, target):
         colour = MARK_COLOURS[mark] + (255,)
         if mark == "missing":
-            box = _sprite_box(t, folder)
+            box = sprite_box(t, folder)
             draw.rectangle(box, fill=MARK_COLOURS["missing"] + (40,))
-            _dashed_rectangle(draw, box, colour)
+            dashed_rectangle(draw, box, colour)
             continue
-        draw.rectangle(_sprite_box(d, folder), outline=colour, width=3)
+        draw.rectangle(sprite_box(d, folder), outline=colour, width=3)
         if mark == "misplaced":
-            _arrow(draw, (t.x, t.y), (d.x, d.y), colour)
+            draw_arrow(draw, (t.x, t.y), (d.x, d.y), colour)
     image.alpha_composite(layer)
     return image.convert("RGB")
 
@@ -177,19 +177,19 @@ def block_marks(initial: dict, predicted: dict, gold: dict) -> dict[str, list[tu
 
 def marked_structure_figure(marks: dict[str, list[tuple]], title: str):
     """Correct blocks solid in their colour, missing ones as translucent grey ghosts, extra ones red-edged."""
-    from ..minecraft.render import _bounds, _edges, _figure, _mesh, _solid_by_color
+    from ..minecraft.render import edge_trace, framed_figure, mesh_trace, scene_bounds, solid_traces
 
-    traces = list(_solid_by_color(marks["correct"], " correct"))
+    traces = list(solid_traces(marks["correct"], " correct"))
     if marks["correct"]:
-        traces.append(_edges(marks["correct"], "rgba(40,40,40,0.55)", 1.5, "edges"))
+        traces.append(edge_trace(marks["correct"], "rgba(40,40,40,0.55)", 1.5, "edges"))
     if marks["extra"]:
-        traces += _solid_by_color(marks["extra"], " extra")
-        traces.append(_edges(marks["extra"], "#e0218a", 7, f"extra ({len(marks['extra'])})"))
+        traces += solid_traces(marks["extra"], " extra")
+        traces.append(edge_trace(marks["extra"], "#e0218a", 7, f"extra ({len(marks['extra'])})"))
     if marks["missing"]:
-        traces.append(_mesh(marks["missing"], "#9a9a9a", f"missing ({len(marks['missing'])})", opacity=0.25))
-        traces.append(_edges(marks["missing"], "rgba(120,120,120,0.9)", 2, "missing"))
+        traces.append(mesh_trace(marks["missing"], "#9a9a9a", f"missing ({len(marks['missing'])})", opacity=0.25))
+        traces.append(edge_trace(marks["missing"], "rgba(120,120,120,0.9)", 2, "missing"))
     points = [b[:3] for group in marks.values() for b in group] or [(0, 1, 0)]
-    return _figure(traces, _bounds(points), title)
+    return framed_figure(traces, scene_bounds(points), title)
 
 
 def minecraft_view(corpus: LoadedCorpus, run: LoadedRun, dialog_id: str, turn: int) -> MinecraftRunView:
@@ -256,7 +256,7 @@ def _mark_board(board: Image.Image, layout: list[str], predicted: set, gold: set
 
 def gos_view(corpus: LoadedCorpus, run: LoadedRun, dialog_id: str, round_number: int, step: int) -> GosRunView:
     from ..gos.render import render_board
-    from ..gos.view import _layout, image_labels
+    from ..gos.view import image_labels, player_layout
 
     view = GosRunView(dialog_id, round_number, step, run.name, None)
     steps = corpus.frames["steps"]
@@ -290,7 +290,7 @@ def gos_view(corpus: LoadedCorpus, run: LoadedRun, dialog_id: str, round_number:
     players = list(dict.fromkeys(layouts.loc[(layouts["interaction_id"] == dialog_id)
                                              & (layouts["round"] == round_number), "username"])) or [""]
     for username in players:
-        layout = _layout(corpus, dialog_id, round_number, username, board_images)
+        layout = player_layout(corpus, dialog_id, round_number, username, board_images)
         board = render_board(layout, labels, image_folder=corpus.assets, tile_px=150, gap=12)
         view.boards.append((username or "board", _png(_mark_board(board, layout, set(view.predicted), set(view.gold), 150, 12))))
     return view

@@ -10,6 +10,7 @@ from urllib.parse import parse_qsl
 
 import pytest
 
+from data_access.common import CORPUS_NAMES
 from data_access.corpora import corpus_module, demo_path, load_path
 from data_access.runs.demo import RUN_NAMES
 
@@ -18,6 +19,7 @@ from .conftest import open_page
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 CODE = [ROOT / "app.py", *(path for folder in ("data_access", "ui", "pages") for path in sorted((ROOT / folder).rglob("*.py")))]
+CONTRACT_VARIABLES = ("DATA_VARIABLE", "ASSET_VARIABLE")  # corpus package members naming a variable
 ENV_CALLS = {"os.environ.get", "os.getenv", "os.environ.setdefault", "environ.get", "getenv", "environ.setdefault"}
 
 
@@ -62,10 +64,13 @@ def _constants(tree: ast.Module, depth: int = 0) -> dict[str, ast.expr]:
 
 def _variable_names(node: ast.expr, constants: dict[str, ast.expr], depth: int = 0) -> set[str] | None:
     """The variable name(s) an argument stands for: a string, a name assigned one, or an item of a module's
-    dict of them (``DATA_VARIABLES[corpus]``, ``ASSET_VARIABLES.get(corpus)`` → all its values); None when it
-    cannot be told."""
+    dict of them (``DATA_VARIABLES[corpus]``, ``ASSET_VARIABLES.get(corpus)`` → all its values), a corpus
+    package's member naming one (``package.DATA_VARIABLE`` → its value in every corpus); None when it cannot be
+    told."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return {node.value}
+    if isinstance(node, ast.Attribute) and node.attr in CONTRACT_VARIABLES:  # package.DATA_VARIABLE
+        return {v for v in (getattr(corpus_module(name), node.attr) for name in CORPUS_NAMES) if v}
     if isinstance(node, ast.Name) and node.id in constants and depth < 3:
         return _variable_names(constants[node.id], constants, depth + 1)
     table = None

@@ -80,7 +80,7 @@ def test_codraw_single_file_that_is_not_a_file_is_refused_quickly(tmp_path, kind
     if kind == "fifo":
         fifo(path)
     elif kind == "sparse":
-        sparse(path, LIMITS["codraw"] + 1)
+        sparse(path, LIMITS["codraw file"] + 1)
     elif kind == "folder":
         path.mkdir()
         (path / "x.txt").write_text("not a corpus")
@@ -97,7 +97,7 @@ def test_codraw_gzip_bomb_is_refused_without_decompressing_it_all(tmp_path):
     block = b" " * (64 << 20)
     member = gzip.compress(block, compresslevel=9)  # ~64 kB; gzip allows members one after another
     with open(path, "wb") as out:
-        for _ in range(LIMITS["codraw"] // len(block) + 1):
+        for _ in range(LIMITS["codraw file"] // len(block) + 1):
             out.write(member)
     with pytest.raises(SourceError) as error:
         load_path("codraw", path, cache_root=tmp_path / "c")
