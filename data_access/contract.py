@@ -67,6 +67,14 @@ class CorpusPackage(Protocol):
     PROVENANCE: Provenance  # where to obtain it, its licence and how to cite it (the Data page)
     EXPORT_BUDGET: int  # bytes one dialog's (round's) HTML replay export should stay under
     LAYERS: tuple[str, ...]  # the published annotation layers (data_access.layers.LAYER_NAMES) over this corpus
+    REFERENT_PLANE: ReferentPlane  # how the coding draws the referents to click
+
+    def referents(self, loaded: LoadedCorpus, dialog_id: str, round: Optional[int], turn: Optional[int]) -> pd.DataFrame:
+        """What a span at this place can refer to: columns ``coding.referents.REFERENT_COLUMNS`` (id, name, x, y,
+        colour), empty when nothing is known."""
+
+    def referent_background(self, loaded: LoadedCorpus, dialog_id: str, round: Optional[int], turn: Optional[int]) -> Any:
+        """A picture (PIL image) to draw the referents over, in ``REFERENT_PLANE``'s coordinates, or None."""
 
     def source_root(self, path: Path) -> Path:
         """The file or folder the loader reads when given ``path`` (the cache key covers every file below it);
@@ -99,6 +107,16 @@ class CorpusPackage(Protocol):
 
     def snapshot(self, loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional[int] = None) -> Image.Image:
         """The picture of the state after ``step`` (for Compare, Present and the GIF / PNG exports)."""
+
+
+@dataclass(frozen=True)
+class ReferentPlane:
+    """How a corpus's referents are drawn to be clicked (its ``REFERENT_PLANE``): the axis ranges of their x, y
+    (None: fitted to the points; y runs downwards) and whether each point shows its name (else on hover)."""
+
+    x_range: Optional[tuple[float, float]]
+    y_range: Optional[tuple[float, float]]
+    show_names: bool
 
 
 @dataclass

@@ -1,4 +1,5 @@
-"""What a span can refer to at one place of a dialog, with a position to draw and click it:
+"""What a span can refer to at one place of a dialog, with a position to draw and click it. Each corpus package
+says it (its ``referents`` and ``REFERENT_PLANE``, see ``data_access.contract``); the built-in ones:
 
 - CoDraw: the clip art of the dialog's target scene (``clipart:<n>``, n = 0-based position in the scene
   string; x, y on the 500 x 400 canvas);
@@ -17,80 +18,24 @@ from typing import Any, Optional
 import pandas as pd
 
 from ..common import LoadedCorpus
+from ..contract import ReferentPlane
 
 REFERENT_COLUMNS = ["id", "name", "x", "y", "colour"]
+__all__ = ["REFERENT_COLUMNS", "ReferentPlane", "no_referents", "referents", "turn_utterances"]
 
 
-def _empty() -> pd.DataFrame:
+def no_referents() -> pd.DataFrame:
+    """An empty referents frame (nothing is known to refer to at a place)."""
     return pd.DataFrame({c: pd.Series(dtype="float64" if c in ("x", "y") else "str") for c in REFERENT_COLUMNS})
 
 
-def codraw_referents(loaded: LoadedCorpus, dialog_id: str, turn: Optional[int]) -> pd.DataFrame:
-    from ..codraw.scenes import clipart_label, cliparts_of
-
-    rounds = loaded.frames["rounds"]
-    mine = rounds[rounds["dialog_id"] == dialog_id]
-    if mine.empty or mine["target_scene"].isna().all():
-        return _empty()
-    scene_id = mine["target_scene"].dropna().iloc[0]
-    cliparts = loaded.frames["cliparts"]
-    scene = cliparts_of(cliparts[cliparts["scene_id"] == int(scene_id)])
-    return pd.DataFrame({
-        "id": [f"clipart:{i}" for i in range(len(scene))],
-        "name": [f"{clipart_label(c.type, c.object)} ({i})" for i, c in enumerate(scene)],
-        "x": [float(c.x) for c in scene],
-        "y": [float(c.y) for c in scene],
-        "colour": ["#1f77b4"] * len(scene),
-    }, columns=REFERENT_COLUMNS)
-
-
-def gos_referents(loaded: LoadedCorpus, dialog_id: str, round_number: Optional[int]) -> pd.DataFrame:
-    from ..gos.view import image_labels
-
-    rounds = loaded.frames["rounds"]
-    match = rounds[(rounds["interaction_id"] == dialog_id) & (rounds["round"] == (round_number or 1))]
-    if match.empty:
-        return _empty()
-    game_id = match.iloc[0]["game_id"]
-    labels = image_labels(loaded, game_id)
-    images = loaded.frames["images"]
-    images = images[images["game_id"] == game_id].sort_values("game_index")
-    ids = list(images["image_id"])
-    return pd.DataFrame({
-        "id": ids,
-        "name": [f"{labels[i].short_id} · {labels[i].category}" if i in labels else str(i) for i in ids],
-        "x": [float(k % 3) for k in range(len(ids))],
-        "y": [float(k // 3) for k in range(len(ids))],
-        "colour": [labels[i].colour if i in labels else "#7f7f7f" for i in ids],
-    }, columns=REFERENT_COLUMNS)
-
-
-def minecraft_referents(loaded: LoadedCorpus, dialog_id: str, turn: Optional[int]) -> pd.DataFrame:
-    from ..minecraft.blocks import COLOR_HEX
-    from ..minecraft.view import replay_step
-
-    step = replay_step(loaded, dialog_id, int(turn or 1))
-    if step is None or not step.gold_aligned:
-        return _empty()
-    blocks = sorted(step.gold_aligned, key=lambda b: (b[0], b[2], b[1]))
-    return pd.DataFrame({
-        "id": [f"block:{x},{y},{z}" for x, y, z, _ in blocks],
-        "name": [f"{c} block at x={x} y={y} z={z}" for x, y, z, c in blocks],
-        "x": [float(x) + 0.12 * y for x, y, z, _ in blocks],  # stacked blocks fan out a little
-        "y": [float(z) - 0.12 * y for x, y, z, _ in blocks],
-        "colour": [COLOR_HEX.get(c, "#7f7f7f") for *_, c in blocks],
-    }, columns=REFERENT_COLUMNS)
-
-
 def referents(loaded: LoadedCorpus, dialog_id: str, round: Optional[int], turn: Optional[int]) -> pd.DataFrame:
-    corpus = str(loaded.dialogs["corpus"].iloc[0]) if len(loaded.dialogs) else ""
-    if corpus == "codraw":
-        return codraw_referents(loaded, dialog_id, turn)
-    if corpus == "gos":
-        return gos_referents(loaded, dialog_id, round)
-    if corpus == "minecraft":
-        return minecraft_referents(loaded, dialog_id, turn)
-    return _empty()
+    """What a span at this place can refer to (the corpus's ``referents``), columns ``REFERENT_COLUMNS``."""
+    if not len(loaded.dialogs):
+        return no_referents()
+    from ..corpora import corpus_module
+
+    return corpus_module(loaded.corpus).referents(loaded, dialog_id, round, turn)
 
 
 def turn_utterances(loaded: LoadedCorpus, dialog_id: str, round: Optional[int], turn: Optional[int]) -> pd.DataFrame:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..common import ProgressCallback, no_progress
+from ..contract import ReferentPlane
 from ..provenance import Provenance
 
 NAME = "codraw"
@@ -33,6 +34,7 @@ DATA_VARIABLE = "CODRAW_DATA"
 ASSET_VARIABLE = "CODRAW_CLIPART"
 EXPORT_BUDGET = 1_000_000  # one dialog's HTML replay
 LAYERS = ("codraw-icr",)
+REFERENT_PLANE = ReferentPlane(x_range=(0, 500), y_range=(400, 0), show_names=False)  # the canvas, names on hover
 PROVENANCE = Provenance(
     obtain=("The dialogs: **CoDraw v1.0** (`CoDraw_1_0.json`, 149 MB), linked under *Download* in the "
             "[facebookresearch/CoDraw](https://github.com/facebookresearch/CoDraw) repository. Set `CODRAW_DATA` "
@@ -57,6 +59,19 @@ PROVENANCE = Provenance(
 def source_root(path: Path) -> Path:
     """The file or folder given is what the loader reads."""
     return Path(path)
+
+
+def referents(loaded, dialog_id: str, round, turn):
+    """What a span can refer to at this place; see ``data_access.codraw.referent_points``."""
+    from .referent_points import referents as find
+
+    return find(loaded, dialog_id, round, turn)
+
+
+def referent_background(loaded, dialog_id: str, round, turn):
+    from .referent_points import referent_background as picture
+
+    return picture(loaded, dialog_id, round, turn)
 
 
 def run_scoring():
@@ -121,6 +136,6 @@ def dialog_labels(loaded) -> dict[str, str]:
 
 
 __all__ = ["NAME", "TITLE", "SHORT_TITLE", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "STEP_UNIT", "EXPORT_STEP_UNIT", "FRAMES",
-           "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "source_root",
+           "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "source_root", "REFERENT_PLANE", "referents", "referent_background",
            "run_scoring", "build_frames", "summarize", "write_demo", "demo_source", "dialog_labels", "step_count",
            "replay_step", "snapshot"]

@@ -6,6 +6,7 @@ and the ranking-agreement measures (``ranking_agreement``, ``pairwise_agreement`
 """
 from pathlib import Path
 
+from ..contract import ReferentPlane
 from ..provenance import Provenance
 from .agreement import board_agreement, pairwise_agreement, rank_sums, ranking_agreement
 from .demo import demo_source, write_demo
@@ -35,6 +36,7 @@ DATA_VARIABLE = "GAME_OF_SORTS_DATA"
 ASSET_VARIABLE = "GAME_OF_SORTS_IMAGES"
 EXPORT_BUDGET = 2_000_000  # one round's HTML replay
 LAYERS = ("gos-mentions",)
+REFERENT_PLANE = ReferentPlane(x_range=(-0.6, 2.6), y_range=(2.6, -0.6), show_names=True)  # the 3 x 3 board
 PROVENANCE = Provenance(
     obtain=("The six `a-game-of-sorts_*.jsonl` files in `dataset/data` of the "
             "[willemsenbram/a-game-of-sorts](https://github.com/willemsenbram/a-game-of-sorts) repository. "
@@ -65,6 +67,19 @@ def source_root(path: Path) -> Path:
     return data_folder(path)
 
 
+def referents(loaded, dialog_id: str, round, turn):
+    """What a span can refer to at this place; see ``data_access.gos.referent_points``."""
+    from .referent_points import referents as find
+
+    return find(loaded, dialog_id, round, turn)
+
+
+def referent_background(loaded, dialog_id: str, round, turn):
+    from .referent_points import referent_background as picture
+
+    return picture(loaded, dialog_id, round, turn)
+
+
 def run_scoring():
     """Reference-resolution runs, scored per message; see ``data_access.runs.gos``."""
     from ..runs import gos as scoring
@@ -73,7 +88,7 @@ def run_scoring():
 
 __all__ = [
     "NAME", "TITLE", "SHORT_TITLE", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "STEP_UNIT", "EXPORT_STEP_UNIT", "FRAMES",
-    "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "source_root", "run_scoring", "same_board_plays", "build_frames", "summarize", "write_demo", "demo_source",
+    "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "source_root", "run_scoring", "REFERENT_PLANE", "referents", "referent_background", "same_board_plays", "build_frames", "summarize", "write_demo", "demo_source",
     "replay_step", "round_steps", "step_count", "snapshot", "dialog_labels", "ReplayStep", "render_board", "replay_locks", "LockEvent",
     "ranking_agreement", "pairwise_agreement", "board_agreement", "rank_sums",
 ]

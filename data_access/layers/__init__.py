@@ -19,7 +19,7 @@ may follow), one row per annotation, so a coder's own coding can be compared wit
 =============  ==========  ===================================================================================
 column         dtype       meaning
 =============  ==========  ===================================================================================
-corpus         str         ``gos`` or ``codraw`` (as in every other frame)
+corpus         str         the annotated corpus's name (as in every other frame)
 dialog_id      str         interaction id / CoDraw dialog key
 round          Int64       the A Game Of Sorts round (1..4); <NA> for CoDraw, exactly as in the ``utterances``
                            frame, so (corpus, dialog_id, round, turn) is the same deep link as there
@@ -48,9 +48,32 @@ Where layers come from: ``DIALOGUE_LAYERS_DIR`` names a folder holding the files
 """
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+
 LAYER_NAMES = ("gos-mentions", "codraw-icr")
 LAYER_FILES = {"gos-mentions": "gos-mentions.jsonl", "codraw-icr": "icr-codraw-data.tsv"}
-LAYER_CORPUS = {"gos-mentions": "gos", "codraw-icr": "codraw"}
+
+
+class _LayerCorpus(Mapping):
+    """layer name -> the corpus it annotates: the registered corpus package whose ``LAYERS`` names it."""
+
+    def _all(self) -> dict[str, str]:
+        from ..common import CORPUS_NAMES
+        from ..corpora import corpus_module
+
+        return {layer: name for name in CORPUS_NAMES for layer in corpus_module(name).LAYERS}
+
+    def __getitem__(self, layer: str) -> str:
+        return self._all()[layer]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+LAYER_CORPUS: Mapping[str, str] = _LayerCorpus()
 LAYER_TITLES = {"gos-mentions": "A Game Of Sorts mentions (Willemsen et al., SIGDIAL 2023)",
                 "codraw-icr": "CoDraw instruction clarification requests (Madureira & Schlangen, EACL 2023)"}
 DEMO_VERSION = 1

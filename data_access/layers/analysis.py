@@ -15,6 +15,7 @@ from ..analysis.splits import filter_splits
 from ..analysis.stats import mean_ci
 from ..common import LoadedCorpus
 from ..links import replay_link
+from . import LAYER_CORPUS
 from .load import LoadedLayer
 
 CR_GROUPS = ("with a CR", "annotated, no CR", "not in the layer")
@@ -72,7 +73,8 @@ def search_mentions(layer: LoadedLayer, corpus: Optional[LoadedCorpus], query: s
     for term in terms:
         mask &= texts.str.contains(term, regex=False)
     hits = frame[mask].copy()
-    hits["link"] = [replay_link("gos", d, int(t), int(r)) for d, r, t in zip(hits["dialog_id"], hits["round"], hits["turn"])]
+    corpus = LAYER_CORPUS[layer.layer]
+    hits["link"] = [replay_link(corpus, d, int(t), int(r)) for d, r, t in zip(hits["dialog_id"], hits["round"], hits["turn"])]
     return hits.reset_index(drop=True)
 
 

@@ -30,7 +30,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..common import LoadedCorpus, SkippedRecord, SkippedRecords, SourceError, skipped_report
-from . import ANNOTATION_COLUMNS
+from . import ANNOTATION_COLUMNS, LAYER_CORPUS
 from .common import read_lines
 
 LAYER = "codraw-icr"
@@ -236,7 +236,7 @@ def align(layer: IcrLayer, rounds: pd.DataFrame) -> AlignedLayer:
     file = layer.file
     corpus_text = rounds["msg_d"].to_numpy()
     annotations = pd.DataFrame({
-        "corpus": "codraw", "dialog_id": unique["dialog_id"].astype(str), "round": pd.array([None] * len(unique), dtype="Int64"),
+        "corpus": LAYER_CORPUS[LAYER], "dialog_id": unique["dialog_id"].astype(str), "round": pd.array([None] * len(unique), dtype="Int64"),
         "turn": unique["round"].astype("Int64"), "message": unique["round"].astype("Int64"), "role": "Drawer",
         "start": pd.array([None] * len(unique), dtype="Int64"), "end": pd.array([None] * len(unique), dtype="Int64"),
         "text": [corpus_text[i] for i in matched if i is not None],

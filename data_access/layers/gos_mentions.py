@@ -21,7 +21,7 @@ from typing import Any, Optional
 import pandas as pd
 
 from ..common import LoadedCorpus, SkippedRecord, SkippedRecords, SourceError, skipped_report
-from . import ANNOTATION_COLUMNS
+from . import ANNOTATION_COLUMNS, LAYER_CORPUS
 from .common import is_int, read_lines
 
 LAYER = "gos-mentions"
@@ -189,6 +189,7 @@ def link(layer: MentionLayer, messages: pd.DataFrame) -> LinkedMentions:
     skipped = SkippedRecords(layer.skipped)
     rows: list[dict] = []
     unmatched: list[str] = []
+    corpus = LAYER_CORPUS[LAYER]
     n_mentions = n_single = images_linked = out_of_range = 0
     for message in layer.messages:
         n_mentions += len(message.mentions)
@@ -215,7 +216,7 @@ def link(layer: MentionLayer, messages: pd.DataFrame) -> LinkedMentions:
                                                  f"links image {image}, which is not on the message's board; link dropped"))
             images_linked += len(referents)
             rows.append({
-                "corpus": "gos", "dialog_id": message.interaction_id, "round": message.round_number, "turn": turns[row],
+                "corpus": corpus, "dialog_id": message.interaction_id, "round": message.round_number, "turn": turns[row],
                 "message": message.message_number, "role": roles[row], "start": start, "end": end,
                 "text": mention.mention, "label": "mention", "referents": referents, "source": LAYER,
                 "record": f"{where} mention {mention.index}", "single": mention.single, "span_ok": span_ok,

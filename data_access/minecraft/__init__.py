@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..contract import ReferentPlane
 from ..provenance import Provenance
 from .bap import bap_jsonl_bytes, export_jsonl, iter_bap_samples, sample_dicts
 from .blocks import Alignment, best_alignment, block_f1, parse_gold_xml, perspective_coordinates
@@ -38,6 +39,7 @@ DATA_VARIABLE = "MINECRAFT_DATA"
 ASSET_VARIABLE = None  # the build is drawn from the logged blocks
 EXPORT_BUDGET = 5_000_000  # one game's HTML replay
 LAYERS: tuple[str, ...] = ()
+REFERENT_PLANE = ReferentPlane(x_range=None, y_range=None, show_names=True)  # fitted to the structure
 PROVENANCE = Provenance(
     obtain=("The Minecraft Dialogue Corpus as the "
             "[prashant-jayan21/minecraft-bap-models](https://github.com/prashant-jayan21/minecraft-bap-models) "
@@ -73,6 +75,19 @@ def source_root(path: Path) -> Path:
     return find_root(path)
 
 
+def referents(loaded, dialog_id: str, round, turn):
+    """What a span can refer to at this place; see ``data_access.minecraft.referent_points``."""
+    from .referent_points import referents as find
+
+    return find(loaded, dialog_id, round, turn)
+
+
+def referent_background(loaded, dialog_id: str, round, turn):
+    from .referent_points import referent_background as picture
+
+    return picture(loaded, dialog_id, round, turn)
+
+
 def run_scoring():
     """Builder Action Prediction runs, scored by net-action F1; see ``data_access.runs.minecraft``."""
     from ..runs import minecraft as scoring
@@ -81,7 +96,7 @@ def run_scoring():
 
 __all__ = [
     "NAME", "TITLE", "SHORT_TITLE", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "STEP_UNIT", "EXPORT_STEP_UNIT", "FRAMES",
-    "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "source_root", "run_scoring", "dialog_labels", "ReplayStep", "build_frames", "summarize", "write_demo", "demo_source",
+    "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "source_root", "run_scoring", "REFERENT_PLANE", "referents", "referent_background", "dialog_labels", "ReplayStep", "build_frames", "summarize", "write_demo", "demo_source",
     "iter_bap_samples", "sample_dicts", "export_jsonl", "bap_jsonl_bytes", "best_alignment", "block_f1", "Alignment",
     "parse_gold_xml", "perspective_coordinates", "replay_step", "step_count", "snapshot",
 ]
