@@ -142,7 +142,7 @@ class RunScoring(Protocol):
     needs: ``value``, plus ``tp``, ``fp``, ``fn`` when ``UNIT_STATISTIC`` is "micro-f1"."""
 
     LINE_KEYS: tuple[str, ...]  # the identifying keys of one JSON Lines run line (to name a run of another corpus)
-    HAS_HUMANS: bool  # the humans' own figures can be compared with a run ("humans" in Compare and the slices)
+    HAS_HUMANS: bool  # the Runs page offers "humans" (``units(run, humans=True)``) to compare a run with
     UNIT_STATISTIC: Literal["mean", "micro-f1"]  # over units: the mean of ``value``, or micro F1 of tp/fp/fn
     STATISTIC_LABEL: str  # what that statistic is, for captions ("mean F1")
     METRIC_NOTE: str  # how the metric table is computed, under the table and in its LaTeX caption
@@ -163,13 +163,13 @@ class RunScoring(Protocol):
     def units(self, run: LoadedRun, humans: bool = False) -> pd.DataFrame:
         """One row per unit of the run (of the humans on the same units when ``humans``)."""
 
-    def slice_features(self, corpus: LoadedCorpus, run: LoadedRun, units: pd.DataFrame) -> pd.DataFrame:
-        """Per row of ``units``: the corpus's domain features, as text categories, one column each."""
+    def slice_features(self, corpus: LoadedCorpus, run: LoadedRun, base: pd.DataFrame) -> pd.DataFrame:
+        """Per row of ``base`` (``units(run)``): the corpus's domain features, as text categories, one column each."""
 
     def unit_turns(self, corpus: LoadedCorpus) -> pd.DataFrame:
         """``unit`` -> replay ``turn`` for the links of units that do not carry their own turn (may be empty)."""
 
-    def replay_view(self, corpus: LoadedCorpus, run: LoadedRun, dialog_id: str, turn: int, round: Optional[int]) -> Any:
+    def replay_view(self, corpus: LoadedCorpus, run: LoadedRun, dialog_id: str, turn: int, round: Optional[int] = None) -> Any:
         """The picklable view of the run at one replay step (a ``RunStepView`` or the corpus's own); None when the
         step is not in the corpus."""
 

@@ -6,9 +6,9 @@ import streamlit as st
 from data_access.browse import COLUMN_HELP, COMMON_COLUMNS, DialogFilter, apply_filter, browse_table, with_note_counts
 from ui.browse_filters import range_filters, table_height
 from ui.cached import corpus_ready, shared
+from ui.corpus_views import views
 from ui.glossary import column_config as glossary_columns
 from ui.layers import browse_cr_filter
-from ui.minecraft_export import bap_samples_download
 from ui.notes import note_counts
 from ui.router import ensure_routed
 from ui.url_state import open_page, served_links, url_filter, url_text_input, url_toggle
@@ -52,5 +52,4 @@ if selection.selection.rows:
     dialog_id = shown.iloc[selection.selection.rows[0]]["dialog_id"]
     open_page("pages/replay.py", corpus=corpus, dialog=dialog_id)
 download_buttons(shown.drop(columns=["replay"]), f"{corpus}-dialogs")
-if corpus == "minecraft":
-    bap_samples_download(corpus)
+views(corpus).browse_extra(corpus)

@@ -10,7 +10,7 @@ from ui.router import ensure_routed
 
 ensure_routed()
 
-CORPUS = "codraw"
+CORPUS = codraw.CORPUS
 
 st.title("CoDraw scores & peeks")
 st.caption("Scene similarity of the Drawer's canvas to the target: the paper's final metric (max 5) and the "

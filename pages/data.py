@@ -6,9 +6,10 @@ from data_access.common import CORPUS_NAMES, CORPUS_TITLES
 from data_access.figures.overview import frame_rows, loaded_counts
 from data_access.sources import ASSET_VARIABLES, DATA_VARIABLES, cache_dir, notes_db_display
 from ui.cached import LoadFailure, corpus, reload_all
+from ui.corpus_views import views
 from ui.glossary import glossary_markdown, markdown_table
 from ui.layers import layers_section
-from ui.provenance import corpus_provenance, gos_placeholder_note
+from ui.provenance import corpus_provenance
 from ui.router import ensure_routed
 from ui.runs import data_page_section
 from ui.widgets import md_code, md_escape, skipped_count
@@ -45,8 +46,7 @@ for name, result in loaded.items():
     st.markdown(f"**Source** ({origin}, set by {variables}): {md_code(result.source)}")
     if result.assets:
         st.markdown(f"**Images / clip art:** {md_code(result.assets)}")
-    if name == "gos":
-        gos_placeholder_note(name)
+    views(name).data_note(name)
     if result.cache_note:
         st.caption(md_escape(result.cache_note))
     st.caption("Frames: " + ", ".join(f"{frame} ({rows:,} rows)" for frame, rows in frame_rows(result).items()))

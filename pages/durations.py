@@ -12,8 +12,8 @@ ensure_routed()
 st.title("Durations")
 st.caption("How long the dialogues took, per corpus. Click a bar or point to list its dialogs.")
 
-codraw_splits, minecraft_splits = charts.corpus_splits("codraw"), charts.corpus_splits("minecraft")
-gos_loaded = charts.corpus_splits("gos") is not None
+codraw_splits, minecraft_splits = charts.corpus_splits(codraw.CORPUS), charts.corpus_splits(minecraft.CORPUS)
+gos_loaded = charts.corpus_splits(gos.CORPUS) is not None
 filters = st.columns(2)
 with filters[0]:
     if codraw_splits is not None:
@@ -26,47 +26,47 @@ NO_STAT = ("This CoDraw source has no session durations: its `stat` section is e
 
 
 def codraw_charts() -> list:
-    if codraw_splits is None or not charts.build(codraw.has_durations, "codraw"):
+    if codraw_splits is None or not charts.build(codraw.has_durations, codraw.CORPUS):
         return []
-    return [charts.build(codraw.duration_chart, "codraw", codraw_splits)]
+    return [charts.build(codraw.duration_chart, codraw.CORPUS, codraw_splits)]
 
 
 def gos_charts() -> list:
     if not gos_loaded:
         return []
-    return [charts.build(builder, "gos") for builder in
+    return [charts.build(builder, gos.CORPUS) for builder in
             (gos.round_duration_chart, gos.rank_time_chart, gos.interaction_length_chart)]
 
 
 def minecraft_charts() -> list:
     if minecraft_splits is None:
         return []
-    return [charts.build(builder, "minecraft", minecraft_splits) for builder in
+    return [charts.build(builder, minecraft.CORPUS, minecraft_splits) for builder in
             (minecraft.duration_chart, minecraft.seconds_per_utterance_chart)]
 
 
-def no_codraw_durations(codraw: list) -> None:
-    if codraw_splits is not None and not codraw:
+def no_codraw_durations(built: list) -> None:
+    if codraw_splits is not None and not built:
         st.info(NO_STAT)
 
 
 def summary_view() -> None:
-    codraw = codraw_charts()
-    charts.findings({"CoDraw": codraw, "A Game Of Sorts": gos_charts(), "Minecraft": minecraft_charts()})
-    no_codraw_durations(codraw)
+    built = codraw_charts()
+    charts.findings({"CoDraw": built, "A Game Of Sorts": gos_charts(), "Minecraft": minecraft_charts()})
+    no_codraw_durations(built)
 
 
 def codraw_view() -> None:
-    codraw = codraw_charts()
-    no_codraw_durations(codraw)
-    charts.show_all(codraw, "codraw")
+    built = codraw_charts()
+    no_codraw_durations(built)
+    charts.show_all(built, codraw.CORPUS)
 
 
 def gos_view() -> None:
     rounds, *others = gos_charts() or [None]
-    charts.show(rounds, "gos")
-    charts.show_all(others, "gos", columns=2)
+    charts.show(rounds, gos.CORPUS)
+    charts.show_all(others, gos.CORPUS, columns=2)
 
 
 charts.views({charts.SUMMARY_VIEW: summary_view, "CoDraw": codraw_view, "A Game Of Sorts": gos_view,
-              "Minecraft": lambda: charts.show_all(minecraft_charts(), "minecraft", columns=2)})
+              "Minecraft": lambda: charts.show_all(minecraft_charts(), minecraft.CORPUS, columns=2)})

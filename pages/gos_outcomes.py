@@ -10,7 +10,7 @@ from ui.router import ensure_routed
 
 ensure_routed()
 
-CORPUS = "gos"
+CORPUS = gos.CORPUS
 
 st.title("A Game Of Sorts outcomes")
 st.caption("Every round ends with all nine images ranked, so the outcome lies in how the pair got there and "

@@ -9,7 +9,7 @@ from ui.router import ensure_routed
 
 ensure_routed()
 
-CORPUS = "minecraft"
+CORPUS = minecraft.CORPUS
 
 st.title("Minecraft outcomes")
 st.caption("Builds are compared with their target after aligning them (rotation about the vertical axis and an "

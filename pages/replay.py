@@ -2,10 +2,11 @@
 (and round=... for A Game Of Sorts)."""
 import streamlit as st
 
+from data_access.corpora import corpus_module
 from data_access.links import parse_positive_int
-from ui import replay_codraw, replay_gos, replay_minecraft
 from ui.coding import coding_panel
 from ui.concordance import next_hit_control
+from ui.corpus_views import views
 from ui.notes import notes_panel
 from ui.router import ensure_routed
 from ui.runs import replay_panel, run_link
@@ -15,12 +16,10 @@ from ui.widgets import corpus_selector, md_code, query_param
 
 ensure_routed()
 
-SECTIONS = {"codraw": replay_codraw, "gos": replay_gos, "minecraft": replay_minecraft}
-
 st.title("Replay")
 corpus = corpus_selector("replay_corpus")
 next_hit_control()  # opened from a concordance line: walk its hit list (previous / next hit)
-SECTIONS[corpus].show(corpus)
+views(corpus).replay_section(corpus)
 replay_panel(corpus)  # a model run beside the humans, when one is chosen (&run=<name>)
 
 # The section has put the state it shows into the URL; notes and the shareable link follow it.
@@ -28,7 +27,9 @@ dialog, turn, round_ = query_param("dialog"), parse_positive_int(query_param("tu
 if dialog is not None and turn is not None:
     link = served(run_link(corpus, dialog, turn, round_, query_param("run")))  # &run= when one is shown
     st.markdown(f":material/link: [Link to exactly this state]({link}): {md_code(link)}")
-    notes_panel(corpus, dialog, turn, round_ if corpus == "gos" else None,
-                turn_label="step" if corpus == "gos" else "turn")
-    coding_panel(corpus, dialog, turn, round_ if corpus == "gos" else None)
-    replay_downloads(corpus, dialog, round_ if corpus == "gos" else None)
+    # a corpus replayed within rounds keeps the round with every note, label and export of a step
+    in_rounds = corpus_module(corpus).REPLAY_IN_ROUNDS
+    place_round = round_ if in_rounds else None
+    notes_panel(corpus, dialog, turn, place_round, turn_label="step" if in_rounds else "turn")
+    coding_panel(corpus, dialog, turn, place_round)
+    replay_downloads(corpus, dialog, place_round)

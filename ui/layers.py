@@ -12,6 +12,7 @@ import html
 import pandas as pd
 import streamlit as st
 
+from data_access.corpora import corpus_module
 from data_access.figures import layers as layer_figures
 from data_access.layers import LAYER_CORPUS, LAYER_FILES, LAYER_NAMES, LAYER_TITLES, analysis
 from data_access.layers.gos_view import SPAN_COLOURS, mention_step
@@ -126,7 +127,7 @@ def codraw_replay_crs(dialog_id: str, turn: int) -> None:
 
 def browse_cr_filter(corpus: str, table: pd.DataFrame) -> pd.DataFrame:
     """CoDraw Browse: a CRs column from the published layer and an "only with a CR" filter (``cr=1``)."""
-    if corpus != "codraw":
+    if "codraw-icr" not in corpus_module(corpus).LAYERS:
         return table
     if not _ready("codraw-icr"):
         return table

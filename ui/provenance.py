@@ -23,7 +23,7 @@ def _folder_stamp(folder) -> int:
         return -1
 
 
-def gos_placeholder_note(name: str = "gos", compact: bool = False) -> None:
+def gos_placeholder_note(name: str, compact: bool = False) -> None:
     """An info box (a caption when ``compact``) when some or all tiles are placeholders."""
     coverage = cached.derived(_coverage, name, _folder_stamp(cached.source_key(name).assets))
     if coverage is None or coverage.total == 0 or coverage.placeholders == 0:

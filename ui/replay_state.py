@@ -3,18 +3,21 @@ scores, what was said), for the Compare and Present pages."""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Optional
 
 import streamlit as st
 
 from data_access import snapshots
+from data_access.common import CorpusAttribute
 from data_access.links import replay_link
 from ui import cached
 from ui.transcript import transcript
 from ui.url_state import served
 from ui.widgets import md_escape
 
-UNITS = {"codraw": "round", "gos": "step", "minecraft": "message"}
+# corpus -> what one replay step is called (its package's ``STEP_UNIT``)
+UNITS: Mapping[str, str] = CorpusAttribute("STEP_UNIT")
 
 
 def _score(value) -> str:
@@ -26,7 +29,12 @@ def snapshot(name: str, dialog_id: str, step: int, round_number: Optional[int]) 
     st.image(cached.derived(snapshots.snapshot, name, dialog_id, step, round_number), width="stretch")
 
 
-def _codraw_details(name: str, dialog_id: str, step: int) -> None:
+def no_details(name: str, dialog_id: str, step: int, round_number: Optional[int]) -> None:
+    """A corpus without details of its own shows its picture and transcript only."""
+
+
+def codraw_details(name: str, dialog_id: str, step: int, round_number: Optional[int] = None) -> None:
+    """Stored and recomputed scores, the peek and the round's changes."""
     from data_access.codraw.view import replay_step
     from ui.replay_codraw import peek_note
 
@@ -46,9 +54,12 @@ def _codraw_details(name: str, dialog_id: str, step: int) -> None:
         st.dataframe(view.changes, hide_index=True, width="stretch", height=min(36 * (len(view.changes) + 1) + 2, 220))
 
 
-def _gos_details(name: str, dialog_id: str, step: int, round_number: int) -> None:
+def gos_details(name: str, dialog_id: str, step: int, round_number: Optional[int]) -> None:
+    """The step's event and the ranks so far (nothing without a round)."""
     from data_access.gos import replay_step
 
+    if round_number is None:
+        return
     view = cached.derived(replay_step, name, dialog_id, step, round_number)
     if view is None:
         st.caption("This round cannot be shown.")
@@ -60,7 +71,8 @@ def _gos_details(name: str, dialog_id: str, step: int, round_number: int) -> Non
                      height=min(36 * (len(view.ranks) + 1) + 2, 220))
 
 
-def _minecraft_details(name: str, dialog_id: str, step: int) -> None:
+def minecraft_details(name: str, dialog_id: str, step: int, round_number: Optional[int] = None) -> None:
+    """Blocks, F1 to the target and the Builder's actions after the message."""
     from data_access.minecraft.view import replay_step
 
     view = cached.derived(replay_step, name, dialog_id, step)
@@ -79,14 +91,12 @@ def _minecraft_details(name: str, dialog_id: str, step: int) -> None:
 
 
 def details(name: str, dialog_id: str, step: int, round_number: Optional[int]) -> None:
-    """What the Replay page shows around the picture, compactly: scores and peek (CoDraw), the event and
-    the ranks so far (A Game Of Sorts), blocks, F1 and actions (Minecraft)."""
-    if name == "codraw":
-        _codraw_details(name, dialog_id, step)
-    elif name == "gos" and round_number is not None:
-        _gos_details(name, dialog_id, step, round_number)
-    elif name == "minecraft":
-        _minecraft_details(name, dialog_id, step)
+    """What the Replay page shows around the picture, compactly (the corpus's ``state_details`` in
+    ``ui.corpus_views``): scores and peek (CoDraw), the event and the ranks so far (A Game Of Sorts), blocks,
+    F1 and actions (Minecraft)."""
+    from ui.corpus_views import views
+
+    views(name).state_details(name, dialog_id, step, round_number)
 
 
 def step_caption(name: str, dialog_id: str, step: int, round_number: Optional[int], n_steps: int) -> None:
@@ -95,16 +105,28 @@ def step_caption(name: str, dialog_id: str, step: int, round_number: Optional[in
     st.caption(f"{where} {step} of {n_steps} · [open in Replay]({link})")
 
 
-def dialog_lines(name: str, dialog_id: str, step: int, round_number: Optional[int]):
-    """Every line of the dialog (or of the round): turn, speaker, role, text (+ time for A Game Of Sorts,
-    whose transcript also lists the lock events, as on the Replay page)."""
-    if name == "gos" and round_number is not None:
+def step_lines(name: str, dialog_id: str, step: int, round_number: Optional[int]):
+    """Every line of the dialog (or of the round): turn, speaker, role, text."""
+    return cached.derived(snapshots.step_messages, name, dialog_id, 10**9, round_number, True)
+
+
+def gos_lines(name: str, dialog_id: str, step: int, round_number: Optional[int]):
+    """A Game Of Sorts round's transcript also lists the lock events (+ time), as on the Replay page."""
+    if round_number is not None:
         from data_access.gos import replay_step
 
         view = cached.derived(replay_step, name, dialog_id, step, round_number)
         if view is not None:
             return view.transcript.rename(columns={"step": "turn", "player": "speaker", "event": "text"})
-    return cached.derived(snapshots.step_messages, name, dialog_id, 10**9, round_number, True)
+    return step_lines(name, dialog_id, step, round_number)
+
+
+def dialog_lines(name: str, dialog_id: str, step: int, round_number: Optional[int]):
+    """Every line of the dialog (or of the round), as the corpus shows them (its ``dialog_lines`` in
+    ``ui.corpus_views``)."""
+    from ui.corpus_views import views
+
+    return views(name).dialog_lines(name, dialog_id, step, round_number)
 
 
 def show_state(name: str, dialog_id: str, step: int, round_number: Optional[int], n_steps: int,

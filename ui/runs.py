@@ -12,6 +12,8 @@ import pandas as pd
 import streamlit as st
 
 from data_access.common import CORPUS_TITLES, skipped_total
+from data_access.contract import RunStepView
+from data_access.corpora import corpus_module
 from data_access.links import parse_positive_int, replay_link
 from data_access.runs import RUNS_VARIABLE, analysis, save_upload, views
 from ui import cached
@@ -27,7 +29,7 @@ def _number(value, digits: int = 3) -> str:
 
 
 def run_link(corpus: str, dialog_id: str, turn: Optional[int], round_: Optional[int], run: Optional[str]) -> str:
-    link = replay_link(corpus, dialog_id, turn, round_ if corpus == "gos" else None)
+    link = replay_link(corpus, dialog_id, turn, round_ if corpus_module(corpus).REPLAY_IN_ROUNDS else None)
     return f"{link}&run={quote(run, safe='')}" if run else link
 
 
@@ -79,19 +81,31 @@ def replay_panel(name: str) -> None:
     key, loaded = _loaded(name, run)
     if loaded is None:
         return
-    if name == "codraw":
-        _codraw_panel(name, key, dialog, turn)
-    elif name == "minecraft":
-        _minecraft_panel(name, key, dialog, turn)
-    elif round_ is not None:
-        _gos_panel(name, key, dialog, round_, turn)
-
-
-def _codraw_panel(name: str, key, dialog: str, turn: int) -> None:
-    view = cached.run_derived(views.codraw_view, name, key, dialog, turn)
-    if view is None:
-        st.info("This round is not in the corpus.")
+    if corpus_module(name).REPLAY_IN_ROUNDS and round_ is None:
         return
+    view = cached.run_derived(analysis.replay_view, name, key, dialog, turn,
+                              round_ if corpus_module(name).REPLAY_IN_ROUNDS else None)
+    if view is None:
+        st.info(f"This {corpus_module(name).STEP_UNIT} is not in the corpus.")
+        return
+    RUN_PANELS.get(type(view), _step_view_panel)(name, view, dialog, turn)
+
+
+def _step_view_panel(name: str, view: RunStepView, dialog: str, turn: int) -> None:
+    """A run's view in the contract's common form (``contract.RunStepView``): pictures, scores, a note."""
+    if view.note:
+        st.info(view.note)
+    if view.scores:
+        columns = st.columns(len(view.scores))
+        for column, (metric, value) in zip(columns, view.scores.items()):
+            column.metric(metric, _number(value))
+    if view.pictures:
+        columns = st.columns(len(view.pictures))
+        for column, (caption, png) in zip(columns, view.pictures):
+            column.image(png, caption=md_escape(caption), width="stretch")
+
+
+def _codraw_panel(name: str, view, dialog: str, turn: int) -> None:
     columns = st.columns(3)
     columns[0].image(view.target_png, caption="Target", width="stretch")
     for column, panel in zip(columns[1:], (view.human, view.model)):
@@ -118,8 +132,7 @@ def _codraw_panel(name: str, key, dialog: str, turn: int) -> None:
                    f"{_number(final.get('human_final_score'))}.")
 
 
-def _minecraft_panel(name: str, key, dialog: str, turn: int) -> None:
-    view = cached.run_derived(views.minecraft_view, name, key, dialog, turn)
+def _minecraft_panel(name: str, view, dialog: str, turn: int) -> None:
     if view.sample_id is None:
         st.info(view.note)
         if view.sample_turns:
@@ -142,8 +155,7 @@ def _minecraft_panel(name: str, key, dialog: str, turn: int) -> None:
                f"({view.counts['extra']}), grey ghosts missing ({view.counts['missing']}).")
 
 
-def _gos_panel(name: str, key, dialog: str, round_: int, step: int) -> None:
-    view = cached.run_derived(views.gos_view, name, key, dialog, round_, step)
+def _gos_panel(name: str, view, dialog: str, step: int) -> None:
     if view.message_number is None:
         st.info(view.note)
         return
@@ -166,6 +178,11 @@ def _gos_panel(name: str, key, dialog: str, round_: int, step: int) -> None:
     for column, (username, png) in zip(columns, view.boards):
         column.image(png, caption=f"Board of {md_escape(username)}", width="stretch")
     st.caption("Green frame = gold image · magenta inner frame = the model's image, on both players' boards.")
+
+
+# The run views with a panel of their own (by the type ``RunScoring.replay_view`` returns); any other is shown
+# by ``_step_view_panel``.
+RUN_PANELS = {views.CodrawRunView: _codraw_panel, views.MinecraftRunView: _minecraft_panel, views.GosRunView: _gos_panel}
 
 
 # ------------------------------------------------------------------------------------------- runs page
@@ -242,12 +259,10 @@ def metrics_section(name: str, runs: dict) -> None:
     table["interval (95%)"] = [f"{_number(lo)} – {_number(hi)}" if not math.isnan(lo) else "—" for lo, hi in zip(table["low"], table["high"])]
     st.dataframe(table[["run", "split", "metric", "n", "value", "interval (95%)"]], hide_index=True, width="stretch",
                  column_config={"value": st.column_config.NumberColumn(format="%.4f")})
-    notes = {"codraw": "Means over dialogs of the final drawing's score, Student-t intervals; 'humans' = the human Drawers on the same dialogs.",
-             "minecraft": "Net-action P/R/F1 micro-averaged over the samples (the BAP repository's definition), percentile bootstrap intervals over samples.",
-             "gos": "Means over messages whose gold is non-empty (the naming rate over messages with empty gold), Student-t intervals."}
-    st.caption(notes[name])
+    note = analysis.scoring(name).METRIC_NOTE
+    st.caption(note)
     download_buttons(table.drop(columns=["interval (95%)"]), f"runs-{name}-metrics")
-    latex_table_download(table.drop(columns=["interval (95%)"]), notes[name], f"runs-{name}-metrics", digits=3)
+    latex_table_download(table.drop(columns=["interval (95%)"]), note, f"runs-{name}-metrics", digits=3)
 
 
 def _links(name: str, frame: pd.DataFrame, run: str) -> list[str]:
@@ -263,7 +278,7 @@ def comparison_section(name: str, runs: dict) -> None:
     names = list(runs)
     left, right = st.columns(2)
     a = left.selectbox("Run A", names, key=f"compare_a_{name}")
-    others = [n for n in names if n != a] + (["humans"] if name == "codraw" else [])
+    others = [n for n in names if n != a] + (["humans"] if analysis.scoring(name).HAS_HUMANS else [])
     if not others:
         st.caption("Add a second run to compare.")
         return
@@ -271,7 +286,7 @@ def comparison_section(name: str, runs: dict) -> None:
     units_a = analysis.units(runs[a][1])
     units_b = analysis.units(runs[a][1], humans=True) if b == "humans" else analysis.units(runs[b][1])
     result = analysis.paired_bootstrap(units_a, units_b, name)
-    statistic = {"codraw": "mean final score (paper's metric)", "minecraft": "micro net-action F1", "gos": "mean F1"}[name]
+    statistic = analysis.scoring(name).STATISTIC_LABEL
     cols = st.columns(3)
     cols[0].metric(f"A: {md_escape(a)}", _number(result["a"]))
     cols[1].metric(f"B: {md_escape(b)}", _number(result["b"]))
@@ -300,7 +315,7 @@ def slice_section(name: str, runs: dict) -> None:
     left, right = st.columns(2)
     a = left.selectbox("Run", names, key=f"slice_a_{name}")
     against = right.selectbox("Compared with", ["its own overall score"] + [n for n in names if n != a]
-                              + (["humans"] if name == "codraw" else []), key=f"slice_b_{name}")
+                              + (["humans"] if analysis.scoring(name).HAS_HUMANS else []), key=f"slice_b_{name}")
     run = runs[a][1]
     features = cached.run_derived(analysis.slice_features, name, runs[a][0])
     other = None

@@ -64,10 +64,12 @@ def stepper(n_steps: int, requested: Optional[str], key: str, label: str = "Turn
     return step
 
 
-def corpus_selector(key: str, default: str = "codraw", label: str = "Corpus") -> str:
-    """Segmented control over the three corpora, kept in the URL's ``corpus`` parameter."""
+def corpus_selector(key: str, default: Optional[str] = None, label: str = "Corpus") -> str:
+    """Segmented control over the registered corpora (the first by default), kept in the URL's ``corpus``
+    parameter."""
     from data_access.common import CORPUS_NAMES, CORPUS_TITLES
 
+    default = default or CORPUS_NAMES[0]
     requested = query_param("corpus")
     if requested is not None and requested not in CORPUS_NAMES:
         # a link written by hand may name a corpus as its title is spelt: "CoDraw", "a game of sorts"

@@ -15,6 +15,7 @@ from plotly.subplots import make_subplots
 
 from ..analysis.splits import filter_splits, splits_in
 from ..analysis.stats import grouped_mean_ci, interval_note, mean_ci, paired_difference
+from ..codraw import NAME as CORPUS  # noqa: F401 - the corpus these charts are drawn from (its pages use it)
 from ..common import LoadedCorpus
 from .charts import (
     PALETTE,

@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 
 from ..analysis.stats import grouped_mean_ci, interval_note, mean_ci
 from ..common import LoadedCorpus
+from ..gos import NAME as CORPUS  # noqa: F401 - the corpus these charts are drawn from (its pages use it)
 from ..gos.agreement import board_agreement, rank_matrix, rank_sums  # noqa: F401 - the one definition, re-exported
 from .charts import PALETTE, PLOT_HEIGHT, Chart, ci_error_bars, count_phrase, empty_chart, row_positions, style
 

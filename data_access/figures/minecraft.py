@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 from ..analysis.splits import filter_splits, splits_in
 from ..analysis.stats import INTERVALS, grouped_mean_ci, interval_note, mean_ci
 from ..common import LoadedCorpus
+from ..minecraft import NAME as CORPUS  # noqa: F401 - the corpus these charts are drawn from (its pages use it)
 from .charts import (
     PALETTE,
     Chart,

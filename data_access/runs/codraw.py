@@ -376,7 +376,7 @@ def replay_view(corpus: LoadedCorpus, run, dialog_id: str, turn: int, round=None
     return codraw_view(corpus, run, dialog_id, turn)
 
 
-def run_pictures(loaded, run, dialog_id: str, round, n_steps: int) -> list:
+def run_pictures(corpus, run, dialog_id: str, round, n_steps: int) -> list:
     """The Teller's target beside the model's canvas after each round (the HTML export)."""
     from ..export import image_grid
     from ..export_html import note_picture, png_image
@@ -384,7 +384,7 @@ def run_pictures(loaded, run, dialog_id: str, round, n_steps: int) -> list:
 
     pictures = []
     for step in range(1, n_steps + 1):
-        view = codraw_view(loaded, run, dialog_id, step)
+        view = codraw_view(corpus, run, dialog_id, step)
         if view is None:
             pictures.append(note_picture(f"Round {step} is not in the corpus."))
             continue

@@ -221,7 +221,7 @@ def replay_view(corpus: LoadedCorpus, run, dialog_id: str, turn: int, round=None
     return None if round is None else gos_view(corpus, run, dialog_id, int(round), turn)
 
 
-def run_pictures(loaded, run, dialog_id: str, round, n_steps: int) -> list:
+def run_pictures(corpus, run, dialog_id: str, round, n_steps: int) -> list:
     """Both players' boards with the model's and the gold images marked, at each step of the round."""
     round_number = int(round or 1)
     from ..export import image_grid
@@ -230,7 +230,7 @@ def run_pictures(loaded, run, dialog_id: str, round, n_steps: int) -> list:
 
     pictures = []
     for step in range(1, n_steps + 1):
-        view = gos_view(loaded, run, dialog_id, round_number, step)
+        view = gos_view(corpus, run, dialog_id, round_number, step)
         if not view.boards:
             pictures.append(note_picture(view.note or "No prediction at this step."))
             continue

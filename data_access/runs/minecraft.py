@@ -458,7 +458,7 @@ def config_from_json(text: str) -> Config:
 # ``contract.RunScoring``: what the Runs page, the replay and the exports need from a BAP run.
 
 LINE_KEYS = ("game", "sample_id")
-HAS_HUMANS = True  # the humans are the gold: every net change found, nothing extra
+HAS_HUMANS = False  # the humans are the gold (F1 1): not offered as a comparison
 UNIT_STATISTIC = "micro-f1"
 STATISTIC_LABEL = "micro net-action F1"
 METRIC_NOTE = "Net-action P/R/F1 micro-averaged over the samples (the BAP repository's definition), percentile bootstrap intervals over samples."
@@ -547,7 +547,7 @@ def replay_view(corpus: LoadedCorpus, run, dialog_id: str, turn: int, round=None
     return minecraft_view(corpus, run, dialog_id, turn)
 
 
-def run_pictures(loaded, run, dialog_id: str, round, n_steps: int) -> list:
+def run_pictures(corpus, run, dialog_id: str, round, n_steps: int) -> list:
     """The model's predicted structure after each utterance that has a BAP sample in the run (correct
     blocks solid, extra ones outlined thick, missing ones as outlines), beside the gold structure."""
     from ..export import image_grid
@@ -557,7 +557,7 @@ def run_pictures(loaded, run, dialog_id: str, round, n_steps: int) -> list:
 
     samples = run.frames["samples"]
     mine = samples[samples["game"] == dialog_id]
-    bap = loaded.frames["bap_samples"]
+    bap = corpus.frames["bap_samples"]
     bap = bap[bap["game"] == dialog_id]
     turn_of = dict(zip(bap["sample_id"], bap["turn"]))
     by_turn: dict = {}

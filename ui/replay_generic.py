@@ -1,0 +1,31 @@
+"""Replay section of a corpus without a section of its own (a corpus registered with ``corpora.register``):
+what the corpus contract gives for every corpus. Pick a dialog (and round), step through it, see the picture
+of each state (``snapshot``) and the transcript up to it. Deep link: /replay?corpus=<name>&dialog=...&turn=k."""
+from __future__ import annotations
+
+import streamlit as st
+
+from data_access import snapshots
+from data_access.common import CORPUS_TITLES
+from ui import cached
+from ui.picker import dialog_picker
+from ui.transcript import transcript
+from ui.widgets import md_escape, query_param, stepper
+
+
+def show(name: str) -> None:
+    if not cached.corpus_ready(name):
+        return
+    dialog_id, round_number = dialog_picker(name, key=f"{name}_dialog")
+    if dialog_id is None:
+        return
+    unit = cached.package(name).STEP_UNIT
+    n_steps = cached.derived(snapshots.step_count, name, dialog_id, round_number)
+    if n_steps <= 0:
+        st.info(f"This dialog of {md_escape(CORPUS_TITLES[name])} has no steps to replay.")
+        return
+    step = stepper(n_steps, query_param("turn"), key=f"{name}_turn_{dialog_id}_{round_number}", label=unit.capitalize())
+    st.image(cached.derived(snapshots.snapshot, name, dialog_id, step, round_number), width="stretch")
+    lines = cached.derived(snapshots.step_messages, name, dialog_id, 10**9, round_number, True)
+    show_all = st.toggle("Show the whole dialog", key=f"{name}_show_all")
+    transcript(lines, step, show_all, unit=unit, key=f"{name}_transcript")
