@@ -7,6 +7,7 @@ import streamlit as st
 
 from data_access import snapshots
 from data_access.common import CORPUS_TITLES
+from data_access.corpora import corpus_module
 from ui import cached
 from ui.picker import dialog_picker
 from ui.transcript import transcript
@@ -19,7 +20,7 @@ def show(name: str) -> None:
     dialog_id, round_number = dialog_picker(name, key=f"{name}_dialog")
     if dialog_id is None:
         return
-    unit = cached.package(name).STEP_UNIT
+    unit = corpus_module(name).STEP_UNIT
     n_steps = cached.derived(snapshots.step_count, name, dialog_id, round_number)
     if n_steps <= 0:
         st.info(f"This dialog of {md_escape(CORPUS_TITLES[name])} has no steps to replay.")

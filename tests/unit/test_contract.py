@@ -294,3 +294,17 @@ def test_demo_corpus_honours_the_contract(name, tmp_path):
     from data_access.coding.referents import REFERENT_COLUMNS
 
     assert list(points.columns) == REFERENT_COLUMNS
+
+
+def test_the_exports_take_the_fourth_corpus(tiny, tmp_path):
+    from data_access import export_html, snapshots
+    from data_access.runs import available_runs, load_run
+
+    package = corpus_module(tinycorpus.NAME)
+    package.write_demo(tmp_path / "demo")
+    loaded = load_path(tinycorpus.NAME, package.demo_source(tmp_path / "demo"), cache_root=tmp_path / "cache")
+    document = export_html.dialog_replay_html(loaded, "t3")
+    assert f"{tinycorpus.TITLE} · t3" in document and "4 turns" in document
+    run = load_run(loaded, available_runs(tinycorpus.NAME, True, tmp_path / "cache")["noisy"][0], cache_root=tmp_path / "cache")
+    assert "humans and model run: noisy" in export_html.run_replay_html(loaded, run, "t3")
+    assert snapshots.replay_gif(loaded, "t3", [1, 2])[:3] == b"GIF"

@@ -1,0 +1,73 @@
+"""A fourth corpus registered from outside (``tests/fixtures/tinycorpus``, nothing but the corpus contract) is
+offered by every page: the general pages show it as they show the built-in corpora, the pages of another
+corpus simply do not list it. Nothing of the app was changed to add it."""
+from __future__ import annotations
+
+import pytest
+
+from data_access import corpora
+from tests.fixtures import tinycorpus
+
+from .conftest import open_page
+
+NAME, TITLE = tinycorpus.NAME, tinycorpus.TITLE
+# Pages that must show the corpus, and the URL that opens them on it.
+GENERAL = {"overview": {}, "browse": {"corpus": NAME}, "replay": {"corpus": NAME, "dialog": "t3", "turn": "2"},
+           "search": {"q": "blue"}, "compare": {"corpus": NAME}, "present": {"corpus": NAME}, "notes": {},
+           "data": {}, "runs": {"corpus": NAME}}
+OTHERS = ("codraw_scores", "durations", "gos_outcomes", "minecraft_outcomes", "codebooks", "coding_queue", "agreement")
+
+
+@pytest.fixture(autouse=True)
+def tiny():
+    with corpora.registered(tinycorpus):
+        yield
+
+
+def _text(at) -> str:
+    parts = []
+    for kind in ("title", "header", "subheader", "markdown", "caption", "info", "warning", "error", "success"):
+        parts += [str(element.value) for element in getattr(at, kind)]
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("page", list(GENERAL))
+def test_the_general_pages_offer_the_fourth_corpus(page):
+    if page == "notes":
+        from data_access.notes import NotesStore
+        from data_access.sources import notes_db_path
+
+        NotesStore(notes_db_path()).add_note(NAME, "t3", "a note on the tiny corpus", turn=2)
+    at = open_page(page, **GENERAL[page])
+    assert not at.error, [e.value for e in at.error]
+    shown = _text(at) + "\n".join(frame.value.to_csv() for frame in at.dataframe)
+    shown += "\n".join(editor.value.to_csv() for editor in at.data_editor)
+    shown += "\n".join(str(w.options) for w in (*at.selectbox, *at.multiselect))
+    assert TITLE in shown or "t3" in shown, page
+
+
+@pytest.mark.parametrize("page", OTHERS)
+def test_the_other_pages_open_with_it_registered(page):
+    at = open_page(page)
+    assert not at.error, [e.value for e in at.error]
+
+
+def test_replay_steps_through_a_tiny_dialog_with_its_picture_and_transcript():
+    at = open_page("replay", corpus=NAME, dialog="t3", turn="2")
+    assert (at.query_params["dialog"], at.query_params["turn"]) == ("t3", "2")
+    assert len(at.get("image")) >= 1
+    assert "blue it is" in _text(at) or any("blue it is" in str(h.proto) for h in at.get("html"))
+
+
+def test_runs_page_scores_the_tiny_demo_runs():
+    at = open_page("runs", corpus=NAME)
+    tables = [frame.value for frame in at.dataframe]
+    metrics = next(t for t in tables if "metric" in t.columns)
+    assert set(metrics["run"]) == {"baseline", "noisy"}
+    assert metrics.loc[metrics["run"] == "baseline", "value"].eq(1.0).all()
+    assert tinycorpus.runs.METRIC_NOTE in _text(at)
+
+
+def test_replay_shows_a_run_beside_the_tiny_dialog():
+    at = open_page("replay", corpus=NAME, dialog="t1", turn="1", run="noisy")
+    assert any(m.label == "exact match" for m in at.metric)
