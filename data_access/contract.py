@@ -6,10 +6,11 @@
   counts such comparisons and expects none).
 - ``RunScoring``: what ``data_access.runs`` needs to read, score, compare and show a model run over the corpus;
   a package returns it from ``run_scoring()`` (the built-in ones are ``data_access.runs.<name>``).
+- ``AnnotationLayer``: what loading a published annotation layer needs where the layers differ (a module of
+  ``data_access.layers``); a layer belongs to the corpus whose ``LAYERS`` names it.
 - ``OptionalCapabilities``: members a corpus may offer (``optional(package, name)``).
 
-The annotation layers (``data_access.layers``) name the corpus they annotate through the package's
-``LAYERS``; ``corpora.corpus_module(name)`` returns a package typed as ``CorpusPackage``. The test checks every
+``corpora.corpus_module(name)`` returns a package typed as ``CorpusPackage``. The test checks every
 registered package against these Protocols (members, types and signatures), and ``docs/architecture.md``
 ("Adding a corpus") lists every member.
 
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     import pandas as pd
     from PIL import Image
 
+    from .layers.common import LayerContent
     from .provenance import Provenance
     from .runs import LoadedRun
 
@@ -176,6 +178,21 @@ class RunScoring(Protocol):
     def run_pictures(self, corpus: LoadedCorpus, run: LoadedRun, dialog_id: str, round: Optional[int],
                      n_steps: int) -> list[Image.Image]:
         """One picture of the run's output per replay step 1..n_steps (the HTML export beside the humans)."""
+
+
+@runtime_checkable
+class AnnotationLayer(Protocol):
+    """A published annotation layer over one corpus (the corpus whose ``LAYERS`` names it), as a module of
+    ``data_access.layers`` (``layers.layer_module(name)``): what loading a layer needs where the layers differ.
+    Both yield the common annotation form of ``data_access.layers``."""
+
+    LAYER: str  # its name, one of layers.LAYER_NAMES
+
+    def layer_content(self, loaded: LoadedCorpus, path: Path) -> LayerContent:
+        """Read the layer file at ``path`` and link it to ``loaded``; raise ``SourceError`` naming the file."""
+
+    def demo_lines(self, corpus_source: Path) -> list[str]:
+        """The lines of the generated demo layer over the demo corpus at ``corpus_source``."""
 
 
 class OptionalCapabilities(Protocol):

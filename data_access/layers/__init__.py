@@ -49,6 +49,10 @@ Where layers come from: ``DIALOGUE_LAYERS_DIR`` names a folder holding the files
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..contract import AnnotationLayer
 
 LAYER_NAMES = ("gos-mentions", "codraw-icr")
 LAYER_FILES = {"gos-mentions": "gos-mentions.jsonl", "codraw-icr": "icr-codraw-data.tsv"}
@@ -74,6 +78,7 @@ class _LayerCorpus(Mapping):
 
 
 LAYER_CORPUS: Mapping[str, str] = _LayerCorpus()
+LAYER_MODULES = {"gos-mentions": "gos_mentions", "codraw-icr": "codraw_icr"}  # each a contract.AnnotationLayer
 LAYER_TITLES = {"gos-mentions": "A Game Of Sorts mentions (Willemsen et al., SIGDIAL 2023)",
                 "codraw-icr": "CoDraw instruction clarification requests (Madureira & Schlangen, EACL 2023)"}
 DEMO_VERSION = 1
@@ -81,4 +86,15 @@ DEMO_VERSION = 1
 ANNOTATION_COLUMNS = ["corpus", "dialog_id", "round", "turn", "message", "role", "start", "end", "text", "label",
                       "referents", "source", "record"]
 
-__all__ = ["LAYER_NAMES", "LAYER_FILES", "LAYER_CORPUS", "LAYER_TITLES", "ANNOTATION_COLUMNS", "DEMO_VERSION"]
+
+
+def layer_module(layer: str) -> AnnotationLayer:
+    """The module that reads and links ``layer`` (one of ``LAYER_NAMES``), typed by the contract."""
+    import importlib
+
+    if layer not in LAYER_MODULES:
+        raise ValueError(f"unknown layer {layer!r}; expected one of {', '.join(LAYER_NAMES)}")
+    return importlib.import_module(f"{__name__}.{LAYER_MODULES[layer]}")  # type: ignore[return-value]
+
+
+__all__ = ["LAYER_NAMES", "LAYER_FILES", "LAYER_MODULES", "layer_module", "LAYER_CORPUS", "LAYER_TITLES", "ANNOTATION_COLUMNS", "DEMO_VERSION"]

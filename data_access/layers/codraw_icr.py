@@ -31,7 +31,7 @@ import pyarrow.compute as pc
 
 from ..common import LoadedCorpus, SkippedRecord, SkippedRecords, SourceError, skipped_report
 from . import ANNOTATION_COLUMNS, LAYER_CORPUS
-from .common import read_lines
+from .common import LayerContent, read_lines
 
 LAYER = "codraw-icr"
 FILE_NAME = "icr-codraw-data.tsv"
@@ -277,6 +277,19 @@ def summary(aligned: AlignedLayer) -> dict:
     rounds_with_cr: dialogs and rounds of that split with at least one uniquely aligned CR; skipped: lines
     left out, each with its file, line and reason."""
     return dict(aligned.figures)
+
+
+def layer_content(loaded: LoadedCorpus, path: Path) -> LayerContent:
+    """The contract's ``AnnotationLayer.layer_content``: every row aligned to a CoDraw round by its text."""
+    aligned = load(loaded, path)
+    return LayerContent(aligned.annotations, summary(aligned), rows=aligned.rows, skipped=aligned.skipped)
+
+
+def demo_lines(corpus_source: Path) -> list[str]:
+    """The demo layer's lines over the CoDraw demo corpus file ``corpus_source``."""
+    from .demo import codraw_icr_lines
+
+    return codraw_icr_lines(Path(corpus_source))
 
 
 def _row_line(previous: str, drawer: str, following: str, is_cr: bool, impossible: bool) -> str:

@@ -22,7 +22,7 @@ import pandas as pd
 
 from ..common import LoadedCorpus, SkippedRecord, SkippedRecords, SourceError, skipped_report
 from . import ANNOTATION_COLUMNS, LAYER_CORPUS
-from .common import is_int, read_lines
+from .common import LayerContent, is_int, read_lines
 
 LAYER = "gos-mentions"
 FILE_NAME = "gos-mentions.jsonl"
@@ -247,6 +247,20 @@ def summary(linked: LinkedMentions) -> dict:
     fit the message text (outside it, or selecting other text than the mention); skipped: lines, mentions and
     links left out, each with its file, line and reason."""
     return dict(linked.figures)
+
+
+def layer_content(loaded: LoadedCorpus, path: Path) -> LayerContent:
+    """The contract's ``AnnotationLayer.layer_content``: the mentions linked to their messages."""
+    linked = load(loaded, path)
+    return LayerContent(linked.annotations, summary(linked), skipped=linked.skipped, unmatched=linked.unmatched)
+
+
+def demo_lines(corpus_source: Path) -> list[str]:
+    """The demo layer's lines over the A Game Of Sorts demo corpus in the folder ``corpus_source``."""
+    from ..gos.reader import LOG_FILE
+    from .demo import gos_mentions_lines
+
+    return gos_mentions_lines(Path(corpus_source) / LOG_FILE)
 
 
 def to_jsonl(annotations: pd.DataFrame, messages: Optional[pd.DataFrame] = None) -> str:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ..common import LoadedCorpus, SkippedRecord, SourceError
 from ..sources import Source, cache_dir, configured_source
-from . import DEMO_VERSION, LAYER_CORPUS, LAYER_FILES, LAYER_NAMES
+from . import DEMO_VERSION, LAYER_CORPUS, LAYER_FILES, LAYER_NAMES, layer_module
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -40,7 +40,6 @@ def layers_dir() -> Optional[Path]:
 def demo_layer_path(layer: str, cache_root: Optional[Path] = None) -> Path:
     """The generated demo layer over the demo corpus, written on first use (atomically)."""
     from ..corpora import corpus_module, demo_path
-    from . import demo
 
     corpus = LAYER_CORPUS[layer]
     root = Path(cache_root or cache_dir()) / "demo"
@@ -49,12 +48,7 @@ def demo_layer_path(layer: str, cache_root: Optional[Path] = None) -> Path:
         corpus_path = demo_path(corpus, cache_root)
         root.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=folder.name + ".", dir=root))
-        if layer == "gos-mentions":
-            from ..gos.reader import LOG_FILE
-
-            lines = demo.gos_mentions_lines(Path(corpus_path) / LOG_FILE)
-        else:
-            lines = demo.codraw_icr_lines(Path(corpus_path))
+        lines = layer_module(layer).demo_lines(Path(corpus_path))
         (tmp / LAYER_FILES[layer]).write_text("\n".join(lines) + "\n", encoding="utf-8")
         try:
             os.replace(tmp, folder)
@@ -93,21 +87,11 @@ class LoadedLayer:
 def load_layer(layer: str, loaded: LoadedCorpus, path: Path | str, is_demo: bool = False) -> LoadedLayer:
     """Read ``path`` as ``layer`` and link it to ``loaded``; raises SourceError naming the file."""
     started = time.perf_counter()
+    module = layer_module(layer)  # ValueError for an unknown layer
     try:
-        if layer == "gos-mentions":
-            from . import gos_mentions
-
-            linked = gos_mentions.load(loaded, path)
-            result = LoadedLayer(layer, str(path), is_demo, linked.annotations, gos_mentions.summary(linked),
-                                 skipped=linked.skipped, unmatched=linked.unmatched)
-        elif layer == "codraw-icr":
-            from . import codraw_icr
-
-            aligned = codraw_icr.load(loaded, path)
-            result = LoadedLayer(layer, str(path), is_demo, aligned.annotations, codraw_icr.summary(aligned),
-                                 rows=aligned.rows, skipped=aligned.skipped)
-        else:
-            raise ValueError(f"unknown layer {layer!r}; expected one of {', '.join(LAYER_NAMES)}")
+        content = module.layer_content(loaded, Path(path))
+        result = LoadedLayer(layer, str(path), is_demo, content.annotations, content.figures, rows=content.rows,
+                             skipped=content.skipped, unmatched=content.unmatched)
     except SourceError:
         raise
     except (OSError, UnicodeError) as exc:

@@ -308,3 +308,18 @@ def test_the_exports_take_the_fourth_corpus(tiny, tmp_path):
     run = load_run(loaded, available_runs(tinycorpus.NAME, True, tmp_path / "cache")["noisy"][0], cache_root=tmp_path / "cache")
     assert "humans and model run: noisy" in export_html.run_replay_html(loaded, run, "t3")
     assert snapshots.replay_gif(loaded, "t3", [1, 2])[:3] == b"GIF"
+
+
+def test_every_layer_module_honours_the_annotation_layer_contract():
+    from data_access.contract import AnnotationLayer
+    from data_access.layers import LAYER_CORPUS, LAYER_NAMES, layer_module
+
+    assert set(LAYER_CORPUS) == set(LAYER_NAMES)  # each layer belongs to exactly the corpus that lists it
+    for name in LAYER_NAMES:
+        module = layer_module(name)
+        assert isinstance(module, AnnotationLayer) and module.LAYER == name
+        for member, declared in _protocol_members(AnnotationLayer).items():
+            assert _parameters(getattr(module, member)) == _parameters(declared), f"{name}.{member}"
+        assert name in corpus_module(LAYER_CORPUS[name]).LAYERS
+    with pytest.raises(ValueError):
+        layer_module("no-such-layer")
