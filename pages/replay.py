@@ -2,11 +2,10 @@
 (and round=... for A Game Of Sorts)."""
 import streamlit as st
 
-from data_access.corpora import corpus_module
 from data_access.links import parse_positive_int
 from ui.coding import coding_panel
 from ui.concordance import next_hit_control
-from ui.corpus_views import views
+from ui.corpus_views import replays_in_rounds, views
 from ui.notes import notes_panel
 from ui.router import ensure_routed
 from ui.runs import replay_panel, run_link
@@ -28,7 +27,7 @@ if dialog is not None and turn is not None:
     link = served(run_link(corpus, dialog, turn, round_, query_param("run")))  # &run= when one is shown
     st.markdown(f":material/link: [Link to exactly this state]({link}): {md_code(link)}")
     # a corpus replayed within rounds keeps the round with every note, label and export of a step
-    in_rounds = corpus_module(corpus).REPLAY_IN_ROUNDS
+    in_rounds = replays_in_rounds(corpus)
     place_round = round_ if in_rounds else None
     notes_panel(corpus, dialog, turn, place_round, turn_label="step" if in_rounds else "turn")
     coding_panel(corpus, dialog, turn, place_round)

@@ -53,3 +53,9 @@ GENERIC = CorpusViews()
 def views(name: str) -> CorpusViews:
     """The UI parts of corpus ``name`` (the generic ones for a corpus without its own)."""
     return VIEWS.get(corpus_module(name), GENERIC)  # type: ignore[call-overload]
+
+
+def replays_in_rounds(name: str) -> bool:
+    """Whether corpus ``name`` is replayed within rounds, so a step's notes, labels and exports keep its round
+    (the package's ``REPLAY_IN_ROUNDS``)."""
+    return corpus_module(name).REPLAY_IN_ROUNDS

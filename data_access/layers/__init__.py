@@ -49,7 +49,7 @@ Where layers come from: ``DIALOGUE_LAYERS_DIR`` names a folder holding the files
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from ..contract import AnnotationLayer
@@ -94,7 +94,7 @@ def layer_module(layer: str) -> AnnotationLayer:
 
     if layer not in LAYER_MODULES:
         raise ValueError(f"unknown layer {layer!r}; expected one of {', '.join(LAYER_NAMES)}")
-    return importlib.import_module(f"{__name__}.{LAYER_MODULES[layer]}")  # type: ignore[return-value]
+    return cast("AnnotationLayer", importlib.import_module(f"{__name__}.{LAYER_MODULES[layer]}"))
 
 
 __all__ = ["LAYER_NAMES", "LAYER_FILES", "LAYER_MODULES", "layer_module", "LAYER_CORPUS", "LAYER_TITLES", "ANNOTATION_COLUMNS", "DEMO_VERSION"]

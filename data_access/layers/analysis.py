@@ -73,8 +73,8 @@ def search_mentions(layer: LoadedLayer, corpus: Optional[LoadedCorpus], query: s
     for term in terms:
         mask &= texts.str.contains(term, regex=False)
     hits = frame[mask].copy()
-    corpus = LAYER_CORPUS[layer.layer]
-    hits["link"] = [replay_link(corpus, d, int(t), int(r)) for d, r, t in zip(hits["dialog_id"], hits["round"], hits["turn"])]
+    annotated = LAYER_CORPUS[layer.layer]
+    hits["link"] = [replay_link(annotated, d, int(t), int(r)) for d, r, t in zip(hits["dialog_id"], hits["round"], hits["turn"])]
     return hits.reset_index(drop=True)
 
 

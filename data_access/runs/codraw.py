@@ -371,7 +371,7 @@ def unit_turns(corpus: LoadedCorpus) -> pd.DataFrame:
 
 def replay_view(corpus: LoadedCorpus, run, dialog_id: str, turn: int, round=None):
     """Target, human and model canvases after round ``turn`` (``views.CodrawRunView``)."""
-    from .views import codraw_view
+    from .codraw_views import codraw_view
 
     return codraw_view(corpus, run, dialog_id, turn)
 
@@ -380,7 +380,7 @@ def run_pictures(corpus, run, dialog_id: str, round, n_steps: int) -> list:
     """The Teller's target beside the model's canvas after each round (the HTML export)."""
     from ..export import image_grid
     from ..export_html import note_picture, png_image
-    from .views import codraw_view
+    from .codraw_views import codraw_view
 
     pictures = []
     for step in range(1, n_steps + 1):

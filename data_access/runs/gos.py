@@ -216,7 +216,7 @@ def unit_turns(corpus: LoadedCorpus) -> pd.DataFrame:
 def replay_view(corpus: LoadedCorpus, run, dialog_id: str, turn: int, round=None):
     """The message of step ``turn`` of the round, its predicted and gold images on both boards
     (``views.GosRunView``); None without a round."""
-    from .views import gos_view
+    from .gos_views import gos_view
 
     return None if round is None else gos_view(corpus, run, dialog_id, int(round), turn)
 
@@ -226,7 +226,7 @@ def run_pictures(corpus, run, dialog_id: str, round, n_steps: int) -> list:
     round_number = int(round or 1)
     from ..export import image_grid
     from ..export_html import note_picture, png_image
-    from .views import gos_view
+    from .gos_views import gos_view
 
     pictures = []
     for step in range(1, n_steps + 1):

@@ -542,7 +542,7 @@ def unit_turns(corpus: LoadedCorpus) -> pd.DataFrame:
 
 def replay_view(corpus: LoadedCorpus, run, dialog_id: str, turn: int, round=None):
     """The BAP sample after utterance ``turn``: predicted and gold structures (``views.MinecraftRunView``)."""
-    from .views import minecraft_view
+    from .minecraft_views import minecraft_view
 
     return minecraft_view(corpus, run, dialog_id, turn)
 
@@ -553,7 +553,7 @@ def run_pictures(corpus, run, dialog_id: str, round, n_steps: int) -> list:
     from ..export import image_grid
     from ..export_html import note_picture
     from ..minecraft.render import snapshot_image
-    from .views import block_marks
+    from .minecraft_views import block_marks
 
     samples = run.frames["samples"]
     mine = samples[samples["game"] == dialog_id]

@@ -1,0 +1,76 @@
+"""What the replay shows of a Minecraft run at one utterance (pure; no streamlit): the BAP sample of the step
+(if any), the model's predicted structure in 3D with correct, missing and extra blocks coloured, beside the
+human's (gold) structure, with net-action P/R/F1."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..common import LoadedCorpus
+from . import LoadedRun
+
+
+@dataclass
+class MinecraftRunView:
+    dialog_id: str
+    turn: int
+    run: str
+    sample_id: Optional[int]
+    model_figure: object = None  # plotly figure
+    gold_figure: object = None
+    scores: dict = field(default_factory=dict)  # tp, fp, fn, precision, recall, f1, infeasible
+    counts: dict = field(default_factory=dict)  # correct, missing, extra blocks
+    note: str = ""
+    sample_turns: list = field(default_factory=list)  # (sample_id, turn) of the run's samples in this game
+
+
+def block_marks(initial: dict, predicted: dict, gold: dict) -> dict[str, list[tuple]]:
+    """Blocks of the predicted end structure marked against the gold end structure."""
+    def blocks(config):
+        return {(x, y, z, c) for (x, y, z), c in config.items()}
+    p, g = blocks(predicted), blocks(gold)
+    return {"correct": sorted(p & g), "missing": sorted(g - p), "extra": sorted(p - g)}
+
+
+def marked_structure_figure(marks: dict[str, list[tuple]], title: str):
+    """Correct blocks solid in their colour, missing ones as translucent grey ghosts, extra ones red-edged."""
+    from ..minecraft.render import edge_trace, framed_figure, mesh_trace, scene_bounds, solid_traces
+
+    traces = list(solid_traces(marks["correct"], " correct"))
+    if marks["correct"]:
+        traces.append(edge_trace(marks["correct"], "rgba(40,40,40,0.55)", 1.5, "edges"))
+    if marks["extra"]:
+        traces += solid_traces(marks["extra"], " extra")
+        traces.append(edge_trace(marks["extra"], "#e0218a", 7, f"extra ({len(marks['extra'])})"))
+    if marks["missing"]:
+        traces.append(mesh_trace(marks["missing"], "#9a9a9a", f"missing ({len(marks['missing'])})", opacity=0.25))
+        traces.append(edge_trace(marks["missing"], "rgba(120,120,120,0.9)", 2, "missing"))
+    points = [b[:3] for group in marks.values() for b in group] or [(0, 1, 0)]
+    return framed_figure(traces, scene_bounds(points), title)
+
+
+def minecraft_view(corpus: LoadedCorpus, run: LoadedRun, dialog_id: str, turn: int) -> MinecraftRunView:
+    from .minecraft import config_from_json
+
+    samples = run.frames["samples"]
+    mine = samples[samples["game"] == dialog_id]
+    bap = corpus.frames["bap_samples"]
+    turns = dict(zip(bap.loc[bap["game"] == dialog_id, "sample_id"], bap.loc[bap["game"] == dialog_id, "turn"]))
+    sample_turns = sorted((int(s), int(turns.get(s, 0))) for s in mine["sample_id"])
+    here = [s for s, t in sample_turns if t == turn]
+    view = MinecraftRunView(dialog_id, turn, run.name, here[0] if here else None, sample_turns=sample_turns)
+    if not here:
+        at_turn = [int(s) for s, t in turns.items() if int(t) == turn]
+        view.note = (f"BAP sample {at_turn[0]} follows this utterance, but the run has no prediction for it."
+                     if at_turn else "No BAP sample follows this utterance.")
+        return view
+    row = mine[mine["sample_id"] == here[0]].iloc[0]
+    initial, predicted, gold = (config_from_json(row[c]) for c in ("initial", "predicted_end", "gold_end"))
+    marks = block_marks(initial, predicted, gold)
+    view.model_figure = marked_structure_figure(marks, f"Model ({run.name}): predicted structure")
+    gold_marks = {"correct": sorted((x, y, z, c) for (x, y, z), c in gold.items()), "missing": [], "extra": []}
+    view.gold_figure = marked_structure_figure(gold_marks, "Human (gold) structure after the sample")
+    view.scores = {k: (int(row[k]) if k in ("tp", "fp", "fn", "infeasible", "n_actions") else float(row[k]))
+                   for k in ("tp", "fp", "fn", "precision", "recall", "f1", "infeasible", "n_actions")}
+    view.counts = {k: len(v) for k, v in marks.items()}
+    return view
