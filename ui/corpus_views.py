@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Callable, Optional
+from typing import Callable, Optional, cast
 
 from data_access import codraw, gos, minecraft
 from data_access.corpora import corpus_module
@@ -52,7 +52,8 @@ GENERIC = CorpusViews()
 
 def views(name: str) -> CorpusViews:
     """The UI parts of corpus ``name`` (the generic ones for a corpus without its own)."""
-    return VIEWS.get(corpus_module(name), GENERIC)  # type: ignore[call-overload]
+    package = cast(ModuleType, corpus_module(name))  # the module itself is the key
+    return VIEWS.get(package, GENERIC)
 
 
 def replays_in_rounds(name: str) -> bool:
