@@ -20,10 +20,10 @@ from ..safe_io import LIMITS, gunzip_capped, read_capped, without_bom
 
 SINGLE_FILE_NAMES = ("CoDraw_1_0.json", "CoDraw_1_0.json.gz")
 _GZIP_MAGIC = b"\x1f\x8b"
-_DIALOG_KEY = re.compile(rb'"dialog"\s*:')  # JSON allows white space before the colon
+DIALOG_KEY = re.compile(rb'"dialog"\s*:')  # JSON allows white space before the colon
 
 
-def _integer(literal: str) -> int | float:
+def json_integer(literal: str) -> int | float:
     """An integer literal as Python reads it; one too long for Python to read at all (over 4,300 digits) as an
     infinity of its sign, which the collector skips as it skips any number beyond a double, rather than the
     whole file failing on it."""
@@ -51,7 +51,7 @@ def decode_json(raw: bytes, path: Path) -> tuple[Any, bool]:
     except orjson.JSONDecodeError as exc:
         first_error = exc
     try:
-        return json.loads(raw.decode("utf-8", "surrogateescape"), parse_int=_integer), True
+        return json.loads(raw.decode("utf-8", "surrogateescape"), parse_int=json_integer), True
     except (ValueError, RecursionError):
         pass
     if "utf-8" in str(first_error).lower():
@@ -79,7 +79,7 @@ def _duplicate_keys(raw: bytes) -> set[str]:
                 seen.add(key)
         return dict(items)
 
-    json.loads(raw.decode("utf-8", "surrogateescape"), object_pairs_hook=pairs, parse_int=_integer)
+    json.loads(raw.decode("utf-8", "surrogateescape"), object_pairs_hook=pairs, parse_int=json_integer)
     return duplicates
 
 
@@ -124,7 +124,7 @@ def read_file(path: Path, skipped: list[SkippedRecord]) -> tuple[list[tuple[str,
         # cheap count of '"dialog"' is an upper bound, and the exact count of the key follows only past it).
         # A dropped copy with no "dialog" key of its own goes unnoticed (the copy kept then loads as the only one).
         with_key = sum(1 for dialog in data.values() if type(dialog) is dict and "dialog" in dialog)
-        if raw.count(b'"dialog"') > with_key and len(_DIALOG_KEY.findall(raw)) > with_key:
+        if raw.count(b'"dialog"') > with_key and len(DIALOG_KEY.findall(raw)) > with_key:
             for key in sorted(_duplicate_keys(raw) & set(data)):
                 skipped.append(SkippedRecord(f"{path.name}: {key}", "this dialog id occurs more than once in the file; "
                                                                    "none of its copies is loaded"))

@@ -23,7 +23,7 @@ import pandas as pd
 
 from ..codraw import NAME as CORPUS
 from ..codraw.metrics import score_pairs
-from ..codraw.reader import _DIALOG_KEY, _integer, decode_json
+from ..codraw.reader import DIALOG_KEY, decode_json, json_integer
 from ..codraw.scenes import dense_scenes, parse_scene_strings
 from ..common import LoadedCorpus, SourceError, skipped_report
 from .common import Tally, json_lines, no_usable_line, read_bytes
@@ -117,7 +117,7 @@ def _corpus_layout(data: bytes, path: Path):
     if isinstance(value, dict) and isinstance(value.get("data"), dict):
         layout = value["data"]
         with_key = sum(1 for dialog in layout.values() if type(dialog) is dict and "dialog" in dialog)
-        if data.count(b'"dialog"') > with_key and len(_DIALOG_KEY.findall(data)) > with_key:
+        if data.count(b'"dialog"') > with_key and len(DIALOG_KEY.findall(data)) > with_key:
             first, repeated = _first_copies(data)
             if isinstance(first, dict) and isinstance(first.get("data"), dict) and repeated:
                 return first["data"], True, repeated
@@ -140,7 +140,7 @@ def _first_copies(data: bytes):
         return kept
 
     try:
-        document = json.loads(data.decode("utf-8", "surrogateescape"), object_pairs_hook=first_of, parse_int=_integer)
+        document = json.loads(data.decode("utf-8", "surrogateescape"), object_pairs_hook=first_of, parse_int=json_integer)
     except (ValueError, RecursionError):
         return None, []
     return document, repeated
