@@ -15,7 +15,16 @@ NAME, TITLE = tinycorpus.NAME, tinycorpus.TITLE
 GENERAL = {"overview": {}, "browse": {"corpus": NAME}, "replay": {"corpus": NAME, "dialog": "t3", "turn": "2"},
            "search": {"q": "blue"}, "compare": {"corpus": NAME}, "present": {"corpus": NAME}, "notes": {},
            "data": {}, "runs": {"corpus": NAME}}
-OTHERS = ("codraw_scores", "durations", "gos_outcomes", "minecraft_outcomes", "codebooks", "coding_queue", "agreement")
+OTHERS = ("words", "codraw_scores", "durations", "gos_outcomes", "minecraft_outcomes", "codebooks", "coding_queue",
+          "agreement")
+
+
+def test_every_page_of_the_app_is_opened_here():
+    import re
+    from pathlib import Path
+
+    app = (Path(__file__).resolve().parents[2] / "app.py").read_text(encoding="utf-8")
+    assert set(re.findall(r'url_path="([a-z_]+)"', app)) == set(GENERAL) | set(OTHERS)
 
 
 @pytest.fixture(autouse=True)
