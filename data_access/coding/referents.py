@@ -60,12 +60,13 @@ class ReferentCanvas:
 
 
 def referent_canvas(loaded: LoadedCorpus, dialog_id: str, round: Optional[int], turn: Optional[int]) -> ReferentCanvas:
-    corpus = str(loaded.dialogs["corpus"].iloc[0]) if len(loaded.dialogs) else ""
-    if corpus == "codraw":  # the clip art over the target scene, on its 500 x 400 canvas
-        from ..codraw.view import replay_step
+    """How the corpus draws its referents at this place (its ``REFERENT_PLANE`` and ``referent_background``: CoDraw
+    the clip art over the target scene on its 500 x 400 canvas, A Game Of Sorts the 3 x 3 board)."""
+    if not len(loaded.dialogs):
+        return ReferentCanvas()
+    from ..corpora import corpus_module
 
-        view = replay_step(loaded, dialog_id, int(turn or 1))
-        return ReferentCanvas((0, 500), (400, 0), named=False, background=getattr(view, "target_image", None))
-    if corpus == "gos":  # the 3 x 3 board
-        return ReferentCanvas((-0.6, 2.6), (2.6, -0.6))
-    return ReferentCanvas()
+    package = corpus_module(loaded.corpus)
+    plane = package.REFERENT_PLANE
+    return ReferentCanvas(plane.x_range, plane.y_range, named=plane.show_names,
+                          background=package.referent_background(loaded, dialog_id, round, turn))

@@ -162,10 +162,9 @@ def test_a_registered_corpus_is_listed_and_then_gone(tiny):
 
 # ------------------------------------------------------------------------ nothing outside names a corpus
 
-# Modules still waiting for their own change to drop their corpus names (remove each when it lands): the coding
-# panel (its label places and referent plot: REPLAY_IN_ROUNDS, REFERENT_PLANE and referent_background say them)
-# and the Words filters, merged after the contract (their round, CR and mention facts are per corpus).
-PENDING = {"ui/coding.py", "data_access/words/subcorpus.py", "ui/words.py"}
+# Modules still waiting for their own change to drop their corpus names (remove each when it lands): the Words
+# filters, merged after the contract (their round, CR and mention facts are per corpus).
+PENDING = {"data_access/words/subcorpus.py", "ui/words.py"}
 
 
 def _outside_the_corpus_packages() -> list[Path]:
