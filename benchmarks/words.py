@@ -29,7 +29,8 @@ PY = sys.executable
 MEASURE = r"""
 import json, statistics, sys, time
 import pandas as pd
-from data_access.corpora import load_path
+from data_access.contract import optional
+from data_access.corpora import corpus_module, load_path
 from data_access.words import collocation, concordance, frequency, keyness
 from data_access.words.corpus import WordCorpus
 from data_access.words.subcorpus import Filters
@@ -39,7 +40,7 @@ repeat = int(sys.argv[2])
 loaded = {name: load_path(name, path) for name, path in sources.items()}
 utterances = pd.concat([l.utterances for l in loaded.values()], ignore_index=True)
 started = time.perf_counter()
-rounds = loaded["gos"].frames["rounds"] if "gos" in loaded else None
+rounds = {n: outcomes(l) for n, l in loaded.items() if (outcomes := optional(corpus_module(n), "round_outcomes"))}
 corpus = WordCorpus.build(utterances, {n: l.dialogs for n, l in loaded.items()}, rounds)
 build_s = time.perf_counter() - started
 

@@ -201,8 +201,12 @@ class OptionalCapabilities(Protocol):
     def same_board_plays(self, loaded: LoadedCorpus, dialog_id: str, round: Optional[int]) -> list[tuple[str, int]]:
         """Other (dialog, round) plays of the same board (A Game Of Sorts), for Compare."""
 
+    def round_outcomes(self, loaded: LoadedCorpus) -> pd.DataFrame:
+        """One row per played round: ``dialog_id``, ``round`` and ``mismatches`` (how many locks of the two
+        players disagreed), for the Words and Search filter "rounds with / without a mismatched lock"."""
 
-OPTIONAL = ("same_board_plays",)
+
+OPTIONAL = ("same_board_plays", "round_outcomes")
 
 
 def optional(package: CorpusPackage, name: str) -> Optional[Callable]:

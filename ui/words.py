@@ -15,6 +15,8 @@ import pandas as pd
 import streamlit as st
 
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES, LoadedCorpus
+from data_access.contract import optional
+from data_access.corpora import corpus_module
 from data_access.words import collocation, frequency, keyness
 from data_access.words.corpus import WordCorpus
 from data_access.words.subcorpus import BUILD, CR, GOLD, GOS_LOCK, MENTION, Filters
@@ -29,9 +31,10 @@ PARAMS = {"corpora": "in", "roles": "role", "splits": "split", "score": "score",
           "cr": "cr", "mention": "mention", "code_label": "code", "code_coder": "coder", "code_book": "book"}
 
 
-def _rounds(loaded: LoadedCorpus):
-    rounds = loaded.frames.get("rounds") if hasattr(loaded.frames, "get") else None
-    return None if rounds is None else rounds[["interaction_id", "round", "mismatches"]].copy()
+def _round_outcomes(loaded: LoadedCorpus):
+    """The played rounds' mismatched locks, where the corpus package offers them (``round_outcomes``)."""
+    outcomes = optional(corpus_module(loaded.corpus), "round_outcomes")
+    return None if outcomes is None else outcomes(loaded)
 
 
 def _layer_annotations(name: str):
@@ -50,7 +53,8 @@ def word_corpus() -> WordCorpus:
 def _word_corpus(keys: tuple, layers: tuple) -> WordCorpus:
     frame = cached.search_index().frame
     dialogs = {name: cached.dialogs_frame(name) for name in cached.available_corpora()}
-    rounds = cached.derived(_rounds, "gos") if "gos" in dialogs else None
+    rounds = {name: cached.derived(_round_outcomes, name) for name in dialogs
+              if optional(corpus_module(name), "round_outcomes") is not None}
     corpus = WordCorpus.build(frame, dialogs, rounds, _layer_annotations("codraw-icr"), _layer_annotations("gos-mentions"),
                               prepare=False)
     # The word tables now (Search needs no more); the 2- and 3-word tables meanwhile, off the page's thread

@@ -1,6 +1,6 @@
 """A Game Of Sorts (LREC 2022): two players rank nine images per round by locking the same image.
 
-Implements ``data_access.contract.CorpusPackage`` (and the optional ``same_board_plays``). Also exported for the pages: the replay
+Implements ``data_access.contract.CorpusPackage`` (and the optional ``same_board_plays`` and ``round_outcomes``). Also exported for the pages: the replay
 view model (``replay_step``, ``round_steps``, ``dialog_labels``), the board renderer (``render_board``)
 and the ranking-agreement measures (``ranking_agreement``, ``pairwise_agreement``, ``board_agreement``, ``rank_sums``).
 """
@@ -80,6 +80,12 @@ def referent_background(loaded, dialog_id: str, round, turn):
     return picture(loaded, dialog_id, round, turn)
 
 
+def round_outcomes(loaded):
+    """Each played round's mismatched locks (contract.OptionalCapabilities.round_outcomes)."""
+    rounds = loaded.frames["rounds"]
+    return rounds[["interaction_id", "round", "mismatches"]].rename(columns={"interaction_id": "dialog_id"})
+
+
 def run_scoring():
     """Reference-resolution runs, scored per message; see ``data_access.runs.gos``."""
     from ..runs import gos as scoring
@@ -88,7 +94,7 @@ def run_scoring():
 
 __all__ = [
     "NAME", "TITLE", "SHORT_TITLE", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "STEP_UNIT", "EXPORT_STEP_UNIT", "FRAMES",
-    "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "source_root", "run_scoring", "REFERENT_PLANE", "referents", "referent_background", "same_board_plays", "build_frames", "summarize", "write_demo", "demo_source",
+    "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "source_root", "run_scoring", "REFERENT_PLANE", "referents", "referent_background", "same_board_plays", "round_outcomes", "build_frames", "summarize", "write_demo", "demo_source",
     "replay_step", "round_steps", "step_count", "snapshot", "dialog_labels", "ReplayStep", "render_board", "replay_locks", "LockEvent",
     "ranking_agreement", "pairwise_agreement", "board_agreement", "rank_sums",
 ]

@@ -18,13 +18,13 @@ class WordCorpus:
     facts: pd.DataFrame
 
     @classmethod
-    def build(cls, utterances: pd.DataFrame, dialogs: dict[str, pd.DataFrame], gos_rounds=None, cr_labels=None,
+    def build(cls, utterances: pd.DataFrame, dialogs: dict[str, pd.DataFrame], round_outcomes=None, cr_labels=None,
               mentions=None, prepare: bool = True) -> "WordCorpus":
         frame = utterances.reset_index(drop=True)
         index = TokenIndex.build(frame)
         if prepare:
             index.prepare()
-        return cls(index, message_facts(frame, dialogs, gos_rounds, cr_labels, mentions))
+        return cls(index, message_facts(frame, dialogs, round_outcomes, cr_labels, mentions))
 
     def mask(self, filters: Filters, annotations: Optional[pd.DataFrame] = None) -> Optional[np.ndarray]:
         """The messages ``filters`` select (None when no filter is set: every message). ``annotations``: the

@@ -18,7 +18,7 @@ A filter that belongs to one corpus (outcome, layer label) keeps only messages o
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Optional
+from typing import Mapping, Optional
 
 import numpy as np
 import pandas as pd
@@ -89,14 +89,16 @@ def _lookup(keys: pd.DataFrame, table: pd.DataFrame, on: list[str], column: str)
 
 
 def message_facts(utterances: pd.DataFrame, dialogs: dict[str, pd.DataFrame],
-                  gos_rounds: Optional[pd.DataFrame] = None, cr_labels: Optional[pd.DataFrame] = None,
+                  round_outcomes: Optional[Mapping[str, pd.DataFrame]] = None, cr_labels: Optional[pd.DataFrame] = None,
                   mentions: Optional[pd.DataFrame] = None) -> pd.DataFrame:
     """FACT_COLUMNS per message (same rows as ``utterances``).
 
-    ``dialogs``: each corpus's dialogs frame (split; CoDraw ``final_score``; Minecraft ``outcome_match``);
-    ``gos_rounds``: A Game Of Sorts rounds (interaction_id, round, mismatches); ``cr_labels``: the codraw-icr
-    layer's annotations (dialog_id, turn, label); ``mentions``: the gos-mentions annotations (dialog_id,
-    round, turn, single)."""
+    ``dialogs``: each corpus's dialogs frame (split; a ``final_score`` where the corpus scores its dialogs,
+    CoDraw; an ``outcome_match`` where it has a target to build, Minecraft); ``round_outcomes``: corpus → the
+    rounds its package's ``round_outcomes`` gives (dialog_id, round, mismatches; A Game Of Sorts);
+    ``cr_labels``: the codraw-icr layer's annotations (corpus, dialog_id, turn, label); ``mentions``: the
+    gos-mentions annotations (corpus, dialog_id, round, turn, single). The corpus of a row is always the one
+    its table names, so that no corpus is named here."""
     frame = utterances.reset_index(drop=True)
     keys = pd.DataFrame({"corpus": frame["corpus"].astype("str"), "dialog_id": frame["dialog_id"].astype("str"),
                          "round": _int(frame["round"]), "turn": _int(frame["turn"])})
@@ -108,17 +110,15 @@ def message_facts(utterances: pd.DataFrame, dialogs: dict[str, pd.DataFrame],
     facts["split"] = _lookup(keys, per_dialog, ["corpus", "dialog_id"], "split").astype("object").fillna("").astype("str")
     facts["score"] = pd.to_numeric(_lookup(keys, per_dialog, ["corpus", "dialog_id"], "final_score"), errors="coerce").astype(float)
     facts["build_exact"] = _lookup(keys, per_dialog, ["corpus", "dialog_id"], "outcome_match").astype("boolean")
-    is_gos, is_codraw = (keys["corpus"] == "gos").to_numpy(), (keys["corpus"] == "codraw").to_numpy()
-    rounds = None
-    if gos_rounds is not None and len(gos_rounds):
-        rounds = pd.DataFrame({"corpus": "gos", "dialog_id": gos_rounds["interaction_id"].astype("str"),
-                               "round": _int(gos_rounds["round"]),
-                               "mismatch": pd.to_numeric(gos_rounds["mismatches"], errors="coerce") > 0})
+    played = [pd.DataFrame({"corpus": name, "dialog_id": table["dialog_id"].astype("str"), "round": _int(table["round"]),
+                            "mismatch": pd.to_numeric(table["mismatches"], errors="coerce") > 0})
+              for name, table in (round_outcomes or {}).items() if table is not None and len(table)]
+    rounds = pd.concat(played, ignore_index=True) if played else None
     facts["round_mismatch"] = _lookup(keys, rounds, ["corpus", "dialog_id", "round"], "mismatch").astype("boolean")
     labels = None
     if cr_labels is not None and len(cr_labels):
         # a round with rows labelled both ways (duplicates in the layer) counts as a CR
-        labels = pd.DataFrame({"corpus": "codraw", "dialog_id": cr_labels["dialog_id"].astype("str"),
+        labels = pd.DataFrame({"corpus": cr_labels["corpus"].astype("str"), "dialog_id": cr_labels["dialog_id"].astype("str"),
                                "turn": _int(cr_labels["turn"]), "is_cr": (cr_labels["label"] == "CR").to_numpy()})
         labels = labels.groupby(["corpus", "dialog_id", "turn"], as_index=False)["is_cr"].max()
         labels["cr"] = np.where(labels["is_cr"], "CR", "not CR")
@@ -127,10 +127,9 @@ def message_facts(utterances: pd.DataFrame, dialogs: dict[str, pd.DataFrame],
         found = None
         if mentions is not None and len(mentions):
             chosen = mentions[mentions["single"].astype(bool) == single]
-            found = pd.DataFrame({"corpus": "gos", "dialog_id": chosen["dialog_id"].astype("str"),
+            found = pd.DataFrame({"corpus": chosen["corpus"].astype("str"), "dialog_id": chosen["dialog_id"].astype("str"),
                                   "round": _int(chosen["round"]), "turn": _int(chosen["turn"]), "yes": True})
-        facts[name] = _lookup(keys, found, ["corpus", "dialog_id", "round", "turn"], "yes").notna().to_numpy() & is_gos
-    del is_codraw
+        facts[name] = _lookup(keys, found, ["corpus", "dialog_id", "round", "turn"], "yes").notna().to_numpy()
     facts["dialog"] = pd.factorize(pd.MultiIndex.from_frame(keys[["corpus", "dialog_id"]]), sort=False)[0]
     facts["round"] = keys["round"].to_numpy()
     facts["turn"] = keys["turn"].to_numpy()
@@ -202,7 +201,7 @@ def subcorpus_mask(facts: pd.DataFrame, filters: Filters, codes: Optional[pd.Dat
             mask &= _is_in(facts[column], wanted)
     if filters.score_min is not None or filters.score_max is not None:
         score = facts["score"].to_numpy(dtype=float)
-        inside = _is_in(facts["corpus"], ["codraw"]) & ~np.isnan(score)
+        inside = ~np.isnan(score)  # only dialogs of a corpus that scores them have a final score
         if filters.score_min is not None:
             inside &= score >= float(filters.score_min) - 1e-9
         if filters.score_max is not None:

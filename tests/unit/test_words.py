@@ -77,9 +77,10 @@ def test_the_index_tokenises_as_tokenize_does_and_spans_point_at_the_words(index
 # -- sub-corpora --------------------------------------------------------------------------------------------------
 
 def facts():
-    rounds = pd.DataFrame({"interaction_id": ["g1", "g1"], "round": [1, 2], "mismatches": [1, 0]})
-    crs = pd.DataFrame({"dialog_id": ["d1", "d2"], "turn": [1, 1], "label": ["CR", "not CR"]})
-    mentions = pd.DataFrame({"dialog_id": ["g1", "g1"], "round": [1, 2], "turn": [1, 1], "single": [True, False]})
+    rounds = {"gos": pd.DataFrame({"dialog_id": ["g1", "g1"], "round": [1, 2], "mismatches": [1, 0]})}
+    crs = pd.DataFrame({"corpus": "codraw", "dialog_id": ["d1", "d2"], "turn": [1, 1], "label": ["CR", "not CR"]})
+    mentions = pd.DataFrame({"corpus": "gos", "dialog_id": ["g1", "g1"], "round": [1, 2], "turn": [1, 1],
+                             "single": [True, False]})
     return message_facts(utterances(), dialogs(), rounds, crs, mentions)
 
 
