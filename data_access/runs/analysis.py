@@ -57,10 +57,18 @@ def metric_row(run: str, split: str, metric: str, ci: MeanCI) -> tuple:
     return (run, split, metric, ci.n, ci.mean, ci.low, ci.high)
 
 
+def humans_label(run_name: str) -> str:
+    """How the humans' rows beside run ``run_name`` are named: their figures are computed on that run's units
+    only, so two runs over different dialogs (e.g. val and test) each get their own humans rows."""
+    return f"{HUMANS} (on {run_name}'s units)"
+
+
 def metric_table(run: LoadedRun) -> pd.DataFrame:
     """One row per (split, metric) of the run (the corpus's ``metric_rows``; CoDraw also gets the humans'
-    figures on the same dialogs)."""
-    return pd.DataFrame(scoring(run.corpus).metric_rows(run), columns=METRIC_COLUMNS)
+    figures on the same dialogs, labelled with the run they stand beside: ``humans_label``)."""
+    table = pd.DataFrame(scoring(run.corpus).metric_rows(run), columns=METRIC_COLUMNS)
+    table.loc[table["run"] == HUMANS, "run"] = humans_label(run.name)
+    return table
 
 
 # --------------------------------------------------------------------------------------- paired comparison
