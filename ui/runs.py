@@ -332,9 +332,16 @@ def slice_section(name: str, runs: dict) -> None:
     st.dataframe(gaps, hide_index=True, width="stretch",
                  column_config={c: st.column_config.NumberColumn(format="%+.3f" if c == "gap" else "%.3f")
                                 for c in ("value", "overall", "gap")})
-    labels = [f"{f} = {s}  (n = {n}, gap {g:+.3f})" for f, s, n, g in zip(gaps["feature"], gaps["slice"], gaps["n"], gaps["gap"])]
-    picked = st.selectbox("Open a slice's dialogs", range(len(labels)), format_func=labels.__getitem__, key=f"slice_pick_{name}")
-    feature, level = gaps["feature"].iloc[picked], gaps["slice"].iloc[picked]
+    # The choice is the slice itself ("feature = value"), never its row: the rows reorder when "Compared with"
+    # changes, and a remembered row number would then list another slice's dialogs under the old label.
+    slices = {f"{f} = {s}": (f, s, n, g) for f, s, n, g in zip(gaps["feature"], gaps["slice"], gaps["n"], gaps["gap"])}
+    key = f"slice_pick_{name}"
+    if st.session_state.get(key) not in slices:
+        st.session_state[key] = next(iter(slices))
+    picked = st.selectbox("Open a slice's dialogs", list(slices), key=key)
+    feature, level, count, gap = slices[picked]
+    st.caption(f"{md_escape(picked)}: {count:,} units, gap {gap:+.3f}"
+               + ("." if other is None else f" ({md_escape(a)} − {md_escape(against)})."))
     members = analysis.with_turns(features[features[feature] == level], cached.derived(analysis.unit_turns, name))
     members = members.assign(open=_links(name, members, a))
     st.dataframe(members[["unit", "value", "open"]], hide_index=True, width="stretch",

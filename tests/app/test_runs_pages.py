@@ -110,3 +110,19 @@ def test_an_upload_that_cannot_be_scored_says_why_and_can_be_removed():
     assert not (upload_dir("codraw") / "broken.jsonl").exists()
     assert not any("broken" in error.value for error in at.error)
     assert not [button for button in at.button if (button.key or "").startswith("remove_upload_")]
+
+
+def test_the_chosen_slice_stays_the_same_slice_when_the_comparison_reorders_the_table():
+    at = open_page("pages/runs.py", corpus="codraw")
+    gaps = at.dataframe[2].value
+    feature, level = gaps["feature"].iloc[2], gaps["slice"].iloc[2]
+    picker = at.selectbox(key="slice_pick_codraw")
+    picker.select(next(o for o in picker.options if o.startswith(f"{feature} = {level}"))).run()
+    at.selectbox(key="slice_b_codraw").select("humans").run()
+    assert not at.exception
+    gaps = at.dataframe[2].value
+    assert (gaps["feature"].iloc[2], gaps["slice"].iloc[2]) != (feature, level)  # the rows did reorder
+    picker = at.selectbox(key="slice_pick_codraw")
+    assert picker.options[picker.index].startswith(f"{feature} = {level}")
+    [count] = gaps.loc[(gaps["feature"] == feature) & (gaps["slice"] == level), "n"]
+    assert len(at.dataframe[3].value) == count  # the dialogs listed are the chosen slice's
