@@ -273,19 +273,45 @@ def _links(name: str, frame: pd.DataFrame, run: str) -> list[str]:
     return [served(run_link(name, d, number(t), number(r), run)) for d, t, r in zip(frame["dialog_id"], frame["turn"], rounds)]
 
 
+def humans_option(name: str) -> str:
+    """How the humans are offered as "Run B": CoDraw's human Drawers are scored like a run; in the corpora whose
+    gold is the humans' own doing (Minecraft, Game Of Sorts) they are offered as "gold", which scores 1."""
+    return analysis.HUMANS if analysis.scoring(name).HAS_HUMANS else "gold"
+
+
+def _side_units(name: str, runs: dict, a: str, b: str) -> pd.DataFrame:
+    return analysis.units(runs[a][1], humans=True) if b == humans_option(name) else analysis.units(runs[b][1])
+
+
+def default_partner(name: str, runs: dict, a: str) -> str:
+    """The first other run that shares units with run ``a``, else the humans on ``a``'s own units: the pair the
+    comparison opens with is never an empty one (e.g. a val-split and a test-split run)."""
+    shared = set(analysis.units(runs[a][1])["unit"])
+    for other in runs:
+        if other != a and shared & set(analysis.units(runs[other][1])["unit"]):
+            return other
+    return humans_option(name)
+
+
 def comparison_section(name: str, runs: dict) -> None:
     st.subheader("Compare two runs, per dialog / sample")
     names = list(runs)
     left, right = st.columns(2)
     a = left.selectbox("Run A", names, key=f"compare_a_{name}")
-    others = [n for n in names if n != a] + (["humans"] if analysis.scoring(name).HAS_HUMANS else [])
-    if not others:
-        st.caption("Add a second run to compare.")
-        return
-    b = right.selectbox("Run B", others, key=f"compare_b_{name}")
+    others = [n for n in names if n != a] + [humans_option(name)]
+    key_b = f"compare_b_{name}"
+    if st.session_state.get(f"{key_b}__for") != a or st.session_state.get(key_b) not in others:
+        st.session_state[key_b] = default_partner(name, runs, a)  # a new run A opens with a pair that shares units
+        st.session_state[f"{key_b}__for"] = a
+    b = right.selectbox("Run B", others, key=key_b)
     units_a = analysis.units(runs[a][1])
-    units_b = analysis.units(runs[a][1], humans=True) if b == "humans" else analysis.units(runs[b][1])
+    units_b = _side_units(name, runs, a, b)
     result = analysis.paired_bootstrap(units_a, units_b, name)
+    if result["n"] == 0:
+        st.warning(f"“{md_escape(a)}” ({len(units_a):,} units) and “{md_escape(b)}” ({len(units_b):,} units) share no "
+                   "unit (e.g. one run is of the val split, the other of the test split): there is nothing to "
+                   f"compare. Pick another run B, or “{humans_option(name)}”, which is scored on run A's own units.")
+        return
     statistic = analysis.scoring(name).STATISTIC_LABEL
     cols = st.columns(3)
     cols[0].metric(f"A: {md_escape(a)}", _number(result["a"]))

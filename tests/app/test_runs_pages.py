@@ -126,3 +126,49 @@ def test_the_chosen_slice_stays_the_same_slice_when_the_comparison_reorders_the_
     assert picker.options[picker.index].startswith(f"{feature} = {level}")
     [count] = gaps.loc[(gaps["feature"] == feature) & (gaps["slice"] == level), "n"]
     assert len(at.dataframe[3].value) == count  # the dialogs listed are the chosen slice's
+
+
+def _configured_runs(monkeypatch, tmp_path, corpus: str, runs: dict[str, list[str]]) -> None:
+    """The demo corpus configured as a corpus file (so no demo runs are added) and ``runs`` (name -> lines) as
+    the corpus's runs in DIALOGUE_RUNS_DIR."""
+    from data_access.corpora import corpus_module, demo_path
+
+    monkeypatch.setenv(corpus_module(corpus).DATA_VARIABLE, str(demo_path(corpus)))
+    folder = tmp_path / "runs" / corpus
+    folder.mkdir(parents=True)
+    for name, lines in runs.items():
+        (folder / f"{name}.jsonl").write_text("\n".join(lines) + "\n")
+    monkeypatch.setenv("DIALOGUE_RUNS_DIR", str(tmp_path / "runs"))
+
+
+def test_compare_opens_on_a_pair_that_shares_dialogs_and_says_so_when_a_pair_shares_none(monkeypatch, tmp_path):
+    import json
+
+    from data_access.corpora import load_path
+    from data_access.runs.demo import demo_runs
+
+    dialogs = load_path("codraw", None).frames["dialogs"]
+    lines = demo_runs("codraw")["baseline"].read_text().splitlines()
+    by_split = {split: [line for line in lines if json.loads(line)["dialog_id"] in set(dialogs.loc[dialogs["split"] == split, "dialog_id"])]
+                for split in ("val", "test")}
+    _configured_runs(monkeypatch, tmp_path, "codraw", {"only-test": by_split["test"], "only-val": by_split["val"]})
+    at = open_page("pages/runs.py", corpus="codraw")
+    assert at.selectbox(key="compare_a_codraw").value == "only-test"
+    assert at.selectbox(key="compare_b_codraw").value == "humans"  # the other run shares no dialog with it
+    difference = next(m for m in at.metric if m.label == "A − B")
+    assert difference.value != "—"
+    at.selectbox(key="compare_b_codraw").select("only-val").run()
+    assert any("share no unit" in w.value for w in at.warning)
+    assert not [m for m in at.metric if m.label == "A − B"]
+
+
+@pytest.mark.parametrize("corpus", ["gos", "minecraft"])
+def test_a_single_run_is_compared_with_the_gold(monkeypatch, tmp_path, corpus):
+    from data_access.runs.demo import demo_runs
+
+    _configured_runs(monkeypatch, tmp_path, corpus, {"only": demo_runs(corpus)["noisy"].read_text().splitlines()})
+    at = open_page("pages/runs.py", corpus=corpus)
+    assert not any("Add a second run" in c.value for c in at.caption)
+    assert "B: gold" in [m.label for m in at.metric]
+    difference = next(m for m in at.metric if m.label == "A − B")
+    assert float(difference.value) < 0  # the noisy run falls short of the gold
