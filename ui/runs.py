@@ -375,6 +375,66 @@ def slice_section(name: str, runs: dict) -> None:
                                 "value": st.column_config.NumberColumn(f"{a}", format="%.3f")})
 
 
+# ------------------------------------------------------------------------------------------- leaderboard
+
+LEADERBOARD_COLUMNS = ["rank", "run", "units", "score", "low", "high", "humans", "shared_with_best", "p_holm",
+                       "below_best", "model", "date", "description", "link"]
+
+
+def leaderboard_tables(loaded_corpus, run_keys: tuple) -> dict:
+    """split -> the leaderboard table of the runs ``run_keys`` (``data_access.runs.leaderboard``), with each
+    run's sidecar (``<run>.meta.json``) as plain-text columns. Cached by ``cached.derived``."""
+    from pathlib import Path
+
+    from data_access.runs.leaderboard import leaderboard, run_meta
+
+    runs, metas = [], {}
+    for key in run_keys:
+        loaded = cached.model_run(loaded_corpus.corpus, key)
+        if isinstance(loaded, cached.LoadFailure):
+            continue
+        runs.append(loaded)
+        metas[loaded.name] = run_meta(Path(key.file))[0]
+    tables: dict[str, list[dict]] = {}
+    for entry in leaderboard(runs, metas=metas):
+        meta = entry.meta or {}
+        for split, figures in entry.splits.items():
+            tables.setdefault(split, []).append({"run": entry.run, **figures, **{k: meta.get(k, "") for k in
+                                                                                 ("model", "date", "description", "link")}})
+    return {split: pd.DataFrame(rows).sort_values(["rank", "run"], kind="stable")[LEADERBOARD_COLUMNS].reset_index(drop=True)
+            for split, rows in sorted(tables.items())}
+
+
+def leaderboard_section(name: str, runs: dict) -> None:
+    """Every run per split: the corpus metric with its 95% interval, rank, the humans on the same units and
+    whether the run is significantly below the split's best (paired bootstrap, Holm); CSV and LaTeX."""
+    from data_access.runs.leaderboard import ALPHA
+
+    st.subheader("Leaderboard")
+    statistic = analysis.scoring(name).STATISTIC_LABEL
+    tables = cached.derived(leaderboard_tables, name, tuple(key for key, _ in runs.values()))
+    for split, table in (tables or {}).items():
+        st.markdown(f"**{md_escape(split)}**")
+        st.dataframe(table, hide_index=True, width="stretch",
+                     column_config={"score": st.column_config.NumberColumn(statistic, format="%.4f"),
+                                    "low": st.column_config.NumberColumn("95% low", format="%.4f"),
+                                    "high": st.column_config.NumberColumn("95% high", format="%.4f"),
+                                    "humans": st.column_config.NumberColumn("humans (same units)", format="%.4f"),
+                                    "shared_with_best": st.column_config.NumberColumn("units shared with the best"),
+                                    "p_holm": st.column_config.NumberColumn("p (Holm)", format="%.4f"),
+                                    "below_best": st.column_config.CheckboxColumn("significantly below the best"),
+                                    "link": st.column_config.TextColumn("link")})
+        stem = f"leaderboard-{name}-{split}"
+        download_buttons(table, stem)
+        latex_table_download(table.drop(columns=["description", "link"]),
+                             f"Leaderboard ({split}): {statistic} with its 95% interval; below the best = one-sided "
+                             f"paired bootstrap over shared units, Holm-corrected, alpha {ALPHA}.", stem, digits=3)
+    st.caption(f"Per split, {statistic} over each run's units with its 95% interval, the humans on the same units, "
+               f"and whether the run is below the split's best: paired bootstrap over the units both have, Holm-"
+               f"corrected across runs, α = {ALPHA}. A run describes itself in a sidecar <run>.meta.json (model, "
+               "date, description, link).")
+
+
 def problems_section(name: str, runs: dict) -> None:
     """Unmatched and skipped rows of every run, with file and line (also shown on the Data page)."""
     for run, (_key, loaded) in runs.items():

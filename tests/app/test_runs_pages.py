@@ -172,3 +172,30 @@ def test_a_single_run_is_compared_with_the_gold(monkeypatch, tmp_path, corpus):
     assert "B: gold" in [m.label for m in at.metric]
     difference = next(m for m in at.metric if m.label == "A − B")
     assert float(difference.value) < 0  # the noisy run falls short of the gold
+
+
+def test_the_leaderboard_ranks_the_runs_per_split_as_the_cli_does_and_shows_sidecars_as_plain_text(monkeypatch, tmp_path):
+    import json
+
+    from data_access.corpora import demo_path, load_path
+    from data_access.runs.demo import demo_runs
+    from data_access.runs.leaderboard import folder_leaderboard
+
+    runs = demo_runs("codraw")
+    _configured_runs(monkeypatch, tmp_path, "codraw", {name: file.read_text().splitlines() for name, file in runs.items()})
+    folder = tmp_path / "runs" / "codraw"
+    meta = {"model": "<b>rule</b> **based**", "date": "2026-11-30", "link": "javascript:alert(1)", "description": "[x](y)"}
+    (folder / "baseline.meta.json").write_text(json.dumps(meta))
+    at = open_page("pages/runs.py", corpus="codraw")
+    tables = [d.value for d in at.dataframe if "below_best" in d.value.columns]
+    expected = folder_leaderboard(load_path("codraw", demo_path("codraw")), folder)
+    splits = sorted({split for entry in expected["runs"] for split in entry["splits"]})
+    assert len(tables) == len(splits) and len(splits) == 3
+    for split, table in zip(splits, tables):
+        for row in table.itertuples():
+            figures = next(e for e in expected["runs"] if e["run"] == row.run)["splits"][split]
+            assert row.rank == figures["rank"] and row.score == figures["score"] and row.below_best == figures["below_best"]
+        baseline = table[table["run"] == "baseline"].iloc[0]
+        assert (baseline["model"], baseline["date"], baseline["link"], baseline["description"]) == \
+            (meta["model"], meta["date"], meta["link"], meta["description"])
+    assert not any("<b>rule</b>" in m.value or "javascript:" in m.value for m in at.markdown)
