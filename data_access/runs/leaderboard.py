@@ -193,7 +193,9 @@ def folder_leaderboard(corpus: LoadedCorpus, folder: Path | str, cache_root: Opt
     folder = Path(folder)
     if not folder.is_dir():
         raise SourceError(folder, "is not a folder of runs" if folder.exists() else "does not exist")
-    runs, skipped, metas = [], [], {}
+    runs: list[LoadedRun] = []
+    skipped: list[Skipped] = []
+    metas: dict[str, Optional[dict]] = {}
     for file in sorted(folder.iterdir()):
         name = file.name
         if name.startswith("."):
