@@ -381,9 +381,26 @@ LEADERBOARD_COLUMNS = ["rank", "run", "units", "score", "low", "high", "humans",
                        "below_best", "model", "date", "description", "link"]
 
 
-def leaderboard_tables(loaded_corpus, run_keys: tuple) -> dict:
+def _sidecar_stamps(run_keys: tuple) -> tuple:
+    """The modification time of each run's sidecar (0 without one), so an edited sidecar is read again."""
+    from pathlib import Path
+
+    from data_access.runs.leaderboard import META_SUFFIX, run_name
+
+    stamps = []
+    for key in run_keys:
+        sidecar = Path(key.file).with_name(run_name(key.file) + META_SUFFIX)
+        try:
+            stamps.append(sidecar.stat().st_mtime_ns)
+        except OSError:
+            stamps.append(0)
+    return tuple(stamps)
+
+
+def leaderboard_tables(loaded_corpus, run_keys: tuple, sidecar_stamps: tuple = ()) -> dict:
     """split -> the leaderboard table of the runs ``run_keys`` (``data_access.runs.leaderboard``), with each
-    run's sidecar (``<run>.meta.json``) as plain-text columns. Cached by ``cached.derived``."""
+    run's sidecar (``<run>.meta.json``) as plain-text columns. Cached by ``cached.derived`` (``sidecar_stamps``
+    only keys the entry)."""
     from pathlib import Path
 
     from data_access.runs.leaderboard import leaderboard, run_meta
@@ -412,7 +429,8 @@ def leaderboard_section(name: str, runs: dict) -> None:
 
     st.subheader("Leaderboard")
     statistic = analysis.scoring(name).STATISTIC_LABEL
-    tables = cached.derived(leaderboard_tables, name, tuple(key for key, _ in runs.values()))
+    keys = tuple(key for key, _ in runs.values())
+    tables = cached.derived(leaderboard_tables, name, keys, _sidecar_stamps(keys))
     for split, table in (tables or {}).items():
         st.markdown(f"**{md_escape(split)}**")
         st.dataframe(table, hide_index=True, width="stretch",

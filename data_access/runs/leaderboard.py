@@ -234,4 +234,4 @@ def folder_leaderboard(corpus: LoadedCorpus, folder: Path | str, cache_root: Opt
             "skipped": [s.as_dict() for s in skipped]}
 
 
-__all__ = ["ALPHA", "Entry", "folder_leaderboard", "holm", "leaderboard", "read_meta", "run_meta", "unit_splits"]
+__all__ = ["ALPHA", "META_SUFFIX", "Entry", "folder_leaderboard", "holm", "leaderboard", "read_meta", "run_meta", "run_name", "unit_splits"]
