@@ -196,3 +196,15 @@ def test_the_real_codraw_corpus_as_a_run_ties_the_humans_and_a_degraded_copy_ran
         assert figures["score"] == pytest.approx(figures["humans"]) and figures["rank"] == 1
         assert degraded["splits"][split]["rank"] == 2 and degraded["splits"][split]["below_best"] is True
     assert round(copy["splits"]["test"]["score"], 2) == 4.17 and copy["units"] == 9993
+
+
+def test_a_broken_sidecar_is_listed_as_skipped_and_its_run_still_ranked(tmp_path):
+    folder = runs_folder(tmp_path, "gos")
+    (folder / "baseline.meta.json").write_text("{not json")
+    (folder / "noisy.meta.json").write_text(json.dumps(["a", "list"]))
+    board = folder_leaderboard(load_path("gos", None, cache_root=tmp_path), folder, cache_root=tmp_path)
+    assert {e["run"] for e in board["runs"]} == {"baseline", "noisy", "half"}
+    assert all(e["meta"] is None for e in board["runs"])
+    reasons = {s["file"]: s["reason"] for s in board["skipped"]}
+    assert set(reasons) == {"baseline.meta.json", "noisy.meta.json"}
+    assert "not a JSON sidecar" in reasons["baseline.meta.json"] and "not list" in reasons["noisy.meta.json"]
