@@ -4,7 +4,9 @@
 ``python -m data_access layer-summary {gos-mentions|codraw-icr} CORPUS_PATH LAYER_PATH`` prints the figures of a
 published annotation layer linked to its corpus (see ``data_access.layers``);
 ``python -m data_access words <corpus> CORPUS_PATH [--role R] [--split S] [--top N]`` prints the corpus's word
-counts (``tokens``, ``types``, ``top``: ``{word, count, dialogs}``, ``skipped``; see docs/words.md).
+counts (``tokens``, ``types``, ``top``: ``{word, count, dialogs}``, ``skipped``; see docs/words.md);
+``python -m data_access leaderboard <corpus> CORPUS_PATH RUNS_DIR`` ranks every run in a folder (one JSON object,
+see ``data_access.runs.leaderboard``).
 
 Exit codes: 0 when the source loads (even with skipped records), 2 with one stderr line naming the file
 when it cannot be loaded at all. Never a traceback."""
@@ -130,6 +132,17 @@ def _layer_summary(args) -> int:
     return 0
 
 
+def _leaderboard(args) -> int:
+    from . import corpora
+    from .runs.leaderboard import folder_leaderboard
+
+    loaded = _naming(args.path, corpora.load_path, args.corpus, args.path)
+    board = _naming(args.runs_dir, folder_leaderboard, loaded, args.runs_dir)
+    _say_cache_notes(loaded.cache_note)
+    print(json.dumps(board, indent=None if args.compact else 2))
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m data_access", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -165,6 +178,12 @@ def main(argv=None) -> int:
     words.add_argument("--top", type=int, default=20, help="how many of the most frequent words to list (default 20)")
     words.add_argument("--compact", action="store_true", help="one line of JSON")
     words.set_defaults(run=_words)
+    board = sub.add_parser("leaderboard", help="rank every run of a corpus in a folder; print one JSON object")
+    board.add_argument("corpus", choices=CORPUS_NAMES)
+    board.add_argument("path", help="the corpus file or folder")
+    board.add_argument("runs_dir", help="the folder of run files (see the README, Model runs)")
+    board.add_argument("--compact", action="store_true", help="one line of JSON")
+    board.set_defaults(run=_leaderboard)
     args = parser.parse_args(argv)
     try:
         return args.run(args)

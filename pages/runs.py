@@ -1,5 +1,5 @@
 """Runs: model outputs scored with each corpus's own metric, compared with each other and with the humans,
-and sliced by the corpus's domain features. Deep link: /runs?corpus=codraw."""
+sliced by the corpus's domain features, and ranked in a leaderboard. Deep link: /runs?corpus=codraw."""
 import streamlit as st
 
 from data_access.common import CORPUS_TITLES
@@ -8,6 +8,7 @@ from ui.router import ensure_routed
 from ui.runs import (
     collisions_box,
     comparison_section,
+    leaderboard_section,
     loaded_runs,
     metrics_section,
     problems_section,
@@ -32,4 +33,5 @@ if cached.corpus_ready(corpus):
         metrics_section(corpus, runs)
         comparison_section(corpus, runs)
         slice_section(corpus, runs)
+        leaderboard_section(corpus, runs)
         problems_section(corpus, runs)

@@ -273,19 +273,45 @@ def _links(name: str, frame: pd.DataFrame, run: str) -> list[str]:
     return [served(run_link(name, d, number(t), number(r), run)) for d, t, r in zip(frame["dialog_id"], frame["turn"], rounds)]
 
 
+def humans_option(name: str) -> str:
+    """How the humans are offered as "Run B": CoDraw's human Drawers are scored like a run; in the corpora whose
+    gold is the humans' own doing (Minecraft, Game Of Sorts) they are offered as "gold", which scores 1."""
+    return analysis.HUMANS if analysis.scoring(name).HAS_HUMANS else "gold"
+
+
+def _side_units(name: str, runs: dict, a: str, b: str) -> pd.DataFrame:
+    return analysis.units(runs[a][1], humans=True) if b == humans_option(name) else analysis.units(runs[b][1])
+
+
+def default_partner(name: str, runs: dict, a: str) -> str:
+    """The first other run that shares units with run ``a``, else the humans on ``a``'s own units: the pair the
+    comparison opens with is never an empty one (e.g. a val-split and a test-split run)."""
+    shared = set(analysis.units(runs[a][1])["unit"])
+    for other in runs:
+        if other != a and shared & set(analysis.units(runs[other][1])["unit"]):
+            return other
+    return humans_option(name)
+
+
 def comparison_section(name: str, runs: dict) -> None:
     st.subheader("Compare two runs, per dialog / sample")
     names = list(runs)
     left, right = st.columns(2)
     a = left.selectbox("Run A", names, key=f"compare_a_{name}")
-    others = [n for n in names if n != a] + (["humans"] if analysis.scoring(name).HAS_HUMANS else [])
-    if not others:
-        st.caption("Add a second run to compare.")
-        return
-    b = right.selectbox("Run B", others, key=f"compare_b_{name}")
+    others = [n for n in names if n != a] + [humans_option(name)]
+    key_b = f"compare_b_{name}"
+    if st.session_state.get(f"{key_b}__for") != a or st.session_state.get(key_b) not in others:
+        st.session_state[key_b] = default_partner(name, runs, a)  # a new run A opens with a pair that shares units
+        st.session_state[f"{key_b}__for"] = a
+    b = right.selectbox("Run B", others, key=key_b)
     units_a = analysis.units(runs[a][1])
-    units_b = analysis.units(runs[a][1], humans=True) if b == "humans" else analysis.units(runs[b][1])
+    units_b = _side_units(name, runs, a, b)
     result = analysis.paired_bootstrap(units_a, units_b, name)
+    if result["n"] == 0:
+        st.warning(f"“{md_escape(a)}” ({len(units_a):,} units) and “{md_escape(b)}” ({len(units_b):,} units) share no "
+                   "unit (e.g. one run is of the val split, the other of the test split): there is nothing to "
+                   f"compare. Pick another run B, or “{humans_option(name)}”, which is scored on run A's own units.")
+        return
     statistic = analysis.scoring(name).STATISTIC_LABEL
     cols = st.columns(3)
     cols[0].metric(f"A: {md_escape(a)}", _number(result["a"]))
@@ -332,14 +358,99 @@ def slice_section(name: str, runs: dict) -> None:
     st.dataframe(gaps, hide_index=True, width="stretch",
                  column_config={c: st.column_config.NumberColumn(format="%+.3f" if c == "gap" else "%.3f")
                                 for c in ("value", "overall", "gap")})
-    labels = [f"{f} = {s}  (n = {n}, gap {g:+.3f})" for f, s, n, g in zip(gaps["feature"], gaps["slice"], gaps["n"], gaps["gap"])]
-    picked = st.selectbox("Open a slice's dialogs", range(len(labels)), format_func=labels.__getitem__, key=f"slice_pick_{name}")
-    feature, level = gaps["feature"].iloc[picked], gaps["slice"].iloc[picked]
+    # The choice is the slice itself ("feature = value"), never its row: the rows reorder when "Compared with"
+    # changes, and a remembered row number would then list another slice's dialogs under the old label.
+    slices = {f"{f} = {s}": (f, s, n, g) for f, s, n, g in zip(gaps["feature"], gaps["slice"], gaps["n"], gaps["gap"])}
+    key = f"slice_pick_{name}"
+    if st.session_state.get(key) not in slices:
+        st.session_state[key] = next(iter(slices))
+    picked = st.selectbox("Open a slice's dialogs", list(slices), key=key)
+    feature, level, count, gap = slices[picked]
+    st.caption(f"{md_escape(picked)}: {count:,} units, gap {gap:+.3f}"
+               + ("." if other is None else f" ({md_escape(a)} − {md_escape(against)})."))
     members = analysis.with_turns(features[features[feature] == level], cached.derived(analysis.unit_turns, name))
     members = members.assign(open=_links(name, members, a))
     st.dataframe(members[["unit", "value", "open"]], hide_index=True, width="stretch",
                  column_config={"open": st.column_config.LinkColumn("replay", display_text="open ▶"),
                                 "value": st.column_config.NumberColumn(f"{a}", format="%.3f")})
+
+
+# ------------------------------------------------------------------------------------------- leaderboard
+
+LEADERBOARD_COLUMNS = ["rank", "run", "units", "score", "low", "high", "humans", "shared_with_best", "p_holm",
+                       "below_best", "model", "date", "description", "link"]
+
+
+def _sidecar_stamps(run_keys: tuple) -> tuple:
+    """The modification time of each run's sidecar (0 without one), so an edited sidecar is read again."""
+    from pathlib import Path
+
+    from data_access.runs.leaderboard import META_SUFFIX, run_name
+
+    stamps = []
+    for key in run_keys:
+        sidecar = Path(key.file).with_name(run_name(key.file) + META_SUFFIX)
+        try:
+            stamps.append(sidecar.stat().st_mtime_ns)
+        except OSError:
+            stamps.append(0)
+    return tuple(stamps)
+
+
+def leaderboard_tables(loaded_corpus, run_keys: tuple, sidecar_stamps: tuple = ()) -> dict:
+    """split -> the leaderboard table of the runs ``run_keys`` (``data_access.runs.leaderboard``), with each
+    run's sidecar (``<run>.meta.json``) as plain-text columns. Cached by ``cached.derived`` (``sidecar_stamps``
+    only keys the entry)."""
+    from pathlib import Path
+
+    from data_access.runs.leaderboard import leaderboard, run_meta
+
+    runs, metas = [], {}
+    for key in run_keys:
+        loaded = cached.model_run(loaded_corpus.corpus, key)
+        if isinstance(loaded, cached.LoadFailure):
+            continue
+        runs.append(loaded)
+        metas[loaded.name] = run_meta(Path(key.file))[0]
+    tables: dict[str, list[dict]] = {}
+    for entry in leaderboard(runs, metas=metas):
+        meta = entry.meta or {}
+        for split, figures in entry.splits.items():
+            tables.setdefault(split, []).append({"run": entry.run, **figures, **{k: meta.get(k, "") for k in
+                                                                                 ("model", "date", "description", "link")}})
+    return {split: pd.DataFrame(rows).sort_values(["rank", "run"], kind="stable")[LEADERBOARD_COLUMNS].reset_index(drop=True)
+            for split, rows in sorted(tables.items())}
+
+
+def leaderboard_section(name: str, runs: dict) -> None:
+    """Every run per split: the corpus metric with its 95% interval, rank, the humans on the same units and
+    whether the run is significantly below the split's best (paired bootstrap, Holm); CSV and LaTeX."""
+    from data_access.runs.leaderboard import ALPHA
+
+    st.subheader("Leaderboard")
+    statistic = analysis.scoring(name).STATISTIC_LABEL
+    keys = tuple(key for key, _ in runs.values())
+    tables = cached.derived(leaderboard_tables, name, keys, _sidecar_stamps(keys))
+    for split, table in (tables or {}).items():
+        st.markdown(f"**{md_escape(split)}**")
+        st.dataframe(table, hide_index=True, width="stretch",
+                     column_config={"score": st.column_config.NumberColumn(statistic, format="%.4f"),
+                                    "low": st.column_config.NumberColumn("95% low", format="%.4f"),
+                                    "high": st.column_config.NumberColumn("95% high", format="%.4f"),
+                                    "humans": st.column_config.NumberColumn("humans (same units)", format="%.4f"),
+                                    "shared_with_best": st.column_config.NumberColumn("units shared with the best"),
+                                    "p_holm": st.column_config.NumberColumn("p (Holm)", format="%.4f"),
+                                    "below_best": st.column_config.CheckboxColumn("significantly below the best"),
+                                    "link": st.column_config.TextColumn("link")})
+        stem = f"leaderboard-{name}-{split}"
+        download_buttons(table, stem)
+        latex_table_download(table.drop(columns=["description", "link"]),
+                             f"Leaderboard ({split}): {statistic} with its 95% interval; below the best = one-sided "
+                             f"paired bootstrap over shared units, Holm-corrected, alpha {ALPHA}.", stem, digits=3)
+    st.caption(f"Per split, {statistic} over each run's units with its 95% interval, the humans on the same units, "
+               f"and whether the run is below the split's best: paired bootstrap over the units both have, Holm-"
+               f"corrected across runs, α = {ALPHA}. A run describes itself in a sidecar <run>.meta.json (model, "
+               "date, description, link).")
 
 
 def problems_section(name: str, runs: dict) -> None:

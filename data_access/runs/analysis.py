@@ -57,10 +57,18 @@ def metric_row(run: str, split: str, metric: str, ci: MeanCI) -> tuple:
     return (run, split, metric, ci.n, ci.mean, ci.low, ci.high)
 
 
+def humans_label(run_name: str) -> str:
+    """How the humans' rows beside run ``run_name`` are named: their figures are computed on that run's units
+    only, so two runs over different dialogs (e.g. val and test) each get their own humans rows."""
+    return f"{HUMANS} (on {run_name}'s units)"
+
+
 def metric_table(run: LoadedRun) -> pd.DataFrame:
     """One row per (split, metric) of the run (the corpus's ``metric_rows``; CoDraw also gets the humans'
-    figures on the same dialogs)."""
-    return pd.DataFrame(scoring(run.corpus).metric_rows(run), columns=METRIC_COLUMNS)
+    figures on the same dialogs, labelled with the run they stand beside: ``humans_label``)."""
+    table = pd.DataFrame(scoring(run.corpus).metric_rows(run), columns=METRIC_COLUMNS)
+    table.loc[table["run"] == HUMANS, "run"] = humans_label(run.name)
+    return table
 
 
 # --------------------------------------------------------------------------------------- paired comparison
@@ -87,14 +95,15 @@ def _statistic(corpus: str) -> Callable[[pd.DataFrame], float]:
     return micro_f1_statistic if _is_micro(corpus) else mean_statistic
 
 
-def paired_bootstrap(a: pd.DataFrame, b: pd.DataFrame, corpus: str, samples: int = BOOTSTRAP_SAMPLES, seed: int = 0) -> dict:
-    """Statistic of A, of B and of A − B on the units both have, with a paired percentile bootstrap 95 %
-    interval of the difference (the same resampled units for both)."""
+def paired_differences(a: pd.DataFrame, b: pd.DataFrame, corpus: str, samples: int = BOOTSTRAP_SAMPLES,
+                       seed: int = 0) -> tuple[int, float, float, np.ndarray]:
+    """On the units both A and B have: their number, the statistic of A and of B, and the statistic of A minus
+    that of B on each of ``samples`` paired resamples (the same units drawn with replacement for both sides;
+    an empty array when no unit is shared)."""
     both = a.merge(b, on="unit", suffixes=("_a", "_b"))
     n = len(both)
-    result = {"n": n, "a": math.nan, "b": math.nan, "difference": math.nan, "low": math.nan, "high": math.nan}
     if n == 0:
-        return result
+        return 0, math.nan, math.nan, np.array([])
     rng = np.random.default_rng(seed)
     if _is_micro(corpus):
         arrays = [both[f"{c}_{s}"].to_numpy(dtype=float) for s in ("a", "b") for c in ("tp", "fp", "fn")]
@@ -103,8 +112,8 @@ def paired_bootstrap(a: pd.DataFrame, b: pd.DataFrame, corpus: str, samples: int
             precision = np.divide(tp, tp + fp, out=np.zeros_like(tp), where=(tp + fp) > 0)
             recall = np.divide(tp, tp + fn, out=np.zeros_like(tp), where=(tp + fn) > 0)
             return np.divide(2 * precision * recall, precision + recall, out=np.zeros_like(tp), where=(precision + recall) > 0)
-        result["a"] = float(micro_f1(*(np.array([x.sum()]) for x in arrays[:3]))[0])
-        result["b"] = float(micro_f1(*(np.array([x.sum()]) for x in arrays[3:]))[0])
+        value_a = float(micro_f1(*(np.array([x.sum()]) for x in arrays[:3]))[0])
+        value_b = float(micro_f1(*(np.array([x.sum()]) for x in arrays[3:]))[0])
         diffs = []
         for start in range(0, samples, 250):
             idx = rng.integers(0, n, size=(min(250, samples - start), n))
@@ -112,15 +121,22 @@ def paired_bootstrap(a: pd.DataFrame, b: pd.DataFrame, corpus: str, samples: int
             diffs.append(micro_f1(*sums[:3]) - micro_f1(*sums[3:]))
     else:
         va, vb = both["value_a"].to_numpy(dtype=float), both["value_b"].to_numpy(dtype=float)
-        result["a"], result["b"] = float(va.mean()), float(vb.mean())
+        value_a, value_b = float(va.mean()), float(vb.mean())
         delta = va - vb
         diffs = []
         for start in range(0, samples, 250):
             idx = rng.integers(0, n, size=(min(250, samples - start), n))
             diffs.append(delta[idx].mean(1))
-    result["difference"] = result["a"] - result["b"]
+    return n, value_a, value_b, np.concatenate(diffs)
+
+
+def paired_bootstrap(a: pd.DataFrame, b: pd.DataFrame, corpus: str, samples: int = BOOTSTRAP_SAMPLES, seed: int = 0) -> dict:
+    """Statistic of A, of B and of A − B on the units both have, with a paired percentile bootstrap 95 %
+    interval of the difference (the same resampled units for both)."""
+    n, value_a, value_b, diffs = paired_differences(a, b, corpus, samples, seed)
+    result = {"n": n, "a": value_a, "b": value_b, "difference": value_a - value_b, "low": math.nan, "high": math.nan}
     if n >= 2:
-        result["low"], result["high"] = (float(v) for v in np.percentile(np.concatenate(diffs), [2.5, 97.5]))
+        result["low"], result["high"] = (float(v) for v in np.percentile(diffs, [2.5, 97.5]))
     return result
 
 

@@ -110,3 +110,92 @@ def test_an_upload_that_cannot_be_scored_says_why_and_can_be_removed():
     assert not (upload_dir("codraw") / "broken.jsonl").exists()
     assert not any("broken" in error.value for error in at.error)
     assert not [button for button in at.button if (button.key or "").startswith("remove_upload_")]
+
+
+def test_the_chosen_slice_stays_the_same_slice_when_the_comparison_reorders_the_table():
+    at = open_page("pages/runs.py", corpus="codraw")
+    gaps = at.dataframe[2].value
+    feature, level = gaps["feature"].iloc[2], gaps["slice"].iloc[2]
+    picker = at.selectbox(key="slice_pick_codraw")
+    picker.select(next(o for o in picker.options if o.startswith(f"{feature} = {level}"))).run()
+    at.selectbox(key="slice_b_codraw").select("humans").run()
+    assert not at.exception
+    gaps = at.dataframe[2].value
+    assert (gaps["feature"].iloc[2], gaps["slice"].iloc[2]) != (feature, level)  # the rows did reorder
+    picker = at.selectbox(key="slice_pick_codraw")
+    assert picker.options[picker.index].startswith(f"{feature} = {level}")
+    [count] = gaps.loc[(gaps["feature"] == feature) & (gaps["slice"] == level), "n"]
+    assert len(at.dataframe[3].value) == count  # the dialogs listed are the chosen slice's
+
+
+def _configured_runs(monkeypatch, tmp_path, corpus: str, runs: dict[str, list[str]]) -> None:
+    """The demo corpus configured as a corpus file (so no demo runs are added) and ``runs`` (name -> lines) as
+    the corpus's runs in DIALOGUE_RUNS_DIR."""
+    from data_access.corpora import corpus_module, demo_path
+
+    monkeypatch.setenv(corpus_module(corpus).DATA_VARIABLE, str(demo_path(corpus)))
+    folder = tmp_path / "runs" / corpus
+    folder.mkdir(parents=True)
+    for name, lines in runs.items():
+        (folder / f"{name}.jsonl").write_text("\n".join(lines) + "\n")
+    monkeypatch.setenv("DIALOGUE_RUNS_DIR", str(tmp_path / "runs"))
+
+
+def test_compare_opens_on_a_pair_that_shares_dialogs_and_says_so_when_a_pair_shares_none(monkeypatch, tmp_path):
+    import json
+
+    from data_access.corpora import load_path
+    from data_access.runs.demo import demo_runs
+
+    dialogs = load_path("codraw", None).frames["dialogs"]
+    lines = demo_runs("codraw")["baseline"].read_text().splitlines()
+    by_split = {split: [line for line in lines if json.loads(line)["dialog_id"] in set(dialogs.loc[dialogs["split"] == split, "dialog_id"])]
+                for split in ("val", "test")}
+    _configured_runs(monkeypatch, tmp_path, "codraw", {"only-test": by_split["test"], "only-val": by_split["val"]})
+    at = open_page("pages/runs.py", corpus="codraw")
+    assert at.selectbox(key="compare_a_codraw").value == "only-test"
+    assert at.selectbox(key="compare_b_codraw").value == "humans"  # the other run shares no dialog with it
+    difference = next(m for m in at.metric if m.label == "A − B")
+    assert difference.value != "—"
+    at.selectbox(key="compare_b_codraw").select("only-val").run()
+    assert any("share no unit" in w.value for w in at.warning)
+    assert not [m for m in at.metric if m.label == "A − B"]
+
+
+@pytest.mark.parametrize("corpus", ["gos", "minecraft"])
+def test_a_single_run_is_compared_with_the_gold(monkeypatch, tmp_path, corpus):
+    from data_access.runs.demo import demo_runs
+
+    _configured_runs(monkeypatch, tmp_path, corpus, {"only": demo_runs(corpus)["noisy"].read_text().splitlines()})
+    at = open_page("pages/runs.py", corpus=corpus)
+    assert not any("Add a second run" in c.value for c in at.caption)
+    assert "B: gold" in [m.label for m in at.metric]
+    difference = next(m for m in at.metric if m.label == "A − B")
+    assert float(difference.value) < 0  # the noisy run falls short of the gold
+
+
+def test_the_leaderboard_ranks_the_runs_per_split_as_the_cli_does_and_shows_sidecars_as_plain_text(monkeypatch, tmp_path):
+    import json
+
+    from data_access.corpora import demo_path, load_path
+    from data_access.runs.demo import demo_runs
+    from data_access.runs.leaderboard import folder_leaderboard
+
+    runs = demo_runs("codraw")
+    _configured_runs(monkeypatch, tmp_path, "codraw", {name: file.read_text().splitlines() for name, file in runs.items()})
+    folder = tmp_path / "runs" / "codraw"
+    meta = {"model": "<b>rule</b> **based**", "date": "2026-11-30", "link": "javascript:alert(1)", "description": "[x](y)"}
+    (folder / "baseline.meta.json").write_text(json.dumps(meta))
+    at = open_page("pages/runs.py", corpus="codraw")
+    tables = [d.value for d in at.dataframe if "below_best" in d.value.columns]
+    expected = folder_leaderboard(load_path("codraw", demo_path("codraw")), folder)
+    splits = sorted({split for entry in expected["runs"] for split in entry["splits"]})
+    assert len(tables) == len(splits) and len(splits) == 3
+    for split, table in zip(splits, tables):
+        for row in table.itertuples():
+            figures = next(e for e in expected["runs"] if e["run"] == row.run)["splits"][split]
+            assert row.rank == figures["rank"] and row.score == figures["score"] and row.below_best == figures["below_best"]
+        baseline = table[table["run"] == "baseline"].iloc[0]
+        assert (baseline["model"], baseline["date"], baseline["link"], baseline["description"]) == \
+            (meta["model"], meta["date"], meta["link"], meta["description"])
+    assert not any("<b>rule</b>" in m.value or "javascript:" in m.value for m in at.markdown)

@@ -72,3 +72,23 @@ def test_a_run_uploaded_in_the_browser_is_scored_and_listed(demo_app, page, tmp_
     assert "run=my-resolver" in page.url
     body = page.inner_text("body")
     assert "Model says it refers to" in body  # only shown with a run chosen (step 1 of the demo round is a message)
+
+
+def test_the_slice_to_open_keeps_its_label_and_its_dialogs_when_the_comparison_changes(demo_app, page):
+    page.goto(f"{demo_app.url}/runs?corpus=codraw")
+    wait_for_app(page)
+    picker = page.locator('[data-testid="stSelectbox"]').filter(has_text="Open a slice's dialogs")
+    picker.wait_for()
+    def shown() -> str:
+        text = picker.inner_text().replace("Open a slice's dialogs", "").strip()
+        return (text or picker.locator("input").input_value()).split("\n")[0].strip()
+
+    chosen = shown()
+    page.locator('[data-testid="stSelectbox"]').filter(has_text="Compared with").locator("input").click()
+    page.keyboard.type("humans")
+    page.keyboard.press("Enter")
+    page.get_by_text("(baseline − humans).").first.wait_for(timeout=30_000)
+    wait_for_app(page)
+    caption = page.get_by_text("(baseline − humans).").last.inner_text()
+    assert chosen and shown() == chosen and caption.startswith(f"{chosen}:")  # the same slice, its figures beside it
+    assert page.locator('[data-testid="stException"]').count() == 0

@@ -1,0 +1,237 @@
+"""The leaderboard (pure): every run of a corpus, per split, with the corpus metric and its 95 % interval, its
+rank, the humans' figure on the same units, and whether it is significantly below the best run of the split.
+
+The statistics are those of the Runs page and of ``run-summary`` (``analysis``; the corpus's
+``contract.RunScoring``): a unit is what the corpus scores (a CoDraw dialog, a Minecraft BAP sample, an A Game
+Of Sorts message with non-empty gold); the metric is the mean of the unit values (CoDraw final score, paper's
+metric; Game Of Sorts F1) with a Student-t interval, or micro F1 over the units' tp / fp / fn (Minecraft) with
+a percentile bootstrap interval. "Below the best" is a one-sided paired bootstrap test over the units a run
+shares with the split's best run, Holm-corrected across the runs of the split (``ALPHA``). See
+docs/evaluation.md.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+import orjson
+import pandas as pd
+
+from ..analysis.stats import mean_ci
+from ..common import CORPUS_TITLES, LoadedCorpus, SourceError
+from . import LoadedRun, load_run
+from .analysis import BOOTSTRAP_SAMPLES, bootstrap_micro, paired_differences, scoring, units
+from .common import RUN_SUFFIXES, run_name
+
+ALPHA = 0.05
+ALL_SPLITS = "all"  # the one split of a corpus whose units carry none (A Game Of Sorts)
+META_SUFFIX = ".meta.json"
+META_KEYS = ("model", "date", "description", "link")
+META_MAX_CHARS = 2000
+
+
+@dataclass
+class Skipped:
+    file: str
+    reason: str
+
+    def as_dict(self) -> dict:
+        return {"file": self.file, "reason": self.reason}
+
+
+@dataclass
+class Entry:
+    """One run of the leaderboard: its per-split figures and its sidecar (``meta``), if any."""
+
+    run: str
+    units: int
+    splits: dict[str, dict] = field(default_factory=dict)
+    meta: Optional[dict] = None
+
+    @property
+    def below_best(self) -> bool:
+        return any(split["below_best"] for split in self.splits.values())
+
+    def as_dict(self) -> dict:
+        return {"run": self.run, "units": self.units, "splits": self.splits, "below_best": self.below_best,
+                "meta": self.meta}
+
+
+# ------------------------------------------------------------------------------------------- statistics
+
+def unit_splits(run: LoadedRun, frame: pd.DataFrame) -> pd.Series:
+    """The split of each unit of ``frame`` (``units(run)``), from the run's frame that gives each dialog its
+    split (CoDraw dialogs, Minecraft samples by game); ``ALL_SPLITS`` when no frame has one."""
+    for table in run.frames.values():
+        if "split" not in getattr(table, "columns", ()):
+            continue
+        key = next((c for c in ("dialog_id", "game", "interaction_id") if c in table.columns), None)
+        if key is not None:
+            splits = table.drop_duplicates(key).set_index(key)["split"].astype(str)
+            return frame["dialog_id"].map(splits).fillna(ALL_SPLITS).astype(str)
+    return pd.Series([ALL_SPLITS] * len(frame), index=frame.index, dtype=str)
+
+
+def statistic_with_interval(frame: pd.DataFrame, corpus: str) -> tuple[float, float, float]:
+    """(score, low, high) of units ``frame`` as the Runs page computes them: the mean with its Student-t 95 %
+    interval, or micro F1 with its percentile bootstrap 95 % interval."""
+    if scoring(corpus).UNIT_STATISTIC == "micro-f1":
+        tp, fp, fn = (frame[c].to_numpy(dtype=float) for c in ("tp", "fp", "fn"))
+        from .common import prf
+
+        low, high = bootstrap_micro(tp, fp, fn)[2]
+        return prf(tp.sum(), fp.sum(), fn.sum())[2], float(low), float(high)
+    ci = mean_ci(frame["value"])
+    return ci.mean, ci.low, ci.high
+
+
+def statistic(frame: pd.DataFrame, corpus: str) -> float:
+    return statistic_with_interval(frame, corpus)[0] if len(frame) else math.nan
+
+
+def below_p_value(best: pd.DataFrame, other: pd.DataFrame, corpus: str, samples: int = BOOTSTRAP_SAMPLES,
+                  seed: int = 0) -> tuple[int, Optional[float]]:
+    """Units shared with the best run, and the one-sided paired bootstrap p-value of "the other run scores
+    below the best on them": (1 + resamples where best − other ≤ 0) / (1 + resamples). None under 2 units."""
+    n, _, _, diffs = paired_differences(best, other, corpus, samples, seed)
+    if n < 2:
+        return n, None
+    return n, float((1 + np.count_nonzero(diffs <= 0)) / (1 + len(diffs)))
+
+
+def holm(p_values: dict[str, float]) -> dict[str, float]:
+    """Holm's step-down adjusted p-values (each capped at 1, kept monotone)."""
+    ordered = sorted(p_values.items(), key=lambda item: (item[1], item[0]))
+    m, running, adjusted = len(ordered), 0.0, {}
+    for position, (name, p) in enumerate(ordered):
+        running = max(running, min(1.0, (m - position) * p))
+        adjusted[name] = running
+    return adjusted
+
+
+def _number(value) -> Optional[float]:
+    return None if value is None or (isinstance(value, float) and math.isnan(value)) else float(value)
+
+
+def leaderboard(runs: list[LoadedRun], samples: int = BOOTSTRAP_SAMPLES, alpha: float = ALPHA,
+                metas: Optional[dict[str, Optional[dict]]] = None) -> list[Entry]:
+    """The entries of ``runs`` (all of one corpus) in rank order: by the run's best rank over its splits, then
+    its mean rank, then its name."""
+    if not runs:
+        return []
+    corpus = runs[0].corpus
+    per_run = {}
+    for run in runs:
+        frame = units(run)
+        per_run[run.name] = (run, frame, unit_splits(run, frame))
+    entries = {name: Entry(name, len(frame), meta=(metas or {}).get(name)) for name, (_, frame, _) in per_run.items()}
+    split_names = sorted({s for _, _, splits in per_run.values() for s in splits.unique()})
+    for split in split_names:
+        parts = {}
+        for name, (run, frame, splits) in per_run.items():
+            mask = (splits == split).to_numpy()
+            if mask.any():
+                parts[name] = (frame[mask].reset_index(drop=True), units(run, humans=True)[mask].reset_index(drop=True))
+        scores = {}
+        for name, (part, humans) in parts.items():
+            score, low, high = statistic_with_interval(part, corpus)
+            scores[name] = score
+            entries[name].splits[split] = {"units": int(len(part)), "score": _number(score), "low": _number(low),
+                                           "high": _number(high), "humans": _number(statistic(humans, corpus))}
+        order = sorted(scores, key=lambda name: (-(scores[name] if not math.isnan(scores[name]) else -math.inf), name))
+        ranks = pd.Series({name: scores[name] for name in order}).rank(ascending=False, method="min")
+        best = order[0]
+        p_values, shared = {}, {}
+        for name in order[1:]:
+            shared[name], p = below_p_value(parts[best][0], parts[name][0], corpus, samples)
+            if p is not None:
+                p_values[name] = p
+        adjusted = holm(p_values)
+        for name in order:
+            figures = entries[name].splits[split]
+            figures["rank"] = int(ranks[name]) if not math.isnan(ranks[name]) else len(order)
+            figures["best"] = best
+            figures["shared_with_best"] = int(len(parts[name][0])) if name == best else shared[name]
+            figures["p"] = p_values.get(name)
+            figures["p_holm"] = adjusted.get(name)
+            figures["below_best"] = bool(name in adjusted and adjusted[name] < alpha)
+
+    def order_key(entry: Entry):
+        ranks = [figures["rank"] for figures in entry.splits.values()] or [math.inf]
+        return (min(ranks), sum(ranks) / len(ranks), entry.run)
+
+    return sorted(entries.values(), key=order_key)
+
+
+# ------------------------------------------------------------------------------------------- a folder
+
+def read_meta(path: Path) -> tuple[Optional[dict], Optional[str]]:
+    """The sidecar ``<run>.meta.json``: (its known string fields, None), or (None, why it was refused). Plain
+    text only: keys other than ``META_KEYS`` and non-string values are left out, long values cut."""
+    try:
+        value = orjson.loads(path.read_bytes()[: 64 * 1024])
+    except (OSError, orjson.JSONDecodeError) as exc:
+        return None, f"not a JSON sidecar ({type(exc).__name__}: {exc})"
+    if not isinstance(value, dict):
+        return None, f"a sidecar is a JSON object, not {type(value).__name__}"
+    return {k: value[k][:META_MAX_CHARS] for k in META_KEYS if isinstance(value.get(k), str)}, None
+
+
+def run_meta(run_file: Path) -> tuple[Optional[dict], Optional[str]]:
+    """The sidecar of the run in ``run_file`` (``<run name>.meta.json`` beside it), when there is one."""
+    sidecar = run_file.with_name(run_name(run_file) + META_SUFFIX)
+    return read_meta(sidecar) if sidecar.is_file() else (None, None)
+
+
+def folder_leaderboard(corpus: LoadedCorpus, folder: Path | str, cache_root: Optional[Path] = None,
+                       samples: int = BOOTSTRAP_SAMPLES) -> dict:
+    """The leaderboard of every run of ``corpus`` in ``folder`` (one JSON object: ``runs``, ``skipped``);
+    SourceError naming the folder when it holds no run of the corpus."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise SourceError(folder, "is not a folder of runs" if folder.exists() else "does not exist")
+    runs: list[LoadedRun] = []
+    skipped: list[Skipped] = []
+    metas: dict[str, Optional[dict]] = {}
+    for file in sorted(folder.iterdir()):
+        name = file.name
+        if name.startswith("."):
+            continue
+        if name.lower().endswith(META_SUFFIX):
+            continue  # read with its run
+        if not file.is_file():
+            skipped.append(Skipped(name, "is not a file"))
+            continue
+        if not any(name.lower().endswith(s) for s in RUN_SUFFIXES):
+            skipped.append(Skipped(name, f"not a run file (a run ends in {', '.join(RUN_SUFFIXES)})"))
+            continue
+        try:
+            run = load_run(corpus, file, cache_root=cache_root)
+        except SourceError as exc:
+            skipped.append(Skipped(name, exc.problem))
+            continue
+        except (OSError, ValueError) as exc:
+            skipped.append(Skipped(name, f"cannot be read ({type(exc).__name__}: {exc})"))
+            continue
+        if any(r.name == run.name for r in runs):
+            skipped.append(Skipped(name, f"a second file of run “{run.name}” (the first is kept)"))
+            continue
+        meta, problem = run_meta(file)
+        if problem:
+            skipped.append(Skipped(run.name + META_SUFFIX, problem))
+        runs.append(run)
+        metas[run.name] = meta
+    if not runs:
+        why = f"; {skipped[0].file}: {skipped[0].reason}" if skipped else ""
+        raise SourceError(folder, f"holds no run of {CORPUS_TITLES.get(corpus.corpus, corpus.corpus)} "
+                                  f"({len(skipped)} file(s) skipped{why})")
+    entries = leaderboard(runs, samples, metas=metas)
+    return {"corpus": corpus.corpus, "metric": scoring(corpus.corpus).STATISTIC_LABEL, "alpha": ALPHA,
+            "bootstrap_samples": samples, "runs": [entry.as_dict() for entry in entries],
+            "skipped": [s.as_dict() for s in skipped]}
+
+
+__all__ = ["ALPHA", "META_SUFFIX", "Entry", "folder_leaderboard", "holm", "leaderboard", "read_meta", "run_meta", "run_name", "unit_splits"]
