@@ -117,9 +117,10 @@ def check(identity: Identity, action: Action, owner: Optional[str] = None, what:
 def attributed(identity: Identity, claimed: Optional[str], what: str = "this change") -> str:
     """The coder name a change by ``identity`` is attributed to: signed in, always their own (a different
     ``claimed`` name is a forgery: refused and logged); without sign-in, ``claimed`` as the page chose it."""
-    claimed = " ".join(claimed.split()) if isinstance(claimed, str) else ""
+    # Local user: the name exactly as given, so a deployment without sign-in stores what it always did.
     if not identity.signed_in:
-        return claimed or identity.coder
+        return claimed or ""
+    claimed = " ".join(claimed.split()) if isinstance(claimed, str) else ""
     if claimed and claimed != identity.coder:
         log.warning("refused %s by %s (%s): written as coder %r, but they code as %r", what, identity.who,
                     identity.role.label, claimed, identity.coder)

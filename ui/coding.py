@@ -49,7 +49,12 @@ def current_coder() -> str:
 
 
 def coder_box(key: str, container=None) -> str:
-    """A text box for the coder's name; the name is remembered for the session and put into the URL."""
+    """A text box for the coder's name; the name is remembered for the session and put into the URL. Signed
+    in, no box: the coder is the signed-in identity ("Coding as alice")."""
+    from ui import auth
+
+    if auth.sign_in_configured():
+        return auth.coding_as(container)
     where = container or st
     widget = f"coder_input_{key}"
     if widget not in st.session_state:
