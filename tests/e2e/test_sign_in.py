@@ -119,3 +119,37 @@ def test_without_sign_in_configured_the_page_says_local_user(demo_app, page):
     page.goto(demo_app.url)
     wait_for_app(page)
     page.locator("[data-testid=stSidebar]").get_by_text("Local user").wait_for()
+
+
+def _open_notes_panel(page, app_url: str) -> None:
+    from data_access.corpora import demo_path, load_path
+
+    dialog = load_path("codraw", demo_path("codraw")).dialogs["dialog_id"].iloc[0]
+    page.goto(f"{app_url}/replay?corpus=codraw&dialog={dialog}&turn=1")
+    wait_for_app(page)
+    page.get_by_text("Notes (", exact=False).first.click()
+
+
+def test_a_signed_in_coder_saves_a_note_as_herself_and_a_viewer_cannot_save(signed_app, page, browser):
+    from data_access.store import NotesStore
+
+    sign_in(page, signed_app.url, "alice-sub")
+    _open_notes_panel(page, signed_app.url)
+    page.get_by_text("Notes are saved as alice.").wait_for()
+    page.get_by_label("New note").fill("the drawer hesitates here")
+    page.get_by_role("button", name="Save note").click()
+    page.get_by_text("Note saved.").wait_for()
+    notes = NotesStore(signed_app.notes_db).notes()
+    assert notes[["author", "text", "turn"]].values.tolist() == [["alice", "the drawer hesitates here", 1]]
+    stored = NotesStore(signed_app.notes_db).get_note(int(notes["id"].iloc[0]))
+    assert stored["changed_by"] == "alice@lab.example as alice"
+
+    bobs = browser.new_context().new_page()  # another browser: a session of its own
+    try:
+        sign_in(bobs, signed_app.url, "bob-sub")
+        _open_notes_panel(bobs, signed_app.url)
+        bobs.get_by_text("Read only: adding notes needs the coder role, and bob@lab.example is a viewer.").wait_for()
+        assert bobs.get_by_role("button", name="Save note").is_disabled()
+        assert not any(button.is_enabled() for button in bobs.get_by_role("button", name="Save").all())
+    finally:
+        bobs.context.close()
