@@ -3,7 +3,6 @@ bootstrap intervals; the items they coded differently, each a click from its rep
 import pandas as pd
 import streamlit as st
 
-from data_access.access import Action
 from data_access.coding import agreement as ag
 from data_access.coding import compare
 from data_access.store import ANNOTATION_FRAME_COLUMNS
@@ -86,6 +85,6 @@ else:
 
 st.subheader("Adjudication")
 st.caption("Gold annotations form their own layer (coder “gold” above), compared and exported like any other.")
-if auth.allowed(Action.WRITE_GOLD, "adjudicating into gold"):
+if auth.allowed(auth.Action.WRITE_GOLD, "adjudicating into gold"):
     adjudicate(coding, book, scope, table, chosen, coders, me, "agreement_adjudicate")
 gold_exports(coding, book)

@@ -2,7 +2,6 @@
 import pandas as pd
 import streamlit as st
 
-from data_access.access import Action
 from data_access.coding import codebook as cb
 from ui import auth
 from ui.codebooks import import_file, label_editor, labels_from_frame, save
@@ -20,7 +19,7 @@ if coding is None:
 st.caption(f"Stored in {md_escape(coding.location)}. Saving an edited codebook makes a new version; annotations keep the "
            "version they were made under.")
 coder = coder_box("codebooks")
-may_manage = auth.allowed(Action.MANAGE, "editing and importing codebooks")
+may_manage = auth.allowed(auth.Action.MANAGE, "editing and importing codebooks")
 
 if "codebooks_message" in st.session_state:
     kind, message = st.session_state.pop("codebooks_message")

@@ -5,7 +5,6 @@ from urllib.parse import quote
 import pandas as pd
 import streamlit as st
 
-from data_access.access import AccessRefused, Action
 from data_access.coding.queue import empty_sample_reason, sample_items
 from data_access.store import QUEUE_COLUMNS, StoreError
 from ui import auth, cached
@@ -30,7 +29,7 @@ progress = remembered("queues", coding.queues, pd.DataFrame(columns=["queue", "c
 queues = sorted(progress["queue"].unique()) if not progress.empty else []
 
 with st.expander("➕ New queue (or add items to one)", expanded=not queues):
-    may_manage = auth.allowed(Action.MANAGE, "creating coding queues")
+    may_manage = auth.allowed(auth.Action.MANAGE, "creating coding queues")
     corpus = corpus_selector("queue_corpus") if may_manage else None
     loaded = cached.loaded_corpus(corpus) if corpus is not None else None
     if loaded is not None:
@@ -48,7 +47,7 @@ with st.expander("➕ New queue (or add items to one)", expanded=not queues):
                 try:
                     items = sample_items(loaded, unit, int(n), int(seed), splits, contains or None)
                     added = coding.create_queue(name, items, names, actor=auth.writer()) if items else None
-                except AccessRefused as exc:
+                except auth.AccessRefused as exc:
                     st.error(md_escape(exc))
                 except (ValueError, StoreError) as exc:
                     st.error(f"No queue created: {md_escape(exc)}")
@@ -81,7 +80,7 @@ if mine.empty:
     st.info(f"Nothing in {md_escape(queue)} is assigned to {md_escape(me)}.")
     st.stop()
 todo = mine[mine["status"] == "todo"]
-may_tick = auth.allowed(Action.WRITE_OWN, "marking items done")
+may_tick = auth.allowed(auth.Action.WRITE_OWN, "marking items done")
 st.caption(f"{len(mine) - len(todo)} of {len(mine)} done. Open an item, code it on the Replay, then tick it here.")
 if len(todo):
     first = todo.iloc[0]
@@ -98,7 +97,7 @@ if changed:
     try:
         for item_id, done in changed:
             coding.set_done(item_id, done, actor=auth.writer())
-    except AccessRefused as exc:
+    except auth.AccessRefused as exc:
         st.error(md_escape(exc))
     except StoreError as exc:  # the ticks stay in the table, to be saved once the store is back
         st.error(f"Not marked: {md_escape(exc)}")

@@ -2,7 +2,6 @@
 import pandas as pd
 import streamlit as st
 
-from data_access.access import Action
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES
 from data_access.store import StoreError, apply_edits
 from ui import auth
@@ -49,7 +48,7 @@ if frame.empty:
     st.stop()
 
 # A viewer sees the table read only; a coder edits it, and the store refuses edits of another coder's notes.
-may_write = auth.allowed(Action.WRITE_OWN, "editing notes")
+may_write = auth.allowed(auth.Action.WRITE_OWN, "editing notes")
 if may_write and auth.sign_in_configured():
     st.caption(f"Editing as **{md_escape(auth.writer().coder)}**: only your own notes can be changed.")
 editable = served_links(frame.assign(tags=frame["tags"].map(", ".join), deleted=frame["deleted_at"].notna()), "link")

@@ -17,9 +17,13 @@ from typing import Optional
 
 import streamlit as st
 
+# Action and AccessRefused are re-exported for the pages (which import ui, not data_access).
 from data_access.access import AccessRefused, Action, Identity, RoleBook, RolesFileError, configured_roles
 
 from .widgets import md_escape
+
+__all__ = ["AccessRefused", "Action", "allowed", "coding_as", "identity", "require_sign_in", "roles",
+           "sign_in_configured", "signed_in_identity", "writer"]
 
 
 def sign_in_configured() -> bool:
@@ -90,11 +94,6 @@ def coding_as(container=None) -> str:
     (container or st).caption(f"Coding as **{md_escape(person.coder)}**" if person.coder else
                               "Not coding: sign in first.")
     return person.coder
-
-
-def refusal_text(exc: AccessRefused) -> str:
-    """A store refusal as the page shows it (markup-free; the message names who, what and why)."""
-    return md_escape(str(exc))
 
 
 def require_sign_in() -> None:
