@@ -172,3 +172,25 @@ def test_adjudication_is_offered_to_adjudicators_only(sign_in):
     assert gold[["turn", "label", "coder"]].values.tolist() == [[1, "CR", "alice"]]
     with store.db.read() as cur:
         assert cur.execute("SELECT changed_by FROM gold_decisions").fetchall() == [("alice@lab.example as alice",)]
+
+
+def test_replay_coding_is_read_only_for_a_viewer_and_written_as_the_signed_in_coder(sign_in):
+    store = _local()
+    book = store.coding.save_codebook(BOOK)
+    dialog = _codraw_dialog()
+    sign_in(Role.VIEWER, "bob")
+    at = open_page("pages/replay.py", corpus="codraw", dialog=dialog, turn="1")
+    assert "Read only: coding needs the coder role, and bob@lab.example is a viewer." in _captions(at)
+    assert not any(b.label == "CR" for b in at.button)
+
+    # Bob's earlier work (made before sign-in, under his name) is his alone.
+    bobs = store.coding.add_annotation("codraw", dialog, codebook=book, label="not-CR", coder="bob", turn=1)
+    sign_in(Role.CODER, "alice")
+    at = open_page("pages/replay.py", corpus="codraw", dialog=dialog, turn="1", coder="bob")
+    assert not any(t.label == "Coder (your name)" for t in at.text_input)  # ?coder=bob in the URL changes nothing
+    assert "Coding as **alice**" in _captions(at)
+    _button(at, "CR").click().run()
+    assert not at.exception
+    frame = store.coding.annotations()
+    assert sorted(zip(frame["coder"], frame["label"])) == [("alice", "CR"), ("bob", "not-CR")]
+    assert store.coding.get_annotation(bobs)["deleted_at"] is None
