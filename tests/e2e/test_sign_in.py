@@ -127,7 +127,9 @@ def _open_notes_panel(page, app_url: str) -> None:
     dialog = load_path("codraw", demo_path("codraw")).dialogs["dialog_id"].iloc[0]
     page.goto(f"{app_url}/replay?corpus=codraw&dialog={dialog}&turn=1")
     wait_for_app(page)
-    page.get_by_text("Notes (", exact=False).first.click()
+    if not page.get_by_label("New note").is_visible():  # the panel opens by itself once it holds notes
+        page.get_by_text("Notes (", exact=False).first.click()
+    page.get_by_label("New note").wait_for()
 
 
 def test_a_signed_in_coder_saves_a_note_as_herself_and_a_viewer_cannot_save(signed_app, page, browser):
@@ -144,7 +146,8 @@ def test_a_signed_in_coder_saves_a_note_as_herself_and_a_viewer_cannot_save(sign
     stored = NotesStore(signed_app.notes_db).get_note(int(notes["id"].iloc[0]))
     assert stored["changed_by"] == "alice@lab.example as alice"
 
-    bobs = browser.new_context().new_page()  # another browser: a session of its own
+    bobs = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()  # a session of its own
+    bobs.set_default_timeout(60_000)
     try:
         sign_in(bobs, signed_app.url, "bob-sub")
         _open_notes_panel(bobs, signed_app.url)
