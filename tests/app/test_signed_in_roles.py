@@ -49,7 +49,8 @@ def _button(at, label: str):
 
 
 def _unescaped(text: str) -> str:
-    return re.sub(r"\\(.)", r"\1", text)
+    """Text as shown: markdown escapes and the invisible word joiners that keep addresses unlinked removed."""
+    return re.sub(r"\\(.)", r"\1", text).replace("\u2060", "")
 
 
 def _captions(at) -> str:
