@@ -87,6 +87,11 @@ class Identity:
             return LOCAL_USER
         return self.email or self.subject or self.coder
 
+    @property
+    def signature(self) -> str:
+        """What a change row records as made by: who, and the coder name they wrote as."""
+        return f"{self.who} as {self.coder}" if self.coder else self.who
+
     def may(self, action: Action, owner: Optional[str] = None) -> bool:
         if not self.signed_in:
             return True
@@ -101,10 +106,33 @@ def check(identity: Identity, action: Action, owner: Optional[str] = None, what:
         return
     if identity.role < action.needs:
         reason = f"it needs the {action.needs.label} role; {identity.who} is a {identity.role.label}"
+    elif not owner:
+        reason = f"it carries no coder name, and {identity.who} codes as {identity.coder!r}"
     else:
         reason = f"it belongs to coder {owner!r}, and {identity.who} codes as {identity.coder!r}"
     log.warning("refused %s by %s (%s): %s", what, identity.who, identity.role.label, reason)
     raise AccessRefused(f"Not allowed: {what} ({reason}).")
+
+
+def attributed(identity: Identity, claimed: Optional[str], what: str = "this change") -> str:
+    """The coder name a change by ``identity`` is attributed to: signed in, always their own (a different
+    ``claimed`` name is a forgery: refused and logged); without sign-in, ``claimed`` as the page chose it."""
+    # Local user: the name exactly as given, so a deployment without sign-in stores what it always did.
+    if not identity.signed_in:
+        return claimed or ""
+    claimed = " ".join(claimed.split()) if isinstance(claimed, str) else ""
+    if claimed and claimed != identity.coder:
+        log.warning("refused %s by %s (%s): written as coder %r, but they code as %r", what, identity.who,
+                    identity.role.label, claimed, identity.coder)
+        raise AccessRefused(f"Not allowed: {what} (written as coder {claimed!r}, and {identity.who} codes as "
+                            f"{identity.coder!r}).")
+    return identity.coder
+
+
+def nobody_signed_in(what: str = "this change") -> AccessRefused:
+    """The refusal of a write made without a signed-in identity on a deployment with sign-in (logged)."""
+    log.warning("refused %s: nobody is signed in", what)
+    return AccessRefused(f"Not allowed: {what} (sign in first: this deployment has sign-in).")
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ import streamlit as st
 from data_access.coding import agreement as ag
 from data_access.coding import compare
 from data_access.store import ANNOTATION_FRAME_COLUMNS
+from ui import auth
 from ui.agreement import UNITS_ANYONE, adjudicate, gold_exports, layer_choice, linked, queue_unit_choice, statistics_table
 from ui.coding import codebook_picker, coder_box, store
 from ui.router import ensure_routed
@@ -84,5 +85,6 @@ else:
 
 st.subheader("Adjudication")
 st.caption("Gold annotations form their own layer (coder “gold” above), compared and exported like any other.")
-adjudicate(coding, book, scope, table, chosen, coders, me, "agreement_adjudicate")
+if auth.allowed(auth.Action.WRITE_GOLD, "adjudicating into gold"):
+    adjudicate(coding, book, scope, table, chosen, coders, me, "agreement_adjudicate")
 gold_exports(coding, book)

@@ -3,6 +3,7 @@ import pandas as pd
 import streamlit as st
 
 from data_access.coding import codebook as cb
+from ui import auth
 from ui.codebooks import import_file, label_editor, labels_from_frame, save
 from ui.coding import coder_box, store
 from ui.router import ensure_routed
@@ -18,6 +19,7 @@ if coding is None:
 st.caption(f"Stored in {md_escape(coding.location)}. Saving an edited codebook makes a new version; annotations keep the "
            "version they were made under.")
 coder = coder_box("codebooks")
+may_manage = auth.allowed(auth.Action.MANAGE, "editing and importing codebooks")
 
 if "codebooks_message" in st.session_state:
     kind, message = st.session_state.pop("codebooks_message")
@@ -41,12 +43,12 @@ if book is not None and book.version > 1:
                       "Codebooks")
 
 with st.container(border=True):
-    name = st.text_input("Name", value=book.name if book else "", disabled=book is not None,
+    name = st.text_input("Name", value=book.name if book else "", disabled=book is not None or not may_manage,
                          key=f"codebook_name_{choice}")
     description = st.text_area("Description", value=book.description if book else "", key=f"codebook_desc_{choice}",
-                               height=68)
-    edited = label_editor(book, key=f"codebook_labels_{choice}_{book.version if book else 0}")
-    if st.button("Save as new version" if book else "Create codebook", type="primary"):
+                               height=68, disabled=not may_manage)
+    edited = label_editor(book, key=f"codebook_labels_{choice}_{book.version if book else 0}", disabled=not may_manage)
+    if st.button("Save as new version" if book else "Create codebook", type="primary", disabled=not may_manage):
         try:
             labels = labels_from_frame(edited)
         except cb.CodebookError as exc:
@@ -61,13 +63,14 @@ if book is not None:
     left.download_button("⬇ JSON", cb.to_json(book), f"{stem}.json", "application/json", on_click="ignore")
     right.download_button("⬇ YAML", cb.to_yaml(book), f"{stem}.yaml", "application/yaml", on_click="ignore")
 
-with st.expander("Import a codebook (JSON or YAML)"):
-    st.caption("For example:")
-    st.text(cb.to_yaml(cb.Codebook("example", (
-        cb.Label("CR", scope="turn", description="clarification request", colour="#d62728", key="c"),
-        cb.Label("refers-to", scope="span", links_referents=True, colour="#1f77b4", key="r"),
-        cb.Label("success", scope="dialog", colour="#2ca02c")))))
-    upload = st.file_uploader("Codebook file", type=["json", "yaml", "yml"], key="codebook_upload")
-    if upload is not None and st.button("Import"):
-        import_file(coding, upload, coder)
-        st.rerun()
+if may_manage:  # importing saves a new version: for admins only
+    with st.expander("Import a codebook (JSON or YAML)"):
+        st.caption("For example:")
+        st.text(cb.to_yaml(cb.Codebook("example", (
+            cb.Label("CR", scope="turn", description="clarification request", colour="#d62728", key="c"),
+            cb.Label("refers-to", scope="span", links_referents=True, colour="#1f77b4", key="r"),
+            cb.Label("success", scope="dialog", colour="#2ca02c")))))
+        upload = st.file_uploader("Codebook file", type=["json", "yaml", "yml"], key="codebook_upload")
+        if upload is not None and st.button("Import"):
+            import_file(coding, upload, coder)
+            st.rerun()

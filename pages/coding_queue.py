@@ -7,7 +7,7 @@ import streamlit as st
 
 from data_access.coding.queue import empty_sample_reason, sample_items
 from data_access.store import QUEUE_COLUMNS, StoreError
-from ui import cached
+from ui import auth, cached
 from ui.coding import coder_box, store
 from ui.router import ensure_routed
 from ui.store import remembered
@@ -29,8 +29,9 @@ progress = remembered("queues", coding.queues, pd.DataFrame(columns=["queue", "c
 queues = sorted(progress["queue"].unique()) if not progress.empty else []
 
 with st.expander("➕ New queue (or add items to one)", expanded=not queues):
-    corpus = corpus_selector("queue_corpus")
-    loaded = cached.loaded_corpus(corpus)
+    may_manage = auth.allowed(auth.Action.MANAGE, "creating coding queues")
+    corpus = corpus_selector("queue_corpus") if may_manage else None
+    loaded = cached.loaded_corpus(corpus) if corpus is not None else None
     if loaded is not None:
         with st.form("new_queue"):
             name = st.text_input("Queue name", value=f"{corpus}-pilot")
@@ -45,7 +46,9 @@ with st.expander("➕ New queue (or add items to one)", expanded=not queues):
                 names = [c for c in (part.strip() for part in coders.split(",")) if c]
                 try:
                     items = sample_items(loaded, unit, int(n), int(seed), splits, contains or None)
-                    added = coding.create_queue(name, items, names) if items else None
+                    added = coding.create_queue(name, items, names, actor=auth.writer()) if items else None
+                except auth.AccessRefused as exc:
+                    st.error(md_escape(exc))
                 except (ValueError, StoreError) as exc:
                     st.error(f"No queue created: {md_escape(exc)}")
                 else:
@@ -77,6 +80,7 @@ if mine.empty:
     st.info(f"Nothing in {md_escape(queue)} is assigned to {md_escape(me)}.")
     st.stop()
 todo = mine[mine["status"] == "todo"]
+may_tick = auth.allowed(auth.Action.WRITE_OWN, "marking items done")
 st.caption(f"{len(mine) - len(todo)} of {len(mine)} done. Open an item, code it on the Replay, then tick it here.")
 if len(todo):
     first = todo.iloc[0]
@@ -84,14 +88,17 @@ if len(todo):
 edited = st.data_editor(
     mine.assign(done=mine["status"] == "done", link=[f"{served(link)}&coder={quote(me)}" for link in mine["link"]])[
         ["id", "corpus", "dialog_id", "round", "turn", "done", "link"]],
-    hide_index=True, disabled=["id", "corpus", "dialog_id", "round", "turn", "link"], key=f"queue_editor_{queue}",
+    hide_index=True, key=f"queue_editor_{queue}",
+    disabled=["id", "corpus", "dialog_id", "round", "turn", "link"] if may_tick else True,
     column_config={"link": st.column_config.LinkColumn("Replay", display_text="open ▶"),
                    "done": st.column_config.CheckboxColumn("Done")})
 changed = [(int(i), bool(d)) for i, d, was in zip(edited["id"], edited["done"], mine["status"] == "done") if d != was]
 if changed:
     try:
         for item_id, done in changed:
-            coding.set_done(item_id, done)
+            coding.set_done(item_id, done, actor=auth.writer())
+    except auth.AccessRefused as exc:
+        st.error(md_escape(exc))
     except StoreError as exc:  # the ticks stay in the table, to be saved once the store is back
         st.error(f"Not marked: {md_escape(exc)}")
     else:

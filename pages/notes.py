@@ -4,6 +4,7 @@ import streamlit as st
 
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES
 from data_access.store import StoreError, apply_edits
+from ui import auth
 from ui.notes import forget_edits, note_editor_frame, store, table_edits
 from ui.router import ensure_routed
 from ui.store import remembered
@@ -46,24 +47,29 @@ if frame.empty:
             "No note matches these filters (deleted notes are hidden: toggle “Show deleted” to see them too).")
     st.stop()
 
+# A viewer sees the table read only; a coder edits it, and the store refuses edits of another coder's notes.
+may_write = auth.allowed(auth.Action.WRITE_OWN, "editing notes")
+if may_write and auth.sign_in_configured():
+    st.caption(f"Editing as **{md_escape(auth.writer().coder)}**: only your own notes can be changed.")
 editable = served_links(frame.assign(tags=frame["tags"].map(", ".join), deleted=frame["deleted_at"].notna()), "link")
 edited = st.data_editor(
     editable[["id", "corpus", "dialog_id", "round", "turn", "tags", "text", "deleted", "updated_at", "link"]],
-    hide_index=True, key="notes_editor", disabled=["id", "corpus", "dialog_id", "round", "turn", "updated_at", "link"],
+    hide_index=True, key="notes_editor",
+    disabled=["id", "corpus", "dialog_id", "round", "turn", "updated_at", "link"] if may_write else True,
     column_config={"link": st.column_config.LinkColumn("Replay", display_text="open ▶"),
                    "text": st.column_config.TextColumn("Note", width="large")},
 )
 save, discard, _ = st.columns([1, 1, 4])
-if save.button("Save changes", type="primary"):
+if save.button("Save changes", type="primary", disabled=not may_write):
     try:
-        outcome = apply_edits(notes, table_edits(editable, edited))
+        outcome = apply_edits(notes, table_edits(editable, edited), actor=auth.writer())
     except StoreError as exc:  # the edits stay in the table, to be saved once the store is back
         st.error(f"Not saved (your edits are still in the table): {md_escape(exc)}")
     else:
         st.session_state["notes_saved"] = ("warning" if outcome.problems else "success", outcome.message())
         forget_edits()
         st.rerun()
-if discard.button("Discard edits"):
+if discard.button("Discard edits", disabled=not may_write):
     forget_edits()
     st.rerun()
 if "notes_saved" in st.session_state:

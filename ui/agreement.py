@@ -1,5 +1,6 @@
 """The Agreement page's sections: sources (coders, gold, a published layer), statistics per label and overall
-with bootstrap intervals, span and referent agreement, the disagreement browser and adjudication into gold."""
+with bootstrap intervals, span and referent agreement, the disagreement browser and adjudication into gold
+(shown to adjudicators only once signed in; every save names the session's identity, ``ui.auth.writer``)."""
 from __future__ import annotations
 
 import math
@@ -8,12 +9,14 @@ from typing import Optional
 import pandas as pd
 import streamlit as st
 
+from data_access.access import AccessRefused
 from data_access.coding import adjudication, compare
 from data_access.coding.codebook import Codebook
 from data_access.coding.compare import GOLD
 from data_access.export import to_csv_bytes, to_jsonl_bytes
 from data_access.links import replay_link
 from data_access.store import NO_DECISION, CodingStore, GoldConflict, GoldUnit, StoreError, to_common_form
+from ui import auth
 from ui.store import remembered
 from ui.url_state import served
 from ui.widgets import md_escape
@@ -120,7 +123,9 @@ def adjudicate(coding: CodingStore, book: Codebook, scope: str, table: pd.DataFr
     if st.button(f"Copy {what} all chosen coders agree on into gold", key=f"{key}_copy"):
         copy = adjudication.copy_agreed_spans if scope == "span" else adjudication.copy_agreed_labels
         try:
-            written = copy(coding, book, chosen[chosen["coder"] != GOLD], coders, adjudicator)
+            written = copy(coding, book, chosen[chosen["coder"] != GOLD], coders, adjudicator, actor=auth.writer())
+        except AccessRefused as exc:
+            _tell("error", str(exc))
         except StoreError as exc:
             _tell("error", f"Not copied: {exc}")
         else:
@@ -155,6 +160,8 @@ def _save_decision(seen_key: str, save, success: str) -> None:
     except GoldConflict as exc:
         st.session_state[seen_key] = exc.current
         _tell("error", f"Not saved: {exc}")
+    except AccessRefused as exc:
+        _tell("error", str(exc))
     except (StoreError, ValueError) as exc:
         _tell("error", f"Not saved: {exc}")
     else:
@@ -172,7 +179,7 @@ def _decide_labels(coding: CodingStore, book: Codebook, scope: str, row: pd.Seri
     gold = st.multiselect("Gold label(s)", labels, key=f"{key}_gold")
     if st.button("Save to gold", key=f"{key}_save", disabled=not gold):
         _save_decision(seen_key, lambda expected: coding.decide_gold(
-            book, unit, [{"label": name} for name in gold], adjudicator, expected),
+            book, unit, [{"label": name} for name in gold], adjudicator, expected, actor=auth.writer()),
             f"Saved {', '.join(gold)} as gold for {row['dialog_id']}.")
 
 
@@ -190,7 +197,8 @@ def _decide_spans(coding: CodingStore, book: Codebook, row: pd.Series, chosen: p
     if st.button("Save spans to gold", key=f"{key}_save"):
         spans = [candidates[i] for i in keep]
         _save_decision(seen_key, lambda expected: coding.decide_gold(
-            book, adjudication.span_gold_unit(unit), adjudication.gold_span_specs(spans), adjudicator, expected),
+            book, adjudication.span_gold_unit(unit), adjudication.gold_span_specs(spans), adjudicator, expected,
+            actor=auth.writer()),
             f"Saved {len(spans)} gold span(s) for {_place(row)}.")
 
 

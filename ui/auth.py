@@ -5,6 +5,11 @@ Without an ``[auth]`` table nothing changes: one local user, every role, the cod
 With one, ``app.py`` asks for sign-in before any page, the sidebar names the signed-in person and their role,
 and ``identity()`` is what the store checks each write against (``data_access.access``); the role comes from
 the roles file (``DIALOGUE_ROLES``).
+
+Pages ask ``allowed(action, doing)`` before drawing a write control: it says (a caption) why the control is
+read only when the identity may not use it, and ``coding_as(...)`` replaces the free-text coder box once
+signed in. Tests stand in for a signed-in person by patching ``sign_in_configured`` and
+``signed_in_identity`` (AppTest cannot go through the provider); every caller looks them up here.
 """
 from __future__ import annotations
 
@@ -12,9 +17,13 @@ from typing import Optional
 
 import streamlit as st
 
-from data_access.access import Identity, RoleBook, RolesFileError, configured_roles
+# Action and AccessRefused are re-exported for the pages (which import ui, not data_access).
+from data_access.access import AccessRefused, Action, Identity, RoleBook, RolesFileError, configured_roles
 
 from .widgets import md_escape
+
+__all__ = ["AccessRefused", "Action", "allowed", "coding_as", "identity", "require_sign_in", "roles",
+           "sign_in_configured", "signed_in_identity", "writer"]
 
 
 def sign_in_configured() -> bool:
@@ -57,6 +66,34 @@ def identity(local_coder: str = "") -> Identity:
 
         return Identity(coder="", role=Role.VIEWER, signed_in=True)
     return Identity.local(local_coder)
+
+
+def writer() -> Identity:
+    """Who this session's writes are made by: ``identity(current_coder())``, the coder name chosen in the
+    session standing for the local user without sign-in."""
+    from ui.coding import current_coder
+
+    return identity(current_coder())
+
+
+def allowed(action: Action, doing: str, local_coder: str = "", container=None) -> bool:
+    """Whether this session's identity may ``action``; when not, a caption saying why (``doing``: "adding
+    notes", "editing codebooks" ...), so the controls drawn disabled or left out are explained."""
+    person = identity(local_coder)
+    if person.may(action):
+        return True
+    reason = f"{person.who} is a {person.role.label}" if person.coder else "nobody is signed in"
+    (container or st).caption(f"Read only: {md_escape(doing)} needs the {action.needs.label} role, and "
+                              f"{md_escape(reason)}.")
+    return False
+
+
+def coding_as(container=None) -> str:
+    """Signed in: the coder name every write is attributed to, shown instead of a free-text box."""
+    person = identity()
+    (container or st).caption(f"Coding as **{md_escape(person.coder)}**" if person.coder else
+                              "Not coding: sign in first.")
+    return person.coder
 
 
 def require_sign_in() -> None:

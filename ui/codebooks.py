@@ -1,4 +1,5 @@
-"""The Codebooks page's sections: the list, the label editor (saving a new version), import and export."""
+"""The Codebooks page's sections: the list, the label editor (saving a new version), import and export.
+Saving and importing need the admin role once signed in (``ui.auth``); a refusal is said, the edits kept."""
 from __future__ import annotations
 
 from typing import Optional
@@ -6,9 +7,11 @@ from typing import Optional
 import pandas as pd
 import streamlit as st
 
+from data_access.access import AccessRefused
 from data_access.coding import codebook as cb
 from data_access.store import CodingStore
 from data_access.store import StoreError as NotesStoreError
+from ui import auth
 
 EDITOR_COLUMNS = ["name", "description", "colour", "scope", "links_referents", "key"]
 
@@ -45,9 +48,9 @@ def labels_from_frame(frame: pd.DataFrame) -> list[cb.Label]:
     return labels
 
 
-def label_editor(book: Optional[cb.Codebook], key: str) -> pd.DataFrame:
+def label_editor(book: Optional[cb.Codebook], key: str, disabled: bool = False) -> pd.DataFrame:
     return st.data_editor(
-        labels_frame(book), key=key, num_rows="dynamic", hide_index=True, width="stretch",
+        labels_frame(book), key=key, num_rows="dynamic", hide_index=True, width="stretch", disabled=disabled,
         column_config={
             "name": st.column_config.TextColumn("Label", required=True),
             "description": st.column_config.TextColumn("Description", width="large"),
@@ -62,7 +65,10 @@ def label_editor(book: Optional[cb.Codebook], key: str) -> pd.DataFrame:
 def save(coding: CodingStore, name: str, description: str, labels: list[cb.Label], coder: str) -> None:
     try:
         book = cb.check_budget(cb.Codebook(name=name.strip(), labels=tuple(labels), description=description))
-        saved = coding.save_codebook(book, created_by=coder or None)
+        saved = coding.save_codebook(book, created_by=coder or None, actor=auth.writer())
+    except AccessRefused as exc:
+        st.session_state["codebooks_message"] = ("error", str(exc))
+        return
     except (cb.CodebookError, ValueError, NotesStoreError) as exc:
         st.session_state["codebooks_message"] = ("error", f"Not saved: {exc}")
         return
@@ -76,7 +82,10 @@ def import_file(coding: CodingStore, upload, coder: str) -> bool:
     name = str(getattr(upload, "name", "") or "codebook")
     try:
         book = cb.loads(upload.getvalue(), name)
-        saved = coding.save_codebook(book, created_by=coder or None)
+        saved = coding.save_codebook(book, created_by=coder or None, actor=auth.writer())
+    except AccessRefused as exc:
+        st.session_state["codebooks_message"] = ("error", f"Not imported: {exc}")
+        return False
     except (cb.CodebookError, ValueError, NotesStoreError, RecursionError) as exc:
         reason = "nested too deeply to be a codebook" if isinstance(exc, RecursionError) else str(exc)
         if not reason.startswith(f"{name}: "):

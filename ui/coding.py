@@ -24,7 +24,7 @@ from data_access.coding.referents import ReferentCanvas, referent_canvas, refere
 from data_access.coding.rules import CodingContext, Saved, label_colour, links_referents, same_place
 from data_access.store import CodingStore
 from data_access.store import StoreError as NotesStoreError
-from ui import cached
+from ui import auth, cached
 from ui.assets import asset_text
 from ui.store import opened, remembered, unavailable
 from ui.url_state import query_param, set_url
@@ -49,7 +49,10 @@ def current_coder() -> str:
 
 
 def coder_box(key: str, container=None) -> str:
-    """A text box for the coder's name; the name is remembered for the session and put into the URL."""
+    """A text box for the coder's name; the name is remembered for the session and put into the URL. Signed
+    in, no box: the coder is the signed-in identity ("Coding as alice")."""
+    if auth.sign_in_configured():
+        return auth.coding_as(container)
     where = container or st
     widget = f"coder_input_{key}"
     if widget not in st.session_state:
@@ -92,6 +95,9 @@ def _attempt(action: Callable[[], Saved | str]) -> None:
     referents are to be linked next becomes the one the referent picture links."""
     try:
         done = action()
+    except auth.AccessRefused as exc:  # its message says who, what and why ("Not allowed: …")
+        _say("error", str(exc))
+        return
     except (KeyError, ValueError, NotesStoreError) as exc:
         _say("error", f"Not saved: {exc.args[0] if isinstance(exc, KeyError) and exc.args else exc}")
         return
@@ -138,10 +144,12 @@ def _coding_panel(coding: CodingStore, corpus: str, dialog: str, turn: int, roun
         if not coder:
             st.info("Enter your name as coder to start coding.")
             return
+        if not auth.allowed(auth.Action.WRITE_OWN, "coding"):  # a viewer: nothing of theirs to show or change
+            return
         utterances = cached.derived(turn_utterances, corpus, dialog, round_, turn)
         if utterances is None:
             return
-        context = CodingContext.at(corpus, dialog, round_, turn, coder, book)
+        context = CodingContext.at(corpus, dialog, round_, turn, coder, book, actor=auth.writer())
         message = st.session_state.pop("coding_message", None)
         mine = rules.my_annotations(coding, context)
         here = mine[same_place(mine, round_, turn)]
@@ -265,7 +273,7 @@ def _referent_linker(coding: CodingStore, context: CodingContext, here: pd.DataF
 
     def save(values: list) -> None:
         def link() -> str:
-            coding.update_annotation(chosen, referents=values)
+            coding.update_annotation(chosen, referents=values, actor=auth.writer())
             return f"Linked {len(values)} referent(s)."
 
         _attempt(link)
@@ -307,6 +315,10 @@ def _my_annotations(coding: CodingStore, here: pd.DataFrame) -> None:
         span = f" “{row.span_text}” [{row.start}:{row.end}]" if row.scope == "span" else ""
         left.text(f"#{row.id} {row.label} ({row.scope}){span}{refs}")
         if right.button("Delete", key=f"coding_delete_{row.id}"):
-            coding.delete_annotation(int(row.id))
-            _say("success", f"Deleted annotation {row.id} (it stays in the history).")
+            _attempt(partial(_delete, coding, int(row.id)))
             st.rerun()
+
+
+def _delete(coding: CodingStore, annotation_id: int) -> str:
+    coding.delete_annotation(annotation_id, actor=auth.writer())
+    return f"Deleted annotation {annotation_id} (it stays in the history)."

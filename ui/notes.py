@@ -1,7 +1,8 @@
 """Notes in the UI: the panel on the replay page (notes at this turn, add one) and note counts for tables.
 
 The store is the one shared by every page (``ui.store``); nothing here caches note contents, so every tab sees
-what the others saved. A failed save keeps the typed text in the form and says why."""
+what the others saved. A failed save (a refused one too: ``ui.auth``) keeps the typed text in the form and says
+why. Signed in, a note's author is the signed-in coder; a viewer sees the notes and a disabled form."""
 from __future__ import annotations
 
 from typing import Optional
@@ -9,9 +10,11 @@ from typing import Optional
 import pandas as pd
 import streamlit as st
 
+from data_access.access import AccessRefused, Action
 from data_access.links import Place
 from data_access.store import NotesStore
 from data_access.store import StoreError as NotesStoreError
+from ui import auth
 from ui.store import opened, unavailable
 from ui.widgets import md_escape
 
@@ -49,8 +52,8 @@ def _save(form_key: str, corpus: str, dialog_id: str, round: Optional[int], turn
         return
     try:
         notes.add_note(corpus, dialog_id, text, round=round, turn=turn if on_turn else None,
-                       tags=[t for t in tags.split(",") if t.strip()])
-    except (NotesStoreError, ValueError, AttributeError) as exc:
+                       tags=[t for t in tags.split(",") if t.strip()], actor=auth.writer())
+    except (NotesStoreError, ValueError, AttributeError, AccessRefused) as exc:
         state[f"{form_key}_message"] = ("error", f"Not saved — your text is still in the form: {exc}")
         return
     state[f"{form_key}_text"], state[f"{form_key}_tags"] = "", ""
@@ -85,13 +88,18 @@ def notes_panel(corpus: str, dialog_id: str, turn: Optional[int], round: Optiona
                         st.caption(f"The first {SHOWN_NOTE_CHARS:,} of {len(note.text):,} characters; the whole note is "
                                    "on the Notes page and in its downloads.")
         form_key = f"note_form_{corpus}"
+        may_write = auth.allowed(Action.WRITE_OWN, "adding notes")
+        if may_write and auth.sign_in_configured():
+            st.caption(f"Notes are saved as **{md_escape(auth.writer().coder)}**.")
         with st.form(form_key, border=False):
+            # Only the button follows the role: a box drawn disabled would be a new widget and lose its text.
             st.text_area("New note", key=f"{form_key}_text", placeholder="What do you notice here?")
             left, right = st.columns([3, 2])
             left.text_input("Tags (comma-separated)", key=f"{form_key}_tags", placeholder="e.g. repair, spatial")
             right.radio("Attach to", ["this turn", "the whole dialog"], key=f"{form_key}_scope", horizontal=True,
                         disabled=turn is None)
-            st.form_submit_button("Save note", on_click=_save, args=(form_key, corpus, dialog_id, round, turn))
+            st.form_submit_button("Save note", on_click=_save, args=(form_key, corpus, dialog_id, round, turn),
+                                  disabled=not may_write)
         message = st.session_state.pop(f"{form_key}_message", None)
         if message:
             getattr(st, message[0])(message[1])

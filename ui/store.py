@@ -4,7 +4,9 @@ cannot be reached.
 ``shared_store()`` returns the cached ``data_access.store.Store`` for ``DIALOGUE_NOTES_DB``: the Notes page,
 the Replay's notes and coding panels, Codebooks, Agreement and the Coding queue all use the same one, so a
 PostgreSQL store costs one connection pool per process (``DIALOGUE_STORE_POOL_SIZE`` connections at most),
-not a connection per page and thread.
+not a connection per page and thread. With sign-in configured (``ui.auth``) the store is opened with
+``sign_in=True``: every write must name a signed-in actor, which every write of ``ui/`` passes
+(``ui.auth.identity(current_coder())``).
 
 When the server stops while the app runs, every store call raises a ``StoreError`` with the URL's password
 hidden; panels show ``unavailable(...)`` instead of Streamlit's error box, keep what the user typed (their
@@ -19,6 +21,7 @@ import streamlit as st
 
 from data_access.sources import notes_db_target
 from data_access.store import Store, StoreError, StoreUnavailable
+from ui import auth
 from ui.widgets import md_escape
 
 T = TypeVar("T")
@@ -38,13 +41,14 @@ def _run_token() -> Optional[int]:
 
 
 @st.cache_resource(show_spinner=False)
-def _open(target: str) -> Store:
-    return Store(target)
+def _open(target: str, sign_in: bool) -> Store:
+    return Store(target, sign_in=sign_in)
 
 
 def shared_store() -> Store:
-    """The store of ``DIALOGUE_NOTES_DB`` (raises ``StoreError`` when it cannot be opened)."""
-    return _open(str(notes_db_target()))
+    """The store of ``DIALOGUE_NOTES_DB`` (raises ``StoreError`` when it cannot be opened); with sign-in
+    configured it refuses every write without a signed-in actor (``ui.auth.identity``)."""
+    return _open(str(notes_db_target()), auth.sign_in_configured())
 
 
 def opened(what: str) -> Optional[Store]:

@@ -105,11 +105,11 @@ def label_gold_unit(scope: str, corpus: str, dialog_id: str, round_: Optional[in
 
 
 def save_gold_spans(store: CodingStore, book: Codebook, unit: SpanUnit, spans: Iterable[SpanCandidate],
-                    adjudicator: str, expected=None) -> int:
+                    adjudicator: str, expected=None, actor=None) -> int:
     """Make ``spans`` the gold spans of the utterance ``unit``: earlier gold spans there are replaced (an empty
     ``spans`` clears them). Returns how many were written; ``GoldConflict`` when someone else decided it."""
     spans = list(spans)
-    store.decide_gold(book, span_gold_unit(unit), gold_span_specs(spans), adjudicator, expected)
+    store.decide_gold(book, span_gold_unit(unit), gold_span_specs(spans), adjudicator, expected, actor=actor)
     return len(spans)
 
 
@@ -121,17 +121,17 @@ def gold_span_specs(spans: Iterable[SpanCandidate]) -> list[dict]:
 
 def save_gold_labels(store: CodingStore, book: Codebook, scope: str, corpus: str, dialog_id: str,
                      round_: Optional[int], turn: Optional[int], labels: Iterable[str], adjudicator: str,
-                     expected=None) -> int:
+                     expected=None, actor=None) -> int:
     """Make ``labels`` the gold labels (turn or dialog ``scope``) of one unit, replacing an earlier decision;
     ``GoldConflict`` when someone else decided it meanwhile."""
     labels = list(labels)
     store.decide_gold(book, label_gold_unit(scope, corpus, dialog_id, round_, turn),
-                      [{"label": name} for name in labels], adjudicator, expected)
+                      [{"label": name} for name in labels], adjudicator, expected, actor=actor)
     return len(labels)
 
 
 def copy_agreed_labels(store: CodingStore, book: Codebook, frame: pd.DataFrame, coders: Sequence[str],
-                       adjudicator: str) -> int:
+                       adjudicator: str, actor=None) -> int:
     """Every turn / dialog unit all ``coders`` labelled alike becomes gold, unless gold already decided it
     (also when someone decides it while this runs)."""
     gold = store.annotations(codebook=book.name, layer=GOLD)
@@ -144,14 +144,14 @@ def copy_agreed_labels(store: CodingStore, book: Codebook, frame: pd.DataFrame, 
         scope = book.label(labels[0]).scope if labels else "turn"
         try:
             written += save_gold_labels(store, book, scope, corpus, dialog, round_, turn if turn is not None else 1,
-                                        labels, adjudicator, expected=NO_DECISION)
+                                        labels, adjudicator, expected=NO_DECISION, actor=actor)
         except GoldConflict:
             continue
     return written
 
 
 def copy_agreed_spans(store: CodingStore, book: Codebook, frame: pd.DataFrame, coders: Sequence[str],
-                      adjudicator: str) -> int:
+                      adjudicator: str, actor=None) -> int:
     """The spans all ``coders`` of a dialog put identically become gold, in utterances gold has not decided."""
     gold = store.annotations(codebook=book.name, layer=GOLD)
     decided = {span_unit(r) for r in gold[gold["scope"] == "span"].itertuples(index=False)}
@@ -159,7 +159,7 @@ def copy_agreed_spans(store: CodingStore, book: Codebook, frame: pd.DataFrame, c
     for unit, spans in agreed_spans(frame, coders).items():
         if unit not in decided:
             try:
-                written += save_gold_spans(store, book, unit, spans, adjudicator, expected=NO_DECISION)
+                written += save_gold_spans(store, book, unit, spans, adjudicator, expected=NO_DECISION, actor=actor)
             except GoldConflict:
                 continue
     return written

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Optional
 
 import pandas as pd
 
+from ..access import Identity
 from ..corpora import corpus_module
 from .codebook import Codebook
 
@@ -41,12 +42,14 @@ class CodingContext:
     coder: str
     codebook: Codebook
     replay_in_rounds: bool
+    actor: Optional[Identity] = None  # who the store checks each save against (data_access.access)
 
     @classmethod
     def at(cls, corpus: str, dialog: str, round: Optional[int], turn: int, coder: str,
-           codebook: Codebook) -> "CodingContext":
+           codebook: Codebook, actor: Optional[Identity] = None) -> "CodingContext":
         """The context of a step of ``corpus``, with the corpus's ``REPLAY_IN_ROUNDS`` from its package."""
-        return cls(corpus, dialog, round, turn, coder, codebook, bool(corpus_module(corpus).REPLAY_IN_ROUNDS))
+        return cls(corpus, dialog, round, turn, coder, codebook, bool(corpus_module(corpus).REPLAY_IN_ROUNDS),
+                   actor)
 
     def place(self, scope: str) -> tuple[Optional[int], Optional[int]]:
         """(round, turn) where a label of ``scope`` coded here is stored: a dialog label has no turn."""
@@ -110,7 +113,7 @@ def save_span(store: CodingStore, context: CodingContext, utterances: pd.DataFra
                       f"character(s) (offsets 0..{len(text)}, end exclusive, after the start).")
     new = store.add_annotation(context.corpus, context.dialog, codebook=context.codebook, label=entry.name,
                                coder=context.coder, round=context.round, turn=context.turn, utterance=utterance,
-                               start=start, end=end, span_text=text[start:end])
+                               start=start, end=end, span_text=text[start:end], actor=context.actor)
     if entry.links_referents:
         return Saved(f"Saved “{text[start:end]}” as {entry.name} — now click its referents.", new)
     return Saved(f"Saved “{text[start:end]}” as {entry.name}.")
@@ -125,9 +128,9 @@ def toggle_label(store: CodingStore, context: CodingContext, name: str) -> Saved
                     & (mine["scope"] == label.scope)]
     if len(existing):
         for annotation_id in existing["id"]:
-            store.delete_annotation(int(annotation_id))
+            store.delete_annotation(int(annotation_id), actor=context.actor)
         return Saved(f"Removed {name}.")
     new = store.add_annotation(context.corpus, context.dialog, codebook=context.codebook, label=name,
                                coder=context.coder, round=stored_round(label.scope, context.round, context.replay_in_rounds),
-                               turn=context.turn)
+                               turn=context.turn, actor=context.actor)
     return Saved(f"Saved {name}.", new if label.links_referents else None)

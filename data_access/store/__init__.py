@@ -7,7 +7,8 @@ which lists the notes through ``store.notes``). One ``Store`` per database is me
 and thread (``ui/store.py`` caches it); on PostgreSQL it holds one connection pool.
 
 Modules: ``database`` (SQLite / PostgreSQL access, the pool, errors), ``schema`` (the migrations), ``notes``,
-``coding``, ``redaction`` (passwords out of every message), ``values`` (timestamps and place fields). A place
+``coding``, ``redaction`` (passwords out of every message), ``values`` (timestamps and place fields),
+``acting`` (the identity each write is checked against: every write method takes ``actor=``). A place
 in a dialog is a ``data_access.links.Place``. See docs/store.md.
 """
 from __future__ import annotations
@@ -66,12 +67,16 @@ __all__ = [
 
 
 class Store:
-    """One database and the parts of the store on it: ``notes`` and ``coding`` (composed, sharing ``db``)."""
+    """One database and the parts of the store on it: ``notes`` and ``coding`` (composed, sharing ``db``).
 
-    def __init__(self, target: Union[str, Path, Database, None] = None):
+    ``sign_in``: the deployment has sign-in, so every write needs a signed-in ``actor`` (``data_access.access``);
+    without it a write with no actor is the local user's, who may do everything."""
+
+    def __init__(self, target: Union[str, Path, Database, None] = None, *, sign_in: bool = False):
         self.db: Database = open_migrated(target)
-        self.notes = NotesStore(self.db)
-        self.coding = CodingStore(self.db, notes=self.notes)
+        self.sign_in = sign_in
+        self.notes = NotesStore(self.db, sign_in=sign_in)
+        self.coding = CodingStore(self.db, notes=self.notes, sign_in=sign_in)
         self.location = self.db.describe()  # the path, or the URL without its password
 
     def close(self) -> None:

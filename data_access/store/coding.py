@@ -28,8 +28,10 @@ from typing import Iterable, Optional, Sequence, Union
 
 import pandas as pd
 
+from ..access import Action, Identity, attributed, check
 from ..coding import codebook as cb
 from ..links import Place
+from .acting import acting
 from .database import Database
 from .notes import NoteConflict, NoteNotFound, NotesStore, open_migrated
 from .values import now as _now
@@ -44,11 +46,11 @@ ANNOTATION_FRAME_COLUMNS = ["id", "kind", "corpus", "dialog_id", "round", "turn"
                             "layer", "comment", "created_at", "updated_at", "deleted_at", "link"]
 LAYERS = ("coding", "gold")
 _SELECT = ("SELECT id, corpus, dialog_id, round, turn, utterance, scope, start_char, end_char, span_text, codebook, "
-           "codebook_version, label, referents, coder, layer, comment, created_at, updated_at, deleted_at "
-           "FROM annotations")
+           "codebook_version, label, referents, coder, layer, comment, created_at, updated_at, deleted_at, "
+           "changed_by FROM annotations")
 _KEYS = ("id", "corpus", "dialog_id", "round", "turn", "utterance", "scope", "start", "end", "span_text",
          "codebook", "codebook_version", "label", "referents", "coder", "layer", "comment", "created_at",
-         "updated_at", "deleted_at")
+         "updated_at", "deleted_at", "changed_by")
 QUEUE_COLUMNS = ["id", "queue", "corpus", "dialog_id", "round", "turn", "coder", "status", "position",
                  "created_at", "done_at", "link"]
 
@@ -81,20 +83,32 @@ def _referents(values: Optional[Iterable]) -> list[str]:
 
 class CodingStore:
     """Codebooks, annotations, gold decisions and queues in the store at ``target`` (a path, a URL, or an open
-    ``Database``); ``notes`` is the notes store listed with ``include_notes`` (default: one on the same database)."""
+    ``Database``); ``notes`` is the notes store listed with ``include_notes`` (default: one on the same database).
 
-    def __init__(self, target: Union[str, Path, Database, None] = None, notes: Optional[NotesStore] = None):
-        self.notes_store = notes if notes is not None else NotesStore(open_migrated(target))
+    Every write takes the acting identity (``actor``) and checks it in its transaction (``data_access.access``):
+    coders write their own annotations and queue items (by the *stored* coder for edits), the gold layer needs an
+    adjudicator, codebooks and queues an admin. With ``sign_in`` a write without a signed-in actor is refused;
+    without, a missing actor is the local user writing as the coder the call names."""
+
+    def __init__(self, target: Union[str, Path, Database, None] = None, notes: Optional[NotesStore] = None, *,
+                 sign_in: bool = False):
+        self.sign_in = sign_in
+        self.notes_store = notes if notes is not None else NotesStore(open_migrated(target), sign_in=sign_in)
         self.db: Database = self.notes_store.db
         self.path = self.notes_store.path
         self.location = self.notes_store.location
 
     # -- codebooks ---------------------------------------------------------------------------------------------
 
-    def save_codebook(self, codebook: cb.Codebook, created_by: Optional[str] = None) -> cb.Codebook:
+    def save_codebook(self, codebook: cb.Codebook, created_by: Optional[str] = None, *,
+                      actor: Optional[Identity] = None) -> cb.Codebook:
         """Save as the next version of its name (1 for a new name); returns the saved, versioned codebook.
 
-        Saving labels identical to the latest version returns that version unchanged."""
+        Saving labels identical to the latest version returns that version unchanged. Needs an admin."""
+        what = f"saving codebook {codebook.name!r}"
+        identity = acting(actor, self.sign_in, what, created_by)
+        check(identity, Action.MANAGE, what=what)
+        created_by = attributed(identity, created_by, what) or None
         latest = self.codebook(codebook.name, missing_ok=True)
         if latest is not None and latest.labels == codebook.labels and latest.description == codebook.description:
             return latest
@@ -105,9 +119,10 @@ class CodingStore:
                 row = cur.execute("SELECT MAX(version) FROM codebooks WHERE name = ?", [codebook.name]).fetchone()
                 version = (row[0] or 0) + 1
                 inserted = cur.execute(
-                    "INSERT INTO codebooks (name, version, description, labels, created_by, created_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name, version) DO NOTHING RETURNING id",
-                    [codebook.name, version, codebook.description, labels, created_by, now]).fetchone()
+                    "INSERT INTO codebooks (name, version, description, labels, created_by, created_at, changed_by) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name, version) DO NOTHING RETURNING id",
+                    [codebook.name, version, codebook.description, labels, created_by, now,
+                     identity.signature]).fetchone()
             if inserted is not None:
                 return cb.Codebook(codebook.name, codebook.labels, codebook.description, version,
                                    created_by or "", now)
@@ -160,14 +175,20 @@ class CodingStore:
         layer: str = "coding",
         comment: str = "",
         uid: Optional[str] = None,
+        actor: Optional[Identity] = None,
     ) -> int:
         """Save one annotation and return its id. The label's scope (from the saved codebook version) decides
-        which place fields are needed. Saving the same ``uid`` twice returns the first id (no duplicate)."""
-        row = _annotation_row(corpus, dialog_id, codebook=codebook, label=label, coder=coder, round=round, turn=turn,
-                              utterance=utterance, start=start, end=end, span_text=span_text, referents=referents,
-                              layer=layer, comment=comment, uid=uid)
+        which place fields are needed. Saving the same ``uid`` twice returns the first id (no duplicate).
+        Signed in, ``coder`` must be the actor's own coder name; the gold layer needs an adjudicator."""
+        what = "adding a gold annotation" if layer == GOLD_LAYER else "adding an annotation"
         with self.db.write() as cur:
-            return _insert_annotation(cur, row, _now())
+            identity = acting(actor, self.sign_in, what, coder)
+            check(identity, Action.WRITE_GOLD if layer == GOLD_LAYER else Action.WRITE_OWN, what=what)
+            coder = attributed(identity, coder, what) if identity.signed_in else coder
+            row = _annotation_row(corpus, dialog_id, codebook=codebook, label=label, coder=coder, round=round,
+                                  turn=turn, utterance=utterance, start=start, end=end, span_text=span_text,
+                                  referents=referents, layer=layer, comment=comment, uid=uid)
+            return _insert_annotation(cur, row, _now(), identity.signature)
 
     # -- gold decisions --------------------------------------------------------------------------------------
 
@@ -177,15 +198,19 @@ class CodingStore:
             return _current_decision(cur, codebook, unit, lock=False)
 
     def decide_gold(self, codebook: cb.Codebook, unit: "GoldUnit", annotations: Sequence[dict], adjudicator: str,
-                    expected=None) -> "GoldDecision":
+                    expected=None, *, actor: Optional[Identity] = None) -> "GoldDecision":
         """Make ``annotations`` the gold of ``unit``, in one transaction: its earlier gold annotations are
         replaced (soft-deleted; an empty list clears them) and the unit's one decision row names ``adjudicator``.
 
         Each annotation is a dict of ``add_annotation`` keywords (``label``, and ``start``/``end``/``span_text``/
         ``referents`` for spans); the place comes from ``unit``. ``expected`` is the decision the adjudicator saw:
         a ``GoldDecision``, ``NO_DECISION`` (the unit looked undecided), or None (replace only one's own
-        decision). Anything else found raises ``GoldConflict`` naming who decided and when; nothing is written."""
-        adjudicator = _coder(adjudicator)
+        decision). Anything else found raises ``GoldConflict`` naming who decided and when; nothing is written.
+        Needs an adjudicator; signed in, ``adjudicator`` must be the actor's own coder name."""
+        what = f"deciding the gold of {unit.describe()}"
+        identity = acting(actor, self.sign_in, what, adjudicator)
+        check(identity, Action.WRITE_GOLD, what=what)
+        adjudicator = _coder(attributed(identity, adjudicator, what) if identity.signed_in else adjudicator)
         rows = [_annotation_row(unit.place.corpus, unit.place.dialog_id, codebook=codebook, coder=adjudicator,
                                 round=unit.place.round, turn=unit.place.step if unit.scope != "dialog" else None,
                                 utterance=unit.utterance, layer=GOLD_LAYER, **spec) for spec in annotations]
@@ -196,31 +221,34 @@ class CodingStore:
         with self.db.write() as cur:
             inserted = cur.execute(
                 "INSERT INTO gold_decisions (codebook, unit, scope, corpus, dialog_id, round, turn, utterance, "
-                "decided_by, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (codebook, unit) "
-                "DO NOTHING RETURNING id",
+                "decided_by, decided_at, changed_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (codebook, unit) DO NOTHING RETURNING id",
                 [codebook.name, unit.key(), unit.scope, unit.place.corpus, unit.place.dialog_id, unit.place.round,
-                 unit.place.step, unit.utterance, adjudicator, now]).fetchone()
+                 unit.place.step, unit.utterance, adjudicator, now, identity.signature]).fetchone()
             # A new row: the unit had no decision row (gold written before decisions were recorded counts as
             # one). An existing row: read it locked, so a concurrent decision waits for this one, then sees it.
             current = _current_decision(cur, codebook.name, unit, lock=True, ignore_row=inserted is not None)
             _check_expected(unit, current, expected, adjudicator)
             if inserted is None:
-                cur.execute("UPDATE gold_decisions SET decided_by = ?, decided_at = ? WHERE codebook = ? AND unit = ?",
-                            [adjudicator, now, codebook.name, unit.key()])
+                cur.execute("UPDATE gold_decisions SET decided_by = ?, decided_at = ?, changed_by = ? "
+                            "WHERE codebook = ? AND unit = ?",
+                            [adjudicator, now, identity.signature, codebook.name, unit.key()])
             for old in _live_gold(cur, codebook.name, unit, lock=False):
                 self._revision(cur, old, "delete", now)
-                cur.execute("UPDATE annotations SET deleted_at = ?, updated_at = ? WHERE id = ?", [now, now, old["id"]])
+                cur.execute("UPDATE annotations SET deleted_at = ?, updated_at = ?, changed_by = ? WHERE id = ?",
+                            [now, now, identity.signature, old["id"]])
             for row in rows:
-                _insert_annotation(cur, row, now)
+                _insert_annotation(cur, row, now, identity.signature)
         return GoldDecision(adjudicator, now)
 
     def update_annotation(self, annotation_id: int, *, label: Optional[str] = None,
                           referents: Optional[Iterable] = None, comment: Optional[str] = None,
                           start: Optional[int] = None, end: Optional[int] = None, span_text: Optional[str] = None,
-                          expected_updated_at=None) -> None:
+                          expected_updated_at=None, actor: Optional[Identity] = None) -> None:
         """Change a live annotation (same codebook version); the previous version goes into its history."""
         with self.db.write() as cur:
             current = self._live_annotation(cur, annotation_id)
+            identity = self._owner_checked(actor, current, f"editing annotation {annotation_id}")
             if expected_updated_at is not None and _timestamp_text(expected_updated_at) != current["updated_at"]:
                 raise AnnotationConflict(f"annotation {annotation_id} was changed in another session at "
                                          f"{current['updated_at']}")
@@ -246,26 +274,40 @@ class CodingStore:
             now = _now()
             self._revision(cur, current, "update", now)
             cur.execute("UPDATE annotations SET label = ?, referents = ?, comment = ?, start_char = ?, end_char = ?, "
-                        "span_text = ?, updated_at = ? WHERE id = ?",
+                        "span_text = ?, updated_at = ?, changed_by = ? WHERE id = ?",
                         [new["label"], json.dumps(new["referents"], ensure_ascii=False), new["comment"], new["start"],
-                         new["end"], new["span_text"], now, current["id"]])
+                         new["end"], new["span_text"], now, identity.signature, current["id"]])
 
-    def delete_annotation(self, annotation_id: int) -> None:
+    def delete_annotation(self, annotation_id: int, *, actor: Optional[Identity] = None) -> None:
         with self.db.write() as cur:
             current = self._live_annotation(cur, annotation_id)
+            identity = self._owner_checked(actor, current, f"deleting annotation {annotation_id}")
             now = _now()
             self._revision(cur, current, "delete", now)
-            cur.execute("UPDATE annotations SET deleted_at = ?, updated_at = ? WHERE id = ?", [now, now, current["id"]])
+            cur.execute("UPDATE annotations SET deleted_at = ?, updated_at = ?, changed_by = ? WHERE id = ?",
+                        [now, now, identity.signature, current["id"]])
 
-    def restore_annotation(self, annotation_id: int) -> None:
+    def restore_annotation(self, annotation_id: int, *, actor: Optional[Identity] = None) -> None:
         with self.db.write() as cur:
             row = cur.execute(_SELECT + " WHERE id = ?" + cur.lock_clause, [int(annotation_id)]).fetchone()
-            if row is None or row[-1] is None:
+            if row is None or _annotation(row)["deleted_at"] is None:
                 raise AnnotationNotFound(f"there is no deleted annotation {annotation_id}")
             current = _annotation(row)
+            identity = self._owner_checked(actor, current, f"restoring annotation {annotation_id}")
             now = _now()
             self._revision(cur, current, "restore", now)
-            cur.execute("UPDATE annotations SET deleted_at = NULL, updated_at = ? WHERE id = ?", [now, current["id"]])
+            cur.execute("UPDATE annotations SET deleted_at = NULL, updated_at = ?, changed_by = ? WHERE id = ?",
+                        [now, identity.signature, current["id"]])
+
+    def _owner_checked(self, actor: Optional[Identity], current: dict, what: str) -> Identity:
+        """The actor, once allowed to change the stored annotation ``current``: a coding-layer annotation is its
+        stored coder's alone; a gold one is any adjudicator's."""
+        identity = acting(actor, self.sign_in, what, current["coder"])
+        if current["layer"] == GOLD_LAYER:
+            check(identity, Action.WRITE_GOLD, what=what)
+        else:
+            check(identity, Action.WRITE_OWN, owner=current["coder"], what=what)
+        return identity
 
     @staticmethod
     def _live_annotation(cur, annotation_id: int) -> dict:
@@ -278,10 +320,11 @@ class CodingStore:
     @staticmethod
     def _revision(cur, current: dict, action: str, now: str) -> None:
         cur.execute("INSERT INTO annotation_revisions (annotation_id, action, label, referents, start_char, end_char, "
-                    "comment, coder, version_updated_at, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "comment, coder, version_updated_at, recorded_at, changed_by) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [current["id"], action, current["label"], json.dumps(current["referents"], ensure_ascii=False),
                      current["start"], current["end"], current["comment"], current["coder"], current["updated_at"],
-                     now])
+                     now, current["changed_by"]])
 
     def get_annotation(self, annotation_id: int) -> dict:
         with self.db.read() as cur:
@@ -291,18 +334,20 @@ class CodingStore:
         return _annotation(row)
 
     def annotation_history(self, annotation_id: int) -> pd.DataFrame:
-        """Every version, oldest first, the current one last (``action`` = "current" or "deleted")."""
+        """Every version, oldest first, the current one last (``action`` = "current" or "deleted"); ``changed_by``
+        is who saved that version (empty for versions saved before it was kept)."""
         current = self.get_annotation(annotation_id)
         with self.db.read() as cur:
             rows = cur.execute("SELECT action, label, referents, start_char, end_char, comment, coder, "
-                               "version_updated_at, recorded_at FROM annotation_revisions WHERE annotation_id = ? "
-                               "ORDER BY revision_id", [int(annotation_id)]).fetchall()
+                               "version_updated_at, recorded_at, changed_by FROM annotation_revisions "
+                               "WHERE annotation_id = ? ORDER BY revision_id", [int(annotation_id)]).fetchall()
         records = [{"action": r[0], "label": r[1], "referents": json.loads(r[2]), "start": r[3], "end": r[4],
-                    "comment": r[5], "coder": r[6], "updated_at": r[7], "replaced_at": r[8]} for r in rows]
+                    "comment": r[5], "coder": r[6], "updated_at": r[7], "replaced_at": r[8], "changed_by": r[9]}
+                   for r in rows]
         records.append({"action": "deleted" if current["deleted_at"] else "current", "label": current["label"],
                         "referents": current["referents"], "start": current["start"], "end": current["end"],
                         "comment": current["comment"], "coder": current["coder"],
-                        "updated_at": current["updated_at"], "replaced_at": None})
+                        "updated_at": current["updated_at"], "replaced_at": None, "changed_by": current["changed_by"]})
         frame = pd.DataFrame.from_records(records)
         frame.insert(0, "version", range(1, len(frame) + 1))
         frame["updated_at"] = pd.to_datetime(frame["updated_at"], utc=True, format="ISO8601")
@@ -363,10 +408,14 @@ class CodingStore:
 
     # -- coding queues ---------------------------------------------------------------------------------------
 
-    def create_queue(self, queue: str, items: Sequence[Union[Place, tuple]], coders: Sequence[str]) -> int:
+    def create_queue(self, queue: str, items: Sequence[Union[Place, tuple]], coders: Sequence[str], *,
+                     actor: Optional[Identity] = None) -> int:
         """Assign every item — a ``Place``, or a (corpus, dialog_id, round, turn) tuple — to every coder, in the
         given order. Adding the same item for the same coder again keeps its status. Returns how many
-        assignments are new."""
+        assignments are new. Needs an admin."""
+        what = f"creating coding queue {queue!r}"
+        identity = acting(actor, self.sign_in, what)
+        check(identity, Action.MANAGE, what=what)
         queue = _required_text(queue, "queue")
         coders = [_coder(c) for c in coders]
         if not coders:
@@ -382,9 +431,10 @@ class CodingStore:
                 for coder in coders:
                     inserted = cur.execute(
                         "INSERT INTO queue_items (queue, item_key, corpus, dialog_id, round, turn, coder, position, "
-                        "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (queue, item_key, coder) "
-                        "DO NOTHING RETURNING id",
-                        [queue, key, corpus, str(dialog_id), round_, turn, coder, position, now]).fetchone()
+                        "created_at, changed_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                        "ON CONFLICT (queue, item_key, coder) DO NOTHING RETURNING id",
+                        [queue, key, corpus, str(dialog_id), round_, turn, coder, position, now,
+                         identity.signature]).fetchone()
                     added += inserted is not None
         return added
 
@@ -407,12 +457,18 @@ class CodingStore:
             frame[column] = frame[column].astype("Int64")
         return frame
 
-    def set_done(self, item_id: int, done: bool = True) -> None:
+    def set_done(self, item_id: int, done: bool = True, *, actor: Optional[Identity] = None) -> None:
+        """Mark a queue item done (or to do again): only the coder it is assigned to may."""
+        what = f"marking queue item {item_id} {'done' if done else 'to do'}"
         with self.db.write() as cur:
-            found = cur.execute("UPDATE queue_items SET status = ?, done_at = ? WHERE id = ? RETURNING id",
-                                ["done" if done else "todo", _now() if done else None, int(item_id)]).fetchone()
-        if found is None:
-            raise KeyError(f"there is no queue item {item_id}")
+            found = cur.execute("SELECT coder FROM queue_items WHERE id = ?" + cur.lock_clause,
+                                [int(item_id)]).fetchone()
+            if found is None:
+                raise KeyError(f"there is no queue item {item_id}")
+            identity = acting(actor, self.sign_in, what, found[0])
+            check(identity, Action.WRITE_OWN, owner=found[0], what=what)
+            cur.execute("UPDATE queue_items SET status = ?, done_at = ?, changed_by = ? WHERE id = ?",
+                        ["done" if done else "todo", _now() if done else None, identity.signature, int(item_id)])
 
     def queues(self) -> pd.DataFrame:
         """Progress per queue and coder: queue, coder, items, done, next (the first item still to do)."""
@@ -464,17 +520,17 @@ def _annotation_row(corpus, dialog_id, *, codebook: cb.Codebook, label: str, cod
     return row
 
 
-def _insert_annotation(cur, row: dict, now: str) -> int:
+def _insert_annotation(cur, row: dict, now: str, changed_by: Optional[str]) -> int:
     """INSERT one validated row inside the caller's transaction; the same ``uid`` again returns the first id."""
     inserted = cur.execute(
         "INSERT INTO annotations (uid, corpus, dialog_id, round, turn, utterance, scope, start_char, end_char, "
         "span_text, codebook, codebook_version, label, referents, coder, layer, comment, created_at, "
-        "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "updated_at, changed_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
         "ON CONFLICT (uid) DO NOTHING RETURNING id",
         [row["uid"], row["corpus"], row["dialog_id"], row["round"], row["turn"], row["utterance"],
          row["scope"], row["start"], row["end"], row["span_text"], row["codebook"], row["codebook_version"],
          row["label"], json.dumps(row["referents"], ensure_ascii=False), row["coder"], row["layer"],
-         row["comment"], now, now]).fetchone()
+         row["comment"], now, now, changed_by]).fetchone()
     if inserted is None:
         inserted = cur.execute("SELECT id FROM annotations WHERE uid = ?", [row["uid"]]).fetchone()
     return int(inserted[0])

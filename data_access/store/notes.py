@@ -33,10 +33,12 @@ from typing import BinaryIO, Iterable, Optional, TextIO, Union
 
 import pandas as pd
 
+from ..access import AccessRefused, Action, Identity, attributed, check
 from ..export import to_csv_bytes, to_jsonl_bytes
 from ..links import Place
 from ..sources import notes_db_target
 from . import schema
+from .acting import acting
 from .database import Cursor, Database, StoreError, open_database
 from .values import now as _now
 from .values import optional_step as _optional_step
@@ -49,9 +51,9 @@ SCHEMA_VERSION = schema.SCHEMA_VERSION
 NOTE_COLUMNS = ["id", "corpus", "dialog_id", "round", "turn", "tags", "text", "author",
                 "created_at", "updated_at", "deleted_at", "link"]
 HISTORY_COLUMNS = ["note_id", "version", "action", "round", "turn", "tags", "text", "author",
-                   "updated_at", "replaced_at"]
-_SELECT_NOTE = ("SELECT id, corpus, dialog_id, round, turn, tags, text, author, created_at, updated_at, deleted_at "
-                "FROM notes")
+                   "updated_at", "replaced_at", "changed_by"]
+_SELECT_NOTE = ("SELECT id, corpus, dialog_id, round, turn, tags, text, author, created_at, updated_at, deleted_at, "
+                "changed_by FROM notes")
 
 _UNCHANGED = object()
 
@@ -110,10 +112,15 @@ class NotesStore:
     ``DIALOGUE_NOTES_DB``), or an open ``Database`` shared with the rest of the store (``data_access.store.Store``);
     created and migrated on first use (safe when many processes do it at once).
 
-    Safe to share between threads and processes (SQLite: no open connection; PostgreSQL: a connection pool)."""
+    Safe to share between threads and processes (SQLite: no open connection; PostgreSQL: a connection pool).
 
-    def __init__(self, target: Union[str, Path, Database, None] = None):
+    Every write takes the acting identity (``actor``) and is checked against it in its transaction: a coder
+    writes notes under their own name and edits only notes whose stored author is theirs. With ``sign_in`` a
+    write without a signed-in actor is refused; without, a missing actor is the local user (``acting.py``)."""
+
+    def __init__(self, target: Union[str, Path, Database, None] = None, *, sign_in: bool = False):
         self.db: Database = open_migrated(target)
+        self.sign_in = sign_in
         self.path = getattr(self.db, "path", None)  # the SQLite file (None for PostgreSQL)
         self.location = self.db.describe()  # for messages: the path, or the URL without its password
 
@@ -133,10 +140,16 @@ class NotesStore:
         turn: Optional[int] = None,
         tags: Union[str, Iterable[str], None] = None,
         author: Optional[str] = None,
+        actor: Optional[Identity] = None,
     ) -> int:
-        """Save a new note and return its id. ``turn=None``: a note on the whole dialog (or round)."""
-        row = new_note_row(corpus, dialog_id, text, round, turn, tags, author)
+        """Save a new note and return its id. ``turn=None``: a note on the whole dialog (or round). Signed in,
+        the author is the actor's coder name (another name is refused as a forgery)."""
+        what = "adding a note"
         with self.db.write() as conn:
+            identity = acting(actor, self.sign_in, what, author)
+            check(identity, Action.WRITE_OWN, what=what)
+            row = new_note_row(corpus, dialog_id, text, round, turn, tags, attributed(identity, author, what))
+            row["changed_by"] = identity.signature
             return insert_note_row(conn, row)
 
     def update_note(
@@ -149,13 +162,16 @@ class NotesStore:
         round=_UNCHANGED,
         turn=_UNCHANGED,
         expected_updated_at: Optional[str] = None,
+        actor: Optional[Identity] = None,
     ) -> None:
         """Change the given fields of a live note; the previous version goes into its history.
 
         With ``expected_updated_at`` (the ``updated_at`` the caller read), raises ``NoteConflict`` instead of
         overwriting an edit another session saved in between."""
+        what = f"editing note {note_id}"
         with self.db.write() as conn:
             current = self._live_row(conn, note_id)
+            identity = self._owner_checked(actor, current, what)
             _check_unchanged(current, expected_updated_at)
             new = dict(current)
             if tags is not _UNCHANGED:
@@ -164,7 +180,7 @@ class NotesStore:
                 new["text"] = text
             _note_text(new["text"], new["tags"])
             if author is not _UNCHANGED:
-                new["author"] = author or None
+                new["author"] = (attributed(identity, author, what) if identity.signed_in else author) or None
             if round is not _UNCHANGED:
                 new["round"] = _optional_step(round, "round")
             if turn is not _UNCHANGED:
@@ -174,31 +190,44 @@ class NotesStore:
             now = _now()
             _record_revision(conn, current, "update", now)
             conn.execute(
-                "UPDATE notes SET text = ?, tags = ?, author = ?, round = ?, turn = ?, updated_at = ? WHERE id = ?",
+                "UPDATE notes SET text = ?, tags = ?, author = ?, round = ?, turn = ?, updated_at = ?, changed_by = ? "
+                "WHERE id = ?",
                 (new["text"], json.dumps(new["tags"], ensure_ascii=False), new["author"], new["round"], new["turn"],
-                 now, current["id"]),
+                 now, identity.signature, current["id"]),
             )
 
-    def delete_note(self, note_id: int, *, expected_updated_at: Optional[str] = None) -> None:
+    def delete_note(self, note_id: int, *, expected_updated_at: Optional[str] = None,
+                    actor: Optional[Identity] = None) -> None:
         """Mark a note deleted (it disappears from listings; ``restore_note`` brings it back)."""
         with self.db.write() as conn:
             current = self._live_row(conn, note_id)
+            identity = self._owner_checked(actor, current, f"deleting note {note_id}")
             _check_unchanged(current, expected_updated_at)
             now = _now()
             _record_revision(conn, current, "delete", now)
-            conn.execute("UPDATE notes SET deleted_at = ?, updated_at = ? WHERE id = ?", (now, now, current["id"]))
+            conn.execute("UPDATE notes SET deleted_at = ?, updated_at = ?, changed_by = ? WHERE id = ?",
+                         (now, now, identity.signature, current["id"]))
 
-    def restore_note(self, note_id: int, *, expected_updated_at: Optional[str] = None) -> None:
+    def restore_note(self, note_id: int, *, expected_updated_at: Optional[str] = None,
+                     actor: Optional[Identity] = None) -> None:
         """Bring back a deleted note."""
         with self.db.write() as conn:
             row = conn.execute(_SELECT_NOTE + " WHERE id = ?" + conn.lock_clause, (int(note_id),)).fetchone()
-            if row is None or row[-1] is None:
+            if row is None or _row_dict(row)["deleted_at"] is None:
                 raise NoteNotFound(f"there is no deleted note {note_id}")
             current = _row_dict(row)
+            identity = self._owner_checked(actor, current, f"restoring note {note_id}")
             _check_unchanged(current, expected_updated_at)
             now = _now()
             _record_revision(conn, current, "restore", now)
-            conn.execute("UPDATE notes SET deleted_at = NULL, updated_at = ? WHERE id = ?", (now, current["id"]))
+            conn.execute("UPDATE notes SET deleted_at = NULL, updated_at = ?, changed_by = ? WHERE id = ?",
+                         (now, identity.signature, current["id"]))
+
+    def _owner_checked(self, actor: Optional[Identity], current: dict, what: str) -> Identity:
+        """The actor, once allowed to change ``current`` (its stored author, not one the caller names)."""
+        identity = acting(actor, self.sign_in, what, current["author"])
+        check(identity, Action.WRITE_OWN, owner=current["author"] or "", what=what)
+        return identity
 
     @staticmethod
     def _live_row(conn: Cursor, note_id: int) -> dict:
@@ -285,20 +314,22 @@ class NotesStore:
     def note_history(self, note_id: int) -> pd.DataFrame:
         """Every version of a note, oldest first, the current one last (``action`` = "current").
 
-        ``updated_at`` is when that version was saved, ``replaced_at`` when it stopped being current."""
+        ``updated_at`` is when that version was saved, ``replaced_at`` when it stopped being current, and
+        ``changed_by`` who saved it (the identity's signature; empty for versions saved before it was kept)."""
         current = self.get_note(note_id)
         with self.db.read() as conn:
             rows = conn.execute(
-                "SELECT action, round, turn, tags, text, author, version_updated_at, recorded_at "
+                "SELECT action, round, turn, tags, text, author, version_updated_at, recorded_at, changed_by "
                 "FROM note_revisions WHERE note_id = ? ORDER BY revision_id", (int(note_id),)).fetchall()
         records = [
             {"action": a, "round": r, "turn": t, "tags": json.loads(tags), "text": text, "author": author,
-             "updated_at": updated, "replaced_at": recorded}
-            for a, r, t, tags, text, author, updated, recorded in rows
+             "updated_at": updated, "replaced_at": recorded, "changed_by": by}
+            for a, r, t, tags, text, author, updated, recorded, by in rows
         ]
         records.append({"action": "deleted" if current["deleted_at"] else "current", "round": current["round"],
                         "turn": current["turn"], "tags": current["tags"], "text": current["text"],
-                        "author": current["author"], "updated_at": current["updated_at"], "replaced_at": None})
+                        "author": current["author"], "updated_at": current["updated_at"], "replaced_at": None,
+                        "changed_by": current["changed_by"]})
         frame = pd.DataFrame.from_records(records, columns=HISTORY_COLUMNS[2:])
         frame.insert(0, "version", range(1, len(frame) + 1))
         frame.insert(0, "note_id", int(note_id))
@@ -349,24 +380,28 @@ class EditOutcome:
         return " ".join(parts) or "Nothing to save: no note was changed."
 
 
-def apply_edits(store: "NotesStore", edits: Iterable[dict]) -> EditOutcome:
+def apply_edits(store: "NotesStore", edits: Iterable[dict], actor: Optional[Identity] = None) -> EditOutcome:
     """Apply edits made in a table, each by note id against the version the editor showed.
 
     An edit is ``{"id", "updated_at"`` (as shown), and any of ``"text", "tags", "deleted"}``. Each is its own
     transaction: one conflict (the note was changed or deleted in another session since it was shown) does not
-    stop the others, and is reported with the note id and the text that was not saved."""
+    stop the others, and is reported with the note id and the text that was not saved (so is an edit
+    ``actor`` may not make: ``AccessRefused``)."""
     outcome = EditOutcome()
     for edit in edits:
         note_id, seen = int(edit["id"]), edit.get("updated_at")
         try:
             if edit.get("deleted") is True:
-                store.delete_note(note_id, expected_updated_at=seen)  # a deleted note's edits are moot
+                store.delete_note(note_id, expected_updated_at=seen, actor=actor)  # a deleted note's edits are moot
             elif edit.get("deleted") is False:
-                store.restore_note(note_id, expected_updated_at=seen)
+                store.restore_note(note_id, expected_updated_at=seen, actor=actor)
             if edit.get("deleted") is not True and ("text" in edit or "tags" in edit):
                 changes = {k: edit[k] for k in ("text", "tags") if k in edit}
                 latest = store.get_note(note_id)["updated_at"] if "deleted" in edit else seen
-                store.update_note(note_id, expected_updated_at=latest, **changes)
+                store.update_note(note_id, expected_updated_at=latest, actor=actor, **changes)
+        except AccessRefused as exc:
+            outcome.problems.append(f"{exc} Your edit was kept in the table: {_preview(edit)}")
+            continue
         except NoteConflict as exc:
             outcome.problems.append(f"{exc}; your version was kept in the table: {_preview(edit)}")
             continue
@@ -423,25 +458,25 @@ def new_note_row(corpus, dialog_id, text, round, turn, tags, author) -> dict:
 def insert_note_row(conn: Cursor, row: dict) -> int:
     """INSERT one validated note row inside the caller's transaction; returns the new id."""
     return conn.insert(
-        "INSERT INTO notes (corpus, dialog_id, round, turn, tags, text, author, created_at, updated_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO notes (corpus, dialog_id, round, turn, tags, text, author, created_at, updated_at, changed_by) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (row["corpus"], row["dialog_id"], row["round"], row["turn"], json.dumps(row["tags"], ensure_ascii=False),
-         row["text"], row["author"], row["created_at"], row["updated_at"]),
+         row["text"], row["author"], row["created_at"], row["updated_at"], row.get("changed_by")),
     )
 
 
 def _record_revision(conn: Cursor, current: dict, action: str, now: str) -> None:
     conn.execute(
-        "INSERT INTO note_revisions (note_id, action, round, turn, tags, text, author, version_updated_at, recorded_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO note_revisions (note_id, action, round, turn, tags, text, author, version_updated_at, recorded_at,"
+        " changed_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (current["id"], action, current["round"], current["turn"], json.dumps(current["tags"], ensure_ascii=False),
-         current["text"], current["author"], current["updated_at"], now),
+         current["text"], current["author"], current["updated_at"], now, current.get("changed_by")),
     )
 
 
 def _row_dict(row: tuple) -> dict:
     keys = ("id", "corpus", "dialog_id", "round", "turn", "tags", "text", "author",
-            "created_at", "updated_at", "deleted_at")
+            "created_at", "updated_at", "deleted_at", "changed_by")
     note = dict(zip(keys, row))
     note["tags"] = json.loads(note["tags"])
     return note

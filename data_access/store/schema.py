@@ -5,6 +5,7 @@ never edit: a database written by an older app is brought forward one step at a 
 Version 1 is the notes schema of the first release (its SQLite text is unchanged, so old files upgrade).
 Version 3 makes gold hold one decision per unit: ``gold_decisions`` has one row per (codebook, unit), so two
 adjudicators deciding the same unit at once cannot both succeed (``CodingStore.decide_gold``).
+Version 4 records who made each change (``changed_by``), for sign-in and roles (``data_access.access``).
 """
 from __future__ import annotations
 
@@ -154,5 +155,15 @@ def _v3_gold_decisions(db: Database) -> list[str]:
     ]
 
 
-MIGRATIONS = [_v1_notes, _v2_coding, _v3_gold_decisions]
+def _v4_changed_by(db: Database) -> list[str]:
+    """Who made each change: ``changed_by`` (the acting identity's ``signature``, e.g. "alice@lab.example as
+    alice", or "local user as alice") on every live row, copied with the version into its revision row when it
+    is superseded, so each version in a history names who made it. Rows written before stay NULL (made before
+    anyone was recorded); their author / coder columns, which attribute the work, are left as they were."""
+    tables = ("notes", "note_revisions", "annotations", "annotation_revisions", "gold_decisions", "codebooks",
+              "queue_items")
+    return [f"ALTER TABLE {table} ADD COLUMN changed_by TEXT" for table in tables]
+
+
+MIGRATIONS = [_v1_notes, _v2_coding, _v3_gold_decisions, _v4_changed_by]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -83,6 +84,12 @@ def signed_app(tmp_path_factory, provider):
     server.stop()
 
 
+def shown(text: str) -> re.Pattern:
+    """``text`` as the page shows it: an e-mail address carries an invisible word joiner before its ``@`` (so
+    Streamlit's markdown does not make it a link)."""
+    return re.compile("^" + re.escape(text).replace("@", "\u2060?@") + "$")
+
+
 def sign_in(page, app_url: str, subject: str) -> None:
     page.goto(f"{app_url}/")
     page.get_by_role("button", name="Sign in").click()
@@ -103,7 +110,7 @@ def test_nobody_reaches_a_page_before_signing_in(signed_app, page):
 def test_a_listed_person_signs_in_with_their_role_and_signs_out(signed_app, page):
     sign_in(page, signed_app.url, "alice-sub")
     sidebar = page.locator("[data-testid=stSidebar]")
-    sidebar.get_by_text("Signed in as alice@lab.example (adjudicator)").wait_for()
+    sidebar.get_by_text(shown("Signed in as alice@lab.example (adjudicator)")).wait_for()
     sidebar.get_by_role("button", name="Sign out").click()
     page.wait_for_url("**/oauth2/end_session**")  # the provider ends its session, then sends the reader back
     page.get_by_role("button", name="End session").click()
@@ -112,10 +119,47 @@ def test_a_listed_person_signs_in_with_their_role_and_signs_out(signed_app, page
 
 def test_anyone_else_signs_in_as_a_viewer(signed_app, page):
     sign_in(page, signed_app.url, "bob-sub")
-    page.locator("[data-testid=stSidebar]").get_by_text("Signed in as bob@lab.example (viewer)").wait_for()
+    page.locator("[data-testid=stSidebar]").get_by_text(shown("Signed in as bob@lab.example (viewer)")).wait_for()
 
 
 def test_without_sign_in_configured_the_page_says_local_user(demo_app, page):
     page.goto(demo_app.url)
     wait_for_app(page)
     page.locator("[data-testid=stSidebar]").get_by_text("Local user").wait_for()
+
+
+def _open_notes_panel(page, app_url: str) -> None:
+    from data_access.corpora import demo_path, load_path
+
+    dialog = load_path("codraw", demo_path("codraw")).dialogs["dialog_id"].iloc[0]
+    page.goto(f"{app_url}/replay?corpus=codraw&dialog={dialog}&turn=1")
+    wait_for_app(page)
+    if not page.get_by_label("New note").is_visible():  # the panel opens by itself once it holds notes
+        page.get_by_text("Notes (", exact=False).first.click()
+    page.get_by_label("New note").wait_for()
+
+
+def test_a_signed_in_coder_saves_a_note_as_herself_and_a_viewer_cannot_save(signed_app, page, browser):
+    from data_access.store import NotesStore
+
+    sign_in(page, signed_app.url, "alice-sub")
+    _open_notes_panel(page, signed_app.url)
+    page.get_by_text("Notes are saved as alice.").wait_for()
+    page.get_by_label("New note").fill("the drawer hesitates here")
+    page.get_by_role("button", name="Save note").click()
+    page.get_by_text("Note saved.").wait_for()
+    notes = NotesStore(signed_app.notes_db).notes()
+    assert notes[["author", "text", "turn"]].values.tolist() == [["alice", "the drawer hesitates here", 1]]
+    stored = NotesStore(signed_app.notes_db).get_note(int(notes["id"].iloc[0]))
+    assert stored["changed_by"] == "alice@lab.example as alice"
+
+    bobs = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()  # a session of its own
+    bobs.set_default_timeout(60_000)
+    try:
+        sign_in(bobs, signed_app.url, "bob-sub")
+        _open_notes_panel(bobs, signed_app.url)
+        bobs.get_by_text(shown("Read only: adding notes needs the coder role, and bob@lab.example is a viewer.")).wait_for()
+        assert bobs.get_by_role("button", name="Save note").is_disabled()
+        assert not any(button.is_enabled() for button in bobs.get_by_role("button", name="Save").all())
+    finally:
+        bobs.context.close()
