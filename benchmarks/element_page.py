@@ -29,7 +29,7 @@ def _replay_controls():
 
 
 # The same controls as the browser's own HTML elements in one component (Streamlit's components v2, no
-# iframe): what a lighter control set could save. An experiment for the README, not used by the app.
+# iframe): what a lighter control set could save. An experiment for docs/benchmarks.md, not used by the app.
 _NATIVE_JS = """export default function (component) {
   const { parentElement, data, setStateValue } = component;
   if (parentElement.querySelector(".controls")) return;

@@ -42,7 +42,7 @@ class Budget:
 # file of each corpus format); runs, layers, codebooks and uploads may come from any visitor.
 CORPUS = Budget("corpus", "corpus file", 4 * GiB, 20_000_000,
                 "per file format in safe_io.LIMITS; 4 GB for the single CoDraw file (ten times the real corpus "
-                "is 1.5 GB), 256 MB for one JSON Lines file")  # memory: measured, see the README's benchmarks
+                "is 1.5 GB), 256 MB for one JSON Lines file")  # memory: measured, see docs/hardening.md
 # Reading a run holds its content and, for a moment, its decompressed pieces before they are joined: about
 # twice the byte budget, plus the interpreter with pandas, pyarrow and the corpus (about 0.3 GB for a demo).
 RUN_BYTES_MEMORY = 512 * MiB

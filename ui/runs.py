@@ -188,7 +188,7 @@ RUN_PANELS = {views.CodrawRunView: _codraw_panel, views.MinecraftRunView: _minec
 # ------------------------------------------------------------------------------------------- runs page
 
 def upload_box(name: str) -> None:
-    uploaded = st.file_uploader(f"Add a run of {CORPUS_TITLES[name]} (see the README for the formats)",
+    uploaded = st.file_uploader(f"Add a run of {CORPUS_TITLES[name]} (formats: docs/formats.md)",
                                 type=["jsonl", "json", "gz", "txt"], key=f"upload_{name}")
     if uploaded is None:
         return

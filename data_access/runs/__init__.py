@@ -1,5 +1,5 @@
 """Model runs: a model's output over one corpus, read, matched to the corpus, scored with the corpus's own
-metric and cached in Parquet like the corpora (see the README, "Model runs").
+metric and cached in Parquet like the corpora (see docs/formats.md, "Model runs").
 
 ``load_run(corpus, path)`` is the one entry point: it reads the run file with the corpus's run scoring
 (``contract.RunScoring``, e.g. the ``codraw``, ``gos`` or ``minecraft`` module of this package), scores it against the loaded corpus and caches the frames under a

@@ -1,6 +1,6 @@
 """CoDraw runs (Drawer models): read them and score every predicted canvas against the dialog's target.
 
-Two formats (README, "Model runs"):
+Two formats (docs/formats.md, "Model runs"):
 (a) JSON Lines, one line per predicted round ``{"dialog_id", "round", "scene"}`` with the Drawer's canvas
     after that round as a scene string;
 (b) the corpus's own layout ``{"data": {"<dialog_id>": {"dialog": [{"abs_d": "<scene>"}, ...]}}}`` (optionally

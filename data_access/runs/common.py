@@ -1,7 +1,7 @@
 """What every run format shares: reading a run file line by line, the bookkeeping of unmatched and
 skipped rows, and the one-line error for a file that is not a run of the expected corpus.
 
-A *run* is a model's output over one corpus (see the README, "Model runs"). Reading never raises for a
+A *run* is a model's output over one corpus (see docs/formats.md, "Model runs"). Reading never raises for a
 bad line: a line that is not JSON or lacks a required field is skipped and listed (``SkippedRecord``);
 a line that names a dialog, round, sample or message the corpus does not have is *unmatched* and listed
 too. Only a whole file that cannot be read, belongs to another corpus, or has no usable line raises

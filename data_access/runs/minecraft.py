@@ -1,7 +1,7 @@
 """Minecraft runs (builder action prediction): read them, replay the predicted actions on each BAP
 sample's built structure and score the net change with the BAP repository's net-action P/R/F1.
 
-Formats (README, "Model runs"):
+Formats (docs/formats.md, "Model runs"):
 - JSON Lines, one line per sample: ``{"game": "<experiment id>", "sample_id": 12, "actions": [{"action":
   "place"|"remove", "x", "y", "z", "color"}, ...]}`` or, instead of ``actions``, ``"end_config": [{"x", "y",
   "z", "color"}, ...]`` (the predicted structure after the sample);

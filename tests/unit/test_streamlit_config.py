@@ -11,7 +11,7 @@ def test_no_traceback_ever_reaches_the_browser():
 
 def test_no_full_garbage_collection_after_every_script_run():
     # Measured: with the corpora loaded, Streamlit's forced gc.collect(2) per rerun was most of a replay
-    # step's server CPU (benchmarks/sessions.py, README "Where a replay step's time goes").
+    # step's server CPU (benchmarks/sessions.py, docs/benchmarks.md, "Where a replay step's time goes").
     assert CONFIG["runner"]["postScriptGC"] is False
 
 
