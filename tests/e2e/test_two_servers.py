@@ -1,7 +1,8 @@
 """A lab deployment as docs/deployment.md gives it: two app servers behind nginx (``deploy/nginx.conf``, Debian's
-nginx) on one PostgreSQL store. A browser keeps to one server (its route cookie); both servers see what the
-other wrote; when one server is killed its visitors' pages reconnect through the proxy to the other, and
-nothing committed is lost."""
+nginx) on one PostgreSQL store. A browser keeps to one server (its route cookie); when one server is killed its
+visitors' pages reconnect through the proxy to the other; coders on both servers (2 x 8 x 200 annotations, one
+server killed half way and started again) lose nothing and duplicate nothing; ten sessions on one server hold no
+more connections than its pool."""
 from __future__ import annotations
 
 import os
@@ -9,6 +10,7 @@ import re
 import shutil
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -141,3 +143,76 @@ def test_killing_a_server_sends_its_visitors_to_the_other(deployment, browser, t
     assert survivors and first not in survivors
     assert "gos" in page.url
     context.close()
+
+
+SERVERS, CODERS, EACH = ("a", "b"), 8, 200
+
+
+def _writers(store: str, server: str, folder: Path) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "tests.e2e.store_writers", store, server, str(CODERS), str(EACH),
+                             str(folder)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def _committed(folder: Path) -> list[str]:
+    return [uid for log in sorted(folder.glob("*.log")) for uid in log.read_text(encoding="utf-8").split()]
+
+
+def test_coders_on_both_servers_lose_nothing_and_duplicate_nothing_when_one_is_killed(deployment, tmp_path):
+    """2 servers x 8 coders x 200 annotations on the deployment's one PostgreSQL store; server a is killed in the
+    middle (SIGKILL, mid-transaction) and started again, its coders pressing Save again where they were."""
+    from data_access.coding import codebook as cb
+    from data_access.store import Store
+
+    store = deployment["store"]
+    setup = Store(store)
+    setup.coding.save_codebook(cb.Codebook("deployment-test", (cb.Label("CR", scope="turn"),)))
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    running = {server: _writers(store, server, logs) for server in SERVERS}
+    deadline = time.monotonic() + 300
+    while len(_committed(logs)) < 400:  # well into the work of both
+        assert time.monotonic() < deadline and running["a"].poll() is None, "server a's coders stopped early"
+        time.sleep(0.05)
+    running["a"].kill()
+    running["a"].wait(timeout=30)
+    committed_before_restart = set(_committed(logs))
+    running["a"] = _writers(store, "a", logs)  # the server comes back; its coders go on
+    for process in running.values():
+        _, errors = process.communicate(timeout=600)
+        assert process.returncode == 0, errors.decode()
+    frame = setup.coding.annotations()
+    expected = {f"{server}-{coder}-{n}" for server in SERVERS for coder in range(CODERS) for n in range(EACH)}
+    assert len(frame) == len(expected) == 3200  # nothing lost, nothing twice
+    assert set(_committed(logs)) == expected and committed_before_restart <= expected
+    by_coder = frame.groupby("coder").size()
+    assert by_coder.to_dict() == {f"{server}-coder{coder}": EACH for server in SERVERS for coder in range(CODERS)}
+    setup.close()
+
+
+def test_ten_sessions_on_one_server_hold_no_more_connections_than_its_pool(tmp_path_factory, postgres_cluster, browser):
+    import psycopg
+
+    from data_access.store import pool_size
+
+    store = postgres_cluster.new_database()
+    server = AppServer(tmp_path_factory.mktemp("pooled"), {"DIALOGUE_NOTES_DB": store, "DIALOGUE_STORE_POOL_SIZE": "3"})
+    contexts = []
+    try:
+        for _ in range(10):  # ten readers at once, each with the Replay (and its notes, from the store) open
+            context = browser.new_context()
+            page = context.new_page()
+            page.goto(f"{server.url}/replay?corpus=codraw")
+            wait_for_app(page)
+            page.get_by_role("button", name="Next").first.click()
+            wait_for_app(page)
+            contexts.append(context)
+        database = store.rsplit("/", 1)[1]
+        with psycopg.connect(postgres_cluster.url(), autocommit=True) as admin:
+            held = admin.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND application_name = "
+                                 "'dialogue-dashboard'", (database,)).fetchone()[0]
+        assert 1 <= held <= 3, f"{held} connections for a pool of 3"
+        assert pool_size() >= 1
+    finally:
+        for context in contexts:
+            context.close()
+        server.stop()
