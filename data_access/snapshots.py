@@ -14,7 +14,7 @@ from PIL import Image
 from .common import LoadedCorpus
 from .contract import optional
 from .corpora import corpus_module
-from .export import animated_gif, png_strip
+from .exports import animated_gif, png_strip
 
 
 def source_facts(loaded: LoadedCorpus) -> dict:

@@ -13,7 +13,7 @@ from data_access.access import AccessRefused
 from data_access.coding import adjudication, compare
 from data_access.coding.codebook import Codebook
 from data_access.coding.compare import GOLD
-from data_access.export import to_csv_bytes, to_jsonl_bytes
+from data_access.exports import to_csv_bytes, to_jsonl_bytes
 from data_access.links import replay_link
 from data_access.store import NO_DECISION, CodingStore, GoldConflict, GoldUnit, StoreError, to_common_form
 from ui import auth

@@ -15,7 +15,7 @@ from urllib.parse import parse_qsl, urlencode
 import numpy as np
 import streamlit as st
 
-from data_access.export_latex import UNICODE_MARK, latex_escape
+from data_access.exports import UNICODE_MARK, latex_escape
 from data_access.links import parse_positive_int
 from data_access.search import MODES, default_whole_word, split_words
 from data_access.words import concordance

@@ -9,8 +9,8 @@ from typing import Optional, Sequence
 import pandas as pd
 import streamlit as st
 
-from data_access import export_html, export_latex, snapshots
-from data_access.export_figures import FigureExportError, corpora_of_chart, figure_bytes, source_line
+from data_access import exports, snapshots
+from data_access.exports import FigureExportError, corpora_of_chart, figure_bytes, source_line
 from ui import cached
 from ui.widgets import md_escape, query_param
 
@@ -29,20 +29,20 @@ def replay_downloads(corpus: str, dialog: str, round_: Optional[int], key: str =
     if not n_steps:
         return
     name = _dialog_name(corpus, dialog, round_)
-    unit = export_html.STEP_UNITS.get(corpus, "step")
+    unit = exports.STEP_UNITS.get(corpus, "step")
     with st.expander("Share: HTML replay, LaTeX transcript", key=f"{key}_open_{name}"):
         st.caption("The HTML file holds every step's picture and the transcript; it opens offline by "
                    "double-click and loads nothing from the network.")
         st.download_button("⬇ Self-contained HTML replay", key=f"{key}_html_{name}", file_name=f"{name}.html",
                            mime="text/html", on_click="ignore", icon=":material/html:",
-                           data=lambda: cached.derived(export_html.dialog_replay_html, corpus, dialog, round_))
+                           data=lambda: cached.derived(exports.dialog_replay_html, corpus, dialog, round_))
         run = query_param("run")
         run_key = cached.run_keys(corpus).get(run) if run else None
         if run is not None and run_key is not None:
             st.download_button(f"⬇ HTML replay with the model run “{md_escape(run)}” beside the humans",
                                key=f"{key}_runhtml_{name}", file_name=f"{name}-{_safe(run)}.html", mime="text/html",
                                on_click="ignore", icon=":material/html:",
-                               data=lambda: cached.run_derived(export_html.run_replay_html, corpus, run_key, dialog, round_)
+                               data=lambda: cached.run_derived(exports.run_replay_html, corpus, run_key, dialog, round_)
                                or "The run could not be loaded.")
         if n_steps > 1:
             first, last = st.slider(f"Transcript {unit}s", 1, n_steps, (1, n_steps), key=f"{key}_range_{name}")
@@ -52,7 +52,7 @@ def replay_downloads(corpus: str, dialog: str, round_: Optional[int], key: str =
         st.download_button("⬇ LaTeX transcript (.zip: .tex + images)", key=f"{key}_latex_{name}",
                            file_name=f"{name}-transcript.zip", mime="application/zip", on_click="ignore",
                            icon=":material/description:",
-                           data=lambda: cached.derived(export_latex.dialog_transcript_zip, corpus, dialog, round_,
+                           data=lambda: cached.derived(exports.dialog_transcript_zip, corpus, dialog, round_,
                                                        first, last, pictures))
 
 
@@ -62,16 +62,16 @@ def compare_download(corpus: str, dialogs: Sequence[tuple[str, Optional[int]]], 
     name = "-vs-".join(_dialog_name(corpus, d, r) for d, r in dialogs)
     st.download_button("⬇ Both as a self-contained HTML replay", key=f"{key}_{name}", file_name=f"{name}.html",
                        mime="text/html", on_click="ignore", icon=":material/html:",
-                       data=lambda: cached.derived(export_html.compare_replay_html, corpus, dialogs))
+                       data=lambda: cached.derived(exports.compare_replay_html, corpus, dialogs))
 
 
 def latex_table_download(frame: pd.DataFrame, caption: str, key: str, label: Optional[str] = None,
                          button: str = "LaTeX table", **options) -> None:
-    """A download of ``frame`` as a booktabs table (``export_latex.booktabs_table``; intervals as
+    """A download of ``frame`` as a booktabs table (``exports.booktabs_table``; intervals as
     ``4.17 [4.10, 4.24]``). Reusable for any summary table."""
     st.download_button(button, key=f"latex__{key}", file_name=f"{_safe(key)}.tex", mime="application/x-tex",
                        on_click="ignore", icon=":material/table:", type="tertiary",
-                       data=lambda: export_latex.booktabs_table(frame, caption=caption, label=label or f"tab:{_safe(key)}",
+                       data=lambda: exports.booktabs_table(frame, caption=caption, label=label or f"tab:{_safe(key)}",
                                                                 **options))
 
 
@@ -88,6 +88,6 @@ def chart_downloads(chart) -> None:
         st.download_button(fmt.upper(), key=f"{fmt}__{chart.key}", file_name=f"{chart.key}.{fmt}",
                            mime={"svg": "image/svg+xml", "pdf": "application/pdf"}[fmt], on_click="ignore",
                            icon=":material/image:", type="tertiary", data=partial(_figure, chart, fmt))
-    summary = export_latex.summary_frame(chart.data)
+    summary = exports.summary_frame(chart.data)
     if summary is not None:
         latex_table_download(summary, chart.caption, chart.key)

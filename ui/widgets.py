@@ -99,7 +99,7 @@ def download_buttons(frame: pd.DataFrame | Callable[[], pd.DataFrame], stem: str
 
     Each file is made when its button is clicked (Streamlit calls a callable ``data`` then): making both
     files of Browse's 9,993 CoDraw dialogs on every run cost it about 50 ms."""
-    from data_access.export import to_csv_bytes, to_parquet_bytes
+    from data_access.exports import to_csv_bytes, to_parquet_bytes
 
     table = frame if callable(frame) else lambda: frame
     buttons = st.container(horizontal=True, gap="small")  # side by side, each as wide as its label

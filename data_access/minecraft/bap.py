@@ -255,7 +255,7 @@ def export_jsonl(source: Path, split: str, destination: Path, with_perspective: 
 
 def bap_jsonl_bytes(loaded, split: str, with_perspective: bool = False, lower: bool = True) -> bytes:
     """The BAP samples of one split of a loaded corpus as JSON Lines bytes (for a download button)."""
-    from ..export import to_jsonl_bytes
+    from ..exports import to_jsonl_bytes
 
     samples = iter_bap_samples(Path(loaded.source), split, lower=lower, perspective=with_perspective)
     return to_jsonl_bytes(_jsonable(sample, with_perspective) for sample in samples)

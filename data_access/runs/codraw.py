@@ -378,8 +378,7 @@ def replay_view(corpus: LoadedCorpus, run, dialog_id: str, turn: int, round=None
 
 def run_pictures(corpus, run, dialog_id: str, round, n_steps: int) -> list:
     """The Teller's target beside the model's canvas after each round (the HTML export)."""
-    from ..export import image_grid
-    from ..export_html import note_picture, png_image
+    from ..exports import image_grid, note_picture, png_image
     from .codraw_views import codraw_view
 
     pictures = []

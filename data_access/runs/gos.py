@@ -224,8 +224,7 @@ def replay_view(corpus: LoadedCorpus, run, dialog_id: str, turn: int, round=None
 def run_pictures(corpus, run, dialog_id: str, round, n_steps: int) -> list:
     """Both players' boards with the model's and the gold images marked, at each step of the round."""
     round_number = int(round or 1)
-    from ..export import image_grid
-    from ..export_html import note_picture, png_image
+    from ..exports import image_grid, note_picture, png_image
     from .gos_views import gos_view
 
     pictures = []

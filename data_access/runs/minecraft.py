@@ -550,8 +550,7 @@ def replay_view(corpus: LoadedCorpus, run, dialog_id: str, turn: int, round=None
 def run_pictures(corpus, run, dialog_id: str, round, n_steps: int) -> list:
     """The model's predicted structure after each utterance that has a BAP sample in the run (correct
     blocks solid, extra ones outlined thick, missing ones as outlines), beside the gold structure."""
-    from ..export import image_grid
-    from ..export_html import note_picture
+    from ..exports import image_grid, note_picture
     from ..minecraft.render import snapshot_image
     from .minecraft_views import block_marks
 

@@ -34,7 +34,7 @@ from typing import BinaryIO, Iterable, Optional, TextIO, Union
 import pandas as pd
 
 from ..access import AccessRefused, Action, Identity, attributed, check
-from ..export import to_csv_bytes, to_jsonl_bytes
+from ..exports import to_csv_bytes, to_jsonl_bytes
 from ..links import Place
 from ..sources import notes_db_target
 from . import schema

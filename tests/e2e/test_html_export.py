@@ -8,7 +8,7 @@ import pytest
 
 from data_access import snapshots
 from data_access.corpora import demo_path, load_configured, load_path
-from data_access.export_html import compare_replay_html, dialog_replay_html
+from data_access.exports.html import compare_replay_html, dialog_replay_html
 
 pytestmark = pytest.mark.e2e
 

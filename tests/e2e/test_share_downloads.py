@@ -77,7 +77,7 @@ def test_chart_svg_pdf_and_latex_downloads(demo_app, page, tmp_path):
     assert "Data: CoDraw (built-in demo corpus)." in pdf_text(pdf)
     table = _download(page, re.compile("LaTeX table")).path().read_text(encoding="utf-8")
     assert r"\toprule" in table
-    from data_access.export_latex import standalone_document
+    from data_access.exports.latex import standalone_document
 
     (tmp_path / "table.tex").write_text(standalone_document(table), encoding="utf-8")
     assert re.search(r"\d\.\d\d \[\d\.\d\d, \d\.\d\d\]", pdf_text(compile_pdf(tmp_path / "table.tex")))

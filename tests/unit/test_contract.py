@@ -298,7 +298,8 @@ def test_demo_corpus_honours_the_contract(name, tmp_path):
 
 
 def test_the_exports_take_the_fourth_corpus(tiny, tmp_path):
-    from data_access import export_html, snapshots
+    from data_access import snapshots
+    from data_access.exports import html as export_html
     from data_access.runs import available_runs, load_run
 
     package = corpus_module(tinycorpus.NAME)

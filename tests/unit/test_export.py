@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from PIL import Image
 
-from data_access import export
+from data_access.exports import files as export
 
 
 def _frame() -> pd.DataFrame:

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from data_access.corpora import load_configured
-from data_access.export_figures import browser_path, corpora_of_chart, figure_bytes, source_line
+from data_access.exports.figures import browser_path, corpora_of_chart, figure_bytes, source_line
 from data_access.figures.codraw import score_by_round_chart
 
 from .latex_tools import squash
@@ -59,7 +59,7 @@ def test_unknown_format_is_refused(chart):
 def test_exports_share_one_browser_and_the_later_ones_are_quick(chart):
     import time
 
-    from data_access.export_figures import chart_browser, close_browser
+    from data_access.exports.figures import chart_browser, close_browser
 
     close_browser()
     browser = chart_browser()

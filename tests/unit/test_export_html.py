@@ -9,9 +9,9 @@ from html.parser import HTMLParser
 import pytest
 from PIL import Image
 
-from data_access import export_html
 from data_access.corpora import load_configured
-from data_access.export_html import Line, Panel, replay_html
+from data_access.exports import html as export_html
+from data_access.exports.html import Line, Panel, replay_html
 
 HOSTILE = '<script>window.__x=1</script> <img src=x onerror="window.__x=2"> & "quotes" \u2028 \\input{x}'
 

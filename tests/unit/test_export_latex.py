@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from data_access.corpora import load_configured
-from data_access.export_latex import (
+from data_access.exports.latex import (
     TranscriptLine,
     booktabs_table,
     dialog_transcript_zip,
@@ -112,7 +112,7 @@ def test_demo_transcripts_of_other_corpora_compile(tmp_path, corpus):
 
 def test_summary_of_per_dialog_data_is_split_means_with_intervals(tmp_path):
     from data_access.analysis.stats import mean_ci
-    from data_access.export_latex import summary_frame
+    from data_access.exports.latex import summary_frame
     from data_access.figures.codraw import final_score_chart
 
     chart = final_score_chart(load_configured("codraw"))

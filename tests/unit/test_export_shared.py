@@ -1,12 +1,12 @@
 """The HTML replay of the longest real dialogs stays within its size budget: a CoDraw dialog ≤ 1 MB, a
-Game Of Sorts round ≤ 2 MB, a Minecraft game ≤ 5 MB (pictures as WebP, see data_access/export_html.py)."""
+Game Of Sorts round ≤ 2 MB, a Minecraft game ≤ 5 MB (pictures as WebP, see data_access/exports/html.py)."""
 from __future__ import annotations
 
 import pytest
 
 from data_access import snapshots
 from data_access.corpora import load_source
-from data_access.export_html import dialog_replay_html
+from data_access.exports.html import dialog_replay_html
 from data_access.sources import Source
 
 MB = 1_000_000

@@ -7,8 +7,9 @@ import time
 
 import pytest
 
-from data_access import export_html, snapshots
+from data_access import snapshots
 from data_access.corpora import load_configured, load_path
+from data_access.exports import html as export_html
 from data_access.gos import view as gos_view
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageChops
 
-from data_access import export, fonts
+from data_access import fonts
+from data_access.exports import files as export
 
 MISSING = "\U000e01ef"  # a variation selector no font draws: stands for "no glyph"
 SAMPLES = ["—", "é", "ß", "’", "“", "·", "中", "日本", "한", "😂", "👍", "✓", "→"]

@@ -1,8 +1,8 @@
-"""The Words exports as LaTeX compile: a keyness table (booktabs, through export_latex) and the concordance table,
+"""The Words exports as LaTeX compile: a keyness table (booktabs, through data_access.exports.latex) and the concordance table,
 with text from the data (markup characters, other scripts) shown literally."""
 import pandas as pd
 
-from data_access.export_latex import booktabs_table, standalone_document
+from data_access.exports.latex import booktabs_table, standalone_document
 from data_access.words import concordance, keyness
 from data_access.words.tokens import TokenIndex
 from ui.concordance import concordance_latex

@@ -15,7 +15,7 @@ import orjson
 import pandas as pd
 from PIL import Image, ImageDraw
 
-from . import fonts
+from .. import fonts
 
 Color = Union[str, tuple[int, int, int]]
 

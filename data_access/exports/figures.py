@@ -49,8 +49,8 @@ def browser_path() -> Optional[str]:
 
 def source_line(corpora: Iterable[str]) -> str:
     """'Data: CoDraw (CoDraw_1_0.json.gz); …' for the configured sources (file or folder names only)."""
-    from .common import CORPUS_TITLES
-    from .sources import configured_source
+    from ..common import CORPUS_TITLES
+    from ..sources import configured_source
 
     parts = []
     for name in corpora:
@@ -62,7 +62,7 @@ def source_line(corpora: Iterable[str]) -> str:
 
 def corpora_of_chart(key: str) -> list[str]:
     """The corpora a chart of the analysis pages draws, from its key ('codraw_…', 'gos_…', 'overview_…')."""
-    from .common import CORPUS_NAMES
+    from ..common import CORPUS_NAMES
 
     prefix = key.split("_", 1)[0]
     return [prefix] if prefix in CORPUS_NAMES else list(CORPUS_NAMES)

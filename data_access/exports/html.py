@@ -25,7 +25,7 @@ from typing import Callable, Optional, Sequence
 
 from PIL import Image
 
-from .common import CorpusAttribute
+from ..common import CorpusAttribute
 
 # Image encoding: WebP (lossy, every current browser shows it) at quality 80 keeps the longest real CoDraw
 # dialog under 1 MB, Game Of Sorts round under 2 MB and Minecraft game under 5 MB (BUDGETS; see README,
@@ -256,8 +256,8 @@ STEP_UNITS: Mapping[str, str] = CorpusAttribute("EXPORT_STEP_UNIT")
 def replay_panel(loaded, dialog_id: str, round: Optional[int] = None, title: Optional[str] = None) -> Panel:
     """A dialog (a Game Of Sorts round) of a loaded corpus as a ``Panel``: the replay's snapshot at every
     step and every utterance at its step."""
-    from . import snapshots
-    from .common import CORPUS_TITLES
+    from .. import snapshots
+    from ..common import CORPUS_TITLES
 
     n_steps = snapshots.step_count(loaded, dialog_id, round)
     if n_steps <= 0:
@@ -294,7 +294,7 @@ def compare_replay_html(loaded, dialogs: Sequence[tuple[str, Optional[int]]], **
 
 def note_picture(text: str, size: tuple[int, int] = (640, 160)) -> Image.Image:
     """A blank picture captioned with why there is nothing to show at a step."""
-    from .export import image_grid
+    from .files import image_grid
 
     return image_grid([Image.new("RGB", size, (244, 244, 244))], [text])
 
@@ -305,12 +305,12 @@ def png_image(data: bytes) -> Image.Image:
 
 def run_panel(loaded, run, dialog_id: str, round: Optional[int] = None) -> Panel:
     """A model run's output at every step of a dialog, as a ``Panel`` to show beside the humans'."""
-    from . import snapshots
+    from .. import snapshots
 
     n_steps = snapshots.step_count(loaded, dialog_id, round)
     if n_steps <= 0:
         raise ValueError(f"{dialog_id}: no steps to export")
-    from .corpora import corpus_module
+    from ..corpora import corpus_module
 
     pictures = corpus_module(loaded.corpus).run_scoring().run_pictures(loaded, run, dialog_id, round, n_steps)
     said = snapshots.step_messages(loaded, dialog_id, n_steps, round, up_to=True)

@@ -197,9 +197,9 @@ def dialog_transcript_zip(loaded, dialog_id: str, round: Optional[int] = None, f
                           last: Optional[int] = None, with_pictures: bool = False) -> bytes:
     """Steps ``first``…``last`` of a dialog (a Game Of Sorts round) of a loaded corpus as a transcript .zip,
     with the state after each step that has a line when ``with_pictures``."""
-    from . import snapshots
-    from .common import CORPUS_TITLES
-    from .export_html import STEP_UNITS
+    from .. import snapshots
+    from ..common import CORPUS_TITLES
+    from .html import STEP_UNITS
 
     n_steps = snapshots.step_count(loaded, dialog_id, round)
     last = n_steps if last is None else min(int(last), n_steps)
@@ -315,7 +315,7 @@ def summary_frame(data: pd.DataFrame) -> Optional[pd.DataFrame]:
     ``interaction_id`` column) the mean [95% CI] of every numeric column per split (``X``, ``X_low``,
     ``X_high``) with the number of rows; otherwise the data itself (already a summary: means with
     intervals, an agreement table). None when there is nothing to summarise."""
-    from .analysis.stats import mean_ci
+    from ..analysis.stats import mean_ci
 
     if data is None or data.empty:
         return None
