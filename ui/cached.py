@@ -408,6 +408,18 @@ def _layer_key(name: str) -> Optional[LayerKey]:
     return LayerKey(name, _prepared_key(LAYER_CORPUS[name]), str(source.path), source.is_demo, stamp)
 
 
+def corpus_key(name: str) -> CorpusKey:
+    """The cache key of corpus ``name``'s current source, for caches of things built from it outside this
+    module (the Words index); a changed source file gives a new key. Its first parse shows progress."""
+    return _prepared_key(name)
+
+
+def layer_key(name: str) -> Optional[LayerKey]:
+    """The cache key of annotation layer ``name``'s current file (None when there is none), for caches
+    outside this module that read the layer; a changed file gives a new key."""
+    return _layer_key(name)
+
+
 def layer(name: str):
     """The layer linked to its corpus (``LoadedLayer``), a ``LoadFailure`` naming the file, or None when no
     layer is configured for the corpus (``layer_source(name).reason`` says why)."""

@@ -44,8 +44,8 @@ def _layer_annotations(name: str):
 
 def word_corpus() -> WordCorpus:
     """The word index and message facts of every loadable corpus, rows as in the search index."""
-    keys = tuple(cached._prepared_key(name) for name in CORPUS_NAMES)
-    layers = tuple(cached._layer_key(name) for name in ("codraw-icr", "gos-mentions"))
+    keys = tuple(cached.corpus_key(name) for name in CORPUS_NAMES)
+    layers = tuple(cached.layer_key(name) for name in ("codraw-icr", "gos-mentions"))
     return _word_corpus(keys, layers)
 
 
