@@ -3,15 +3,22 @@ bootstrap intervals; the items they coded differently, each a click from its rep
 import pandas as pd
 import streamlit as st
 
-from data_access.coding import agreement as ag
-from data_access.coding import compare
-from data_access.store import ANNOTATION_FRAME_COLUMNS
 from ui import auth
-from ui.agreement import UNITS_ANYONE, adjudicate, gold_exports, layer_choice, linked, queue_unit_choice, statistics_table
+from ui.agreement import (
+    UNITS_ANYONE,
+    adjudicate,
+    compare,
+    gold_exports,
+    layer_choice,
+    linked,
+    queue_unit_choice,
+    statistics_table,
+)
+from ui.agreement import agreement_statistics as ag
 from ui.coding import codebook_picker, coder_box, store
 from ui.router import ensure_routed
 from ui.share import latex_table_download
-from ui.store import remembered
+from ui.store import ANNOTATION_FRAME_COLUMNS, remembered
 from ui.widgets import md_escape
 
 ensure_routed()

@@ -3,8 +3,16 @@ selecting a row opens its replay. Every filter — split, id, a range on any num
 in the URL, so a filtered view can be shared."""
 import streamlit as st
 
-from data_access.browse import COLUMN_HELP, COMMON_COLUMNS, DialogFilter, apply_filter, browse_table, with_note_counts
-from ui.browse_filters import range_filters, table_height
+from ui.browse_filters import (
+    COLUMN_HELP,
+    COMMON_COLUMNS,
+    DialogFilter,
+    apply_filter,
+    browse_table,
+    range_filters,
+    table_height,
+    with_note_counts,
+)
 from ui.cached import corpus_ready, shared
 from ui.corpus_views import views
 from ui.glossary import column_config as glossary_columns

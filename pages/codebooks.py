@@ -2,9 +2,8 @@
 import pandas as pd
 import streamlit as st
 
-from data_access.coding import codebook as cb
 from ui import auth
-from ui.codebooks import import_file, label_editor, labels_from_frame, save
+from ui.codebooks import cb, import_file, label_editor, labels_from_frame, save
 from ui.coding import coder_box, store
 from ui.router import ensure_routed
 from ui.store import remembered

@@ -5,12 +5,10 @@ from urllib.parse import quote
 import pandas as pd
 import streamlit as st
 
-from data_access.coding.queue import empty_sample_reason, sample_items
-from data_access.store import QUEUE_COLUMNS, StoreError
 from ui import auth, cached
-from ui.coding import coder_box, store
+from ui.coding import coder_box, empty_sample_reason, sample_items, store
 from ui.router import ensure_routed
-from ui.store import remembered
+from ui.store import QUEUE_COLUMNS, StoreError, remembered
 from ui.url_state import served
 from ui.widgets import corpus_selector, md_escape
 

@@ -3,8 +3,8 @@ recomputed scores, score against dialog length, and what the Teller's one peek a
 The page opens on a summary (each chart's finding); each view's charts are a tab."""
 import streamlit as st
 
-from data_access.figures import codraw
 from ui import charts
+from ui.charts import codraw_figures as codraw
 from ui.layers import codraw_score_by_cr
 from ui.router import ensure_routed
 

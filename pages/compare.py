@@ -4,10 +4,9 @@ playing the same Game Of Sorts board, or two CoDraw dialogs of similar score. Ev
 ``together=0&lstep=..&rstep=..`` to step apart)."""
 import streamlit as st
 
-from data_access import snapshots
 from ui import cached
 from ui.picker import dialog_picker
-from ui.replay_state import show_state
+from ui.replay_state import show_state, snapshots
 from ui.router import ensure_routed
 from ui.share import compare_download
 from ui.url_state import query_param, set_url

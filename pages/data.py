@@ -2,14 +2,19 @@
 import pandas as pd
 import streamlit as st
 
-from data_access.common import CORPUS_NAMES, CORPUS_TITLES
-from data_access.figures.overview import frame_rows, loaded_counts
-from data_access.sources import ASSET_VARIABLES, DATA_VARIABLES, cache_dir, notes_db_display
-from ui.cached import LoadFailure, corpus, reload_all
+from ui.cached import CORPUS_NAMES, CORPUS_TITLES, LoadFailure, corpus, reload_all
 from ui.corpus_views import views
 from ui.glossary import glossary_markdown, markdown_table
 from ui.layers import layers_section
-from ui.provenance import corpus_provenance
+from ui.provenance import (
+    ASSET_VARIABLES,
+    DATA_VARIABLES,
+    cache_dir,
+    corpus_provenance,
+    frame_rows,
+    loaded_counts,
+    notes_db_display,
+)
 from ui.router import ensure_routed
 from ui.runs import data_page_section
 from ui.widgets import md_code, md_escape, skipped_count

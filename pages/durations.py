@@ -3,8 +3,10 @@ durations, time to each rank and interaction lengths, and Minecraft game duratio
 summary (each chart's finding); each corpus's charts are a tab."""
 import streamlit as st
 
-from data_access.figures import codraw, gos, minecraft
 from ui import charts
+from ui.charts import codraw_figures as codraw
+from ui.charts import gos_figures as gos
+from ui.charts import minecraft_figures as minecraft
 from ui.router import ensure_routed
 
 ensure_routed()

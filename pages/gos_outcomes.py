@@ -3,8 +3,8 @@ received, whether messages refer to the image ranked next, and the post-game sur
 summary (each chart's finding); each view's charts are a tab."""
 import streamlit as st
 
-from data_access.figures import gos
 from ui import charts
+from ui.charts import gos_figures as gos
 from ui.layers import gos_mention_counts
 from ui.router import ensure_routed
 

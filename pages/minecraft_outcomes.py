@@ -3,8 +3,8 @@ the course of a game, and the outcome by split. The page opens on a summary (eac
 charts are a tab."""
 import streamlit as st
 
-from data_access.figures import minecraft
 from ui import charts
+from ui.charts import minecraft_figures as minecraft
 from ui.router import ensure_routed
 
 ensure_routed()

@@ -2,12 +2,11 @@
 import pandas as pd
 import streamlit as st
 
-from data_access.common import CORPUS_NAMES, CORPUS_TITLES
-from data_access.store import StoreError, apply_edits
 from ui import auth
-from ui.notes import forget_edits, note_editor_frame, store, table_edits
+from ui.cached import CORPUS_NAMES, CORPUS_TITLES
+from ui.notes import apply_edits, forget_edits, note_editor_frame, store, table_edits
 from ui.router import ensure_routed
-from ui.store import remembered
+from ui.store import StoreError, remembered
 from ui.url_state import served_links, url_choice, url_text_input
 from ui.widgets import md_escape
 

@@ -2,10 +2,10 @@
 messages per dialog, tokens per message and vocabulary — with links to the other pages."""
 import streamlit as st
 
-from data_access.analysis.splits import ordered_splits
-from data_access.common import CORPUS_NAMES, CORPUS_TITLES
-from data_access.figures import overview
 from ui import charts
+from ui.cached import CORPUS_NAMES, CORPUS_TITLES
+from ui.charts import ordered_splits
+from ui.charts import overview_figures as overview
 from ui.glossary import glossary_markdown, markdown_table
 from ui.router import ensure_routed
 from ui.share import latex_table_download

@@ -3,11 +3,10 @@ the screen allows with the transcript beside it (the current line always in view
 an animated GIF or a PNG strip for slides. Deep link: /present?corpus=...&dialog=...&turn=...&mode=present"""
 import streamlit as st
 
-from data_access import snapshots
 from ui import cached
 from ui.picker import dialog_picker
 from ui.presentation import presentation_mode
-from ui.replay_state import UNITS, dialog_lines, snapshot, step_caption
+from ui.replay_state import UNITS, dialog_lines, snapshot, snapshots, step_caption
 from ui.router import ensure_routed
 from ui.transcript import transcript
 from ui.url_state import publish, query_param, set_url

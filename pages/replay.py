@@ -2,7 +2,6 @@
 (and round=... for A Game Of Sorts)."""
 import streamlit as st
 
-from data_access.links import parse_positive_int
 from ui.coding import coding_panel
 from ui.concordance import next_hit_control
 from ui.corpus_views import replays_in_rounds, views
@@ -10,7 +9,7 @@ from ui.notes import notes_panel
 from ui.router import ensure_routed
 from ui.runs import replay_panel, run_link
 from ui.share import replay_downloads
-from ui.url_state import served
+from ui.url_state import parse_positive_int, served
 from ui.widgets import corpus_selector, md_code, query_param
 
 ensure_routed()

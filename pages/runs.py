@@ -2,8 +2,8 @@
 sliced by the corpus's domain features, and ranked in a leaderboard. Deep link: /runs?corpus=codraw."""
 import streamlit as st
 
-from data_access.common import CORPUS_TITLES
 from ui import cached
+from ui.cached import CORPUS_TITLES
 from ui.router import ensure_routed
 from ui.runs import (
     collisions_box,

@@ -6,12 +6,10 @@ import dataclasses
 
 import streamlit as st
 
-from data_access.common import CORPUS_TITLES
-from data_access.figures.charts import count_phrase
-from data_access.search import MODES, PAGE_SIZE, default_whole_word
 from ui import words as ui_words
-from ui.cached import available_corpora, search, search_index, search_page
-from ui.concordance import HitList, concordance_view, sort_widgets
+from ui.cached import CORPUS_TITLES, available_corpora, search, search_index, search_page
+from ui.charts import count_phrase
+from ui.concordance import MODES, PAGE_SIZE, HitList, concordance_view, default_whole_word, sort_widgets
 from ui.layers import mention_search
 from ui.router import ensure_routed
 from ui.url_state import served_links, url_choice, url_filter, url_text_input

@@ -11,6 +11,7 @@ import streamlit as st
 
 from data_access.access import AccessRefused
 from data_access.coding import adjudication, compare
+from data_access.coding import agreement as agreement_statistics  # noqa: F401 - for the Agreement page
 from data_access.coding.codebook import Codebook
 from data_access.coding.compare import GOLD
 from data_access.exports import to_csv_bytes, to_jsonl_bytes

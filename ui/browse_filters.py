@@ -1,5 +1,8 @@
 """The Browse page's range filters: one range slider per numeric column, each kept in the URL as
-``<column>=low..high`` (either end may be open); a slider at its full range filters nothing."""
+``<column>=low..high`` (either end may be open); a slider at its full range filters nothing.
+
+The Browse page's table and its filter (``browse_table``, ``DialogFilter``, ``apply_filter``) are handed
+to the page from here, so that pages import no data_access module."""
 from __future__ import annotations
 
 from typing import Optional
@@ -8,6 +11,11 @@ import pandas as pd
 import streamlit as st
 
 from data_access.browse import COLUMN_HELP, column_bounds, fit_range, format_range, numeric_columns, parse_range
+from data_access.browse import COMMON_COLUMNS as COMMON_COLUMNS
+from data_access.browse import DialogFilter as DialogFilter
+from data_access.browse import apply_filter as apply_filter
+from data_access.browse import browse_table as browse_table
+from data_access.browse import with_note_counts as with_note_counts
 from data_access.common import COLUMN_LABELS
 from data_access.links import parse_positive_int
 from ui.url_state import drop_params, linked, publish, query_param, set_url

@@ -1,6 +1,10 @@
 """Showing analysis charts: the figure, its one-line caption, its data as CSV and — where points or bars
 stand for dialogs — the selected dialogs with links into the replay; plus the split filter every
-analysis page shares (kept in the URL, so a filtered view is a link)."""
+analysis page shares (kept in the URL, so a filtered view is a link).
+
+The chart builders of each corpus (``codraw_figures``, ``gos_figures``, ``minecraft_figures``,
+``overview_figures``) and the helpers the chart pages write beside them are handed to the pages from
+here, so that pages import no data_access module."""
 from __future__ import annotations
 
 from typing import Callable, Mapping, Optional, Sequence
@@ -8,8 +12,14 @@ from typing import Callable, Mapping, Optional, Sequence
 import streamlit as st
 
 from data_access.analysis.splits import available_splits
+from data_access.analysis.splits import ordered_splits as ordered_splits
 from data_access.common import CORPUS_TITLES
+from data_access.figures import codraw as codraw_figures  # noqa: F401 - for the CoDraw and Durations pages
+from data_access.figures import gos as gos_figures  # noqa: F401 - for the Game Of Sorts and Durations pages
+from data_access.figures import minecraft as minecraft_figures  # noqa: F401 - for the Minecraft and Durations pages
+from data_access.figures import overview as overview_figures  # noqa: F401 - for the Overview page
 from data_access.figures.charts import Chart, selected_rows, selection_table
+from data_access.figures.charts import count_phrase as count_phrase
 from ui.cached import derived, loaded_corpus, shared
 from ui.share import chart_downloads
 from ui.url_state import served_links, url_tabs

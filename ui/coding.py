@@ -20,6 +20,8 @@ import streamlit as st
 
 from data_access.coding import rules
 from data_access.coding.codebook import Codebook
+from data_access.coding.queue import empty_sample_reason as empty_sample_reason  # the Coding queue page samples
+from data_access.coding.queue import sample_items as sample_items
 from data_access.coding.referents import ReferentCanvas, referent_canvas, referents, turn_utterances
 from data_access.coding.rules import CodingContext, Saved, label_colour, links_referents, same_place
 from data_access.store import CodingStore

@@ -18,6 +18,7 @@ import streamlit as st
 from data_access.exports import UNICODE_MARK, latex_escape
 from data_access.links import parse_positive_int
 from data_access.search import MODES, default_whole_word, split_words
+from data_access.search import PAGE_SIZE as PAGE_SIZE  # hits per page, for the Search page
 from data_access.words import concordance
 from data_access.words.subcorpus import Filters
 from ui import words as ui_words

@@ -14,6 +14,7 @@ from data_access.access import AccessRefused, Action
 from data_access.links import Place
 from data_access.store import NotesStore
 from data_access.store import StoreError as NotesStoreError
+from data_access.store import apply_edits as apply_edits  # the Notes page saves its table's edits
 from ui import auth
 from ui.store import opened, unavailable
 from ui.widgets import md_escape

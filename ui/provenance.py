@@ -1,5 +1,8 @@
 """Data page sections: where to obtain each corpus and how to cite it, and a visible note when the Game Of
-Sorts tiles are placeholders (GAME_OF_SORTS_IMAGES unset, or images missing from it)."""
+Sorts tiles are placeholders (GAME_OF_SORTS_IMAGES unset, or images missing from it).
+
+The source settings and load counts the Data page shows (``DATA_VARIABLES``, ``cache_dir``,
+``loaded_counts``, …) are handed to it from here, so that pages import no data_access module."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,7 +10,13 @@ from pathlib import Path
 import streamlit as st
 
 from data_access.common import LoadedCorpus
+from data_access.figures.overview import frame_rows as frame_rows
+from data_access.figures.overview import loaded_counts as loaded_counts
 from data_access.provenance import PROVENANCE, ImageCoverage, gos_image_coverage
+from data_access.sources import ASSET_VARIABLES as ASSET_VARIABLES
+from data_access.sources import DATA_VARIABLES as DATA_VARIABLES
+from data_access.sources import cache_dir as cache_dir
+from data_access.sources import notes_db_display as notes_db_display
 from ui import cached
 
 

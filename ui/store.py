@@ -20,6 +20,8 @@ from typing import Callable, Optional, TypeVar
 import streamlit as st
 
 from data_access.sources import notes_db_target
+from data_access.store import ANNOTATION_FRAME_COLUMNS as ANNOTATION_FRAME_COLUMNS  # the empty tables of pages
+from data_access.store import QUEUE_COLUMNS as QUEUE_COLUMNS
 from data_access.store import Store, StoreError, StoreUnavailable
 from ui import auth
 from ui.widgets import md_escape

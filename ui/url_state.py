@@ -16,6 +16,8 @@ from typing import Any, Callable, Optional, Sequence
 import pandas as pd
 import streamlit as st
 
+from data_access.links import parse_positive_int as parse_positive_int  # how pages read a step from the URL
+
 
 def query_param(name: str) -> Optional[str]:
     """The URL parameter ``name``, or None when absent or empty."""
