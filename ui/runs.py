@@ -1,5 +1,6 @@
-"""Model runs in the app: the run picker (kept in the URL as ``run``), the replay panel that shows the model
-beside the human and the target, and the sections of the Runs page. Everything computed comes from
+"""Model runs in the app: the run picker (kept in the URL as ``run``, comma-separated when several runs are
+shown), the replay panel that shows up to four runs side by side beside the human and the target, and the
+sections of the Runs page. Everything computed comes from
 ``data_access.runs`` through ``ui.cached`` (``model_run``, ``run_derived``)."""
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from ui.url_state import linked, publish, remember_link, served
 from ui.widgets import download_buttons, md_escape, md_link_value, query_param, skipped_count
 
 NONE = "(no run)"
+MAX_REPLAY_RUNS = 4  # runs side by side in the Replay: more would leave each too narrow to read
 
 
 def _number(value, digits: int = 3) -> str:
@@ -29,28 +31,50 @@ def _number(value, digits: int = 3) -> str:
 
 
 def run_link(corpus: str, dialog_id: str, turn: Optional[int], round_: Optional[int], run: Optional[str]) -> str:
+    """A replay link with ``run`` (one run's name, or several joined by commas, each quoted on its own)."""
     link = replay_link(corpus, dialog_id, turn, round_ if corpus_module(corpus).REPLAY_IN_ROUNDS else None)
-    return f"{link}&run={quote(run, safe='')}" if run else link
+    return f"{link}&run={','.join(quote(part, safe='') for part in run.split(','))}" if run else link
 
 
-def pick_run(name: str, key: str, label: str = "Model run", allow_none: bool = True, url: bool = True,
-             exclude: tuple = ()) -> Optional[str]:
-    """A selectbox over the corpus's runs; with ``url`` the choice follows and sets the ``run`` parameter."""
-    keys = [k for k in cached.run_keys(name) if k not in exclude]
-    options = ([NONE] if allow_none else []) + keys
+def _quoted_names(names: list[str]) -> str:
+    return ", ".join(f"“{md_link_value(n)}”" for n in names)
+
+
+def pick_runs(name: str, key: str = "replay_run", label: str = "Show a model's output beside the humans") -> list[str]:
+    """The Replay's runs: a selectbox for the first (as a single-run link has always opened it) and a
+    multiselect for up to ``MAX_REPLAY_RUNS - 1`` more, all kept in the URL as ``run=a,b,c``. Names in a link
+    that are no run of the corpus are named in a warning and dropped; more than four keep the first four."""
+    keys = list(cached.run_keys(name))
     if not keys:
-        return None
-    requested = query_param("run") if url else None
+        return []
+    more_key = f"{key}_more"
+    requested = query_param("run")
     if requested is not None and linked(key) != requested:
-        if requested in keys:
-            st.session_state[key] = requested
-        else:
-            st.warning(f"The link asks for run “{md_link_value(requested)}”, which is not a run of {CORPUS_TITLES[name]} here.")
+        asked = list(dict.fromkeys(n for n in requested.split(",") if n))
+        unknown = [n for n in asked if n not in keys]
+        known = [n for n in asked if n in keys]
+        if len(unknown) == 1:
+            st.warning(f"The link asks for run {_quoted_names(unknown)}, which is not a run of {CORPUS_TITLES[name]} here.")
+        elif unknown:
+            st.warning(f"The link asks for runs {_quoted_names(unknown)}, which are not runs of {CORPUS_TITLES[name]} here.")
+        if len(known) > MAX_REPLAY_RUNS:
+            st.warning(f"The link asks for {len(known)} runs; the Replay shows at most {MAX_REPLAY_RUNS} side by side: "
+                       f"{_quoted_names(known[:MAX_REPLAY_RUNS])}.")
+            known = known[:MAX_REPLAY_RUNS]
+        if known:
+            st.session_state[key], st.session_state[more_key] = known[0], known[1:]
         remember_link(key, requested)
-    choice = st.selectbox(label, options, key=key)
-    if url:
-        publish(key, "run", None if choice == NONE else choice)
-    return None if choice == NONE else choice
+    first = st.selectbox(label, [NONE] + keys, key=key)
+    chosen = [] if first == NONE else [first]
+    if chosen:
+        others = [k for k in keys if k != first]
+        # a run that became the first, or is gone, leaves the list (a multiselect refuses values it does not offer)
+        st.session_state[more_key] = [r for r in st.session_state.get(more_key, []) if r in others][:MAX_REPLAY_RUNS - 1]
+        if others:
+            chosen += st.multiselect(f"More runs side by side (up to {MAX_REPLAY_RUNS - 1})", others, key=more_key,
+                                     max_selections=MAX_REPLAY_RUNS - 1)
+    publish(key, "run", ",".join(chosen) or None)
+    return chosen
 
 
 def _loaded(name: str, run: str):
@@ -67,7 +91,8 @@ def _loaded(name: str, run: str):
 # ----------------------------------------------------------------------------------------------- replay
 
 def replay_panel(name: str) -> None:
-    """Below a replay: the chosen run's state at this step beside the human's and the target, with scores."""
+    """Below a replay: the chosen runs' state at this step beside the human's and the target, with scores (one
+    run as it has always been shown; several side by side, each by the same per-run pieces)."""
     dialog, turn = query_param("dialog"), parse_positive_int(query_param("turn"))
     round_ = parse_positive_int(query_param("round"))
     st.divider()
@@ -75,20 +100,26 @@ def replay_panel(name: str) -> None:
     if not cached.run_keys(name):
         st.caption(f"No runs for {CORPUS_TITLES[name]}: put run files in `{RUNS_VARIABLE}/{name}/` or upload one on the Runs page.")
         return
-    run = pick_run(name, "replay_run", label="Show a model's output beside the humans")
-    if run is None or dialog is None or turn is None:
+    runs = pick_runs(name)
+    if not runs or dialog is None or turn is None:
         return
-    key, loaded = _loaded(name, run)
-    if loaded is None:
-        return
-    if corpus_module(name).REPLAY_IN_ROUNDS and round_ is None:
-        return
-    view = cached.run_derived(analysis.replay_view, name, key, dialog, turn,
-                              round_ if corpus_module(name).REPLAY_IN_ROUNDS else None)
-    if view is None:
-        st.info(f"This {corpus_module(name).STEP_UNIT} is not in the corpus.")
-        return
-    RUN_PANELS.get(type(view), _step_view_panel)(name, view, dialog, turn)
+    shown = []
+    for run in runs:
+        key, loaded = _loaded(name, run)
+        if loaded is None:
+            continue
+        if corpus_module(name).REPLAY_IN_ROUNDS and round_ is None:
+            return
+        view = cached.run_derived(analysis.replay_view, name, key, dialog, turn,
+                                  round_ if corpus_module(name).REPLAY_IN_ROUNDS else None)
+        if view is None:
+            st.info(f"This {corpus_module(name).STEP_UNIT} is not in the corpus.")
+            return
+        shown.append(view)
+    if len(shown) == 1:
+        RUN_PANELS.get(type(shown[0]), _step_view_panel)(name, shown[0], dialog, turn)
+    elif shown:
+        SIDE_BY_SIDE_PANELS.get(type(shown[0]), _step_views_side_by_side)(name, shown, dialog, turn)
 
 
 def _step_view_panel(name: str, view: RunStepView, dialog: str, turn: int) -> None:
@@ -105,31 +136,56 @@ def _step_view_panel(name: str, view: RunStepView, dialog: str, turn: int) -> No
             column.image(png, caption=md_escape(caption), width="stretch")
 
 
-def _codraw_panel(name: str, view, dialog: str, turn: int) -> None:
-    columns = st.columns(3)
-    columns[0].image(view.target_png, caption="Target", width="stretch")
-    for column, panel in zip(columns[1:], (view.human, view.model)):
+def _step_views_side_by_side(name: str, shown: list, dialog: str, turn: int) -> None:
+    """Several runs in the contract's common form, one column each, each shown by ``_step_view_panel``."""
+    for column, view in zip(st.columns(len(shown)), shown):
         with column:
-            if panel.png is not None:
-                st.image(panel.png, caption=f"{md_escape(panel.title)} after round {turn}", width="stretch")
-            else:
-                st.info(panel.note)
-            left, right = st.columns(2)
-            left.metric("Paper's metric", _number(panel.score_final))
-            right.metric("Original metric", _number(panel.score_original))
+            st.markdown(f"**{md_escape(view.run)}**")
+            _step_view_panel(name, view, dialog, turn)
+
+
+def _codraw_canvas(panel, turn: int) -> None:
+    """One canvas (the human's or a run's) marked against the target, with its scores under both metrics."""
+    if panel.png is not None:
+        st.image(panel.png, caption=f"{md_escape(panel.title)} after round {turn}", width="stretch")
+    else:
+        st.info(panel.note)
+    left, right = st.columns(2)
+    left.metric("Paper's metric", _number(panel.score_final))
+    right.metric("Original metric", _number(panel.score_original))
+
+
+def _codraw_marks_and_final(shown: list) -> None:
     st.caption("Marked against the target: green correct · orange misplaced (arrow from the target position) · "
                "blue wrong pose, flip or depth · dashed red missing · magenta extra.")
     with st.expander("Clip art marked against the target"):
-        left, right = st.columns(2)
-        left.markdown("**Human**")
-        left.dataframe(view.human.marks, hide_index=True, width="stretch")
-        right.markdown(f"**Model ({md_escape(view.run)})**")
-        right.dataframe(view.model.marks, hide_index=True, width="stretch")
-    final = view.final
-    if final:
-        st.caption(f"Final drawing (last non-empty canvas): model round {final.get('final_round')}, paper's metric "
-                   f"{_number(final.get('final_score'))} · human round {final.get('human_final_round')}, "
-                   f"{_number(final.get('human_final_score'))}.")
+        columns = st.columns(1 + len(shown))
+        columns[0].markdown("**Human**")
+        columns[0].dataframe(shown[0].human.marks, hide_index=True, width="stretch")
+        for column, view in zip(columns[1:], shown):
+            column.markdown(f"**Model ({md_escape(view.run)})**")
+            column.dataframe(view.model.marks, hide_index=True, width="stretch")
+    for view in shown:
+        final = view.final
+        if final:
+            st.caption(("" if len(shown) == 1 else f"{md_escape(view.run)}: ")
+                       + f"Final drawing (last non-empty canvas): model round {final.get('final_round')}, paper's metric "
+                       f"{_number(final.get('final_score'))} · human round {final.get('human_final_round')}, "
+                       f"{_number(final.get('human_final_score'))}.")
+
+
+def _codraw_panel(name: str, view, dialog: str, turn: int) -> None:
+    _codraw_side_by_side(name, [view], dialog, turn)
+
+
+def _codraw_side_by_side(name: str, shown: list, dialog: str, turn: int) -> None:
+    """Target, the human's canvas and each run's canvas in one row, each canvas with its scores."""
+    columns = st.columns(2 + len(shown))
+    columns[0].image(shown[0].target_png, caption="Target", width="stretch")
+    for column, panel in zip(columns[1:], (shown[0].human, *(view.model for view in shown))):
+        with column:
+            _codraw_canvas(panel, turn)
+    _codraw_marks_and_final(shown)
 
 
 def _minecraft_panel(name: str, view, dialog: str, turn: int) -> None:
@@ -140,19 +196,41 @@ def _minecraft_panel(name: str, view, dialog: str, turn: int) -> None:
                                for s, t in view.sample_turns if t > 0)
             st.markdown(f"Samples of this game in the run: {links}")
         return
-    scores = view.scores
-    cols = st.columns(5)
-    cols[0].metric("Net-action F1", _number(scores["f1"]))
-    cols[1].metric("Precision", _number(scores["precision"]))
-    cols[2].metric("Recall", _number(scores["recall"]))
-    cols[3].metric("TP / FP / FN", f"{scores['tp']} / {scores['fp']} / {scores['fn']}")
-    cols[4].metric("Infeasible actions", f"{scores['infeasible']} of {scores['n_actions']}")
+    _minecraft_scores(view, st.columns(5))
     left, right = st.columns(2)
     left.plotly_chart(view.model_figure, width="stretch", key=f"run_model_{dialog}_{turn}")
     right.plotly_chart(view.gold_figure, width="stretch", key=f"run_gold_{dialog}_{turn}")
     st.caption(f"BAP sample {view.sample_id}: the model's structure after its predicted actions, blocks marked against "
                f"the human (gold) structure: solid correct ({view.counts['correct']}), magenta-edged extra "
                f"({view.counts['extra']}), grey ghosts missing ({view.counts['missing']}).")
+
+
+def _minecraft_scores(view, cells: list) -> None:
+    """A run's net-action scores of the sample, one metric per cell (columns, or one container five times)."""
+    scores = view.scores
+    cells[0].metric("Net-action F1", _number(scores["f1"]))
+    cells[1].metric("Precision", _number(scores["precision"]))
+    cells[2].metric("Recall", _number(scores["recall"]))
+    cells[3].metric("TP / FP / FN", f"{scores['tp']} / {scores['fp']} / {scores['fn']}")
+    cells[4].metric("Infeasible actions", f"{scores['infeasible']} of {scores['n_actions']}")
+
+
+def _minecraft_side_by_side(name: str, shown: list, dialog: str, turn: int) -> None:
+    """Each run's predicted structure after the sample as the server-drawn picture (no WebGL scene per run),
+    marked against the human's, with its scores; the human's build and target are the pictures above."""
+    for column, view in zip(st.columns(len(shown)), shown):
+        with column:
+            st.markdown(f"**{md_escape(view.run)}**")
+            if view.sample_id is None:
+                st.info(view.note)
+                continue
+            scores = st.container(horizontal=True, gap="small")
+            _minecraft_scores(view, [scores] * 5)
+            st.image(view.model_png, width="stretch",
+                     caption=f"{md_escape(view.run)}, BAP sample {view.sample_id}: correct {view.counts['correct']} · "
+                             f"extra {view.counts['extra']} · missing {view.counts['missing']}")
+    st.caption("Each run's structure after its predicted actions, marked against the human (gold) structure: "
+               "solid correct, black-outlined extra, outlined ghosts missing.")
 
 
 def _gos_panel(name: str, view, dialog: str, step: int) -> None:
@@ -164,25 +242,60 @@ def _gos_panel(name: str, view, dialog: str, step: int) -> None:
     if view.note:
         st.info(view.note)
     left, right = st.columns(2)
-    left.markdown("**Model says it refers to:** " + (", ".join(md_escape(i) for i in view.predicted) or "no image"))
-    right.markdown("**Gold (the sender's own marking):** " + (", ".join(md_escape(i) for i in view.gold) or "no image"))
+    left.markdown(_gos_predicted(view))
+    right.markdown(_gos_gold(view))
+    _gos_run_scores_and_boards(view, st.columns(4) if view.scores and not view.scores["gold_empty"] else [])
+    st.caption("Green frame = gold image · magenta inner frame = the model's image, on both players' boards.")
+
+
+def _gos_predicted(view) -> str:
+    return "**Model says it refers to:** " + (", ".join(md_escape(i) for i in view.predicted) or "no image")
+
+
+def _gos_gold(view) -> str:
+    return "**Gold (the sender's own marking):** " + (", ".join(md_escape(i) for i in view.gold) or "no image")
+
+
+def _gos_run_scores_and_boards(view, cells: list) -> None:
+    """A run's scores of the message (one metric per cell) and both boards with its images marked."""
     if view.scores and not view.scores["gold_empty"]:
-        cols = st.columns(4)
-        cols[0].metric("Exact set", "yes" if view.scores["exact"] else "no")
-        cols[1].metric("Precision", _number(view.scores["precision"]))
-        cols[2].metric("Recall", _number(view.scores["recall"]))
-        cols[3].metric("F1", _number(view.scores["f1"]))
+        cells[0].metric("Exact set", "yes" if view.scores["exact"] else "no")
+        cells[1].metric("Precision", _number(view.scores["precision"]))
+        cells[2].metric("Recall", _number(view.scores["recall"]))
+        cells[3].metric("F1", _number(view.scores["f1"]))
     elif view.scores:
         st.caption("Gold is empty here: " + ("the model names an image anyway." if view.scores["names_image"] else "the model names none either."))
     columns = st.columns(len(view.boards) or 1)
     for column, (username, png) in zip(columns, view.boards):
         column.image(png, caption=f"Board of {md_escape(username)}", width="stretch")
-    st.caption("Green frame = gold image · magenta inner frame = the model's image, on both players' boards.")
+
+
+def _gos_side_by_side(name: str, shown: list, dialog: str, step: int) -> None:
+    """The message and its gold once, then per run (one column each) its images, scores and marked boards."""
+    first = shown[0]
+    if first.message_number is None:
+        st.info(first.note)
+        return
+    st.markdown(f"Message {first.message_number}:")
+    st.text(first.text)
+    st.markdown(_gos_gold(first))
+    for column, view in zip(st.columns(len(shown)), shown):
+        with column:
+            st.markdown(f"**{md_escape(view.run)}**")
+            if view.note:
+                st.info(view.note)
+            st.markdown(_gos_predicted(view))
+            scores = st.container(horizontal=True, gap="small")
+            _gos_run_scores_and_boards(view, [scores] * 4)
+    st.caption("Green frame = gold image · magenta inner frame = the run's image, on both players' boards.")
 
 
 # The run views with a panel of their own (by the type ``RunScoring.replay_view`` returns); any other is shown
 # by ``_step_view_panel``.
 RUN_PANELS = {views.CodrawRunView: _codraw_panel, views.MinecraftRunView: _minecraft_panel, views.GosRunView: _gos_panel}
+# The same for several runs side by side (the list of views); any other by ``_step_views_side_by_side``.
+SIDE_BY_SIDE_PANELS = {views.CodrawRunView: _codraw_side_by_side, views.MinecraftRunView: _minecraft_side_by_side,
+                       views.GosRunView: _gos_side_by_side}
 
 
 # ------------------------------------------------------------------------------------------- runs page

@@ -1,6 +1,6 @@
 """What the replay shows of a Minecraft run at one utterance (pure; no streamlit): the BAP sample of the step
 (if any), the model's predicted structure in 3D with correct, missing and extra blocks coloured, beside the
-human's (gold) structure, with net-action P/R/F1."""
+human's (gold) structure, with net-action P/R/F1; the same marks as a server-drawn picture too."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -18,6 +18,8 @@ class MinecraftRunView:
     sample_id: Optional[int]
     model_figure: object = None  # plotly figure
     gold_figure: object = None
+    # the same marks drawn on the server (isometric PNG): what the Replay shows when several runs stand side by side
+    model_png: Optional[bytes] = None
     scores: dict = field(default_factory=dict)  # tp, fp, fn, precision, recall, f1, infeasible
     counts: dict = field(default_factory=dict)  # correct, missing, extra blocks
     note: str = ""
@@ -49,6 +51,15 @@ def marked_structure_figure(marks: dict[str, list[tuple]], title: str):
     return framed_figure(traces, scene_bounds(points), title)
 
 
+def marked_structure_png(marks: dict[str, list[tuple]]) -> bytes:
+    """The marks as the replay's server-drawn picture: correct and extra blocks solid, extra ones outlined in
+    black, missing ones as outlined ghosts (one image per run, cheap beside a WebGL scene)."""
+    from ..minecraft.render import PICTURE_CELL, picture_png, snapshot_image
+
+    return picture_png(snapshot_image([*marks["correct"], *marks["extra"]], ghosts=marks["missing"],
+                                      highlight=marks["extra"], cell=PICTURE_CELL, mode="P"))
+
+
 def minecraft_view(corpus: LoadedCorpus, run: LoadedRun, dialog_id: str, turn: int) -> MinecraftRunView:
     from .minecraft import config_from_json
 
@@ -68,6 +79,7 @@ def minecraft_view(corpus: LoadedCorpus, run: LoadedRun, dialog_id: str, turn: i
     initial, predicted, gold = (config_from_json(row[c]) for c in ("initial", "predicted_end", "gold_end"))
     marks = block_marks(initial, predicted, gold)
     view.model_figure = marked_structure_figure(marks, f"Model ({run.name}): predicted structure")
+    view.model_png = marked_structure_png(marks)
     gold_marks = {"correct": sorted((x, y, z, c) for (x, y, z), c in gold.items()), "missing": [], "extra": []}
     view.gold_figure = marked_structure_figure(gold_marks, "Human (gold) structure after the sample")
     view.scores = {k: (int(row[k]) if k in ("tp", "fp", "fn", "infeasible", "n_actions") else float(row[k]))
