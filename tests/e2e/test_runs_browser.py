@@ -92,3 +92,23 @@ def test_the_slice_to_open_keeps_its_label_and_its_dialogs_when_the_comparison_c
     caption = page.get_by_text("(baseline − humans).").last.inner_text()
     assert chosen and shown() == chosen and caption.startswith(f"{chosen}:")  # the same slice, its figures beside it
     assert page.locator('[data-testid="stException"]').count() == 0
+
+
+def test_two_runs_side_by_side_follow_the_replay_step(demo_app, page, tmp_path_factory):
+    import re
+
+    dialog = _dialog_with_rounds(tmp_path_factory, rounds=3)
+    page.goto(f"{demo_app.url}/replay?corpus=codraw&dialog={dialog}&turn=2&run=baseline,noisy")
+    wait_for_app(page)
+    for run in ("baseline", "noisy"):
+        page.get_by_text(f"Model: {run} after round 2").first.wait_for()
+    assert page.get_by_text("Paper's metric", exact=True).count() == 3  # the human and each run
+    page.get_by_role("button", name=re.compile("Next")).click()
+    page.wait_for_function("() => /[?&]turn=3(&|$)/.test(window.location.search)", timeout=30_000)
+    wait_for_app(page)
+    for run in ("baseline", "noisy"):
+        page.get_by_text(f"Model: {run} after round 3").first.wait_for()
+    body = page.inner_text("body")
+    assert "after round 2" not in body  # both panels follow the step
+    assert re.search(r"[?&]run=baseline(,|%2C)noisy(&|$)", page.url), page.url
+    assert page.locator('[data-testid="stException"]').count() == 0
