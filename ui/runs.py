@@ -144,13 +144,14 @@ def _step_views_side_by_side(name: str, shown: list, dialog: str, turn: int) -> 
             _step_view_panel(name, view, dialog, turn)
 
 
-def _codraw_canvas(panel, turn: int) -> None:
-    """One canvas (the human's or a run's) marked against the target, with its scores under both metrics."""
+def _codraw_canvas(panel, turn: int, narrow: bool = False) -> None:
+    """One canvas (the human's or a run's) marked against the target, with its scores under both metrics (in a
+    ``narrow`` column one under the other when they do not fit side by side, never cut short)."""
     if panel.png is not None:
         st.image(panel.png, caption=f"{md_escape(panel.title)} after round {turn}", width="stretch")
     else:
         st.info(panel.note)
-    left, right = st.columns(2)
+    left, right = [st.container(horizontal=True, gap="small")] * 2 if narrow else st.columns(2)
     left.metric("Paper's metric", _number(panel.score_final))
     right.metric("Original metric", _number(panel.score_original))
 
@@ -184,7 +185,7 @@ def _codraw_side_by_side(name: str, shown: list, dialog: str, turn: int) -> None
     columns[0].image(shown[0].target_png, caption="Target", width="stretch")
     for column, panel in zip(columns[1:], (shown[0].human, *(view.model for view in shown))):
         with column:
-            _codraw_canvas(panel, turn)
+            _codraw_canvas(panel, turn, narrow=len(shown) > 1)
     _codraw_marks_and_final(shown)
 
 

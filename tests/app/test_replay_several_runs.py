@@ -51,6 +51,8 @@ def test_two_minecraft_runs_show_each_runs_scores_and_picture_not_3d_charts():
     labels = [m.label for m in at.metric]
     assert labels.count("Net-action F1") == 2 and labels.count("Infeasible actions") == 2
     assert not at.get("plotly_chart")  # the runs are server-drawn pictures
+    captions = [image.proto.imgs[0].caption for image in at.get("image")]
+    assert sum(c.startswith(("baseline, BAP sample", "noisy, BAP sample")) for c in captions) == 2
     markdown = " ".join(m.value for m in at.markdown)
     assert "**baseline**" in markdown and "**noisy**" in markdown
 
