@@ -30,3 +30,18 @@ def test_compare_stepping_apart_cuts_no_metric_and_no_button(demo_app, page):
     assert page.locator('[data-testid="stMetricValue"]').count() == 6
     assert page.evaluate(_CUT_TEXTS) == []
     assert_no_error(page)
+
+
+def test_a_link_with_more_than_1000_parameters_is_cut_and_says_so(demo_app, page):
+    """Streamlit drops such a query whole and silently (the corpus below would be forgotten); the page's own
+    script keeps the first 999 parameters and the app warns."""
+    extra = "&".join(f"x{i}=1" for i in range(1500))
+    page.goto(f"{demo_app.url}/replay?corpus=gos&{extra}")
+    wait_for_app(page)
+    warning = page.get_by_text("The link had 1,501 parameters; only the first 999 were read")
+    assert warning.is_visible()
+    query = page.evaluate("() => location.search")
+    assert query.startswith("?corpus=gos&") and "&truncated=999%2C1501" in query
+    assert "&dialog=" in query  # the Replay read the link: it shows a dialog of the corpus asked for
+    assert "x997=1" in query and "x998=" not in query  # corpus and x0..x997: 999 parameters
+    assert_no_error(page)
