@@ -8,6 +8,7 @@ from ui.agreement import (
     UNITS_ANYONE,
     adjudicate,
     compare,
+    disagreement_layout,
     gold_exports,
     layer_choice,
     linked,
@@ -97,8 +98,8 @@ if table.empty and not compared:
 elif table.empty:
     st.caption("None: every item was coded alike.")
 else:
-    st.dataframe(linked(table), hide_index=True, width="stretch",
-                 column_config={"replay": st.column_config.LinkColumn("Replay", display_text="open ▶")})
+    column_config, row_height = disagreement_layout(table, coders)
+    st.dataframe(linked(table), hide_index=True, width="stretch", column_config=column_config, row_height=row_height)
 
 st.subheader("Adjudication")
 st.caption("Gold annotations form their own layer (coder “gold” above), compared and exported like any other.")
