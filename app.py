@@ -11,6 +11,7 @@ from streamlit.runtime.scriptrunner_utils.exceptions import RerunException
 
 from ui.auth import require_sign_in
 from ui.router import FAVICON, mark_routed
+from ui.url_state import warn_if_link_cut
 
 
 def mark_run(rerun: bool = False) -> None:
@@ -61,6 +62,7 @@ PAGES = {
 
 page = st.navigation(PAGES)
 mark_routed()
+warn_if_link_cut()
 try:
     page.run()
 except RerunException:  # st.rerun, st.switch_page or a newer click: Streamlit says "not running" in between

@@ -8,6 +8,7 @@ from ui.agreement import (
     UNITS_ANYONE,
     adjudicate,
     compare,
+    disagreement_layout,
     gold_exports,
     layer_choice,
     linked,
@@ -48,9 +49,14 @@ if layer is not None:
     name, layer_frame, mapping = layer
     frame = pd.concat([frame, compare.layer_source(layer_frame, name, mapping, scope)], ignore_index=True)
 available = sorted(frame["coder"].unique())
-coders = st.multiselect("Compare", available, default=available[:2] if layer is None else
-                        [c for c in available if c in (me, layer[0])] or available[:2],
+# The widget's options change with the layer, which resets it; the coders chosen before are kept by hand (and the
+# layer added), or choosing a layer dropped them.
+kept = f"agreement_coders_kept_{book.name}_{scope}"
+before = [c for c in st.session_state.get(kept, available[:2]) if c in available]
+default = before + ([layer[0]] if layer is not None and layer[0] not in before else [])
+coders = st.multiselect("Compare", available, default=default,
                         key=f"agreement_coders_{book.name}_{scope}_{layer[0] if layer else ''}")
+st.session_state[kept] = coders
 if len(coders) < 2:
     st.info("Choose at least two coders (or a coder and the gold or a published layer). Coders appear here once "
             "they have coded with this codebook on the Replay.")
@@ -74,6 +80,7 @@ if scope == "span":
     st.caption("Spans match exactly (same utterance, offsets and label) or by overlap (same utterance and label, "
                "overlapping characters, one-to-one). Referent agreement is over the spans matched by overlap.")
     table = compare.span_disagreements(chosen, coders)
+    compared = int(pairs["dialogs"].sum()) > 0 if not pairs.empty else False
 else:
     stats = ag.agreement_table(chosen, coders, units=units, assigned=assigned, n_resamples=500, seed=0)
     st.dataframe(statistics_table(stats, len(coders)), hide_index=True, width="stretch")
@@ -82,13 +89,17 @@ else:
     st.caption(f"{units_note} Per label: labelled or not (binary). "
                "Intervals: percentile bootstrap over units, 500 resamples, seed 0.")
     table = compare.disagreements(chosen, coders, units, assigned)
+    compared = bool((stats["units"] > 0).any())
 
 st.subheader(f"Disagreements ({len(table)})")
-if table.empty:
+if table.empty and not compared:
+    st.caption("None compared: no item was coded by both." if len(coders) == 2 else
+               "None compared: no item was coded by two of them.")
+elif table.empty:
     st.caption("None: every item was coded alike.")
 else:
-    st.dataframe(linked(table), hide_index=True, width="stretch",
-                 column_config={"replay": st.column_config.LinkColumn("Replay", display_text="open ▶")})
+    column_config, row_height = disagreement_layout(table, coders)
+    st.dataframe(linked(table), hide_index=True, width="stretch", column_config=column_config, row_height=row_height)
 
 st.subheader("Adjudication")
 st.caption("Gold annotations form their own layer (coder “gold” above), compared and exported like any other.")

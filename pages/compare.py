@@ -49,7 +49,7 @@ else:
     for column, count, side in zip(sides, counts, ("left", "right")):
         with column:
             steps.append(stepper(count, query_param(f"{side[0]}step"), key=f"compare_{side}_{left}_{right}",
-                                 label=f"Step ({side})", keyboard=False, param=f"{side[0]}step"))
+                                 label=f"Step ({side})", keyboard=False, param=f"{side[0]}step", narrow=True))
 for column, (dialog, round_), step, count, side in zip(sides, (left, right), steps, counts, ("left", "right")):
     with column:
         if count:

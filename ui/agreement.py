@@ -99,6 +99,21 @@ def layer_choice(book: Codebook, scope: str, key: str) -> Optional[tuple[str, pd
     return name, frame, {layer_label: mine}
 
 
+ROW_HEIGHT, LINE_HEIGHT, CHARACTERS_PER_LINE = 35, 21, 48  # a "large" text column, in Streamlit's default font
+
+
+def disagreement_layout(table: pd.DataFrame, coders: list[str]) -> tuple[dict, Optional[int]]:
+    """Column config and row height of the disagreements table: each coder's column wide and, where its spans
+    and referents do not fit one line, rows tall enough for them to wrap (a cut cell hid the referents)."""
+    config: dict = {"replay": st.column_config.LinkColumn("Replay", display_text="open ▶")}
+    present = [c for c in coders if c in table.columns]
+    for coder in present:
+        config[coder] = st.column_config.TextColumn(coder, width="large")
+    longest = max((len(str(v)) for c in present for v in table[c]), default=0)
+    lines = min(6, max(1, math.ceil(longest / CHARACTERS_PER_LINE)))
+    return config, None if lines == 1 else ROW_HEIGHT + LINE_HEIGHT * (lines - 1)
+
+
 def linked(frame: pd.DataFrame) -> pd.DataFrame:
     links = [served(replay_link(c, d, turn=None if pd.isna(t) else int(t), round=None if pd.isna(r) else int(r)))
              for c, d, r, t in zip(frame["corpus"], frame["dialog_id"], frame["round"], frame["turn"])]

@@ -23,6 +23,20 @@ def _score(value: Optional[float]) -> str:
     return "—" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.3f}"
 
 
+_NO_STORED_SCORE = {
+    "empty": "Not scored: the game stored an empty score for this round (a dialog's first round has none).",
+    "missing": "No score: this round's record has no score field.",
+}
+
+
+def stored_score_metric(view) -> tuple[str, str]:
+    """(short value, the reason behind it) of a round's stored score: a short value keeps a narrow metric
+    from being cut ("not sco…"), the reason goes into the metric's help."""
+    if view.score_status == "present":
+        return _score(view.stored_score), "The original 7-term metric as the game stored it"
+    return "—", _NO_STORED_SCORE.get(view.score_status, _NO_STORED_SCORE["missing"])
+
+
 def peek_note(view) -> None:
     """Whether and when the Teller used their one peek at the drawing, relative to this round."""
     if view.peek_at_this_round:
@@ -35,9 +49,11 @@ def peek_note(view) -> None:
 
 def _score_panel(view) -> None:
     st.subheader("Score of this round's drawing")
-    stored = {"present": _score(view.stored_score), "empty": "[] (not scored)", "missing": "no score key"}[view.score_status]
+    stored, reason = stored_score_metric(view)
     left, middle, right = st.columns(3)
-    left.metric("Stored (original metric)", stored)
+    left.metric("Stored (original metric)", stored, help=reason)
+    if view.score_status != "present":
+        st.caption(md_escape(reason))
     middle.metric("Recomputed, original metric", _score(view.original.score if view.original else None))
     right.metric("Paper's final metric (max 5)", _score(view.final.score if view.final else None))
     with st.expander("Term breakdown"):

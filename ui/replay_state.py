@@ -36,16 +36,18 @@ def no_details(name: str, dialog_id: str, step: int, round_number: Optional[int]
 def codraw_details(name: str, dialog_id: str, step: int, round_number: Optional[int] = None) -> None:
     """Stored and recomputed scores, the peek and the round's changes."""
     from data_access.codraw.view import replay_step
-    from ui.replay_codraw import peek_note
+    from ui.replay_codraw import peek_note, stored_score_metric
 
     view = cached.derived(replay_step, name, dialog_id, step)
     if view is None or view.problem:
         st.caption(md_escape(view.problem) if view is not None else "This round cannot be shown.")
         return
     peek_note(view)
-    stored = {"present": _score(view.stored_score), "empty": "not scored", "missing": "no score"}[view.score_status]
+    stored, reason = stored_score_metric(view)
     left, middle, right = st.columns(3)
-    left.metric("Stored score", stored, help="The original 7-term metric as the game stored it")
+    left.metric("Stored score", stored, help=reason)
+    if view.score_status != "present":
+        st.caption(md_escape(reason))
     middle.metric("Recomputed", _score(view.original.score if view.original else None),
                   help="The original metric recomputed from the scenes")
     right.metric("Final metric", _score(view.final.score if view.final else None), help="The paper's metric (max 5)")

@@ -2,7 +2,8 @@
 served for the root or a page's path, tells the page where the server is, so that a deep link does not first
 look for it under the page's path (a 404 and a 100 ms pause; see ``server.py``). The line it adds takes effect
 only when the browser's path is the one the server received. The same page also gets ``HISTORY_SCRIPT``: one
-browser history entry per click, so that Back undoes one click. The default page's own path
+browser history entry per click, so that Back undoes one click, after ``QUERY_LIMIT_SCRIPT``: a link with more
+parameters than Streamlit reads is cut to the first 999 and marked ``truncated=<kept>,<all>``. The default page's own path
 (``/overview``, where Streamlit would say "Page not found") is sent to the root, its query kept; every other
 response passes through untouched."""
 from __future__ import annotations
@@ -38,7 +39,10 @@ def hint_script(served_path: str, base: str) -> bytes:
 # touch, a key) pushes; the changes that follow it, and those a page load makes to the URL it opened, replace.
 # Streamlit's own Back/Forward handling replaces already. (The app's script-state attribute is no guide: it
 # can still say "notRunning" while a run's changes arrive.)
-HISTORY_SCRIPT = f"<script>{asset_text('history.js')}</script>".encode()
+# Streamlit drops a query of more than 1,000 parameters whole and silently; the first script keeps the first 999
+# and says so, before Streamlit reads the URL.
+QUERY_LIMIT_SCRIPT = f"<script>{asset_text('query_limit.js')}</script>".encode()
+HISTORY_SCRIPT = QUERY_LIMIT_SCRIPT + f"<script>{asset_text('history.js')}</script>".encode()
 
 
 def hinted_index(body: bytes, served_path: str, base: str) -> bytes:

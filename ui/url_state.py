@@ -25,6 +25,16 @@ def query_param(name: str) -> Optional[str]:
     return value if value not in ("", None) else None
 
 
+def warn_if_link_cut() -> None:
+    """Say so when the page's script cut a link Streamlit would have dropped whole (``ui/assets/query_limit.js``
+    adds ``truncated=<kept>,<all>``)."""
+    counts = url_list("truncated")
+    if len(counts) == 2 and all(c.isascii() and c.isdigit() for c in counts):
+        kept, total = (int(c) for c in counts)
+        st.warning(f"The link had {total:,} parameters; only the first {kept:,} were read (Streamlit reads none of "
+                   f"a link with more than 1,000).", icon=":material/link_off:")
+
+
 def url_list(name: str) -> tuple[str, ...]:
     """A comma-separated URL parameter as a tuple (empty when absent)."""
     value = query_param(name)

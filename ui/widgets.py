@@ -15,8 +15,11 @@ from ui.url_state import is_new_link, linked, publish, query_param, remember_lin
 
 
 def stepper(n_steps: int, requested: Optional[str], key: str, label: str = "Turn", keyboard: bool = True,
-            sync_url: bool = True, param: str = "turn") -> int:
+            sync_url: bool = True, param: str = "turn", narrow: bool = False) -> int:
     """Slider plus previous/next buttons over steps 1..n_steps; returns the current step.
+
+    ``narrow`` (a stepper in half a page, e.g. each side of Compare) puts the buttons in a row of their own
+    under the slider: beside it they were too narrow for their labels ("◀ Pr…").
 
     With ``keyboard`` the left/right arrow keys press the buttons (only one stepper per page may take
     them). With ``sync_url`` the URL's ``param`` follows the current step, so the address bar is always a
@@ -47,7 +50,11 @@ def stepper(n_steps: int, requested: Optional[str], key: str, label: str = "Turn
     def move(delta: int) -> None:
         st.session_state[key] = min(max(1, st.session_state[key] + delta), n_steps)
 
-    previous_col, slider_col, next_col = st.columns([2, 9, 2], vertical_alignment="bottom")
+    if narrow:
+        slider_col = st.container()
+        previous_col, next_col = st.columns(2)
+    else:
+        previous_col, slider_col, next_col = st.columns([2, 9, 2], vertical_alignment="bottom")
     previous_col.button("◀ Previous", key=f"{key}__prev", on_click=move, args=(-1,),
                         disabled=st.session_state[key] <= 1, width="stretch",
                         shortcut="Left" if keyboard else None)

@@ -130,26 +130,49 @@ PREAMBLE = r"""\documentclass[10pt]{article}
 """
 
 
+LONG_WORD = 24  # characters: a longer word (a URL, a run of letters) may break anywhere, without a hyphen
+LONG_NAME = 9  # characters: about what the 6em speaker column holds
+
+
+def breakable(text, longest: int = LONG_WORD) -> str:
+    """``latex_escape(text)`` with a break point (``\\allowbreak``, no hyphen) between the characters of every
+    word longer than ``longest``, so a long word wraps in its column instead of running off the page."""
+    if text is None or (isinstance(text, float) and math.isnan(text)):
+        return ""
+    parts = re.split(r"(\s+)", unicodedata.normalize("NFC", str(text).replace("\r\n", "\n")))
+    return "".join(r"\allowbreak{}".join(latex_escape(char) for char in part) if len(part) > longest
+                   else latex_escape(part) for part in parts)
+
+
 def transcript_table(lines: Sequence[TranscriptLine], *, step_label: str = "Turn",
                      thumbnails: Optional[dict[int, str]] = None, thumbnail_width: str = "4cm",
                      caption: Optional[str] = None, label: Optional[str] = None) -> str:
     """The transcript as a ``longtable`` (booktabs rules): step, speaker, text and, with ``thumbnails``
     (step → image path relative to the .tex), the state after that step beside the line.
 
-    ``caption`` and the speaker / text are escaped here; ``label`` is used as given (letters, digits, :-_)."""
+    Every column has a fixed width, so one pdflatex pass lays the table out as the next would (a column sized
+    to its content put the pictures past the rules until a second pass); speakers are never hyphenated and long
+    words break without a hyphen. ``caption`` and the speaker / text are escaped here; ``label`` is used as
+    given (letters, digits, :-_)."""
     with_pictures = bool(thumbnails)
-    text_width = r"\dimexpr\linewidth-" + (f"{thumbnail_width}-15em" if with_pictures else "13em") + r"\relax"
-    columns = r"r>{\raggedright\arraybackslash}p{6em}>{\raggedright\arraybackslash}p{" + text_width + "}"
+    step_width = max(2.6, round(0.6 * len(step_label) + 0.2, 1))  # em: the header ("Message") and 5 digits
+    text_width = (rf"\dimexpr\linewidth-{step_width + 6:g}em-" + (f"{thumbnail_width}-8" if with_pictures else "6")
+                  + r"\tabcolsep\relax")
+    no_hyphens = r"\hyphenpenalty=10000\exhyphenpenalty=10000"
+    columns = (rf">{{\raggedleft\arraybackslash}}p{{{step_width:g}em}}>{{\raggedright\arraybackslash"
+               + no_hyphens + "}p{6em}"
+               r">{\raggedright\arraybackslash}p{" + text_width + "}")
     if with_pictures:
-        columns += "c"
+        columns += r">{\centering\arraybackslash}p{" + thumbnail_width + "}"
     head = f"{latex_escape(step_label)} & Speaker & Text" + (r" & State after \\" if with_pictures else r" \\")
     rows = []
     last_of_step = {int(line.step): index for index, line in enumerate(lines)}
     for index, line in enumerate(lines):
-        row = f"{int(line.step)} & {latex_escape(line.speaker)} & {latex_escape(line.text)}"
-        if with_pictures:  # the state after the step, beside the step's last line
+        row = f"{int(line.step)} & {breakable(line.speaker, LONG_NAME)} & {breakable(line.text)}"
+        if with_pictures:  # the state after the step, beside the step's last line, and 3pt clear of the next
             path = (thumbnails or {}).get(int(line.step)) if last_of_step[int(line.step)] == index else None
-            row += (r" & \raisebox{-.9\height}{\includegraphics[width=" + thumbnail_width + "]{" + path + "}}") if path else " & "
+            row += ((r" & \raisebox{-.9\height}[.1\height][\dimexpr.9\height+3pt\relax]{\includegraphics[width="
+                     + thumbnail_width + "]{" + path + "}}") if path else " & ")
         rows.append(row + r" \\")
     safe_label = re.sub(r"[^A-Za-z0-9:_-]", "", label or "")
     parts = [

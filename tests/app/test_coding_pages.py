@@ -164,3 +164,21 @@ def test_agreement_with_a_published_layer():
     assert row["coders"] == "ann vs gos-mentions"
     assert row["exact_matched"] == 1 and row["spans_first"] == 1
     assert row["referent_items"] == 1 and row["same_referents"] == 1.0
+
+
+def test_choosing_a_published_layer_keeps_the_coders_and_says_when_nothing_was_compared():
+    """Choosing codraw-icr used to drop ann and bo from Compare; with only one of them and the layer (which has
+    nothing in their dialog d1), the page said "every item was coded alike" over 0 units."""
+    store = CodingStore()
+    _seed_two_coders(store)
+    at = open_page("pages/agreement.py", coder="judge")
+    at.selectbox(key="agreement_layer").select("codraw-icr").run()
+    assert not at.exception
+    compare_box = next(m for m in at.multiselect if m.label == "Compare")
+    assert compare_box.value == ["ann", "bo", "codraw-icr"]
+    compare_box.unselect("bo").run()
+    assert not at.exception
+    assert at.dataframe[0].value.set_index("label").loc["(overall)", "units"] == 0
+    captions = [c.value for c in at.caption]
+    assert "None compared: no item was coded by both." in captions
+    assert not any("every item was coded alike" in c for c in captions)

@@ -42,3 +42,14 @@ def test_present_exports_an_animated_gif_of_the_steps():
     assert not at.exception
     gif = next(d for d in at.get("download_button") if d.proto.label == "⬇ Animated GIF")
     assert gif.proto.url  # the bytes are served by the media file manager
+
+
+def test_compare_keeps_the_stored_score_short_and_gives_the_reason_in_full():
+    """A narrow Compare column cut "not scored" to "not sco…": the value is short, the reason in help and a caption."""
+    at = open_page("pages/compare.py", corpus="codraw", together="0", lstep="1", rstep="1")
+    stored = [m for m in at.metric if m.label == "Stored score"]
+    assert len(stored) == 2
+    assert all(len(m.value) <= 12 for m in at.metric), [m.value for m in at.metric]
+    assert all("Not scored" in m.proto.help and "first round" in m.proto.help for m in stored)
+    assert sum("Not scored" in c.value for c in at.caption) == 2
+    assert {b.label for b in at.button if "step" not in b.label.lower()} >= {"◀ Previous", "Next ▶"}

@@ -86,3 +86,21 @@ def test_the_peek_is_announced_at_its_round():
     peeked = loaded.dialogs.dropna(subset=["peek_round"]).iloc[0]
     at = open_replay(dialog=peeked["dialog_id"], turn=str(int(peeked["peek_round"])))
     assert any("peeked at the drawing before this round" in i.value for i in at.info)
+
+
+def all_texts(at: AppTest) -> list[str]:
+    """Every text the run shows: markdown, captions, metric labels, values and help."""
+    texts = [e.value for kind in ("markdown", "caption", "info", "warning") for e in at.get(kind)]
+    for metric in at.metric:
+        texts += [metric.label, metric.value, metric.proto.help]
+    return texts
+
+
+def test_the_first_round_says_why_it_has_no_stored_score():
+    dialog_id, _ = demo_dialog_with_rounds(3)
+    at = open_replay(dialog=dialog_id, turn="1")
+    stored = next(m for m in at.metric if m.label.startswith("Stored"))
+    assert stored.value == "—"
+    assert "first round" in stored.proto.help
+    assert any("Not scored" in c.value and "first round" in c.value for c in at.caption)
+    assert not any("[]" in text for text in all_texts(at))

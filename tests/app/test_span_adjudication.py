@@ -44,3 +44,24 @@ def test_span_disagreements_are_adjudicated_into_gold():
     next(b for b in at.button if b.label.startswith("Copy spans")).click().run()
     gold = store.annotations(layer="gold")
     assert sorted(gold["turn"].tolist()) == [5, 5, 7]  # the agreed utterance, not the decided one again
+
+
+def test_the_span_disagreements_let_long_referents_wrap():
+    """The coders' columns cut "label [start:end] → referents" after a few characters: they are wide and the
+    rows tall enough for the whole cell to wrap."""
+    import json
+
+    store = CodingStore()
+    book = store.save_codebook(BOOK)
+    referents = [f"clipart-{name}" for name in ("sun", "tree", "girl", "boy", "dog", "owl")]
+    for coder, shown in (("ann", referents), ("bo", referents[:1])):
+        store.add_annotation("gos", "g1", codebook=book, label="refers-to", coder=coder, round=2, turn=5, utterance=0,
+                             start=0, end=9, referents=shown)
+    at = open_page("agreement", coder="judge")
+    at.segmented_control(key="agreement_scope").set_value("span").run()
+    table = at.dataframe[-1]
+    cell = table.value["ann"].iloc[0]
+    assert all(name in cell for name in referents)
+    columns = json.loads(table.proto.columns)
+    assert columns["ann"]["width"] == "large" and columns["bo"]["width"] == "large"
+    assert table.proto.row_height >= 35 + 21 * (-(-len(cell) // 48) - 1) > 35  # one more line per 48 characters

@@ -140,3 +140,22 @@ def test_run_comparison_tables_merge_value_and_difference_intervals(tmp_path):
     (tmp_path / "t.tex").write_text(standalone_document(table), encoding="utf-8")
     text = pdf_text(compile_pdf(tmp_path / "t.tex"))
     assert "−0.25 [−0.31, −0.19]" in text or "-0.25 [-0.31, -0.19]" in text
+
+
+def test_thumbnails_usernames_and_long_words_stay_inside_the_table_in_one_pass(tmp_path):
+    """A column sized to its content put the thumbnails past the rules until a second pdflatex pass; usernames
+    were hyphenated; a 120-character word ran off the page. One pass now: no width warning, nothing overfull,
+    the username and the word read back whole (no hyphen added)."""
+    from PIL import Image
+
+    name, word = "averyverylongusername_of_a_coder", "x" * 120
+    lines = [TranscriptLine(1, name, f"short text {word} end"), TranscriptLine(2, "Internationalisation", "ok"),
+             TranscriptLine(2, "Drawer", "and one more line")]
+    pictures = {1: Image.new("RGB", (600, 450), "red"), 2: Image.new("RGB", (600, 450), "blue")}
+    with zipfile.ZipFile(io.BytesIO(transcript_zip("rough", "Rough edges", lines, pictures=pictures))) as archive:
+        archive.extractall(tmp_path)
+    text = squash(pdf_text(compile_pdf(tmp_path / "rough.tex")))
+    log = (tmp_path / "rough.log").read_text(encoding="latin-1")
+    assert "Table widths have changed" not in log and "Column widths have changed" not in log
+    assert "Overfull \\hbox" not in log
+    assert name in text and word in text and "Internationalisation" in text

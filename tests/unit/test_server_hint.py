@@ -135,3 +135,16 @@ def test_the_path_sent_to_the_root_is_the_default_page_of_app_py():
 
     defaults = re.findall(r'url_path="([^"]+)", default=True', Path(APP).read_text(encoding="utf-8"))
     assert defaults == [DEFAULT_PAGE]
+
+
+def test_the_index_cuts_a_link_streamlit_would_drop_before_streamlit_reads_it():
+    """Streamlit reads no query of more than 1,000 parameters: the page's own script, ahead of Streamlit's
+    bundle, keeps the first 999 and marks the link (tests/e2e/test_rough_edges_browser.py runs it)."""
+    from streamlit.runtime.state.query_params import CLIENT_STATE_QUERY_STRING_MAX_FIELDS
+
+    app, _ = downstream(STREAMLIT_INDEX)
+    _, body = request(app, "/replay")
+    script = server_hint.QUERY_LIMIT_SCRIPT
+    assert script in body and body.index(script) < body.index(b'type="module"')
+    assert CLIENT_STATE_QUERY_STRING_MAX_FIELDS == 1000  # the limit the script keeps to
+    assert b"MAX_FIELDS = 1000" in script and b"history.replaceState" in script and b'"truncated="' in script
