@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence
 from urllib.parse import quote
 
 import pandas as pd
@@ -206,7 +206,7 @@ def _minecraft_panel(name: str, view, dialog: str, turn: int) -> None:
                f"({view.counts['extra']}), grey ghosts missing ({view.counts['missing']}).")
 
 
-def _minecraft_scores(view, cells: list) -> None:
+def _minecraft_scores(view, cells: Sequence) -> None:
     """A run's net-action scores of the sample, one metric per cell (columns, or one container five times)."""
     scores = view.scores
     cells[0].metric("Net-action F1", _number(scores["f1"]))
@@ -257,7 +257,7 @@ def _gos_gold(view) -> str:
     return "**Gold (the sender's own marking):** " + (", ".join(md_escape(i) for i in view.gold) or "no image")
 
 
-def _gos_run_scores_and_boards(view, cells: list) -> None:
+def _gos_run_scores_and_boards(view, cells: Sequence) -> None:
     """A run's scores of the message (one metric per cell) and both boards with its images marked."""
     if view.scores and not view.scores["gold_empty"]:
         cells[0].metric("Exact set", "yes" if view.scores["exact"] else "no")
