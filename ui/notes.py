@@ -137,7 +137,7 @@ def note_editor_frame(notes: NotesStore, selection: dict, show_deleted: bool) ->
 
 
 def table_edits(before: pd.DataFrame, after: pd.DataFrame) -> list[dict]:
-    """The edits between the table as shown and as edited, by note id (see ``data_access.notes.apply_edits``)."""
+    """The edits between the table as shown and as edited, by note id (see ``data_access.store.apply_edits``)."""
     edits = []
     for old, new in zip(before.itertuples(index=False), after.itertuples(index=False)):
         edit: dict = {}

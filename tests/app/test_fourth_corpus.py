@@ -43,8 +43,8 @@ def _text(at) -> str:
 @pytest.mark.parametrize("page", list(GENERAL))
 def test_the_general_pages_offer_the_fourth_corpus(page):
     if page == "notes":
-        from data_access.notes import NotesStore
         from data_access.sources import notes_db_path
+        from data_access.store import NotesStore
 
         NotesStore(notes_db_path()).add_note(NAME, "t3", "a note on the tiny corpus", turn=2)
     at = open_page(page, **GENERAL[page])

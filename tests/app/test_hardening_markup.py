@@ -14,9 +14,9 @@ from google.protobuf.json_format import MessageToDict
 from streamlit.testing.v1 import AppTest
 
 from data_access.coding import codebook as cb
-from data_access.coding.store import CodingStore
 from data_access.corpora import demo_path, load_path
 from data_access.runs.demo import demo_runs
+from data_access.store import CodingStore
 from ui.widgets import md_escape
 
 from . import conftest

@@ -9,8 +9,8 @@ import re
 import pytest
 
 from data_access.coding import codebook as cb
-from data_access.coding.store import CodingStore
 from data_access.corpora import demo_path, load_path
+from data_access.store import CodingStore
 
 from .conftest import open_page
 

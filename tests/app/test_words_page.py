@@ -111,7 +111,7 @@ def test_published_layer_filters_select_the_labelled_messages(isolated_environme
 
 def test_own_codes_filter_reads_the_coding_store():
     from data_access.coding import codebook as cb
-    from data_access.coding.store import CodingStore
+    from data_access.store import CodingStore
 
     store = CodingStore()
     book = store.save_codebook(cb.Codebook("clarification", (cb.Label("CR", scope="turn"),)))

@@ -24,9 +24,9 @@ CODER = "**coder** ![c](http://evil.example/c.png)"
 @pytest.fixture(scope="module")
 def planted_app(tmp_path_factory):
     from data_access.coding import codebook as cb
-    from data_access.coding.store import CodingStore
     from data_access.corpora import demo_path, load_path
     from data_access.runs.demo import demo_runs
+    from data_access.store import CodingStore
 
     work = tmp_path_factory.mktemp("planted-app")
     runs = work / "runs" / "codraw"

@@ -13,7 +13,7 @@ import pytest
 
 from data_access import budgets
 from data_access.coding import codebook as cb
-from data_access.coding.store import CodingStore
+from data_access.store import CodingStore
 
 ROOT = Path(__file__).resolve().parents[2]
 
