@@ -112,8 +112,8 @@ def read_layer(path: Path | str) -> IcrLayer:
     return IcrLayer(str(path), rows, skipped)
 
 
-def normalise(texts) -> pa.Array:
-    """Lower case, runs of non-letters/digits → one space, trimmed (vectorised with Arrow)."""
+def _text_array(texts) -> pa.Array:
+    """Texts as one Arrow string array, missing values as empty strings."""
     if isinstance(texts, pd.Series):
         texts = texts.array
     try:
@@ -122,23 +122,19 @@ def normalise(texts) -> pa.Array:
         array = pa.array([str(t) for t in texts], type=pa.string())
     if isinstance(array, pa.ChunkedArray):
         array = array.combine_chunks()
-    array = pc.fill_null(array, "")
-    array = pc.replace_substring_regex(pc.utf8_lower(array), r"[^\p{L}\p{N}]+", " ")
+    return pc.fill_null(array, "")
+
+
+def normalise(texts) -> pa.Array:
+    """Lower case, runs of non-letters/digits → one space, trimmed (vectorised with Arrow)."""
+    array = pc.replace_substring_regex(pc.utf8_lower(_text_array(texts)), r"[^\p{L}\p{N}]+", " ")
     return pc.utf8_trim_whitespace(array)
 
 
 def exact_form(texts) -> pa.Array:
     """The tie-break form: lower case with every white space removed, punctuation kept (so the layer's
     tokenised ``ok , thanks !`` meets the corpus's ``ok, thanks!`` but not ``ok thanks``)."""
-    if isinstance(texts, pd.Series):
-        texts = texts.array
-    try:
-        array = pa.array(texts, type=pa.string())
-    except (TypeError, pa.ArrowException):
-        array = pa.array([str(t) for t in texts], type=pa.string())
-    if isinstance(array, pa.ChunkedArray):
-        array = array.combine_chunks()
-    return pc.replace_substring_regex(pc.utf8_lower(pc.fill_null(array, "")), r"\s+", "")
+    return pc.replace_substring_regex(pc.utf8_lower(_text_array(texts)), r"\s+", "")
 
 
 def corpus_rounds(loaded: LoadedCorpus) -> pd.DataFrame:
