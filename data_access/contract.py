@@ -171,6 +171,12 @@ class RunScoring(Protocol):
     def unit_turns(self, corpus: LoadedCorpus) -> pd.DataFrame:
         """``unit`` -> replay ``turn`` for the links of units that do not carry their own turn (may be empty)."""
 
+    def worst_steps(self, corpus: LoadedCorpus, run: LoadedRun) -> pd.DataFrame:
+        """One row per unit of ``units(run)``: ``unit`` and the replay ``turn`` (and ``round``, <NA> where the
+        corpus has no rounds) where, within the unit, the run differs most from the humans (a CoDraw dialog's
+        round whose score falls furthest below the human's; a unit of one step: that step). The Replay opens a
+        worst case there (``runs.worst_cases``)."""
+
     def replay_view(self, corpus: LoadedCorpus, run: LoadedRun, dialog_id: str, turn: int, round: Optional[int] = None) -> Any:
         """The picklable view of the run at one replay step (a ``RunStepView`` or the corpus's own); None when the
         step is not in the corpus."""

@@ -369,6 +369,22 @@ def unit_turns(corpus: LoadedCorpus) -> pd.DataFrame:
     return pd.DataFrame({"unit": pd.Series(dtype="str"), "turn": pd.Series(dtype="Int64")})
 
 
+def worst_steps(corpus: LoadedCorpus, run) -> pd.DataFrame:
+    """Per scored dialog, the round whose score (paper's metric) falls furthest below the human Drawer's of the
+    same round: the run's score minus the human's, smallest first, the earlier round on a tie. A round the model
+    left empty counts as 0 (it drew nothing where the human drew); a round without a human score is left out,
+    and a dialog with none left opens at the model's final drawing."""
+    rounds = run.frames["rounds"]
+    gap = rounds["score_final"].fillna(0.0) - rounds["human_score_final"]
+    compared = pd.DataFrame({"dialog_id": rounds["dialog_id"], "round": rounds["round"], "gap": gap})
+    compared = compared[compared["gap"].notna()].sort_values(["dialog_id", "gap", "round"], kind="stable")
+    worst = compared.drop_duplicates("dialog_id", keep="first").set_index("dialog_id")["round"]
+    scored = units(run)
+    turn = worst.reindex(scored["dialog_id"]).astype("Int64").to_numpy()
+    return pd.DataFrame({"unit": scored["unit"], "turn": pd.array(turn, dtype="Int64").fillna(scored["turn"]),
+                         "round": pd.array([pd.NA] * len(scored), dtype="Int64")})
+
+
 def replay_view(corpus: LoadedCorpus, run, dialog_id: str, turn: int, round=None):
     """Target, human and model canvases after round ``turn`` (``views.CodrawRunView``)."""
     from .codraw_views import codraw_view

@@ -213,6 +213,13 @@ def unit_turns(corpus: LoadedCorpus) -> pd.DataFrame:
     return pd.DataFrame({"unit": unit, "turn": steps["step"].astype("Int64")})
 
 
+def worst_steps(corpus: LoadedCorpus, run) -> pd.DataFrame:
+    """A unit is one message: its own replay step, in its round."""
+    scored = units(run)
+    steps = scored[["unit", "round"]].merge(unit_turns(corpus).drop_duplicates("unit"), on="unit", how="left")
+    return pd.DataFrame({"unit": steps["unit"], "turn": steps["turn"].astype("Int64"), "round": steps["round"].astype("Int64")})
+
+
 def replay_view(corpus: LoadedCorpus, run, dialog_id: str, turn: int, round=None):
     """The message of step ``turn`` of the round, its predicted and gold images on both boards
     (``views.GosRunView``); None without a round."""

@@ -540,6 +540,13 @@ def unit_turns(corpus: LoadedCorpus) -> pd.DataFrame:
     return pd.DataFrame({"unit": bap["game"] + "#" + bap["sample_id"].astype(str), "turn": bap["turn"].astype("Int64")})
 
 
+def worst_steps(corpus: LoadedCorpus, run) -> pd.DataFrame:
+    """A unit is one BAP sample: the utterance it follows (where the replay shows its predicted structure)."""
+    steps = units(run)[["unit"]].merge(unit_turns(corpus).drop_duplicates("unit"), on="unit", how="left")
+    return pd.DataFrame({"unit": steps["unit"], "turn": steps["turn"].astype("Int64"),
+                         "round": pd.array([pd.NA] * len(steps), dtype="Int64")})
+
+
 def replay_view(corpus: LoadedCorpus, run, dialog_id: str, turn: int, round=None):
     """The BAP sample after utterance ``turn``: predicted and gold structures (``views.MinecraftRunView``)."""
     from .minecraft_views import minecraft_view
