@@ -11,12 +11,14 @@ from ui.runs import replay_panel, run_link
 from ui.share import replay_downloads
 from ui.url_state import parse_positive_int, served
 from ui.widgets import corpus_selector, md_code, query_param
+from ui.worst_cases import case_stepper
 
 ensure_routed()
 
 st.title("Replay")
 corpus = corpus_selector("replay_corpus")
 next_hit_control()  # opened from a concordance line: walk its hit list (previous / next hit)
+case_stepper(corpus)  # opened from "Worst cases first": walk its cases (previous / next case)
 views(corpus).replay_section(corpus)
 replay_panel(corpus)  # a model run beside the humans, when one is chosen (&run=<name>)
 

@@ -17,6 +17,7 @@ from ui.runs import (
     uploads_box,
 )
 from ui.widgets import corpus_selector
+from ui.worst_cases import worst_cases_section
 
 ensure_routed()
 
@@ -33,5 +34,6 @@ if cached.corpus_ready(corpus):
         metrics_section(corpus, runs)
         comparison_section(corpus, runs)
         slice_section(corpus, runs)
+        worst_cases_section(corpus, runs)
         leaderboard_section(corpus, runs)
         problems_section(corpus, runs)

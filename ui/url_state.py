@@ -77,6 +77,12 @@ def open_page(page: str, **params: str) -> None:
     st.switch_page(page, query_params=params)
 
 
+def page_link(page: str, label: str, params: dict[str, str], container=None, **kwargs) -> None:
+    """A link to ``page`` with exactly ``params`` in its URL: Streamlit's own page link (the same tab, the app's
+    path prefix), e.g. the Runs page's "Step through these in the Replay"."""
+    (container or st).page_link(page, label=label, query_params=params, **kwargs)
+
+
 def _link_name(key: str) -> str:
     return f"{key}__linked"
 
