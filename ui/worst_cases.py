@@ -140,7 +140,11 @@ def case_stepper(name: str) -> None:
         case = cases.loc[unit]
         figures = f"score {_number(case['value'])}" + (f", gap {_number(case['gap'], sign=True)} against "
                                                         f"{md_escape(versus)}" if versus else "")
-        text = f"**Case {number:,} of {len(listed):,}**: {md_escape(unit)} ({md_escape(run)}, {figures})"
+        step = "" if pd.isna(case["turn"]) else f"{corpus_module(name).STEP_UNIT} {int(case['turn'])}"
+        if step and in_rounds and not pd.isna(case["round"]):
+            step = f"round {int(case['round'])}, {step}"
+        where = f"; opened at {step}, where the run differs most from the humans" if step else ""
+        text = f"**Case {number:,} of {len(listed):,}**: {md_escape(unit)} ({md_escape(run)}, {figures}){where}"
     else:
         text = f"**Case {number:,} of {len(listed):,}**: {md_escape(unit)} is not among {md_escape(run)}'s units here."
     row = st.container(horizontal=True, vertical_alignment="center", key="worst_case_nav")
