@@ -149,7 +149,7 @@ def case_stepper(name: str) -> None:
         text = f"**Case {number:,} of {len(listed):,}**: {md_escape(unit)} is not among {md_escape(run)}'s units here."
     row = st.container(horizontal=True, vertical_alignment="center", key="worst_case_nav")
     for target, label, key in ((number - 1, "◀ previous case", "worst_case_previous"), (number + 1, "next case ▶", "worst_case_next")):
-        where = params(target) if 1 <= target <= len(listed) else None
+        opens = params(target) if 1 <= target <= len(listed) else None
         if key == "worst_case_next":
             row.markdown(text)
-        row.button(label, key=key, on_click=_open_case, args=(where,), disabled=where is None, type="tertiary")
+        row.button(label, key=key, on_click=_open_case, args=(opens,), disabled=opens is None, type="tertiary")

@@ -75,7 +75,8 @@ def _escaped(unit: str) -> str:
 
 def capped(units: Iterable) -> list[str]:
     """The first units a link carries: at most ``MAX_CASES``, and at most ``MAX_CASES_CHARS`` characters."""
-    kept, length = [], 0
+    kept: list[str] = []
+    length = 0
     for unit in units:
         length += len(_escaped(str(unit))) + 1
         if len(kept) >= MAX_CASES or length > MAX_CASES_CHARS + 1:
