@@ -54,7 +54,7 @@ def worst_cases_section(name: str, runs: dict) -> None:
     key_versus = f"worst_versus_{name}"
     if st.session_state.get(key_versus) not in options:
         st.session_state[key_versus] = OWN_SCORE  # e.g. the run compared with became run A
-    against = right.selectbox("Compared with", options, key=key_versus,
+    against = right.selectbox("Ranked against", options, key=key_versus,
                               help="Rank by the run's own unit score (lowest first), or by its gap to another run or "
                                    "the humans on the units both have (largest shortfall first).")
     versus = None if against == OWN_SCORE else against
