@@ -165,6 +165,11 @@ class RunScoring(Protocol):
     def units(self, run: LoadedRun, humans: bool = False) -> pd.DataFrame:
         """One row per unit of the run (of the humans on the same units when ``humans``)."""
 
+    def dialog_scores(self, run: LoadedRun) -> pd.DataFrame:
+        """One row per dialog the run scored (Browse's run columns): ``dialog_id``, ``units`` (how many of its
+        units), ``score`` (the run's statistic over them) and ``humans`` (the humans' on the same units; NaN
+        throughout when the corpus has no human figure, ``HAS_HUMANS`` false)."""
+
     def slice_features(self, corpus: LoadedCorpus, run: LoadedRun, base: pd.DataFrame) -> pd.DataFrame:
         """Per row of ``base`` (``units(run)``): the corpus's domain features, as text categories, one column each."""
 

@@ -1,6 +1,7 @@
 """Browse: every dialog of a corpus in one sortable, filterable table (split, then id in numeric order);
-selecting a row opens its replay. Every filter — split, id, a range on any numeric column, notes — lives
-in the URL, so a filtered view can be shared."""
+selecting a row opens its replay. Each loaded model run adds its score (and gap to the humans) per dialog.
+Every filter — split, id, a range on any numeric column (a run's too), notes, a label — lives in the URL, so
+a filtered view can be shared."""
 import streamlit as st
 
 from ui.browse_filters import (
@@ -13,6 +14,7 @@ from ui.browse_filters import (
     table_height,
     with_note_counts,
 )
+from ui.browse_runs import label_filter, run_column_config, with_runs
 from ui.cached import corpus_ready, shared
 from ui.corpus_views import views
 from ui.glossary import column_config as glossary_columns
@@ -29,7 +31,7 @@ corpus = corpus_selector("browse_corpus")
 if not corpus_ready(corpus):
     st.stop()
 
-table = with_note_counts(shared(browse_table, corpus), note_counts(corpus))
+table, run_help = with_runs(corpus, with_note_counts(shared(browse_table, corpus), note_counts(corpus)))
 splits = [s for s in dict.fromkeys(table["split"].dropna())]
 filters = st.columns([3, 3, 2], vertical_alignment="bottom")
 chosen_splits = ()  # all (a dialog whose id names no split included); one split needs no filter
@@ -40,14 +42,16 @@ else:
     set_url(split=None)
 id_contains = url_text_input("Dialog id contains", "q", key=f"browse_q_{corpus}", container=filters[1])
 only_noted = url_toggle("Only with notes", "noted", key=f"browse_noted_{corpus}", container=filters[2])
-ranges = range_filters(table, corpus)
+ranges = range_filters(table, corpus, run_help)
 
 shown = apply_filter(table, DialogFilter(tuple(chosen_splits), id_contains, only_with_notes=only_noted, ranges=ranges))
 shown = browse_cr_filter(corpus, shown)
+shown = label_filter(corpus, shown)
 st.caption(f"{len(shown):,} of {len(table):,} dialogs, by split and then id. Click a column header to sort; "
            "select a row to open its replay; hover a column header for what it means.")
 column_config = {column: st.column_config.Column(help=text) for column, text in COLUMN_HELP.items() if column in shown}
 column_config.update(glossary_columns(c for c in shown.columns if c in COMMON_COLUMNS))  # labels and help of the glossary
+column_config.update(run_column_config(run_help))
 column_config.update({
     "replay": st.column_config.LinkColumn("Replay", display_text="open ▶", help=COLUMN_HELP["replay"]),
     "duration_s": st.column_config.NumberColumn("duration (s)", format="%.0f", help=COLUMN_HELP["duration_s"]),

@@ -47,8 +47,11 @@ def _requested(column: str) -> tuple[Optional[tuple[Optional[float], Optional[fl
     return (low, high), link
 
 
-def range_filters(table: pd.DataFrame, corpus: str) -> tuple[tuple[str, float | None, float | None], ...]:
+def range_filters(table: pd.DataFrame, corpus: str, column_help: Optional[dict[str, str]] = None
+                  ) -> tuple[tuple[str, float | None, float | None], ...]:
     """Sliders for every numeric column of ``table``; returns the active ranges (column, low, high).
+    ``column_help``: the help of columns the corpus does not name (a run's columns), already escaped; such a
+    column's name (user-supplied: a run's) is escaped for its slider's label.
 
     A slider takes the link's range when it is first shown and whenever the URL's range is not the one it last
     wrote (Back, a link); a range the link states badly (malformed, reversed, past the column's values …) is
@@ -78,8 +81,10 @@ def range_filters(table: pd.DataFrame, corpus: str) -> tuple[tuple[str, float | 
         for index, (column, (low, high, integral)) in enumerate(sliders.items()):
             bounds = (int(low), int(high)) if integral else (low, high)
             key = f"browse_range_{corpus}_{column}"
-            chosen = grid[index % 3].slider(COLUMN_LABELS.get(column, column), *bounds, key=key,  # type: ignore[call-overload]
-                                            step=1 if integral else 0.01, help=COLUMN_HELP.get(column))
+            label = COLUMN_LABELS.get(column) or (column if column in COLUMN_HELP else md_escape(column))
+            chosen = grid[index % 3].slider(label, *bounds, key=key,  # type: ignore[call-overload]
+                                            step=1 if integral else 0.01,
+                                            help=COLUMN_HELP.get(column) or (column_help or {}).get(column))
             if _full(chosen, low, high):
                 publish(key, column, None)
                 continue
@@ -90,7 +95,7 @@ def range_filters(table: pd.DataFrame, corpus: str) -> tuple[tuple[str, float | 
         hidden = table[columns].isna().any()
         if hidden.any():
             st.caption("A range on a column excludes the dialogs without a value in it: "
-                       + ", ".join(c for c in columns if hidden[c]) + ".")
+                       + ", ".join(md_escape(c) for c in columns if hidden[c]) + ".")
     return tuple(ranges)
 
 

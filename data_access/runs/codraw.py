@@ -347,6 +347,13 @@ def units(run, humans: bool = False) -> pd.DataFrame:
                          "value": d["human_final_score" if humans else "final_score"].astype(float)}).reset_index(drop=True)
 
 
+def dialog_scores(run) -> pd.DataFrame:
+    """Per scored dialog (its one unit): the final drawing's score (paper's metric) and the human Drawer's."""
+    model, humans = units(run), units(run, humans=True)
+    return pd.DataFrame({"dialog_id": model["dialog_id"].astype(str), "units": 1, "score": model["value"],
+                         "humans": humans["value"]})
+
+
 def slice_features(corpus: LoadedCorpus, run, base: pd.DataFrame) -> pd.DataFrame:
     """Peek, clip art in the target, people in the scene, dialog length."""
     from .analysis import bins

@@ -191,6 +191,16 @@ def units(run, humans: bool = False) -> pd.DataFrame:
                          "value": 1.0 if humans else m["f1"].astype(float)}).reset_index(drop=True)
 
 
+def dialog_scores(run) -> pd.DataFrame:
+    """Per interaction: the mean F1 over its messages whose gold is non-empty (the Runs page's statistic); no
+    human figure (the gold is the humans' own marking)."""
+    grouped = units(run).groupby("dialog_id", sort=True)["value"]
+    frame = pd.DataFrame({"units": grouped.size(), "score": grouped.mean()}).reset_index()
+    frame["dialog_id"] = frame["dialog_id"].astype(str)
+    frame["humans"] = float("nan")
+    return frame[["dialog_id", "units", "score", "humans"]]
+
+
 def slice_features(corpus: LoadedCorpus, run, base: pd.DataFrame) -> pd.DataFrame:
     """Round played, criterion, message length, gold image count."""
     from .analysis import bins

@@ -512,6 +512,17 @@ def units(run, humans: bool = False) -> pd.DataFrame:
     return frame.reset_index(drop=True)
 
 
+def dialog_scores(run) -> pd.DataFrame:
+    """Per game: the micro net-action F1 over its BAP samples (tp, fp, fn summed, as over a split); no human
+    figure (the humans' actions are the gold)."""
+    grouped = units(run).groupby("dialog_id", sort=True)
+    sums, size = grouped[["tp", "fp", "fn"]].sum(), grouped.size()
+    frame = pd.DataFrame({"dialog_id": sums.index.astype(str), "units": size.to_numpy(),
+                          "score": [prf(tp, fp, fn)[2] for tp, fp, fn in zip(sums["tp"], sums["fp"], sums["fn"])],
+                          "humans": float("nan")})
+    return frame.reset_index(drop=True)
+
+
 def slice_features(corpus: LoadedCorpus, run, base: pd.DataFrame) -> pd.DataFrame:
     """Structure size, gold action count, whether removals are present, the utterance's length."""
     import numpy as np

@@ -1,0 +1,68 @@
+"""Browse's columns from model runs: per dialog, each loaded run's score and its gap to the humans on the same
+units, beside the corpus's own columns (and range-filtered like them).
+
+What a dialog's score is belongs to the corpus (its ``RunScoring.dialog_scores``: CoDraw the final drawing's
+score, A Game Of Sorts the mean F1 over the interaction's messages, Minecraft the micro net-action F1 over the
+game's samples); here the frames are only named and joined. A dialog the run did not score has no value in
+its columns (NaN, never 0), so a range on them leaves it out, as it leaves out any dialog without a value.
+
+Column names carry the run's name (``<run> · score``, ``<run> · gap``): run names are user-supplied, so the
+page shows them only as data-grid headers or escaped (``ui.widgets.md_escape``), never as markup.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..common import LoadedCorpus
+from . import LoadedRun, run_module
+
+SCORE = "score"
+GAP = "gap"
+SEPARATOR = " · "
+
+
+def column_name(run: str, what: str) -> str:
+    """The Browse column of run ``run``'s ``what`` (``SCORE`` or ``GAP``): also its URL parameter."""
+    return f"{run}{SEPARATOR}{what}"
+
+
+def run_columns(corpus: LoadedCorpus, run: LoadedRun) -> pd.DataFrame:
+    """The run's Browse columns, indexed by ``dialog_id`` (the dialogs it scored): ``<run> · score`` and, where
+    the corpus has a human figure on the same units (``HAS_HUMANS``), ``<run> · gap`` = score − humans'."""
+    scoring = run_module(run.corpus)
+    scores = scoring.dialog_scores(run)
+    frame = pd.DataFrame({column_name(run.name, SCORE): scores["score"].to_numpy(dtype=float)},
+                         index=pd.Index(scores["dialog_id"].astype(str), name="dialog_id"))
+    if scoring.HAS_HUMANS:
+        frame[column_name(run.name, GAP)] = scores["score"].to_numpy(dtype=float) - scores["humans"].to_numpy(dtype=float)
+    return frame[~frame.index.duplicated(keep="first")]
+
+
+def column_help(corpus: str, run: str, column: str) -> str:
+    """What a run column means (plain text: the run's name is the user's, escape it for markdown)."""
+    scoring = run_module(corpus)
+    if column == column_name(run, GAP):
+        return (f"Run {run}'s score minus the humans' on the same units of the dialog (negative: below the "
+                "humans); empty where the run did not score the dialog.")
+    return (f"Run {run}'s {scoring.STATISTIC_LABEL} over the dialog's units; empty where the run did not score "
+            "the dialog.")
+
+
+def with_run_columns(table: pd.DataFrame, columns: list[pd.DataFrame]) -> pd.DataFrame:
+    """A new frame: ``table`` (one row per dialog, with ``dialog_id``) with every frame of ``columns``
+    (``run_columns``) joined on the dialog id, placed before ``notes`` / ``replay`` when present; ``table``
+    itself is left as it is (it may be shared by every session)."""
+    if not columns:
+        return table
+    ids = table["dialog_id"].astype(str)
+    joined = table.copy(deep=False)
+    at = next((joined.columns.get_loc(c) for c in ("notes", "replay") if c in joined.columns), len(joined.columns))
+    for frame in columns:
+        aligned = frame.reindex(ids.to_numpy())
+        for name in frame.columns:
+            if name in joined.columns:
+                continue  # two runs cannot share a name; a corpus column of that name keeps its place
+            joined.insert(at, name, np.asarray(aligned[name].to_numpy(dtype=float)))
+            at += 1
+    return joined

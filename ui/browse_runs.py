@@ -1,0 +1,89 @@
+"""Browse by run and by code: the Browse page's columns from every loaded model run (each run's score per
+dialog and its gap to the humans, range-filtered like the corpus's own columns, in the URL as
+``<run> · score=low..high``) and its filter "has label L" from the coding store (``label=``, ``coder=`` a
+coder or ``gold``, ``book=`` a codebook), with a ``labels`` count column while it is set.
+
+The per-dialog run columns are computed once per run file and corpus source (``cached.run_derived``), so a
+rerun only joins them to the dialog table. Run, label, coder and codebook names are the user's: they reach
+markdown only through ``md_escape`` (the data grid shows headers as plain text)."""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from data_access.coding.label_filter import GOLD, LabelFilter, label_counts, label_options
+from data_access.runs.browse_columns import column_help, run_columns, with_run_columns
+from ui import cached
+from ui.runs import loaded_runs
+from ui.store import opened, remembered
+from ui.url_state import query_param, url_choice
+from ui.widgets import md_escape, md_link_value
+
+LABEL_COLUMN = "labels"
+ANY = ""
+
+
+def with_runs(corpus: str, table: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, str]]:
+    """``table`` with every loaded run's columns (a new frame), and their help text (escaped for markdown)."""
+    frames, help_texts = [], {}
+    for run, (key, _loaded) in loaded_runs(corpus).items():
+        frame = cached.run_derived(run_columns, corpus, key)
+        if frame is None:
+            continue
+        frames.append(frame)
+        help_texts.update({column: md_escape(column_help(corpus, run, column)) for column in frame.columns})
+    return with_run_columns(table, frames), help_texts
+
+
+def run_column_config(help_texts: dict[str, str]) -> dict:
+    """The data grid's configuration of the run columns: three decimals, their help."""
+    return {column: st.column_config.NumberColumn(format="%.3f", help=text) for column, text in help_texts.items()}
+
+
+def _annotations(corpus: str) -> pd.DataFrame:
+    shared = opened("Coding")
+    if shared is None:
+        return pd.DataFrame()
+    return remembered(f"browse annotations {corpus}", lambda: shared.coding.annotations(corpus=corpus),
+                      pd.DataFrame(), "Coding")
+
+
+def _warn_unknown(param: str, options, what: str) -> None:
+    """A link naming a label / coder / codebook this corpus's annotations do not have: said, then ignored."""
+    requested = query_param(param)
+    if requested is not None and requested not in options:
+        st.warning(f"The link's “{md_link_value(f'{param}={requested}')}” names no {what} of this corpus's "
+                   "annotations; the label filter ignores it.", icon="⚠️")
+
+
+def label_filter(corpus: str, table: pd.DataFrame) -> pd.DataFrame:
+    """The "has label L" filter (shown when the corpus has coded labels): ``table`` restricted to the dialogs
+    labelled so, with their ``labels`` count before ``notes``; ``table`` as it is while no label is chosen."""
+    annotations = _annotations(corpus)
+    options = label_options(annotations, corpus)
+    if not options.labels:
+        if query_param("label") is not None:
+            _warn_unknown("label", (), "label")
+        return table
+    coders = [ANY, *([GOLD] if options.has_gold else []), *[c for c in options.coders if c != GOLD]]
+    books = [ANY, *options.codebooks]
+    for param, values, what in (("label", options.labels, "label"), ("coder", coders, "coder"),
+                                ("book", books, "codebook")):
+        _warn_unknown(param, values, what)
+    row = st.columns(3)
+    label = url_choice("selectbox", "Has label", [ANY, *options.labels], "label", key=f"browse_label_{corpus}",
+                       default=ANY, container=row[0], format_func=lambda v: md_escape(v) if v else "any (no filter)",
+                       help="Dialogs with this label anywhere: on the dialog, a turn or round, or a span.")
+    coder = url_choice("selectbox", "Labelled by", coders, "coder", key=f"browse_coder_{corpus}", default=ANY,
+                       container=row[1], disabled=not label,
+                       format_func=lambda v: {ANY: "any coder", GOLD: "the gold (adjudicated)"}.get(v) or md_escape(v))
+    book = url_choice("selectbox", "In codebook", books, "book", key=f"browse_book_{corpus}", default=ANY,
+                      container=row[2], disabled=not label,
+                      format_func=lambda v: md_escape(v) if v else "any codebook")
+    if not label:
+        return table
+    counts = label_counts(annotations, corpus, LabelFilter(label, coder, book))
+    shown = table[table["dialog_id"].astype(str).isin(counts.index)].copy()
+    at = shown.columns.get_loc("notes") if "notes" in shown.columns else len(shown.columns)
+    shown.insert(at, LABEL_COLUMN, shown["dialog_id"].astype(str).map(counts).astype("int64"))
+    return shown
