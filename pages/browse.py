@@ -51,7 +51,7 @@ st.caption(f"{len(shown):,} of {len(table):,} dialogs, by split and then id. Cli
            "select a row to open its replay; hover a column header for what it means.")
 column_config = {column: st.column_config.Column(help=text) for column, text in COLUMN_HELP.items() if column in shown}
 column_config.update(glossary_columns(c for c in shown.columns if c in COMMON_COLUMNS))  # labels and help of the glossary
-column_config.update(run_column_config(run_help))
+column_config.update(run_column_config(run_help, shown))
 column_config.update({
     "replay": st.column_config.LinkColumn("Replay", display_text="open ▶", help=COLUMN_HELP["replay"]),
     "duration_s": st.column_config.NumberColumn("duration (s)", format="%.0f", help=COLUMN_HELP["duration_s"]),

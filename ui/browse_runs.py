@@ -16,7 +16,7 @@ from data_access.runs.browse_columns import column_help, run_columns, with_run_c
 from ui import cached
 from ui.runs import loaded_runs
 from ui.store import opened, remembered
-from ui.url_state import query_param, url_choice
+from ui.url_state import drop_params, query_param, url_choice
 from ui.widgets import md_escape, md_link_value
 
 LABEL_COLUMN = "labels"
@@ -35,9 +35,13 @@ def with_runs(corpus: str, table: pd.DataFrame) -> tuple[pd.DataFrame, dict[str,
     return with_run_columns(table, frames), help_texts
 
 
-def run_column_config(help_texts: dict[str, str]) -> dict:
-    """The data grid's configuration of the run columns: three decimals, their help."""
-    return {column: st.column_config.NumberColumn(format="%.3f", help=text) for column, text in help_texts.items()}
+def run_column_config(help_texts: dict[str, str], shown: pd.DataFrame) -> dict:
+    """The data grid's configuration of the run columns (three decimals, their help) and of the label count."""
+    config = {column: st.column_config.NumberColumn(format="%.3f", help=text) for column, text in help_texts.items()}
+    if LABEL_COLUMN in shown.columns:
+        config[LABEL_COLUMN] = st.column_config.NumberColumn(
+            help="How many annotations of the chosen label (by the chosen coder or the gold) the dialog has")
+    return config
 
 
 def _annotations(corpus: str) -> pd.DataFrame:
@@ -62,8 +66,8 @@ def label_filter(corpus: str, table: pd.DataFrame) -> pd.DataFrame:
     annotations = _annotations(corpus)
     options = label_options(annotations, corpus)
     if not options.labels:
-        if query_param("label") is not None:
-            _warn_unknown("label", (), "label")
+        _warn_unknown("label", (), "label")
+        drop_params("label", "coder", "book")
         return table
     coders = [ANY, *([GOLD] if options.has_gold else []), *[c for c in options.coders if c != GOLD]]
     books = [ANY, *options.codebooks]

@@ -93,6 +93,7 @@ def test_the_label_filter_by_coder_from_the_link(coded):
     assert dict(zip(table["dialog_id"], table["labels"])) == {first: 2, second: 1}
     assert at.selectbox(key="browse_label_codraw").value == "CR"
     assert at.selectbox(key="browse_coder_codraw").value == "ann"
+    assert "How many annotations of the chosen label" in at.dataframe[0].proto.columns  # its help travels in the column configuration
 
 
 def test_the_label_filter_by_the_gold_and_a_run_range_together(coded):
@@ -111,6 +112,8 @@ def test_a_link_naming_an_unknown_label_says_so_and_filters_nothing(coded):
     assert any("names no label" in w.value for w in at.warning)
     assert shown_counts(at)[0] == shown_counts(at)[1]
     assert "label" not in at.query_params
+    at = open_page("browse", corpus="gos", label="CR")  # no labels on this corpus at all
+    assert any("names no label" in w.value for w in at.warning) and "label" not in at.query_params
 
 
 RUN_NAME = "![t](x.png) **bold** :red[red]"
