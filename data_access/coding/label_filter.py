@@ -69,6 +69,8 @@ class LabelOptions:
 def label_options(annotations: pd.DataFrame, corpus: str, codebook: str = ANY) -> LabelOptions:
     """The codebooks of ``corpus``'s annotations, and the labels and coders (of ``codebook`` when given)."""
     frame = _labels_of(annotations, corpus)
+    if frame.empty:  # most stores, on most corpora: no pandas work on every Browse rerun
+        return LabelOptions((), (), (), False)
     books = tuple(sorted(set(frame["codebook"].dropna().astype(str))))
     if codebook:
         frame = frame[frame["codebook"] == codebook]
