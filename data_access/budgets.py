@@ -58,7 +58,11 @@ UPLOAD = Budget("upload", "uploaded run file", 200 * MiB, RUN.max_lines,
                 "Streamlit's own upload limit (server.maxUploadSize, 200 MB); once saved it is a run file "
                 "and its content has the run budget", max_memory=3 * RUN_BYTES_MEMORY)
 
-BUDGETS = {b.kind: b for b in (CORPUS, RUN, LAYER, CODEBOOK, UPLOAD)}
+MODEL_LABELS = Budget("model-labels", "model labels file", 64 * MiB, 500_000,
+                      "one line per coded item: every CoDraw round (77,502) with a few labels and spans each is "
+                      "about 20 MB; the line budget is the layers' (the published ones have at most 13,728)")
+
+BUDGETS = {b.kind: b for b in (CORPUS, RUN, LAYER, CODEBOOK, UPLOAD, MODEL_LABELS)}
 
 # A codebook is shown as one button per label on every Replay step, so its size is counted in labels too.
 MAX_LABELS = 200

@@ -19,6 +19,8 @@ from typing import Union
 from .coding import (
     ANNOTATION_FRAME_COLUMNS,
     LAYERS,
+    MODEL_CODER_PREFIX,
+    MODEL_UID_PREFIX,
     NO_DECISION,
     QUEUE_COLUMNS,
     AnnotationConflict,
@@ -57,7 +59,8 @@ from .notes import (
 from .redaction import redact, url_secrets
 
 __all__ = [
-    "ANNOTATION_FRAME_COLUMNS", "BUSY_TIMEOUT_S", "HISTORY_COLUMNS", "LAYERS", "NOTE_COLUMNS", "NO_DECISION",
+    "ANNOTATION_FRAME_COLUMNS", "BUSY_TIMEOUT_S", "HISTORY_COLUMNS", "LAYERS", "MODEL_CODER_PREFIX", "MODEL_UID_PREFIX",
+    "NOTE_COLUMNS", "NO_DECISION",
     "QUEUE_COLUMNS", "SCHEMA_VERSION", "AnnotationConflict", "AnnotationNotFound", "CodingStore", "Cursor",
     "Database", "EditOutcome", "GoldConflict", "GoldDecision", "GoldUnit", "NoteConflict", "NoteNotFound",
     "NotesStore", "Store", "StoreError", "StoreUnavailable", "apply_edits", "insert_note_row", "is_postgres_url",

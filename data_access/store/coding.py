@@ -14,6 +14,10 @@ never makes a duplicate. Edits keep the previous version in ``annotation_revisio
 Notes are listed as annotations of kind ``note`` (``annotations(include_notes=True)``), read through the
 ``NotesStore`` this store is given (composed, sharing its database), not inherited from it.
 
+A model's labels are imported as a coder of its own (``model:<name>``, ``replace_model_annotations``): one
+transaction replaces that model's earlier labels of the codebook in the corpus; no person may code as
+``model:…``.
+
 The gold layer holds one decision per unit (``decide_gold``): a row of ``gold_decisions`` per unit and
 codebook, written in the same transaction as the unit's gold annotations; a decision made on a stale view of
 the unit is refused (``GoldConflict``, naming who decided and when).
@@ -45,6 +49,10 @@ ANNOTATION_FRAME_COLUMNS = ["id", "kind", "corpus", "dialog_id", "round", "turn"
                             "end", "span_text", "codebook", "codebook_version", "label", "referents", "coder",
                             "layer", "comment", "created_at", "updated_at", "deleted_at", "link"]
 LAYERS = ("coding", "gold")
+# Coder names of this form are imported model labels (data_access.coding.model_labels): no person codes as one,
+# and an import only ever replaces annotations it wrote itself (their uid starts with MODEL_UID_PREFIX).
+MODEL_CODER_PREFIX = "model:"
+MODEL_UID_PREFIX = "model-import-"
 _SELECT = ("SELECT id, corpus, dialog_id, round, turn, utterance, scope, start_char, end_char, span_text, codebook, "
            "codebook_version, label, referents, coder, layer, comment, created_at, updated_at, deleted_at, "
            "changed_by FROM annotations")
@@ -189,6 +197,50 @@ class CodingStore:
                                   turn=turn, utterance=utterance, start=start, end=end, span_text=span_text,
                                   referents=referents, layer=layer, comment=comment, uid=uid)
             return _insert_annotation(cur, row, _now(), identity.signature)
+
+    def replace_model_annotations(self, codebook: cb.Codebook, corpus: str, coders: Sequence[str],
+                                  annotations: Sequence[dict], *, actor: Optional[Identity] = None) -> int:
+        """Make ``annotations`` the labels of the model coders ``coders`` (each ``model:<name>``) with this
+        codebook in ``corpus``, in one transaction: their earlier live annotations there are soft-deleted (with
+        their history) and the new ones inserted; returns how many were replaced. Each annotation is a dict of
+        ``add_annotation`` keywords (``dialog_id``, ``label``, ``coder``, place and span fields) whose coder is
+        one of ``coders``. Refused (ValueError, nothing written) when a coder's existing annotations there were
+        not written by an import. Needs the coder role: whoever may code may import a model's labels."""
+        what = f"importing model labels with codebook {codebook.name!r}"
+        identity = acting(actor, self.sign_in, what)
+        check(identity, Action.WRITE_OWN, what=what)
+        names = [_coder(c) for c in coders]
+        for name in names:
+            if not name.startswith(MODEL_CODER_PREFIX) or not name[len(MODEL_CODER_PREFIX):].strip():
+                raise ValueError(f"a model's coder name is {MODEL_CODER_PREFIX}<name>; got {name!r}")
+        rows = []
+        for spec in annotations:
+            spec = dict(spec)
+            row = _annotation_row(corpus, spec.pop("dialog_id"), codebook=codebook, imported=True,
+                                  uid=MODEL_UID_PREFIX + uuid.uuid4().hex, **spec)
+            if row["coder"] not in names:
+                raise ValueError(f"annotation of coder {row['coder']!r}, who is not among {', '.join(names)}")
+            rows.append(row)
+        now, replaced = _now(), 0
+        with self.db.write() as cur:
+            for name in names:
+                old = [_annotation(r) for r in cur.execute(
+                    _SELECT + " WHERE layer = 'coding' AND deleted_at IS NULL AND codebook = ? AND corpus = ? "
+                    "AND coder = ? ORDER BY id" + cur.lock_clause, [codebook.name, corpus, name]).fetchall()]
+                uids = {r[0] for r in cur.execute(
+                    "SELECT uid FROM annotations WHERE layer = 'coding' AND deleted_at IS NULL AND codebook = ? "
+                    "AND corpus = ? AND coder = ?", [codebook.name, corpus, name]).fetchall()}
+                if any(not str(uid).startswith(MODEL_UID_PREFIX) for uid in uids):
+                    raise ValueError(f"coder {name!r} has labels with codebook {codebook.name!r} that were not "
+                                     "imported (saved by hand): nothing was imported; give the model another name")
+                for current in old:
+                    self._revision(cur, current, "delete", now)
+                    cur.execute("UPDATE annotations SET deleted_at = ?, updated_at = ?, changed_by = ? WHERE id = ?",
+                                [now, now, identity.signature, current["id"]])
+                replaced += len(old)
+            for row in rows:
+                _insert_annotation(cur, row, now, identity.signature)
+        return replaced
 
     # -- gold decisions --------------------------------------------------------------------------------------
 
@@ -488,9 +540,10 @@ def _annotation(row: tuple) -> dict:
 
 def _annotation_row(corpus, dialog_id, *, codebook: cb.Codebook, label: str, coder: str, round=None, turn=None,
                     utterance=None, start=None, end=None, span_text=None, referents=None, layer: str = "coding",
-                    comment: str = "", uid: Optional[str] = None) -> dict:
+                    comment: str = "", uid: Optional[str] = None, imported: bool = False) -> dict:
     """A validated annotation row: the label's scope (from the saved codebook version) decides which place
-    fields are needed; ValueError says what is missing."""
+    fields are needed; ValueError says what is missing. Only an import of model labels (``imported``) writes
+    as a ``model:…`` coder."""
     if codebook.version < 1:
         raise ValueError(f"codebook {codebook.name!r} must be saved before coding with it")
     entry = codebook.label(label)
@@ -507,6 +560,10 @@ def _annotation_row(corpus, dialog_id, *, codebook: cb.Codebook, label: str, cod
     }
     if layer not in LAYERS:
         raise ValueError(f"layer must be one of {', '.join(LAYERS)}; got {layer!r}")
+    coder_name = str(row["coder"])
+    if coder_name.startswith(MODEL_CODER_PREFIX) and not (imported and layer == "coding"):
+        raise ValueError(f"coder names starting with {MODEL_CODER_PREFIX!r} are kept for imported model labels; "
+                         f"choose another name than {coder_name!r}")
     if entry.scope == "dialog":
         row["turn"] = None
     elif row["turn"] is None:

@@ -1,0 +1,409 @@
+"""A model's labels as one more coder: the JSON Lines format (docs/formats.md, "Model labels"), its reader
+(validated against a codebook and the loaded corpus), the import into the store, and the model-vs-human
+agreement the Agreement page shows beside the humans' own.
+
+One line is one coded item of one corpus::
+
+    {"model": "gpt-x", "corpus": "codraw", "dialog": "d17", "round": 3, "labels": ["CR"],
+     "spans": [{"utterance": 0, "start": 4, "end": 13, "label": "refers-to", "referents": ["clipart:2"]}]}
+
+The step is named as the corpus names it (its ``STEP_UNIT``: CoDraw ``round``, Minecraft ``message``, A Game Of
+Sorts ``step`` within its ``round``); a line without one holds dialog labels (A Game Of Sorts: of the round).
+``labels`` are the turn (or dialog) labels of the codebook put there, ``[]`` for "looked, put none";
+``referents`` link the labels that link referents; ``spans`` are as the store keeps them (0-based utterance of the
+step, character offsets, end exclusive). Each model becomes the coder ``model:<model>`` (no person may code under
+that prefix, see ``data_access.store``). A bad line is skipped with its reason (a bounded list, as a run's); a
+file over its budget (``budgets.MODEL_LABELS``) or a gzip bomb is refused while it is read. Importing a model
+again replaces that model's labels with the codebook in the corpus, in one transaction.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
+
+import pandas as pd
+
+from ..budgets import MAX_LABEL_NAME, MODEL_LABELS
+from ..common import CORPUS_NAMES, CORPUS_TITLES, LoadedCorpus, SkippedRecord, SkippedRecords, SourceError
+from ..corpora import corpus_module
+from ..runs.common import Tally, json_lines
+from ..safe_io import check_lines, gunzip_capped, read_budgeted, without_bom
+from ..store.coding import MODEL_CODER_PREFIX
+from . import agreement as ag
+from . import compare
+from .codebook import Codebook
+from .referents import referents as place_referents
+from .rules import stored_round
+
+if TYPE_CHECKING:
+    from ..access import Identity
+    from ..store import CodingStore
+
+STEP_KEYS = ("step", "round", "message", "turn")  # what a line may call its step, in one corpus or another
+MODEL_TABLE_COLUMNS = ["label", "coders", "units", "cohen_kappa", "alpha"]
+HUMANS = "humans"
+
+
+def coder_name(model: str) -> str:
+    """The coder a model's labels are stored under: ``model:<name>`` (its whitespace collapsed)."""
+    return MODEL_CODER_PREFIX + " ".join(str(model).split())
+
+
+def is_model(coder: object) -> bool:
+    return isinstance(coder, str) and coder.startswith(MODEL_CODER_PREFIX)
+
+
+@dataclass
+class ModelLabels:
+    """What a model labels file holds that can be imported: the annotations (``add_annotation`` keywords with
+    ``dialog_id`` and ``coder``) of the models (coder names) in one corpus, how many items (good lines) they
+    come from, and the lines skipped with their reasons (bounded: ``skipped.total`` counts them all)."""
+
+    file: str
+    codebook: Codebook
+    corpus: Optional[str] = None
+    annotations: list[dict] = field(default_factory=list)
+    models: list[str] = field(default_factory=list)
+    items: int = 0
+    skipped: list[SkippedRecord] = field(default_factory=SkippedRecords)
+
+    @property
+    def skipped_total(self) -> int:
+        return self.skipped.total if isinstance(self.skipped, SkippedRecords) else len(self.skipped)
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What an import did: the labels read, the earlier labels of the same models it replaced."""
+
+    labels: ModelLabels
+    replaced: int
+
+    def message(self) -> str:
+        read = self.labels
+        who = ", ".join(read.models)
+        where = CORPUS_TITLES.get(read.corpus or "", read.corpus or "")
+        text = (f"Imported {read.items:,} item(s) with {len(read.annotations):,} label(s) of {who} "
+                f"(codebook {read.codebook.name} v{read.codebook.version}, {where}) from {read.file}")
+        if self.replaced:
+            text += f"; they replace the {self.replaced:,} label(s) imported for {who} before"
+        if read.skipped_total:
+            text += f"; {read.skipped_total:,} line(s) skipped (listed below)"
+        return text + "."
+
+
+# -- reading ------------------------------------------------------------------------------------------------------
+
+def decoded(data: bytes, file: str) -> bytes:
+    """An uploaded file's content within the model labels budget: refused (one SourceError naming it) when it
+    is larger, has more lines, or is gzip that inflates past either (checked while it inflates)."""
+    if len(data) > MODEL_LABELS.max_bytes:
+        raise SourceError(file, f"is {len(data):,} bytes, more than a {MODEL_LABELS.what} can be "
+                                f"({MODEL_LABELS.max_bytes:,} bytes)")
+    if data[:2] == b"\x1f\x8b":
+        data = gunzip_capped(data, MODEL_LABELS.max_bytes, file, MODEL_LABELS.what, MODEL_LABELS.max_lines)
+    else:
+        check_lines(data, MODEL_LABELS.max_lines, file, MODEL_LABELS.what)
+    return without_bom(data)
+
+
+def read_file(path: Path | str, codebook: Codebook,
+              corpora: Callable[[str], Optional[LoadedCorpus]]) -> ModelLabels:
+    """``parse`` of a file on disk (read within ``budgets.MODEL_LABELS``)."""
+    return parse(read_budgeted(path, MODEL_LABELS), Path(path).name, codebook, corpora)
+
+
+def _step_number(value) -> Optional[int]:
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        return None
+    return value
+
+
+class _Bad(ValueError):
+    """One line is unusable; the message says why."""
+
+
+class _Corpus:
+    """What validating lines of one corpus needs, looked up once per dialog, step or place."""
+
+    def __init__(self, name: str, loaded: LoadedCorpus):
+        self.name, self.loaded = name, loaded
+        self.package = corpus_module(name)
+        self.in_rounds = bool(self.package.REPLAY_IN_ROUNDS)
+        self.step_key = str(self.package.STEP_UNIT)
+        self.dialogs = set(loaded.dialogs["dialog_id"].astype(str))
+        self._steps: dict = {}
+        self._utterances: Optional[dict] = None
+        self._referents: dict = {}
+
+    def steps(self, dialog: str, round_: Optional[int]) -> int:
+        key = (dialog, round_)
+        if key not in self._steps:
+            self._steps[key] = int(self.package.step_count(self.loaded, dialog, round_) or 0)
+        return self._steps[key]
+
+    def texts(self, dialog: str, round_: Optional[int], turn: int) -> list[str]:
+        """The step's utterances in frame order (their position is a span's ``utterance``), as
+        ``referents.turn_utterances`` lists them."""
+        if self._utterances is None:
+            frame = self.loaded.utterances
+            self._rounds = bool(frame["round"].notna().any())
+            self._utterances = {str(d): part for d, part in frame.groupby("dialog_id", sort=False)}
+        part = self._utterances.get(dialog)
+        if part is None:
+            return []
+        mask = part["turn"] == turn
+        if round_ is not None and self._rounds:
+            mask &= part["round"] == round_
+        return [str(t) for t in part.loc[mask, "text"]]
+
+    def referent_ids(self, dialog: str, round_: Optional[int], turn: Optional[int]) -> set:
+        key = (dialog, round_, turn)
+        if key not in self._referents:
+            self._referents[key] = set(place_referents(self.loaded, dialog, round_, turn or 1)["id"].astype(str))
+        return self._referents[key]
+
+
+def parse(data: bytes, file: str, codebook: Codebook, corpora: Callable[[str], Optional[LoadedCorpus]]) -> ModelLabels:
+    """The importable labels of a model labels file's content (``decoded`` or ``read_budgeted``) against
+    ``codebook`` (a saved version) and the loaded corpora (``corpora(name)``: the corpus, or None when it cannot
+    be loaded). A file holds one corpus (its first usable line's); every bad line is skipped with its reason."""
+    if codebook.version < 1:
+        raise ValueError(f"codebook {codebook.name!r} must be saved before importing labels for it")
+    tally = Tally(file)
+    out = ModelLabels(file, codebook, skipped=tally.skipped)
+    corpus: Optional[_Corpus] = None
+    seen: dict = {}
+    for line in json_lines(data, tally):
+        try:
+            name = _text(line.record, "corpus")
+            if name not in CORPUS_NAMES:
+                raise _Bad(f"corpus {name!r} is not one of {', '.join(CORPUS_NAMES)}")
+            if corpus is None:
+                loaded = corpora(name)
+                if loaded is None:
+                    raise _Bad(f"{CORPUS_TITLES[name]} could not be loaded")
+                corpus = _Corpus(name, loaded)
+                out.corpus = name
+            elif name != corpus.name:
+                raise _Bad(f"corpus {name!r}, but this file's labels are of {corpus.name!r} (its first line): "
+                           "a file holds one corpus")
+            annotations, key = _line(line.record, corpus, codebook)
+        except _Bad as exc:
+            tally.skip(line.number, str(exc))
+            continue
+        if key in seen:
+            tally.skip(line.number, f"the same item as line {seen[key]} (one line per item and model)")
+            continue
+        seen[key] = line.number
+        out.items += 1
+        out.annotations.extend(annotations)
+        if key[0] not in out.models:
+            out.models.append(key[0])
+    return out
+
+
+def _text(record: dict, key: str) -> str:
+    value = record.get(key)
+    if isinstance(value, int) and not isinstance(value, bool) and key == "dialog":
+        value = str(value)
+    if not isinstance(value, str) or not value.strip():
+        raise _Bad(f"needs “{key}”, a non-empty string")
+    return value.strip()
+
+
+def _line(record: dict, corpus: _Corpus, book: Codebook) -> tuple[list[dict], tuple]:
+    """The annotations of one line and the item's key (coder, dialog, round, step); ``_Bad`` says why not."""
+    model = _text(record, "model")
+    if len(model) > MAX_LABEL_NAME:
+        raise _Bad(f"a model's name has at most {MAX_LABEL_NAME} characters (this one {len(model)})")
+    coder = coder_name(model)
+    dialog = _text(record, "dialog")
+    if dialog not in corpus.dialogs:
+        raise _Bad(f"dialog {dialog!r} is not in the loaded {CORPUS_TITLES[corpus.name]}")
+    title = CORPUS_TITLES[corpus.name]
+    allowed = {corpus.step_key} | ({"round"} if corpus.in_rounds else set())
+    for other in STEP_KEYS:
+        if other in record and other not in allowed:
+            raise _Bad(f"{title} names its steps “{corpus.step_key}”" + (" within a “round”" if corpus.in_rounds else "")
+                       + f", not “{other}”")
+    round_: Optional[int] = None
+    if corpus.in_rounds:
+        round_ = _step_number(record.get("round"))
+        if round_ is None or round_ < 1 or corpus.steps(dialog, round_) == 0:
+            raise _Bad(f"needs “round”, a round of dialog {dialog!r} (got {record.get('round')!r})")
+    step: Optional[int] = None
+    if corpus.step_key in record:
+        step = _step_number(record[corpus.step_key])
+        n_steps = corpus.steps(dialog, round_)
+        if step is None or not 1 <= step <= n_steps:
+            raise _Bad(f"“{corpus.step_key}” must be one of 1..{n_steps} of dialog {dialog!r}"
+                       + (f" round {round_}" if round_ is not None else "") + f" (got {record[corpus.step_key]!r})")
+    scope = "turn" if step is not None else "dialog"
+    names = record.get("labels", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise _Bad("“labels” must be a list of label names")
+    annotations: list[dict] = []
+    linking = False
+    for name in dict.fromkeys(n.strip() for n in names):
+        try:
+            label = book.label(name)
+        except KeyError:
+            raise _Bad(f"label {name!r} is not in codebook {book.name!r}") from None
+        if label.scope != scope:
+            where = f"a line with its “{corpus.step_key}”" if step is not None else f"a line without “{corpus.step_key}”"
+            raise _Bad(f"label {name!r} is a {label.scope} label, and {where} holds {scope} labels"
+                       + (" (spans go in “spans”)" if label.scope == "span" else ""))
+        linking |= label.links_referents
+        annotations.append({"dialog_id": dialog, "label": label.name, "coder": coder,
+                            "round": stored_round(scope, round_, corpus.in_rounds), "turn": step})
+    referents = _referents(record.get("referents"), "“referents”")
+    if referents:
+        if not linking:
+            raise _Bad("“referents” are given, but none of its labels links referents")
+        _known(referents, corpus.referent_ids(dialog, round_, step), dialog)
+        for annotation in annotations:
+            if book.label(str(annotation["label"])).links_referents:
+                annotation["referents"] = referents
+    spans = record.get("spans", [])
+    if not isinstance(spans, list):
+        raise _Bad("“spans” must be a list of {utterance, start, end, label}")
+    if spans and step is None:
+        raise _Bad(f"spans need the line's “{corpus.step_key}”")
+    for number, span in enumerate(spans, 1):
+        annotations.append(_span(span, number, corpus, book, coder, dialog, round_, step or 0))
+    return annotations, (coder, dialog, round_, step)
+
+
+def _referents(value, what: str) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise _Bad(f"{what} must be a list of referent ids")
+    return sorted({v.strip() for v in value})
+
+
+def _known(referents: list[str], known: set, dialog: str) -> None:
+    unknown = [r for r in referents if r not in known]
+    if unknown:
+        raise _Bad(f"referent {unknown[0]!r} is not one of dialog {dialog!r} at this place")
+
+
+def _span(span, number: int, corpus: _Corpus, book: Codebook, coder: str, dialog: str, round_: Optional[int],
+          step: int) -> dict:
+    where = f"span {number}"
+    if not isinstance(span, dict):
+        raise _Bad(f"{where} is not an object {{utterance, start, end, label}}")
+    name = span.get("label")
+    if not isinstance(name, str):
+        raise _Bad(f"{where} needs “label”, a label name")
+    try:
+        label = book.label(name.strip())
+    except KeyError:
+        raise _Bad(f"{where}: label {name!r} is not in codebook {book.name!r}") from None
+    if label.scope != "span":
+        raise _Bad(f"{where}: label {label.name!r} is a {label.scope} label, not a span label")
+    utterance, start, end = (_step_number(span.get(k)) for k in ("utterance", "start", "end"))
+    texts = corpus.texts(dialog, round_, step)
+    if utterance is None or not 0 <= utterance < len(texts):
+        raise _Bad(f"{where}: “utterance” must be one of 0..{len(texts) - 1} at this step "
+                   f"(got {span.get('utterance')!r})")
+    text = texts[utterance]
+    if start is None or end is None or not 0 <= start < end <= len(text):
+        raise _Bad(f"{where}: {span.get('start')!r}..{span.get('end')!r} is outside the utterance, which has "
+                   f"{len(text)} character(s) (offsets 0..{len(text)}, end exclusive, after the start)")
+    referents = _referents(span.get("referents"), f"{where}: “referents”")
+    if referents:
+        if not label.links_referents:
+            raise _Bad(f"{where}: label {label.name!r} does not link referents")
+        _known(referents, corpus.referent_ids(dialog, round_, step), dialog)
+    return {"dialog_id": dialog, "label": label.name, "coder": coder, "round": round_, "turn": step,
+            "utterance": utterance, "start": start, "end": end, "span_text": text[start:end], "referents": referents}
+
+
+def import_labels(store: "CodingStore", labels: ModelLabels, *, actor: Optional["Identity"] = None) -> Imported:
+    """Store what ``parse`` read: each model's earlier labels with the codebook in the corpus are replaced, all
+    in one transaction (``CodingStore.replace_model_annotations``). Raises ValueError when nothing is usable."""
+    if not labels.items or labels.corpus is None:
+        raise ValueError(f"{labels.file}: no usable line" + (f" ({labels.skipped_total:,} skipped)"
+                                                              if labels.skipped_total else ""))
+    replaced = store.replace_model_annotations(labels.codebook, labels.corpus, labels.models, labels.annotations,
+                                               actor=actor)
+    return Imported(labels, replaced)
+
+
+# -- agreement with the humans --------------------------------------------------------------------------------------
+
+def _mean(values: Sequence[float]) -> float:
+    defined = [v for v in values if not math.isnan(v)]
+    return sum(defined) / len(defined) if defined else float("nan")
+
+
+def _pairable(matrix: list[list], needed: Callable[[list], bool]) -> list[list]:
+    keep = [i for i in range(len(matrix[0]) if matrix else 0) if needed([row[i] for row in matrix])]
+    return [[row[i] for i in keep] for row in matrix]
+
+
+def model_units(frame: pd.DataFrame, model: str, units: Optional[Sequence]) -> set:
+    """Of ``units`` (a coding queue's), those in dialogs the model labelled: a model codes what it is given, so
+    it is assigned those (and is missing elsewhere, where it was never asked)."""
+    mine = frame[frame["coder"] == model]
+    dialogs = set(zip(mine["corpus"], mine["dialog_id"]))
+    return {u for u in (units or ()) if tuple(u[:2]) in dialogs}
+
+
+def model_agreement(frame: pd.DataFrame, humans: Sequence[str], models: Sequence[str], *,
+                    units: Optional[Sequence] = None, assigned: Optional[dict] = None) -> pd.DataFrame:
+    """Per label (and overall, over label sets): the humans among themselves — mean pairwise Cohen's κ and
+    Krippendorff's α over the units two of them have a value for — and each model against them: the mean of
+    its Cohen's κ with each human (over the units both have a value for) and α of the humans with the model
+    added, over the units the model and at least one human have a value for. ``frame``: label annotations of
+    one scope (``compare.coded_sources``); ``units``/``assigned`` as ``agreement.agreement_table`` takes them."""
+    humans, rows = list(humans), []
+    labels = sorted(frame["label"].unique())
+    if assigned is not None:
+        assigned = dict(assigned, **{m: model_units(frame, m, units) for m in models})
+    for name in [None, *labels]:
+        shown = "(overall)" if name is None else name
+        human_frame = frame[frame["coder"].isin(humans)]
+        matrix, _ = ag.reliability_matrix(human_frame, humans, units, label=name, assigned=assigned)
+        matrix = _pairable(matrix, lambda column: sum(v is not None for v in column) >= 2)
+        kappas = [ag.cohen_kappa(matrix[i], matrix[j]) for i, j in combinations(range(len(humans)), 2)]
+        rows.append({"label": shown, "coders": HUMANS, "units": len(matrix[0]) if matrix else 0,
+                     "cohen_kappa": _mean(kappas), "alpha": ag.krippendorff_alpha_nominal(matrix) if matrix else math.nan})
+        for model in models:
+            coders = [*humans, model]
+            matrix, _ = ag.reliability_matrix(frame[frame["coder"].isin(coders)], coders, units, label=name,
+                                              assigned=assigned)
+            matrix = _pairable(matrix, lambda column: column[-1] is not None and any(v is not None for v in column[:-1]))
+            kappas = [ag.cohen_kappa(matrix[-1], matrix[i]) for i in range(len(humans))]
+            rows.append({"label": shown, "coders": model, "units": len(matrix[0]) if matrix else 0,
+                         "cohen_kappa": _mean(kappas),
+                         "alpha": ag.krippendorff_alpha_nominal(matrix) if matrix and matrix[0] else math.nan})
+    return pd.DataFrame(rows, columns=MODEL_TABLE_COLUMNS)
+
+
+def model_disagreements(frame: pd.DataFrame, humans: Sequence[str], model: str, *, units: Optional[Sequence] = None,
+                        assigned: Optional[dict] = None) -> pd.DataFrame:
+    """The units (turn or dialog scope) where the model's labels differ from at least one human's, a column per
+    coder as in ``compare.disagreements`` (so the Agreement page links them to their replay alike)."""
+    coders = [*humans, model]
+    if assigned is not None:
+        assigned = dict(assigned, **{model: model_units(frame, model, units)})
+    table = compare.disagreements(frame[frame["coder"].isin(coders)], coders, units, assigned)
+    if table.empty:
+        return table
+    differs = [m != "—" and any(h != "—" and h != m for h in row) for m, row in
+               zip(table[model], table[list(humans)].itertuples(index=False))]
+    return table[differs].reset_index(drop=True)
+
+
+def model_span_pairs(frame: pd.DataFrame, humans: Sequence[str], models: Sequence[str]) -> pd.DataFrame:
+    """``compare.span_pairs`` of each model with each human (spans matched exactly and by overlap)."""
+    pairs = [compare.span_pairs(frame, [human, model]) for model in models for human in humans]
+    return pd.concat(pairs, ignore_index=True) if pairs else compare.span_pairs(frame, [])
