@@ -1,5 +1,6 @@
 """Agreement: how alike coders (and the gold layer, and a published layer) coded, per label and overall, with
-bootstrap intervals; the items they coded differently, each a click from its replay; adjudication into gold."""
+bootstrap intervals; the items they coded differently, each a click from its replay; a model's labels imported
+as a coder and compared with the humans; adjudication into gold."""
 import pandas as pd
 import streamlit as st
 
@@ -17,6 +18,7 @@ from ui.agreement import (
 )
 from ui.agreement import agreement_statistics as ag
 from ui.coding import codebook_picker, coder_box, store
+from ui.model_labels import import_box, model_section
 from ui.router import ensure_routed
 from ui.share import latex_table_download
 from ui.store import ANNOTATION_FRAME_COLUMNS, remembered
@@ -39,6 +41,7 @@ scope = top[2].segmented_control("Scope", scopes, default=scopes[0], key="agreem
 if "agreement_message" in st.session_state:
     kind, message = st.session_state.pop("agreement_message")
     getattr(st, kind)(md_escape(message))
+import_box(coding, book)
 
 # While the store is unreachable the page shows what it read last (and keeps the choices made on it).
 frame = compare.coded_sources(remembered(f"annotations {book.name}", lambda: coding.annotations(codebook=book.name),
@@ -100,6 +103,8 @@ elif table.empty:
 else:
     column_config, row_height = disagreement_layout(table, coders)
     st.dataframe(linked(table), hide_index=True, width="stretch", column_config=column_config, row_height=row_height)
+
+model_section(frame, coders, scope, units, assigned)
 
 st.subheader("Adjudication")
 st.caption("Gold annotations form their own layer (coder “gold” above), compared and exported like any other.")

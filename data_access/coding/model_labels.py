@@ -18,6 +18,7 @@ again replaces that model's labels with the codebook in the corpus, in one trans
 """
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -93,6 +94,23 @@ class Imported:
         if read.skipped_total:
             text += f"; {read.skipped_total:,} line(s) skipped (listed below)"
         return text + "."
+
+
+def example_line(book: Codebook, corpus: str) -> str:
+    """One line of a model labels file for ``corpus`` with labels of ``book`` (the import box shows it)."""
+    package = corpus_module(corpus)
+    record: dict = {"model": "my-model", "corpus": corpus, "dialog": "DIALOG-ID"}
+    if package.REPLAY_IN_ROUNDS:
+        record["round"] = 1
+    turn, span = book.labels_for("turn"), book.labels_for("span")
+    if turn or span or not book.labels_for("dialog"):
+        record[str(package.STEP_UNIT)] = 2
+        record["labels"] = [turn[0].name] if turn else []
+        if span:
+            record["spans"] = [{"utterance": 0, "start": 4, "end": 9, "label": span[0].name}]
+    else:
+        record["labels"] = [book.labels_for("dialog")[0].name]
+    return json.dumps(record, ensure_ascii=False)
 
 
 # -- reading ------------------------------------------------------------------------------------------------------
