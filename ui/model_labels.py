@@ -12,6 +12,7 @@ import streamlit as st
 
 from data_access.access import AccessRefused
 from data_access.coding import model_labels as ml
+from data_access.coding.agreement import UNIT_KEYS
 from data_access.coding.codebook import Codebook
 from data_access.coding.compare import GOLD
 from data_access.common import CORPUS_NAMES, LoadedCorpus, SourceError
@@ -129,8 +130,11 @@ def model_section(frame: pd.DataFrame, coders: Sequence[str], scope: str, units:
                    else "None compared: the model and the humans share no unit.")
         return
     column_config, row_height = disagreement_layout(disagreements, [*humans, model])
+    for coder in (model, *humans):  # the link and the model's labels first, in view without scrolling sideways
+        column_config[coder] = st.column_config.TextColumn(coder, width="medium")
     st.dataframe(linked(disagreements), hide_index=True, width="stretch", column_config=column_config,
-                 row_height=row_height, key=f"model_disagreements_table_{scope}")
+                 row_height=row_height, key=f"model_disagreements_table_{scope}",
+                 column_order=["replay", *UNIT_KEYS, model, *humans])
 
 
 def _compared(table: pd.DataFrame, model: str) -> bool:
