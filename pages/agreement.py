@@ -18,7 +18,7 @@ from ui.agreement import (
 )
 from ui.agreement import agreement_statistics as ag
 from ui.coding import codebook_picker, coder_box, store
-from ui.model_labels import import_box, model_section
+from ui.model_labels import import_box, is_model, model_section
 from ui.router import ensure_routed
 from ui.share import latex_table_download
 from ui.store import ANNOTATION_FRAME_COLUMNS, remembered
@@ -55,7 +55,8 @@ available = sorted(frame["coder"].unique())
 # The widget's options change with the layer, which resets it; the coders chosen before are kept by hand (and the
 # layer added), or choosing a layer dropped them.
 kept = f"agreement_coders_kept_{book.name}_{scope}"
-before = [c for c in st.session_state.get(kept, available[:2]) if c in available]
+people_first = sorted(available, key=is_model)  # a model is compared with the humans below, not chosen by default
+before = [c for c in st.session_state.get(kept, people_first[:2]) if c in available]
 default = before + ([layer[0]] if layer is not None and layer[0] not in before else [])
 coders = st.multiselect("Compare", available, default=default,
                         key=f"agreement_coders_{book.name}_{scope}_{layer[0] if layer else ''}")

@@ -259,6 +259,7 @@ def reliability_matrix(frame: pd.DataFrame, coders: Sequence[str], units: Option
         coded.setdefault((coder, key), set()).add(value)
     all_units = list(dict.fromkeys(units if units is not None else keys))
     coded_by = {coder: {k for (c, k) in coded if c == coder} for coder in coders}
+    dialogs_of = {coder: {k[:2] for k in keys} for coder, keys in coded_by.items()}
     matrix = []
     for coder in coders:
         row: list = []
@@ -269,7 +270,7 @@ def reliability_matrix(frame: pd.DataFrame, coders: Sequence[str], units: Option
                 continue
             if labels is None and units is None and unit not in coded_by[coder]:
                 # not assigned explicitly: a coder who coded nothing in this dialog counts as missing
-                dialog_seen = any(k[:2] == unit[:2] for k in coded_by[coder])
+                dialog_seen = unit[:2] in dialogs_of[coder]  # a set: scanning the coder's units made this quadratic
                 row.append(None if not dialog_seen else (False if label else ("none",)))
                 continue
             labels = labels or set()

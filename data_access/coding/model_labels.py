@@ -10,7 +10,8 @@ One line is one coded item of one corpus::
 The step is named as the corpus names it (its ``STEP_UNIT``: CoDraw ``round``, Minecraft ``message``, A Game Of
 Sorts ``step`` within its ``round``); a line without one holds dialog labels (A Game Of Sorts: of the round).
 ``labels`` are the turn (or dialog) labels of the codebook put there, ``[]`` for "looked, put none";
-``referents`` link the labels that link referents; ``spans`` are as the store keeps them (0-based utterance of the
+``referents`` (ids as the coding panel names them; not looked up in the corpus, which would cost a scene per
+step) link the labels that link referents; ``spans`` are as the store keeps them (0-based utterance of the
 step, character offsets, end exclusive). Each model becomes the coder ``model:<model>`` (no person may code under
 that prefix, see ``data_access.store``). A bad line is skipped with its reason (a bounded list, as a run's); a
 file over its budget (``budgets.MODEL_LABELS``) or a gzip bomb is refused while it is read. Importing a model
@@ -36,7 +37,6 @@ from ..store.coding import MODEL_CODER_PREFIX
 from . import agreement as ag
 from . import compare
 from .codebook import Codebook
-from .referents import referents as place_referents
 from .rules import stored_round
 
 if TYPE_CHECKING:
@@ -156,8 +156,10 @@ class _Corpus:
         self.step_key = str(self.package.STEP_UNIT)
         self.dialogs = set(loaded.dialogs["dialog_id"].astype(str))
         self._steps: dict = {}
+        if not self.in_rounds:  # a dialog's replay steps are its n_steps: one pass, not a look-up per dialog
+            self._steps = {(str(d), None): int(n) for d, n in zip(loaded.dialogs["dialog_id"], loaded.dialogs["n_steps"])
+                           if not pd.isna(n)}
         self._utterances: Optional[dict] = None
-        self._referents: dict = {}
 
     def steps(self, dialog: str, round_: Optional[int]) -> int:
         key = (dialog, round_)
@@ -167,24 +169,21 @@ class _Corpus:
 
     def texts(self, dialog: str, round_: Optional[int], turn: int) -> list[str]:
         """The step's utterances in frame order (their position is a span's ``utterance``), as
-        ``referents.turn_utterances`` lists them."""
+        ``referents.turn_utterances`` lists them; indexed by one pass over the utterances on first use."""
         if self._utterances is None:
             frame = self.loaded.utterances
             self._rounds = bool(frame["round"].notna().any())
-            self._utterances = {str(d): part for d, part in frame.groupby("dialog_id", sort=False)}
-        part = self._utterances.get(dialog)
-        if part is None:
-            return []
-        mask = part["turn"] == turn
+            index: dict = {}
+            no_round, no_turn = frame["round"].isna().to_numpy(), frame["turn"].isna().to_numpy()
+            for d, r, t, text, r_na, t_na in zip(frame["dialog_id"].astype(str).tolist(), frame["round"].tolist(),
+                                                 frame["turn"].tolist(), frame["text"].tolist(), no_round, no_turn):
+                if not t_na:
+                    index.setdefault((d, int(t)), []).append((None if r_na else int(r), str(text)))
+            self._utterances = index
+        found = self._utterances.get((dialog, turn), [])
         if round_ is not None and self._rounds:
-            mask &= part["round"] == round_
-        return [str(t) for t in part.loc[mask, "text"]]
-
-    def referent_ids(self, dialog: str, round_: Optional[int], turn: Optional[int]) -> set:
-        key = (dialog, round_, turn)
-        if key not in self._referents:
-            self._referents[key] = set(place_referents(self.loaded, dialog, round_, turn or 1)["id"].astype(str))
-        return self._referents[key]
+            return [text for r, text in found if r == round_]
+        return [text for _, text in found]
 
 
 def parse(data: bytes, file: str, codebook: Codebook, corpora: Callable[[str], Optional[LoadedCorpus]]) -> ModelLabels:
@@ -284,7 +283,6 @@ def _line(record: dict, corpus: _Corpus, book: Codebook) -> tuple[list[dict], tu
     if referents:
         if not linking:
             raise _Bad("“referents” are given, but none of its labels links referents")
-        _known(referents, corpus.referent_ids(dialog, round_, step), dialog)
         for annotation in annotations:
             if book.label(str(annotation["label"])).links_referents:
                 annotation["referents"] = referents
@@ -306,12 +304,6 @@ def _referents(value, what: str) -> list[str]:
     return sorted({v.strip() for v in value})
 
 
-def _known(referents: list[str], known: set, dialog: str) -> None:
-    unknown = [r for r in referents if r not in known]
-    if unknown:
-        raise _Bad(f"referent {unknown[0]!r} is not one of dialog {dialog!r} at this place")
-
-
 def _span(span, number: int, corpus: _Corpus, book: Codebook, coder: str, dialog: str, round_: Optional[int],
           step: int) -> dict:
     where = f"span {number}"
@@ -328,6 +320,8 @@ def _span(span, number: int, corpus: _Corpus, book: Codebook, coder: str, dialog
         raise _Bad(f"{where}: label {label.name!r} is a {label.scope} label, not a span label")
     utterance, start, end = (_step_number(span.get(k)) for k in ("utterance", "start", "end"))
     texts = corpus.texts(dialog, round_, step)
+    if not texts:
+        raise _Bad(f"{where}: this step has no utterance to put a span on")
     if utterance is None or not 0 <= utterance < len(texts):
         raise _Bad(f"{where}: “utterance” must be one of 0..{len(texts) - 1} at this step "
                    f"(got {span.get('utterance')!r})")
@@ -339,7 +333,6 @@ def _span(span, number: int, corpus: _Corpus, book: Codebook, coder: str, dialog
     if referents:
         if not label.links_referents:
             raise _Bad(f"{where}: label {label.name!r} does not link referents")
-        _known(referents, corpus.referent_ids(dialog, round_, step), dialog)
     return {"dialog_id": dialog, "label": label.name, "coder": coder, "round": round_, "turn": step,
             "utterance": utterance, "start": start, "end": end, "span_text": text[start:end], "referents": referents}
 

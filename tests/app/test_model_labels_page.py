@@ -117,3 +117,15 @@ def test_the_import_is_for_those_who_may_code(monkeypatch, role, may):
     assert any(b.label == "Import labels" for b in at.button) is False  # no file chosen yet
     captions = " | ".join(_unescaped(c.value) for c in at.caption)
     assert ("Read only: importing a model's labels needs the coder role" in captions) is not may
+
+
+def test_people_are_compared_by_default_and_the_model_beside_them(monkeypatch):
+    dialog = _dialog()
+    store = CodingStore()
+    book = store.save_codebook(BOOK)
+    for coder in ("ann", "zoe"):  # "zoe" sorts after "model:gpt"
+        store.add_annotation("codraw", dialog, codebook=book, label="CR", coder=coder, turn=1)
+    at = _import(monkeypatch, "gpt.jsonl", [{"model": "gpt", "corpus": "codraw", "dialog": dialog, "round": 1,
+                                             "labels": ["CR"]}])
+    assert next(m for m in at.multiselect if m.label == "Compare").value == ["ann", "zoe"]
+    assert "model:gpt vs the humans" in _table(at, "Cohen's κ (mean pairwise)")["coders"].tolist()
