@@ -286,3 +286,15 @@ def test_model_agreement_over_many_dialogs_is_not_quadratic():
     table = ml.model_agreement(pd.DataFrame(rows), ["ann"], ["model:m"]).set_index(["label", "coders"])
     assert time.perf_counter() - started < 30
     assert table.loc[("CR", "model:m"), "units"] == 15_000
+
+
+def test_a_models_labels_where_no_human_coded_change_nothing():
+    frame = _frame({"ann": [1, 2], "bo": [1, 3], "model:m": [1, 2, 3]})
+    elsewhere = pd.DataFrame([{"corpus": "codraw", "dialog_id": "other", "round": None, "turn": t, "coder": "model:m",
+                               "label": "CR"} for t in (1, 2)])
+    alone = ml.model_agreement(frame, ["ann", "bo"], ["model:m"])
+    beside = ml.model_agreement(pd.concat([frame, elsewhere], ignore_index=True), ["ann", "bo"], ["model:m"])
+    pd.testing.assert_frame_equal(alone, beside)
+    # units anyone labelled, 1..3: the model against ann (1 1 0) and bo (1 0 1) says CR on all three
+    assert alone.set_index(["label", "coders"]).loc[("CR", "model:m"), "units"] == 3
+    assert ml.model_disagreements(pd.concat([frame, elsewhere]), ["ann", "bo"], "model:m")["dialog_id"].tolist() == ["d", "d"]
