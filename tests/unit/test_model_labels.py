@@ -298,3 +298,21 @@ def test_a_models_labels_where_no_human_coded_change_nothing():
     # units anyone labelled, 1..3: the model against ann (1 1 0) and bo (1 0 1) says CR on all three
     assert alone.set_index(["label", "coders"]).loc[("CR", "model:m"), "units"] == 3
     assert ml.model_disagreements(pd.concat([frame, elsewhere]), ["ann", "bo"], "model:m")["dialog_id"].tolist() == ["d", "d"]
+
+
+def test_minecraft_names_its_steps_messages():
+    dialog = first_dialog("minecraft")
+    read = parse({"model": "m", "corpus": "minecraft", "dialog": dialog, "message": 2, "labels": ["CR"]},
+                 {"model": "m", "corpus": "minecraft", "dialog": dialog, "round": 2, "labels": ["CR"]})
+    assert [(a["label"], a["round"], a["turn"]) for a in read.annotations] == [("CR", None, 2)]
+    assert "names its steps “message”, not “round”" in read.skipped[0].reason
+
+
+def test_model_span_pairs_are_each_model_against_each_human():
+    spans = pd.DataFrame([
+        {"corpus": "codraw", "dialog_id": "d", "round": None, "turn": 2, "utterance": 0, "start": s, "end": e,
+         "label": "refers-to", "referents": [], "coder": coder}
+        for coder, s, e in (("ann", 0, 5), ("bo", 2, 5), ("model:m", 0, 5))])
+    table = ml.model_span_pairs(spans, ["ann", "bo"], ["model:m"])
+    assert table["coders"].tolist() == ["ann vs model:m", "bo vs model:m"]
+    assert table["exact_matched"].tolist() == [1, 0] and table["overlap_matched"].tolist() == [1, 1]
