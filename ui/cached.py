@@ -346,7 +346,7 @@ def _list_run_keys(name: str) -> dict[str, RunKey]:
 
 # A shared resource like the corpora: a scored run (77,502 CoDraw rounds) unpickled from st.cache_data on
 # every rerun cost 0.29 s per replay step; it is never modified in place.
-@st.cache_resource(show_spinner="Scoring the run…", max_entries=32)
+@st.cache_resource(show_spinner="Scoring the run…", max_entries=256)  # 50 runs of a corpus on one page: more than 32
 def _load_run(key: CorpusKey, run_key: RunKey):
     from data_access.runs import load_run
 

@@ -6,6 +6,13 @@ metric and cached in Parquet like the corpora (see docs/formats.md, "Model runs"
 key of the run file's identity and the corpus's cache key, so a changed run file or corpus rebuilds.
 ``available_runs(corpus_name, is_demo)`` lists the runs of a corpus: the demo runs (when the corpus is the
 built-in demo) and the files under ``DIALOGUE_RUNS_DIR/<corpus>/``.
+
+Many runs at once (docs/benchmarks.md, "Many runs"): a cached run's frames are read from Parquet when first
+asked for (``RunFrames``), and the frames its scoring calls heavy (``HEAVY_FRAMES``: CoDraw's rounds, with
+every predicted scene: 64 MB a run over the whole corpus) are never kept per run but in one bounded pool for the
+whole process (``HEAVY_FRAMES_KEPT``), since only the Replay needs them and for at most four runs at a time.
+What the Runs page needs of every run (its metric rows, its units) is small and computed once per run
+(``LoadedRun.memo``), from only the columns it needs (``frame_part``).
 """
 from __future__ import annotations
 
@@ -13,17 +20,21 @@ import hashlib
 import json
 import os
 import re
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Optional
+from typing import TYPE_CHECKING, Callable, Iterable, Optional, Sequence
 
 from .. import cache
-from ..common import CORPUS_NAMES, LoadedCorpus, SkippedRecord, SkippedRecords, SourceError
+from ..common import CORPUS_NAMES, FramesByName, LoadedCorpus, SkippedRecord, SkippedRecords, SourceError
 from .common import RUN_SCHEMA_VERSION, RUN_SUFFIXES, run_name
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from ..contract import RunScoring
 
 RUNS_VARIABLE = "DIALOGUE_RUNS_DIR"  # runs of corpus <name> are read from its sub-folder <name>/
@@ -40,10 +51,105 @@ class LoadedRun:
     load_seconds: float = 0.0
     is_demo: bool = False
     cache_note: Optional[str] = None  # why the run's frames were not cached (e.g. a read-only cache folder)
+    # small results derived from the frames once (metric rows, units), never modified: ``memoized``
+    memo: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def memoized(self, key, compute: Callable):
+        """``compute()`` the first time ``key`` is asked for, then the same object (the frames never change)."""
+        if key not in self.memo:
+            self.memo[key] = compute()
+        return self.memo[key]
 
     @property
     def unmatched(self):
         return self.frames["unmatched"]
+
+
+HEAVY_FRAMES_KEPT = 6  # heavy frames in memory at once, all runs together: the Replay shows up to four runs
+
+
+class _HeavyPool:
+    """The heavy frames of every run, the most recently used ``capacity`` kept (threads of the app's sessions
+    share it, hence the lock)."""
+
+    def __init__(self, capacity: int):
+        self.capacity = capacity
+        self._frames: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple, load: Callable[[], "pd.DataFrame"]) -> "pd.DataFrame":
+        with self._lock:
+            if key in self._frames:
+                self._frames.move_to_end(key)
+                return self._frames[key]
+            frame = load()
+            self._frames[key] = frame
+            while len(self._frames) > self.capacity:
+                self._frames.popitem(last=False)
+            return frame
+
+    def peek(self, key: tuple) -> Optional["pd.DataFrame"]:
+        with self._lock:
+            return self._frames.get(key)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._frames.clear()
+
+
+HEAVY_POOL = _HeavyPool(HEAVY_FRAMES_KEPT)
+
+
+def heavy_frames(corpus: str) -> tuple[str, ...]:
+    """The frames of a run of ``corpus`` that only a replay needs and that are large (its scoring's optional
+    ``HEAVY_FRAMES``)."""
+    return tuple(getattr(run_module(corpus), "HEAVY_FRAMES", ()))
+
+
+class RunFrames(FramesByName):
+    """The frames of a cached run (a ``cache.LazyFrames``): light frames read once and kept, heavy ones read
+    through ``HEAVY_POOL`` (so 50 runs never hold 50 copies of every predicted scene); ``part`` reads some
+    columns of a frame without keeping the frame."""
+
+    def __init__(self, lazy, heavy: Sequence[str]):
+        self._lazy, self._heavy = lazy, tuple(heavy)
+        self._names = list(lazy)
+
+    def _key(self, name: str) -> tuple:
+        return (str(self._lazy.entry), name)
+
+    def __getitem__(self, name: str) -> "pd.DataFrame":
+        if name not in self._heavy or name not in self._names:
+            return self._lazy[name]
+        return HEAVY_POOL.get(self._key(name), lambda: self._read(name, None))
+
+    def _read(self, name: str, columns: Optional[list[str]]) -> "pd.DataFrame":
+        """Frame ``name`` (or only ``columns`` of it) from its verified Parquet file, not kept by ``_lazy``; a
+        damaged file is read the lazy frames' way, which rebuilds the entry."""
+        import pandas as pd
+        import pyarrow as pa
+
+        try:
+            data = pa.BufferReader(cache.verified_bytes(self._lazy.entry, name, self._lazy._digests[name]))
+            return pd.read_parquet(data, columns=columns)
+        except Exception:  # noqa: BLE001 - any damage means "rebuild", as cache.LazyFrames does
+            frame = self._lazy[name]
+            return frame if columns is None else frame[columns]
+
+    def part(self, name: str, columns: Sequence[str]) -> "pd.DataFrame":
+        """Only ``columns`` of frame ``name``: from memory when the frame is there, else read from Parquet."""
+        columns = list(columns)
+        if name not in self._heavy:
+            return self._lazy[name][columns]
+        held = HEAVY_POOL.peek(self._key(name))
+        return held[columns] if held is not None else self._read(name, columns)
+
+
+def frame_part(frames: Mapping, name: str, columns: Sequence[str]) -> "pd.DataFrame":
+    """``frames[name][columns]``, without reading (or keeping) the whole of a heavy frame of a cached run."""
+    if isinstance(frames, RunFrames):
+        return frames.part(name, columns)
+    return frames[name][list(columns)]
 
 
 def run_module(corpus: str) -> RunScoring:
@@ -104,14 +210,21 @@ def load_run(corpus: LoadedCorpus, path: Path | str, name: Optional[str] = None,
                 problems.append(problem)
             return built
 
+        heavy = heavy_frames(corpus.corpus)
         hit = cache.read_entry(entry, rebuild)
         if hit is not None:
-            frames, skipped = {k: hit[0][k] for k in hit[0]}, hit[1]
+            frames, skipped = RunFrames(hit[0], heavy), hit[1]
+            for frame_name in frames:  # read (and verified) now, as before: a damaged entry is rebuilt at load
+                if frame_name not in heavy:
+                    frames[frame_name]
             if rebuilt:
                 frames, skipped = rebuilt[0]
             from_cache = not rebuilt
         else:
             frames, skipped = rebuild()
+            written = cache.read_entry(entry, rebuild) if heavy and not problems else None
+            if written is not None:  # the heavy frames just built are let go, read again when needed
+                frames = RunFrames(written[0], heavy)
     else:
         frames, skipped = build()
     return LoadedRun(corpus.corpus, name or run_name(path), str(path), frames, SkippedRecords(skipped), from_cache,
@@ -245,6 +358,6 @@ def _runs_and_collisions(corpus: str, is_demo: bool, cache_root: Optional[Path])
     return runs, collisions
 
 
-__all__ = ["LoadedRun", "load_run", "summarize", "available_runs", "folder_runs", "run_name", "runs_dir",
+__all__ = ["LoadedRun", "load_run", "RunFrames", "frame_part", "heavy_frames", "HEAVY_POOL", "summarize", "available_runs", "folder_runs", "run_name", "runs_dir",
            "upload_dir", "save_upload", "remove_upload", "RUNS_VARIABLE", "run_name_collisions", "replaces_upload",
            "upload_file_name"]

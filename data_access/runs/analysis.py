@@ -65,18 +65,23 @@ def humans_label(run_name: str) -> str:
 
 def metric_table(run: LoadedRun) -> pd.DataFrame:
     """One row per (split, metric) of the run (the corpus's ``metric_rows``; CoDraw also gets the humans'
-    figures on the same dialogs, labelled with the run they stand beside: ``humans_label``)."""
-    table = pd.DataFrame(scoring(run.corpus).metric_rows(run), columns=METRIC_COLUMNS)
-    table.loc[table["run"] == HUMANS, "run"] = humans_label(run.name)
-    return table
+    figures on the same dialogs, labelled with the run they stand beside: ``humans_label``). Computed once per
+    run (the Runs page asks for every run's at each rerun); each call gets its own copy."""
+    def compute() -> pd.DataFrame:
+        table = pd.DataFrame(scoring(run.corpus).metric_rows(run), columns=METRIC_COLUMNS)
+        table.loc[table["run"] == HUMANS, "run"] = humans_label(run.name)
+        return table
+
+    return run.memoized("metric_table", compute).copy()
 
 
 # --------------------------------------------------------------------------------------- paired comparison
 
 def units(run: LoadedRun, humans: bool = False) -> pd.DataFrame:
     """Per unit of comparison: ``unit`` (dialog / game#sample / message key), ``dialog_id``, ``turn``-ish link
-    fields and the values the statistic needs (``value``; micro F1: tp, fp, fn)."""
-    return scoring(run.corpus).units(run, humans)
+    fields and the values the statistic needs (``value``; micro F1: tp, fp, fn). Computed once per run and
+    side; each call gets its own copy, free to change."""
+    return run.memoized(("units", humans), lambda: scoring(run.corpus).units(run, humans)).copy()
 
 
 def micro_f1_statistic(frame: pd.DataFrame) -> float:

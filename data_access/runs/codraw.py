@@ -26,6 +26,7 @@ from ..codraw.metrics import score_pairs
 from ..codraw.reader import DIALOG_KEY, decode_json, json_integer
 from ..codraw.scenes import dense_scenes, parse_scene_strings
 from ..common import LoadedCorpus, SourceError, skipped_report
+from . import frame_part
 from .common import Tally, json_lines, no_usable_line, read_bytes
 
 EXPECTED = 'one JSON object per line {"dialog_id", "round", "scene"} or the corpus layout {"data": {...}}'
@@ -264,7 +265,7 @@ def summary(frames, skipped, name: str) -> dict:
     return {
         "run": name,
         "matched_dialogs": int(len(dialogs)),
-        "scored_rounds": int(frames["rounds"]["score_final"].notna().sum()),
+        "scored_rounds": int(frame_part(frames, "rounds", ["score_final"])["score_final"].notna().sum()),
         "unmatched": int(len(frames["unmatched"])),
         "splits": splits,
         **skipped_report(skipped),
@@ -280,6 +281,9 @@ def _mean(values: pd.Series):
 # ``contract.RunScoring``: what the Runs page, the replay and the exports need from a CoDraw run.
 
 LINE_KEYS = ("dialog_id", "round", "scene")
+# Kept out of each run's memory (``runs.RunFrames``): every predicted scene, 64 MB a run over the whole corpus;
+# only the Replay reads it, the Runs page reads two score columns once (``frame_part``).
+HEAVY_FRAMES = ("rounds",)
 HAS_HUMANS = True  # the human Drawers' canvases of the same dialogs are scored alike
 UNIT_STATISTIC = "mean"
 STATISTIC_LABEL = "mean final score (paper's metric)"
@@ -331,7 +335,7 @@ def metric_rows(run) -> list[tuple]:
         rows.append(metric_row(run.name, split, "final score (original metric)", mean_ci(scored["final_score_original"])))
         rows.append(metric_row(HUMANS, split, "final score (paper's metric)", mean_ci(scored["human_final_score"])))
         rows.append(metric_row(HUMANS, split, "final score (original metric)", mean_ci(scored["human_final_score_original"])))
-    rounds = run.frames["rounds"]
+    rounds = frame_part(run.frames, "rounds", ["score_final", "human_score_final"])
     rows.append(metric_row(run.name, "all", "per-round score (paper's metric)", mean_ci(rounds["score_final"])))
     rows.append(metric_row(HUMANS, "all", "per-round score (paper's metric)",
                            mean_ci(rounds.loc[rounds["score_final"].notna(), "human_score_final"])))

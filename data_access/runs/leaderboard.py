@@ -22,7 +22,7 @@ import pandas as pd
 
 from ..analysis.stats import mean_ci
 from ..common import CORPUS_TITLES, LoadedCorpus, SourceError
-from . import LoadedRun, load_run
+from . import LoadedRun, heavy_frames, load_run
 from .analysis import BOOTSTRAP_SAMPLES, bootstrap_micro, paired_differences, scoring, units
 from .common import RUN_SUFFIXES, run_name
 
@@ -64,8 +64,11 @@ class Entry:
 
 def unit_splits(run: LoadedRun, frame: pd.DataFrame) -> pd.Series:
     """The split of each unit of ``frame`` (``units(run)``), from the run's frame that gives each dialog its
-    split (CoDraw dialogs, Minecraft samples by game); ``ALL_SPLITS`` when no frame has one."""
-    for table in run.frames.values():
+    split (CoDraw dialogs, Minecraft samples by game); ``ALL_SPLITS`` when no frame has one. The light frames
+    are looked at first: a heavy one (CoDraw's rounds) is never read for this."""
+    heavy = heavy_frames(run.corpus)
+    for name in sorted(run.frames, key=lambda name: name in heavy):
+        table = run.frames[name]
         if "split" not in getattr(table, "columns", ()):
             continue
         key = next((c for c in ("dialog_id", "game", "interaction_id") if c in table.columns), None)
@@ -100,6 +103,69 @@ def below_p_value(best: pd.DataFrame, other: pd.DataFrame, corpus: str, samples:
     if n < 2:
         return n, None
     return n, float((1 + np.count_nonzero(diffs <= 0)) / (1 + len(diffs)))
+
+
+def _shared_with(best: pd.DataFrame, other: pd.DataFrame) -> pd.DataFrame:
+    """The units both have, in the best run's order, columns suffixed _a (best) and _b (other): the inner merge
+    ``paired_differences`` makes, by index lookups when each side has each unit once."""
+    best_units, other_units = pd.Index(best["unit"]), pd.Index(other["unit"])
+    if not (best_units.is_unique and other_units.is_unique):
+        return best.merge(other, on="unit", suffixes=("_a", "_b"))
+    positions = other_units.get_indexer(best_units)
+    kept = positions >= 0
+    a = best[kept].reset_index(drop=True)
+    b = other.iloc[positions[kept]].reset_index(drop=True)
+    return pd.concat([a.add_suffix("_a").rename(columns={"unit_a": "unit"}),
+                      b.drop(columns="unit").add_suffix("_b")], axis=1)
+
+
+def _micro_f1(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray) -> np.ndarray:
+    precision = np.divide(tp, tp + fp, out=np.zeros_like(tp), where=(tp + fp) > 0)
+    recall = np.divide(tp, tp + fn, out=np.zeros_like(tp), where=(tp + fn) > 0)
+    return np.divide(2 * precision * recall, precision + recall, out=np.zeros_like(tp), where=(precision + recall) > 0)
+
+
+def below_p_values(best: pd.DataFrame, others: dict[str, pd.DataFrame], corpus: str,
+                   samples: int = BOOTSTRAP_SAMPLES, seed: int = 0) -> dict[str, tuple[int, Optional[float]]]:
+    """``below_p_value(best, other)`` of every run in ``others`` at once. Each run's own bootstrap draws its
+    resamples from the seed alone, so runs sharing the same number of units with the best draw the same ones:
+    one index matrix serves them all, turned into per-resample counts of each unit, and every run's resampled
+    statistic is one matrix product (counts × the runs' per-unit values). The same resamples as run by run;
+    a mean may differ from ``delta[idx].mean()`` in its last bits (the sums are taken in another order)."""
+    micro = scoring(corpus).UNIT_STATISTIC == "micro-f1"
+    columns = [f"{c}_{side}" for side in ("a", "b") for c in ("tp", "fp", "fn")] if micro else ["value_a", "value_b"]
+    by_count: dict[int, list[tuple[str, np.ndarray]]] = {}
+    for name, other in others.items():
+        both = _shared_with(best, other)
+        values = np.stack([both[c].to_numpy(dtype=float) for c in columns]) if len(both) else np.zeros((len(columns), 0))
+        by_count.setdefault(len(both), []).append((name, values))
+    result: dict[str, tuple[int, Optional[float]]] = {}
+    for n, group in by_count.items():
+        if n < 2:
+            result.update({name: (n, None) for name, _ in group})
+            continue
+        if micro:
+            matrix = np.concatenate([values for _, values in group])  # six rows a run: tp, fp, fn of a then of b
+        else:
+            matrix = np.stack([values[0] - values[1] for _, values in group])  # best − other, one row a run
+        rng = np.random.default_rng(seed)
+        below = np.zeros(len(group), dtype=np.int64)
+        drawn = 0
+        for start in range(0, samples, 250):
+            size = min(250, samples - start)
+            idx = rng.integers(0, n, size=(size, n))
+            counts = np.bincount((idx + n * np.arange(size)[:, None]).ravel(), minlength=size * n)
+            sums = counts.reshape(size, n).astype(float) @ matrix.T
+            if micro:
+                sums = sums.reshape(size, len(group), 6)
+                diffs = _micro_f1(*(sums[:, :, k] for k in range(3))) - _micro_f1(*(sums[:, :, k] for k in range(3, 6)))
+            else:
+                diffs = sums / n
+            below += np.count_nonzero(diffs <= 0, axis=0)
+            drawn += size
+        for (name, _), count in zip(group, below):
+            result[name] = (n, float((1 + count) / (1 + drawn)))
+    return result
 
 
 def holm(p_values: dict[str, float]) -> dict[str, float]:
@@ -145,8 +211,9 @@ def leaderboard(runs: list[LoadedRun], samples: int = BOOTSTRAP_SAMPLES, alpha: 
         ranks = pd.Series({name: scores[name] for name in order}).rank(ascending=False, method="min")
         best = order[0]
         p_values, shared = {}, {}
+        tests = below_p_values(parts[best][0], {name: parts[name][0] for name in order[1:]}, corpus, samples)
         for name in order[1:]:
-            shared[name], p = below_p_value(parts[best][0], parts[name][0], corpus, samples)
+            shared[name], p = tests[name]
             if p is not None:
                 p_values[name] = p
         adjusted = holm(p_values)
@@ -234,4 +301,4 @@ def folder_leaderboard(corpus: LoadedCorpus, folder: Path | str, cache_root: Opt
             "skipped": [s.as_dict() for s in skipped]}
 
 
-__all__ = ["ALPHA", "META_SUFFIX", "Entry", "folder_leaderboard", "holm", "leaderboard", "read_meta", "run_meta", "run_name", "unit_splits"]
+__all__ = ["ALPHA", "META_SUFFIX", "Entry", "below_p_value", "below_p_values", "folder_leaderboard", "holm", "leaderboard", "read_meta", "run_meta", "run_name", "unit_splits"]
