@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run lint test test-fast cache bench bench-report bench-loads bench-sessions bench-pages bench-scale bench-clicks clean
+.PHONY: run lint test test-fast cache bench bench-report bench-loads bench-sessions bench-pages bench-scale bench-clicks bench-many-runs clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,7 @@ bench: $(STAMP_TEST)
 	$(PY) benchmarks/scale.py
 	$(PY) benchmarks/words.py
 	$(PY) benchmarks/clicks.py
+	$(PY) benchmarks/many_runs.py
 	$(PY) benchmarks/report.py
 
 # The target table from the results the benchmarks last wrote (benchmarks/results/).
@@ -78,6 +79,12 @@ bench-scale: $(STAMP_TEST)
 # BASELINE=<another checkout> clicks that one beside this one in the same run (the "before").
 bench-clicks: $(STAMP_TEST)
 	$(PY) benchmarks/clicks.py $(if $(BASELINE),--baseline-root $(BASELINE))
+
+# 50 CoDraw runs of every round (generated once; WORKDIR=<folder> keeps them and their cache for the next
+# time): the Runs page, its comparison and leaderboard in headless Chromium beside the page with one run, the
+# server's peak memory and the leaderboard command.
+bench-many-runs: $(STAMP_TEST)
+	$(PY) benchmarks/many_runs.py $(if $(WORKDIR),--workdir $(WORKDIR))
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache

@@ -393,10 +393,6 @@ def humans_option(name: str) -> str:
     return analysis.HUMANS if analysis.scoring(name).HAS_HUMANS else "gold"
 
 
-def _side_units(name: str, runs: dict, a: str, b: str) -> pd.DataFrame:
-    return analysis.units(runs[a][1], humans=True) if b == humans_option(name) else analysis.units(runs[b][1])
-
-
 def default_partner(name: str, runs: dict, a: str) -> str:
     """The first other run that shares units with run ``a``, else the humans on ``a``'s own units: the pair the
     comparison opens with is never an empty one (e.g. a val-split and a test-split run)."""
@@ -405,6 +401,21 @@ def default_partner(name: str, runs: dict, a: str) -> str:
         if other != a and shared & set(analysis.units(runs[other][1])["unit"]):
             return other
     return humans_option(name)
+
+
+COMPARED_ROWS = 200  # the comparison's table: the units with the largest differences
+
+
+def comparison_figures(loaded_corpus, key_a, key_b, humans: bool) -> tuple:
+    """Run A against run B (the humans on A's units when ``humans``): the paired bootstrap, each side's number
+    of units and the ``COMPARED_ROWS`` units of largest difference. Cached by ``cached.derived``: the bootstrap
+    over every unit (10,000 CoDraw dialogs, 2,000 resamples) would otherwise be drawn again at every rerun of
+    the page."""
+    run_a, run_b = cached.model_run(loaded_corpus.corpus, key_a), cached.model_run(loaded_corpus.corpus, key_b)
+    units_a = analysis.units(run_a)
+    units_b = analysis.units(run_b, humans=True) if humans else analysis.units(run_b)
+    result = analysis.paired_bootstrap(units_a, units_b, loaded_corpus.corpus)
+    return result, len(units_a), len(units_b), analysis.paired_units(units_a, units_b).head(COMPARED_ROWS)
 
 
 def comparison_section(name: str, runs: dict) -> None:
@@ -418,11 +429,10 @@ def comparison_section(name: str, runs: dict) -> None:
         st.session_state[key_b] = default_partner(name, runs, a)  # a new run A opens with a pair that shares units
         st.session_state[f"{key_b}__for"] = a
     b = right.selectbox("Run B", others, key=key_b)
-    units_a = analysis.units(runs[a][1])
-    units_b = _side_units(name, runs, a, b)
-    result = analysis.paired_bootstrap(units_a, units_b, name)
+    humans = b == humans_option(name)
+    result, n_a, n_b, paired = cached.derived(comparison_figures, name, runs[a][0], runs[a if humans else b][0], humans)
     if result["n"] == 0:
-        st.warning(f"“{md_escape(a)}” ({len(units_a):,} units) and “{md_escape(b)}” ({len(units_b):,} units) share no "
+        st.warning(f"“{md_escape(a)}” ({n_a:,} units) and “{md_escape(b)}” ({n_b:,} units) share no "
                    "unit (e.g. one run is of the val split, the other of the test split): there is nothing to "
                    f"compare. Pick another run B, or “{humans_option(name)}”, which is scored on run A's own units.")
         return
@@ -438,15 +448,26 @@ def comparison_section(name: str, runs: dict) -> None:
                                         "difference": result["difference"], "low": result["low"], "high": result["high"]}]),
                          f"{statistic}: run A vs run B, A − B with its 95% paired bootstrap interval.", f"runs-{name}-{a}-vs-{b}",
                          digits=3, column_names={"difference": "A − B"})
-    paired = analysis.with_turns(analysis.paired_units(units_a, units_b), cached.derived(analysis.unit_turns, name))
+    paired = analysis.with_turns(paired, cached.derived(analysis.unit_turns, name))
     paired["open"] = _links(name, paired, a)
-    shown = paired[["unit", "value_a", "value_b", "difference", "open"]].head(200)
+    shown = paired[["unit", "value_a", "value_b", "difference", "open"]]
     st.dataframe(shown, hide_index=True, width="stretch",
                  column_config={"open": st.column_config.LinkColumn("replay", display_text="open ▶"),
                                 "value_a": st.column_config.NumberColumn(f"A ({a})", format="%.3f"),
                                 "value_b": st.column_config.NumberColumn(f"B ({b})", format="%.3f"),
                                 "difference": st.column_config.NumberColumn("A − B", format="%+.3f")})
-    st.caption("Largest differences first (first 200).")
+    st.caption(f"Largest differences first (first {COMPARED_ROWS}).")
+
+
+def slice_table(loaded_corpus, key_a, key_b, humans: bool) -> pd.DataFrame:
+    """The slice finder's table of run A: against its own overall score (``key_b`` None), run B, or the humans on
+    A's units. Cached by ``cached.derived``, as every rerun of the page shows it."""
+    features = cached.run_derived(analysis.slice_features, loaded_corpus.corpus, key_a)
+    other = None
+    if key_b is not None:
+        run_b = cached.model_run(loaded_corpus.corpus, key_b)
+        other = analysis.units(run_b, humans=True) if humans else analysis.units(run_b)
+    return analysis.slice_gaps(features, loaded_corpus.corpus, other)
 
 
 def slice_section(name: str, runs: dict) -> None:
@@ -456,14 +477,10 @@ def slice_section(name: str, runs: dict) -> None:
     a = left.selectbox("Run", names, key=f"slice_a_{name}")
     against = right.selectbox("Compared with", ["its own overall score"] + [n for n in names if n != a]
                               + (["humans"] if analysis.scoring(name).HAS_HUMANS else []), key=f"slice_b_{name}")
-    run = runs[a][1]
     features = cached.run_derived(analysis.slice_features, name, runs[a][0])
-    other = None
-    if against == "humans":
-        other = analysis.units(run, humans=True)
-    elif against != "its own overall score":
-        other = analysis.units(runs[against][1])
-    gaps = analysis.slice_gaps(features, name, other)
+    other = None if against == "its own overall score" else against
+    key_b = None if other is None else runs[a if against == "humans" else against][0]
+    gaps = cached.derived(slice_table, name, runs[a][0], key_b, against == "humans")
     if gaps.empty:
         st.caption("No slice has at least 3 units.")
         return
