@@ -16,7 +16,7 @@ one run, measured in the same run.
   "Compared with" in the slice finder (both servers) and "Run B" and "Run A" of the comparison (the 50 runs
   only: one run has no second run). Settled as in benchmarks/clicks.py (docs/speed.md), timed in the page from
   the key press that picks the option. Then each server's peak resident memory (VmHWM of the process and its
-  children).
+  children). Beside them, each visit, a fresh session of a blank Streamlit page: the machine's floor.
 
 Targets: the page and its interactions ≤ 2 s after the first load, the server ≤ 1.5 GB. Writes
 ``benchmarks/results/many_runs.json``. Only 127.0.0.1 is contacted; every loop is bounded in count and time.
@@ -37,7 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from browser import ROOT, launch_options  # noqa: E402
-from clicks import SETTLED, Server  # noqa: E402
+from clicks import SETTLED, Server, fresh_open  # noqa: E402
 from run import PY, measure_with_memory  # noqa: E402
 
 PAGE_TIMEOUT_MS = 1_800_000  # the first load scores or reads every run
@@ -199,6 +199,8 @@ async def browse(args, env: dict, workdir: Path) -> dict:
         folder = workdir / label.replace(" ", "-")
         folder.mkdir(exist_ok=True)
         servers[label] = Server(ROOT, "server.py", {**env, "DIALOGUE_RUNS_DIR": str(runs)}, folder)
+    # the floor: a fresh session of a blank Streamlit page (benchmarks/blank_page.py), the machine's state
+    blank = Server(ROOT, "benchmarks/blank_page.py", {}, workdir)
     results: dict = {}
     try:
         async with async_playwright() as playwright:
@@ -211,9 +213,11 @@ async def browse(args, env: dict, workdir: Path) -> dict:
             slices: dict[str, list[float]] = {label: [] for label in servers}
             run_b: list[float] = []
             run_a: list[float] = []
+            blank_fresh: list[float] = []
             many = f"{args.runs} runs"
             for visit in range(args.visits):
                 print(f"visit {visit + 1} of {args.visits} …", file=sys.stderr)
+                blank_fresh.append(await fresh_open(browser, blank.url))
                 for label, server in servers.items():
                     page, seconds = await open_runs_page(browser, f"{server.url}/runs?corpus=codraw", STEP_TIMEOUT_MS)
                     fresh[label].append(seconds)
@@ -226,6 +230,7 @@ async def browse(args, env: dict, workdir: Path) -> dict:
             await browser.close()
         results = {
             "first_load_s": {label: round(s, 2) for label, s in first.items()},
+            "blank_page_fresh": summary(blank_fresh),
             "fresh_page_with_leaderboard": {label: summary(t) for label, t in fresh.items()},
             "slice_compared_with": {label: summary(t) for label, t in slices.items()},
             "comparison_run_b": summary(run_b),
@@ -233,7 +238,7 @@ async def browse(args, env: dict, workdir: Path) -> dict:
             "server_peak_mb": {label: round(tree_peak_mb(server.process.pid)) for label, server in servers.items()},
         }
     finally:
-        for server in servers.values():
+        for server in [*servers.values(), blank]:
             server.stop()
     baseline = results["fresh_page_with_leaderboard"]["one run"]["median_s"]
     results["fresh_page_ratio"] = round(results["fresh_page_with_leaderboard"][many]["median_s"] / baseline, 2)
