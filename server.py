@@ -12,10 +12,16 @@ and Streamlit's own search finds the server as before. The same page gets a scri
 history entry per click (``HISTORY_SCRIPT``: Streamlit adds one for every query parameter a click changes).
 Every other response passes through untouched (``ui/server_hint.py``, ``tests/unit/test_server_hint.py``).
 
-``streamlit run app.py`` still works (without either); tests of pages use ``app.py`` directly."""
+It also starts importing the libraries every page needs (pandas, numpy, pyarrow) on a background thread as
+the server starts (``ui/warm_imports.py``), so that the first page after a restart does not wait for them.
+
+``streamlit run app.py`` still works (without any of this); tests of pages use ``app.py`` directly."""
 import streamlit as st
 from starlette.middleware import Middleware
 
+from ui import warm_imports
 from ui.server_hint import ServerLocationHint
+
+warm_imports.start()
 
 app = st.App("app.py", middleware=[Middleware(ServerLocationHint)])

@@ -4,25 +4,46 @@ analysis page shares (kept in the URL, so a filtered view is a link).
 
 The chart builders of each corpus (``codraw_figures``, ``gos_figures``, ``minecraft_figures``,
 ``overview_figures``) and the helpers the chart pages write beside them are handed to the pages from
-here, so that pages import no data_access module."""
+here, so that pages import no data_access module; each is imported when a page first asks for it (a page
+needs one or two of them, and the first page after a restart paid 0.3 s for importing all four)."""
 from __future__ import annotations
 
-from typing import Callable, Mapping, Optional, Sequence
+import importlib
+from typing import TYPE_CHECKING, Callable, Mapping, Optional, Sequence
 
 import streamlit as st
 
 from data_access.analysis.splits import available_splits
 from data_access.analysis.splits import ordered_splits as ordered_splits
 from data_access.common import CORPUS_TITLES
-from data_access.figures import codraw as codraw_figures  # noqa: F401 - for the CoDraw and Durations pages
-from data_access.figures import gos as gos_figures  # noqa: F401 - for the Game Of Sorts and Durations pages
-from data_access.figures import minecraft as minecraft_figures  # noqa: F401 - for the Minecraft and Durations pages
-from data_access.figures import overview as overview_figures  # noqa: F401 - for the Overview page
 from data_access.figures.charts import Chart, selected_rows, selection_table
 from data_access.figures.charts import count_phrase as count_phrase
 from ui.cached import derived, loaded_corpus, shared
 from ui.share import chart_downloads
 from ui.url_state import served_links, url_tabs
+
+if TYPE_CHECKING:
+    from data_access.figures import codraw as codraw_figures  # noqa: F401
+    from data_access.figures import gos as gos_figures  # noqa: F401
+    from data_access.figures import minecraft as minecraft_figures  # noqa: F401
+    from data_access.figures import overview as overview_figures  # noqa: F401
+
+FIGURE_MODULES = {
+    "codraw_figures": "data_access.figures.codraw",  # the CoDraw and Durations pages
+    "gos_figures": "data_access.figures.gos",  # the Game Of Sorts and Durations pages
+    "minecraft_figures": "data_access.figures.minecraft",  # the Minecraft and Durations pages
+    "overview_figures": "data_access.figures.overview",  # the Overview page
+}
+
+
+def __getattr__(name: str):
+    """A corpus's chart builders (``FIGURE_MODULES``), imported at the first ``from ui.charts import …``."""
+    if name in FIGURE_MODULES:
+        module = importlib.import_module(FIGURE_MODULES[name])
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 PAGE_SIZE = 50  # selected dialogs listed per page under a chart (all of them, page by page)
 SELECT_HINT = (" Click a bar or point to list its dialogs with replay links (shift-click adds more; the "

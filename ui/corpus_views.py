@@ -3,29 +3,41 @@ details of a replay state (Compare, Present), its transcript lines, and its extr
 pages. A corpus without an entry here (one registered with ``corpora.register``) gets the generic ones, which
 need nothing but the corpus contract (``data_access.contract``): adding a corpus needs no change here.
 
-Entries are keyed by the corpus package itself, never by its name."""
+Entries are keyed by the corpus package itself, never by its name. Each part is imported when it is first
+called: the Data and Browse pages need one small extra per corpus, not the replay sections of every corpus
+(importing those took 0.3–0.6 s of the first page after a restart)."""
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Callable, Optional, cast
 
 from data_access import codraw, gos, minecraft
 from data_access.corpora import corpus_module
-from ui import replay_codraw, replay_generic, replay_gos, replay_minecraft, replay_state
 
 
 def _nothing(name: str) -> None:
     """No extra for this corpus."""
 
 
+def _lazy(module: str, function: str) -> Callable:
+    """``module.function``, imported at its first call."""
+    def call(*args, **kwargs):
+        return getattr(importlib.import_module(module), function)(*args, **kwargs)
+
+    call.__qualname__ = call.__name__ = f"{module}.{function}"
+    call.target = (module, function)  # type: ignore[attr-defined]
+    return call
+
+
 @dataclass(frozen=True)
 class CorpusViews:
-    replay_section: Callable[[str], None] = replay_generic.show  # the Replay page's section, show(name)
+    replay_section: Callable[[str], None] = _lazy("ui.replay_generic", "show")  # the Replay page's section, show(name)
     # Compare and Present: what is shown under a state's picture, details(name, dialog_id, step, round)
-    state_details: Callable[[str, str, int, Optional[int]], None] = replay_state.no_details
+    state_details: Callable[[str, str, int, Optional[int]], None] = _lazy("ui.replay_state", "no_details")
     # the transcript of a state: lines(name, dialog_id, step, round), as snapshots.step_messages gives them
-    dialog_lines: Callable = replay_state.step_lines
+    dialog_lines: Callable = _lazy("ui.replay_state", "step_lines")
     data_note: Callable[[str], None] = _nothing  # the Data page, under the corpus's source
     browse_extra: Callable[[str], None] = _nothing  # the Browse page, under the table's downloads
 
@@ -43,9 +55,11 @@ def _bap_download(name: str) -> None:
 
 
 VIEWS: dict[ModuleType, CorpusViews] = {
-    codraw: CorpusViews(replay_codraw.show, replay_state.codraw_details),
-    gos: CorpusViews(replay_gos.show, replay_state.gos_details, replay_state.gos_lines, data_note=_gos_data_note),
-    minecraft: CorpusViews(replay_minecraft.show, replay_state.minecraft_details, browse_extra=_bap_download),
+    codraw: CorpusViews(_lazy("ui.replay_codraw", "show"), _lazy("ui.replay_state", "codraw_details")),
+    gos: CorpusViews(_lazy("ui.replay_gos", "show"), _lazy("ui.replay_state", "gos_details"),
+                     _lazy("ui.replay_state", "gos_lines"), data_note=_gos_data_note),
+    minecraft: CorpusViews(_lazy("ui.replay_minecraft", "show"), _lazy("ui.replay_state", "minecraft_details"),
+                           browse_extra=_bap_download),
 }
 GENERIC = CorpusViews()
 

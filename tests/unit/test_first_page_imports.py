@@ -1,0 +1,61 @@
+"""What the first page after a server restart has to import: the server imports the heavy libraries as it
+starts (``ui.warm_imports``), and the corpus-specific UI parts are imported when first used, so that the
+Data and Browse pages do not import every corpus's replay section (``ui.corpus_views``)."""
+import dataclasses
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _run(code: str) -> str:
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+
+
+def test_the_warm_imports_import_their_modules_in_the_background_and_survive_a_missing_one():
+    out = _run("import sys\nfrom ui import warm_imports\n"
+               "thread = warm_imports.start(('colorsys', 'no_such_module_here', 'this'))\nthread.join(30)\n"
+               "print(thread.daemon, 'colorsys' in sys.modules, 'this' in sys.modules)")
+    assert out.split()[-3:] == ["True", "True", "True"]
+
+
+def test_every_module_the_server_warms_exists():
+    from ui import warm_imports
+
+    for name in warm_imports.MODULES:
+        importlib.import_module(name)
+
+
+def test_server_py_starts_the_warm_imports():
+    assert "warm_imports.start()" in (ROOT / "server.py").read_text()
+
+
+def test_the_corpus_views_import_no_replay_section_until_one_is_used():
+    out = _run("import sys\nfrom ui.corpus_views import views\nviews('codraw'); views('gos')\n"
+               "print(sorted(m for m in sys.modules if m.startswith('ui.replay')))")
+    assert out.strip().splitlines()[-1] == "[]"
+
+
+def test_every_lazy_corpus_view_names_a_function_that_exists():
+    from ui.corpus_views import GENERIC, VIEWS
+
+    targets = [field.target for views in [*VIEWS.values(), GENERIC]
+               for field in (getattr(views, f.name) for f in dataclasses.fields(views)) if hasattr(field, "target")]
+    assert len(targets) >= 9
+    for module, function in targets:
+        assert callable(getattr(importlib.import_module(module), function)), (module, function)
+
+
+def test_the_chart_helpers_import_a_corpus_figures_module_only_when_a_page_asks_for_it():
+    out = _run("import sys\nimport ui.charts\nbefore = sorted(m for m in sys.modules if m.startswith('data_access.figures.'))\n"
+               "from ui.charts import gos_figures\nprint(before, gos_figures.__name__)")
+    assert out.strip().splitlines()[-1] == "['data_access.figures.charts'] data_access.figures.gos"
+
+
+def test_every_figures_module_of_the_chart_helpers_exists():
+    import ui.charts
+
+    for name, module in ui.charts.FIGURE_MODULES.items():
+        assert getattr(ui.charts, name) is importlib.import_module(module)
