@@ -28,5 +28,9 @@ def splits_in(frame: pd.DataFrame) -> list[str]:
 
 
 def available_splits(loaded) -> tuple[str, ...]:
-    """The splits of a loaded corpus's dialogs, in the usual order (for the page's split filter)."""
-    return tuple(splits_in(loaded.dialogs))
+    """The splits of a loaded corpus's dialogs, in the usual order (for the page's split filter); kept as a
+    summary in the corpus's cache entry, so that a page's filter after a restart reads no frame."""
+    from data_access.corpora import cached_summary
+
+    stored = cached_summary(loaded, "splits-1", lambda: {"splits": splits_in(loaded.dialogs)})
+    return tuple(stored["splits"])

@@ -16,6 +16,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -132,19 +133,24 @@ def overview_table(profiles: list[CorpusProfile]) -> pd.DataFrame:
 
 def loaded_counts(corpora: dict[str, LoadedCorpus]) -> pd.DataFrame:
     """One row per loaded corpus (the Data page): dialogs, rounds (empty for a corpus without rounds),
-    replay steps and messages as the ``dialogs`` frame counts them, the load time, whether the frames came
-    from the Parquet cache, and how many records were skipped."""
+    replay steps and messages as the ``dialogs`` frame counts them (a summary in the corpus's cache entry,
+    so that the page reads no frame after a restart), the load time, whether the frames came from the
+    Parquet cache, and how many records were skipped."""
     rows = []
     for name, loaded in corpora.items():
-        dialogs = loaded.dialogs
-        rounds = dialogs["n_rounds"].dropna() if "n_rounds" in dialogs else pd.Series(dtype="float64")
-        rows.append({"corpus": CORPUS_TITLES.get(name, name), "dialogs": len(dialogs),
-                     "rounds": int(rounds.sum()) if len(rounds) else None,
-                     "replay_steps": int(dialogs["n_steps"].sum()), "messages": int(dialogs["n_utterances"].sum()),
+        counts = cached_summary(loaded, f"data-counts-{_CODE}", partial(_dialog_counts, loaded))
+        rows.append({"corpus": CORPUS_TITLES.get(name, name), **counts,
                      "load_s": round(float(loaded.load_seconds), 2), "loaded_from": "cache" if loaded.from_cache else "parsed",
                      "skipped": len(loaded.skipped)})
     return pd.DataFrame(rows, columns=["corpus", "dialogs", "rounds", "replay_steps", "messages", "load_s",
                                        "loaded_from", "skipped"])
+
+
+def _dialog_counts(loaded: LoadedCorpus) -> dict:
+    dialogs = loaded.dialogs
+    rounds = dialogs["n_rounds"].dropna() if "n_rounds" in dialogs else pd.Series(dtype="float64")
+    return {"dialogs": len(dialogs), "rounds": int(rounds.sum()) if len(rounds) else None,
+            "replay_steps": int(dialogs["n_steps"].sum()), "messages": int(dialogs["n_utterances"].sum())}
 
 
 def _bar(profiles: list[CorpusProfile], values: list[float], key: str, axis: str, caption: str, fmt: str) -> Chart:

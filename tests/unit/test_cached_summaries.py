@@ -82,3 +82,20 @@ def test_frames_just_built_know_their_entry(tmp_path):
     entry = cache.entry_of(built.frames)
     assert entry is not None and (entry / cache.MANIFEST).is_file()
     assert overview.frame_rows(built) == overview.frame_rows(load_path("gos", None, cache_root=tmp_path))
+
+
+def test_the_splits_and_the_data_page_counts_are_read_back_without_any_frame():
+    from data_access.analysis.splits import available_splits, splits_in
+
+    computed = {name: (tuple(splits_in(load_configured(name).dialogs)), overview.loaded_counts({name: load_configured(name)}))
+                for name in CORPUS_NAMES}
+    for name in CORPUS_NAMES:
+        available_splits(load_configured(name))  # computed and stored
+    for name, (splits, counts) in computed.items():
+        loaded = load_configured(name)  # as after a restart: a cache hit, its frames not read yet
+        assert isinstance(loaded.frames, cache.LazyFrames)
+        assert available_splits(loaded) == splits
+        read = overview.loaded_counts({name: loaded})
+        assert loaded.frames._frames == {}  # nothing was read from Parquet
+        columns = ["corpus", "dialogs", "rounds", "replay_steps", "messages"]
+        pd.testing.assert_frame_equal(read[columns], counts[columns])
