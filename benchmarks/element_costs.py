@@ -22,7 +22,8 @@ from page_loads import fresh_load
 
 KINDS = ["blank", "markdown", "markdown table", "html", "tabs", "expander", "page link", "pills", "segmented control",
          "button", "download button", "metric", "image", "slider", "toggle", "text input", "selectbox", "multiselect",
-         "table", "dataframe", "code", "altair chart", "plotly chart", "replay controls", "native replay controls"]
+         "table", "dataframe", "code", "altair chart", "plotly chart", "replay controls", "native replay controls",
+         "alert", "columns", "file uploader", "form", "number input", "radio", "text area", "text", "progress", "navigation"]
 
 
 async def run(sessions: int, kinds: list[str]) -> dict:

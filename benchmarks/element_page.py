@@ -1,5 +1,9 @@
 """One Streamlit element kind on an otherwise blank page, chosen by ``?element=<name>`` (``blank``: only the
-title), for ``element_costs.py``: what each kind of element adds to a fresh session's page load."""
+title), for ``element_costs.py``: what each kind of element adds to a fresh session's page load.
+
+``?elements=<name>,<name>,…`` shows several kinds, one of each, under one title: the Streamlit elements a page
+of the app is made of, alone (``page_loads.py`` finds them on the page and compares the two fresh loads).
+With ``navigation`` among them the elements are a page of an ``st.navigation`` of two pages, as the app's are."""
 import streamlit as st
 
 
@@ -59,6 +63,18 @@ def _frame():
     return pd.DataFrame({"split": ["train", "val", "test"], "dialogs": [7989, 1002, 1002]})
 
 
+def _form():
+    with st.form("form"):
+        st.text_input("Label")
+        st.form_submit_button("Save")
+
+
+def _columns():
+    left, right = st.columns(2)
+    left.markdown("left")
+    right.markdown("right")
+
+
 ELEMENTS = {
     "blank": lambda: None,
     "markdown": lambda: st.markdown("**Scores**\n- one finding (1.23)\n- another finding"),
@@ -85,6 +101,16 @@ ELEMENTS = {
     "plotly chart": _plotly,
     "replay controls": _replay_controls,
     "native replay controls": _native_replay_controls,
+    "alert": lambda: st.info("No corpus to show."),
+    "columns": _columns,
+    "file uploader": lambda: st.file_uploader("A run file"),
+    "form": _form,
+    "number input": lambda: st.number_input("Round", 1, 10, 3),
+    "radio": lambda: st.radio("Label", ["yes", "no"], horizontal=True),
+    "text area": lambda: st.text_area("Note"),
+    "text": lambda: st.text("plain text"),
+    "progress": lambda: st.progress(0.5),
+    "navigation": lambda: None,  # see below: the elements as a page of an st.navigation
 }
 
 
@@ -94,6 +120,30 @@ def _png():
     return Image.new("RGB", (200, 160), "white")
 
 
-element = st.query_params.get("element", "blank")
-st.title(element)
-ELEMENTS.get(element, ELEMENTS["blank"])()
+
+def _show(kinds: list[str]) -> None:
+    for kind in kinds:
+        ELEMENTS[kind]()
+
+
+if "elements" in st.query_params:
+    kinds = [k for k in st.query_params["elements"].split(",") if k in ELEMENTS]
+    title = "Elements"
+else:
+    element = st.query_params.get("element", "blank")
+    kinds, title = [element if element in ELEMENTS else "blank"], element
+
+
+def _page() -> None:
+    st.title(title)
+    _show(kinds)
+
+
+def _other() -> None:
+    st.title("Other")
+
+
+if "navigation" in kinds:
+    st.navigation([st.Page(_page, title="Elements", default=True), st.Page(_other, title="Other")]).run()
+else:
+    _page()

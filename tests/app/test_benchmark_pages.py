@@ -42,3 +42,10 @@ def test_the_shell_at_a_deep_path_is_a_page_of_the_app_not_its_root():
     from page_loads import DEEP_PATH, page_paths
 
     assert DEEP_PATH in page_paths() and DEEP_PATH != page_paths()[0] == ""
+
+
+def test_several_kinds_show_together_and_as_a_page_of_a_navigation():
+    at = AppTest.from_file(str(BENCHMARKS / "element_page.py"), default_timeout=60)
+    at.query_params["elements"] = "slider,metric,navigation,no such kind"
+    at.run()
+    assert not at.exception and at.title[0].value == "Elements" and len(at.slider) == 1 and len(at.metric) == 1
