@@ -25,3 +25,19 @@ def test_a_results_file_without_a_figure_is_not_measured(tmp_path):
     (tmp_path / "sessions.json").write_text(json.dumps({"sessions": 10}))
     verdicts = {target: verdict for target, _m, _b, verdict in rows(tmp_path)}
     assert verdicts["ten sessions: ≤ 0.08 CPU-s per step, ≤ 0.9 GB, no error"].startswith("– (sessions.json lacks")
+
+
+def test_the_first_page_after_a_restart_and_each_page_over_its_own_elements(tmp_path):
+    (tmp_path / "restart.json").write_text(json.dumps({
+        "blank_page_fresh_s": 2.0, "blank_page_first_after_restart_s": 2.2, "target_ratio": 1.5,
+        "pages": {"/ (overview)": {"median_s": 2.8, "ratio": 1.4}, "data": {"median_s": 3.2, "ratio": 1.6},
+                  "baseline · data": {"median_s": 9.0, "ratio": 4.5}}}))
+    (tmp_path / "pages.json").write_text(json.dumps({
+        "blank_page_s": 1.5, "target_ratio": 1.25, "over_elements_target_ratio": 1.15,
+        "pages": {"/ (overview)": {"median_s": 1.8, "ratio": 1.2, "elements_s": 1.7, "over_elements_ratio": 1.06},
+                  "data": {"median_s": 2.4, "ratio": 1.6, "elements_s": 1.9, "over_elements_ratio": 1.26}}}))
+    table = {target: (measured, verdict) for target, measured, _baseline, verdict in rows(tmp_path)}
+    assert table["first page after a restart, warm cache ≤ 1.5× a blank page's fresh load"] == \
+        ("Overview 2.80 s (1.40×), data 3.20 s (1.60×)", "**not met**")
+    assert table["Overview: ≤ 1.15× its own elements"] == ("1.80 s: 1.06× its elements (1.20× blank)", "met")
+    assert table["data: ≤ 1.15× its own elements"][1] == "**not met**"
