@@ -200,13 +200,19 @@ def cached_summary(loaded: LoadedCorpus, name: str, compute: Callable[[], dict])
     """A small JSON-able summary of ``loaded`` (``compute()``), kept in its Parquet cache entry: later starts
     read it back instead of reading the frames it is computed from. ``name`` must change with the code
     that computes it (include a hash of that code). Without a cache entry it is simply computed."""
+    return cast(dict, cached_summary_if_any(loaded, name, compute))
+
+
+def cached_summary_if_any(loaded: LoadedCorpus, name: str, compute: Callable[[], Optional[dict]]) -> Optional[dict]:
+    """``cached_summary`` of a ``compute()`` that may give None (it could not be computed, e.g. a run file that
+    failed): then nothing is kept, so it is tried again next time."""
     entry = cache.entry_of(loaded.frames)
     if entry is not None:
         found = cache.read_summary(entry, name)
         if found is not None:
             return found
     value = compute()
-    if entry is not None:
+    if entry is not None and value is not None:
         cache.write_summary(entry, name, value)
     return value
 

@@ -7,12 +7,16 @@ Every text from a layer or corpus is escaped before it reaches HTML or markdown.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import html
+import json
+from pathlib import Path
+from typing import Optional
 
 import pandas as pd
 import streamlit as st
 
-from data_access.corpora import corpus_module
+from data_access.corpora import cached_summary_if_any, corpus_module
 from data_access.figures import layers as layer_figures
 from data_access.layers import LAYER_CORPUS, LAYER_FILES, LAYER_NAMES, LAYER_TITLES, analysis
 from data_access.layers.gos_view import SPAN_COLOURS, mention_step
@@ -194,24 +198,68 @@ def codraw_score_by_cr(charts_module, splits: tuple) -> None:
 # ----------------------------------------------------------------------------------------------------
 # Data page
 
+# A layer's Data-page figures are kept in its corpus's cache entry under a name made of this module's code and
+# the layer file's path and version: a restart reads them back instead of linking every layer again.
+_CODE = hashlib.sha1(Path(__file__).read_bytes()).hexdigest()[:12]
+PROBLEM_ROWS = 1_000  # unmatched messages and skipped lines of a layer kept for the Data page
+
+
+def _plain(value):
+    """A numpy number as the Python number JSON writes."""
+    if hasattr(value, "item"):
+        return value.item()
+    raise TypeError(f"not JSON: {type(value).__name__}")
+
+
+def layer_data_figures(name: str) -> Optional[dict]:
+    """What the Data page shows of layer ``name`` (its file, figures, load time, unmatched messages and skipped
+    lines, the first ``PROBLEM_ROWS`` of each), read from its corpus's cache entry when computed before; None
+    when no layer is configured or it could not be loaded (``cached.layer`` says why)."""
+    key = cached.layer_key(name)
+    if key is None:
+        return None
+    loaded = cached.corpus(LAYER_CORPUS[name])
+    if isinstance(loaded, cached.LoadFailure):
+        return None
+    version = hashlib.sha1(repr((key.file, key.stamp, key.is_demo)).encode()).hexdigest()[:16]
+
+    def compute() -> Optional[dict]:
+        result = cached.layer(name)
+        if result is None or isinstance(result, cached.LoadFailure):
+            return None
+        return json.loads(json.dumps({
+            "path": result.path, "is_demo": result.is_demo, "figures": result.figures,
+            "load_seconds": result.load_seconds, "unmatched": list(result.unmatched[:PROBLEM_ROWS]),
+            "skipped": [s.as_dict() for s in result.skipped[:PROBLEM_ROWS]],
+            "skipped_text": skipped_count(result.skipped, "line(s) or mention link(s)") if result.skipped else ""},
+            default=_plain))
+
+    return cached_summary_if_any(loaded, f"layer-data-{_CODE}-{version}", compute)
+
+
 def layers_section() -> None:
-    """Where each layer comes from, its figures (alignment for CoDraw), load problems and exports."""
+    """Where each layer comes from, its figures (alignment for CoDraw), load problems and exports; the figures
+    from a summary in the corpus's cache entry (no layer is linked again after a restart), the exports made
+    when their button is clicked."""
     st.header("Published annotation layers")
     st.caption(f"Set `{LAYERS_VARIABLE}` to a folder holding {', '.join(f'`{f}`' for f in LAYER_FILES.values())} "
                "(their published names); unset, the demo corpora come with generated demo layers.")
     for name in LAYER_NAMES:
         st.subheader(LAYER_TITLES[name])
         source = cached.layer_source(name)
-        result = cached.layer(name)
-        if result is None:
-            st.info(f"Not loaded: {md_escape(source.reason)}.")
-            continue
-        if isinstance(result, cached.LoadFailure):
-            st.error(f"Could not be loaded: {md_escape(result.message)}", icon="⚠️")
-            continue
-        st.markdown(f"**Source** ({'generated demo layer' if result.is_demo else 'your data'}), over the "
-                    f"{LAYER_CORPUS[name]} corpus: {md_code(result.path)}")
-        figures = result.figures
+        shown = layer_data_figures(name)
+        if shown is None:
+            result = cached.layer(name)
+            if result is None:
+                st.info(f"Not loaded: {md_escape(source.reason)}.")
+                continue
+            if isinstance(result, cached.LoadFailure):
+                st.error(f"Could not be loaded: {md_escape(result.message)}", icon="⚠️")
+                continue
+            continue  # loaded but not summarisable: nothing the page can show
+        st.markdown(f"**Source** ({'generated demo layer' if shown['is_demo'] else 'your data'}), over the "
+                    f"{LAYER_CORPUS[name]} corpus: {md_code(shown['path'])}")
+        figures = shown["figures"]
         if name == "codraw-icr":
             metrics = st.columns(5)
             metrics[0].metric("Rows", f"{figures['rows']:,}")
@@ -233,29 +281,36 @@ def layers_section() -> None:
             metrics[2].metric("Image links", f"{figures['images_linked']:,}")
             metrics[3].metric("Messages not in the corpus", f"{figures['unmatched_messages']:,}")
             metrics[4].metric("Spans out of range", f"{figures['spans_out_of_range']:,}")
-            if result.unmatched:
-                st.dataframe(pd.DataFrame({"message not in the corpus": result.unmatched}), hide_index=True, width="stretch")
-        st.caption(f"Linked in {result.load_seconds:.2f} s. Same figures: "
+            if shown["unmatched"]:
+                st.dataframe(pd.DataFrame({"message not in the corpus": shown["unmatched"]}), hide_index=True, width="stretch")
+        st.caption(f"Linked in {shown['load_seconds']:.2f} s. Same figures: "
                    f"`python -m data_access layer-summary {name} CORPUS_PATH LAYER_PATH`.")
-        if result.skipped:
-            st.warning(f"{skipped_count(result.skipped, 'line(s) or mention link(s)')} could not be used and were left out; "
-                       "everything else loaded.")
-            st.dataframe(pd.DataFrame([s.as_dict() for s in result.skipped]), hide_index=True, width="stretch")
-        _exports(name, result)
+        if shown["skipped"]:
+            st.warning(f"{shown['skipped_text']} could not be used and were left out; everything else loaded.")
+            st.dataframe(pd.DataFrame(shown["skipped"]), hide_index=True, width="stretch")
+        _exports(name)
 
 
-def _exports(name: str, result) -> None:
+def _linked(name: str):
+    """The layer linked to its corpus, for an export being made (the button was clicked)."""
+    result = cached.layer(name)
+    if result is None or isinstance(result, cached.LoadFailure):
+        raise RuntimeError(f"the layer {name} is no longer available")
+    return result
+
+
+def _exports(name: str) -> None:
     from data_access.layers import codraw_icr, gos_mentions
 
     if name == "gos-mentions":
         st.download_button("⬇ Linked mentions in the published layout (JSON Lines)",
-                           data=lambda: gos_mentions.to_jsonl(result.annotations), file_name=LAYER_FILES[name],
+                           data=lambda: gos_mentions.to_jsonl(_linked(name).annotations), file_name=LAYER_FILES[name],
                            mime="application/jsonl", key=f"layer_export_{name}", on_click="ignore")
     else:
         left, right = st.columns(2)
-        left.download_button("⬇ Rows in the published layout (TSV)", data=lambda: codraw_icr.to_tsv(result.rows),
+        left.download_button("⬇ Rows in the published layout (TSV)", data=lambda: codraw_icr.to_tsv(_linked(name).rows),
                              file_name=LAYER_FILES[name], mime="text/tab-separated-values", key=f"layer_export_{name}",
                              on_click="ignore")
-        right.download_button("⬇ Rows with their alignment (CSV)", data=lambda: result.rows.to_csv(index=False),
+        right.download_button("⬇ Rows with their alignment (CSV)", data=lambda: _linked(name).rows.to_csv(index=False),
                               file_name="icr-codraw-alignment.csv", mime="text/csv", key=f"layer_alignment_{name}",
                               on_click="ignore")

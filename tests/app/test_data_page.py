@@ -3,6 +3,9 @@ corpora that load stay usable."""
 import re
 import shutil
 
+import pandas as pd
+import pytest
+
 from data_access.corpora import demo_path
 
 from .conftest import markdown_table, open_page
@@ -35,3 +38,22 @@ def test_demo_sources_are_labelled_as_such():
     at = open_page("data")
     assert sum("built-in demo corpus" in m.value for m in at.markdown) == 3
     assert not at.error
+
+
+def test_after_a_restart_the_runs_figures_come_from_the_cache_without_loading_a_run(monkeypatch):
+    import streamlit as st
+
+    import data_access.runs
+
+    from .conftest import clear_module_caches
+
+    first = open_page("data")
+    runs_table = next(d.value for d in first.dataframe if "unmatched" in d.value.columns)
+    assert len(runs_table) >= 2  # the demo runs
+    st.cache_data.clear()  # as a restarted server: nothing in memory, the Parquet cache and its summaries kept
+    st.cache_resource.clear()
+    clear_module_caches()
+    monkeypatch.setattr(data_access.runs, "load_run", lambda *args, **kwargs: pytest.fail("a run was loaded"))
+    again = open_page("data")
+    table = next(d.value for d in again.dataframe if "unmatched" in d.value.columns)
+    pd.testing.assert_frame_equal(table, runs_table)

@@ -46,6 +46,22 @@ def test_data_page_reports_the_alignment_figures(demo_icr, demo_mentions):
         "⬇ Linked mentions in the published layout (JSON Lines)", "⬇ Rows in the published layout (TSV)"]
 
 
+
+def test_after_a_restart_the_data_page_shows_the_layers_without_linking_them(demo_icr, demo_mentions, monkeypatch):
+    import streamlit as st
+
+    import data_access.layers.load
+
+    first = open_page("pages/data.py")
+    st.cache_data.clear()  # as a restarted server: nothing in memory, the Parquet cache and its summaries kept
+    st.cache_resource.clear()
+    conftest.clear_module_caches()
+    monkeypatch.setattr(data_access.layers.load, "load_layer", lambda *args: pytest.fail("a layer was linked"))
+    again = open_page("pages/data.py")
+    assert metrics(again) == metrics(first) and metrics(again)["Mentions"] == f"{demo_mentions.figures['mentions']:,}"
+    assert [b.label for b in again.get("download_button")] == [b.label for b in first.get("download_button")]
+    assert [c.value for c in again.caption] == [c.value for c in first.caption]
+
 def test_data_page_names_a_broken_or_missing_layer_file(tmp_path, monkeypatch):
     (tmp_path / "icr-codraw-data.tsv").write_text("not\tthe header\n", encoding="utf-8")
     monkeypatch.setenv("DIALOGUE_LAYERS_DIR", str(tmp_path))
