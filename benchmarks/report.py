@@ -112,11 +112,15 @@ def _scale_load(r):
 
 def _scale_replay(r):
     c = r["replay_rerun_after_next"]
+    if "error" in c:
+        return f"failed: {c['error']}", "–", False
     return f"{c['median_s']:.3f} s", "–", c["median_s"] <= c["target_s"]
 
 
 def _scale_search(r):
     c = r["word_search"]
+    if "error" in c:
+        return f"failed: {c['error']}", "–", False
     return f"{c['median_s']:.3f} s median", "–", c["median_s"] <= c["target_s"]
 
 

@@ -113,13 +113,20 @@ def main() -> None:
         }
         # The cache now holds the generated corpus (the last run of the interleaving): the warm app.
         real_env = {**env, "CODRAW_DATA": str(scaled)}
-        replay = measure_with_memory([PY, "-c", REPLAY_RERUN, "codraw", "test_700009", str(ROOT), str(args.reruns)],
-                                     real_env)
-        results["replay_rerun_after_next"] = {**json.loads(replay["stdout"].strip().splitlines()[-1]),
-                                              "peak_mb": round(replay["peak_mb"]), "target_s": 0.3}
-        search = measure_with_memory([PY, "-c", SEARCH, str(scaled), ",".join(WORDS)], env)
-        results["word_search"] = {**json.loads(search["stdout"].strip().splitlines()[-1]),
-                                  "peak_mb": round(search["peak_mb"]), "target_s": 0.5}
+        # A measurement that fails is written down as failed (its last error line), the others are kept.
+        try:
+            replay = measure_with_memory([PY, "-c", REPLAY_RERUN, "codraw", "test_700009", str(ROOT), str(args.reruns)],
+                                         real_env)
+            results["replay_rerun_after_next"] = {**json.loads(replay["stdout"].strip().splitlines()[-1]),
+                                                  "peak_mb": round(replay["peak_mb"]), "target_s": 0.3}
+        except RuntimeError as exc:
+            results["replay_rerun_after_next"] = {"error": str(exc).strip().splitlines()[-1], "target_s": 0.3}
+        try:
+            search = measure_with_memory([PY, "-c", SEARCH, str(scaled), ",".join(WORDS)], env)
+            results["word_search"] = {**json.loads(search["stdout"].strip().splitlines()[-1]),
+                                      "peak_mb": round(search["peak_mb"]), "target_s": 0.5}
+        except RuntimeError as exc:
+            results["word_search"] = {"error": str(exc).strip().splitlines()[-1], "target_s": 0.5}
 
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2))
