@@ -51,3 +51,19 @@ def test_data_page_shows_the_alignment_figures(demo_app, page, tmp_path_factory)
     assert value("Aligned uniquely") == f"{figures['aligned_unique']:,}"
     assert value("Aligned ambiguously") == f"{figures['aligned_ambiguous']:,}"
     assert value("Not aligned") == "1"
+
+
+def test_the_data_page_makes_a_layer_export_when_it_is_clicked(demo_app, page, tmp_path_factory):
+    """The Data page shows a layer's figures from its summary; its exports link the layer on the click."""
+    import re
+
+    from data_access.layers import codraw_icr
+
+    from .test_share_downloads import _download
+
+    layer = _demo_layer("codraw-icr", tmp_path_factory)
+    page.goto(f"{demo_app.url}/data")
+    wait_for_app(page)
+    tsv = _download(page, re.compile("Rows in the published layout")).path().read_text(encoding="utf-8")
+    assert tsv == codraw_icr.to_tsv(layer.rows)
+    assert page.locator('[data-testid="stException"]').count() == 0
