@@ -3,7 +3,7 @@ import pandas as pd
 import streamlit as st
 
 from ui import auth
-from ui.codebooks import cb, import_file, label_editor, labels_from_frame, save
+from ui.codebooks import cb, import_file, label_editor, labels_from_frame, pick_version, save
 from ui.coding import coder_box, store
 from ui.router import ensure_routed
 from ui.store import remembered
@@ -36,17 +36,17 @@ choice = st.selectbox("Edit", ["➕ New codebook", *names],
                              if st.session_state.get("codebooks_selected") in names else 0))
 book = None if choice == "➕ New codebook" else remembered(f"codebook {choice}", lambda: coding.codebook(choice),
                                                           None, "Codebooks")
-if book is not None and book.version > 1:
-    version = st.selectbox("Version", list(range(book.version, 0, -1)), key=f"codebook_version_{book.name}")
+if book is not None and (version := pick_version(book)) != book.version:
     book = remembered(f"codebook {book.name} {version}", lambda: coding.codebook(book.name, version), book,
                       "Codebooks")
 
 with st.container(border=True):
     name = st.text_input("Name", value=book.name if book else "", disabled=book is not None or not may_manage,
                          key=f"codebook_name_{choice}")
-    description = st.text_area("Description", value=book.description if book else "", key=f"codebook_desc_{choice}",
+    shown = f"{choice}_{book.version if book else 0}"  # each version shown has widgets of its own
+    description = st.text_area("Description", value=book.description if book else "", key=f"codebook_desc_{shown}",
                                height=68, disabled=not may_manage)
-    edited = label_editor(book, key=f"codebook_labels_{choice}_{book.version if book else 0}", disabled=not may_manage)
+    edited = label_editor(book, key=f"codebook_labels_{shown}", disabled=not may_manage)
     if st.button("Save as new version" if book else "Create codebook", type="primary", disabled=not may_manage):
         try:
             labels = labels_from_frame(edited)

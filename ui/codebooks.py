@@ -14,6 +14,26 @@ from data_access.store import StoreError as NotesStoreError
 from ui import auth
 
 EDITOR_COLUMNS = ["name", "description", "colour", "scope", "links_referents", "key"]
+# The version saved or imported last: the page's Version picker shows it on the next run. The picker is keyed
+# by the codebook's name, and a keyed selectbox keeps its value when its options change, so after a save it
+# stayed on the version opened, with the editor's edits pending over it instead of the version saved.
+_SHOW_VERSION = "codebooks_show_version"
+
+
+def pick_version(book: cb.Codebook) -> int:
+    """The version of ``book`` to show (its newest, or the one just saved), picked when it has several."""
+    key = f"codebook_version_{book.name}"
+    shown = st.session_state.pop(_SHOW_VERSION, None)
+    if shown is not None and shown[0] == book.name:
+        st.session_state[key] = shown[1]
+    if book.version <= 1:
+        return book.version
+    return st.selectbox("Version", list(range(book.version, 0, -1)), key=key)
+
+
+def _show(saved: cb.Codebook) -> None:
+    st.session_state["codebooks_selected"] = saved.name
+    st.session_state[_SHOW_VERSION] = (saved.name, saved.version)
 
 
 def labels_frame(book: Optional[cb.Codebook]) -> pd.DataFrame:
@@ -73,7 +93,7 @@ def save(coding: CodingStore, name: str, description: str, labels: list[cb.Label
         st.session_state["codebooks_message"] = ("error", f"Not saved: {exc}")
         return
     st.session_state["codebooks_message"] = ("success", f"Saved {saved.name} version {saved.version}.")
-    st.session_state["codebooks_selected"] = saved.name
+    _show(saved)
 
 
 def import_file(coding: CodingStore, upload, coder: str) -> bool:
@@ -93,5 +113,5 @@ def import_file(coding: CodingStore, upload, coder: str) -> bool:
         st.session_state["codebooks_message"] = ("error", f"Not imported: {reason}")
         return False
     st.session_state["codebooks_message"] = ("success", f"Imported {name} as {saved.name} version {saved.version}.")
-    st.session_state["codebooks_selected"] = saved.name
+    _show(saved)
     return True
