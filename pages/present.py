@@ -9,7 +9,7 @@ from ui.presentation import presentation_mode
 from ui.replay_state import UNITS, dialog_lines, snapshot, snapshots, step_caption
 from ui.router import ensure_routed
 from ui.transcript import transcript
-from ui.url_state import publish, query_param, set_url
+from ui.url_state import one_history_entry_per_click, publish, query_param, set_url
 from ui.widgets import corpus_selector, stepper
 
 ensure_routed()
@@ -55,6 +55,7 @@ def stage() -> None:
     with picture:
         snapshot(name, dialog, step, round_)
         step_caption(name, dialog, step, round_, n_steps)
+        one_history_entry_per_click()  # each step replaces the URL's entry, under a plain `streamlit run` too
     with words:
         transcript(dialog_lines(name, dialog, step, round_), step, height=640 if presenting else 480,
                    unit=UNITS.get(name, "step"), key="present_transcript", font_size="1.15rem" if presenting else None)

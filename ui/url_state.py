@@ -17,6 +17,11 @@ import pandas as pd
 import streamlit as st
 
 from data_access.links import parse_positive_int as parse_positive_int  # how pages read a step from the URL
+from ui.assets import asset_text
+
+# The script server.py puts into the page's head: only the first URL change after a click, touch or key pushes
+# a browser history entry, every other one replaces the entry (ui/server_hint.py says why).
+_HISTORY_SCRIPT = f"<script>{asset_text('history.js')}</script>"
 
 
 def query_param(name: str) -> Optional[str]:
@@ -53,6 +58,14 @@ def set_url(**params) -> None:
             st.query_params[name] = "1"
         else:
             st.query_params[name] = str(value)
+
+
+def one_history_entry_per_click(container=None) -> None:
+    """Put the history script into the page where ``streamlit run app.py`` serves it without (``server.py``'s page
+    has it already; it wraps ``history.pushState`` once per page either way). Without it Streamlit pushes an
+    entry for every URL change, so a page whose runs move the URL by themselves (Present's autoplay: one step
+    every few seconds) fills Back with one entry per step. No space on the page: put it last in a container."""
+    (container or st).html(_HISTORY_SCRIPT, unsafe_allow_javascript=True)
 
 
 def drop_params(*names: str) -> None:

@@ -71,3 +71,26 @@ def test_an_id_typed_into_a_large_dialog_picker_opens_that_dialog(large_app, pag
     assert page.get_by_role("combobox", name="Dialog").input_value().startswith("train_01150")
     assert re.search(r"[?&]turn=1(&|$)", page.evaluate("window.location.search"))  # the new dialog from its start
     assert_no_error(page)
+
+
+@pytest.fixture(scope="module")
+def plain_app(tmp_path_factory):
+    """The demo app as a plain ``streamlit run app.py`` serves it: Streamlit's page, without server.py's scripts."""
+    server = AppServer(tmp_path_factory.mktemp("plain-app"), app_file="app.py")
+    yield server
+    server.stop()
+
+
+def test_autoplay_keeps_the_url_at_the_step_shown_under_a_plain_streamlit_run(plain_app, page):
+    page.goto(f"{plain_app.url}/present?corpus=gos&speed=0.5")
+    wait_for_app(page)
+    page.get_by_text("Autoplay").click()  # the reader's click: one history entry for it, none per step
+    wait_for_app(page)
+    entries = page.evaluate("window.history.length")
+    page.wait_for_function(f"() => ({SHOWN_AND_LINKED})().shown >= 6", timeout=60_000)
+    page.wait_for_function(f"() => {{ const s = ({SHOWN_AND_LINKED})(); return s.shown >= 6 && s.linked === s.shown; }}",
+                           timeout=10_000)
+    state = page.evaluate(SHOWN_AND_LINKED)
+    assert state["history"] == entries, state  # each step replaced the entry of the one before
+    assert "play=1" in page.evaluate("window.location.search")
+    assert_no_error(page)
