@@ -54,10 +54,7 @@ def _summary(args) -> int:
 
 
 def _run_summary(args) -> int:
-    # read (and decompress) the run while pandas & co. are imported
-    from .budgets import RUN
-
-    _naming(args.run_path, readahead.read_ahead, args.run_path, RUN)
+    # The run is not read ahead: a JSON Lines run is read as a stream, never held whole (docs/bad-input.md).
     from . import corpora, runs
 
     loaded = _naming(args.path, corpora.load_path, args.corpus, args.path)

@@ -14,7 +14,7 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator, Optional
+from typing import TYPE_CHECKING, Iterable, Iterator, Optional
 
 if TYPE_CHECKING:
     from .budgets import Budget
@@ -203,3 +203,146 @@ def iter_lines(data: bytes) -> Iterator[tuple[int, bytes]]:
             return
         yield number, data[start:end]
         start = end + 1
+
+
+# A stream reads this much of the file at a time and inflates gzip data this much at a time: its own memory is
+# one such piece and the line it is in the middle of, whatever the size of the file.
+_STREAM_PIECE = 1 * MiB
+
+
+def _file_pieces(fd: int, limit: int, path: Path | str, what: str) -> Iterator[bytes]:
+    """The bytes of the open regular file ``fd``, a piece at a time, never more than ``limit`` of them."""
+    total = 0
+    while True:
+        try:
+            piece = os.read(fd, _STREAM_PIECE)
+        except OSError as exc:
+            raise SourceError(path, f"cannot be read ({exc.strerror or exc})") from None
+        if not piece:
+            return
+        total += len(piece)
+        if total > limit:  # the file grew while being read
+            raise SourceError(path, f"is more than a {what} can be ({_size_text(limit)})")
+        yield piece
+
+
+def _inflated_pieces(pieces: Iterable[bytes], limit: int, path: Path | str, what: str) -> Iterator[bytes]:
+    """Gzip data (every member, zero padding between them passed over) inflated a piece of at most
+    ``_STREAM_PIECE`` bytes at a time; SourceError past ``limit`` bytes of content, or when damaged."""
+    source = iter(pieces)
+    pending = b""  # compressed input not fed yet (what followed a member's end)
+    decompressor = None
+    total = 0
+    try:
+        while True:
+            if not pending:
+                pending = next(source, b"")
+                if not pending:
+                    break
+            if decompressor is None:
+                pending = pending.lstrip(b"\0")  # gzip allows zero padding between members
+                if not pending:
+                    continue
+                decompressor = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            chunk, pending = pending, b""
+            while chunk:
+                content = decompressor.decompress(chunk, _STREAM_PIECE)
+                total += len(content)
+                if total > limit:
+                    raise SourceError(path, f"decompresses to more than a {what} can be ({_size_text(limit)})")
+                if content:
+                    yield content
+                if decompressor.eof:
+                    pending = decompressor.unused_data  # the next member, or padding
+                    decompressor = None
+                    break
+                chunk = decompressor.unconsumed_tail
+        if decompressor is not None:
+            raise SourceError(path, "is a damaged or truncated gzip file (compressed data ends early)")
+    except zlib.error as exc:  # type: ignore[misc]  # isal's zlib.error is an exception class, untyped
+        raise SourceError(path, f"is a damaged or truncated gzip file ({exc})") from None
+
+
+def stream_lines(path: Path | str, budget: "Budget") -> Iterator[tuple[int, bytes]]:
+    """(1-based number, bytes without the newline) of every line of a file of the kind ``budget`` describes,
+    read (and gunzipped when it is gzip, by its magic number) a piece at a time: the whole content is never
+    held, only the piece being split and the line it ends in the middle of. The same refusals as
+    ``read_budgeted``, each one SourceError naming the file: a FIFO, device or folder, and a file over the byte
+    budget, before anything is read; content past the byte budget, or more newlines than the line budget, as
+    soon as the piece that passes it is read, before any of its lines is given (so the lines given before are
+    at most the budget's). A leading byte order mark is dropped."""
+    st = check_file(path)
+    if st.st_size > budget.max_bytes:
+        raise SourceError(path, f"is {_size_text(st.st_size)}, more than a {budget.what} can be "
+                                f"({_size_text(budget.max_bytes)}); is it the right file?")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise SourceError(path, f"cannot be read ({exc.strerror or exc})") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise SourceError(path, f"is {_kind(mode)}, not a regular file")
+        pieces: Iterator[bytes] = _file_pieces(fd, budget.max_bytes, path, budget.what)
+        first = next(pieces, b"")
+        while 0 < len(first) < 2:  # too short to tell gzip's magic number yet
+            more = next(pieces, b"")
+            if not more:
+                break
+            first += more
+        gzipped = first[:2] == b"\x1f\x8b"
+        if gzipped:
+            pieces = _inflated_pieces(_chained(first, pieces), budget.max_bytes, path, budget.what)
+        else:
+            pieces = _chained(first, pieces)
+        too_many = (f"decompresses to more than {budget.max_lines:,} lines, more than a {budget.what} can have"
+                    if gzipped else f"has more than {budget.max_lines:,} lines, more than a {budget.what} can have")
+        yield from _split_lines(_without_leading_bom(pieces), budget.max_lines, path, too_many)
+    finally:
+        os.close(fd)
+
+
+def _chained(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
+    if first:
+        yield first
+    yield from rest
+
+
+def _without_leading_bom(pieces: Iterator[bytes]) -> Iterator[bytes]:
+    head = b""
+    for piece in pieces:
+        head += piece
+        if len(head) >= len(_BOM):
+            break
+    head = without_bom(head)
+    if head:
+        yield head
+    yield from pieces
+
+
+def _split_lines(pieces: Iterable[bytes], max_lines: int, path: Path | str, too_many: str) -> Iterator[tuple[int, bytes]]:
+    """The lines of the content given in ``pieces``; SourceError (``too_many``) before giving any line of the
+    piece whose newlines pass ``max_lines``. A line across pieces is joined once (its parts are kept in a list),
+    so a long line costs its length, not its length times its number of pieces."""
+    number, newlines = 0, 0
+    parts: list[bytes] = []  # the line the last piece ended in the middle of
+    for piece in pieces:
+        newlines += piece.count(b"\n")
+        if newlines > max_lines:
+            raise SourceError(path, too_many)
+        start, find = 0, piece.find
+        end = find(b"\n")
+        while end >= 0:
+            number += 1
+            line = piece[start:end]
+            if parts:
+                parts.append(line)
+                line = b"".join(parts)
+                parts = []
+            yield number, line
+            start = end + 1
+            end = find(b"\n", start)
+        if start < len(piece):
+            parts.append(piece[start:] if start else piece)
+    if parts:
+        yield number + 1, b"".join(parts)

@@ -8,7 +8,7 @@ from typing import Any, Iterator, Optional, TypeGuard
 
 from ..budgets import LAYER
 from ..common import SkippedRecord, SourceError
-from ..safe_io import iter_lines, read_budgeted
+from ..safe_io import stream_lines
 
 
 def read_lines(path: Path | str) -> Iterator[tuple[int, str | None, str]]:
@@ -20,9 +20,9 @@ def read_lines(path: Path | str) -> Iterator[tuple[int, str | None, str]]:
         raise SourceError(path, "does not exist")
     if not path.is_file():
         raise SourceError(path, "is not a file")
-    # a device, a huge sparse file, a gzip bomb or more lines than a layer has are refused (budgets.LAYER)
-    data = read_budgeted(path, LAYER)
-    for number, raw in iter_lines(data):
+    # a device, a huge sparse file, a gzip bomb or more lines than a layer has are refused (budgets.LAYER);
+    # read as a stream, so that what is held is the rows the layer keeps and one line, not the whole file
+    for number, raw in stream_lines(path, LAYER):
         raw = raw.rstrip(b"\r")
         if not raw.strip():
             continue

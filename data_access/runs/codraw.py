@@ -19,6 +19,7 @@ import random
 from pathlib import Path
 
 import numpy as np
+import orjson
 import pandas as pd
 
 from ..codraw import NAME as CORPUS
@@ -27,7 +28,7 @@ from ..codraw.reader import DIALOG_KEY, decode_json, json_integer
 from ..codraw.scenes import dense_scenes, parse_scene_strings
 from ..common import LoadedCorpus, SourceError, skipped_report
 from . import frame_part
-from .common import Tally, json_lines, no_usable_line, read_bytes
+from .common import Lines, Tally, first_line, json_lines, no_usable_line, read_bytes, run_lines
 
 EXPECTED = 'one JSON object per line {"dialog_id", "round", "scene"} or the corpus layout {"data": {...}}'
 ROUND_COLUMNS = ["dialog_id", "split", "round", "line", "record", "scene", "has_drawing", "score_original",
@@ -40,8 +41,15 @@ def read_rows(path: Path) -> tuple[pd.DataFrame, Tally]:
     """The predicted rounds of a run file: dialog_id, round, scene, line (<NA> for format b), record."""
     path = Path(path)
     tally = Tally(path.name)
-    data = read_bytes(path)
-    layout = _corpus_layout(data, path)
+    head, lines = first_line(run_lines(path))  # JSON Lines are read as a stream, a line at a time
+    layout = None
+    if head is not None and _may_be_corpus_layout(head[1]):
+        lines.close()  # the corpus layout is one JSON document: it is read whole (docs/bad-input.md)
+        data = read_bytes(path)
+        layout = _corpus_layout(data, path)
+        del data  # the layout keeps what it needs of it
+        if layout is None:  # JSON Lines after all, whose first line is no object: read as a stream again
+            lines = Lines(None, run_lines(path))
     rows: dict[str, list] = {"dialog_id": [], "round": [], "scene": [], "line": [], "record": []}
 
     def add(dialog_id, round_number, scene, line, record):
@@ -74,7 +82,7 @@ def read_rows(path: Path) -> tuple[pd.DataFrame, Tally]:
             raise SourceError(path, "is in the corpus layout but holds no round with an abs_d scene string")
     else:
         seen, total = [], 0  # type: list, int
-        for line in json_lines(data, tally):
+        for line in json_lines(lines, tally):
             total += 1
             r = line.record
             if len(seen) < 50:
@@ -98,6 +106,19 @@ def read_rows(path: Path) -> tuple[pd.DataFrame, Tally]:
         "record": pd.array(rows["record"], dtype="str"),
     })
     return frame, tally
+
+
+def _may_be_corpus_layout(first: bytes) -> bool:
+    """Whether a file whose first line that is not blank is ``first`` can be in the corpus layout: that line
+    opens an object and is not a whole JSON Lines record (it is the whole document on one line, holding a
+    ``data`` object, or only its start)."""
+    if first.lstrip()[:1] != b"{":
+        return False
+    try:
+        value = orjson.loads(first)
+    except orjson.JSONDecodeError:
+        return True
+    return isinstance(value, dict) and isinstance(value.get("data"), dict)
 
 
 def _corpus_layout(data: bytes, path: Path):

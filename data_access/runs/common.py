@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Iterable, Iterator, Optional
 
 import orjson
 
 from ..budgets import RUN
 from ..common import SkippedRecord, SkippedRecords, SourceError
-from ..safe_io import iter_lines
+from ..safe_io import iter_lines, stream_lines
 
 RUN_SCHEMA_VERSION = 1
 RUN_SUFFIXES = (".jsonl.gz", ".json.gz", ".jsonl", ".json", ".txt", ".gz")
@@ -49,15 +49,63 @@ RUN_LIMIT = RUN.max_bytes  # a run in the CoDraw corpus layout is as large as th
 def read_bytes(path: Path) -> bytes:
     """The file's bytes, gunzipped when it is gzip (by its magic number, whatever its name), without a byte order
     mark, within the run budget (``budgets.RUN``: bytes and lines, a gzip bomb refused while it inflates); a
-    FIFO, device, folder, oversized file or gzip bomb is refused with one SourceError naming the file."""
+    FIFO, device, folder, oversized file or gzip bomb is refused with one SourceError naming the file. Only for
+    a run that is one JSON document (CoDraw's corpus layout, a Minecraft generated_sentences file): JSON Lines
+    runs are read as a stream (``run_lines``)."""
     from .. import readahead
     from ..safe_io import check_lines, read_budgeted, without_bom
 
-    data = readahead.take(path)  # the CLI may have read and decompressed it while importing
+    data = readahead.take(path)  # a caller may have read and decompressed it already
     if data is None:
         return read_budgeted(path, RUN)
     check_lines(data, RUN.max_lines, path, RUN.what)
     return without_bom(data)
+
+
+def run_lines(path: Path) -> Iterator[tuple[int, bytes]]:
+    """(1-based number, bytes) of every line of a run file, read as a stream within the run budget
+    (``safe_io.stream_lines``): the memory of reading it is the rows its reader keeps and one line, never the
+    whole content (the same refusals as ``read_bytes``, each one SourceError naming the file)."""
+    from .. import readahead
+
+    data = readahead.take(path)  # read ahead by a caller: its lines (nothing read ahead is left behind)
+    if data is not None:
+        from ..safe_io import check_lines, without_bom
+
+        check_lines(data, RUN.max_lines, path, RUN.what)
+        yield from iter_lines(without_bom(data))
+        return
+    yield from stream_lines(path, RUN)
+
+
+class Lines:
+    """Numbered lines with the first one already read put back in front; ``close`` closes the file under them."""
+
+    def __init__(self, head: Optional[tuple[int, bytes]], rest: Iterator[tuple[int, bytes]]):
+        self._head, self._rest = head, rest
+
+    def __iter__(self) -> "Lines":
+        return self
+
+    def __next__(self) -> tuple[int, bytes]:
+        if self._head is not None:
+            head, self._head = self._head, None
+            return head
+        return next(self._rest)
+
+    def close(self) -> None:
+        self._head = None
+        close = getattr(self._rest, "close", None)
+        if close is not None:
+            close()
+
+
+def first_line(lines: Iterator[tuple[int, bytes]]) -> tuple[Optional[tuple[int, bytes]], Lines]:
+    """The first line that is not blank, and every line from it on (itself included)."""
+    for number, raw in lines:
+        if raw.strip():
+            return (number, raw), Lines((number, raw), lines)
+    return None, Lines(None, lines)
 
 
 @dataclass
@@ -91,9 +139,10 @@ class Tally:
         return frame.astype({"file": "str", "line": "Int64", "record": "str", "reason": "str"})
 
 
-def json_lines(data: bytes, tally: Tally) -> Iterator[Line]:
-    """Every line that is a JSON object; blank lines are passed over, others skipped with a reason."""
-    for number, raw in iter_lines(data):
+def json_lines(data: bytes | Iterable[tuple[int, bytes]], tally: Tally) -> Iterator[Line]:
+    """Every line that is a JSON object, of the content ``data`` or of the numbered lines it gives (``run_lines``);
+    blank lines are passed over, others skipped with a reason."""
+    for number, raw in iter_lines(data) if isinstance(data, bytes) else data:
         raw = raw.strip()
         if not raw:
             continue

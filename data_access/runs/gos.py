@@ -18,7 +18,7 @@ import pandas as pd
 
 from ..common import LoadedCorpus, skipped_report
 from ..gos import NAME as CORPUS
-from .common import Tally, json_lines, no_usable_line, read_bytes
+from .common import Tally, json_lines, no_usable_line, run_lines
 
 EXPECTED = 'one JSON object per line {"interaction_id", "round_number", "message_number", "image_ids": [...]}'
 MESSAGE_COLUMNS = ["interaction_id", "round_number", "message_number", "line", "record", "board_id", "criterion", "text",
@@ -43,7 +43,7 @@ def read_rows(path: Path) -> tuple[list[dict], Tally]:
     path = Path(path)
     tally = Tally(path.name)
     rows, seen, total = [], [], 0  # type: list, list, int
-    for line in json_lines(read_bytes(path), tally):
+    for line in json_lines(run_lines(path), tally):  # a stream: the rows and one line in memory
         total += 1
         r = line.record
         if len(seen) < 50:

@@ -31,7 +31,7 @@ import pandas as pd
 from ..common import LoadedCorpus, SourceError, skipped_report
 from ..minecraft import NAME as CORPUS
 from ..minecraft.blocks import COLORS, X_MAX, X_MIN, Y_MAX, Y_MIN, Z_MAX, Z_MIN, strict_color_id
-from .common import Tally, json_lines, no_usable_line, prf, read_bytes
+from .common import Lines, Tally, first_line, json_lines, no_usable_line, prf, read_bytes, run_lines
 
 EXPECTED = ('one JSON object per line {"game", "sample_id", "actions": [...]} (or "end_config"), '
             "or a generated_sentences*.txt of the BAP repository")
@@ -135,12 +135,15 @@ def read_rows(path: Path) -> tuple[list[dict], Tally, bool]:
     The flag says whether the file was a generated_sentences file."""
     path = Path(path)
     tally = Tally(path.name)
-    data = read_bytes(path)
-    entries = _generated_sentences(data)
-    if entries is not None:
-        return _generated_rows(path, entries, tally), tally, True
+    head, lines = first_line(run_lines(path))  # JSON Lines are read as a stream, a line at a time
+    if head is not None and _may_be_generated_sentences(head[1]):
+        lines.close()  # a generated_sentences file is one JSON list after its metric lines: read it whole
+        entries = _generated_sentences(read_bytes(path))
+        if entries is not None:
+            return _generated_rows(path, entries, tally), tally, True
+        lines = Lines(None, run_lines(path))  # not one after all: JSON Lines, as a stream again
     rows, seen, total = [], [], 0  # type: list, list, int
-    for line in json_lines(data, tally):
+    for line in json_lines(lines, tally):
         total += 1
         r = line.record
         if len(seen) < 50:
@@ -171,6 +174,12 @@ def read_rows(path: Path) -> tuple[list[dict], Tally, bool]:
 
 # "bleu4 0.31", "f1_score: 0.5": a metric's name may hold digits (it used to have to be letters only) and a colon
 _METRIC_LINE = re.compile(rb"^[A-Za-z_][A-Za-z0-9_.-]*:?\s+[-+0-9.eEnaif]+$")
+
+
+def _may_be_generated_sentences(first: bytes) -> bool:
+    """Whether a file whose first line that is not blank is ``first`` can be a generated_sentences file."""
+    first = first.strip()
+    return first[:1] not in (b"{", b"[") and bool(_METRIC_LINE.match(first))
 
 
 def _generated_sentences(data: bytes) -> Optional[list]:
