@@ -43,7 +43,8 @@ class Budget:
 CORPUS = Budget("corpus", "corpus file", 4 * GiB, 20_000_000,
                 "per file format in safe_io.LIMITS; 4 GB for the single CoDraw file (ten times the real corpus "
                 "is 1.5 GB), 256 MB for one JSON Lines file")  # memory: measured, see docs/hardening.md
-# Reading a run holds its content and, for a moment, its decompressed pieces before they are joined: about
+# A JSON Lines run is read as a stream (its rows and one line in memory); a run that is one JSON document (the
+# CoDraw corpus layout) is held whole and, for a moment, its decompressed pieces before they are joined: about
 # twice the byte budget, plus the interpreter with pandas, pyarrow and the corpus (about 0.3 GB for a demo).
 RUN_BYTES_MEMORY = 512 * MiB
 RUN = Budget("run", "run file", RUN_BYTES_MEMORY, 1_000_000,
