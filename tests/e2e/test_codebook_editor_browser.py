@@ -53,6 +53,13 @@ def _grid_cell(page, row: int) -> tuple[float, float]:
     return box["x"] + 60, box["y"] + ROW_HEIGHT * row + ROW_HEIGHT / 2
 
 
+def _wait_selected(page, column: int, row: int) -> None:
+    """Wait for the grid to say (in its accessible table) that the cell of ``column`` (1-based: Label is 1)
+    and ``row`` (0-based) is selected: a key pressed before then would go elsewhere."""
+    page.locator('[data-testid="stDataFrame"]').last.locator(
+        f'[data-testid="glide-cell-{column}-{row}"][aria-selected="true"]').wait_for(state="attached")
+
+
 def _open_cell_editor(page) -> None:
     """Wait for the cell's text box to have the focus, as a reader waits to see it before typing."""
     page.wait_for_function("() => document.activeElement && document.activeElement.matches('textarea.gdg-input')")
@@ -72,8 +79,10 @@ def test_an_existing_codebook_keeps_a_changed_scope_and_a_new_label_across_saves
 
     # the first label's scope: select its name, step to the Scope column, open it and pick "dialog"
     page.mouse.click(*_grid_cell(page, 1))
-    for _ in range(3):
+    _wait_selected(page, 1, 0)
+    for column in (2, 3, 4):
         page.keyboard.press("ArrowRight")
+        _wait_selected(page, column, 0)
     page.keyboard.press("Enter")
     page.get_by_text("dialog", exact=True).last.click()
     wait_for_app(page)
