@@ -108,12 +108,17 @@ def read_rows(path: Path) -> tuple[pd.DataFrame, Tally]:
     return frame, tally
 
 
+_LONGEST_RECORD = 1 << 20  # a JSON Lines record is one round's scene: a few kB
+
+
 def _may_be_corpus_layout(first: bytes) -> bool:
     """Whether a file whose first line that is not blank is ``first`` can be in the corpus layout: that line
     opens an object and is not a whole JSON Lines record (it is the whole document on one line, holding a
     ``data`` object, or only its start)."""
     if first.lstrip()[:1] != b"{":
         return False
+    if len(first) > _LONGEST_RECORD:  # a whole document on one line (the corpus is): not parsed twice to tell
+        return True
     try:
         value = orjson.loads(first)
     except orjson.JSONDecodeError:

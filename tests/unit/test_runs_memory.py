@@ -90,3 +90,19 @@ def test_a_layer_is_read_as_a_stream(tmp_path):
     path.write_bytes((b"x" * 100 + b"\ty\n") * 400_000)  # 41 MB, within the layer budget (bytes and lines)
     peak = _peak(lambda: sum(1 for _ in read_lines(path)))
     assert peak < 4 * MB, peak / MB
+
+
+@pytest.mark.parametrize("indent", [None, 2], ids=["one line", "pretty-printed"])
+def test_a_corpus_layout_run_is_still_read_whole_and_json_lines_with_a_bad_first_line_as_a_stream(tmp_path, indent):
+    import json
+
+    layout = {"data": {"train_00001": {"dialog": [{"abs_d": "a"}, {"abs_d": "b"}]}, "train_00002": {"dialog": [{"abs_d": "c"}]}}}
+    path = tmp_path / "layout.json"
+    path.write_text(json.dumps(layout, indent=indent))
+    frame, _ = codraw.read_rows(path)
+    assert list(zip(frame["dialog_id"], frame["round"], frame["scene"])) == [
+        ("train_00001", 1, "a"), ("train_00001", 2, "b"), ("train_00002", 1, "c")]
+    lines = tmp_path / "lines.jsonl"
+    lines.write_bytes(b"{oops\n" + orjson.dumps({"dialog_id": "train_00001", "round": 1, "scene": SCENE}) + b"\n")
+    frame, tally = codraw.read_rows(lines)
+    assert list(frame["line"]) == [2] and [s.record for s in tally.skipped] == ["lines.jsonl:1"]
