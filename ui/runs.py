@@ -192,6 +192,10 @@ def _codraw_side_by_side(name: str, shown: list, dialog: str, turn: int) -> None
 
 
 def _minecraft_panel(name: str, view, dialog: str, turn: int) -> None:
+    """One run at a BAP sample: its scores, then its predicted structure beside the human's as server-drawn
+    pictures (one frame), or as the interactive 3D figures behind the replay's ``view3d=1`` toggle."""
+    from data_access.runs.minecraft_views import gold_figure, model_figure
+
     if view.sample_id is None:
         st.info(view.note)
         if view.sample_turns:
@@ -201,11 +205,18 @@ def _minecraft_panel(name: str, view, dialog: str, turn: int) -> None:
         return
     _minecraft_scores(view, st.columns(5))
     left, right = st.columns(2)
-    left.plotly_chart(view.model_figure, width="stretch", key=f"run_model_{dialog}_{turn}")
-    right.plotly_chart(view.gold_figure, width="stretch", key=f"run_gold_{dialog}_{turn}")
+    if query_param("view3d") == "1":
+        left.plotly_chart(model_figure(view), width="stretch", key=f"run_model_{dialog}_{turn}")
+        right.plotly_chart(gold_figure(view), width="stretch", key=f"run_gold_{dialog}_{turn}")
+        marked = (f"solid correct ({view.counts['correct']}), magenta-edged extra ({view.counts['extra']}), grey ghosts "
+                  f"missing ({view.counts['missing']})")
+    else:
+        left.image(view.model_png, width="stretch", caption=f"Model ({md_escape(view.run)}): predicted structure")
+        right.image(view.gold_png, width="stretch", caption="Human (gold) structure after the sample")
+        marked = (f"solid correct ({view.counts['correct']}), black-outlined extra ({view.counts['extra']}), outlined "
+                  f"ghosts missing ({view.counts['missing']})")
     st.caption(f"BAP sample {view.sample_id}: the model's structure after its predicted actions, blocks marked against "
-               f"the human (gold) structure: solid correct ({view.counts['correct']}), magenta-edged extra "
-               f"({view.counts['extra']}), grey ghosts missing ({view.counts['missing']}).")
+               f"the human (gold) structure: {marked}.")
 
 
 def _minecraft_scores(view, cells: Sequence) -> None:

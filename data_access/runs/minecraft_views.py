@@ -1,10 +1,12 @@
 """What the replay shows of a Minecraft run at one utterance (pure; no streamlit): the BAP sample of the step
-(if any), the model's predicted structure in 3D with correct, missing and extra blocks coloured, beside the
-human's (gold) structure, with net-action P/R/F1; the same marks as a server-drawn picture too."""
+(if any), the model's predicted structure with correct, missing and extra blocks marked, beside the human's
+(gold) structure, with net-action P/R/F1. Both structures are drawn on the server as isometric pictures in one
+frame (what the replay shows first: an image costs a browser far less than a WebGL scene); the interactive 3D
+figures of the same marks are built only when asked for (``model_figure``, ``gold_figure``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Optional, Sequence
 
 from ..common import LoadedCorpus
 from . import LoadedRun
@@ -16,10 +18,12 @@ class MinecraftRunView:
     turn: int
     run: str
     sample_id: Optional[int]
-    model_figure: object = None  # plotly figure
-    gold_figure: object = None
-    # the same marks drawn on the server (isometric PNG): what the Replay shows when several runs stand side by side
+    # the marks (``block_marks``): the model's structure against the gold one, and the gold structure alone
+    marks: dict = field(default_factory=dict)
+    gold_marks: dict = field(default_factory=dict)
+    # both drawn on the server (isometric palette PNGs in one frame, so a cell sits at the same place in either)
     model_png: Optional[bytes] = None
+    gold_png: Optional[bytes] = None
     scores: dict = field(default_factory=dict)  # tp, fp, fn, precision, recall, f1, infeasible
     counts: dict = field(default_factory=dict)  # correct, missing, extra blocks
     note: str = ""
@@ -51,13 +55,25 @@ def marked_structure_figure(marks: dict[str, list[tuple]], title: str):
     return framed_figure(traces, scene_bounds(points), title)
 
 
-def marked_structure_png(marks: dict[str, list[tuple]]) -> bytes:
+def marked_structure_png(marks: dict[str, list[tuple]], frame_of: Sequence[tuple] = ()) -> bytes:
     """The marks as the replay's server-drawn picture: correct and extra blocks solid, extra ones outlined in
-    black, missing ones as outlined ghosts (one image per run, cheap beside a WebGL scene)."""
+    black, missing ones as outlined ghosts (one image per run, cheap beside a WebGL scene). The picture covers
+    the cells of ``frame_of`` too, so that pictures of several structures share one frame."""
     from ..minecraft.render import PICTURE_CELL, picture_png, snapshot_image
 
+    frame = [(b[0], b[1], b[2], "blue") for b in frame_of]
     return picture_png(snapshot_image([*marks["correct"], *marks["extra"]], ghosts=marks["missing"],
-                                      highlight=marks["extra"], cell=PICTURE_CELL, mode="P"))
+                                      highlight=marks["extra"], cell=PICTURE_CELL, frame_of=frame, mode="P"))
+
+
+def model_figure(view: MinecraftRunView):
+    """The interactive 3D figure of the model's marked structure (None without a sample here)."""
+    return marked_structure_figure(view.marks, f"Model ({view.run}): predicted structure") if view.marks else None
+
+
+def gold_figure(view: MinecraftRunView):
+    """The interactive 3D figure of the human's (gold) structure after the sample (None without a sample here)."""
+    return marked_structure_figure(view.gold_marks, "Human (gold) structure after the sample") if view.gold_marks else None
 
 
 def minecraft_view(corpus: LoadedCorpus, run: LoadedRun, dialog_id: str, turn: int) -> MinecraftRunView:
@@ -78,10 +94,11 @@ def minecraft_view(corpus: LoadedCorpus, run: LoadedRun, dialog_id: str, turn: i
     row = mine[mine["sample_id"] == here[0]].iloc[0]
     initial, predicted, gold = (config_from_json(row[c]) for c in ("initial", "predicted_end", "gold_end"))
     marks = block_marks(initial, predicted, gold)
-    view.model_figure = marked_structure_figure(marks, f"Model ({run.name}): predicted structure")
-    view.model_png = marked_structure_png(marks)
     gold_marks = {"correct": sorted((x, y, z, c) for (x, y, z), c in gold.items()), "missing": [], "extra": []}
-    view.gold_figure = marked_structure_figure(gold_marks, "Human (gold) structure after the sample")
+    view.marks, view.gold_marks = marks, gold_marks
+    shared = [b for group in (*marks.values(), *gold_marks.values()) for b in group]  # one frame for both pictures
+    view.model_png = marked_structure_png(marks, frame_of=shared)
+    view.gold_png = marked_structure_png(gold_marks, frame_of=shared)
     view.scores = {k: (int(row[k]) if k in ("tp", "fp", "fn", "infeasible", "n_actions") else float(row[k]))
                    for k in ("tp", "fp", "fn", "precision", "recall", "f1", "infeasible", "n_actions")}
     view.counts = {k: len(v) for k, v in marks.items()}
