@@ -60,8 +60,34 @@ STATE = """() => { const app = document.querySelector('[data-testid="stApp"]');
           images_pending: [...app.querySelectorAll('img')].filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src.slice(-40)),
           charts: app.querySelectorAll('[data-testid="stPlotlyChart"]').length}; }"""
 
-# Clicks the index-th button labelled ``label`` and resolves with the milliseconds until settled (-1: no such
-# enabled button, -2: timed out, -3: no script run started within ``lost`` ms: the click was not taken).
+# Run in every tab before the app's code: notes when each websocket message from the server arrives (and its
+# size) and how long the main thread was busy in long tasks, so that a click's time can be split into the
+# server's part (until its last message) and the browser's (from there to settled).
+PROBE = """(() => {
+  window.__wsLog = [];
+  window.__longTasks = [];
+  const Native = window.WebSocket;
+  window.WebSocket = function (...args) {
+    const socket = new Native(...args);
+    socket.addEventListener('message', event => {
+      const size = event.data.byteLength !== undefined ? event.data.byteLength : (event.data.size || event.data.length || 0);
+      window.__wsLog.push([performance.now(), size]);
+      if (window.__wsLog.length > 5000) window.__wsLog.splice(0, 2500);
+    });
+    return socket;
+  };
+  window.WebSocket.prototype = Native.prototype;
+  Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+  try {
+    new PerformanceObserver(list => { for (const e of list.getEntries()) window.__longTasks.push([e.startTime, e.duration]); })
+      .observe({type: 'longtask', buffered: true});
+  } catch (e) {}
+})();"""
+
+# Clicks the index-th button labelled ``label`` and resolves with {ms: milliseconds until settled, server_ms: until
+# the server's last message, first_ms: its first, kb: what it sent, busy_ms: the main thread's long tasks in
+# between} (or -1: no such enabled button, -2: timed out, -3: no script run started within ``lost`` ms: the click
+# was not taken).
 CLICK = """async ({label, index, param, timeout, lost}) => {
   const settled = %s;
   const app = document.querySelector('[data-testid="stApp"]');
@@ -88,7 +114,15 @@ CLICK = """async ({label, index, param, timeout, lost}) => {
     const poll = () => {
       const moved = !param || new URLSearchParams(location.search).get(param) !== before;
       if (!ran && marker() !== shown) ran = true;
-      if (ran && moved && settled()) { observer.disconnect(); resolve(performance.now() - started); }
+      if (ran && moved && settled()) {
+        observer.disconnect();
+        const end = performance.now();
+        const messages = (window.__wsLog || []).filter(m => m[0] >= started && m[0] <= end);
+        const busy = (window.__longTasks || []).filter(t => t[0] >= started && t[0] <= end).reduce((a, t) => a + t[1], 0);
+        resolve({ms: end - started, first_ms: messages.length ? messages[0][0] - started : null,
+                 server_ms: messages.length ? messages[messages.length - 1][0] - started : null,
+                 kb: messages.reduce((a, m) => a + m[1], 0) / 1024, busy_ms: busy});
+      }
       else if (!ran && performance.now() - started > lost) { observer.disconnect(); resolve(-3); }
       else if (performance.now() - started > timeout) { observer.disconnect(); resolve(-2); }
       else setTimeout(poll, 4);  // not requestAnimationFrame: it stops in a tab the browser deems hidden
@@ -156,7 +190,9 @@ def prepare(shared: Path, workdir: Path) -> tuple[dict[str, str], dict[str, dict
         ids = loaded.dialogs["dialog_id"].tolist()
         steps = {d: snapshots.step_count(loaded, d, round_) for d in ids}
         longest = sorted(ids, key=lambda d: (-steps[d], d))[:2]
-        chosen[name] = {"dialogs": longest, "steps": [steps[d] for d in longest], "round": round_}
+        # fresh replays beside the Browse row clicks: dialogs spread over the corpus (a new one each time)
+        spread = [d for d in ids[:: max(1, len(ids) // 60)] if d not in longest][:40]
+        chosen[name] = {"dialogs": longest, "steps": [steps[d] for d in longest], "round": round_, "spread": spread}
     return env, chosen
 
 
@@ -188,19 +224,24 @@ async def settled(page, timeout: float = 180_000) -> None:
 
 async def open_tab(browser, url: str):
     context = await browser.new_context(viewport={"width": 1400, "height": 1000})
+    await context.add_init_script(PROBE)
     page = await context.new_page()
     await page.goto(url)
     await settled(page)
     return page
 
 
-async def click(page, url: str, param) -> Optional[float]:
+async def click(page, url: str, param, parts: Optional[list] = None) -> Optional[float]:
     """Seconds from a Next click to settled (None: it timed out); at the end of a dialog the tab goes back
-    to step 1 first."""
+    to step 1 first. ``parts`` gets the click's split (``CLICK``'s result, in ms and KB)."""
     await page.bring_to_front()
     for _ in range(4):
         ms = await page.evaluate(CLICK, {"label": "Next", "index": 0, "param": param, "timeout": CLICK_TIMEOUT_MS,
                                          "lost": LOST_CLICK_MS})
+        if isinstance(ms, dict):
+            if parts is not None:
+                parts.append({k: (round(v, 1) if isinstance(v, float) else v) for k, v in ms.items()})
+            return ms["ms"] / 1000
         if ms == -3:  # seen now and then on a busy machine, on the blank page too: clicked again, counted
             LOST_CLICKS[url.split("?")[0]] = LOST_CLICKS.get(url.split("?")[0], 0) + 1
             continue
@@ -214,19 +255,62 @@ async def click(page, url: str, param) -> Optional[float]:
             await page.goto(url)
             await settled(page)
             return None
-        return ms / 1000
     raise RuntimeError(f"{url}: no Next button")
 
 
-async def fresh_open(browser, url: str) -> float:
+async def fresh_open(browser, url: str, ready: str = SETTLED) -> float:
     context = await browser.new_context(viewport={"width": 1400, "height": 1000})
     page = await context.new_page()
     started = time.perf_counter()
     await page.goto(url)
-    await page.wait_for_function(SETTLED, timeout=180_000)
+    await page.wait_for_function(ready, timeout=180_000)
     seconds = time.perf_counter() - started
     await context.close()
     return seconds
+
+
+def split(parts: list[dict]) -> dict:
+    """Medians of where the clicks' time went: until the server's first and last message, the browser's part
+    after the last (layout, image decoding, charts), the main thread's long tasks, what the server sent."""
+    def median(values):
+        values = [v for v in values if v is not None]
+        return round(statistics.median(values), 1) if values else None
+    return {"n": len(parts), "settled_ms": median(p["ms"] for p in parts),
+            "first_message_ms": median(p["first_ms"] for p in parts),
+            "server_ms": median(p["server_ms"] for p in parts),
+            "browser_after_ms": median(p["ms"] - p["server_ms"] for p in parts if p["server_ms"] is not None),
+            "long_tasks_ms": median(p["busy_ms"] for p in parts), "sent_kb": median(p["kb"] for p in parts)}
+
+
+ROW_HEIGHT = 35  # px of a row (and the header) of a Streamlit dataframe
+
+
+async def browse_row_open(browser, base: str, corpus: str, row: int) -> Optional[float]:
+    """Seconds from a click on the selection cell of the Browse table's ``row`` to the replay it opens
+    settled (a fresh session, so that no earlier selection stays; None: it did not settle)."""
+    context = await browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = await context.new_page()
+    try:
+        await page.goto(f"{base}/browse?corpus={corpus}")
+        await settled(page)
+        grid = page.locator('[data-testid="stDataFrame"]').first
+        box = await grid.bounding_box()
+        started = time.perf_counter()
+        # the table is drawn on a canvas: the row's selection cell, below the header
+        await page.mouse.click(box["x"] + 18, box["y"] + ROW_HEIGHT * (row + 1) + ROW_HEIGHT // 2)
+        await page.wait_for_url(lambda url: "/replay?" in url and "dialog=" in url, timeout=CLICK_TIMEOUT_MS)
+        await page.wait_for_function(SETTLED_REPLAY, timeout=CLICK_TIMEOUT_MS)
+        return time.perf_counter() - started
+    except Exception as error:  # a try that did not reach the replay is counted, and said
+        print(f"{corpus}: Browse row {row} did not open its replay: {error}".splitlines()[0], file=sys.stderr)
+        return None
+    finally:
+        await context.close()
+
+
+# Settled, and the page is the replay with its step in the URL.
+SETTLED_REPLAY = """() => location.pathname.endsWith('/replay') && new URLSearchParams(location.search).get('turn') !== null
+  && (document.querySelector('h1') || {}).innerText === 'Replay' && (%s)()""" % SETTLED
 
 
 def summary(times: list[Optional[float]], floor: float) -> dict:
@@ -260,7 +344,9 @@ async def run(args) -> dict:
             browser = await playwright.chromium.launch(**launch_options())
             blank = await open_tab(browser, servers["blank"].url)
             blank_times: list[float] = []
+            blank_parts: list[dict] = []
             clicks: dict[str, dict[str, list[float]]] = {label: {} for label in apps}
+            parts: dict[str, dict[str, list[dict]]] = {label: {} for label in apps}
             for scenario in plan:
                 print(f"clicking: {scenario['name']}", file=sys.stderr)
                 tabs = {}
@@ -269,9 +355,10 @@ async def run(args) -> dict:
                     tabs[label] = (await open_tab(browser, url), url)
                     await click(*tabs[label], scenario["param"])  # warm: the page's code and first rerun
                 for _ in range(args.clicks):  # interleaved: blank, then each app, click by click
-                    blank_times.append(await click(blank, servers["blank"].url, None))
+                    blank_times.append(await click(blank, servers["blank"].url, None, blank_parts))
                     for label, (page, url) in tabs.items():
-                        clicks[label].setdefault(scenario["name"], []).append(await click(page, url, scenario["param"]))
+                        clicks[label].setdefault(scenario["name"], []).append(
+                            await click(page, url, scenario["param"], parts[label].setdefault(scenario["name"], [])))
                 for page, _url in tabs.values():
                     await page.context.close()
             floor = statistics.median(t for t in blank_times if t is not None)
@@ -279,6 +366,8 @@ async def run(args) -> dict:
             results["clicks"] = {label: {name: summary(times, floor) for name, times in by.items()}
                                  for label, by in clicks.items()}
             results["click_times_s"] = {label: by for label, by in clicks.items()}
+            results["blank_split"] = split(blank_parts)
+            results["split"] = {label: {name: split(p) for name, p in by.items()} for label, by in parts.items()}
             if args.fresh:
                 print("fresh sessions opening a replay …", file=sys.stderr)
                 fresh: dict[str, dict[str, list[float]]] = {label: {} for label in apps}
@@ -295,13 +384,37 @@ async def run(args) -> dict:
                 results["blank_fresh"] = summary(blank_fresh, fresh_floor)
                 results["fresh"] = {label: {name: summary(times, fresh_floor) for name, times in by.items()}
                                     for label, by in fresh.items()}
+            if args.browse:
+                results["browse"] = await browse_scenarios(browser, servers, apps, chosen, args.browse)
             await browser.close()
     finally:
         for server in servers.values():
             server.stop()
     results["lost_clicks"] = LOST_CLICKS
-    results["target"] = {"median_ratio": 1.5, "p90_ratio": 3.0}
+    results["target"] = {"median_ratio": 1.5, "p90_ratio": 3.0, "browse_p90_ratio": 1.5}
     return results
+
+
+async def browse_scenarios(browser, servers: dict, apps: dict, chosen: dict, tries: int) -> dict:
+    """Target 4: a Browse row click → its replay settled, beside a fresh session opening a replay (another
+    dialog each time, without a step in its link, as the row's link has none), tries interleaved."""
+    out: dict = {label: {} for label in apps}
+    for name, info in chosen.items():
+        print(f"browse rows → replay: {name}", file=sys.stderr)
+        rows: dict[str, list] = {label: [] for label in apps}
+        fresh: dict[str, list] = {label: [] for label in apps}
+        for i in range(tries):
+            dialog = info["spread"][i % len(info["spread"])]
+            for label in apps:
+                base = servers[label].url
+                rows[label].append(await browse_row_open(browser, base, name, i % 20))
+                fresh[label].append(await fresh_open(browser, f"{base}/replay?{urlencode({'corpus': name, 'dialog': dialog})}",
+                                                     SETTLED_REPLAY))
+        for label in apps:
+            floor = statistics.median(fresh[label])
+            out[label][name] = {"row_click": summary(rows[label], floor), "fresh_replay": summary(fresh[label], floor),
+                                "row_click_s": rows[label], "fresh_replay_s": fresh[label]}
+    return out
 
 
 def table(results: dict) -> str:
@@ -320,6 +433,29 @@ def table(results: dict) -> str:
                          f"{s['median_s']:.2f} s ({s['median_ratio']}×), {s['p90_s']:.2f} s ({s['p90_ratio']}×)"
                          + (f", {s['timeouts']} timed out" if s["timeouts"] else ""))
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    if "split" in results:
+        lines += ["", "| where a click's time goes (medians, ms) | settled | server's first message | its last | "
+                  "browser after it | long tasks | sent (KB) |", "| --- |" + " --- |" * 6]
+        rows = [("blank page", results["blank_split"])] + [
+            (f"{name} ({label})" if len(labels) > 1 else name, s)
+            for label in labels for name, s in results["split"][label].items()]
+        for name, s in rows:
+            lines.append(f"| {name} | " + " | ".join("–" if s.get(k) is None else f"{s[k]:g}" for k in
+                         ("settled_ms", "first_message_ms", "server_ms", "browser_after_ms", "long_tasks_ms", "sent_kb")) + " |")
+    if "browse" in results:
+        lines += ["", "| Browse row → replay settled | " + " | ".join(
+            f"{label}: row click median, p90 (× fresh median) · fresh replay median, p90" for label in labels) + " |",
+            "| --- |" + " --- |" * len(labels)]
+        for name in results["browse"][labels[-1]]:
+            cells = []
+            for label in labels:
+                b = results["browse"][label][name]
+                row, fresh = b["row_click"], b["fresh_replay"]
+                cells.append("–" if not row.get("n") else
+                             f"{row['median_s']:.2f} s, {row['p90_s']:.2f} s ({row['p90_ratio']}×) · "
+                             f"{fresh['median_s']:.2f} s, {fresh['p90_s']:.2f} s"
+                             + (f", {row['timeouts']} failed" if row["timeouts"] else ""))
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
     if "fresh" in results:
         blank = results["blank_fresh"]
         lines += ["", f"fresh blank page: median {blank['median_s']:.3f} s", ""]
@@ -340,6 +476,8 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path, default=None,
                         help="the folder for the cache, runs and logs (default: a new temporary one); reusing "
                              "one skips the first parse of the corpora")
+    parser.add_argument("--browse", type=int, default=20,
+                        help="Browse row clicks (and fresh replays) per corpus and app, for target 4 (0: none)")
     parser.add_argument("--only", nargs="*", default=None, help="only scenarios whose name contains one of these")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "clicks.json")
     args = parser.parse_args()

@@ -6,7 +6,7 @@ import streamlit as st
 from ui import cached
 from ui.picker import dialog_picker
 from ui.presentation import presentation_mode
-from ui.replay_state import UNITS, dialog_lines, snapshot, snapshots, step_caption
+from ui.replay_state import UNITS, dialog_lines, prefetch_state, snapshot, snapshots, step_caption
 from ui.router import ensure_routed
 from ui.transcript import transcript
 from ui.url_state import one_history_entry_per_click, publish, query_param, set_url
@@ -54,6 +54,7 @@ def stage() -> None:
     picture, words = st.columns([7, 3] if presenting else [3, 2])
     with picture:
         snapshot(name, dialog, step, round_)
+        prefetch_state(name, dialog, step, round_, n_steps)
         step_caption(name, dialog, step, round_, n_steps)
         one_history_entry_per_click()  # each step replaces the URL's entry, under a plain `streamlit run` too
     with words:

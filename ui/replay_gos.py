@@ -14,6 +14,7 @@ from ui import cached, layers
 from ui.highlight import marked_html, requested_highlight
 from ui.picker import dialog_picker
 from ui.provenance import gos_placeholder_note
+from ui.replay_prefetch import prefetch_neighbours
 from ui.share import latex_table_download
 from ui.transcript import transcript
 from ui.widgets import md_escape as _md
@@ -54,6 +55,7 @@ def show(name: str) -> None:
     if view is None:
         st.warning("This round cannot be shown.")
         return
+    prefetch_neighbours(name, dialog, step, steps_per_round[round_number], replay_step, round_number, with_round=True)
     st.caption(f"{_md(view.category)} · board {view.board_number} · round {view.round} of {view.n_rounds} · "
                f"step {view.step} of {view.n_steps}")
     with st.container(border=True):

@@ -16,6 +16,7 @@ from data_access.minecraft.view import replay_step, step_pictures
 from data_access.snapshots import dialog_row
 from ui.cached import corpus_ready, derived
 from ui.picker import dialog_picker
+from ui.replay_prefetch import prefetch_neighbours
 from ui.transcript import transcript
 from ui.url_state import url_toggle
 from ui.widgets import md_escape, query_param, stepper
@@ -41,6 +42,8 @@ def show(name: str) -> None:
     if step is None:
         st.error("This game could not be prepared for replay.")
         return
+    for function in (replay_step, step_pictures):  # the view, then its pictures (which read the view's cache)
+        prefetch_neighbours(name, game_id, turn, n_steps, function)
 
     metrics = st.columns(5)
     metrics[0].metric("Blocks", len(step.blocks))

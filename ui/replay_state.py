@@ -2,6 +2,7 @@
 scores, what was said), for the Compare and Present pages."""
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Mapping
 from typing import Optional
@@ -24,9 +25,49 @@ def _score(value) -> str:
     return "—" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.2f}"
 
 
+def snapshot_png(loaded, dialog_id: str, step: int, round_number: Optional[int]) -> bytes:
+    """The picture of a state as PNG bytes (for ``cached.derived``): encoded once per step, so that a rerun
+    unpickles a small PNG rather than a raw image and ``st.image`` sends the bytes as they are (the same
+    bytes keep the same URL, which the browser has cached) instead of encoding the image on every run."""
+    buffer = io.BytesIO()
+    snapshots.snapshot(loaded, dialog_id, step, round_number).save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()
+
+
 def snapshot(name: str, dialog_id: str, step: int, round_number: Optional[int]) -> None:
     """The picture of the state (CoDraw target and canvas, both Game Of Sorts boards, the Minecraft build)."""
-    st.image(cached.derived(snapshots.snapshot, name, dialog_id, step, round_number), width="stretch")
+    st.image(cached.derived(snapshot_png, name, dialog_id, step, round_number), width="stretch")
+
+
+def _details_view(name: str):
+    """(the ``derived`` function the corpus's details read, whether it takes the round) or None."""
+    from ui.corpus_views import views
+
+    details_function = views(name).state_details
+    if details_function is codraw_details:
+        from ui.replay_codraw import shown_round
+
+        return shown_round, False
+    if details_function is gos_details:
+        from data_access.gos import replay_step as gos_step
+
+        return gos_step, True
+    if details_function is minecraft_details:
+        from data_access.minecraft.view import replay_step as minecraft_step
+
+        return minecraft_step, False
+    return None
+
+
+def prefetch_state(name: str, dialog_id: str, step: int, round_number: Optional[int], n_steps: int) -> None:
+    """Compute the neighbouring steps' picture and details in the background (``ui.replay_prefetch``)."""
+    from ui.replay_prefetch import prefetch_neighbours
+
+    prefetch_neighbours(name, dialog_id, step, n_steps, snapshot_png, round_number, with_round=True)
+    details_view = _details_view(name)
+    if details_view is not None:
+        function, with_round = details_view
+        prefetch_neighbours(name, dialog_id, step, n_steps, function, round_number, with_round=with_round)
 
 
 def no_details(name: str, dialog_id: str, step: int, round_number: Optional[int]) -> None:
@@ -35,10 +76,10 @@ def no_details(name: str, dialog_id: str, step: int, round_number: Optional[int]
 
 def codraw_details(name: str, dialog_id: str, step: int, round_number: Optional[int] = None) -> None:
     """Stored and recomputed scores, the peek and the round's changes."""
-    from data_access.codraw.view import replay_step
-    from ui.replay_codraw import peek_note, stored_score_metric
+    from ui.replay_codraw import peek_note, shown_round, stored_score_metric
 
-    view = cached.derived(replay_step, name, dialog_id, step)
+    shown = cached.derived(shown_round, name, dialog_id, step)  # the round's view, its pictures as small PNGs
+    view = None if shown is None else shown.view
     if view is None or view.problem:
         st.caption(md_escape(view.problem) if view is not None else "This round cannot be shown.")
         return
@@ -135,6 +176,7 @@ def show_state(name: str, dialog_id: str, step: int, round_number: Optional[int]
                key: str, with_details: bool = True, show_all: bool = False, height: int = 320) -> None:
     """The snapshot of ``step``, its details, and the transcript up to it with the step's lines marked."""
     snapshot(name, dialog_id, step, round_number)
+    prefetch_state(name, dialog_id, step, round_number, n_steps)
     step_caption(name, dialog_id, step, round_number, n_steps)
     if with_details:
         details(name, dialog_id, step, round_number)

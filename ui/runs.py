@@ -20,6 +20,7 @@ from data_access.corpora import cached_summary_if_any, corpus_module
 from data_access.links import parse_positive_int, replay_link
 from data_access.runs import RUNS_VARIABLE, analysis, save_upload, views
 from ui import cached
+from ui.replay_prefetch import neighbours, prefetch
 from ui.share import latex_table_download
 from ui.url_state import linked, publish, remember_link, served
 from ui.widgets import download_buttons, md_escape, md_link_value, query_param, skipped_count
@@ -117,6 +118,9 @@ def replay_panel(name: str) -> None:
         if view is None:
             st.info(f"This {corpus_module(name).STEP_UNIT} is not in the corpus.")
             return
+        for neighbour in neighbours(turn, turn + 1):  # the next step's panel, computed while this one is read
+            prefetch(cached.run_derived, analysis.replay_view, name, key, dialog, neighbour,
+                     round_ if corpus_module(name).REPLAY_IN_ROUNDS else None)
         shown.append(view)
     if len(shown) == 1:
         RUN_PANELS.get(type(shown[0]), _step_view_panel)(name, shown[0], dialog, turn)
