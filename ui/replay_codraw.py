@@ -12,7 +12,7 @@ from typing import Optional
 
 import streamlit as st
 
-from data_access.codraw.view import replay_step
+from data_access.codraw.view import ReplayStep, replay_step
 from data_access.snapshots import dialog_row, source_facts
 from ui import cached, layers
 from ui.glossary import markdown_table
@@ -29,9 +29,13 @@ class ShownRound:
     and hands ``st.image`` bytes it sends as they are (same bytes, same URL: the browser reuses them) rather
     than images it would encode again on every run."""
 
-    view: object
+    view: ReplayStep
     target_png: Optional[bytes]
     canvas_png: Optional[bytes]
+    # the round's tables as the page shows them (markdown), made once with the round
+    changes_markdown: str = ""
+    stored_terms_markdown: str = ""
+    final_terms_markdown: str = ""
 
 
 def _png(image) -> bytes:
@@ -47,7 +51,12 @@ def shown_round(loaded, dialog_id: str, step: int) -> Optional[ShownRound]:
         return None
     target, canvas = view.target_image, view.canvas_image
     view.target_image = view.canvas_image = None  # a fresh view of this call: nobody else holds it
-    return ShownRound(view, None if target is None else _png(target), None if canvas is None else _png(canvas))
+    tables = {}
+    if target is not None:
+        tables = {"changes_markdown": "" if view.changes.empty else markdown_table(view.changes),
+                  "stored_terms_markdown": markdown_table(view.stored_terms, float_format="%.3f"),
+                  "final_terms_markdown": markdown_table(view.final_terms, float_format="%.3f")}
+    return ShownRound(view, None if target is None else _png(target), None if canvas is None else _png(canvas), **tables)
 
 
 def _score(value: Optional[float]) -> str:
@@ -78,7 +87,8 @@ def peek_note(view) -> None:
         st.caption("The Teller never peeked in this dialog.")
 
 
-def _score_panel(view) -> None:
+def _score_panel(shown: ShownRound) -> None:
+    view = shown.view
     st.subheader("Score of this round's drawing")
     stored, reason = stored_score_metric(view)
     left, middle, right = st.columns(3)
@@ -89,9 +99,9 @@ def _score_panel(view) -> None:
     right.metric("Paper's final metric (max 5)", _score(view.final.score if view.final else None))
     with st.expander("Term breakdown"):
         st.caption("Original 7-term metric: as stored by the game and as recomputed (weighted = weight × term × IoU).")
-        st.markdown(markdown_table(view.stored_terms, float_format="%.3f"))
+        st.markdown(shown.stored_terms_markdown)
         st.caption("The paper's final metric.")
-        st.markdown(markdown_table(view.final_terms, float_format="%.3f"))
+        st.markdown(shown.final_terms_markdown)
 
 
 def show(name: str) -> None:
@@ -114,14 +124,14 @@ def show(name: str) -> None:
     layers.codraw_replay_crs(dialog_id, view.step)
     if shown.target_png is not None:
         target_col, canvas_col = st.columns(2)
-        target_col.image(shown.target_png, caption="Teller's target", width="stretch")
-        canvas_col.image(shown.canvas_png, caption=f"Drawer's canvas after round {view.step}", width="stretch")
+        target_col.image(shown.target_png, caption="Teller's target", width="stretch", output_format="PNG")
+        canvas_col.image(shown.canvas_png, caption=f"Drawer's canvas after round {view.step}", width="stretch", output_format="PNG")
         if not cached.derived(source_facts, name)["assets"]:
             st.caption("Art-free rendering; set CODRAW_CLIPART to the Abstract Scenes clip-art folder for the real pictures.")
         st.markdown(f"**Changes in round {view.step}:** " + ("none" if view.changes.empty else f"{len(view.changes)}"))
         if not view.changes.empty:
-            st.markdown(markdown_table(view.changes))
-        _score_panel(view)
+            st.markdown(shown.changes_markdown)
+        _score_panel(shown)
     st.subheader("Transcript")
     show_all = st.toggle("Show full transcript", key=f"codraw_all_{md_escape(dialog_id)}")
     transcript(view.transcript, view.step, show_all, unit="round", key="codraw_transcript")

@@ -28,7 +28,7 @@ def show(name: str) -> None:
         st.info(f"This dialog of {md_escape(CORPUS_TITLES[name])} has no steps to replay.")
         return
     step = stepper(n_steps, query_param("turn"), key=f"{name}_turn_{dialog_id}_{round_number}", label=unit.capitalize())
-    st.image(cached.derived(snapshot_png, name, dialog_id, step, round_number), width="stretch")
+    st.image(cached.derived(snapshot_png, name, dialog_id, step, round_number), width="stretch", output_format="PNG")
     prefetch_neighbours(name, dialog_id, step, n_steps, snapshot_png, round_number, with_round=True)
     lines = cached.derived(snapshots.step_messages, name, dialog_id, 10**9, round_number, True)
     show_all = st.toggle("Show the whole dialog", key=f"{name}_show_all")

@@ -68,7 +68,7 @@ def show(name: str) -> None:
     board_columns = st.columns(len(boards) or 1)
     for column, board in zip(board_columns, boards):
         lock = f" · pending lock on {_md(board.pending_label or board.pending)}" if board.pending else ""
-        column.image(board.png, caption=f"{_md(board.role)}: {_md(board.username)}{lock}", width="stretch")
+        column.image(board.png, caption=f"{_md(board.role)}: {_md(board.username)}{lock}", width="stretch", output_format="PNG")
     st.caption("Number badge = agreed rank · blue border and lock = the player's own pending lock (the partner cannot "
                "see it) · amber frame and bubble = images the current message marks, on the sender's board · "
                "red = a lock that met a different image (mismatch).")

@@ -84,13 +84,13 @@ def show(name: str) -> None:
 
 def _pictures(name: str, step, game_id: str, note: str, build_col, target_col) -> None:
     pictures = derived(step_pictures, name, game_id, step.step)
-    build_col.image(pictures.build_png, width="stretch",
+    build_col.image(pictures.build_png, width="stretch", output_format="PNG",
                     caption=f"Build after message {step.step}: black outline = placed in this step, magenta crossed "
                             "wire cube = removed in this step; the dark figure is the Builder, its line the gaze.")
     if pictures.target_png is None:
         target_col.info("No gold configuration is available for this game.")
     else:
-        target_col.image(pictures.target_png, width="stretch",
+        target_col.image(pictures.target_png, width="stretch", output_format="PNG",
                          caption="Target, aligned" + note + ": outlined cells are not built yet.")
 
 

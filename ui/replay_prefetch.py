@@ -35,7 +35,7 @@ class _QuietPrefetchThread(logging.Filter):
     thread that is expected, and would fill the server log."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return not record.threadName.startswith(THREAD_NAME)
+        return not (record.threadName or "").startswith(THREAD_NAME)
 
 
 logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").addFilter(_QuietPrefetchThread())

@@ -36,7 +36,7 @@ def snapshot_png(loaded, dialog_id: str, step: int, round_number: Optional[int])
 
 def snapshot(name: str, dialog_id: str, step: int, round_number: Optional[int]) -> None:
     """The picture of the state (CoDraw target and canvas, both Game Of Sorts boards, the Minecraft build)."""
-    st.image(cached.derived(snapshot_png, name, dialog_id, step, round_number), width="stretch")
+    st.image(cached.derived(snapshot_png, name, dialog_id, step, round_number), width="stretch", output_format="PNG")
 
 
 def _details_view(name: str):

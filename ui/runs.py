@@ -139,7 +139,7 @@ def _step_view_panel(name: str, view: RunStepView, dialog: str, turn: int) -> No
     if view.pictures:
         columns = st.columns(len(view.pictures))
         for column, (caption, png) in zip(columns, view.pictures):
-            column.image(png, caption=md_escape(caption), width="stretch")
+            column.image(png, caption=md_escape(caption), width="stretch", output_format="PNG")
 
 
 def _step_views_side_by_side(name: str, shown: list, dialog: str, turn: int) -> None:
@@ -154,7 +154,7 @@ def _codraw_canvas(panel, turn: int, narrow: bool = False) -> None:
     """One canvas (the human's or a run's) marked against the target, with its scores under both metrics (in a
     ``narrow`` column one under the other when they do not fit side by side, never cut short)."""
     if panel.png is not None:
-        st.image(panel.png, caption=f"{md_escape(panel.title)} after round {turn}", width="stretch")
+        st.image(panel.png, caption=f"{md_escape(panel.title)} after round {turn}", width="stretch", output_format="PNG")
     else:
         st.info(panel.note)
     left, right = [st.container(horizontal=True, gap="small")] * 2 if narrow else st.columns(2)
@@ -188,7 +188,7 @@ def _codraw_panel(name: str, view, dialog: str, turn: int) -> None:
 def _codraw_side_by_side(name: str, shown: list, dialog: str, turn: int) -> None:
     """Target, the human's canvas and each run's canvas in one row, each canvas with its scores."""
     columns = st.columns(2 + len(shown))
-    columns[0].image(shown[0].target_png, caption="Target", width="stretch")
+    columns[0].image(shown[0].target_png, caption="Target", width="stretch", output_format="PNG")
     for column, panel in zip(columns[1:], (shown[0].human, *(view.model for view in shown))):
         with column:
             _codraw_canvas(panel, turn, narrow=len(shown) > 1)
@@ -215,8 +215,8 @@ def _minecraft_panel(name: str, view, dialog: str, turn: int) -> None:
         marked = (f"solid correct ({view.counts['correct']}), magenta-edged extra ({view.counts['extra']}), grey ghosts "
                   f"missing ({view.counts['missing']})")
     else:
-        left.image(view.model_png, width="stretch", caption=f"Model ({md_escape(view.run)}): predicted structure")
-        right.image(view.gold_png, width="stretch", caption="Human (gold) structure after the sample")
+        left.image(view.model_png, width="stretch", output_format="PNG", caption=f"Model ({md_escape(view.run)}): predicted structure")
+        right.image(view.gold_png, width="stretch", output_format="PNG", caption="Human (gold) structure after the sample")
         marked = (f"solid correct ({view.counts['correct']}), black-outlined extra ({view.counts['extra']}), outlined "
                   f"ghosts missing ({view.counts['missing']})")
     st.caption(f"BAP sample {view.sample_id}: the model's structure after its predicted actions, blocks marked against "
@@ -244,7 +244,7 @@ def _minecraft_side_by_side(name: str, shown: list, dialog: str, turn: int) -> N
                 continue
             scores = st.container(horizontal=True, gap="small")
             _minecraft_scores(view, [scores] * 5)
-            st.image(view.model_png, width="stretch",
+            st.image(view.model_png, width="stretch", output_format="PNG",
                      caption=f"{md_escape(view.run)}, BAP sample {view.sample_id}: correct {view.counts['correct']} · "
                              f"extra {view.counts['extra']} · missing {view.counts['missing']}")
     st.caption("Each run's structure after its predicted actions, marked against the human (gold) structure: "
@@ -285,7 +285,7 @@ def _gos_run_scores_and_boards(view, cells: Sequence) -> None:
         st.caption("Gold is empty here: " + ("the model names an image anyway." if view.scores["names_image"] else "the model names none either."))
     columns = st.columns(len(view.boards) or 1)
     for column, (username, png) in zip(columns, view.boards):
-        column.image(png, caption=f"Board of {md_escape(username)}", width="stretch")
+        column.image(png, caption=f"Board of {md_escape(username)}", width="stretch", output_format="PNG")
 
 
 def _gos_side_by_side(name: str, shown: list, dialog: str, step: int) -> None:
