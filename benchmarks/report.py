@@ -144,11 +144,43 @@ def _clicks(r):
     return text, f"blank page click {r['blank_click']['median_s']:.3f} s", len(within) == len(mine)
 
 
-def _minecraft_click(r):
-    mine = r["clicks"][list(r["clicks"])[-1]]
-    c, codraw = mine["replay · minecraft"], mine["replay · codraw"]
-    return (f"{c['median_s']:.2f} s median, {c['p90_s']:.2f} s p90", f"CoDraw's step {codraw['median_s']:.2f} s",
-            c["median_s"] <= 1.25 * codraw["median_s"])
+def _clicks_on(page: str):
+    """Target 1 for one page (Replay, Replay with a run, Compare, Present), each corpus: the worst ratios."""
+    def read(r):
+        mine = {n: c for n, c in r["clicks"][list(r["clicks"])[-1]].items() if n.split(" · ")[0] == page}
+        target = r["target"]
+        if not mine or not all(c.get("n") for c in mine.values()):
+            raise KeyError(page)
+        cells = ", ".join(f"{n.split(' · ')[1]} {c['median_ratio']}× / {c['p90_ratio']}×" for n, c in mine.items())
+        met = all(c["median_ratio"] <= target["median_ratio"] and c["p90_ratio"] <= target["p90_ratio"]
+                  for c in mine.values())
+        return (f"median / p90 × blank: {cells}",
+                f"blank click {r['blank_click']['median_s']:.3f} s median, {r['blank_click']['p90_s']:.3f} s p90", met)
+    return read
+
+
+def _minecraft_click(with_run: bool):
+    """Target 2: a Minecraft replay step (with a model run's panel, or without) beside CoDraw's."""
+    scenario = "replay + run" if with_run else "replay"
+
+    def read(r):
+        mine = r["clicks"][list(r["clicks"])[-1]]
+        c, codraw = mine[f"{scenario} · minecraft"], mine[f"{scenario} · codraw"]
+        return (f"{c['median_s']:.2f} s median, {c['p90_s']:.2f} s p90",
+                f"CoDraw's step {codraw['median_s']:.2f} s median, {codraw['p90_s']:.2f} s p90",
+                c["median_s"] <= 1.25 * codraw["median_s"])
+    return read
+
+
+def _browse(r):
+    """Target 4: a Browse row click → the replay settled, p90, against a fresh replay load of the same run."""
+    mine = r["browse"][list(r["browse"])[-1]]
+    limit = r["target"]["browse_p90_ratio"]
+    cells = ", ".join(f"{name} {c['row_click']['p90_s']:.2f} s ({c['row_click']['p90_ratio']}×)" for name, c in mine.items())
+    floors = ", ".join(f"{name} {c['fresh_replay']['median_s']:.2f} s" for name, c in mine.items())
+    failed = sum(c["row_click"].get("timeouts", 0) for c in mine.values())
+    return (f"p90 {cells}" + (f"; {failed} tries did not open the replay" if failed else ""), f"fresh replay {floors}",
+            not failed and all(c["row_click"]["p90_ratio"] <= limit for c in mine.values()))
 
 
 def _many_runs(r):
@@ -164,7 +196,13 @@ def _many_runs(r):
 
 CHECKS: list[Check] = [
     ("clicks.json", "click Next → settled ≤ 1.5× (median), ≤ 3× (p90) a blank page's click", _clicks),
-    ("clicks.json", "a Minecraft replay step costs what a CoDraw step costs (≤ 1.25×)", _minecraft_click),
+    ("clicks.json", "1. Replay click ≤ 1.5× / 3× blank, each corpus", _clicks_on("replay")),
+    ("clicks.json", "1. Replay with a model run: click ≤ 1.5× / 3× blank", _clicks_on("replay + run")),
+    ("clicks.json", "1. Compare click ≤ 1.5× / 3× blank", _clicks_on("compare")),
+    ("clicks.json", "1. Present click ≤ 1.5× / 3× blank", _clicks_on("present")),
+    ("clicks.json", "2. a Minecraft replay step costs what a CoDraw step costs (≤ 1.25×)", _minecraft_click(False)),
+    ("clicks.json", "2. the same with a model run's panel (no WebGL scene)", _minecraft_click(True)),
+    ("clicks.json", "4. Browse row → replay settled, p90 ≤ 1.5× a fresh replay", _browse),
     ("restart.json", "first page after a restart, warm cache ≤ 1.5× a blank page's fresh load", _restart),
     ("pages.json", "a page's fresh load ≤ 1.15× its own Streamlit elements alone", _over_elements),
     ("latest.json", "CoDraw cold ≤ 1.5× bare json.load", _codraw_cold()),

@@ -41,3 +41,24 @@ def test_the_first_page_after_a_restart_and_each_page_over_its_own_elements(tmp_
         ("Overview 2.80 s (1.40×), data 3.20 s (1.60×)", "**not met**")
     assert table["Overview: ≤ 1.15× its own elements"] == ("1.80 s: 1.06× its elements (1.20× blank)", "met")
     assert table["data: ≤ 1.15× its own elements"][1] == "**not met**"
+
+
+def test_the_click_targets_are_read_per_page_and_the_browse_target_against_a_fresh_replay(tmp_path):
+    def scenario(median_ratio, p90_ratio, median_s=0.1, p90_s=0.2):
+        return {"n": 20, "timeouts": 0, "median_s": median_s, "p90_s": p90_s, "median_ratio": median_ratio,
+                "p90_ratio": p90_ratio}
+    clicks = {name: scenario(1.2, 2.5) for name in ("replay · codraw", "replay · minecraft", "replay + run · codraw",
+                                                   "compare · codraw", "present · codraw")}
+    clicks["replay + run · minecraft"] = scenario(4.0, 9.0, median_s=0.4, p90_s=0.9)
+    (tmp_path / "clicks.json").write_text(json.dumps({
+        "clicks": {"this checkout": clicks}, "target": {"median_ratio": 1.5, "p90_ratio": 3.0, "browse_p90_ratio": 1.5},
+        "blank_click": {"median_s": 0.03, "p90_s": 0.05},
+        "browse": {"this checkout": {"codraw": {"row_click": {"n": 20, "timeouts": 0, "p90_s": 2.0, "p90_ratio": 1.8},
+                                                "fresh_replay": {"median_s": 1.1}}}},
+    }))
+    table = {target: (measured, verdict) for target, measured, _baseline, verdict in rows(tmp_path)}
+    assert table["1. Replay click ≤ 1.5× / 3× blank, each corpus"][1] == "met"
+    assert table["1. Replay with a model run: click ≤ 1.5× / 3× blank"] == (
+        "median / p90 × blank: codraw 1.2× / 2.5×, minecraft 4.0× / 9.0×", "**not met**")
+    assert table["2. the same with a model run's panel (no WebGL scene)"][1] == "**not met**"
+    assert table["4. Browse row → replay settled, p90 ≤ 1.5× a fresh replay"] == ("p90 codraw 2.00 s (1.8×)", "**not met**")
