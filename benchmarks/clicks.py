@@ -1,17 +1,28 @@
 """Felt speed of a click: "click Next → the new step settled" on Replay (with a model run shown and without),
 Compare and Present for each corpus, beside the floor: a click on a blank Streamlit page with one button
 (``benchmarks/blank_button.py``), measured in the same run, clicks interleaved so that a drift of the
-machine's speed hits all alike. Also "a fresh session opens a replay, settled" beside a fresh blank page.
+machine's speed hits all alike. Also "a fresh session opens a replay, settled" beside a fresh blank page, and
+"a Browse row click → its replay settled" beside a fresh session opening a replay (target 4).
 
-    python benchmarks/clicks.py [--shared ../shared/data] [--clicks 20] [--fresh 5] [--baseline-root DIR]
+    python benchmarks/clicks.py [--shared ../shared/data] [--clicks 20] [--fresh 5] [--browse 20] [--baseline-root DIR]
 
 Settled = the script run is over (``stApp``'s ``data-test-script-state`` went through ``running``, or what the
 run shows first changed: a slider's value, the first caption; and it is ``notRunning``), the step's URL parameter moved, nothing is stale or a skeleton, every image is decoded
 (``complete`` with a ``naturalWidth``) and every plotly chart is drawn. The time is taken in the page, from
 the button's ``click()`` to the first check (every 4 ms) at which all of that holds. The servers run
 ``server.py`` on the real corpora with a warm Parquet cache; each clicked step is a new one for the server
-(its per-step caches are cold), as for a reader going through a dialog. Model runs: the generated
-``baseline`` run of each real corpus (``data_access.runs.demo``), written to a temporary runs folder.
+(its per-step caches are cold unless the app computed them ahead), as for a reader going through a dialog.
+Model runs: the generated ``baseline`` run of each real corpus (``data_access.runs.demo``), written to a
+temporary runs folder.
+
+Where a click's time goes (``PROBE``, put into each tab): when the server's first and last websocket message
+of the click arrived (its last is the end of the script run), the browser's part from there to settled
+(layout, image decoding, charts), the main thread's long tasks, and the KB the server sent; medians per
+scenario in the table and the JSON (``split``).
+
+A Browse row click: a fresh session opens the Browse page of a corpus, clicks the selection cell of row
+``i`` (a new dialog each try), and waits until the replay it opens is settled; the floor is a fresh session
+opening the replay of another dialog, in turn with it. Target: p90 ≤ 1.5× the fresh replay's median.
 
 ``--baseline-root`` serves a second checkout (e.g. ``git worktree add /tmp/main main``) beside this one in
 the same run, clicked in turn with it: its figures are the "before". Prints a table, writes JSON to
@@ -288,12 +299,14 @@ ROW_HEIGHT = 35  # px of a row (and the header) of a Streamlit dataframe
 async def browse_row_open(browser, base: str, corpus: str, row: int) -> Optional[float]:
     """Seconds from a click on the selection cell of the Browse table's ``row`` to the replay it opens
     settled (a fresh session, so that no earlier selection stays; None: it did not settle)."""
-    context = await browser.new_context(viewport={"width": 1400, "height": 1000})
+    # tall enough for the table's 20 visible rows below the filters (a click outside the viewport is lost)
+    context = await browser.new_context(viewport={"width": 1400, "height": 1600})
     page = await context.new_page()
     try:
         await page.goto(f"{base}/browse?corpus={corpus}")
         await settled(page)
         grid = page.locator('[data-testid="stDataFrame"]').first
+        await grid.scroll_into_view_if_needed()
         box = await grid.bounding_box()
         started = time.perf_counter()
         # the table is drawn on a canvas: the row's selection cell, below the header
@@ -347,7 +360,7 @@ async def run(args) -> dict:
             blank_parts: list[dict] = []
             clicks: dict[str, dict[str, list[float]]] = {label: {} for label in apps}
             parts: dict[str, dict[str, list[dict]]] = {label: {} for label in apps}
-            for scenario in plan:
+            for scenario in plan:  # none with --only matching no click scenario (e.g. --only browse)
                 print(f"clicking: {scenario['name']}", file=sys.stderr)
                 tabs = {}
                 for label in apps:
@@ -361,7 +374,7 @@ async def run(args) -> dict:
                             await click(page, url, scenario["param"], parts[label].setdefault(scenario["name"], [])))
                 for page, _url in tabs.values():
                     await page.context.close()
-            floor = statistics.median(t for t in blank_times if t is not None)
+            floor = statistics.median([t for t in blank_times if t is not None] or [float("nan")])
             results["blank_click"] = summary(blank_times, floor)
             results["clicks"] = {label: {name: summary(times, floor) for name, times in by.items()}
                                  for label, by in clicks.items()}
@@ -421,7 +434,7 @@ def table(results: dict) -> str:
     labels = list(results["clicks"])
     floor = results["blank_click"]
     lines = [f"blank page, one button: median {floor['median_s']:.3f} s, p90 {floor['p90_s']:.3f} s "
-             f"({floor['n']} clicks)", "",
+             f"({floor['n']} clicks)" if floor.get("n") else "no click scenario", "",
              "| click Next → settled | " + " | ".join(f"{label}: median (×blank), p90 (×blank)" for label in labels) + " |",
              "| --- |" + " --- |" * len(labels)]
     names = list(results["clicks"][labels[-1]])
