@@ -65,9 +65,12 @@ def prefetch(call: Callable, *args) -> bool:
         return False
     key = (getattr(call, "__qualname__", repr(call)), *(getattr(a, "__qualname__", a) for a in args))
     with _lock:
-        if key in _pending or len(_pending) >= MAX_PENDING:
+        try:
+            if key in _pending or len(_pending) >= MAX_PENDING:
+                return False
+            _pending.add(key)
+        except TypeError:  # an argument that cannot key the queue: not worth a background call
             return False
-        _pending.add(key)
     try:
         _pool.submit(_run, key, call, args)
     except RuntimeError:  # the interpreter is shutting down

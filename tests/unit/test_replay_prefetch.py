@@ -58,3 +58,8 @@ def test_nothing_is_prefetched_outside_a_browser_session():
     assert not replay_prefetch.prefetch(ran.append, 1)  # no session here (as in AppTest: no request headers)
     _drain()
     assert ran == []
+
+
+def test_an_argument_that_cannot_key_the_queue_is_not_prefetched(monkeypatch):
+    monkeypatch.setattr(replay_prefetch, "_enabled", lambda: True)
+    assert not replay_prefetch.prefetch(print, ["a list"])
