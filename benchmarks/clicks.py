@@ -203,7 +203,8 @@ def prepare(shared: Path, workdir: Path) -> tuple[dict[str, str], dict[str, dict
         longest = sorted(ids, key=lambda d: (-steps[d], d))[:2]
         # fresh replays beside the Browse row clicks: dialogs spread over the corpus (a new one each time)
         spread = [d for d in ids[:: max(1, len(ids) // 60)] if d not in longest][:40]
-        chosen[name] = {"dialogs": longest, "steps": [steps[d] for d in longest], "round": round_, "spread": spread}
+        chosen[name] = {"dialogs": longest, "steps": [steps[d] for d in longest], "round": round_, "spread": spread,
+                        "browse_rows": min(20, len(ids))}  # the Browse table's visible rows (A Game Of Sorts: 15)
     return env, chosen
 
 
@@ -410,7 +411,8 @@ async def run(args) -> dict:
 
 async def browse_scenarios(browser, servers: dict, apps: dict, chosen: dict, tries: int) -> dict:
     """Target 4: a Browse row click → its replay settled, beside a fresh session opening a replay (another
-    dialog each time, without a step in its link, as the row's link has none), tries interleaved."""
+    dialog each time, without a step in its link, as the row's link has none), tries interleaved. A corpus with
+    fewer dialogs than tries (A Game Of Sorts has 15) has its rows clicked again from the first."""
     out: dict = {label: {} for label in apps}
     for name, info in chosen.items():
         print(f"browse rows → replay: {name}", file=sys.stderr)
@@ -420,7 +422,7 @@ async def browse_scenarios(browser, servers: dict, apps: dict, chosen: dict, tri
             dialog = info["spread"][i % len(info["spread"])]
             for label in apps:
                 base = servers[label].url
-                rows[label].append(await browse_row_open(browser, base, name, i % 20))
+                rows[label].append(await browse_row_open(browser, base, name, i % info["browse_rows"]))
                 fresh[label].append(await fresh_open(browser, f"{base}/replay?{urlencode({'corpus': name, 'dialog': dialog})}",
                                                      SETTLED_REPLAY))
         for label in apps:
