@@ -58,6 +58,31 @@ def test_a_run_just_scored_lets_its_rounds_go_once_they_are_cached(tmp_path):
     assert "rounds" not in run.frames._lazy._frames
 
 
+def test_a_run_just_scored_keeps_no_reference_to_the_frames_it_was_built_with(tmp_path, monkeypatch):
+    """The lazy frames keep the entry's rebuild callback: what it built must not stay reachable through it
+    (before, every run scored cold kept all of its frames, and 50 runs took the leaderboard to 4.4 GB)."""
+    import gc
+    import weakref
+
+    import data_access.runs as runs_package
+
+    corpus, files = codraw_runs(tmp_path, 1)
+    module = runs_package.run_module("codraw")
+    built_rounds: list = []
+
+    def build(path, loaded):
+        frames, skipped = original(path, loaded)
+        built_rounds.append(weakref.ref(frames["rounds"]))
+        return frames, skipped
+
+    original = module.build
+    monkeypatch.setattr(module, "build", build)
+    run = load_run(corpus, files[0], cache_root=tmp_path / "cache")
+    gc.collect()
+    assert built_rounds and built_rounds[0]() is None
+    assert len(run.frames["rounds"]) > 0  # read back from the cache when asked for
+
+
 def test_what_the_page_needs_is_the_same_from_the_pool_as_from_the_full_frames(tmp_path):
     corpus, files = codraw_runs(tmp_path, 2)
     for file in files:
