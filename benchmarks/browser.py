@@ -5,8 +5,12 @@ Every request goes to 127.0.0.1 only; every loop is bounded in count and time.""
 from __future__ import annotations
 
 import os
+import socket
+import subprocess
 import sys
 import tempfile
+import time
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,6 +34,42 @@ def real_corpora_env(shared: Path) -> dict[str, str]:
         "GAME_OF_SORTS_DATA": str(shared / "game-of-sorts"),
         "MINECRAFT_DATA": str(shared / "minecraft"),
     }
+
+
+class CheckoutServer:
+    """``streamlit run <app_file>`` from the checkout ``root`` on a free loopback port, with its cache and notes
+    in ``workdir`` (as tests/e2e's AppServer, for any checkout: ``--baseline-root`` serves another one)."""
+
+    def __init__(self, root: Path, app_file: str, env: dict[str, str] | None, workdir: Path):
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            self.port = sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        full = {k: v for k, v in os.environ.items() if not k.startswith("STREAMLIT_")}
+        full.update({"STREAMLIT_SERVER_PORT": str(self.port), "STREAMLIT_SERVER_HEADLESS": "true",
+                     "STREAMLIT_SERVER_ADDRESS": "127.0.0.1", "DIALOGUE_NOTES_DB": str(workdir / "notes.sqlite3"),
+                     "DIALOGUE_CACHE_DIR": str(workdir / "cache"), **(env or {})})
+        self.log = open(workdir / f"streamlit-{self.port}.log", "wb")
+        self.process = subprocess.Popen([sys.executable, "-m", "streamlit", "run", app_file], cwd=root, env=full,
+                                        stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and self.process.poll() is None:
+            try:
+                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)  # the interval between polls of a server still starting
+        self.stop()
+        raise RuntimeError(f"{app_file} in {root} did not start; see {self.log.name}")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.log.close()
 
 
 def serve(app_file: str = "server.py", extra_env: dict[str, str] | None = None) -> AppServer:

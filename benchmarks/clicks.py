@@ -36,16 +36,14 @@ import asyncio
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Optional
 from urllib.parse import urlencode
 
-from browser import ROOT, launch_options, real_corpora_env
+from browser import ROOT, CheckoutServer, launch_options, real_corpora_env
 
 CLICK_TIMEOUT_MS = 60_000
 LOST_CLICK_MS = 5_000  # no script run started this long after a click: Streamlit did not take it
@@ -141,44 +139,6 @@ CLICK = """async ({label, index, param, timeout, lost}) => {
     setTimeout(poll, 4);
   });
 }""" % SETTLED
-
-
-class Server:
-    """``streamlit run <app_file>`` from ``root`` on a free loopback port (as tests/e2e's AppServer, for any checkout)."""
-
-    def __init__(self, root: Path, app_file: str, env: dict[str, str], workdir: Path):
-        import socket
-
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            self.port = sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        full = {k: v for k, v in os.environ.items() if not k.startswith("STREAMLIT_")}
-        full.update({"STREAMLIT_SERVER_PORT": str(self.port), "STREAMLIT_SERVER_HEADLESS": "true",
-                     "STREAMLIT_SERVER_ADDRESS": "127.0.0.1", "DIALOGUE_NOTES_DB": str(workdir / "notes.sqlite3"),
-                     "DIALOGUE_CACHE_DIR": str(workdir / "cache")})
-        full.update(env)
-        self.log = open(workdir / f"streamlit-{self.port}.log", "wb")
-        self.process = subprocess.Popen([sys.executable, "-m", "streamlit", "run", app_file], cwd=root, env=full,
-                                        stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.3)
-        self.stop()
-        raise RuntimeError(f"{app_file} in {root} did not start")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        self.log.close()
 
 
 def prepare(shared: Path, workdir: Path) -> tuple[dict[str, str], dict[str, dict]]:
@@ -347,9 +307,9 @@ async def run(args) -> dict:
     apps = {"this checkout": ROOT}
     if args.baseline_root:
         apps = {"baseline": args.baseline_root.resolve(), **apps}
-    servers = {"blank": Server(ROOT, "benchmarks/blank_button.py", {}, workdir)}
+    servers = {"blank": CheckoutServer(ROOT, "benchmarks/blank_button.py", {}, workdir)}
     for label, root in apps.items():
-        servers[label] = Server(root, "server.py", env, workdir)
+        servers[label] = CheckoutServer(root, "server.py", env, workdir)
     plan = [s for s in scenarios(chosen) if not args.only or any(o in s["name"] for o in args.only)]
     results: dict = {"date": time.strftime("%Y-%m-%d %H:%M"), "clicks_per_scenario": args.clicks,
                      "dialogs": chosen, "apps": {k: str(v) for k, v in apps.items()}}

@@ -36,8 +36,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from browser import ROOT, launch_options  # noqa: E402
-from clicks import SETTLED, Server, fresh_open  # noqa: E402
+from browser import ROOT, CheckoutServer, launch_options  # noqa: E402
+from clicks import SETTLED, fresh_open  # noqa: E402
 from run import PY, measure_with_memory  # noqa: E402
 
 PAGE_TIMEOUT_MS = 1_800_000  # the first load scores or reads every run
@@ -198,9 +198,9 @@ async def browse(args, env: dict, workdir: Path) -> dict:
     for label, runs in (("one run", one), (f"{args.runs} runs", workdir / "runs")):
         folder = workdir / label.replace(" ", "-")
         folder.mkdir(exist_ok=True)
-        servers[label] = Server(ROOT, "server.py", {**env, "DIALOGUE_RUNS_DIR": str(runs)}, folder)
+        servers[label] = CheckoutServer(ROOT, "server.py", {**env, "DIALOGUE_RUNS_DIR": str(runs)}, folder)
     # the floor: a fresh session of a blank Streamlit page (benchmarks/blank_page.py), the machine's state
-    blank = Server(ROOT, "benchmarks/blank_page.py", {}, workdir)
+    blank = CheckoutServer(ROOT, "benchmarks/blank_page.py", {}, workdir)
     results: dict = {}
     try:
         async with async_playwright() as playwright:

@@ -39,19 +39,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import re
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Optional
 
-from browser import ROOT, launch_options, real_corpora_env, serve, wait_usable
+from browser import ROOT, CheckoutServer, launch_options, real_corpora_env, serve, wait_usable
 
 # The server's script run is over and its output has reached the page; what is left until usable is the
 # browser's own work (fetching and running the chunks of widgets and charts, drawing figures).
@@ -175,42 +170,6 @@ async def run(args) -> dict:
     return results
 
 
-class CheckoutServer:
-    """``streamlit run <app_file>`` from the checkout ``root`` on a free loopback port, with its cache and notes
-    in ``workdir`` (as tests/e2e's AppServer, for any checkout: ``--baseline-root`` serves another)."""
-
-    def __init__(self, root: Path, workdir: Path, app_file: str, env: Optional[dict[str, str]]):
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            port = sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{port}"
-        full = {k: v for k, v in os.environ.items() if not k.startswith("STREAMLIT_")}
-        full.update({"STREAMLIT_SERVER_PORT": str(port), "STREAMLIT_SERVER_HEADLESS": "true",
-                     "STREAMLIT_SERVER_ADDRESS": "127.0.0.1", "DIALOGUE_CACHE_DIR": str(workdir / "cache"),
-                     "DIALOGUE_NOTES_DB": str(workdir / "notes.sqlite3"), **(env or {})})
-        self.log = open(workdir / "streamlit.log", "ab")
-        self.process = subprocess.Popen([sys.executable, "-m", "streamlit", "run", app_file], cwd=root, env=full,
-                                        stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and self.process.poll() is None:
-            try:
-                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.1)  # the interval between polls of a server still starting
-        self.stop()
-        raise RuntimeError(f"{app_file} in {root} did not start; see {workdir / 'streamlit.log'}")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        self.log.close()
-
-
 async def restart_loads(args) -> dict:
     """The first page of a restarted server, per page in ``args.first_pages``, against the blank page."""
     from playwright.async_api import async_playwright
@@ -231,7 +190,7 @@ async def restart_loads(args) -> dict:
             session's seconds when ``then_fresh``) of a new server and a new browser."""
             root, workdir, app_file, env, path = servers[name]
             spawned = time.perf_counter()
-            server = CheckoutServer(root, workdir, app_file, env)
+            server = CheckoutServer(root, app_file, env, workdir)
             try:
                 browser = await playwright.chromium.launch(**launch_options())
                 try:
