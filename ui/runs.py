@@ -410,10 +410,6 @@ def humans_option(name: str) -> str:
     return analysis.HUMANS if analysis.scoring(name).HAS_HUMANS else "gold"
 
 
-def _side_units(name: str, runs: dict, a: str, b: str) -> pd.DataFrame:
-    return analysis.units(runs[a][1], humans=True) if b == humans_option(name) else analysis.units(runs[b][1])
-
-
 def default_partner(name: str, runs: dict, a: str) -> str:
     """The first other run that shares units with run ``a``, else the humans on ``a``'s own units: the pair the
     comparison opens with is never an empty one (e.g. a val-split and a test-split run)."""

@@ -16,7 +16,7 @@ from data_access.links import HIGHLIGHT_PARAM, parse_positive_int
 from data_access.runs import analysis, worst_cases
 from data_access.runs.worst_cases import CASE_PARAM, CASES_PARAM, MAX_CASES, VERSUS_PARAM
 from ui import cached
-from ui.runs import _loaded, _side_units, humans_option, run_link
+from ui.runs import _loaded, humans_option, run_link
 from ui.url_state import drop_params, page_link, query_param, served, set_url, url_list
 from ui.widgets import download_buttons, md_escape, md_link_value
 
@@ -30,13 +30,28 @@ def _number(value, sign: bool = False) -> str:
     return f"{value:+.3f}" if sign else f"{value:.3f}"
 
 
+def ranked_table(loaded_corpus, key: cached.RunKey, versus_key: Optional[cached.RunKey], humans: bool) -> pd.DataFrame:
+    """The units of the run ``key`` worst first (against the run ``versus_key``, the humans on its own units when
+    ``humans``, or its own score), each with the replay step it opens at. Cached by ``cached.derived``: the Runs
+    page shows it at every rerun, and the Replay needs it at every step of a case."""
+    run = cached.model_run(loaded_corpus.corpus, key)
+    other = None
+    if humans:
+        other = analysis.units(run, humans=True)
+    elif versus_key is not None:
+        other = analysis.units(cached.model_run(loaded_corpus.corpus, versus_key))
+    cases = worst_cases.ranked_cases(analysis.units(run), other)
+    steps = worst_cases.worst_steps(loaded_corpus, run)
+    return worst_cases.at_worst_steps(cases, steps)
+
+
 def ranked(name: str, runs: dict, run: str, versus: Optional[str]) -> pd.DataFrame:
     """The units of ``run`` worst first (against ``versus``: another run of ``runs``, the humans' option, or
     None for the run's own score), each with the replay step it opens at."""
-    units = analysis.units(runs[run][1])
-    cases = worst_cases.ranked_cases(units, None if versus is None else _side_units(name, runs, run, versus))
-    steps = cached.run_derived(worst_cases.worst_steps, name, runs[run][0])
-    return cases if steps is None else worst_cases.at_worst_steps(cases, steps)
+    humans = versus == humans_option(name)
+    versus_key = runs[versus][0] if versus is not None and not humans else None
+    cases = cached.derived(ranked_table, name, runs[run][0], versus_key, humans)
+    return cases.copy() if cases is not None else worst_cases.ranked_cases(analysis.units(runs[run][1]))
 
 
 def _what(run: str, versus: Optional[str]) -> str:
