@@ -76,14 +76,16 @@ def label_filter(corpus: str, table: pd.DataFrame) -> pd.DataFrame:
         _warn_unknown(param, values, what)
     row = st.columns(3)
     label = url_choice("selectbox", "Has label", [ANY, *options.labels], "label", key=f"browse_label_{corpus}",
-                       default=ANY, container=row[0], format_func=lambda v: md_escape(v) if v else "any (no filter)",
+                       default=ANY, container=row[0], format_func=lambda v: v or "any (no filter)",
                        help="Dialogs with this label anywhere: on the dialog, a turn or round, or a span.")
     coder = url_choice("selectbox", "Labelled by", coders, "coder", key=f"browse_coder_{corpus}", default=ANY,
                        container=row[1], disabled=not label,
-                       format_func=lambda v: {ANY: "any coder", GOLD: "the gold (adjudicated)"}.get(v) or md_escape(v))
+                       format_func=lambda v: {ANY: "any coder", GOLD: "the gold (adjudicated)"}.get(v) or v)
     book = url_choice("selectbox", "In codebook", books, "book", key=f"browse_book_{corpus}", default=ANY,
                       container=row[2], disabled=not label,
-                      format_func=lambda v: md_escape(v) if v else "any codebook")
+                      format_func=lambda v: v or "any codebook")
+    # The options are as they are: Streamlit shows a selectbox's options as plain text (escaping them would show
+    # a coder "ann.smith" as "ann\.smith"); the label above them is markdown, and ours.
     if not label:
         return table
     counts = label_counts(annotations, corpus, LabelFilter(label, coder, book))

@@ -107,6 +107,18 @@ def test_the_label_filter_by_the_gold_and_a_run_range_together(coded):
     assert shown_counts(at)[0] == 3 and "coder" not in at.query_params
 
 
+def test_the_label_filter_shows_names_as_they_are_written():
+    """A selectbox's options are plain text in the browser: an escaped name would show its backslashes."""
+    store = CodingStore()
+    book = store.save_codebook(cb.Codebook("clarification v1.2", (cb.Label("CR_turn", scope="turn"),)))
+    dialog = load_path("codraw", demo_path("codraw")).dialogs["dialog_id"].iloc[0]
+    store.add_annotation("codraw", dialog, codebook=book, label="CR_turn", coder="ann.smith", turn=1)
+    at = open_page("browse", corpus="codraw", label="CR_turn")
+    assert "CR_turn" in at.selectbox(key="browse_label_codraw").options
+    assert "ann.smith" in at.selectbox(key="browse_coder_codraw").options
+    assert "clarification v1.2" in at.selectbox(key="browse_book_codraw").options
+
+
 def test_a_link_naming_an_unknown_label_says_so_and_filters_nothing(coded):
     at = open_page("browse", corpus="codraw", label="nope")
     assert any("names no label" in w.value for w in at.warning)
