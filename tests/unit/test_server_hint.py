@@ -4,6 +4,7 @@ path) passes through byte for byte, with the request as the browser sent it."""
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -11,6 +12,13 @@ from ui import server_hint
 from ui.server_hint import HISTORY_SCRIPT, STREAMLIT_INDEX, ServerLocationHint, hint_script
 
 HTML = [(b"content-type", b"text/html; charset=utf-8")]
+
+
+def run_alone(coroutine) -> None:
+    """Run ``coroutine`` to its end in an event loop of its own thread: a browser test run earlier by the same
+    test worker leaves Playwright's loop running in this one, where ``asyncio.run`` is refused."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, coroutine).result()
 
 
 def downstream(body: bytes, headers=HTML, status: int = 200, chunks: int = 1):
@@ -43,7 +51,7 @@ def request(app, path: str, method: str = "GET", headers=None, extensions=None):
     scope = {"type": "http", "method": method, "path": path,
              "headers": headers or [(b"accept", b"text/html"), (b"accept-encoding", b"gzip"), (b"if-none-match", b'"x"')],
              "extensions": extensions or {}}
-    asyncio.run(ServerLocationHint(app)(scope, receive, send))
+    run_alone(ServerLocationHint(app)(scope, receive, send))
     start = next(m for m in sent if m["type"] == "http.response.start")
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
     return start, body
@@ -122,7 +130,7 @@ def test_the_default_pages_own_path_is_sent_to_the_root_with_its_query(path, que
 
     app, seen = downstream(STREAMLIT_INDEX)
     scope = {"type": "http", "method": "GET", "path": path, "query_string": query, "headers": [], "extensions": {}}
-    asyncio.run(ServerLocationHint(app)(scope, receive, send))
+    run_alone(ServerLocationHint(app)(scope, receive, send))
     assert sent[0]["status"] == 302 and dict(sent[0]["headers"])[b"location"] == location
     assert not seen  # Streamlit never saw it
 
