@@ -12,10 +12,11 @@ one run, measured in the same run.
 - The app served for real (``server.py`` on the full CoDraw corpus, ``DIALOGUE_RUNS_DIR`` = the 50 runs, and
   a second server on a folder of one of them: the baseline), in headless Chromium: the Runs page for CoDraw
   the first time (every run read, the leaderboard computed), then, ``--visits`` times, interleaved with the
-  baseline: a fresh session opening the page until it is settled with its leaderboard on screen, changing
-  "Compared with" in the slice finder (both servers) and "Run B" and "Run A" of the comparison (the 50 runs
-  only: one run has no second run). Settled as in benchmarks/clicks.py (docs/speed.md), timed in the page from
-  the key press that picks the option. Then each server's peak resident memory (VmHWM of the process and its
+  baseline: a fresh session opening the page until it is settled with its leaderboard on screen (the view it
+  opens on), opening the "Slice finder" view and changing its "Compared with" (both servers), opening "Compare
+  two runs" and changing its "Run B" and "Run A" (the 50 runs only: one run has no second run), and going back
+  to the leaderboard. Settled as in benchmarks/clicks.py (docs/speed.md), timed in the page from the click on
+  the view's tab or the key press that picks the option. Then each server's peak resident memory (VmHWM of the process and its
   children). Beside them, each visit, a fresh session of a blank Streamlit page: the machine's floor.
 
 Targets: the page and its interactions ≤ 2 s after the first load, the server ≤ 1.5 GB. Writes
@@ -47,13 +48,16 @@ TARGET_MB = 1536
 FIELDS = 8  # per clip art in a scene string: png, index, object, type, x, y, z, flip
 ABSENT = "-10000"
 
-# Settled with the leaderboard on screen (the page's last section).
-PAGE_DONE = ("() => { const settled = %s; return settled() && [...document.querySelectorAll('h3')]"
-             ".some(h => h.textContent.includes('Leaderboard')) && !!window.__leaderboardSeen; }" % SETTLED)
+# The leaderboard on screen: its caption (the view's last element) and at least one of its tables.
+LEADERBOARD_SHOWN = ("() => [...document.querySelectorAll('[data-testid=\"stCaptionContainer\"]')].some(c => "
+                     "c.textContent.includes('Holm-corrected across runs')) && "
+                     "document.querySelectorAll('[data-testid=\"stDataFrame\"]').length >= 1")
+# Settled with the leaderboard on screen, seen once drawn (not only its heading).
+PAGE_DONE = "() => { const settled = %s; return settled() && !!window.__leaderboardSeen; }" % SETTLED
 
-# Before a key press: the clock starts at the press (keydown, capture), a script run is noticed as
-# clicks.py does (the script state went through "running", or what a run shows changed), and the end is the
-# first check at which the page is settled after that.
+# Before a key press or a click on a tab: the clock starts at the press (keydown or pointerdown, capture), a
+# script run is noticed as clicks.py does (the script state went through "running", or what a run shows
+# changed), and the end is the first check at which the page is settled after that.
 ARM = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
   const marker = () => [...app.querySelectorAll('[data-testid="stMetric"], [data-testid="stCaptionContainer"]')]
@@ -66,8 +70,9 @@ ARM = """() => {
     }
   });
   window.__observer.observe(app, {attributes: true, attributeFilter: ['data-test-script-state'], attributeOldValue: true});
-  document.addEventListener('keydown', e => { if (e.key === 'Enter') window.__t0 = performance.now(); },
-                            {capture: true, once: true});
+  const start = () => { if (window.__t0 === null) window.__t0 = performance.now(); };
+  document.addEventListener('keydown', e => { if (e.key === 'Enter') start(); }, {capture: true});
+  document.addEventListener('pointerdown', start, {capture: true, once: true});
 }"""
 
 DONE = """() => {
@@ -153,10 +158,8 @@ async def open_runs_page(browser, url: str, timeout: float = PAGE_TIMEOUT_MS):
     context = await browser.new_context(viewport={"width": 1400, "height": 1000})
     page = await context.new_page()
     # a leaderboard table seen once: the page's end is rendered, not only its heading
-    await page.add_init_script("""new MutationObserver(() => { const h = [...document.querySelectorAll('h3')]
-      .find(h => h.textContent.includes('Leaderboard')); if (h && document.querySelectorAll(
-      '[data-testid="stDataFrame"]').length >= 4) window.__leaderboardSeen = true; })
-      .observe(document, {childList: true, subtree: true});""")
+    await page.add_init_script("new MutationObserver(() => { if ((%s)()) window.__leaderboardSeen = true; })"
+                               ".observe(document, {childList: true, subtree: true});" % LEADERBOARD_SHOWN)
     started = time.perf_counter()
     await page.goto(url)
     await page.wait_for_function(PAGE_DONE, timeout=timeout, polling=10)
@@ -167,19 +170,29 @@ async def open_runs_page(browser, url: str, timeout: float = PAGE_TIMEOUT_MS):
     return page, seconds
 
 
+async def _timed(page, act) -> float:
+    """Seconds from the press ``act`` makes to settled (ARM and DONE above)."""
+    await page.evaluate(ARM)
+    await act()
+    await page.wait_for_function(DONE, timeout=STEP_TIMEOUT_MS, polling=4)
+    seconds = await page.evaluate("() => (window.__t1 - window.__t0) / 1000")
+    await page.wait_for_timeout(200)
+    await page.wait_for_function(SETTLED, timeout=STEP_TIMEOUT_MS)
+    return seconds
+
+
 async def pick(page, label: str, option: str) -> float:
     """Seconds from the Enter that picks ``option`` in the selectbox labelled ``label`` to settled."""
     box = page.locator('[data-testid="stSelectbox"]').filter(has_text=label).locator("input")
     await box.click()
     await page.keyboard.type(option)
     await page.wait_for_timeout(100)
-    await page.evaluate(ARM)
-    await page.keyboard.press("Enter")
-    await page.wait_for_function(DONE, timeout=STEP_TIMEOUT_MS, polling=4)
-    seconds = await page.evaluate("() => (window.__t1 - window.__t0) / 1000")
-    await page.wait_for_timeout(200)
-    await page.wait_for_function(SETTLED, timeout=STEP_TIMEOUT_MS)
-    return seconds
+    return await _timed(page, lambda: page.keyboard.press("Enter"))
+
+
+async def open_view(page, label: str) -> float:
+    """Seconds from the click on the Runs page's tab ``label`` to its view settled."""
+    return await _timed(page, lambda: page.get_by_role("tab", name=label).click())
 
 
 def summary(times: list[float]) -> dict:
@@ -213,6 +226,7 @@ async def browse(args, env: dict, workdir: Path) -> dict:
             slices: dict[str, list[float]] = {label: [] for label in servers}
             run_b: list[float] = []
             run_a: list[float] = []
+            views: dict[str, list[float]] = {}
             blank_fresh: list[float] = []
             many = f"{args.runs} runs"
             for visit in range(args.visits):
@@ -223,10 +237,14 @@ async def browse(args, env: dict, workdir: Path) -> dict:
                     fresh[label].append(seconds)
                     await page.context.close()
                     tab = tabs[label]
+                    views.setdefault(f"Slice finder · {label}", []).append(await open_view(tab, "Slice finder"))
                     slices[label].append(await pick(tab, "Compared with", "humans" if visit % 2 == 0 else "its own"))
                     if label == many:
+                        views.setdefault(f"Compare two runs · {label}", []).append(
+                            await open_view(tab, "Compare two runs"))
                         run_b.append(await pick(tab, "Run B", f"run-{2 + visit % 2:02d}"))
                         run_a.append(await pick(tab, "Run A", f"run-{10 + visit:02d}"))
+                    views.setdefault(f"Leaderboard · {label}", []).append(await open_view(tab, "Leaderboard"))
             await browser.close()
         results = {
             "first_load_s": {label: round(s, 2) for label, s in first.items()},
@@ -235,6 +253,7 @@ async def browse(args, env: dict, workdir: Path) -> dict:
             "slice_compared_with": {label: summary(t) for label, t in slices.items()},
             "comparison_run_b": summary(run_b),
             "comparison_run_a": summary(run_a),
+            "open_view": {label: summary(t) for label, t in views.items()},
             "server_peak_mb": {label: round(tree_peak_mb(server.process.pid)) for label, server in servers.items()},
         }
     finally:

@@ -1,5 +1,6 @@
 """Runs: model outputs scored with each corpus's own metric, compared with each other and with the humans,
-sliced by the corpus's domain features, and ranked in a leaderboard. Deep link: /runs?corpus=codraw."""
+sliced by the corpus's domain features, and ranked in a leaderboard. Deep link: /runs?corpus=codraw, one view
+of it: &view=Slice+finder."""
 import streamlit as st
 
 from ui import cached
@@ -16,7 +17,7 @@ from ui.runs import (
     upload_box,
     uploads_box,
 )
-from ui.widgets import corpus_selector
+from ui.widgets import corpus_selector, views
 from ui.worst_cases import worst_cases_section
 
 ensure_routed()
@@ -31,9 +32,11 @@ if cached.corpus_ready(corpus):
     if not runs:
         st.info(f"No runs of {CORPUS_TITLES[corpus]} yet: upload one above or set DIALOGUE_RUNS_DIR.")
     else:
-        metrics_section(corpus, runs)
-        comparison_section(corpus, runs)
-        slice_section(corpus, runs)
-        worst_cases_section(corpus, runs)
-        leaderboard_section(corpus, runs)
+        views({
+            "Leaderboard": lambda: leaderboard_section(corpus, runs),
+            "Runs × metrics": lambda: metrics_section(corpus, runs),
+            "Compare two runs": lambda: comparison_section(corpus, runs),
+            "Slice finder": lambda: slice_section(corpus, runs),
+            "Worst cases first": lambda: worst_cases_section(corpus, runs),
+        })
         problems_section(corpus, runs)

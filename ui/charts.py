@@ -9,7 +9,7 @@ needs one or two of them, and the first page after a restart paid 0.3 s for impo
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Callable, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Mapping, Optional, Sequence
 
 import streamlit as st
 
@@ -20,7 +20,8 @@ from data_access.figures.charts import Chart, selected_rows, selection_table
 from data_access.figures.charts import count_phrase as count_phrase
 from ui.cached import derived, loaded_corpus, shared
 from ui.share import chart_downloads
-from ui.url_state import served_links, url_tabs
+from ui.url_state import served_links
+from ui.widgets import views as views  # the analysis pages' tabs (a chart view is a link)
 
 if TYPE_CHECKING:
     from data_access.figures import codraw as codraw_figures  # noqa: F401
@@ -137,18 +138,6 @@ def show_all(charts: Sequence[Chart], corpus: Optional[str] = None, columns: int
 
 
 SUMMARY_VIEW = "Summary"
-
-
-def views(views_by_label: Mapping[str, Callable[[], None]], key: str = "view") -> None:
-    """The page's views as tabs kept in the URL (``?view=<label>``, so a chart is a link) of which only the
-    open one runs. The first view (the summary) draws no chart: a visitor's first screen then needs neither
-    plotly.js nor the charts' figures (one plotly chart doubles a blank page's load in a fresh browser
-    session: ``benchmarks/element_costs.py``), and the server builds and sends only the figures asked for."""
-    labels = list(views_by_label)
-    for label, tab in zip(labels, url_tabs(labels, key)):
-        if tab.open:
-            with tab:
-                views_by_label[label]()
 
 
 def findings(charts_by_view: Mapping[str, Sequence[Optional[Chart]]]) -> None:

@@ -384,7 +384,6 @@ def loaded_runs(name: str) -> dict:
 
 
 def metrics_section(name: str, runs: dict) -> None:
-    st.subheader("Runs × metrics")
     tables = [analysis.metric_table(loaded) for _, loaded in runs.values()]
     table = pd.concat(tables, ignore_index=True).drop_duplicates(["run", "split", "metric"], keep="first")
     table["interval (95%)"] = [f"{_number(lo)} – {_number(hi)}" if not math.isnan(lo) else "—" for lo, hi in zip(table["low"], table["high"])]
@@ -436,7 +435,6 @@ def comparison_figures(loaded_corpus, key_a, key_b, humans: bool) -> tuple:
 
 
 def comparison_section(name: str, runs: dict) -> None:
-    st.subheader("Compare two runs, per dialog / sample")
     names = list(runs)
     left, right = st.columns(2)
     a = left.selectbox("Run A", names, key=f"compare_a_{name}")
@@ -488,7 +486,6 @@ def slice_table(loaded_corpus, key_a, key_b, humans: bool) -> pd.DataFrame:
 
 
 def slice_section(name: str, runs: dict) -> None:
-    st.subheader("Slice finder")
     names = list(runs)
     left, right = st.columns(2)
     a = left.selectbox("Run", names, key=f"slice_a_{name}")
@@ -575,7 +572,6 @@ def leaderboard_section(name: str, runs: dict) -> None:
     whether the run is significantly below the split's best (paired bootstrap, Holm); CSV and LaTeX."""
     from data_access.runs.leaderboard import ALPHA
 
-    st.subheader("Leaderboard")
     statistic = analysis.scoring(name).STATISTIC_LABEL
     keys = tuple(key for key, _ in runs.values())
     tables = cached.derived(leaderboard_tables, name, keys, _sidecar_stamps(keys))

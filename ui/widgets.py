@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import re
 import string
-from typing import Callable, Optional
+from typing import Callable, Mapping, Optional
 
 import pandas as pd
 import streamlit as st
 
 from data_access.links import parse_positive_int, shortened
-from ui.url_state import is_new_link, linked, publish, query_param, remember_link, set_url, swap_url, url_list  # noqa: F401 - re-exported for the pages
+from ui.url_state import is_new_link, linked, publish, query_param, remember_link, set_url, swap_url, url_list, url_tabs  # noqa: F401 - some re-exported for the pages
 
 
 def stepper(n_steps: int, requested: Optional[str], key: str, label: str = "Turn", keyboard: bool = True,
@@ -160,3 +160,16 @@ def skipped_count(skipped, noun: str = "record(s)") -> str:
 
     total, kept = skipped_total(skipped), len(skipped)
     return f"{total:,} {noun}" + (f" (the first {kept:,} listed)" if total > kept else "")
+
+
+def views(views_by_label: Mapping[str, Callable[[], None]], key: str = "view") -> None:
+    """A page's views as tabs kept in the URL (``?view=<label>``, so a view is a link) of which only the open
+    one runs. What a closed view would draw is neither computed nor sent: an analysis page's first view (its
+    summary) then needs neither plotly.js nor the charts' figures (one plotly chart doubles a blank page's load
+    in a fresh browser session: ``benchmarks/element_costs.py``), and the Runs page opens on its leaderboard
+    without the data grids of its other sections (each grid is drawn by the browser: ``benchmarks/many_runs.py``)."""
+    labels = list(views_by_label)
+    for label, tab in zip(labels, url_tabs(labels, key)):
+        if tab.open:
+            with tab:
+                views_by_label[label]()

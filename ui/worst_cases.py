@@ -61,7 +61,6 @@ def _what(run: str, versus: Optional[str]) -> str:
 def worst_cases_section(name: str, runs: dict) -> None:
     """The Runs page's "Worst cases first": pick a run and what to compare it with; the ranked units, each a link
     to its replay, and one link that steps through the first ``MAX_CASES`` in the Replay."""
-    st.subheader("Worst cases first")
     names = list(runs)
     left, right = st.columns(2)
     run = left.selectbox("Run", names, key=f"worst_run_{name}")

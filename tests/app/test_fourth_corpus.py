@@ -14,7 +14,7 @@ NAME, TITLE = tinycorpus.NAME, tinycorpus.TITLE
 # Pages that must show the corpus, and the URL that opens them on it.
 GENERAL = {"overview": {}, "browse": {"corpus": NAME}, "replay": {"corpus": NAME, "dialog": "t3", "turn": "2"},
            "search": {"q": "blue"}, "compare": {"corpus": NAME}, "present": {"corpus": NAME}, "notes": {},
-           "data": {}, "runs": {"corpus": NAME}}
+           "data": {}, "runs": {"corpus": NAME, "view": "Compare two runs"}}  # the view listing its dialogs
 OTHERS = ("words", "codraw_scores", "durations", "gos_outcomes", "minecraft_outcomes", "codebooks", "coding_queue",
           "agreement")
 
@@ -69,7 +69,7 @@ def test_replay_steps_through_a_tiny_dialog_with_its_picture_and_transcript():
 
 
 def test_runs_page_scores_the_tiny_demo_runs():
-    at = open_page("runs", corpus=NAME)
+    at = open_page("runs", corpus=NAME, view="Runs × metrics")
     tables = [frame.value for frame in at.dataframe]
     metrics = next(t for t in tables if "metric" in t.columns)
     assert set(metrics["run"]) == {"baseline", "noisy"}

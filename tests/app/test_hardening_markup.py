@@ -101,10 +101,17 @@ def test_a_hostile_run_name_codebook_and_coder_on_the_replay_are_text(planted):
 
 def test_a_hostile_run_name_on_the_runs_and_data_pages_is_text(planted):
     at = conftest.open_page("pages/runs.py", timeout=180, corpus="codraw")
-    assert_inert(at)
+    for view in [tab.label for tab in at.tabs]:  # every view of the page names the run
+        at.query_params["view"] = view
+        at.run()
+        assert_inert(at)
+    at.query_params["view"] = "Slice finder"
+    at.run()
     at.selectbox(key="slice_b_codraw").set_value(RUN_NAME).run()
     values = assert_inert(at)
     assert any(f"(difference baseline − {md_escape(RUN_NAME)})" in v for v in values)  # the slice finder's caption
+    at.query_params["view"] = "Compare two runs"
+    at.run()
     at.selectbox(key="compare_b_codraw").set_value(RUN_NAME).run()
     assert_inert(at)
     assert_inert(conftest.open_page("pages/data.py", timeout=180))

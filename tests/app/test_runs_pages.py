@@ -10,27 +10,51 @@ def open_page(page: str, **params) -> AppTest:
     return conftest.open_page(page, timeout=180, **params)
 
 
+def show_view(at: AppTest, label: str) -> AppTest:
+    """The Runs page with the view ``label`` (one of its tabs) opened by its link (AppTest sends the URL's
+    parameters with every run, so they lead the tabs' binding)."""
+    at.query_params["view"] = label
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
 @pytest.mark.parametrize("corpus, metric", [("codraw", "final score (paper's metric)"),
                                             ("minecraft", "net-action F1"), ("gos", "exact match")])
 def test_the_runs_page_shows_both_demo_runs_with_intervals_a_comparison_and_slices(corpus, metric):
-    at = open_page("pages/runs.py", corpus=corpus)
+    at = open_page("pages/runs.py", corpus=corpus, view="Runs × metrics")
     table = at.dataframe[0].value
     assert {"baseline", "noisy"} <= set(table["run"])
     row = table[(table["run"] == "noisy") & (table["metric"] == metric) & (table["split"] == "all")].iloc[0]
     assert 0 < row["value"] <= 5 and "–" in row["interval (95%)"]
+    at = show_view(at, "Compare two runs")
     captions = " ".join(c.value for c in at.caption)
     assert "paired bootstrap interval" in captions
-    paired = at.dataframe[1].value
+    paired = at.dataframe[0].value
     assert paired["open"].str.startswith(f"/replay?corpus={corpus}&dialog=").all()
     assert paired["open"].str.contains("&run=baseline").all()
-    gaps = at.dataframe[2].value
+    at = show_view(at, "Slice finder")
+    gaps = at.dataframe[0].value
     assert len(gaps) >= 3 and (gaps["gap"].abs().diff().dropna() <= 1e-12).all()  # largest gap first
-    members = at.dataframe[3].value
+    members = at.dataframe[1].value
     assert len(members) >= 3 and members["open"].str.contains("&run=baseline").all()
 
 
+@pytest.mark.parametrize("corpus", ["codraw", "gos", "minecraft"])
+def test_the_runs_page_opens_on_the_leaderboard_and_runs_only_the_view_it_shows(corpus):
+    at = open_page("pages/runs.py", corpus=corpus)
+    assert [tab.label for tab in at.tabs] == ["Leaderboard", "Runs × metrics", "Compare two runs", "Slice finder",
+                                              "Worst cases first"]
+    assert at.dataframe and all("below_best" in d.value.columns for d in at.dataframe)  # the leaderboard's grids alone
+    assert not [s for s in at.selectbox if (s.key or "").startswith(("compare_", "slice_", "worst_"))]
+    assert "view" not in at.query_params  # the first view is the default: the link says nothing of it
+    at = show_view(at, "Slice finder")
+    assert at.query_params["view"] == "Slice finder"  # a view is a link
+    assert at.selectbox(key=f"slice_a_{corpus}") and not [d for d in at.dataframe if "below_best" in d.value.columns]
+
+
 def test_comparing_a_codraw_run_with_the_humans():
-    at = open_page("pages/runs.py", corpus="codraw")
+    at = open_page("pages/runs.py", corpus="codraw", view="Compare two runs")
     at.selectbox(key="compare_b_codraw").select("humans").run()
     assert not at.exception
     labels = [m.label for m in at.metric]
@@ -113,19 +137,19 @@ def test_an_upload_that_cannot_be_scored_says_why_and_can_be_removed():
 
 
 def test_the_chosen_slice_stays_the_same_slice_when_the_comparison_reorders_the_table():
-    at = open_page("pages/runs.py", corpus="codraw")
-    gaps = at.dataframe[2].value
+    at = open_page("pages/runs.py", corpus="codraw", view="Slice finder")
+    gaps = at.dataframe[0].value
     feature, level = gaps["feature"].iloc[2], gaps["slice"].iloc[2]
     picker = at.selectbox(key="slice_pick_codraw")
     picker.select(next(o for o in picker.options if o.startswith(f"{feature} = {level}"))).run()
     at.selectbox(key="slice_b_codraw").select("humans").run()
     assert not at.exception
-    gaps = at.dataframe[2].value
+    gaps = at.dataframe[0].value
     assert (gaps["feature"].iloc[2], gaps["slice"].iloc[2]) != (feature, level)  # the rows did reorder
     picker = at.selectbox(key="slice_pick_codraw")
     assert picker.options[picker.index].startswith(f"{feature} = {level}")
     [count] = gaps.loc[(gaps["feature"] == feature) & (gaps["slice"] == level), "n"]
-    assert len(at.dataframe[3].value) == count  # the dialogs listed are the chosen slice's
+    assert len(at.dataframe[1].value) == count  # the dialogs listed are the chosen slice's
 
 
 def _configured_runs(monkeypatch, tmp_path, corpus: str, runs: dict[str, list[str]]) -> None:
@@ -152,7 +176,7 @@ def test_compare_opens_on_a_pair_that_shares_dialogs_and_says_so_when_a_pair_sha
     by_split = {split: [line for line in lines if json.loads(line)["dialog_id"] in set(dialogs.loc[dialogs["split"] == split, "dialog_id"])]
                 for split in ("val", "test")}
     _configured_runs(monkeypatch, tmp_path, "codraw", {"only-test": by_split["test"], "only-val": by_split["val"]})
-    at = open_page("pages/runs.py", corpus="codraw")
+    at = open_page("pages/runs.py", corpus="codraw", view="Compare two runs")
     assert at.selectbox(key="compare_a_codraw").value == "only-test"
     assert at.selectbox(key="compare_b_codraw").value == "humans"  # the other run shares no dialog with it
     difference = next(m for m in at.metric if m.label == "A − B")
@@ -167,7 +191,7 @@ def test_a_single_run_is_compared_with_the_gold(monkeypatch, tmp_path, corpus):
     from data_access.runs.demo import demo_runs
 
     _configured_runs(monkeypatch, tmp_path, corpus, {"only": demo_runs(corpus)["noisy"].read_text().splitlines()})
-    at = open_page("pages/runs.py", corpus=corpus)
+    at = open_page("pages/runs.py", corpus=corpus, view="Compare two runs")
     assert not any("Add a second run" in c.value for c in at.caption)
     assert "B: gold" in [m.label for m in at.metric]
     difference = next(m for m in at.metric if m.label == "A − B")

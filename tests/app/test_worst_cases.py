@@ -12,6 +12,8 @@ from data_access.runs.worst_cases import decode_cases
 
 from . import conftest
 
+VIEW = "Worst cases first"  # the Runs page's view (tab) that ranks them
+
 
 def open_page(page: str, **params) -> AppTest:
     return conftest.open_page(page, timeout=180, **params)
@@ -34,7 +36,7 @@ def _case_line(at: AppTest) -> str:
 
 @pytest.mark.parametrize("corpus", ["codraw", "gos", "minecraft"])
 def test_the_worst_cases_open_in_the_replay_and_next_case_moves_to_the_second_at_its_worst_step(corpus):
-    runs = open_page("pages/runs.py", corpus=corpus)
+    runs = open_page("pages/runs.py", corpus=corpus, view=VIEW)
     table = _cases_table(runs)
     assert len(table) >= 2 and table["rank"].tolist() == list(range(1, len(table) + 1))
     assert table["value"].is_monotonic_increasing  # own score: lowest first
@@ -65,7 +67,7 @@ def test_the_worst_cases_open_in_the_replay_and_next_case_moves_to_the_second_at
 
 
 def test_against_the_humans_the_largest_shortfall_comes_first_and_the_replay_says_the_gap():
-    runs = open_page("pages/runs.py", corpus="codraw")
+    runs = open_page("pages/runs.py", corpus="codraw", view=VIEW)
     runs.selectbox(key="worst_versus_codraw").select("humans").run()
     assert not runs.exception
     table = _cases_table(runs)
@@ -78,7 +80,7 @@ def test_against_the_humans_the_largest_shortfall_comes_first_and_the_replay_say
 
 
 def test_a_case_list_without_a_known_run_or_with_an_unknown_case_says_so():
-    runs = open_page("pages/runs.py", corpus="codraw")
+    runs = open_page("pages/runs.py", corpus="codraw", view=VIEW)
     params = _step_link(runs)
     alone = open_page("pages/replay.py", **{**params, "run": "no-such-run"})
     assert any("choose the run the cases were ranked for" in c.value for c in alone.caption)

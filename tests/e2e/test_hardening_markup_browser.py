@@ -73,7 +73,10 @@ def test_the_replay_and_runs_pages_fetch_nothing_planted(planted_app, page):
 
     page.goto(f"{server.url}/runs?corpus=codraw")
     wait_for_app(page)
-    page.get_by_text("Slice finder").wait_for()
+    for view in ("Runs × metrics", "Compare two runs", "Worst cases first", "Slice finder"):  # each names the run
+        page.get_by_role("tab", name=view).click()
+        wait_for_app(page)
+    page.get_by_text("Open a slice's dialogs").wait_for()
     page.locator('[data-testid="stSelectbox"]').filter(has_text="Compared with").locator("input").click()
     page.keyboard.type("bold")
     page.keyboard.press("Enter")

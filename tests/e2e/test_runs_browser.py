@@ -42,10 +42,17 @@ def test_a_replay_link_with_a_run_shows_model_human_and_target(demo_app, page, t
 def test_the_runs_page_renders_for_minecraft(demo_app, page):
     page.goto(f"{demo_app.url}/runs?corpus=minecraft")
     wait_for_app(page)
+    page.get_by_text("Holm-corrected across runs").wait_for()  # it opens on the leaderboard
+    assert "Open a slice's dialogs" not in page.inner_text("body")  # the other views are not drawn
+    page.get_by_role("tab", name="Slice finder").click()
     page.get_by_text("Open a slice's dialogs").wait_for()
-    page.locator('[data-testid="stDataFrame"]').nth(3).wait_for()
+    wait_for_app(page)
+    page.locator('[data-testid="stDataFrame"]').nth(1).wait_for()  # the slices and the chosen slice's samples
+    assert "view=Slice+finder" in page.url or "view=Slice%20finder" in page.url  # the view is a link
+    page.get_by_role("tab", name="Compare two runs").click()
+    page.get_by_text("paired bootstrap interval").first.wait_for()
     body = page.inner_text("body")
-    assert "Runs × metrics" in body and "Slice finder" in body and "paired bootstrap interval" in body
+    assert "Runs × metrics" in body and "Slice finder" in body
     assert page.locator('[data-testid="stException"]').count() == 0
 
 
@@ -75,7 +82,7 @@ def test_a_run_uploaded_in_the_browser_is_scored_and_listed(demo_app, page, tmp_
 
 
 def test_the_slice_to_open_keeps_its_label_and_its_dialogs_when_the_comparison_changes(demo_app, page):
-    page.goto(f"{demo_app.url}/runs?corpus=codraw")
+    page.goto(f"{demo_app.url}/runs?corpus=codraw&view=Slice+finder")
     wait_for_app(page)
     picker = page.locator('[data-testid="stSelectbox"]').filter(has_text="Open a slice's dialogs")
     picker.wait_for()

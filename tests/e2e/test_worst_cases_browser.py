@@ -22,6 +22,7 @@ def _case_line(page, number: int):
 def test_stepping_from_the_runs_page_through_the_worst_cases_in_the_replay(demo_app, page):
     page.goto(f"{demo_app.url}/runs?corpus=codraw")
     wait_for_app(page)
+    page.get_by_role("tab", name="Worst cases first").click()
     link = page.get_by_role("link", name="Step through these in the Replay")
     link.wait_for()
     pages_before = len(page.context.pages)
