@@ -20,6 +20,12 @@ of the click arrived (its last is the end of the script run), the browser's part
 (layout, image decoding, charts), the main thread's long tasks, and the KB the server sent; medians per
 scenario in the table and the JSON (``split``).
 
+Beside each scenario, the same page's Streamlit elements alone (``--no-elements`` to skip): the kinds found on
+the page once it is open, each as often as the page has it (``COUNT_KINDS``), on a page of
+``benchmarks/element_page.py`` with a Next button that moves ``turn`` and what every element shows (its images
+new at each click), clicked in turn with the rest: what a click costs a page made of those elements and
+nothing else, and the page's click over theirs (``elements_alone``).
+
 A Browse row click: a fresh session opens the Browse page of a corpus, clicks the selection cell of row
 ``i`` (a new dialog each try), and waits until the replay it opens is settled; the floor is a fresh session
 opening the replay of another dialog, in turn with it. Target: p90 ≤ 1.5× the fresh replay's median.
@@ -44,6 +50,7 @@ from typing import Optional
 from urllib.parse import urlencode
 
 from browser import ROOT, CheckoutServer, launch_options, real_corpora_env
+from page_loads import TESTID_KINDS
 
 CLICK_TIMEOUT_MS = 60_000
 LOST_CLICK_MS = 5_000  # no script run started this long after a click: Streamlit did not take it
@@ -186,6 +193,30 @@ def scenarios(chosen: dict[str, dict]) -> list[dict]:
     return out
 
 
+# The page's Streamlit elements by kind, each as often as it is on the page (``page_loads.TESTID_KINDS``), for
+# the same elements alone on a page of ``element_page.py``. What element_page draws inside a kind is taken off
+# its count (a column and an expander hold a markdown each there, a form a text input), so the elements alone
+# are never more than the page's.
+COUNT_KINDS = """(kinds) => {
+  const counts = {};
+  for (const e of document.querySelectorAll('[data-testid]')) {
+    const kind = kinds[e.dataset.testid];
+    if (kind) counts[kind] = (counts[kind] || 0) + 1;
+  }
+  return counts;
+}"""
+
+
+def elements_query(counts: dict[str, int]) -> str:
+    """``element_page.py``'s ``elements=`` for a page's element counts (``COUNT_KINDS``)."""
+    counts = dict(counts)
+    columns = counts.pop("columns", 0)
+    counts["markdown"] = max(0, counts.get("markdown", 0) - columns - counts.get("expander", 0))
+    counts["text input"] = max(0, counts.get("text input", 0) - counts.get("form", 0))
+    counts["columns"] = columns // 2  # element_page's "columns" is a row of two
+    return ",".join(f"{kind}*{n}" if n > 1 else kind for kind, n in sorted(counts.items()) if n > 0)
+
+
 async def settled(page, timeout: float = 180_000) -> None:
     """Wait until SETTLED holds twice, 150 ms apart (a widget's own rerun may follow the first run)."""
     for _ in range(2):
@@ -287,6 +318,14 @@ SETTLED_REPLAY = """() => location.pathname.endsWith('/replay') && new URLSearch
   && (document.querySelector('h1') || {}).innerText === 'Replay' && (%s)()""" % SETTLED
 
 
+def _ratio(page: list[Optional[float]], elements: list[Optional[float]]) -> Optional[float]:
+    """The median of a page's clicks over the median of its elements' alone."""
+    page_times, element_times = [t for t in page if t is not None], [t for t in elements if t is not None]
+    if not page_times or not element_times:
+        return None
+    return round(statistics.median(page_times) / statistics.median(element_times), 2)
+
+
 def summary(times: list[Optional[float]], floor: float) -> dict:
     ordered = sorted(t for t in times if t is not None)
     if not ordered:
@@ -308,6 +347,8 @@ async def run(args) -> dict:
     if args.baseline_root:
         apps = {"baseline": args.baseline_root.resolve(), **apps}
     servers = {"blank": CheckoutServer(ROOT, "benchmarks/blank_button.py", {}, workdir)}
+    if args.elements:
+        servers["elements"] = CheckoutServer(ROOT, "benchmarks/element_page.py", {}, workdir)
     for label, root in apps.items():
         servers[label] = CheckoutServer(root, "server.py", env, workdir)
     plan = [s for s in scenarios(chosen) if not args.only or any(o in s["name"] for o in args.only)]
@@ -321,6 +362,9 @@ async def run(args) -> dict:
             blank_parts: list[dict] = []
             clicks: dict[str, dict[str, list[float]]] = {label: {} for label in apps}
             parts: dict[str, dict[str, list[dict]]] = {label: {} for label in apps}
+            alone: dict[str, list] = {}  # scenario -> the clicks of its elements alone
+            alone_parts: dict[str, list[dict]] = {}
+            alone_kinds: dict[str, str] = {}
             for scenario in plan:  # none with --only matching no click scenario (e.g. --only browse)
                 print(f"clicking: {scenario['name']}", file=sys.stderr)
                 tabs = {}
@@ -328,13 +372,25 @@ async def run(args) -> dict:
                     url = f"{servers[label].url}/{scenario['path']}?{urlencode(scenario['query'])}"
                     tabs[label] = (await open_tab(browser, url), url)
                     await click(*tabs[label], scenario["param"])  # warm: the page's code and first rerun
+                mine = tabs[list(apps)[-1]][0]
+                if args.elements:  # the same page's elements alone, as many of each kind, clicked in turn
+                    kinds = elements_query(await mine.evaluate(COUNT_KINDS, TESTID_KINDS))
+                    alone_kinds[scenario["name"]] = kinds
+                    url = f"{servers['elements'].url}/?{urlencode({'elements': kinds, 'click': 1})}"
+                    elements_tab = (await open_tab(browser, url), url)
+                    await click(*elements_tab, "turn")
                 for _ in range(args.clicks):  # interleaved: blank, then each app, click by click
                     blank_times.append(await click(blank, servers["blank"].url, None, blank_parts))
                     for label, (page, url) in tabs.items():
                         clicks[label].setdefault(scenario["name"], []).append(
                             await click(page, url, scenario["param"], parts[label].setdefault(scenario["name"], [])))
+                    if args.elements:
+                        alone.setdefault(scenario["name"], []).append(
+                            await click(*elements_tab, "turn", alone_parts.setdefault(scenario["name"], [])))
                 for page, _url in tabs.values():
                     await page.context.close()
+                if args.elements:
+                    await elements_tab[0].context.close()
             floor = statistics.median([t for t in blank_times if t is not None] or [float("nan")])
             results["blank_click"] = summary(blank_times, floor)
             results["clicks"] = {label: {name: summary(times, floor) for name, times in by.items()}
@@ -342,6 +398,11 @@ async def run(args) -> dict:
             results["click_times_s"] = {label: by for label, by in clicks.items()}
             results["blank_split"] = split(blank_parts)
             results["split"] = {label: {name: split(p) for name, p in by.items()} for label, by in parts.items()}
+            if args.elements:
+                results["elements_alone"] = {name: {**summary(times, floor), "elements": alone_kinds[name],
+                                                    "split": split(alone_parts[name]),
+                                                    "page_over_elements": _ratio(clicks[list(apps)[-1]][name], times)}
+                                             for name, times in alone.items()}
             if args.fresh:
                 print("fresh sessions opening a replay …", file=sys.stderr)
                 fresh: dict[str, dict[str, list[float]]] = {label: {} for label in apps}
@@ -408,6 +469,13 @@ def table(results: dict) -> str:
                          f"{s['median_s']:.2f} s ({s['median_ratio']}×), {s['p90_s']:.2f} s ({s['p90_ratio']}×)"
                          + (f", {s['timeouts']} timed out" if s["timeouts"] else ""))
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    if "elements_alone" in results:
+        lines += ["", "| the same page's Streamlit elements alone, clicked | median (× blank), p90 (× blank) | "
+                  "the page over them (medians) | its elements |", "| --- | --- | --- | --- |"]
+        for name, s in results["elements_alone"].items():
+            lines.append(f"| {name} | " + ("–" if not s.get("n") else
+                         f"{s['median_s']:.2f} s ({s['median_ratio']}×), {s['p90_s']:.2f} s ({s['p90_ratio']}×)")
+                         + f" | {s['page_over_elements']}× | {s['elements']} |")
     if "split" in results:
         lines += ["", "| where a click's time goes (medians, ms) | settled | server's first message | its last | "
                   "browser after it | long tasks | sent (KB) |", "| --- |" + " --- |" * 6]
@@ -453,6 +521,8 @@ def main() -> None:
                              "one skips the first parse of the corpora")
     parser.add_argument("--browse", type=int, default=20,
                         help="Browse row clicks (and fresh replays) per corpus and app, for target 4 (0: none)")
+    parser.add_argument("--no-elements", dest="elements", action="store_false",
+                        help="do not click each page's elements alone beside it (element_page.py)")
     parser.add_argument("--only", nargs="*", default=None, help="only scenarios whose name contains one of these")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "clicks.json")
     args = parser.parse_args()

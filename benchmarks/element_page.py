@@ -2,7 +2,9 @@
 title), for ``element_costs.py``: what each kind of element adds to a fresh session's page load.
 
 ``?elements=<name>,<name>,…`` shows several kinds, one of each, under one title: the Streamlit elements a page
-of the app is made of, alone (``page_loads.py`` finds them on the page and compares the two fresh loads).
+of the app is made of, alone (``page_loads.py`` finds them on the page and compares the two fresh loads);
+``<name>*<n>`` shows ``n`` of a kind, and ``&click=1`` puts a Next button first (``clicks.py``: a page's
+elements alone, clicked).
 With ``navigation`` among them the elements are a page of an ``st.navigation`` of two pages, as the app's are."""
 import streamlit as st
 
@@ -63,9 +65,9 @@ def _frame():
     return pd.DataFrame({"split": ["train", "val", "test"], "dialogs": [7989, 1002, 1002]})
 
 
-def _form():
-    with st.form("form"):
-        st.text_input("Label")
+def _form(i: int = 0):
+    with st.form(f"form{i}"):
+        st.text_input("Label", key=f"form_label{i}")
         st.form_submit_button("Save")
 
 
@@ -75,67 +77,105 @@ def _columns():
     right.markdown("right")
 
 
+# Each kind drawn as its copy ``i`` (0, 1, …) of the page: widgets get a key of their own so that a page may hold
+# several, and what a copy shows moves with the page's click count (``_step``), as a replay step's content does.
 ELEMENTS = {
-    "blank": lambda: None,
-    "markdown": lambda: st.markdown("**Scores**\n- one finding (1.23)\n- another finding"),
-    "markdown table": lambda: st.markdown("| split | dialogs |\n| :-- | --: |\n| train | 7,989 |\n| test | 1,002 |"),
-    "html": lambda: st.html("<p><b>a</b> paragraph</p>"),
-    "tabs": lambda: st.tabs(["Summary", "Scores"], key="view", bind="query-params"),
-    "expander": lambda: st.expander("More").markdown("text"),
-    "page link": lambda: st.page_link("https://example.org", label="Browse"),
-    "pills": lambda: st.pills("Splits", ["train", "val", "test"], default=["train"], selection_mode="multi"),
-    "segmented control": lambda: st.segmented_control("Corpus", ["CoDraw", "Minecraft"], default="CoDraw"),
-    "button": lambda: st.button("Next"),
-    "download button": lambda: st.download_button("CSV", "x", type="tertiary"),
-    "metric": lambda: st.metric("Final score", "4.17", "+0.1"),
-    "image": lambda: st.image(_png()),
-    "slider": lambda: st.slider("Round", 1, 10, 3),
-    "toggle": lambda: st.toggle("Show all"),
-    "text input": lambda: st.text_input("Search for"),
-    "selectbox": lambda: st.selectbox("Dialog", ["a", "b", "c"]),
-    "multiselect": lambda: st.multiselect("Splits", ["train", "val", "test"], default=["train"]),
-    "table": lambda: st.table(_frame()),
-    "dataframe": lambda: st.dataframe(_frame()),
-    "code": lambda: st.code("/data/codraw/CoDraw_1_0.json.gz", language=None),
-    "altair chart": _altair,
-    "plotly chart": _plotly,
-    "replay controls": _replay_controls,
-    "native replay controls": _native_replay_controls,
-    "alert": lambda: st.info("No corpus to show."),
-    "columns": _columns,
-    "file uploader": lambda: st.file_uploader("A run file"),
-    "form": _form,
-    "number input": lambda: st.number_input("Round", 1, 10, 3),
-    "radio": lambda: st.radio("Label", ["yes", "no"], horizontal=True),
-    "text area": lambda: st.text_area("Note"),
-    "text": lambda: st.text("plain text"),
-    "progress": lambda: st.progress(0.5),
-    "navigation": lambda: None,  # see below: the elements as a page of an st.navigation
+    "blank": lambda i: None,
+    "markdown": lambda i: st.markdown(f"**Drawer** ({_step() + i}): put the tree on the left, a bit bigger"),
+    "markdown table": lambda i: st.markdown(f"| split | dialogs |\n| :-- | --: |\n| train | {7989 + _step()} |\n| test | 1,002 |"),
+    "html": lambda i: st.html(f"<p><b>a</b> paragraph {_step()}</p>"),
+    "tabs": lambda i: st.tabs(["Summary", "Scores"], key=f"view{i or ''}", bind="query-params" if i == 0 else None),
+    "expander": lambda i: st.expander(f"More {i}").markdown(f"text {_step()}"),
+    "page link": lambda i: st.page_link("https://example.org", label=f"Browse {i}"),
+    "pills": lambda i: st.pills("Splits", ["train", "val", "test"], default=["train"], selection_mode="multi",
+                                key=f"pills{i}"),
+    "segmented control": lambda i: st.segmented_control("Corpus", ["CoDraw", "Minecraft"], default="CoDraw",
+                                                        key=f"segmented{i}"),
+    "button": lambda i: st.button(f"Button {i}", key=f"button{i}"),
+    "download button": lambda i: st.download_button("CSV", "x", type="tertiary", key=f"download{i}"),
+    "metric": lambda i: st.metric("Final score", f"{4.17 + _step() / 100:.2f}", "+0.1"),
+    "image": lambda i: st.image(_png(i), output_format="PNG"),
+    "slider": lambda i: st.slider("Round", 1, 10, 3, key=f"slider{i}"),
+    "toggle": lambda i: st.toggle("Show all", key=f"toggle{i}"),
+    "text input": lambda i: st.text_input("Search for", key=f"text_input{i}"),
+    "selectbox": lambda i: st.selectbox("Dialog", DIALOG_LABELS if i == 0 else ["a", "b", "c"], key=f"selectbox{i}"),
+    "multiselect": lambda i: st.multiselect("Splits", ["train", "val", "test"], default=["train"], key=f"multiselect{i}"),
+    "table": lambda i: st.table(_frame()),
+    "dataframe": lambda i: st.dataframe(_frame(), key=f"dataframe{i}"),
+    "code": lambda i: st.code("/data/codraw/CoDraw_1_0.json.gz", language=None),
+    "altair chart": lambda i: _altair(),
+    "plotly chart": lambda i: _plotly(),
+    "replay controls": lambda i: _replay_controls(),
+    "native replay controls": lambda i: _native_replay_controls(),
+    "alert": lambda i: st.info(f"No corpus to show ({i})."),
+    "columns": lambda i: _columns(),
+    "file uploader": lambda i: st.file_uploader("A run file", key=f"file_uploader{i}"),
+    "form": lambda i: _form(i),
+    "number input": lambda i: st.number_input("Round", 1, 10, 3, key=f"number_input{i}"),
+    "radio": lambda i: st.radio("Label", ["yes", "no"], horizontal=True, key=f"radio{i}"),
+    "text area": lambda i: st.text_area("Note", key=f"text_area{i}"),
+    "text": lambda i: st.text(f"plain text {_step()}"),
+    "progress": lambda i: st.progress(0.5),
+    "navigation": lambda i: None,  # see below: the elements as a page of an st.navigation
 }
 
 
-def _png():
-    from PIL import Image
+def _step() -> int:
+    """How often this session clicked the page's Next button (click mode), else 0."""
+    return st.session_state.get("clicks", 0)
 
-    return Image.new("RGB", (200, 160), "white")
+
+def _png(i: int = 0) -> bytes:
+    """A scene-sized PNG (500 × 400, as a CoDraw canvas) that differs by copy and click: a new one to decode at
+    every step, as a replay step's pictures are."""
+    import io
+
+    from PIL import Image, ImageDraw
+
+    picture = Image.new("RGB", (500, 400), (235, 245, 255))
+    draw = ImageDraw.Draw(picture)
+    for k in range(12):
+        x, y = (37 * k + 53 * _step() + 91 * i) % 460, (71 * k + 29 * _step()) % 360
+        draw.ellipse((x, y, x + 40, y + 40), fill=((40 * k) % 255, (90 + 13 * i) % 255, (160 + 7 * _step()) % 255))
+    out = io.BytesIO()
+    picture.save(out, format="PNG")
+    return out.getvalue()
 
 
 
 def _show(kinds: list[str]) -> None:
     for kind in kinds:
-        ELEMENTS[kind]()
+        name, _, count = kind.partition("*")
+        for i in range(int(count) if count.isdigit() else 1):
+            ELEMENTS[name](i)
 
 
+def _known(kind: str) -> bool:
+    name, _, count = kind.partition("*")
+    return name in ELEMENTS and (not count or count.isdigit())
+
+
+# ``?click=1``: a Next button first, which moves ``turn`` in the URL and what every element shows (the click
+# benchmark's "elements alone" beside each page: its kinds, each as often as the page has it).
+CLICK_MODE = st.query_params.get("click") == "1"
 if "elements" in st.query_params:
-    kinds = [k for k in st.query_params["elements"].split(",") if k in ELEMENTS]
+    kinds = [k for k in st.query_params["elements"].split(",") if _known(k)]
     title = "Elements"
 else:
     element = st.query_params.get("element", "blank")
     kinds, title = [element if element in ELEMENTS else "blank"], element
 
 
+def _next() -> None:
+    st.session_state["clicks"] = _step() + 1
+    st.query_params["turn"] = str(_step() + 1)
+
+
 def _page() -> None:
     st.title(title)
+    if CLICK_MODE:
+        st.button("Next ▶", key="next", on_click=_next)
+        st.caption(f"{_step()} clicks")
     _show(kinds)
 
 
@@ -143,7 +183,7 @@ def _other() -> None:
     st.title("Other")
 
 
-if "navigation" in kinds:
+if any(k.partition("*")[0] == "navigation" for k in kinds):
     st.navigation([st.Page(_page, title="Elements", default=True), st.Page(_other, title="Other")]).run()
 else:
     _page()

@@ -9,6 +9,7 @@ from ui.router import ensure_routed
 from ui.runs import (
     collisions_box,
     comparison_section,
+    keep_view_choices,
     leaderboard_section,
     loaded_runs,
     metrics_section,
@@ -32,6 +33,7 @@ if cached.corpus_ready(corpus):
     if not runs:
         st.info(f"No runs of {CORPUS_TITLES[corpus]} yet: upload one above or set DIALOGUE_RUNS_DIR.")
     else:
+        keep_view_choices(corpus)
         views({
             "Leaderboard": lambda: leaderboard_section(corpus, runs),
             "Runs × metrics": lambda: metrics_section(corpus, runs),

@@ -371,6 +371,23 @@ def uploads_box(name: str) -> None:
             st.rerun()
 
 
+# The widgets of the page's views whose choice a reader makes once (the runs compared, what a slice or a ranking is
+# compared with, the slice opened), each keyed "<prefix>_<corpus>".
+VIEW_CHOICES = ("compare_a", "compare_b", "slice_a", "slice_b", "slice_pick", "worst_run", "worst_versus")
+
+
+def keep_view_choices(name: str) -> None:
+    """Keep the choices made in the Runs page's views while another view is open: only the open view is drawn,
+    and Streamlit forgets the value of a widget on a run that does not draw it (so back on "Compare two runs",
+    Run B would be the default again; AppTest keeps them, so tests/e2e/test_runs_browser.py checks it). Writing a value back to its own key makes it the session's, not the
+    widget's, and the widget takes it when it is drawn again."""
+    state = st.session_state
+    for prefix in VIEW_CHOICES:
+        key = f"{prefix}_{name}"
+        if key in state:
+            state[key] = state[key]
+
+
 def loaded_runs(name: str) -> dict:
     """name -> LoadedRun for every run of the corpus that loads; failures shown as one line each."""
     runs = {}

@@ -101,6 +101,26 @@ def test_the_slice_to_open_keeps_its_label_and_its_dialogs_when_the_comparison_c
     assert page.locator('[data-testid="stException"]').count() == 0
 
 
+def test_a_views_choice_is_kept_while_the_reader_looks_at_another_view(demo_app, page):
+    page.goto(f"{demo_app.url}/runs?corpus=codraw&view=Compare+two+runs")
+    wait_for_app(page)
+    run_b = page.locator('[data-testid="stSelectbox"]').filter(has_text="Run B")
+    run_b.locator("input").click()
+    page.keyboard.type("humans")
+    page.keyboard.press("Enter")
+    page.get_by_text("B: humans").wait_for(timeout=30_000)
+    wait_for_app(page)
+    page.get_by_role("tab", name="Leaderboard").click()
+    page.get_by_text("Holm-corrected across runs").wait_for()
+    wait_for_app(page)
+    page.get_by_role("tab", name="Compare two runs").click()
+    run_b.wait_for()
+    wait_for_app(page)
+    shown = run_b.inner_text().replace("Run B", "").strip() or run_b.locator("input").input_value()
+    assert shown.startswith("humans")  # not the default pair again
+    assert page.get_by_text("B: humans").count() == 1
+
+
 def test_two_runs_side_by_side_follow_the_replay_step(demo_app, page, tmp_path_factory):
     import re
 
