@@ -94,7 +94,7 @@ ELEMENTS = {
     "button": lambda i: st.button(f"Button {i}", key=f"button{i}"),
     "download button": lambda i: st.download_button("CSV", "x", type="tertiary", key=f"download{i}"),
     "metric": lambda i: st.metric("Final score", f"{4.17 + _step() / 100:.2f}", "+0.1"),
-    "image": lambda i: st.image(_png(i), output_format="PNG"),
+    "image": lambda i: st.image(_png(i), output_format="PNG" if CLICK_MODE else "auto"),
     "slider": lambda i: st.slider("Round", 1, 10, 3, key=f"slider{i}"),
     "toggle": lambda i: st.toggle("Show all", key=f"toggle{i}"),
     "text input": lambda i: st.text_input("Search for", key=f"text_input{i}"),
@@ -125,22 +125,39 @@ def _step() -> int:
     return st.session_state.get("clicks", 0)
 
 
-def _png(i: int = 0) -> bytes:
-    """A scene-sized PNG (500 × 400, as a CoDraw canvas) that differs by copy and click: a new one to decode at
-    every step, as a replay step's pictures are."""
+PICTURES = 48  # distinct pictures, drawn once per process: a click shows the next ones
+
+
+@st.cache_resource
+def _pictures() -> list[bytes]:
+    """Scene-sized PNGs (500 × 400, as a CoDraw canvas), each different, encoded once: the app caches a step's
+    pictures as PNG bytes (and draws the next step's while the reader looks), so a click only sends them."""
     import io
 
     from PIL import Image, ImageDraw
 
-    picture = Image.new("RGB", (500, 400), (235, 245, 255))
-    draw = ImageDraw.Draw(picture)
-    for k in range(12):
-        x, y = (37 * k + 53 * _step() + 91 * i) % 460, (71 * k + 29 * _step()) % 360
-        draw.ellipse((x, y, x + 40, y + 40), fill=((40 * k) % 255, (90 + 13 * i) % 255, (160 + 7 * _step()) % 255))
-    out = io.BytesIO()
-    picture.save(out, format="PNG")
-    return out.getvalue()
+    out = []
+    for n in range(PICTURES):
+        picture = Image.new("RGB", (500, 400), (235, 245, 255))
+        draw = ImageDraw.Draw(picture)
+        for k in range(12):
+            x, y = (37 * k + 53 * n) % 460, (71 * k + 29 * n) % 360
+            draw.ellipse((x, y, x + 40, y + 40), fill=((40 * k) % 255, (90 + 13 * n) % 255, (160 + 7 * n) % 255))
+        encoded = io.BytesIO()
+        picture.save(encoded, format="PNG")
+        out.append(encoded.getvalue())
+    return out
 
+
+def _png(i: int = 0):
+    """Copy ``i``'s picture at this click (click mode: a new one to decode at every step, as a replay step's
+    pictures are; they are drawn at the page's first load, before any click is timed), else a small blank one
+    (what page_loads.py has always measured)."""
+    if CLICK_MODE:
+        return _pictures()[(_step() * 7 + i) % PICTURES]
+    from PIL import Image
+
+    return Image.new("RGB", (200, 160), "white")
 
 
 def _show(kinds: list[str]) -> None:
