@@ -159,6 +159,18 @@ def _clicks_on(page: str):
     return read
 
 
+def _elements_alone(r):
+    """Whether target 1 is reachable at all: each page's Streamlit elements alone, clicked (no app code), against
+    the blank click; and what the page adds over them."""
+    alone = r["elements_alone"]
+    lowest = min(alone.items(), key=lambda kv: kv[1].get("median_ratio", float("inf")))
+    over = [a["page_over_elements"] for a in alone.values() if a.get("page_over_elements") is not None]
+    return (f"elements alone {min(a['median_ratio'] for a in alone.values())}–{max(a['median_ratio'] for a in alone.values())}× "
+            f"blank (lowest: {lowest[0]}); the pages over them {min(over)}–{max(over)}×",
+            f"blank click {r['blank_click']['median_s']:.3f} s",
+            all(a["median_ratio"] <= r["target"]["median_ratio"] for a in alone.values()))
+
+
 def _minecraft_click(with_run: bool):
     """Target 2: a Minecraft replay step (with a model run's panel, or without) beside CoDraw's."""
     scenario = "replay + run" if with_run else "replay"
@@ -201,6 +213,7 @@ CHECKS: list[Check] = [
     ("clicks.json", "1. Replay with a model run: click ≤ 1.5× / 3× blank", _clicks_on("replay + run")),
     ("clicks.json", "1. Compare click ≤ 1.5× / 3× blank", _clicks_on("compare")),
     ("clicks.json", "1. Present click ≤ 1.5× / 3× blank", _clicks_on("present")),
+    ("clicks.json", "1. reachable at all: each page's Streamlit elements alone, clicked, ≤ 1.5× blank", _elements_alone),
     ("clicks.json", "2. a Minecraft replay step costs what a CoDraw step costs (≤ 1.25×)", _minecraft_click(False)),
     ("clicks.json", "2. the same with a model run's panel (no WebGL scene)", _minecraft_click(True)),
     ("clicks.json", "4. Browse row → replay settled, p90 ≤ 1.5× a fresh replay", _browse),

@@ -84,7 +84,9 @@ def test_an_existing_codebook_keeps_a_changed_scope_and_a_new_label_across_saves
         page.keyboard.press("ArrowRight")
         _wait_selected(page, column, 0)
     page.keyboard.press("Enter")
-    page.get_by_text("dialog", exact=True).last.click()
+    # the cell's dropdown, once open: by its option's role, not by a text that is elsewhere on the page too (on
+    # a busy machine the text matched before the dropdown opened, and the click started no run)
+    page.get_by_role("option", name="dialog", exact=True).click()
     wait_for_app(page)
     _save(page)
     saved = CodingStore(db).codebook(BOOK)
