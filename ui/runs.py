@@ -379,8 +379,9 @@ VIEW_CHOICES = ("compare_a", "compare_b", "slice_a", "slice_b", "slice_pick", "w
 def keep_view_choices(name: str) -> None:
     """Keep the choices made in the Runs page's views while another view is open: only the open view is drawn,
     and Streamlit forgets the value of a widget on a run that does not draw it (so back on "Compare two runs",
-    Run B would be the default again; AppTest keeps them, so tests/e2e/test_runs_browser.py checks it). Writing a value back to its own key makes it the session's, not the
-    widget's, and the widget takes it when it is drawn again."""
+    Run B would be the default again). Writing a value back to its own key makes it the session's, not the
+    widget's, and the widget takes it when it is drawn again. AppTest keeps such values anyway, so the check
+    is a browser test (tests/e2e/test_runs_browser.py)."""
     state = st.session_state
     for prefix in VIEW_CHOICES:
         key = f"{prefix}_{name}"
