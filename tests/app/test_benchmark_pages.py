@@ -49,3 +49,27 @@ def test_several_kinds_show_together_and_as_a_page_of_a_navigation():
     at.query_params["elements"] = "slider,metric,navigation,no such kind"
     at.run()
     assert not at.exception and at.title[0].value == "Elements" and len(at.slider) == 1 and len(at.metric) == 1
+
+
+def test_kinds_shown_as_often_as_asked_and_a_click_moves_the_step_and_the_pictures():
+    at = AppTest.from_file(str(BENCHMARKS / "element_page.py"), default_timeout=60)
+    at.query_params.update(elements="navigation,slider*3,image*2,form*2,button*2", click="1")
+    at.run()
+    def pictures() -> list[str]:
+        return [image.proto.imgs[0].url for image in at.get("image")]
+
+    assert not at.exception and len(at.slider) == 3 and len(at.get("form")) == 2
+    first = pictures()
+    assert len(set(first)) == 2 and at.caption[0].value == "0 clicks"
+    at.button(key="next").click().run()
+    assert not at.exception and at.caption[0].value == "1 clicks" and at.query_params["turn"]
+    assert len(set(pictures())) == 2 and not set(pictures()) & set(first)  # new pictures at each step
+
+
+def test_the_click_benchmark_counts_a_page_as_its_elements_without_what_element_page_nests():
+    sys.path.insert(0, str(BENCHMARKS))
+    from clicks import elements_query
+
+    # two columns hold two markdowns, a form holds a text input: element_page draws those itself
+    assert elements_query({"columns": 2, "markdown": 5, "form": 1, "text input": 1, "image": 2}) == \
+        "columns,form,image*2,markdown*3"
