@@ -4,6 +4,7 @@ the codebook is opened again after another one."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from data_access.coding import codebook as cb
 from data_access.store import CodingStore
@@ -65,6 +66,26 @@ def _open_cell_editor(page) -> None:
     page.wait_for_function("() => document.activeElement && document.activeElement.matches('textarea.gdg-input')")
 
 
+def _pick_in_open_cell(page, option: str, column: int, row: int) -> None:
+    """Pick ``option`` in the dropdown of the cell being edited, and wait until the grid shows it in that cell.
+    The option is found by its role, not by a text that is elsewhere on the page too. On a busy machine a click
+    on the menu as it opens was now and then not taken (the menu stayed open and no run started): the click is
+    made again while the menu is still open and the cell does not show the option yet, at most three times."""
+    shows = """([testid, option]) => { const grids = document.querySelectorAll('[data-testid="stDataFrame"]');
+      const cell = grids.length && grids[grids.length - 1].querySelector(`[data-testid="${testid}"]`);
+      return !!cell && cell.textContent.trim() === option; }"""
+    choice = page.get_by_role("option", name=option, exact=True)
+    for _ in range(3):
+        choice.click()
+        try:
+            page.wait_for_function(shows, arg=[f"glide-cell-{column}-{row}", option], timeout=10_000)
+            return
+        except PlaywrightTimeout:
+            if not choice.is_visible():
+                raise
+    raise AssertionError(f"the cell never showed {option!r}")
+
+
 def _save(page) -> None:
     page.get_by_role("button", name="Save as new version").click()
     wait_for_app(page)
@@ -84,9 +105,7 @@ def test_an_existing_codebook_keeps_a_changed_scope_and_a_new_label_across_saves
         page.keyboard.press("ArrowRight")
         _wait_selected(page, column, 0)
     page.keyboard.press("Enter")
-    # the cell's dropdown, once open: by its option's role, not by a text that is elsewhere on the page too (on
-    # a busy machine the text matched before the dropdown opened, and the click started no run)
-    page.get_by_role("option", name="dialog", exact=True).click()
+    _pick_in_open_cell(page, "dialog", column=4, row=0)
     wait_for_app(page)
     _save(page)
     saved = CodingStore(db).codebook(BOOK)
