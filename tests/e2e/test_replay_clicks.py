@@ -8,15 +8,11 @@ import re
 import pytest
 
 from .conftest import wait_for_app
-from .test_browser import _demo_dialog, _wait_turn, assert_no_error
+from .test_browser import _canvas_caption, _demo_dialog, _wait_turn, assert_no_error
 
 pytestmark = pytest.mark.e2e
 
 IMAGES = "() => [...document.querySelectorAll('[data-testid=\"stImage\"] img')].map((img) => img.getAttribute('src'))"
-
-
-def _canvas_caption(page) -> str:
-    return page.locator('[data-testid="stImageCaption"]').nth(1).inner_text()
 
 
 def test_next_and_previous_show_each_steps_own_pictures_and_notes(demo_app, page, tmp_path_factory):

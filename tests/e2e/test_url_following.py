@@ -24,15 +24,21 @@ SHOWN_AND_LINKED = """() => {
 }"""
 
 
+def _played_to(page, step: int) -> dict:
+    """Wait until autoplay has shown ``step`` (or later) with the URL at the step shown; what SHOWN_AND_LINKED
+    reads then. The URL is written as the step is drawn: both are read until they agree (a step may fall
+    between the reads)."""
+    page.wait_for_function(f"() => ({SHOWN_AND_LINKED})().shown >= {step}", timeout=60_000)
+    page.wait_for_function(f"() => {{ const s = ({SHOWN_AND_LINKED})(); return s.shown >= {step} && s.linked === s.shown; }}",
+                           timeout=10_000)
+    return page.evaluate(SHOWN_AND_LINKED)
+
+
 def test_autoplay_keeps_the_url_at_the_step_shown_without_a_history_entry_per_step(demo_app, page):
     page.goto(f"{demo_app.url}/present?corpus=gos&speed=0.5&play=1")
     wait_for_app(page)
     entries = page.evaluate("window.history.length")
-    page.wait_for_function(f"() => ({SHOWN_AND_LINKED})().shown >= 5", timeout=60_000)
-    # The URL is written as the step is drawn; read both until they agree (a step may fall between the reads).
-    page.wait_for_function(f"() => {{ const s = ({SHOWN_AND_LINKED})(); return s.shown >= 5 && s.linked === s.shown; }}",
-                           timeout=10_000)
-    state = page.evaluate(SHOWN_AND_LINKED)
+    state = _played_to(page, 5)
     assert state["history"] == entries, state  # each step replaced the entry of the one before
     assert_no_error(page)
 
@@ -87,10 +93,7 @@ def test_autoplay_keeps_the_url_at_the_step_shown_under_a_plain_streamlit_run(pl
     page.get_by_text("Autoplay").click()  # the reader's click: one history entry for it, none per step
     wait_for_app(page)
     entries = page.evaluate("window.history.length")
-    page.wait_for_function(f"() => ({SHOWN_AND_LINKED})().shown >= 6", timeout=60_000)
-    page.wait_for_function(f"() => {{ const s = ({SHOWN_AND_LINKED})(); return s.shown >= 6 && s.linked === s.shown; }}",
-                           timeout=10_000)
-    state = page.evaluate(SHOWN_AND_LINKED)
+    state = _played_to(page, 6)
     assert state["history"] == entries, state  # each step replaced the entry of the one before
     assert "play=1" in page.evaluate("window.location.search")
     assert_no_error(page)
