@@ -20,6 +20,7 @@ import enum
 import logging
 import os
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Optional
@@ -49,15 +50,30 @@ class Role(enum.IntEnum):
 
 
 class Action(enum.Enum):
-    """What a write does, as far as permission goes; the value is the role it needs once signed in."""
+    """What a write does, as far as permission goes; ``needs`` is the role it takes once signed in (and
+    ``owned``: whether it also has to be the writer's own work, unless they are an admin)."""
 
-    WRITE_OWN = Role.CODER  # a note or an annotation attributed to the writer
-    WRITE_GOLD = Role.ADJUDICATOR  # the gold layer (adjudication)
-    MANAGE = Role.ADMIN  # codebooks, coding queues
+    WRITE_OWN = "write own"  # a note or an annotation attributed to the writer
+    WRITE_GOLD = "write gold"  # the gold layer (adjudication)
+    MANAGE = "manage"  # codebooks, coding queues
+    ADD_RUN = "add run"  # a run file uploaded under a name nobody has used
+    CHANGE_RUN = "change run"  # replace or remove an uploaded run file (its uploader's, or an admin's)
+    REPLACE_MODEL_LABELS = "replace model labels"  # import a model's labels over an earlier import (its importer's)
+    RELOAD = "reload"  # empty the server-wide caches that every session shares
 
     @property
     def needs(self) -> Role:
-        return self.value
+        return _NEEDS[self]
+
+    @property
+    def owned(self) -> bool:
+        """Whether the action is on someone's work, which only they (or an admin) may change."""
+        return self in (Action.WRITE_OWN, Action.CHANGE_RUN, Action.REPLACE_MODEL_LABELS)
+
+
+_NEEDS = {Action.WRITE_OWN: Role.CODER, Action.WRITE_GOLD: Role.ADJUDICATOR, Action.MANAGE: Role.ADMIN,
+          Action.ADD_RUN: Role.CODER, Action.CHANGE_RUN: Role.CODER, Action.REPLACE_MODEL_LABELS: Role.CODER,
+          Action.RELOAD: Role.ADMIN}
 
 
 class AccessRefused(PermissionError):
@@ -74,6 +90,8 @@ class Identity:
     email: Optional[str] = None
     subject: Optional[str] = None
     signed_in: bool = False
+    # the e-mail the provider gave without verifying it: shown so the person knows why it is not used
+    unverified_email: Optional[str] = None
 
     @classmethod
     def local(cls, coder: str = "") -> "Identity":
@@ -92,19 +110,33 @@ class Identity:
         """What a change row records as made by: who, and the coder name they wrote as."""
         return f"{self.who} as {self.coder}" if self.coder else self.who
 
+    read_only_reason: Optional[str] = None
+
+    @classmethod
+    def local_read_only(cls, reason: str) -> "Identity":
+        """The local user of a deployment that may not write (served beyond this machine without sign-in)."""
+        return cls(coder="", role=Role.VIEWER, signed_in=False, read_only_reason=reason)
+
     def may(self, action: Action, owner: Optional[str] = None) -> bool:
+        if self.read_only_reason is not None:
+            return False
         if not self.signed_in:
             return True
         if self.role < action.needs:
             return False
-        return action is not Action.WRITE_OWN or owner is None or owner == self.coder
+        if not action.owned or owner is None:
+            return True
+        # Someone else's work: their own only, except that an admin may replace or remove another's run or import.
+        return owner == self.coder or (action is not Action.WRITE_OWN and self.role >= Role.ADMIN)
 
 
 def check(identity: Identity, action: Action, owner: Optional[str] = None, what: str = "this change") -> None:
     """Raise ``AccessRefused`` (and log it) unless ``identity`` may do ``action`` (on ``owner``'s work)."""
     if identity.may(action, owner):
         return
-    if identity.role < action.needs:
+    if identity.read_only_reason is not None:
+        reason = identity.read_only_reason
+    elif identity.role < action.needs:
         reason = f"it needs the {action.needs.label} role; {identity.who} is a {identity.role.label}"
     elif not owner:
         reason = f"it carries no coder name, and {identity.who} codes as {identity.coder!r}"
@@ -151,16 +183,88 @@ class RoleBook:
     default: Role = Role.VIEWER
     source: Optional[str] = None
 
-    def identity(self, email: object, subject: object) -> Identity:
-        """The identity of a signed-in person: listed by e-mail (case-insensitive) first, then by subject."""
+    def identity(self, email: object, subject: object, *, email_verified: object) -> Identity:
+        """The identity of a signed-in person: listed by e-mail (case-insensitive) first, then by subject. The
+        e-mail counts only when the provider says it verified it (``email_verified`` true): anyone may put any
+        address on an account, so an unverified one is neither matched, nor shown, nor a coder name."""
         email = email.strip() if isinstance(email, str) and email.strip() else None
         subject = subject.strip() if isinstance(subject, str) and subject.strip() else None
+        unverified = email if email and not claim_is_true(email_verified) else None
+        if unverified:
+            log.warning("sign-in with the unverified e-mail %r (subject %r): matched by subject only", unverified,
+                        subject)
+            email = None
         person = (self.by_email.get(email.lower()) if email else None) or (self.by_subject.get(subject) if subject else None)
         coder = person.coder if person else (email or subject or "")
         if not coder:
-            raise AccessRefused("Not allowed: the sign-in gave neither an e-mail nor a subject.")
+            raise AccessRefused("Not allowed: the sign-in gave neither a verified e-mail nor a subject.")
+        if person is None and (reason := reserved_name_reason(coder)):
+            raise AccessRefused(f"Not allowed: this account's name cannot be a coder name ({reason}); ask an admin "
+                                "to list it in the roles file with a coder name.")
         return Identity(coder=coder, role=person.role if person else self.default, email=email, subject=subject,
-                        signed_in=True)
+                        signed_in=True, unverified_email=unverified)
+
+    def identity_from_claims(self, claims: Mapping[str, object]) -> Identity:
+        """``identity`` from the provider's claims as Streamlit keeps them (``st.user``)."""
+        return self.identity(claims.get("email"), claims.get("sub"), email_verified=claims.get("email_verified"))
+
+
+def claim_is_true(value: object) -> bool:
+    """An OpenID Connect boolean claim: JSON true (some providers send the string "true")."""
+    return value is True or (isinstance(value, str) and value.strip().lower() == "true")
+
+
+# -- coder names ---------------------------------------------------------------------------------------------
+
+# Names no person codes as: the gold layer's, and the prefix of imported model labels (``model:<name>``).
+GOLD_CODER = "gold"
+MODEL_CODER_PREFIX = "model:"
+_MAX_CODER_NAME = 80
+
+
+def name_skeleton(name: str) -> str:
+    """What a name looks like, for telling apart names a reader would take for one another: compatibility forms
+    folded (full-width, superscript), accents dropped, case folded, and each letter of another script that is
+    drawn like a Latin letter or digit (Cyrillic о, script ɡ) read as that letter (Unicode's confusables,
+    through ``confusable_homoglyphs``); spaces and separators dropped."""
+    from confusable_homoglyphs import confusables
+
+    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name))
+    out = []
+    for char in folded:
+        if unicodedata.combining(char) or unicodedata.category(char) in ("Cf", "Zs", "Pd", "Pc"):
+            continue
+        if not char.isascii():
+            found = confusables.is_confusable(char, preferred_aliases=[], greedy=True)
+            ascii_like = [h["c"] for h in (found or [{}])[0].get("homoglyphs", []) if h["c"].isascii()]
+            char = ascii_like[0] if ascii_like else char
+        out.append(char.casefold())
+    return "".join(out).replace("_", "").replace(" ", "")
+
+
+def reserved_name_reason(name: str) -> Optional[str]:
+    """Why ``name`` cannot be a person's coder name, or None: it reads as the gold layer or as an imported
+    model's labels (also in another case, with look-alike letters or extra spaces), or is over-long."""
+    if len(name) > _MAX_CODER_NAME:
+        return f"more than {_MAX_CODER_NAME} characters"
+    skeleton = name_skeleton(name)
+    if skeleton == name_skeleton(GOLD_CODER):
+        return f"{name!r} reads as the gold layer, which is written by adjudication"
+    if skeleton.startswith(name_skeleton(MODEL_CODER_PREFIX)):
+        return (f"{name!r} reads as an imported model's labels: coder names starting with {MODEL_CODER_PREFIX!r} "
+                "are kept for imported model labels")
+    return None
+
+
+def checked_coder_name(name: object, what: str = "the coder name") -> str:
+    """``name`` with its spaces tidied; ValueError (saying why) for a name no person may code as."""
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"{what} is empty: choose your name (or set DIALOGUE_CODER)")
+    tidy = " ".join(name.split())
+    reason = reserved_name_reason(tidy)
+    if reason:
+        raise ValueError(f"{what} cannot be used: {reason}; choose another")
+    return tidy
 
 
 class RolesFileError(ValueError):
@@ -196,7 +300,7 @@ def read_roles(path: Path | str) -> RoleBook:
         raise RolesFileError(f"{path}: person must be a list of [[person]] tables")
     by_email: dict[str, Person] = {}
     by_subject: dict[str, Person] = {}
-    coders: dict[str, str] = {}
+    skeletons: dict[str, tuple[str, str]] = {}
     for number, entry in enumerate(people, start=1):
         where = f"{path}: person {number}"
         if not isinstance(entry, dict):
@@ -216,10 +320,16 @@ def read_roles(path: Path | str) -> RoleBook:
             raise RolesFileError(f"{where}: role: {exc}") from None
         named: str = entry.get("coder") or email or subject or ""  # email or subject is set (checked above)
         coder = " ".join(named.split())
+        if reason := reserved_name_reason(coder):
+            raise RolesFileError(f"{where}: coder {coder!r} cannot be used: {reason}")
         key = email.strip().lower() if email else f"subject {(subject or '').strip()}"
-        if coders.get(coder, key) != key:
-            raise RolesFileError(f"{where}: coder {coder!r} is already {coders[coder]}'s")
-        coders[coder] = key
+        # Two people whose coder names differ only in case or look-alike letters would read as one in every table.
+        skeleton = name_skeleton(coder)
+        owner, named_so = skeletons.get(skeleton, (key, coder))
+        if owner != key:
+            looks = "is" if named_so == coder else f"reads as {named_so!r},"
+            raise RolesFileError(f"{where}: coder {coder!r} {looks} already {owner}'s")
+        skeletons[skeleton] = (key, coder)
         person = Person(role, coder)
         if email is not None:
             if email.strip().lower() in by_email:

@@ -32,7 +32,7 @@ from typing import Iterable, Optional, Sequence, Union
 
 import pandas as pd
 
-from ..access import Action, Identity, attributed, check
+from ..access import MODEL_CODER_PREFIX, Action, Identity, attributed, check, checked_coder_name
 from ..coding import codebook as cb
 from ..links import Place
 from .acting import acting
@@ -51,7 +51,6 @@ ANNOTATION_FRAME_COLUMNS = ["id", "kind", "corpus", "dialog_id", "round", "turn"
 LAYERS = ("coding", "gold")
 # Coder names of this form are imported model labels (data_access.coding.model_labels): no person codes as one,
 # and an import only ever replaces annotations it wrote itself (their uid starts with MODEL_UID_PREFIX).
-MODEL_CODER_PREFIX = "model:"
 MODEL_UID_PREFIX = "model-import-"
 _SELECT = ("SELECT id, corpus, dialog_id, round, turn, utterance, scope, start_char, end_char, span_text, codebook, "
            "codebook_version, label, referents, coder, layer, comment, created_at, updated_at, deleted_at, "
@@ -72,10 +71,12 @@ class AnnotationConflict(NoteConflict):
     """The annotation changed since the caller read it; nothing was written."""
 
 
-def _coder(value) -> str:
+def _coder(value, imported: bool = False) -> str:
+    """The coder name a row is written under; a person's may not read as the gold layer or a model's labels
+    (``access.checked_coder_name``), which only adjudication and an import (``imported``) write as."""
     if not isinstance(value, str) or not value.strip():
         raise ValueError("every annotation needs a coder: choose your name (or set DIALOGUE_CODER)")
-    return " ".join(value.split())
+    return " ".join(value.split()) if imported else checked_coder_name(value)
 
 
 def _referents(values: Optional[Iterable]) -> list[str]:
@@ -209,7 +210,7 @@ class CodingStore:
         what = f"importing model labels with codebook {codebook.name!r}"
         identity = acting(actor, self.sign_in, what)
         check(identity, Action.WRITE_OWN, what=what)
-        names = [_coder(c) for c in coders]
+        names = [_coder(c, imported=True) for c in coders]
         for name in names:
             if not name.startswith(MODEL_CODER_PREFIX) or not name[len(MODEL_CODER_PREFIX):].strip():
                 raise ValueError(f"a model's coder name is {MODEL_CODER_PREFIX}<name>; got {name!r}")
@@ -233,6 +234,7 @@ class CodingStore:
                 if any(not str(uid).startswith(MODEL_UID_PREFIX) for uid in uids):
                     raise ValueError(f"coder {name!r} has labels with codebook {codebook.name!r} that were not "
                                      "imported (saved by hand): nothing was imported; give the model another name")
+                _check_model_importer(identity, name, old, what)
                 for current in old:
                     self._revision(cur, current, "delete", now)
                     cur.execute("UPDATE annotations SET deleted_at = ?, updated_at = ?, changed_by = ? WHERE id = ?",
@@ -532,6 +534,20 @@ class CodingStore:
                             columns=["queue", "coder", "items", "done"])
 
 
+def _check_model_importer(identity: Identity, model: str, current: list[dict], what: str) -> None:
+    """An import replaces a model's earlier labels only when they are the importer's own (or an admin
+    imports): otherwise any coder could wipe a colleague's import by importing the same model name again."""
+    importers = {_importer(row.get("changed_by")) for row in current}
+    for importer in sorted(i for i in importers if i):
+        check(identity, Action.REPLACE_MODEL_LABELS, owner=importer, what=f"{what} over {model!r}'s labels")
+
+
+def _importer(changed_by: object) -> str:
+    """The coder name in a change row's "<who> as <coder>" (the whole text when it names no coder)."""
+    text = str(changed_by or "")
+    return text.rsplit(" as ", 1)[1] if " as " in text else text
+
+
 def _annotation(row: tuple) -> dict:
     record = dict(zip(_KEYS, row))
     record["referents"] = json.loads(record["referents"])
@@ -556,7 +572,7 @@ def _annotation_row(corpus, dialog_id, *, codebook: cb.Codebook, label: str, cod
         "utterance": None, "start": None, "end": None, "span_text": None,
         "scope": entry.scope, "codebook": codebook.name, "codebook_version": int(codebook.version),
         "label": entry.name, "referents": _referents(referents) if entry.links_referents else [],
-        "coder": _coder(coder), "layer": layer, "comment": comment or "",
+        "coder": _coder(coder, imported=imported), "layer": layer, "comment": comment or "",
     }
     if layer not in LAYERS:
         raise ValueError(f"layer must be one of {', '.join(LAYERS)}; got {layer!r}")

@@ -33,7 +33,7 @@ from typing import BinaryIO, Iterable, Optional, TextIO, Union
 
 import pandas as pd
 
-from ..access import AccessRefused, Action, Identity, attributed, check
+from ..access import AccessRefused, Action, Identity, attributed, check, checked_coder_name
 from ..exports import to_csv_bytes, to_jsonl_bytes
 from ..links import Place
 from ..sources import notes_db_target
@@ -148,7 +148,9 @@ class NotesStore:
         with self.db.write() as conn:
             identity = acting(actor, self.sign_in, what, author)
             check(identity, Action.WRITE_OWN, what=what)
-            row = new_note_row(corpus, dialog_id, text, round, turn, tags, attributed(identity, author, what))
+            written_as = attributed(identity, author, what)
+            row = new_note_row(corpus, dialog_id, text, round, turn, tags,
+                               checked_coder_name(written_as, "the author") if written_as else written_as)
             row["changed_by"] = identity.signature
             return insert_note_row(conn, row)
 
@@ -181,6 +183,8 @@ class NotesStore:
             _note_text(new["text"], new["tags"])
             if author is not _UNCHANGED:
                 new["author"] = (attributed(identity, author, what) if identity.signed_in else author) or None
+                if new["author"] and new["author"] != current["author"]:
+                    new["author"] = checked_coder_name(new["author"], "the author")
             if round is not _UNCHANGED:
                 new["round"] = _optional_step(round, "round")
             if turn is not _UNCHANGED:

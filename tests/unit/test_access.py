@@ -44,29 +44,29 @@ def book(tmp_path):
 
 
 def test_people_are_found_by_email_case_insensitively_then_by_subject(book):
-    alice = book.identity("alice@lab.example", "x")
+    alice = book.identity("alice@lab.example", "x", email_verified=True)
     assert (alice.coder, alice.role, alice.signed_in) == ("alice", Role.ADJUDICATOR, True)
-    bob = book.identity(None, "248289761001")
+    bob = book.identity(None, "248289761001", email_verified=True)
     assert (bob.coder, bob.role) == ("bob", Role.CODER)
-    carol = book.identity("carol@lab.example", None)
+    carol = book.identity("carol@lab.example", None, email_verified=True)
     assert (carol.coder, carol.role) == ("carol@lab.example", Role.ADMIN)  # no coder name: the e-mail
 
 
 def test_anyone_else_who_signs_in_gets_the_default_role(book, tmp_path):
-    stranger = book.identity("eve@elsewhere.example", "eve-sub")
+    stranger = book.identity("eve@elsewhere.example", "eve-sub", email_verified=True)
     assert (stranger.coder, stranger.role) == ("eve@elsewhere.example", Role.VIEWER)
     path = tmp_path / "coders.toml"
     path.write_text('default = "coder"\n', encoding="utf-8")
-    assert read_roles(path).identity(None, "s1").role is Role.CODER
+    assert read_roles(path).identity(None, "s1", email_verified=True).role is Role.CODER
     with pytest.raises(AccessRefused):
-        RoleBook().identity(None, "  ")
+        RoleBook().identity(None, "  ", email_verified=True)
 
 
 def test_each_role_may_what_the_roles_before_it_may(book):
-    viewer = book.identity("eve@elsewhere.example", None)
-    coder = book.identity(None, "248289761001")
-    adjudicator = book.identity("alice@lab.example", None)
-    admin = book.identity("carol@lab.example", None)
+    viewer = book.identity("eve@elsewhere.example", None, email_verified=True)
+    coder = book.identity(None, "248289761001", email_verified=True)
+    adjudicator = book.identity("alice@lab.example", None, email_verified=True)
+    admin = book.identity("carol@lab.example", None, email_verified=True)
     table = {who.role: [who.may(Action.WRITE_OWN, who.coder), who.may(Action.WRITE_GOLD), who.may(Action.MANAGE)]
              for who in (viewer, coder, adjudicator, admin)}
     assert table == {Role.VIEWER: [False, False, False], Role.CODER: [True, False, False],
@@ -74,13 +74,13 @@ def test_each_role_may_what_the_roles_before_it_may(book):
 
 
 def test_nobody_signed_in_writes_another_coders_work_and_the_refusal_is_logged(book, caplog):
-    admin = book.identity("carol@lab.example", None)
+    admin = book.identity("carol@lab.example", None, email_verified=True)
     with caplog.at_level(logging.WARNING, logger="dialogue.access"):
         with pytest.raises(AccessRefused, match="belongs to coder 'bob'"):
             check(admin, Action.WRITE_OWN, owner="bob", what="an annotation")
     assert "refused an annotation by carol@lab.example" in caplog.text
     with pytest.raises(AccessRefused, match="needs the adjudicator role; 248289761001 is a coder"):
-        check(book.identity(None, "248289761001"), Action.WRITE_GOLD, what="a gold decision")
+        check(book.identity(None, "248289761001", email_verified=True), Action.WRITE_GOLD, what="a gold decision")
 
 
 def test_the_local_user_may_do_everything_under_any_name():

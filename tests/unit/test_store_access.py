@@ -229,8 +229,8 @@ def test_turning_sign_in_on_keeps_earlier_work_attributed_as_it_was(store_target
     roles_file = tmp_path / "roles.toml"
     roles_file.write_text(ROLES, encoding="utf-8")
     roles = read_roles(roles_file)
-    alice = roles.identity("alice@lab.example", "sub-a")
-    bob = roles.identity("bob@lab.example", "sub-b")
+    alice = roles.identity("alice@lab.example", "sub-a", email_verified=True)
+    bob = roles.identity("bob@lab.example", "sub-b", email_verified=True)
     store = Store(store_target, sign_in=True)
     try:
         assert store.db.schema_version() == schema.SCHEMA_VERSION
