@@ -25,7 +25,7 @@ import threading
 from dataclasses import dataclass
 from typing import Callable, Mapping, Optional
 
-from data_access.budgets import MiB, UPLOAD_SESSION_BYTES, UPLOAD_TOTAL_BYTES
+from data_access.budgets import UPLOAD_SESSION_BYTES, UPLOAD_TOTAL_BYTES, MiB
 from ui.url_state import base_path
 
 _UPLOAD_PATH = re.compile(r"/_stcore/upload_file/([^/]+)/([^/]+)/?")

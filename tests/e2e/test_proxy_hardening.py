@@ -9,15 +9,19 @@ import datetime
 import http.client
 import os
 import ssl
+import tomllib
+from pathlib import Path
 
 import pytest
-
-from data_access.budgets import UPLOAD_REQUEST_BYTES
 
 from .conftest import AppServer, wait_for_app
 from .test_two_servers import NGINX, Proxy
 
 pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+# One upload as Streamlit counts its body: server.maxUploadSize MB and 1 MB of multipart framing.
+UPLOAD_REQUEST_BYTES = (tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())["server"]["maxUploadSize"] + 1) << 20
 
 
 def _self_signed(folder):
