@@ -21,7 +21,7 @@ pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
 # One upload as Streamlit counts its body: server.maxUploadSize MB and 1 MB of multipart framing.
-UPLOAD_REQUEST_BYTES = (tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())["server"]["maxUploadSize"] + 1) << 20
+UPLOAD_REQUEST_BYTES = (tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())["server"].get("maxUploadSize", 200) + 1) << 20
 
 
 def _self_signed(folder):
