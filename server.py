@@ -15,13 +15,27 @@ Every other response passes through untouched (``ui/server_hint.py``, ``tests/un
 It also starts importing the libraries every page needs (pandas, numpy, pyarrow) on a background thread as
 the server starts (``ui/warm_imports.py``), so that the first page after a restart does not wait for them.
 
+A second middleware, ``UploadGuard`` (``ui/upload_guard.py``), bounds what Streamlit's upload endpoint keeps per
+session and in all, and with sign-in configured keeps uploads and ``/media/`` to signed-in people. As it starts,
+the server says who can reach it (``ui/exposure.py``): it listens on localhost unless told otherwise, and says
+loudly when it listens beyond this machine without sign-in.
+
 ``streamlit run app.py`` still works (without any of this); tests of pages use ``app.py`` directly."""
+import sys
+
 import streamlit as st
 from starlette.middleware import Middleware
 
 from ui import warm_imports
+from ui.auth import sign_in_configured
+from ui.exposure import startup_notice
 from ui.server_hint import ServerLocationHint
+from ui.upload_guard import UploadGuard, budgets_from_environment
 
 warm_imports.start()
 
-app = st.App("app.py", middleware=[Middleware(ServerLocationHint)])
+_notice, _warning = startup_notice(str(st.get_option("server.address") or ""), sign_in_configured())
+print(_notice, file=sys.stderr if _warning else sys.stdout, flush=True)
+
+app = st.App("app.py", middleware=[Middleware(ServerLocationHint),
+                                   Middleware(UploadGuard, budgets=budgets_from_environment())])

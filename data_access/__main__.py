@@ -34,11 +34,21 @@ def _naming(path, action, *args, **kwargs):
         raise SourceError(path, describe_unexpected(exc)) from exc
 
 
+def one_line(text: object) -> str:
+    """``text`` with every control character written as its escape (a newline as ``\\n``): a path or message
+    that holds one stays one line on stderr, and shows where the odd character is."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in str(text))
+
+
+def _say(text: object) -> None:
+    print(one_line(text), file=sys.stderr)
+
+
 def _say_cache_notes(*notes) -> None:
     """Say once why something was not cached (the corpus and a run in an unusable cache folder say the same)."""
     note = next((note for note in notes if note), None)
     if note:
-        print(f"note: {note}", file=sys.stderr)
+        _say(f"note: {note}")
 
 
 def _summary(args) -> int:
@@ -70,10 +80,10 @@ def _cache(args) -> int:
     notes: set[Optional[str]] = set()
     for name in args.corpus or CORPUS_NAMES:
         def progress(message, fraction=None, name=name):
-            print(f"{name}: {message}", file=sys.stderr)
+            _say(f"{name}: {message}")
         loaded = load_configured(name, progress=progress)
         if loaded.cache_note and not notes:  # said once, not per corpus
-            print(f"note: {loaded.cache_note}", file=sys.stderr)
+            _say(f"note: {loaded.cache_note}")
         notes.add(loaded.cache_note)
         state = "already cached" if loaded.from_cache else "not cached" if loaded.cache_note else "cached"
         print(f"{name}: {state} ({loaded.source}, {len(loaded.dialogs)} dialogs, {loaded.load_seconds:.1f} s)")
@@ -185,12 +195,12 @@ def main(argv=None) -> int:
     try:
         return args.run(args)
     except SourceError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        _say(f"error: {exc}")
         return 2
     except Exception as exc:  # noqa: BLE001 - the contract is one line, never a traceback
         # each command names the file that failed itself (``_naming``); this is the last resort
         path = getattr(args, "path", None) or getattr(args, "corpus_path", None) or ""
-        print(f"error: {path}: {describe_unexpected(exc)}", file=sys.stderr)
+        _say(f"error: {path}: {describe_unexpected(exc)}")
         return 2
 
 

@@ -72,3 +72,16 @@ MAX_DESCRIPTION = 2000  # characters, of a label's or a codebook's description
 
 # A deep link holds a handful of parameters; more than this is no link of the app's (said, then ignored).
 MAX_LINK_PARAMETERS = 1000
+
+# Streamlit's upload endpoint keeps every uploaded file in the server's memory while its widget holds it, so
+# what uploads may hold is budgeted per session and in all (ui/upload_guard.py; docs/hardening.md, "The upload
+# endpoint"). One request may carry one upload plus Streamlit's multipart framing (1 MB): the proxy's
+# client_max_body_size (deploy/nginx.conf) is this.
+UPLOAD_FRAMING_BYTES = 1 * MiB
+UPLOAD_REQUEST_BYTES = UPLOAD.max_bytes + UPLOAD_FRAMING_BYTES
+# A session has three uploaders (a run on the Runs page, model labels, a codebook), each of which may hold its
+# largest file at once.
+UPLOAD_SESSION_BYTES = UPLOAD.max_bytes + MODEL_LABELS.max_bytes + CODEBOOK.max_bytes + UPLOAD_FRAMING_BYTES
+# Two such sessions at their most: a lab's few uploaders rarely hold large files at the same time, and the server
+# stays within about half a GB of uploads beside its corpora.
+UPLOAD_TOTAL_BYTES = 2 * UPLOAD_SESSION_BYTES

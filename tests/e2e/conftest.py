@@ -32,7 +32,7 @@ def _free_port() -> int:
 class AppServer:
     """One ``streamlit run server.py`` process (the app as ``make run`` serves it) with its own environment."""
 
-    def __init__(self, workdir: Path, extra_env: dict[str, str] | None = None, app_file: str = "server.py",
+    def __init__(self, workdir: Path, extra_env: dict[str, str | None] | None = None, app_file: str = "server.py",
                  port: int | None = None):
         self.port = port or _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -45,6 +45,7 @@ class AppServer:
             "DIALOGUE_NOTES_DB": str(workdir / "notes.sqlite3"),
         })
         env.update(extra_env or {})
+        env = {k: v for k, v in env.items() if v is not None}  # None: the variable left unset
         self.notes_db = Path(env["DIALOGUE_NOTES_DB"])
         base = env.get("STREAMLIT_SERVER_BASE_URL_PATH", "").strip("/")
         prefix = f"/{base}" if base else ""  # served under server.baseUrlPath

@@ -163,3 +163,22 @@ def test_a_signed_in_coder_saves_a_note_as_herself_and_a_viewer_cannot_save(sign
         assert not any(button.is_enabled() for button in bobs.get_by_role("button", name="Save").all())
     finally:
         bobs.context.close()
+
+
+def test_before_sign_in_uploads_and_media_are_refused_and_after_it_they_are_not(signed_app, page):
+    """With sign-in configured, Streamlit's upload endpoint and its media need the signed-in cookie
+    (``ui/upload_guard.py``): the sign-in page's own session may not upload, nor fetch a media file."""
+    from .test_exposure_and_uploads import open_session, put_upload
+
+    session = open_session(page, f"{signed_app.url}/")
+    page.get_by_role("button", name="Sign in").wait_for()
+    refused = put_upload(page, signed_app.url, session, "before", 1024)
+    assert refused.status == 403 and "sign in first" in refused.text()
+    media = page.request.get(f"{signed_app.url}/media/0123456789abcdef.png", fail_on_status_code=False)
+    assert media.status == 403
+
+    sign_in(page, signed_app.url, "alice-sub")
+    session = open_session(page, f"{signed_app.url}/")
+    assert put_upload(page, signed_app.url, session, "after", 1024).status == 204
+    # past the guard, Streamlit itself answers: no such media file
+    assert page.request.get(f"{signed_app.url}/media/0123456789abcdef.png", fail_on_status_code=False).status == 404

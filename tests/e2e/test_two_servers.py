@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -25,6 +26,9 @@ ROOT = Path(__file__).resolve().parents[2]
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 
 
+_UNVERIFIED = ssl._create_unverified_context()  # a test's self-signed certificate
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -34,15 +38,18 @@ def _free_port() -> int:
 class Proxy:
     """nginx with the project's own configuration, its placeholders filled in for these servers."""
 
-    def __init__(self, prefix: Path, upstreams: list[int]):
+    def __init__(self, prefix: Path, upstreams: list[int], tls: tuple[Path, Path] | None = None):
         self.prefix = prefix
         self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.url = f"{'https' if tls else 'http'}://127.0.0.1:{self.port}"
+        listen = f"127.0.0.1:{self.port}"
+        if tls:  # the certificate lines docs/deployment.md has a lab add after "listen 443 ssl"
+            listen += f" ssl;\n        ssl_certificate {tls[0]};\n        ssl_certificate_key {tls[1]}"
         for folder in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
             (prefix / folder).mkdir(parents=True, exist_ok=True)
         servers = "\n".join(f"        server 127.0.0.1:{port} max_fails=1 fail_timeout=30s;" for port in upstreams)
         text = (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8").format(
-            user_line="user root;" if os.geteuid() == 0 else "", prefix=prefix, servers=servers, listen=f"127.0.0.1:{self.port}")
+            user_line="user root;" if os.geteuid() == 0 else "", prefix=prefix, servers=servers, listen=listen)
         # which server answered each request, for the test to see where a browser went
         text = text.replace(f"access_log {prefix}/access.log;",
                             "log_format routed '$upstream_addr|$request_uri';\n"
@@ -56,7 +63,7 @@ class Proxy:
         deadline = time.monotonic() + 20
         while True:
             try:
-                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2):
+                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2, context=_UNVERIFIED):
                     return
             except OSError:
                 if self.process.poll() is not None or time.monotonic() > deadline:
