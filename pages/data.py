@@ -2,6 +2,7 @@
 import pandas as pd
 import streamlit as st
 
+from ui import auth
 from ui.cached import CORPUS_NAMES, CORPUS_TITLES, LoadFailure, corpus, reload_all
 from ui.corpus_views import views
 from ui.glossary import glossary_markdown, markdown_table
@@ -25,8 +26,9 @@ st.title("Data sources")
 st.caption("Point a corpus at your own copy by setting its environment variable before `make run`; "
            "unset, the built-in demo corpus is used. Parsed frames are cached as Parquet in "
            f"`{cache_dir()}`; notes are stored in `{notes_db_display()}`.")
-if st.button("↻ Reload all corpora", help="Read changed files again (the Parquet cache notices what changed)"):
-    reload_all()
+if auth.allowed(auth.Action.RELOAD, "reloading every corpus") and st.button(
+        "↻ Reload all corpora", help="Read changed files again (the Parquet cache notices what changed)"):
+    reload_all(auth.writer())
 
 loaded = {name: corpus(name) for name in CORPUS_NAMES}
 counts = loaded_counts({name: result for name, result in loaded.items() if not isinstance(result, LoadFailure)})

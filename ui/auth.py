@@ -1,10 +1,11 @@
 """Sign-in: Streamlit's own ``st.login`` (OpenID Connect, configured by an ``[auth]`` table in
 ``.streamlit/secrets.toml``) and the identity every page writes as.
 
-Without an ``[auth]`` table nothing changes: one local user, every role, the coder name chosen in the session.
-With one, ``app.py`` asks for sign-in before any page, the sidebar names the signed-in person and their role,
+Without an ``[auth]`` table: one local user, every role, the coder name chosen in the session, while the server
+listens on this machine only; served to other machines without sign-in, nobody writes (``identity``). With one, ``app.py`` asks for sign-in before any page, the sidebar names the signed-in person and their role,
 and ``identity()`` is what the store checks each write against (``data_access.access``); the role comes from
-the roles file (``DIALOGUE_ROLES``).
+the roles file (``DIALOGUE_ROLES``), matched on verified claims only (``RoleBook.identity_from_claims``).
+Signing out ends the sign-in on the server too (``sign_out``; ``data_access.store.SignOuts``).
 
 Pages ask ``allowed(action, doing)`` before drawing a write control: it says (a caption) why the control is
 read only when the identity may not use it, and ``coding_as(...)`` replaces the free-text coder box once
@@ -13,13 +14,16 @@ signed in. Tests stand in for a signed-in person by patching ``sign_in_configure
 """
 from __future__ import annotations
 
+# Action and AccessRefused are re-exported for the pages (which import ui, not data_access).
+import os
 from typing import Optional
 
 import streamlit as st
 
-# Action and AccessRefused are re-exported for the pages (which import ui, not data_access).
-from data_access.access import AccessRefused, Action, Identity, RoleBook, RolesFileError, configured_roles
+from data_access.access import AccessRefused, Action, Identity, Role, RoleBook, RolesFileError, configured_roles
+from data_access.store import StoreError
 
+from .exposure import served_beyond_localhost
 from .widgets import md_escape
 
 __all__ = ["AccessRefused", "Action", "allowed", "coding_as", "identity", "require_sign_in", "roles",
@@ -41,30 +45,62 @@ def _roles(_marker: str) -> RoleBook:
 
 def roles() -> RoleBook:
     """The roles file, read once per server (its path is the key, so a changed DIALOGUE_ROLES reads again)."""
-    import os
-
     from data_access.access import ROLES_VARIABLE
 
     return _roles(os.environ.get(ROLES_VARIABLE, ""))
 
 
+def _claims() -> dict:
+    """The provider's claims of this session's sign-in, as Streamlit keeps them."""
+    return {key: st.user.get(key) for key in st.user.keys()}
+
+
+def _sign_in_ended(claims: dict) -> Optional[bool]:
+    """Whether this sign-in was ended by signing out (``data_access.store.SignOuts``); None when the store
+    that keeps that cannot be read."""
+    from ui.store import shared_store
+
+    try:
+        return shared_store().sign_outs.ended(claims)
+    except StoreError:
+        return None
+
+
 def signed_in_identity() -> Optional[Identity]:
-    """The signed-in person's identity, or None when nobody is signed in (or sign-in is not configured)."""
+    """The signed-in person's identity, or None when nobody is signed in (or sign-in is not configured), or
+    when this sign-in was ended by signing out (a cookie copied before then). While the store that knows the
+    ended sign-ins cannot be read, a viewer: nothing is written on the word of a cookie that may be ended."""
     if not sign_in_configured() or not st.user.is_logged_in:
         return None
-    return roles().identity(st.user.get("email"), st.user.get("sub"))
+    claims = _claims()
+    person = roles().identity_from_claims(claims)
+    ended = _sign_in_ended(claims)
+    if ended:
+        return None
+    if ended is None:
+        return Identity(coder=person.coder, role=Role.VIEWER, email=person.email, subject=person.subject,
+                        signed_in=True, unverified_email=person.unverified_email)
+    return person
+
+
+# Set to 1 to let the local user write on a server reachable from other machines without sign-in (a demo on a
+# trusted network); docs/deployment.md, "Who can reach the app".
+OPEN_WRITES_VARIABLE = "DIALOGUE_WRITES_WITHOUT_SIGN_IN"
 
 
 def identity(local_coder: str = "") -> Identity:
     """Who this session writes as: the signed-in person, else (no sign-in configured) the local user coding as
-    ``local_coder``. With sign-in configured but nobody signed in, a viewer who cannot write."""
+    ``local_coder``. With sign-in configured but nobody signed in, a viewer who cannot write. Without sign-in on
+    a server reachable from other machines, nobody may write (every visitor would be the local user)."""
     person = signed_in_identity()
     if person is not None:
         return person
     if sign_in_configured():
-        from data_access.access import Role
-
         return Identity(coder="", role=Role.VIEWER, signed_in=True)
+    if served_beyond_localhost() and os.environ.get(OPEN_WRITES_VARIABLE, "").strip() != "1":
+        return Identity.local_read_only(
+            "this server is reachable from other machines without sign-in, so nothing is written; turn sign-in on "
+            "or listen on localhost (docs/deployment.md)")
     return Identity.local(local_coder)
 
 
@@ -76,12 +112,22 @@ def writer() -> Identity:
     return identity(current_coder())
 
 
-def allowed(action: Action, doing: str, local_coder: str = "", container=None) -> bool:
-    """Whether this session's identity may ``action``; when not, a caption saying why (``doing``: "adding
-    notes", "editing codebooks" ...), so the controls drawn disabled or left out are explained."""
+def allowed(action: Action, doing: str, local_coder: str = "", container=None, owner: Optional[str] = None) -> bool:
+    """Whether this session's identity may ``action`` (on ``owner``'s work); when not, a caption saying why
+    (``doing``: "adding notes", "editing codebooks" ...), so the controls drawn disabled or left out are
+    explained."""
     person = identity(local_coder)
-    if person.may(action):
+    if person.may(action, owner):
         return True
+    if person.read_only_reason:
+        reason = person.read_only_reason
+        (container or st).caption(f"Read only: {md_escape(reason)}.")
+        return False
+    if person.role >= action.needs:
+        reason = f"it is {owner or 'nobody'}'s, and {person.who} codes as {person.coder}"
+        (container or st).caption(f"Read only: {md_escape(doing)} is for its owner or an admin; "
+                                  f"{md_escape(reason)}.")
+        return False
     reason = f"{person.who} is a {person.role.label}" if person.coder else "nobody is signed in"
     (container or st).caption(f"Read only: {md_escape(doing)} needs the {action.needs.label} role, and "
                               f"{md_escape(reason)}.")
@@ -101,7 +147,7 @@ def require_sign_in() -> None:
     button; a roles file that cannot be read stops every page with its message. The sidebar says who is
     signed in (or that this is the local user)."""
     if not sign_in_configured():
-        st.sidebar.caption("Local user: sign-in is not configured (docs/deployment.md).")
+        local_user_notice()
         return
     try:
         person = signed_in_identity()
@@ -114,4 +160,27 @@ def require_sign_in() -> None:
         st.button("Sign in", on_click=st.login, type="primary")
         st.stop()
     st.sidebar.caption(f"Signed in as {md_escape(person.who)} ({person.role.label})")
-    st.sidebar.button("Sign out", on_click=st.logout, key="sign_out")
+    if person.unverified_email:
+        st.sidebar.caption(f"Your provider did not verify the e-mail {md_escape(person.unverified_email)}, so it is "
+                           "not used: you are known by your account's subject.")
+    st.sidebar.button("Sign out", on_click=sign_out, key="sign_out")
+
+
+def sign_out() -> None:
+    """End this sign-in on the server (a copy of its cookie no longer signs anyone in), then in the browser."""
+    from ui.store import shared_store
+
+    try:
+        shared_store().sign_outs.end(_claims())
+    except StoreError:
+        pass  # the browser still signs out; the sidebar of a copied cookie's session then reads as a viewer
+    st.logout()
+
+
+def local_user_notice() -> None:
+    """The sidebar's word on the local user (no sign-in), and why nothing is written when that is so."""
+    person = identity()
+    if person.read_only_reason:
+        st.sidebar.warning(f"Read only: {md_escape(person.read_only_reason)}.", icon=":material/lock:")
+    else:
+        st.sidebar.caption("Local user: sign-in is not configured (docs/deployment.md).")

@@ -17,6 +17,7 @@ from typing import Any, Callable, Optional
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from data_access.access import Action, Identity, check
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES, LoadedCorpus, SourceError, describe_unexpected
 from data_access.corpora import is_cached, load_source
 from data_access.sources import Source, configured_source
@@ -163,8 +164,10 @@ def _say_once(note: str) -> None:
         st.warning(md_escape(note), icon="ℹ️")
 
 
-def reload_all() -> None:
-    """Forget every loaded corpus so that changed files are read again."""
+def reload_all(actor: Identity) -> None:
+    """Forget every loaded corpus so that changed files are read again: for every session of the server, so
+    only an admin (or the local user) may (``AccessRefused`` otherwise, logged)."""
+    check(actor, Action.RELOAD, what="reloading every corpus (the caches every session shares)")
     _prepared.clear()
     _load.clear()
     st.cache_data.clear()

@@ -19,7 +19,7 @@ from data_access.contract import RunStepView
 from data_access.corpora import cached_summary_if_any, corpus_module
 from data_access.links import parse_positive_int, replay_link
 from data_access.runs import RUNS_VARIABLE, analysis, save_upload, views
-from ui import cached
+from ui import auth, cached
 from ui.replay_prefetch import neighbours, prefetch
 from ui.share import latex_table_download
 from ui.url_state import linked, publish, remember_link, served
@@ -319,6 +319,9 @@ SIDE_BY_SIDE_PANELS = {views.CodrawRunView: _codraw_side_by_side, views.Minecraf
 # ------------------------------------------------------------------------------------------- runs page
 
 def upload_box(name: str) -> None:
+    """The uploader of run files, for those who may add runs (a caption says why not to the others)."""
+    if not auth.allowed(auth.Action.ADD_RUN, "uploading runs"):
+        return
     uploaded = st.file_uploader(f"Add a run of {CORPUS_TITLES[name]} (formats: docs/formats.md)",
                                 type=["jsonl", "json", "gz", "txt"], key=f"upload_{name}")
     if uploaded is None:
@@ -334,7 +337,10 @@ def upload_box(name: str) -> None:
     taken = {run for run, key in cached.run_keys(name).items() if Path(key.file).resolve().parent != uploads}
     earlier = replaces_upload(name, uploaded.name)
     try:
-        path = save_upload(name, uploaded.name, uploaded.getvalue(), taken=taken)
+        path = save_upload(name, uploaded.name, uploaded.getvalue(), actor=auth.writer(), taken=taken)
+    except auth.AccessRefused as exc:  # its message says who, what and why ("Not allowed: …")
+        st.error(md_escape(str(exc)))
+        return
     except (ValueError, OSError) as exc:
         st.error(md_escape(f"Not saved: {exc}"))
         return
@@ -353,18 +359,28 @@ def collisions_box(name: str) -> None:
 
 
 def uploads_box(name: str) -> None:
-    """The runs uploaded in the browser, each with a button that removes it (a run that fails to load too)."""
-    from data_access.runs import folder_runs, remove_upload, upload_dir
+    """The runs uploaded in the browser; each that this session may remove (its own, or any for an admin) has
+    a button that removes it (a run that fails to load too)."""
+    from data_access.runs import folder_runs, remove_upload, upload_dir, upload_owner
 
     uploads = folder_runs(upload_dir(name))
     if not uploads:
         return
+    person = auth.writer()
     row = st.container(horizontal=True, gap="small", vertical_alignment="center")
     row.caption("Uploaded:")
     for run in uploads:
+        owner = upload_owner(name, run) or ""
+        if not person.may(auth.Action.CHANGE_RUN, owner):
+            row.caption(md_escape(run) + (f" ({md_escape(owner)}'s)" if owner else ""))
+            continue
         if row.button(md_escape(run), icon=":material/delete:", key=f"remove_upload_{name}_{run}",
                       help=f"Remove the uploaded run {md_escape(run)}"):
-            remove_upload(name, run)
+            try:
+                remove_upload(name, run, actor=person)
+            except auth.AccessRefused as exc:
+                st.error(md_escape(str(exc)))
+                return
             cached.forget_run_keys(name)
             for key in [k for k in st.session_state if str(k).startswith(f"uploaded_{name}_")]:
                 del st.session_state[key]  # the same file may then be uploaded again

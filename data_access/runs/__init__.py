@@ -35,9 +35,11 @@ from .common import RUN_SCHEMA_VERSION, RUN_SUFFIXES, run_name
 if TYPE_CHECKING:
     import pandas as pd
 
+    from ..access import Identity
     from ..contract import RunScoring
 
-RUNS_VARIABLE = "DIALOGUE_RUNS_DIR"  # runs of corpus <name> are read from its sub-folder <name>/
+RUNS_VARIABLE = "DIALOGUE_RUNS_DIR"
+SIDECAR_SUFFIX = ".meta.json"  # ``<run>.meta.json`` describes the run beside it (runs.leaderboard reads it)  # runs of corpus <name> are read from its sub-folder <name>/
 
 
 @dataclass
@@ -246,7 +248,8 @@ def runs_dir() -> Optional[Path]:
 
 def is_run_file(path: Path) -> bool:
     name = path.name.lower()
-    return path.is_file() and not name.startswith(".") and any(name.endswith(s) for s in RUN_SUFFIXES)
+    return (path.is_file() and not name.startswith(".") and not name.endswith(SIDECAR_SUFFIX)
+            and any(name.endswith(s) for s in RUN_SUFFIXES))
 
 
 def folder_runs(folder: Path, collisions: Optional[list[str]] = None) -> dict[str, Path]:
@@ -275,19 +278,25 @@ def upload_dir(corpus: str, cache_root: Optional[Path] = None) -> Path:
 
 def upload_file_name(file_name: str) -> str:
     """The name an uploaded file is kept under: its base name with anything but letters, digits, ``.``, ``_``
-    and ``-`` made ``_``; ValueError when it is no run file name."""
+    and ``-`` made ``_``; ValueError when it is no run file name, or a run's sidecar (``<run>.meta.json``)."""
     name = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(file_name).name).strip("._") or "run"
     if not any(name.lower().endswith(s) for s in RUN_SUFFIXES):
         raise ValueError(f"{file_name}: a run file ends in {', '.join(RUN_SUFFIXES)}")
+    if name.lower().endswith(SIDECAR_SUFFIX):
+        raise ValueError(f"{file_name}: a run's description ({SIDECAR_SUFFIX}) is not uploaded in the browser; it "
+                         "lies beside a configured run file (docs/formats.md)")
     return name
 
 
-def save_upload(corpus: str, file_name: str, data: bytes, cache_root: Optional[Path] = None,
+def save_upload(corpus: str, file_name: str, data: bytes, *, actor: "Identity", cache_root: Optional[Path] = None,
                 taken: Iterable[str] = ()) -> Path:
-    """Keep an uploaded run file under its (sanitised) name; returns its path. ValueError for a bad name, for
-    more bytes than an upload may have (``budgets.UPLOAD``) and for a run name in ``taken`` (the demo and
-    configured runs: an upload never hides one, nor is hidden by one). An earlier upload of the same run name
-    (any suffix) is replaced; ``replaces_upload`` says beforehand whether one will be."""
+    """Keep an uploaded run file under its (sanitised) name for ``actor``; returns its path. ValueError for a
+    bad name (a sidecar ``*.meta.json`` included: it would describe someone else's run), for more bytes than
+    an upload may have (``budgets.UPLOAD``) and for a run name in ``taken`` (the demo and configured runs: an
+    upload never hides one, nor is hidden by one). ``AccessRefused`` unless ``actor`` may add a run, or, when
+    an earlier upload of the same run name (any suffix) is there, replace it: their own, or an admin.
+    ``replaces_upload`` says beforehand whether one will be replaced."""
+    from ..access import Action, check
     from ..budgets import UPLOAD
 
     name = upload_file_name(file_name)
@@ -298,12 +307,51 @@ def save_upload(corpus: str, file_name: str, data: bytes, cache_root: Optional[P
         raise ValueError(f"{file_name}: a run named “{stem}” already exists (a demo or configured run); rename the "
                          "file before uploading it")
     folder = upload_dir(corpus, cache_root)
+    earlier = [f for f in folder.iterdir() if is_run_file(f) and run_name(f) == stem] if folder.is_dir() else []
+    if earlier:
+        check(actor, Action.CHANGE_RUN, owner=upload_owner(corpus, stem, cache_root) or "",
+              what=f"replacing the uploaded run “{stem}”")
+    else:
+        check(actor, Action.ADD_RUN, what=f"uploading the run “{stem}”")
     folder.mkdir(parents=True, exist_ok=True)
-    for old in [f for f in folder.iterdir() if is_run_file(f) and run_name(f) == stem and f.name != name]:
-        old.unlink(missing_ok=True)  # x.json uploaded again as x.jsonl: one run of that name, the new one
     path = folder / name
-    path.write_bytes(data)
+    tmp = folder / f".{name}.{os.getpid()}.{threading.get_ident()}.part"
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)  # never half a run under its name, whatever stops the write
+    finally:
+        tmp.unlink(missing_ok=True)
+    for old in earlier:
+        if old.name != name:
+            old.unlink(missing_ok=True)  # x.json uploaded again as x.jsonl: one run of that name, the new one
+    _write_owner(_owners_dir(corpus, cache_root), stem, actor)
     return path
+
+
+def _owners_dir(corpus: str, cache_root: Optional[Path]) -> Path:
+    """Who uploaded each run of ``corpus``: beside the corpora's upload folders, in a hidden one of its own."""
+    return upload_dir(corpus, cache_root).parent / ".owners" / corpus
+
+
+def _write_owner(owners: Path, stem: str, actor: "Identity") -> None:
+    owners.mkdir(parents=True, exist_ok=True)
+    record = owners / f"{stem}.json"
+    tmp = owners / f".{stem}.{os.getpid()}.{threading.get_ident()}.part"
+    tmp.write_text(json.dumps({"coder": actor.coder, "who": actor.who, "at": time.time()}), encoding="utf-8")
+    os.replace(tmp, record)
+
+
+def upload_owner(corpus: str, run: str, cache_root: Optional[Path] = None) -> Optional[str]:
+    """The coder name of whoever uploaded ``run`` (the local user's: the name they coded as, maybe ""), or None
+    when nobody is on record (an upload made before uploads had owners: only an admin changes it)."""
+    record = _owners_dir(corpus, cache_root) / f"{run}.json"
+    try:
+        if record.stat().st_size > 4096:  # the app writes a few dozen bytes; anything else is not its record
+            return None
+        coder = json.loads(record.read_text(encoding="utf-8")).get("coder")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return coder if isinstance(coder, str) else None
 
 
 def replaces_upload(corpus: str, file_name: str, cache_root: Optional[Path] = None) -> Optional[str]:
@@ -318,13 +366,19 @@ def replaces_upload(corpus: str, file_name: str, cache_root: Optional[Path] = No
     return next((f.name for f in sorted(folder.iterdir()) if is_run_file(f) and run_name(f) == stem), None)
 
 
-def remove_upload(corpus: str, name: str, cache_root: Optional[Path] = None) -> bool:
+def remove_upload(corpus: str, name: str, *, actor: "Identity", cache_root: Optional[Path] = None) -> bool:
     """Delete the run uploaded in the browser under ``name`` (only an upload, never a configured run file);
-    False when there is no such upload."""
+    False when there is no such upload. ``AccessRefused`` unless it is ``actor``'s own upload or they are an
+    admin."""
+    from ..access import Action, check
+
     file = folder_runs(upload_dir(corpus, cache_root)).get(name)
     if file is None:
         return False
+    check(actor, Action.CHANGE_RUN, owner=upload_owner(corpus, name, cache_root) or "",
+          what=f"removing the uploaded run “{name}”")
     file.unlink(missing_ok=True)
+    (_owners_dir(corpus, cache_root) / f"{name}.json").unlink(missing_ok=True)
     return True
 
 
@@ -363,4 +417,4 @@ def _runs_and_collisions(corpus: str, is_demo: bool, cache_root: Optional[Path])
 
 __all__ = ["LoadedRun", "load_run", "RunFrames", "frame_part", "heavy_frames", "HEAVY_POOL", "summarize", "available_runs", "folder_runs", "run_name", "runs_dir",
            "upload_dir", "save_upload", "remove_upload", "RUNS_VARIABLE", "run_name_collisions", "replaces_upload",
-           "upload_file_name"]
+           "upload_file_name", "upload_owner", "SIDECAR_SUFFIX"]

@@ -57,13 +57,14 @@ from .notes import (
     open_migrated,
 )
 from .redaction import redact, url_secrets
+from .sign_outs import SignOuts
 
 __all__ = [
     "ANNOTATION_FRAME_COLUMNS", "BUSY_TIMEOUT_S", "HISTORY_COLUMNS", "LAYERS", "MODEL_CODER_PREFIX", "MODEL_UID_PREFIX",
     "NOTE_COLUMNS", "NO_DECISION",
     "QUEUE_COLUMNS", "SCHEMA_VERSION", "AnnotationConflict", "AnnotationNotFound", "CodingStore", "Cursor",
     "Database", "EditOutcome", "GoldConflict", "GoldDecision", "GoldUnit", "NoteConflict", "NoteNotFound",
-    "NotesStore", "Store", "StoreError", "StoreUnavailable", "apply_edits", "insert_note_row", "is_postgres_url",
+    "NotesStore", "SignOuts", "Store", "StoreError", "StoreUnavailable", "apply_edits", "insert_note_row", "is_postgres_url",
     "new_note_row", "normalize_tags", "open_database", "open_migrated", "pool_size", "pool_timeout_s", "redact",
     "to_common_form", "url_secrets",
 ]
@@ -80,6 +81,7 @@ class Store:
         self.sign_in = sign_in
         self.notes = NotesStore(self.db, sign_in=sign_in)
         self.coding = CodingStore(self.db, notes=self.notes, sign_in=sign_in)
+        self.sign_outs = SignOuts(self.db)
         self.location = self.db.describe()  # the path, or the URL without its password
 
     def close(self) -> None:

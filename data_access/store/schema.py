@@ -6,6 +6,7 @@ Version 1 is the notes schema of the first release (its SQLite text is unchanged
 Version 3 makes gold hold one decision per unit: ``gold_decisions`` has one row per (codebook, unit), so two
 adjudicators deciding the same unit at once cannot both succeed (``CodingStore.decide_gold``).
 Version 4 records who made each change (``changed_by``), for sign-in and roles (``data_access.access``).
+Version 5 keeps the sign-ins ended by signing out (``sign_outs``).
 """
 from __future__ import annotations
 
@@ -165,5 +166,11 @@ def _v4_changed_by(db: Database) -> list[str]:
     return [f"ALTER TABLE {table} ADD COLUMN changed_by TEXT" for table in tables]
 
 
-MIGRATIONS = [_v1_notes, _v2_coding, _v3_gold_decisions, _v4_changed_by]
+def _v5_ended_sign_ins(db: Database) -> list[str]:
+    """Sign-ins ended by signing out (``SignOuts``): a sign-in cookie copied before its owner signed out is
+    refused afterwards on every server of the deployment. Only a digest of the sign-in is kept."""
+    return ["CREATE TABLE IF NOT EXISTS ended_sign_ins (sign_in TEXT PRIMARY KEY, ended_at TEXT NOT NULL)"]
+
+
+MIGRATIONS = [_v1_notes, _v2_coding, _v3_gold_decisions, _v4_changed_by, _v5_ended_sign_ins]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -94,13 +94,14 @@ def test_an_unknown_name_in_the_link_is_named_and_dropped():
 
 
 def test_five_runs_in_the_link_keep_the_first_four():
+    from data_access.access import Identity
     from data_access.runs import save_upload
     from data_access.runs.demo import demo_runs
 
     baseline = demo_runs("codraw")["baseline"].read_bytes()
     names = ["baseline", "noisy", "copy-a", "copy-b", "copy-c"]
     for name in names[2:]:
-        save_upload("codraw", f"{name}.jsonl", baseline)
+        save_upload("codraw", f"{name}.jsonl", baseline, actor=Identity.local())
     at = open_page(corpus="codraw", dialog=_codraw_dialog(), turn="2", run=",".join(names))
     assert not at.exception
     assert any("at most 4" in w.value for w in at.warning)

@@ -2,6 +2,8 @@
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from data_access.access import Identity
+
 from . import conftest
 
 
@@ -126,7 +128,7 @@ def test_the_data_page_lists_the_demo_runs():
 def test_an_upload_that_cannot_be_scored_says_why_and_can_be_removed():
     from data_access.runs import save_upload, upload_dir
 
-    save_upload("codraw", "broken.jsonl", b"not a run at all\n")
+    save_upload("codraw", "broken.jsonl", b"not a run at all\n", actor=Identity.local())
     at = open_page("pages/runs.py", corpus="codraw")
     assert any("broken" in error.value and "could not be loaded" in error.value for error in at.error)
     [remove] = [button for button in at.button if button.key == "remove_upload_codraw_broken"]

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from data_access import budgets
+from data_access.access import Identity
 from data_access.common import SkippedRecord, SkippedRecords, skipped_report, skipped_total
 from data_access.corpora import demo_path
 from data_access.layers.load import demo_layer_path
@@ -187,7 +188,7 @@ def test_an_upload_past_its_budget_is_refused(tmp_path, monkeypatch):
 
     monkeypatch.setattr(budgets, "UPLOAD", budgets.Budget("upload", "uploaded run file", 10, 10, ""))
     with pytest.raises(ValueError, match="more than an uploaded run may have"):
-        runs.save_upload("gos", "big.jsonl", b"x" * 11, cache_root=tmp_path)
+        runs.save_upload("gos", "big.jsonl", b"x" * 11, cache_root=tmp_path, actor=Identity.local())
     assert not (tmp_path / "uploads" / "gos" / "big.jsonl").exists()
 
 

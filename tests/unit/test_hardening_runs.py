@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from data_access.access import Identity
 from data_access.common import describe_unexpected
 from data_access.corpora import load_path
 from data_access.runs import (
@@ -65,12 +66,12 @@ def test_an_upload_named_like_a_configured_run_is_refused_and_a_reupload_says_it
     monkeypatch.setenv("DIALOGUE_RUNS_DIR", str(tmp_path / "runs"))
     cache = tmp_path / "cache"
     with pytest.raises(ValueError, match="a run named “kept” already exists"):
-        save_upload("codraw", "kept.json", b"{}\n", cache_root=cache, taken={"kept"})
+        save_upload("codraw", "kept.json", b"{}\n", cache_root=cache, taken={"kept"}, actor=Identity.local())
     assert set(available_runs("codraw", False, cache)) == {"kept"}
     assert replaces_upload("codraw", "mine.jsonl", cache) is None
-    save_upload("codraw", "mine.json", b"{}\n", cache_root=cache, taken={"kept"})
+    save_upload("codraw", "mine.json", b"{}\n", cache_root=cache, taken={"kept"}, actor=Identity.local())
     assert replaces_upload("codraw", "mine.jsonl", cache) == "mine.json"
-    path = save_upload("codraw", "mine.jsonl", b"{}\n", cache_root=cache, taken={"kept"})
+    path = save_upload("codraw", "mine.jsonl", b"{}\n", cache_root=cache, taken={"kept"}, actor=Identity.local())
     assert sorted(p.name for p in path.parent.iterdir()) == ["mine.jsonl"]  # one run of that name, the new file
     # a file left in the upload folder under a configured name (e.g. from before) is said, not hidden
     (path.parent / "kept.jsonl").write_text("{}\n")

@@ -6,8 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from data_access.access import (AccessRefused, Identity, Role, RoleBook, RolesFileError, name_skeleton, read_roles,
-                                reserved_name_reason)
+from data_access.access import (
+    AccessRefused,
+    Identity,
+    Role,
+    RoleBook,
+    RolesFileError,
+    name_skeleton,
+    read_roles,
+    reserved_name_reason,
+)
 from data_access.coding import codebook as cb
 from data_access.coding import model_labels as ml
 from data_access.links import Place
@@ -107,6 +115,7 @@ def test_the_store_refuses_a_reserved_name_wherever_a_name_is_set(store):
         for name in ("Gold", "g\u043eld", "Model:x"):
             with pytest.raises(ValueError, match="cannot be used"):
                 attempt(name)
+                pytest.fail(f"{where}: {name!r} was accepted")
     assert store.coding.annotations().empty and store.notes.notes().empty
     note = store.notes.add_note("codraw", "d1", "text", author="ann")
     with pytest.raises(ValueError, match="reads as the gold layer"):

@@ -8,6 +8,7 @@ import math
 
 import pytest
 
+from data_access.access import Identity
 from data_access.codraw.metrics import final_score, original_score
 from data_access.codraw.scenes import parse_scene
 from data_access.common import SourceError
@@ -206,8 +207,8 @@ def test_only_an_upload_can_be_removed(tmp_path, monkeypatch):
     configured.mkdir(parents=True)
     (configured / "kept.jsonl").write_text("{}\n")
     monkeypatch.setenv("DIALOGUE_RUNS_DIR", str(tmp_path / "runs"))
-    save_upload("codraw", "mine.jsonl", b"{}\n", cache_root=tmp_path / "cache")
+    save_upload("codraw", "mine.jsonl", b"{}\n", cache_root=tmp_path / "cache", actor=Identity.local())
     assert set(available_runs("codraw", False, tmp_path / "cache")) == {"kept", "mine"}
-    assert not remove_upload("codraw", "kept", tmp_path / "cache")  # a configured run file is not the app's to delete
-    assert remove_upload("codraw", "mine", tmp_path / "cache") and not remove_upload("codraw", "mine", tmp_path / "cache")
+    assert not remove_upload("codraw", "kept", actor=Identity.local(), cache_root=tmp_path / "cache")  # a configured run file is not the app's to delete
+    assert remove_upload("codraw", "mine", actor=Identity.local(), cache_root=tmp_path / "cache") and not remove_upload("codraw", "mine", actor=Identity.local(), cache_root=tmp_path / "cache")
     assert set(available_runs("codraw", False, tmp_path / "cache")) == {"kept"}
