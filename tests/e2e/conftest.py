@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.system import require
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts"
@@ -75,8 +77,7 @@ class AppServer:
 
 @pytest.fixture(scope="session")
 def browser():
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed (.ci/run installs it with apt)")
+    require("chromium")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
