@@ -6,6 +6,7 @@ import streamlit as st
 
 from ui import auth
 from ui.agreement import (
+    OVERALL_NOTE,
     UNITS_ANYONE,
     adjudicate,
     compare,
@@ -90,7 +91,7 @@ else:
     st.dataframe(statistics_table(stats, len(coders)), hide_index=True, width="stretch")
     latex_table_download(stats.rename(columns={"kappa_low": "cohen_kappa_low", "kappa_high": "cohen_kappa_high"}),
                          "Inter-coder agreement per label (95% percentile-bootstrap intervals).", "agreement_statistics", digits=3)
-    st.caption(f"{units_note} Per label: labelled or not (binary). "
+    st.caption(f"{units_note} {OVERALL_NOTE} "
                "Intervals: percentile bootstrap over units, 500 resamples, seed 0.")
     table = compare.disagreements(chosen, coders, units, assigned)
     compared = bool((stats["units"] > 0).any())

@@ -1,0 +1,46 @@
+"""Issue 39's rough edges of a first walk, at the page level: each test failed on the code before the fix."""
+from __future__ import annotations
+
+import pytest
+
+from data_access.coding import codebook as cb
+from data_access.corpora import load_path
+from data_access.layers.load import demo_layer_path, load_layer
+from data_access.store import CodingStore
+
+from . import conftest
+
+
+@pytest.fixture
+def icr_dialog(isolated_environment):
+    """A demo CoDraw dialog of the demo CR layer with its layer labels per round (``{round: "CR" | "not CR"}``)."""
+    cache = isolated_environment / "cache"
+    layer = load_layer("codraw-icr", load_path("codraw", None, cache_root=cache), demo_layer_path("codraw-icr", cache),
+                       True).annotations
+    per_dialog = layer.groupby("dialog_id")
+    dialog = max(per_dialog.groups, key=lambda d: (per_dialog.get_group(d)["is_cr"].any(), len(per_dialog.get_group(d))))
+    rows = per_dialog.get_group(dialog)
+    return dialog, dict(zip(rows["turn"].astype(int), rows["label"]))
+
+
+def test_a_coder_who_labels_the_layers_not_cr_rounds_no_cr_agrees_with_it_overall(icr_dialog):
+    """Before: the layer's "not CR" rounds counted as "none", so every "no-CR" of the coder was a disagreement and
+    the overall row (57.1%, κ 0.276 in the issue) contradicted the CR row (85.7%, κ 0.696)."""
+    dialog, labels = icr_dialog
+    assert len(labels) >= 3 and "not CR" in labels.values()
+    store = CodingStore()
+    book = store.save_codebook(cb.Codebook("cr", (cb.Label("CR", scope="turn"), cb.Label("no-CR", scope="turn"))))
+    flipped = next(turn for turn, label in labels.items() if label == "not CR")
+    for turn, label in labels.items():
+        mine = "CR" if (label == "CR") != (turn == flipped) else "no-CR"
+        store.add_annotation("codraw", dialog, codebook=book, label=mine, coder="ann", turn=turn)
+    at = conftest.open_page("pages/agreement.py", timeout=180, coder="ann")
+    at.selectbox(key="agreement_layer").select("codraw-icr").run()
+    assert not at.exception
+    table = at.dataframe[0].value.set_index("label")
+    expected = f"{100 * (len(labels) - 1) / len(labels):.1f}%"
+    assert table.loc["(overall)", "units"] == len(labels)
+    assert table.loc["(overall)", "% agreement"] == table.loc["CR", "% agreement"] == expected
+    assert table.loc["(overall)", "Cohen's κ (95% CI)"].split()[0] == table.loc["CR", "Cohen's κ (95% CI)"].split()[0]
+    assert any("each unit's whole set of labels is one value" in c.value for c in at.caption)
+    assert at.selectbox(key="agreement_map_negative").value == "no-CR"  # guessed from the codebook's names
