@@ -1,0 +1,47 @@
+"""Issue 39's rough edges of a first walk, at the lowest level that can fail: each test failed on the code
+before the fix."""
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+
+from data_access.corpora import load_configured
+from data_access.exports.latex import dialog_transcript_zip
+
+from .latex_tools import compile_pdf, pdf_text, squash
+
+
+def _table(data: bytes) -> tuple[str, dict[str, bytes]]:
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    files = {name: archive.read(name) for name in archive.namelist()}
+    return next(v.decode() for k, v in files.items() if k.endswith("-table.tex")), files
+
+
+def test_the_latex_transcript_carries_the_peek_the_scores_and_the_cr_marks(tmp_path):
+    """Before: the transcript held the messages only; the Replay's peek, scores and CR marks were left out."""
+    loaded = load_configured("codraw")
+    dialogs = loaded.dialogs[loaded.dialogs["peek_round"].notna()]
+    dialog = dialogs.iloc[0]
+    peek = int(dialog["peek_round"])
+    rounds = loaded.frames["rounds"]
+    scores = rounds[rounds["dialog_id"] == dialog["dialog_id"]].set_index("round")["score_final"]
+
+    table, _ = _table(dialog_transcript_zip(loaded, dialog["dialog_id"]))
+    assert f"peek before round {peek}" in table and f"final score {dialog['final_score']:.2f}" in table
+    assert table.count("peeked at the drawing before this round") == 1
+    assert all(f"core after this round {score:.2f}" in table for score in scores.dropna())
+
+    cr_round = 2 if peek != 2 else 3
+    table, files = _table(dialog_transcript_zip(loaded, dialog["dialog_id"], cr_rounds=(cr_round,)))
+    assert table.count("clarification request (published CR layer)") == 1
+    assert f"CR in round {cr_round}" in table
+    lines = table.splitlines()
+    note = next(i for i, line in enumerate(lines) if "clarification request" in line)
+    assert re.match(rf"{cr_round} & ", lines[note - 1])  # under the CR round's last line
+    for name, content in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(content)
+    document = tmp_path / next(n for n in files if n.endswith(".tex") and not n.endswith("-table.tex"))
+    text = squash(pdf_text(compile_pdf(document)))
+    assert squash("is a clarification request (published CR layer)") in text and squash(f"peek before round {peek}") in text
