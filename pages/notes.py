@@ -7,7 +7,7 @@ from ui.cached import CORPUS_NAMES, CORPUS_TITLES
 from ui.notes import apply_edits, forget_edits, note_editor_frame, store, table_edits
 from ui.router import ensure_routed
 from ui.store import StoreError, remembered
-from ui.url_state import served_links, url_choice, url_text_input
+from ui.url_state import app_address, served_links, url_choice, url_text_input
 from ui.widgets import md_escape
 
 ensure_routed()
@@ -77,7 +77,9 @@ if "notes_saved" in st.session_state:
 
 # Each file is read from the store when its button is clicked, not on every run.
 downloads = st.container(horizontal=True, gap="small")
-downloads.download_button("⬇ Notes as CSV", lambda: notes.export_csv(**selection), "notes.csv", "text/csv",
-                          on_click="ignore")
-downloads.download_button("⬇ Notes as JSON Lines", lambda: notes.export_jsonl(**selection), "notes.jsonl",
-                          "application/jsonl", on_click="ignore")
+# The files leave the app (e-mail, a spreadsheet): their links carry this server's address.
+address = app_address()
+downloads.download_button("⬇ Notes as CSV", lambda: notes.export_csv(link_base=address, **selection), "notes.csv",
+                          "text/csv", on_click="ignore")
+downloads.download_button("⬇ Notes as JSON Lines", lambda: notes.export_jsonl(link_base=address, **selection),
+                          "notes.jsonl", "application/jsonl", on_click="ignore")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pytest
+from streamlit import config
 
 from data_access.coding import codebook as cb
 from data_access.corpora import load_path
@@ -44,3 +45,27 @@ def test_a_coder_who_labels_the_layers_not_cr_rounds_no_cr_agrees_with_it_overal
     assert table.loc["(overall)", "Cohen's κ (95% CI)"].split()[0] == table.loc["CR", "Cohen's κ (95% CI)"].split()[0]
     assert any("each unit's whole set of labels is one value" in c.value for c in at.caption)
     assert at.selectbox(key="agreement_map_negative").value == "no-CR"  # guessed from the codebook's names
+
+
+def _address_page():
+    import streamlit as st
+
+    from ui.url_state import app_address
+
+    st.markdown(f"address: {app_address()}")
+
+
+@pytest.mark.parametrize("prefix", ["", "dashboard"])
+def test_the_notes_downloads_take_the_address_the_browser_reached_the_server_at(prefix):
+    """The Notes page puts ``app_address()`` before each link of its CSV / JSON Lines downloads."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_address_page, default_timeout=60)
+    at.context = {"url": f"https://lab.example:8443/{prefix + '/' if prefix else ''}notes"}
+    config.set_option("server.baseUrlPath", prefix)
+    try:
+        at.run()
+    finally:
+        config.set_option("server.baseUrlPath", "")
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.markdown[0].value == "address: https://lab.example:8443" + (f"/{prefix}" if prefix else "")

@@ -3,8 +3,11 @@ before the fix."""
 from __future__ import annotations
 
 import io
+import json
 import re
 import zipfile
+
+import pandas as pd
 
 from data_access.corpora import load_configured
 from data_access.exports.latex import dialog_transcript_zip
@@ -45,3 +48,16 @@ def test_the_latex_transcript_carries_the_peek_the_scores_and_the_cr_marks(tmp_p
     document = tmp_path / next(n for n in files if n.endswith(".tex") and not n.endswith("-table.tex"))
     text = squash(pdf_text(compile_pdf(document)))
     assert squash("is a clarification request (published CR layer)") in text and squash(f"peek before round {peek}") in text
+
+
+def test_the_notes_files_carry_links_with_the_servers_address(tmp_path):
+    """Before: ``/replay?…``, which opens nothing from an e-mail or a spreadsheet."""
+    from data_access.store import NotesStore
+
+    store = NotesStore(tmp_path / "notes.sqlite3")
+    store.add_note("gos", "g1", "a note", round=3, turn=2)
+    address = "https://lab.example:8443/dashboard"
+    csv = pd.read_csv(io.BytesIO(store.export_csv(link_base=address)))
+    assert csv["link"].tolist() == [f"{address}/replay?corpus=gos&dialog=g1&round=3&turn=2"]
+    lines = store.export_jsonl(link_base=address + "/").decode().splitlines()
+    assert json.loads(lines[0])["link"] == f"{address}/replay?corpus=gos&dialog=g1&round=3&turn=2"
