@@ -8,6 +8,7 @@ import re
 import zipfile
 
 import pandas as pd
+import pytest
 
 from data_access.corpora import load_configured
 from data_access.exports.latex import dialog_transcript_zip
@@ -61,3 +62,27 @@ def test_the_notes_files_carry_links_with_the_servers_address(tmp_path):
     assert csv["link"].tolist() == [f"{address}/replay?corpus=gos&dialog=g1&round=3&turn=2"]
     lines = store.export_jsonl(link_base=address + "/").decode().splitlines()
     assert json.loads(lines[0])["link"] == f"{address}/replay?corpus=gos&dialog=g1&round=3&turn=2"
+
+
+@pytest.mark.parametrize("corpus", ["codraw", "gos", "minecraft"])
+def test_a_first_loads_progress_text_says_the_number_its_bar_shows_and_ready_only_at_the_end(tmp_path, corpus):
+    """Before: "Read 8 of 8 games" while the bar was still on its way from 1%, and "Done" at 100% while the
+    Parquet cache was still being written (the box still said "Reading…")."""
+    from data_access.corpora import is_cached, load_source
+    from data_access.sources import Source
+
+    source = Source(corpus, None, None)
+    reports = []
+
+    def progress(message, fraction=None):
+        reports.append((message, fraction, is_cached(source, tmp_path)))
+
+    load_source(source, cache_root=tmp_path, progress=progress)
+    fractions = [fraction for _, fraction, _ in reports]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0 and fractions.count(1.0) == 1
+    for message, fraction, _ in reports:  # Streamlit's bar shows int(fraction * 100)
+        assert re.search(rf"\({int(fraction * 100)}%( of the load)?\)$", message), (message, fraction)
+    assert not any(re.match(r"(Done|Ready)\b", message) for message, _, _ in reports[:-1])
+    message, _, written = reports[-1]
+    assert message.startswith("Ready") and written  # the end is said once the cache is written
+    assert "Writing the Parquet cache" in reports[-2][0]
