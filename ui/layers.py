@@ -129,9 +129,10 @@ def codraw_replay_crs(dialog_id: str, turn: int) -> None:
                f" · rounds annotated: {', '.join(map(str, sorted(set(rows['round'].astype(int)))))}.")
 
 
-def codraw_cr_rounds(dialog_id: str) -> tuple[int, ...]:
-    """The rounds of a CoDraw dialog the published CR layer marks as CR (empty when the layer is not loaded)."""
-    if not _ready("codraw-icr"):
+def transcript_marks(corpus: str, dialog_id: str) -> tuple[int, ...]:
+    """The steps of a dialog its corpus's published layer marks for a transcript: CoDraw's CR rounds (empty
+    when the corpus has no such layer or it is not loaded)."""
+    if "codraw-icr" not in corpus_module(corpus).LAYERS or not _ready("codraw-icr"):
         return ()
     rows = cached.layer_derived(analysis.dialog_crs, "codraw-icr", dialog_id)
     if rows is None or rows.empty:

@@ -222,43 +222,16 @@ def transcript_zip(name: str, title: str, lines: Sequence[TranscriptLine], *, st
     return buffer.getvalue()
 
 
-def codraw_round_notes(loaded, dialog_id: str, cr_rounds: Sequence[int] = ()) -> tuple[dict[int, str], str]:
-    """A CoDraw dialog's analysis as the Replay shows it: per round (its number → note) the CR mark of the
-    published layer, the Teller's peek and the drawing's score after the round; and the dialog's summary line."""
-    rounds = loaded.frames["rounds"]
-    rounds = rounds[rounds["dialog_id"] == dialog_id]
-    dialog = loaded.dialogs[loaded.dialogs["dialog_id"] == dialog_id]
-    peek = dialog["peek_round"].iloc[0] if not dialog.empty else None
-    peek = None if peek is None or pd.isna(peek) else int(peek)
-    crs = {int(r) for r in cr_rounds}
-    notes: dict[int, str] = {}
-    for number, score in zip(rounds["round"].astype(int), rounds["score_final"]):
-        parts = []
-        if number == peek:
-            parts.append("the Teller peeked at the drawing before this round")
-        if number in crs:
-            parts.append("the Drawer's message is a clarification request (published CR layer)")
-        if score is not None and not pd.isna(score):
-            parts.append(f"score after this round {float(score):.2f} (paper's final metric, max 5)")
-        if parts:
-            text = "; ".join(parts)
-            notes[number] = text[0].upper() + text[1:] + "."
-    summary = ["peek before round " + str(peek) if peek is not None else "no peek"]
-    if not dialog.empty and not pd.isna(dialog["final_score"].iloc[0]):
-        summary.append(f"final score {float(dialog['final_score'].iloc[0]):.2f}")
-    if cr_rounds:
-        summary.append("CR in round" + ("s " if len(crs) > 1 else " ") + ", ".join(map(str, sorted(crs))))
-    return notes, "; ".join(summary)
-
-
 def dialog_transcript_zip(loaded, dialog_id: str, round: Optional[int] = None, first: int = 1,
-                          last: Optional[int] = None, with_pictures: bool = False, cr_rounds: tuple = ()) -> bytes:
+                          last: Optional[int] = None, with_pictures: bool = False, marked: tuple = ()) -> bytes:
     """Steps ``first``…``last`` of a dialog (a Game Of Sorts round) of a loaded corpus as a transcript .zip,
-    with the state after each step that has a line when ``with_pictures``. A CoDraw transcript carries the
-    analysis the Replay shows: the peek, each round's score and the CR marks of ``cr_rounds`` (the published
-    layer's CR rounds of this dialog, when it is loaded)."""
+    with the state after each step that has a line when ``with_pictures``. A corpus that offers
+    ``transcript_notes`` (CoDraw) adds the analysis its Replay shows under each step and to the caption (the
+    peek, each round's score, and the steps ``marked`` by its published layer, e.g. CoDraw's CR rounds)."""
     from .. import snapshots
     from ..common import CORPUS_TITLES
+    from ..contract import optional
+    from ..corpora import corpus_module
     from .html import STEP_UNITS
 
     n_steps = snapshots.step_count(loaded, dialog_id, round)
@@ -273,8 +246,9 @@ def dialog_transcript_zip(loaded, dialog_id: str, round: Optional[int] = None, f
     span = f"{unit}s {first}--{last}" if (first, last) != (1, n_steps) else f"all {n_steps} {unit}s"
     title = f"{CORPUS_TITLES.get(loaded.corpus, loaded.corpus)}, {dialog_id}{where} ({span})"
     notes = None
-    if loaded.corpus == "codraw":
-        notes, summary = codraw_round_notes(loaded, dialog_id, cr_rounds)
+    notes_of = optional(corpus_module(loaded.corpus), "transcript_notes")
+    if notes_of is not None:
+        notes, summary = notes_of(loaded, dialog_id, marked)
         title += f": {summary}"
     name = f"{loaded.corpus}-{dialog_id}" + (f"-r{round}" if round is not None else "")
     # ``span`` holds an en dash written as LaTeX; the title is escaped, so write the dash as Unicode.

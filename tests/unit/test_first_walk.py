@@ -37,7 +37,7 @@ def test_the_latex_transcript_carries_the_peek_the_scores_and_the_cr_marks(tmp_p
     assert all(f"core after this round {score:.2f}" in table for score in scores.dropna())
 
     cr_round = 2 if peek != 2 else 3
-    table, files = _table(dialog_transcript_zip(loaded, dialog["dialog_id"], cr_rounds=(cr_round,)))
+    table, files = _table(dialog_transcript_zip(loaded, dialog["dialog_id"], marked=(cr_round,)))
     assert table.count("clarification request (published CR layer)") == 1
     assert f"CR in round {cr_round}" in table
     lines = table.splitlines()
