@@ -86,3 +86,19 @@ def test_a_first_loads_progress_text_says_the_number_its_bar_shows_and_ready_onl
     message, _, written = reports[-1]
     assert message.startswith("Ready") and written  # the end is said once the cache is written
     assert "Writing the Parquet cache" in reports[-2][0]
+
+
+def test_keyness_shows_the_bound_of_a_p_that_underflows_not_zero():
+    """Before: a keyness (or collocation) row with G² past ~1,490 showed p = 0."""
+    from data_access.words.stats import chi2_1df_p
+    from ui.words import word_table_html
+
+    g2 = 2000.0
+    assert chi2_1df_p(g2)[0] == 0.0  # what the statistic gives in floating point
+    frame = pd.DataFrame({"rank": [1, 2], "word": ["the", "a"], "g2": [g2, 9.0], "p": [0.0, 0.0031]})
+    cells = re.findall(r'<td class="num">([^<]*)</td>', word_table_html(frame, ["#", "#"], {"g2": ",.1f", "p": ".2g"}, "k"))
+    assert "&lt; 1e-436" in cells and "0.0031" in cells and "0" not in cells
+
+    from data_access.words.stats import p_text
+
+    assert p_text(chi2_1df_p(1420.0)[0], 1420.0) == "< 1e-310"  # a subnormal p (9.5e-311) is a bound too
