@@ -187,6 +187,31 @@ def load_source(
     )
 
 
+NO_PLACE = "—"
+
+
+def shown_places(frame):
+    """``frame`` (columns ``corpus``, ``round``, ``turn``) with its round and step as a reader reads them, as text:
+    where a corpus's replay step is a round (CoDraw, whose notes and codes store the round as the step) the
+    round is the step; a round or step a place has not (a Minecraft game has no rounds, a dialog note no step)
+    is "—", not "None"."""
+    if not {"corpus", "round", "turn"} <= set(frame.columns):
+        return frame
+
+    def text(value) -> str:
+        try:
+            missing = value is None or value != value or str(value) == "<NA>"
+        except (TypeError, ValueError):
+            missing = True
+        return NO_PLACE if missing else str(int(value))
+
+    step_is_round = {name: corpus_module(name).STEP_UNIT == "round" and not corpus_module(name).REPLAY_IN_ROUNDS
+                     for name in set(frame["corpus"]) if isinstance(name, str)}
+    rounds = [turn if step_is_round.get(corpus) else round_
+              for corpus, round_, turn in zip(frame["corpus"], frame["round"], frame["turn"])]
+    return frame.assign(round=[text(v) for v in rounds], turn=[text(v) for v in frame["turn"]])
+
+
 def load_configured(name: str, progress: ProgressCallback = no_progress) -> LoadedCorpus:
     """The corpus the environment points at (or the demo corpus)."""
     return load_source(configured_source(name), progress=progress)

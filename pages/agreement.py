@@ -15,6 +15,7 @@ from ui.agreement import (
     layer_choice,
     linked,
     queue_unit_choice,
+    shown_places,
     statistics_table,
 )
 from ui.agreement import agreement_statistics as ag
@@ -104,7 +105,8 @@ elif table.empty:
     st.caption("None: every item was coded alike.")
 else:
     column_config, row_height = disagreement_layout(table, coders)
-    st.dataframe(linked(table), hide_index=True, width="stretch", column_config=column_config, row_height=row_height)
+    st.dataframe(shown_places(linked(table)), hide_index=True, width="stretch", column_config=column_config,
+                 row_height=row_height)
 
 model_section(frame, coders, scope, units, assigned)
 

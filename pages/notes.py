@@ -4,7 +4,7 @@ import streamlit as st
 
 from ui import auth
 from ui.cached import CORPUS_NAMES, CORPUS_TITLES
-from ui.notes import apply_edits, forget_edits, note_editor_frame, store, table_edits
+from ui.notes import apply_edits, forget_edits, note_editor_frame, shown_places, store, table_edits
 from ui.router import ensure_routed
 from ui.store import StoreError, remembered
 from ui.url_state import app_address, served_links, url_choice, url_text_input
@@ -52,7 +52,7 @@ if may_write and auth.sign_in_configured():
     st.caption(f"Editing as **{md_escape(auth.writer().coder)}**: only your own notes can be changed.")
 editable = served_links(frame.assign(tags=frame["tags"].map(", ".join), deleted=frame["deleted_at"].notna()), "link")
 edited = st.data_editor(
-    editable[["id", "corpus", "dialog_id", "round", "turn", "tags", "text", "deleted", "updated_at", "link"]],
+    shown_places(editable[["id", "corpus", "dialog_id", "round", "turn", "tags", "text", "deleted", "updated_at", "link"]]),
     hide_index=True, key="notes_editor",
     disabled=["id", "corpus", "dialog_id", "round", "turn", "updated_at", "link"] if may_write else True,
     column_config={"link": st.column_config.LinkColumn("Replay", display_text="open ▶"),

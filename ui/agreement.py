@@ -9,6 +9,7 @@ from typing import Optional
 import pandas as pd
 import streamlit as st
 
+from data_access import corpora
 from data_access.access import AccessRefused
 from data_access.coding import adjudication, compare
 from data_access.coding import agreement as agreement_statistics  # noqa: F401 - for the Agreement page
@@ -129,6 +130,11 @@ def disagreement_layout(table: pd.DataFrame, coders: list[str]) -> tuple[dict, O
     longest = max((len(str(v)) for c in present for v in table[c]), default=0)
     lines = min(6, max(1, math.ceil(longest / CHARACTERS_PER_LINE)))
     return config, None if lines == 1 else ROW_HEIGHT + LINE_HEIGHT * (lines - 1)
+
+
+def shown_places(frame: pd.DataFrame) -> pd.DataFrame:
+    """The table's round and step as a reader reads them (``data_access.corpora.shown_places``)."""
+    return corpora.shown_places(frame)
 
 
 def linked(frame: pd.DataFrame) -> pd.DataFrame:

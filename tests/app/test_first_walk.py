@@ -69,3 +69,31 @@ def test_the_notes_downloads_take_the_address_the_browser_reached_the_server_at(
         config.set_option("server.baseUrlPath", "")
     assert not at.exception, [e.value for e in at.exception]
     assert at.markdown[0].value == "address: https://lab.example:8443" + (f"/{prefix}" if prefix else "")
+
+
+def test_the_notes_table_shows_a_codraw_notes_round_not_none():
+    """Before: a CoDraw note (stored with its round as the step) showed round "None", as did a Minecraft note."""
+    from data_access.sources import notes_db_path
+    from data_access.store import NotesStore
+
+    store = NotesStore(notes_db_path())
+    store.add_note("codraw", "train_00001", "on round 3", turn=3)
+    store.add_note("minecraft", "B1-A1-C1-1", "on step 2", turn=2)
+    store.add_note("gos", "g1", "on round 2, step 5", round=2, turn=5)
+    store.add_note("gos", "g1", "on the dialog")
+    table = conftest.open_page("notes").data_editor[0].value.set_index("text")
+    assert table.loc["on round 3", ["round", "turn"]].tolist() == ["3", "3"]
+    assert table.loc["on step 2", ["round", "turn"]].tolist() == ["—", "2"]
+    assert table.loc["on round 2, step 5", ["round", "turn"]].tolist() == ["2", "5"]
+    assert table.loc["on the dialog", ["round", "turn"]].tolist() == ["—", "—"]
+
+
+def test_the_agreement_disagreements_show_a_codraw_round_not_none():
+    store = CodingStore()
+    book = store.save_codebook(cb.Codebook("cr", (cb.Label("CR", scope="turn"),)))
+    store.add_annotation("codraw", "d1", codebook=book, label="CR", coder="ann", turn=2)
+    store.add_annotation("codraw", "d1", codebook=book, label="CR", coder="bo", turn=3)
+    at = conftest.open_page("pages/agreement.py", coder="ann")
+    table = at.dataframe[1].value
+    assert sorted(zip(table["round"], table["turn"])) == [("2", "2"), ("3", "3")]
+    assert table["replay"].str.contains("turn=2").any()  # the links are made from the stored places
