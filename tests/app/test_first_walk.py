@@ -1,6 +1,8 @@
 """Issue 39's rough edges of a first walk, at the page level: each test failed on the code before the fix."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from streamlit import config
 
@@ -96,3 +98,18 @@ def test_the_agreement_disagreements_show_a_codraw_round_not_none():
     table = at.dataframe[1].value
     assert sorted(zip(table["round"], table["turn"])) == [("2", "2"), ("3", "3")]
     assert table["replay"].str.contains("turn=2").any()  # the links are made from the stored places
+
+
+def test_the_minecraft_run_view_says_how_its_net_action_counts_and_marked_blocks_differ():
+    """Before: "TP/FP/FN 0/2/12" beside a picture captioned "solid correct (7)", with no word on the two measures."""
+    from data_access.corpora import load_path
+
+    sample = load_path("minecraft", None).frames["bap_samples"].iloc[0]
+    at = conftest.open_page("pages/replay.py", timeout=180, corpus="minecraft", run="noisy",
+                            dialog=str(sample["game"]), turn=str(int(sample["turn"])))
+    counts = next(m for m in at.metric if m.label == "TP / FP / FN")
+    assert "Net actions" in (counts.help or "")
+    caption = next(c.value for c in at.caption if c.value.startswith(f"BAP sample {int(sample['sample_id'])}"))
+    correct = re.search(r"solid correct \((\d+)\)", caption).group(1)
+    assert f"TP / FP / FN ({counts.value})" in caption
+    assert f"the {correct} correct including blocks that stood before the sample" in caption
