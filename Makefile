@@ -1,11 +1,13 @@
-# Two commands on a fresh machine with python3 and make: `make run` and `make test`.
+# Two commands on a fresh machine with python3 and make: `make run` and `make test`. Each first sees to the system
+# packages it needs (scripts/system_packages.py): as root on Debian / Ubuntu it installs what is missing, elsewhere it
+# names what is missing and the command that installs it (the tests that need it then skip with that reason).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run lint test test-fast cache bench bench-report bench-loads bench-sessions bench-pages bench-scale bench-clicks bench-many-runs clean
+.PHONY: run lint test test-fast system-packages system-packages-run cache bench bench-report bench-loads bench-sessions bench-pages bench-scale bench-clicks bench-many-runs clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -20,8 +22,15 @@ $(STAMP_TEST): requirements.txt requirements-test.txt | $(PY)
 	touch $@ $(STAMP_RUN)
 
 # Port and headless mode come from Streamlit's own variables (STREAMLIT_SERVER_PORT, ...).
-run: $(STAMP_RUN)
+run: $(STAMP_RUN) system-packages-run
 	$(PY) -m streamlit run server.py
+
+# The caption fonts of the GIF / PNG exports (`make run`); everything the tests need (`make test`).
+system-packages-run:
+	$(PYTHON) scripts/system_packages.py run
+
+system-packages:
+	$(PYTHON) scripts/system_packages.py test
 
 # The static checks, configured in pyproject.toml (docs/tooling.md): the linter, the type checker on
 # data_access and ui, then the layer contracts. Any finding fails `make test`, and so CI.
@@ -30,11 +39,11 @@ lint: $(STAMP_TEST)
 	$(PY) -m mypy
 	$(VENV)/bin/lint-imports
 
-test: lint
+test: system-packages lint
 	$(PY) -m pytest
 
 # Unit and AppTest levels only (no browser).
-test-fast: lint
+test-fast: system-packages lint
 	$(PY) -m pytest -m "not e2e"
 
 cache: $(STAMP_RUN)

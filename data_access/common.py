@@ -114,6 +114,16 @@ def no_progress(message: str, fraction: Optional[float] = None) -> None:
     """Progress sink for callers that do not show progress."""
 
 
+def staged_progress(progress: ProgressCallback, start: float, end: float) -> ProgressCallback:
+    """``progress`` for one stage of a longer task: the stage's fractions (0..1) mapped onto ``start``..``end``
+    of the whole, and each message ending in the whole's percentage, the number its bar shows, so that the
+    text never claims more than the bar (a bar still moving towards its value said "Read 8 of 8 games" at 1%)."""
+    def report(message: str, fraction: Optional[float] = None) -> None:
+        share = start + (end - start) * min(max(float(fraction or 0.0), 0.0), 1.0)
+        progress(f"{message} ({int(share * 100)}% of the load)", share)
+    return report
+
+
 class FramesByName(Mapping):
     """A corpus's frames by name, each made when first asked for (``cache.LazyFrames`` reads it from the
     Parquet cache, ``tables.BuiltFrames`` converts it from Arrow). Subclasses set ``_names`` and implement

@@ -38,7 +38,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Protocol, Sequence, runtime_checkable
 
 from .common import LoadedCorpus, ProgressCallback, SkippedRecord, no_progress
 
@@ -217,7 +217,12 @@ class OptionalCapabilities(Protocol):
         players disagreed), for the Words and Search filter "rounds with / without a mismatched lock"."""
 
 
-OPTIONAL = ("same_board_plays", "round_outcomes")
+    def transcript_notes(self, loaded: LoadedCorpus, dialog_id: str, marked: Sequence[int]) -> tuple[dict[int, str], str]:
+        """The analysis a transcript carries (CoDraw: the peek, each round's score, the CR rounds ``marked`` by the
+        published layer): a note per step (step -> text) and one summary line for the caption."""
+
+
+OPTIONAL = ("same_board_plays", "round_outcomes", "transcript_notes")
 
 
 def optional(package: CorpusPackage, name: str) -> Optional[Callable]:

@@ -20,7 +20,7 @@ from types import ModuleType
 from typing import Callable, Iterator, Optional, cast
 
 from . import cache
-from .common import CORPUS_NAMES, LoadedCorpus, ProgressCallback, SkippedRecords, SourceError, no_progress
+from .common import CORPUS_NAMES, LoadedCorpus, ProgressCallback, SkippedRecords, SourceError, no_progress, staged_progress
 from .contract import CorpusPackage
 from .sources import Source, cache_dir, configured_source
 
@@ -136,6 +136,9 @@ def _write_demo(module: CorpusPackage, root: Path) -> Path:
     return module.demo_source(folder)
 
 
+BUILD_SHARE = 0.9  # of a first load: parsing the source; the rest is writing the Parquet cache
+
+
 def load_source(
     source: Source,
     cache_root: Optional[Path] = None,
@@ -150,13 +153,18 @@ def load_source(
         raise SourceError(path, "does not exist")
     started = time.perf_counter()
 
+    # Parsing is 90% of a first load, writing the Parquet cache the rest; "Ready" only once both are over, so
+    # that no report claims the end while the cache is still being written.
     def build():
         try:
-            return module.build_frames(path, progress)
+            built = module.build_frames(path, staged_progress(progress, 0.0, BUILD_SHARE))
         except SourceError:
             raise
         except (OSError, UnicodeError, ValueError, EOFError) as exc:
             raise SourceError(path, f"cannot be read ({type(exc).__name__}: {exc})") from exc
+        if use_cache:
+            staged_progress(progress, BUILD_SHARE, 1.0)("Writing the Parquet cache", 0.0)
+        return built
 
     problems: list[str] = []
     if use_cache:
@@ -164,6 +172,8 @@ def load_source(
                                                          problems)
     else:
         (frames, skipped), from_cache = build(), False
+    if not from_cache:
+        progress("Ready (100%)", 1.0)
     return LoadedCorpus(
         corpus=source.corpus,
         source=str(path),
@@ -175,6 +185,31 @@ def load_source(
         assets=str(source.assets) if source.assets else None,
         cache_note=problems[0] if problems else None,
     )
+
+
+NO_PLACE = "—"
+
+
+def shown_places(frame):
+    """``frame`` (columns ``corpus``, ``round``, ``turn``) with its round and step as a reader reads them, as text:
+    where a corpus's replay step is a round (CoDraw, whose notes and codes store the round as the step) the
+    round is the step; a round or step a place has not (a Minecraft game has no rounds, a dialog note no step)
+    is "—", not "None"."""
+    if not {"corpus", "round", "turn"} <= set(frame.columns):
+        return frame
+
+    def text(value) -> str:
+        try:
+            missing = value is None or value != value or str(value) == "<NA>"
+        except (TypeError, ValueError):
+            missing = True
+        return NO_PLACE if missing else str(int(value))
+
+    step_is_round = {name: corpus_module(name).STEP_UNIT == "round" and not corpus_module(name).REPLAY_IN_ROUNDS
+                     for name in set(frame["corpus"]) if isinstance(name, str)}
+    rounds = [turn if step_is_round.get(corpus) else round_
+              for corpus, round_, turn in zip(frame["corpus"], frame["round"], frame["turn"])]
+    return frame.assign(round=[text(v) for v in rounds], turn=[text(v) for v in frame["turn"]])
 
 
 def load_configured(name: str, progress: ProgressCallback = no_progress) -> LoadedCorpus:

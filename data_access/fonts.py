@@ -2,7 +2,8 @@
 
 Pillow's default font is a small bitmap face that draws a box for anything beyond ASCII (the em dash of
 our own captions, accents, curly quotes, CJK, emoji). Captions are drawn instead with a chain of fonts found
-through fontconfig (``fc-list``), each from a Debian package that ``.ci/run`` installs:
+through fontconfig (``fc-list``), each from a Debian package that ``make run`` and ``make test`` install as root
+(``scripts/system_packages.py``; without root the Data page names the missing package):
 
 ========  =========================  =================  ==========================================
 slot      family                     Debian package     draws
@@ -132,6 +133,36 @@ def font_index(character: str) -> Optional[int]:
 def covers(character: str) -> bool:
     """Whether some font of the chain has a glyph for ``character`` (whitespace and controls count as covered)."""
     return character.isspace() or not character.isprintable() or font_index(character) is not None
+
+
+def _is_cjk(code: int) -> bool:
+    """Han, kana, Hangul, CJK punctuation and full-width forms: what Noto Sans CJK is in the chain for."""
+    return (0x1100 <= code <= 0x11FF or 0x2E80 <= code <= 0x9FFF or 0xA960 <= code <= 0xA97F
+            or 0xAC00 <= code <= 0xD7FF or 0xF900 <= code <= 0xFAFF or 0xFE30 <= code <= 0xFE4F
+            or 0xFF00 <= code <= 0xFFEF or 0x20000 <= code <= 0x3FFFF)
+
+
+def package_for(character: str) -> Optional[str]:
+    """The Debian package whose font would draw ``character``, when no font of the chain has it (None when one
+    has it). A character that none of the packages covers is put down to the first slot that may draw it."""
+    if covers(character):
+        return None
+    code = ord(character)
+    role = "CJK" if _is_cjk(code) else "emoji" if _is_pictograph(code) else "symbols"
+    return next(slot.package for slot in SLOTS if slot.role == role)
+
+
+def missing_font_packages(characters) -> dict[str, list[str]]:
+    """For the characters no font of the chain draws, the Debian package to install and the characters it
+    would draw (sorted), e.g. ``{"fonts-noto-cjk": ["中", "日"]}``; empty when every character has a glyph."""
+    wanted: dict[str, set[str]] = {}
+    for character in set(characters):
+        package = package_for(character)
+        if package is not None:
+            wanted.setdefault(package, set()).add(character)
+    if wanted and shutil.which("fc-list") is None:
+        wanted = {"fontconfig": set(), **wanted}  # without it no installed font is found at all
+    return {package: sorted(chars) for package, chars in wanted.items()}
 
 
 def runs(text: str) -> Iterator[tuple[int, str]]:

@@ -6,6 +6,7 @@ import streamlit as st
 
 from ui import auth
 from ui.agreement import (
+    OVERALL_NOTE,
     UNITS_ANYONE,
     adjudicate,
     compare,
@@ -14,6 +15,7 @@ from ui.agreement import (
     layer_choice,
     linked,
     queue_unit_choice,
+    shown_places,
     statistics_table,
 )
 from ui.agreement import agreement_statistics as ag
@@ -90,7 +92,7 @@ else:
     st.dataframe(statistics_table(stats, len(coders)), hide_index=True, width="stretch")
     latex_table_download(stats.rename(columns={"kappa_low": "cohen_kappa_low", "kappa_high": "cohen_kappa_high"}),
                          "Inter-coder agreement per label (95% percentile-bootstrap intervals).", "agreement_statistics", digits=3)
-    st.caption(f"{units_note} Per label: labelled or not (binary). "
+    st.caption(f"{units_note} {OVERALL_NOTE} "
                "Intervals: percentile bootstrap over units, 500 resamples, seed 0.")
     table = compare.disagreements(chosen, coders, units, assigned)
     compared = bool((stats["units"] > 0).any())
@@ -103,7 +105,8 @@ elif table.empty:
     st.caption("None: every item was coded alike.")
 else:
     column_config, row_height = disagreement_layout(table, coders)
-    st.dataframe(linked(table), hide_index=True, width="stretch", column_config=column_config, row_height=row_height)
+    st.dataframe(shown_places(linked(table)), hide_index=True, width="stretch", column_config=column_config,
+                 row_height=row_height)
 
 model_section(frame, coders, scope, units, assigned)
 

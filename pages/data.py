@@ -11,6 +11,7 @@ from ui.provenance import (
     ASSET_VARIABLES,
     DATA_VARIABLES,
     cache_dir,
+    caption_font_note,
     corpus_provenance,
     frame_rows,
     loaded_counts,
@@ -31,6 +32,7 @@ if auth.allowed(auth.Action.RELOAD, "reloading every corpus") and st.button(
     reload_all(auth.writer())
 
 loaded = {name: corpus(name) for name in CORPUS_NAMES}
+caption_font_note([name for name, result in loaded.items() if not isinstance(result, LoadFailure)])
 counts = loaded_counts({name: result for name, result in loaded.items() if not isinstance(result, LoadFailure)})
 if not counts.empty:
     st.markdown(markdown_table(counts, labels={"corpus": "Corpus", "load_s": "load time (s)", "loaded_from": "loaded from",

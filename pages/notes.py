@@ -4,10 +4,10 @@ import streamlit as st
 
 from ui import auth
 from ui.cached import CORPUS_NAMES, CORPUS_TITLES
-from ui.notes import apply_edits, forget_edits, note_editor_frame, store, table_edits
+from ui.notes import apply_edits, forget_edits, note_editor_frame, shown_places, store, table_edits
 from ui.router import ensure_routed
 from ui.store import StoreError, remembered
-from ui.url_state import served_links, url_choice, url_text_input
+from ui.url_state import app_address, served_links, url_choice, url_text_input
 from ui.widgets import md_escape
 
 ensure_routed()
@@ -52,7 +52,7 @@ if may_write and auth.sign_in_configured():
     st.caption(f"Editing as **{md_escape(auth.writer().coder)}**: only your own notes can be changed.")
 editable = served_links(frame.assign(tags=frame["tags"].map(", ".join), deleted=frame["deleted_at"].notna()), "link")
 edited = st.data_editor(
-    editable[["id", "corpus", "dialog_id", "round", "turn", "tags", "text", "deleted", "updated_at", "link"]],
+    shown_places(editable[["id", "corpus", "dialog_id", "round", "turn", "tags", "text", "deleted", "updated_at", "link"]]),
     hide_index=True, key="notes_editor",
     disabled=["id", "corpus", "dialog_id", "round", "turn", "updated_at", "link"] if may_write else True,
     column_config={"link": st.column_config.LinkColumn("Replay", display_text="open ▶"),
@@ -77,7 +77,9 @@ if "notes_saved" in st.session_state:
 
 # Each file is read from the store when its button is clicked, not on every run.
 downloads = st.container(horizontal=True, gap="small")
-downloads.download_button("⬇ Notes as CSV", lambda: notes.export_csv(**selection), "notes.csv", "text/csv",
-                          on_click="ignore")
-downloads.download_button("⬇ Notes as JSON Lines", lambda: notes.export_jsonl(**selection), "notes.jsonl",
-                          "application/jsonl", on_click="ignore")
+# The files leave the app (e-mail, a spreadsheet): their links carry this server's address.
+address = app_address()
+downloads.download_button("⬇ Notes as CSV", lambda: notes.export_csv(link_base=address, **selection), "notes.csv",
+                          "text/csv", on_click="ignore")
+downloads.download_button("⬇ Notes as JSON Lines", lambda: notes.export_jsonl(link_base=address, **selection),
+                          "notes.jsonl", "application/jsonl", on_click="ignore")

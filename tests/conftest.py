@@ -30,3 +30,11 @@ def shared_data() -> Path:
 
 
 from tests.postgres import postgres_cluster, store_target  # noqa: E402,F401  (both store backends)
+
+
+def pytest_report_header(config):
+    """Say at the top of the run what is missing, so that skips are not a surprise at the end."""
+    from tests.system import missing_names
+
+    missing = missing_names()
+    return [f"missing system packages (their tests skip, see tests/system.py): {', '.join(missing)}"] if missing else []

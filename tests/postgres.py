@@ -3,11 +3,11 @@ against both backends (a fresh SQLite file, a fresh PostgreSQL database).
 
 The server binaries are looked up in ``DIALOGUE_PG_BIN``, then ``/usr/lib/postgresql/<version>/bin`` (Debian's
 ``postgresql`` package), then ``PATH``. When they are missing the PostgreSQL cases skip with that reason, unless
-``DIALOGUE_REQUIRE_POSTGRES=1`` (set by ``.ci/run``), where they fail: CI must run them.
+``DIALOGUE_REQUIRE_POSTGRES=1`` or ``DIALOGUE_REQUIRE_ALL=1`` (set by ``.ci/run``), where they fail: CI must run
+them (``tests/system.py``).
 """
 from __future__ import annotations
 
-import glob
 import os
 import shutil
 import socket
@@ -15,23 +15,13 @@ import subprocess
 import tempfile
 import uuid
 from pathlib import Path
-from typing import Optional
 
 import pytest
 
+from scripts.system_packages import postgres_bin_dir
+from tests.system import require
+
 BACKENDS = ["sqlite", "postgresql"]
-
-
-def _bin_dir() -> Optional[Path]:
-    configured = os.environ.get("DIALOGUE_PG_BIN")
-    candidates = [configured] if configured else []
-    candidates += sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: int(Path(p).parent.name)
-                         if Path(p).parent.name.isdigit() else 0, reverse=True)
-    for candidate in candidates:
-        if candidate and (Path(candidate) / "initdb").is_file():
-            return Path(candidate)
-    found = shutil.which("initdb")
-    return Path(found).parent if found else None
 
 
 def _free_port() -> int:
@@ -99,12 +89,10 @@ class Cluster:
 
 
 def _server_binaries() -> Path:
-    bin_dir = _bin_dir()
+    bin_dir = postgres_bin_dir()
     if bin_dir is None:
-        reason = "PostgreSQL server binaries (initdb, pg_ctl) not found: apt-get install postgresql"
-        if os.environ.get("DIALOGUE_REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"DIALOGUE_REQUIRE_POSTGRES=1 but {reason}")
-        pytest.skip(reason)
+        require("postgres")
+        raise AssertionError("postgres_bin_dir found no binaries where the requirement did")
     return bin_dir
 
 

@@ -9,6 +9,7 @@ from typing import Optional
 import pandas as pd
 import streamlit as st
 
+from data_access import corpora
 from data_access.access import AccessRefused
 from data_access.coding import adjudication, compare
 from data_access.coding import agreement as agreement_statistics  # noqa: F401 - for the Agreement page
@@ -23,6 +24,10 @@ from ui.url_state import served
 from ui.widgets import md_escape
 
 LAYER_SCOPES = {"gos-mentions": ("span", "mention"), "codraw-icr": ("turn", "CR")}
+NO_LABEL = "(no label: counted as “none”)"
+OVERALL_NOTE = ("Overall: each unit's whole set of labels is one value (“none” where a coder put no label), so two "
+                "coders agree on a unit only when they put exactly the same labels there; per label: that label put "
+                "there or not (binary).")
 
 
 UNITS_ANYONE = ("Units: every turn (or dialog) any of them labelled, in dialogs each coded; a coder who opened a "
@@ -96,7 +101,20 @@ def layer_choice(book: Codebook, scope: str, key: str) -> Optional[tuple[str, pd
         return None
     layer_label = LAYER_SCOPES[name][1]
     mine = st.selectbox(f"Your label that means the layer's “{layer_label}”", labels, key=f"{key}_map")
-    return name, frame, {layer_label: mine}
+    mapping = {layer_label: mine}
+    negative = compare.LAYER_NEGATIVES.get(name)
+    if negative is not None:
+        others = [label for label in labels if label != mine]
+        guess = compare.negative_label_guess(others, layer_label)
+        options = [NO_LABEL, *others]
+        theirs = st.selectbox(f"Your label that means the layer's “{negative}”", options,
+                              index=options.index(guess) if guess else 0, key=f"{key}_map_negative",
+                              help=f"The layer's “{negative}” rounds are rounds it looked at. Mapped onto your label, "
+                                   "they agree with a coder who put it there; left as no label, they count as “none” "
+                                   "in the overall row, and each of your labels there is a disagreement.")
+        if theirs != NO_LABEL:
+            mapping[negative] = theirs
+    return name, frame, mapping
 
 
 ROW_HEIGHT, LINE_HEIGHT, CHARACTERS_PER_LINE = 35, 21, 48  # a "large" text column, in Streamlit's default font
@@ -112,6 +130,11 @@ def disagreement_layout(table: pd.DataFrame, coders: list[str]) -> tuple[dict, O
     longest = max((len(str(v)) for c in present for v in table[c]), default=0)
     lines = min(6, max(1, math.ceil(longest / CHARACTERS_PER_LINE)))
     return config, None if lines == 1 else ROW_HEIGHT + LINE_HEIGHT * (lines - 1)
+
+
+def shown_places(frame: pd.DataFrame) -> pd.DataFrame:
+    """The table's round and step as a reader reads them (``data_access.corpora.shown_places``)."""
+    return corpora.shown_places(frame)
 
 
 def linked(frame: pd.DataFrame) -> pd.DataFrame:

@@ -129,6 +129,17 @@ def codraw_replay_crs(dialog_id: str, turn: int) -> None:
                f" · rounds annotated: {', '.join(map(str, sorted(set(rows['round'].astype(int)))))}.")
 
 
+def transcript_marks(corpus: str, dialog_id: str) -> tuple[int, ...]:
+    """The steps of a dialog its corpus's published layer marks for a transcript: CoDraw's CR rounds (empty
+    when the corpus has no such layer or it is not loaded)."""
+    if "codraw-icr" not in corpus_module(corpus).LAYERS or not _ready("codraw-icr"):
+        return ()
+    rows = cached.layer_derived(analysis.dialog_crs, "codraw-icr", dialog_id)
+    if rows is None or rows.empty:
+        return ()
+    return tuple(sorted(set(rows.loc[rows["is_cr"], "round"].astype(int))))
+
+
 def browse_cr_filter(corpus: str, table: pd.DataFrame) -> pd.DataFrame:
     """CoDraw Browse: a CRs column from the published layer and an "only with a CR" filter (``cr=1``)."""
     if "codraw-icr" not in corpus_module(corpus).LAYERS:

@@ -10,6 +10,7 @@ from typing import Optional
 import pandas as pd
 import streamlit as st
 
+from data_access import corpora
 from data_access.access import AccessRefused, Action
 from data_access.links import Place
 from data_access.store import NotesStore
@@ -134,6 +135,11 @@ def note_editor_frame(notes: NotesStore, selection: dict, show_deleted: bool) ->
         return shown, newer
     st.session_state[_SNAPSHOT] = (key, fresh)
     return fresh, 0
+
+
+def shown_places(frame: pd.DataFrame) -> pd.DataFrame:
+    """The table's round and step as a reader reads them (``data_access.corpora.shown_places``)."""
+    return corpora.shown_places(frame)
 
 
 def table_edits(before: pd.DataFrame, after: pd.DataFrame) -> list[dict]:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from data_access import fonts
 from data_access.common import LoadedCorpus
 from data_access.figures.overview import frame_rows as frame_rows
 from data_access.figures.overview import loaded_counts as loaded_counts
@@ -48,6 +49,27 @@ def gos_placeholder_note(name: str, compact: bool = False) -> None:
         st.caption(text.replace("_", "\\_").replace("<", "\\<"))
     else:
         st.info(text.replace("_", "\\_").replace("<", "\\<"), icon=":material/image:")
+
+
+def _characters(loaded: LoadedCorpus) -> frozenset[str]:
+    """Every character a caption of this corpus may draw: its messages and its dialog ids."""
+    texts = (loaded.utterances["text"].astype(str), loaded.dialogs["dialog_id"].astype(str))
+    return frozenset().union(*(set("".join(text)) for text in texts))
+
+
+def caption_font_note(names) -> None:
+    """A warning naming the Debian package of each caption font that is missing for characters the corpora hold
+    (the GIF / PNG exports would draw a box for them); nothing when every character has a glyph."""
+    characters: set[str] = set()
+    for name in names:
+        characters |= cached.derived(_characters, name) or frozenset()
+    wanted = fonts.missing_font_packages(characters)
+    if not wanted:
+        return
+    examples = "; ".join(f"{package}: {' '.join(chars[:8]) or 'every installed font'}" for package, chars in wanted.items())
+    st.warning(f"The GIF / PNG-strip captions cannot draw some characters of these corpora (they come out as boxes). "
+               f"Install the caption fonts: `apt-get install {' '.join(wanted)}` (as root, `make run` does), then "
+               f"restart the app. Missing: {examples}.", icon=":material/font_download_off:")
 
 
 def corpus_provenance(name: str) -> None:

@@ -19,6 +19,7 @@ from data_access.contract import RunStepView
 from data_access.corpora import cached_summary_if_any, corpus_module
 from data_access.links import parse_positive_int, replay_link
 from data_access.runs import RUNS_VARIABLE, analysis, save_upload, views
+from data_access.runs.minecraft_views import NET_ACTION_HELP, scores_and_marks
 from ui import auth, cached
 from ui.replay_prefetch import neighbours, prefetch
 from ui.share import latex_table_download
@@ -220,7 +221,7 @@ def _minecraft_panel(name: str, view, dialog: str, turn: int) -> None:
         marked = (f"solid correct ({view.counts['correct']}), black-outlined extra ({view.counts['extra']}), outlined "
                   f"ghosts missing ({view.counts['missing']})")
     st.caption(f"BAP sample {view.sample_id}: the model's structure after its predicted actions, blocks marked against "
-               f"the human (gold) structure: {marked}.")
+               f"the human (gold) structure: {marked}. {scores_and_marks(view)}")
 
 
 def _minecraft_scores(view, cells: Sequence) -> None:
@@ -229,7 +230,7 @@ def _minecraft_scores(view, cells: Sequence) -> None:
     cells[0].metric("Net-action F1", _number(scores["f1"]))
     cells[1].metric("Precision", _number(scores["precision"]))
     cells[2].metric("Recall", _number(scores["recall"]))
-    cells[3].metric("TP / FP / FN", f"{scores['tp']} / {scores['fp']} / {scores['fn']}")
+    cells[3].metric("TP / FP / FN", f"{scores['tp']} / {scores['fp']} / {scores['fn']}", help=NET_ACTION_HELP)
     cells[4].metric("Infeasible actions", f"{scores['infeasible']} of {scores['n_actions']}")
 
 
@@ -246,7 +247,8 @@ def _minecraft_side_by_side(name: str, shown: list, dialog: str, turn: int) -> N
             _minecraft_scores(view, [scores] * 5)
             st.image(view.model_png, width="stretch", output_format="PNG",
                      caption=f"{md_escape(view.run)}, BAP sample {view.sample_id}: correct {view.counts['correct']} · "
-                             f"extra {view.counts['extra']} · missing {view.counts['missing']}")
+                             f"extra {view.counts['extra']} · missing {view.counts['missing']} blocks")
+            st.caption(scores_and_marks(view))
     st.caption("Each run's structure after its predicted actions, marked against the human (gold) structure: "
                "solid correct, black-outlined extra, outlined ghosts missing.")
 

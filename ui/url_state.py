@@ -12,6 +12,7 @@ filter's default).
 from __future__ import annotations
 
 from typing import Any, Callable, Optional, Sequence
+from urllib.parse import urlsplit
 
 import pandas as pd
 import streamlit as st
@@ -226,6 +227,20 @@ def base_path() -> str:
     """The path prefix the app is served under (``server.baseUrlPath``), as '' or '/prefix'."""
     prefix = str(st.get_option("server.baseUrlPath") or "").strip("/")
     return f"/{prefix}" if prefix else ""
+
+
+def app_address() -> str:
+    """The address the reader's browser reached this server at, with its path prefix (``https://lab.example/
+    dashboard``): what goes before a link in a file that leaves the app. Outside a browser session (no URL
+    known) only the prefix, as ``served`` gives."""
+    try:
+        url = st.context.url
+    except Exception:  # noqa: BLE001 - no session context (a bare script run)
+        url = None
+    parts = urlsplit(url) if url else None
+    if parts is None or not parts.scheme or not parts.netloc:
+        return base_path()
+    return f"{parts.scheme}://{parts.netloc}{base_path()}"
 
 
 def served(link: str) -> str:

@@ -19,6 +19,7 @@ from data_access.contract import optional
 from data_access.corpora import corpus_module
 from data_access.words import collocation, frequency, keyness
 from data_access.words.corpus import WordCorpus
+from data_access.words.stats import p_text, with_p_text
 from data_access.words.subcorpus import BUILD, CR, GOLD, GOS_LOCK, MENTION, Filters
 from ui import cached
 from ui.assets import asset_text
@@ -205,6 +206,8 @@ def word_table_html(frame: pd.DataFrame, links: list[str], formats: Mapping[str,
                 cells.append(f"<td>{'yes' if value else 'no'}</td>")
             elif isinstance(value, (int, np.integer)):
                 cells.append(f'<td class="num">{int(value):,}</td>')
+            elif column == "p" and isinstance(value, (float, np.floating)) and "g2" in frame.columns:
+                cells.append(f'<td class="num">{html.escape(p_text(float(value), float(row.g2)))}</td>')
             elif isinstance(value, (float, np.floating)):
                 cells.append(f'<td class="num">{format(float(value), formats.get(column, ",.2f"))}</td>')
             else:
@@ -219,8 +222,9 @@ def exports(frame: pd.DataFrame, stem: str, caption: str) -> None:
     from ui.share import latex_table_download
     from ui.widgets import download_buttons
 
-    download_buttons(frame, stem, "list")
-    latex_table_download(frame, caption, stem)
+    # p as shown: an underflowed p is its bound ("< 1e-435"), not 0, in the files too
+    download_buttons(with_p_text(frame, digits=6), stem, "list")
+    latex_table_download(with_p_text(frame), caption, stem)
 
 
 # ---------------------------------------------------------------------------------------------- the statistics

@@ -2,6 +2,7 @@
 and list disagreements side by side (adjudication, which writes the gold layer, is in ``adjudication``). Pure pandas."""
 from __future__ import annotations
 
+import re
 from itertools import combinations
 from typing import Optional, Sequence
 
@@ -21,9 +22,27 @@ def coded_sources(annotations: pd.DataFrame) -> pd.DataFrame:
     return out[SOURCE_COLUMNS].reset_index(drop=True)
 
 
+# A published layer's label for "looked at, not this": the layer's rounds that carry it were coded, so a coder's
+# label for the same class must meet it, not a unit the layer left empty ("none").
+LAYER_NEGATIVES = {"codraw-icr": "not CR"}
+
+
+def _squashed(name: str) -> str:
+    return re.sub(r"[^0-9a-z]", "", name.lower())
+
+
+def negative_label_guess(labels: Sequence[str], positive: str) -> Optional[str]:
+    """The codebook label that most likely names the layer's negative class of ``positive`` ("no-CR",
+    "not CR", "non_CR" for "CR"), or None when no label reads so."""
+    wanted = {_squashed(prefix + positive) for prefix in ("no", "not", "non")}
+    return next((label for label in labels if _squashed(label) in wanted), None)
+
+
 def layer_source(layer_frame: pd.DataFrame, name: str, mapping: dict, scope: str) -> pd.DataFrame:
     """A published layer (common annotation form) as one more coder called ``name``: its labels renamed by
-    ``mapping`` (layer label -> codebook label; labels not in it, such as "not CR", mean "no label")."""
+    ``mapping`` (layer label -> codebook label). A layer label not in it means "no label" for that unit, which
+    the overall statistics count as the value "none": map the layer's negative class (``LAYER_NEGATIVES``) onto
+    the codebook's, or a coder who labels those units with it disagrees with the layer on each."""
     kept = layer_frame[layer_frame["label"].isin(list(mapping))]
     if scope == "span":
         kept = kept[kept["start"].notna() & kept["end"].notna()]

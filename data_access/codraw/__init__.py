@@ -14,6 +14,7 @@ from pathlib import Path
 from ..common import ProgressCallback, no_progress
 from ..contract import ReferentPlane
 from ..provenance import Provenance
+from .transcript import transcript_notes
 
 NAME = "codraw"
 TITLE = "CoDraw"
@@ -138,4 +139,4 @@ def dialog_labels(loaded) -> dict[str, str]:
 __all__ = ["NAME", "TITLE", "SHORT_TITLE", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "STEP_UNIT", "EXPORT_STEP_UNIT", "FRAMES",
            "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "source_root", "REFERENT_PLANE", "referents", "referent_background",
            "run_scoring", "build_frames", "summarize", "write_demo", "demo_source", "dialog_labels", "step_count",
-           "replay_step", "snapshot"]
+           "replay_step", "snapshot", "transcript_notes"]

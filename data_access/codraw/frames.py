@@ -343,7 +343,6 @@ def _build_frames(path: Path, progress: ProgressCallback) -> tuple[BuiltFrames, 
     garbage = [collect, parsed]  # the collected Python lists (the cliparts table lives on in ``frames``)
     del collect, parsed
     _free_in_background(garbage)
-    progress("Done", 1.0)
     return frames, skipped
 
 

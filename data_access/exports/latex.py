@@ -146,9 +146,11 @@ def breakable(text, longest: int = LONG_WORD) -> str:
 
 def transcript_table(lines: Sequence[TranscriptLine], *, step_label: str = "Turn",
                      thumbnails: Optional[dict[int, str]] = None, thumbnail_width: str = "4cm",
-                     caption: Optional[str] = None, label: Optional[str] = None) -> str:
+                     caption: Optional[str] = None, label: Optional[str] = None,
+                     notes: Optional[dict[int, str]] = None) -> str:
     """The transcript as a ``longtable`` (booktabs rules): step, speaker, text and, with ``thumbnails``
-    (step → image path relative to the .tex), the state after that step beside the line.
+    (step → image path relative to the .tex), the state after that step beside the line. ``notes`` (step →
+    text) adds the analysis of a step in italics under its last line (a CR mark, the peek, the score).
 
     Every column has a fixed width, so one pdflatex pass lays the table out as the next would (a column sized
     to its content put the pictures past the rules until a second pass); speakers are never hyphenated and long
@@ -174,6 +176,9 @@ def transcript_table(lines: Sequence[TranscriptLine], *, step_label: str = "Turn
             row += ((r" & \raisebox{-.9\height}[.1\height][\dimexpr.9\height+3pt\relax]{\includegraphics[width="
                      + thumbnail_width + "]{" + path + "}}") if path else " & ")
         rows.append(row + r" \\")
+        note = (notes or {}).get(int(line.step)) if last_of_step[int(line.step)] == index else None
+        if note:
+            rows.append(r" & & \textit{" + breakable(note) + "}" + (" & " if with_pictures else "") + r" \\")
     safe_label = re.sub(r"[^A-Za-z0-9:_-]", "", label or "")
     parts = [
         "% A transcript exported from the dialogue dashboard. \\usepackage{booktabs,longtable,array,graphicx}",
@@ -197,7 +202,8 @@ def _thumbnail_bytes(image: Image.Image, width: int) -> bytes:
 
 
 def transcript_zip(name: str, title: str, lines: Sequence[TranscriptLine], *, step_label: str = "Turn",
-                   pictures: Optional[dict[int, Image.Image]] = None, thumbnail_pixels: int = 600) -> bytes:
+                   pictures: Optional[dict[int, Image.Image]] = None, thumbnail_pixels: int = 600,
+                   notes: Optional[dict[int, str]] = None) -> bytes:
     """A .zip with ``<name>.tex`` (a complete document: ``pdflatex <name>.tex`` compiles it), the table
     alone as ``<name>-table.tex`` (``\\input`` it into a paper) and the thumbnails as ``images/…png``."""
     name = re.sub(r"[^A-Za-z0-9_-]", "-", name) or "transcript"
@@ -209,7 +215,7 @@ def transcript_zip(name: str, title: str, lines: Sequence[TranscriptLine], *, st
             archive.writestr(path, _thumbnail_bytes(image, thumbnail_pixels))
             thumbnails[int(step)] = path
         table = transcript_table(lines, step_label=step_label, thumbnails=thumbnails, caption=title,
-                                 label=f"tab:{name}")
+                                 label=f"tab:{name}", notes=notes)
         archive.writestr(f"{name}-table.tex", table)
         document = PREAMBLE + "\\begin{document}\n\\input{" + name + "-table}\n\\end{document}\n"
         archive.writestr(f"{name}.tex", document)
@@ -217,11 +223,15 @@ def transcript_zip(name: str, title: str, lines: Sequence[TranscriptLine], *, st
 
 
 def dialog_transcript_zip(loaded, dialog_id: str, round: Optional[int] = None, first: int = 1,
-                          last: Optional[int] = None, with_pictures: bool = False) -> bytes:
+                          last: Optional[int] = None, with_pictures: bool = False, marked: tuple = ()) -> bytes:
     """Steps ``first``…``last`` of a dialog (a Game Of Sorts round) of a loaded corpus as a transcript .zip,
-    with the state after each step that has a line when ``with_pictures``."""
+    with the state after each step that has a line when ``with_pictures``. A corpus that offers
+    ``transcript_notes`` (CoDraw) adds the analysis its Replay shows under each step and to the caption (the
+    peek, each round's score, and the steps ``marked`` by its published layer, e.g. CoDraw's CR rounds)."""
     from .. import snapshots
     from ..common import CORPUS_TITLES
+    from ..contract import optional
+    from ..corpora import corpus_module
     from .html import STEP_UNITS
 
     n_steps = snapshots.step_count(loaded, dialog_id, round)
@@ -235,9 +245,15 @@ def dialog_transcript_zip(loaded, dialog_id: str, round: Optional[int] = None, f
     unit = STEP_UNITS.get(loaded.corpus, "step")
     span = f"{unit}s {first}--{last}" if (first, last) != (1, n_steps) else f"all {n_steps} {unit}s"
     title = f"{CORPUS_TITLES.get(loaded.corpus, loaded.corpus)}, {dialog_id}{where} ({span})"
+    notes = None
+    notes_of = optional(corpus_module(loaded.corpus), "transcript_notes")
+    if notes_of is not None:
+        notes, summary = notes_of(loaded, dialog_id, marked)
+        title += f": {summary}"
     name = f"{loaded.corpus}-{dialog_id}" + (f"-r{round}" if round is not None else "")
     # ``span`` holds an en dash written as LaTeX; the title is escaped, so write the dash as Unicode.
-    return transcript_zip(name, title.replace("--", "\u2013"), lines, step_label=unit.capitalize(), pictures=pictures)
+    return transcript_zip(name, title.replace("--", "\u2013"), lines, step_label=unit.capitalize(), pictures=pictures,
+                          notes=notes)
 
 
 # -- booktabs tables -----------------------------------------------------------------------------------------

@@ -564,7 +564,6 @@ def build_frames(path: Path, progress: ProgressCallback = no_progress) -> tuple[
     progress("Reading board layouts and the survey", 0.85)
     layouts = _read_layouts(folder, rounds, boards, skipped)
     survey = _read_survey(folder, skipped)
-    progress("Done", 1.0)
     frames = {"games": games, "boards": boards, "images": images, "dialogs": dialogs, "rounds": rounds,
               "messages": messages, "lock_events": lock_events, "ranks": ranks, "layouts": layouts,
               "survey": survey, "steps": steps, "utterances": utterances}

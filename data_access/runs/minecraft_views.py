@@ -30,6 +30,20 @@ class MinecraftRunView:
     sample_turns: list = field(default_factory=list)  # (sample_id, turn) of the run's samples in this game
 
 
+NET_ACTION_HELP = ("Net actions of this BAP sample: TP the model's block placements and removals that the human's "
+                   "next actions also make, FP the model's others, FN the human's the model did not make. They score "
+                   "the change, not the structure.")
+
+
+def scores_and_marks(view: MinecraftRunView) -> str:
+    """Why the net-action counts beside the picture and the blocks marked in it differ: one counts this sample's
+    actions, the other every block of the structure after them (those standing before the sample included)."""
+    scores, counts = view.scores, view.counts
+    return (f"Two measures: TP / FP / FN ({scores['tp']} / {scores['fp']} / {scores['fn']}) count this sample's net "
+            f"actions against the human's; the picture counts blocks of the whole structure after them, the "
+            f"{counts['correct']} correct including blocks that stood before the sample, so they need not agree.")
+
+
 def block_marks(initial: dict, predicted: dict, gold: dict) -> dict[str, list[tuple]]:
     """Blocks of the predicted end structure marked against the gold end structure."""
     def blocks(config):

@@ -354,15 +354,20 @@ class NotesStore:
 
     # -- export ----------------------------------------------------------------------------------------------
 
-    def export_csv(self, target: Union[str, Path, BinaryIO, TextIO, None] = None, **filters) -> Optional[bytes]:
+    def export_csv(self, target: Union[str, Path, BinaryIO, TextIO, None] = None, *, link_base: str = "",
+                   **filters) -> Optional[bytes]:
         """The notes (``notes(**filters)``) as UTF-8 CSV, tags as JSON lists, each row with its deep link.
 
-        Writes to a path or file object, or returns the bytes when ``target`` is None (for download buttons)."""
-        return _deliver(to_csv_bytes(self.notes(**filters)), target)
+        ``link_base`` (the server's address, e.g. ``https://lab.example/dashboard``) goes before each root-relative
+        link, so that a link opens from a file sent by e-mail. Writes to a path or file object, or returns the bytes
+        when ``target`` is None (for download buttons)."""
+        return _deliver(to_csv_bytes(_absolute(self.notes(**filters), link_base)), target)
 
-    def export_jsonl(self, target: Union[str, Path, BinaryIO, TextIO, None] = None, **filters) -> Optional[bytes]:
-        """The notes as JSON Lines (one object per note, tags as a list, times ISO 8601, with ``link``)."""
-        frame = self.notes(**filters)
+    def export_jsonl(self, target: Union[str, Path, BinaryIO, TextIO, None] = None, *, link_base: str = "",
+                     **filters) -> Optional[bytes]:
+        """The notes as JSON Lines (one object per note, tags as a list, times ISO 8601, with ``link``, after
+        ``link_base`` as in ``export_csv``)."""
+        frame = _absolute(self.notes(**filters), link_base)
         return _deliver(to_jsonl_bytes(frame.to_dict(orient="records")), target)
 
 
@@ -484,6 +489,14 @@ def _row_dict(row: tuple) -> dict:
     note = dict(zip(keys, row))
     note["tags"] = json.loads(note["tags"])
     return note
+
+
+def _absolute(frame: pd.DataFrame, link_base: str) -> pd.DataFrame:
+    base = link_base.rstrip("/")
+    if not base or "link" not in frame:
+        return frame
+    return frame.assign(link=[base + link if isinstance(link, str) and link.startswith("/") else link
+                              for link in frame["link"]])
 
 
 def _link(note: dict) -> str:

@@ -29,6 +29,26 @@ def g2_table(o11, o12, o21, o22) -> np.ndarray:
 
 
 def chi2_1df_p(g2) -> np.ndarray:
-    """P(X ≥ g2) for X ~ chi-square with 1 degree of freedom."""
+    """P(X ≥ g2) for X ~ chi-square with 1 degree of freedom (0.0 once it underflows: see ``p_text``)."""
     values = np.atleast_1d(np.asarray(g2, dtype=float))
     return np.array([math.erfc(math.sqrt(max(v, 0.0) / 2.0)) for v in values.ravel()]).reshape(values.shape)
+
+
+P_FLOOR = 1e-300  # below it a double holds few or no digits of p (erfc underflows to 0 from G² ≈ 1,490)
+
+
+def p_text(p: float, g2: float, digits: int = 2) -> str:
+    """``p`` to ``digits`` significant digits; below ``P_FLOOR``, where it is 0 or nearly so in floating point,
+    the bound it is under, ``< 1e-435`` (erfc(x) < exp(-x²) / (x √π), x = √(G²/2)), never "0"."""
+    if p >= P_FLOOR or g2 <= 0:
+        return format(float(p), f".{digits}g")
+    x = math.sqrt(g2 / 2.0)
+    log10_bound = (-x * x - math.log(x * math.sqrt(math.pi))) / math.log(10.0)
+    return f"< 1e{math.ceil(log10_bound)}"
+
+
+def with_p_text(frame, column: str = "p", digits: int = 2):
+    """``frame`` with its ``p`` column as ``p_text`` (for tables a reader sees; needs the ``g2`` column)."""
+    if column not in frame or "g2" not in frame:
+        return frame
+    return frame.assign(**{column: [p_text(p, g2, digits) for p, g2 in zip(frame[column], frame["g2"])]})

@@ -112,7 +112,7 @@ def test_agreement_page_shows_statistics_disagreements_and_adjudicates():
     assert stats.loc["(overall)", "Cohen's κ (95% CI)"].startswith("-0.333 [")
     assert any(h.value == "Disagreements (2)" for h in at.subheader)
     table = at.dataframe[1].value
-    assert table["turn"].tolist() == [2, 3] and table["replay"].iloc[0] == "/replay?corpus=codraw&dialog=d1&turn=2"
+    assert table["turn"].tolist() == ["2", "3"] and table["replay"].iloc[0] == "/replay?corpus=codraw&dialog=d1&turn=2"
     next(m for m in at.multiselect if m.label == "Gold label(s)").select("CR").run()
     next(b for b in at.button if b.label == "Save to gold").click().run()
     assert not at.exception

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from data_access.corpora import demo_path
+from tests.system import require_fonts_for
 
 from .conftest import markdown_table, open_page
 
@@ -57,3 +58,36 @@ def test_after_a_restart_the_runs_figures_come_from_the_cache_without_loading_a_
     again = open_page("data")
     table = next(d.value for d in again.dataframe if "unmatched" in d.value.columns)
     pd.testing.assert_frame_equal(table, runs_table)
+
+
+def _gos_with(tmp_path, text: str):
+    gos = tmp_path / "gos"
+    shutil.copytree(demo_path("gos", tmp_path / "demo"), gos)
+    log = next(gos.glob("*log_interaction_all.jsonl"))
+    log.write_text(log.read_text(encoding="utf-8").replace('"hello :)"', f'"{text}"', 1), encoding="utf-8")
+    return gos
+
+
+def test_the_data_page_names_the_font_package_a_corpus_character_needs(tmp_path, monkeypatch):
+    """A fresh machine without Debian's caption fonts: the page says which package draws the corpus's 中 and 😂
+    (before, the GIF captions silently drew boxes)."""
+    from data_access import fonts
+
+    monkeypatch.setenv("GAME_OF_SORTS_DATA", str(_gos_with(tmp_path, "中 😂")))
+    monkeypatch.setattr(fonts, "installed_font", lambda family: None)
+    fonts._chain.cache_clear()
+    try:
+        at = open_page("data")
+    finally:
+        fonts._chain.cache_clear()
+    notes = [w.value for w in at.warning if "caption" in w.value]
+    command = re.search(r"apt-get install ([a-z -]+)", notes[0]) if len(notes) == 1 else None
+    assert command and set(command.group(1).split()) == {"fonts-symbola", "fonts-noto-cjk"}, notes
+    assert "中" in notes[0] and "😂" in notes[0]
+
+
+def test_with_the_caption_fonts_installed_there_is_no_font_note(tmp_path, monkeypatch):
+    require_fonts_for("中 😂")
+    monkeypatch.setenv("GAME_OF_SORTS_DATA", str(_gos_with(tmp_path, "中 😂")))
+    at = open_page("data")
+    assert not [w.value for w in at.warning if "caption" in w.value]

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.system import require
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts"
@@ -76,8 +78,7 @@ class AppServer:
 
 @pytest.fixture(scope="session")
 def browser():
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed (.ci/run installs it with apt)")
+    require("chromium")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -89,6 +90,29 @@ def browser():
 @pytest.fixture(scope="session")
 def demo_app(tmp_path_factory):
     server = AppServer(tmp_path_factory.mktemp("demo-app"))
+    yield server
+    server.stop()
+
+
+# Servers in the demo's set-ups that several test files share (one per pytest worker, for the whole run): under
+# a base path (/lab), and the plain `streamlit run app.py` without server.py's scripts.
+@pytest.fixture(scope="session")
+def lab_app(tmp_path_factory, browser):
+    """The app served under /lab, warmed up by one visit of its home page (a deep link as the very first
+    request of a fresh server under a base path once showed Streamlit's "Page not found" box; see the notes)."""
+    server = AppServer(tmp_path_factory.mktemp("lab-app"), {"STREAMLIT_SERVER_BASE_URL_PATH": "lab"})
+    warm = browser.new_page()
+    warm.goto(f"{server.url}/lab/")
+    wait_for_app(warm)
+    warm.close()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def plain_app(tmp_path_factory):
+    """The demo app as a plain ``streamlit run app.py`` serves it: Streamlit's page, without server.py's scripts."""
+    server = AppServer(tmp_path_factory.mktemp("plain-app"), app_file="app.py")
     yield server
     server.stop()
 

@@ -57,6 +57,18 @@ def _assert_inert(page, requests, own):
     assert page.locator('[data-testid="stException"]').count() == 0
 
 
+# A planted fetch would come from an element on the page (an image, a frame): once every image and frame has
+# finished loading or failing, the requests it made are recorded.
+_LOADS_SETTLED = """() => [...document.images].every((image) => image.complete)
+  && [...document.querySelectorAll('iframe')].every((frame) => {
+       try { return frame.contentDocument === null || frame.contentDocument.readyState === 'complete'; }
+       catch (error) { return true; } })"""
+
+
+def _settled(page) -> None:
+    page.wait_for_function(_LOADS_SETTLED)
+
+
 def test_the_replay_and_runs_pages_fetch_nothing_planted(planted_app, page):
     server, dialog = planted_app
     requests, own = _recorded(page, server)
@@ -68,7 +80,7 @@ def test_the_replay_and_runs_pages_fetch_nothing_planted(planted_app, page):
     button = page.locator('[data-testid="stButton"]').filter(has_text="evil.example/l.png) **bold**")
     button.first.hover()  # its tooltip: the description
     page.get_by_text("evil.example/u1.png").first.wait_for()
-    page.wait_for_timeout(1000)
+    _settled(page)
     _assert_inert(page, requests, own)
 
     page.goto(f"{server.url}/runs?corpus=codraw")
@@ -81,5 +93,5 @@ def test_the_replay_and_runs_pages_fetch_nothing_planted(planted_app, page):
     page.keyboard.type("bold")
     page.keyboard.press("Enter")
     page.get_by_text(f"(difference baseline − {RUN_NAME})").wait_for()  # the slice finder's caption, as text
-    page.wait_for_timeout(1000)
+    _settled(page)
     _assert_inert(page, requests, own)

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from .conftest import AppServer, wait_for_app
+from .conftest import wait_for_app
 from .test_browser import assert_no_error
 
 pytestmark = pytest.mark.e2e
@@ -38,9 +38,10 @@ def test_present_autoplay_keeps_the_current_line_in_view_and_marked(demo_app, pa
         state = page.evaluate(CURRENT_IN_VIEW)
         assert state["overflowing"], "the transcript should be longer than its box for this test to mean anything"
         assert state["inView"] and state["scrolled"], state
-        # A timing test: autoplay steps with the clock (a fragment with run_every, whose runs do not pass
-        # through app.py and so leave no run mark), and the test looks at it at moments of that clock.
-        page.wait_for_timeout(700)
+        # Autoplay steps with the clock (a fragment with run_every, whose runs leave no run mark): the next look
+        # waits for the player's next step, not for a time.
+        page.wait_for_function(f"() => {{ const s = ({CURRENT_IN_VIEW})(); return s && s.step > {state['step']}; }}",
+                               timeout=90_000)
 
 
 def test_presentation_mode_gives_the_picture_the_screen(demo_app, page, tmp_path_factory):
@@ -118,19 +119,6 @@ def test_browses_id_filter_belongs_to_its_corpus_and_comes_back_with_it(demo_app
     wait_for_app(page)
     assert page.get_by_label("Dialog id contains").input_value() == "0066" and _dialogs_shown(page) == filtered
     assert_no_error(page)
-
-
-@pytest.fixture(scope="module")
-def lab_app(tmp_path_factory, browser):
-    """The app served under /lab, warmed up by one visit of its home page (a deep link as the very first
-    request of a fresh server under a base path once showed Streamlit's "Page not found" box; see the notes)."""
-    server = AppServer(tmp_path_factory.mktemp("lab-app"), {"STREAMLIT_SERVER_BASE_URL_PATH": "lab"})
-    warm = browser.new_page()
-    warm.goto(f"{server.url}/lab/")
-    wait_for_app(warm)
-    warm.close()
-    yield server
-    server.stop()
 
 
 def test_deep_links_work_under_a_base_path(lab_app, page, tmp_path_factory):

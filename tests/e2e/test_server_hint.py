@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from .conftest import AppServer, wait_for_app
+from .conftest import wait_for_app
 from .test_browser import assert_no_error
 
 pytestmark = pytest.mark.e2e
@@ -51,16 +51,12 @@ def test_the_overview_at_its_own_path_is_the_overview_not_page_not_found(demo_ap
         context.close()
 
 
-def test_under_a_base_path_the_hint_names_it(browser, tmp_path):
-    server = AppServer(tmp_path, {"STREAMLIT_SERVER_BASE_URL_PATH": "lab"})
-    try:
-        page, context, requested = _open(browser, f"{server.url}/lab/replay?corpus=gos")
-        assert not [u for u in requested if PROBE.search(u)] and f"{server.url}/lab/_stcore/health" in requested
-        assert page.get_by_role("button", name="Next ▶").first.is_visible()
-        assert_no_error(page)
-        context.close()
-    finally:
-        server.stop()
+def test_under_a_base_path_the_hint_names_it(browser, lab_app):
+    page, context, requested = _open(browser, f"{lab_app.url}/lab/replay?corpus=gos")
+    assert not [u for u in requested if PROBE.search(u)] and f"{lab_app.url}/lab/_stcore/health" in requested
+    assert page.get_by_role("button", name="Next ▶").first.is_visible()
+    assert_no_error(page)
+    context.close()
 
 
 def test_behind_a_proxy_that_strips_a_prefix_the_hint_stands_aside(demo_app, browser):
@@ -82,13 +78,9 @@ def test_behind_a_proxy_that_strips_a_prefix_the_hint_stands_aside(demo_app, bro
         context.close()
 
 
-def test_the_app_without_the_hint_still_works_and_probes_first(browser, tmp_path):
-    server = AppServer(tmp_path, app_file="app.py")
-    try:
-        page, context, requested = _open(browser, f"{server.url}/agreement")
-        assert [u for u in requested if PROBE.search(u)]  # the 404 and 100 ms that server.py saves
-        assert page.evaluate("() => window.__streamlit === undefined")
-        assert_no_error(page)
-        context.close()
-    finally:
-        server.stop()
+def test_the_app_without_the_hint_still_works_and_probes_first(browser, plain_app):
+    page, context, requested = _open(browser, f"{plain_app.url}/agreement")
+    assert [u for u in requested if PROBE.search(u)]  # the 404 and 100 ms that server.py saves
+    assert page.evaluate("() => window.__streamlit === undefined")
+    assert_no_error(page)
+    context.close()

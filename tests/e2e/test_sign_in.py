@@ -14,6 +14,8 @@ import urllib.request
 
 import pytest
 
+from tests.system import required
+
 from .conftest import AppServer, wait_for_app
 
 pytestmark = pytest.mark.e2e
@@ -41,7 +43,10 @@ def _free_port() -> int:
 def provider(tmp_path_factory):
     """A real OpenID Connect provider on a free local port (any client id and secret are accepted)."""
     if importlib.util.find_spec("oidc_provider_mock") is None:
-        pytest.skip("oidc-provider-mock is not installed (requirements-test.txt)")
+        reason = "oidc-provider-mock is not installed: pip install -r requirements-test.txt (as `make test` does)"
+        if required("oidc"):
+            pytest.fail(reason)
+        pytest.skip(reason)
     port = _free_port()
     log = open(tmp_path_factory.mktemp("oidc") / "provider.log", "wb")
     claims = [arg for person in PEOPLE for arg in ("--user-claims", json.dumps(person))]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import socket
 import ssl
 import subprocess
@@ -18,12 +17,15 @@ from pathlib import Path
 
 import pytest
 
+from scripts.system_packages import nginx_path
+from tests.system import require
+
 from .conftest import AppServer, wait_for_app
 
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
-NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+NGINX = nginx_path()
 
 
 _UNVERIFIED = ssl._create_unverified_context()  # a test's self-signed certificate
@@ -88,9 +90,7 @@ class Proxy:
 @pytest.fixture(scope="module")
 def deployment(tmp_path_factory, postgres_cluster):
     if NGINX is None:
-        if os.environ.get("DIALOGUE_REQUIRE_NGINX") == "1":
-            pytest.fail("DIALOGUE_REQUIRE_NGINX=1 but nginx is not installed (apt-get install nginx)")
-        pytest.skip("nginx is not installed (apt-get install nginx; .ci/run does)")
+        require("nginx")
     store = postgres_cluster.new_database()
     base = tmp_path_factory.mktemp("deployment")
     cache = base / "cache"  # one cache folder for both, as on one machine

@@ -79,14 +79,6 @@ def test_an_id_typed_into_a_large_dialog_picker_opens_that_dialog(large_app, pag
     assert_no_error(page)
 
 
-@pytest.fixture(scope="module")
-def plain_app(tmp_path_factory):
-    """The demo app as a plain ``streamlit run app.py`` serves it: Streamlit's page, without server.py's scripts."""
-    server = AppServer(tmp_path_factory.mktemp("plain-app"), app_file="app.py")
-    yield server
-    server.stop()
-
-
 def test_autoplay_keeps_the_url_at_the_step_shown_under_a_plain_streamlit_run(plain_app, page):
     page.goto(f"{plain_app.url}/present?corpus=gos&speed=0.5")
     wait_for_app(page)

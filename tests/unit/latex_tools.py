@@ -1,17 +1,16 @@
 """Compile LaTeX with pdflatex and read the PDF back with pdftotext (tests are skipped without them)."""
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
+from tests.system import require
 
 
 def need(*programs: str) -> None:
+    """The minimal TeX set the exports compile with, or pdftotext: the test skips (or fails) without it."""
     for program in programs:
-        if shutil.which(program) is None:
-            pytest.skip(f"{program} is not installed (.ci/run installs it with apt)")
+        require(*(["pdflatex", "latex_recommended", "latex_fonts", "lmodern"] if program == "pdflatex" else [program]))
 
 
 def compile_pdf(tex: Path) -> Path:

@@ -9,10 +9,16 @@ import pytest
 from data_access.corpora import load_configured
 from data_access.exports.figures import browser_path, corpora_of_chart, figure_bytes, source_line
 from data_access.figures.codraw import score_by_round_chart
+from tests.system import require
 
 from .latex_tools import squash
 
-pytestmark = pytest.mark.skipif(browser_path() is None, reason="no Chromium for kaleido")
+
+@pytest.fixture(autouse=True)
+def _chromium():
+    """kaleido drives the installed Chromium: without one these tests skip (or fail) naming the package."""
+    if browser_path() is None:
+        require("chromium")
 
 
 @pytest.fixture(scope="module")

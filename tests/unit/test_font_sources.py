@@ -5,6 +5,7 @@ from __future__ import annotations
 from fontTools.ttLib import TTFont
 
 from data_access import fonts
+from tests.system import require
 
 
 def test_the_bundled_fallback_is_noto_sans_under_the_ofl():
@@ -29,12 +30,14 @@ def test_without_fontconfig_the_captions_use_the_bundled_font(monkeypatch):
 
 
 def test_the_installed_families_are_found_through_fontconfig():
+    require("fontconfig", "fonts_core", "fonts_cjk")
     assert fonts.installed_font("Noto Sans").name == "NotoSans-Regular.ttf"
     assert fonts.installed_font("Noto Sans CJK SC").suffix == ".ttc"
     assert fonts.installed_font("No Such Family Anywhere") is None  # no substitute, unlike fc-match
 
 
 def test_the_emoji_font_is_asked_for_emoji_only():
+    require("fontconfig", "fonts_core", "fonts_emoji", "fonts_cjk")
     emoji = [slot.role for slot in fonts.SLOTS].index("emoji")
     assert fonts.font_index("😂") == emoji and fonts.font_index("👍") == emoji
     # Symbola has CJK ideographs too; they are drawn by Noto Sans CJK
