@@ -19,4 +19,32 @@ def transcript_lines(at) -> list[dict]:
 
 
 def transcript_texts(at) -> list[str]:
-    return [line["text"] for line in transcript_lines(at)]
+    return [line["text"] for line in transcript_lines(at) + player_lines(at)]
+
+
+def player_data(at) -> list[dict]:
+    """The payload of every step player on the page (``ui.step_player``), as its JavaScript receives it."""
+    import json
+
+    return [json.loads(element.proto.json) for element in at.get("bidi_component")
+            if "steps" in json.loads(element.proto.json or "{}")]
+
+
+def player_lines(at) -> list[dict]:
+    """The transcript lines a step player shows at its step, as ``transcript_lines`` gives them: later lines
+    only when the player shows the whole dialog."""
+    lines = []
+    for data in player_data(at):
+        step = data["step"]
+        for line in data["lines"]:
+            if line["turn"] > step and not data.get("showAll"):
+                continue
+            lines.append({"turn": line["turn"], "meta": line["who"], "text": line["text"], "html": html.escape(line["text"]),
+                          "current": line["turn"] == step, "later": line["turn"] > step})
+    return lines
+
+
+def player_captions(at) -> list[str]:
+    """The captions of the pictures of the step each player shows."""
+    return [picture["caption"] for data in player_data(at)
+            for picture in data["steps"].get(str(data["step"]), {}).get("pictures", [])]

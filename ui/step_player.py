@@ -1,0 +1,107 @@
+"""The step player on the page: an inline ``st.components.v2`` component (``ui/assets/step_player.js`` and
+``.css``, no iframe, nothing fetched but the app's own media URLs) that steps, scrubs and plays a dialog in the
+browser. What it is sent is ``data_access.player``'s payload.
+
+A page section calls ``player_step`` where it used to call the stepper (it keeps the URL's link rules, and
+the stepper itself as a fallback that the player's CSS hides once it has drawn), shows whatever depends on
+the step, and calls ``show_player`` with the dialog and a function that describes one step. The player
+reports each step the reader goes to (its ``step`` trigger): the callback makes it the stepper's value before
+the page runs again, so the URL (``turn=``, one history entry per step), notes, codes and run panels follow,
+while the player has shown the step already. The first run of a dialog sends its step alone (a replay opens
+as fast as before); once drawn, the player asks for its window (``window`` trigger), which every later run
+re-centres on the step shown.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import partial
+from typing import Callable, Optional
+
+import streamlit as st
+
+from data_access.player import PlayerDialog, PlayerStep, TimelineEntry, payload, window, within_budget
+from ui.assets import asset_text
+from ui.url_state import is_new_link, served
+from ui.widgets import stepper
+
+try:
+    _PLAYER = st.components.v2.component("dialogue_step_player", css=asset_text("step_player.css"),
+                                         js=asset_text("step_player.js"), isolate_styles=False)
+except Exception:  # pragma: no cover - an environment without the v2 component runtime
+    _PLAYER = None  # type: ignore[assignment]
+
+
+def _goto_key(key: str) -> str:
+    return f"{key}__player_goto"
+
+
+def player_step(n_steps: int, requested: Optional[str], key: str, label: str, param: str = "turn") -> int:
+    """The step shown (``ui.widgets.stepper``'s rules: a new link wins once, a step past the end shows the
+    last with a warning). A link applied on this run moves the player too (its ``goto`` counter)."""
+    if n_steps > 0 and (is_new_link(key, requested) or key not in st.session_state):
+        st.session_state[_goto_key(key)] = st.session_state.get(_goto_key(key), 0) + 1
+    with st.container(key=f"player_fallback_{key}"):
+        return stepper(n_steps, requested, key=key, label=label, keyboard=_PLAYER is None, param=param)
+
+
+def _reported(player_key: str, step_key: str, n_steps: int) -> None:
+    """The player went to a step: it becomes the stepper's value before the page runs."""
+    state = st.session_state.get(player_key) or {}
+    step = state.get("step") if hasattr(state, "get") else None
+    if isinstance(step, int) and not isinstance(step, bool) and 1 <= step <= n_steps:
+        st.session_state[step_key] = step
+
+
+def _widen(player_key: str, token: str) -> None:
+    st.session_state[f"{player_key}__wide"] = token
+
+
+def _media_url(key: str, png: bytes, slot: str) -> str:
+    """A picture on Streamlit's media endpoint (kept while a run of this session names it), as the browser
+    requests it: the same bytes keep the same URL, so the browser fetches each picture once."""
+    from streamlit import runtime
+
+    url = runtime.get_instance().media_file_mgr.add(png, "image/png", f"step_player:{key}:{slot}")
+    return served(url)
+
+
+def show_player(key: str, step_key: str, dialog: PlayerDialog, step: int, describe: Callable[[int], Optional[PlayerStep]],
+                timeline: Optional[Callable[[dict[int, PlayerStep]], tuple[TimelineEntry, ...]]] = None,
+                on_round: Optional[Callable[[int], None]] = None, **settings) -> None:
+    """The player of ``dialog`` at ``step``; ``describe(s)`` gives step ``s`` (cached by the caller), and
+    ``timeline(described)`` the timeline from the steps described on this run (a step not among them: no bar).
+    ``on_round(delta)`` opens the next (+1) or previous (-1) round when the reader steps past either end."""
+    if _PLAYER is None or dialog.n_steps <= 0:
+        return
+    wide = st.session_state.get(f"{key}__wide") == dialog.token
+    order = window(step, dialog.n_steps) if wide else [step]
+    steps = within_budget(s for s in (describe(number) for number in order) if s is not None)
+    if timeline is not None:
+        dialog = replace(dialog, timeline=timeline({s.step: s for s in steps}))
+    dialog = _with_highlight(dialog, step)
+    data = payload(dialog, sorted(steps, key=lambda s: s.step), step, st.session_state.get(_goto_key(step_key), 0),
+                   partial(_media_url, key), wide=wide, **settings)
+    callbacks = {"on_step_change": partial(_reported, key, step_key, dialog.n_steps),
+                 "on_window_change": partial(_widen, key, dialog.token),
+                 "on_round_change": (lambda: on_round(_delta(key))) if on_round else (lambda: None)}
+    _PLAYER(data=data, key=key, **callbacks)
+
+
+def _delta(key: str) -> int:
+    state = st.session_state.get(key) or {}
+    value = state.get("round") if hasattr(state, "get") else None
+    return 1 if value == 1 else -1 if value == -1 else 0
+
+
+def _with_highlight(dialog: PlayerDialog, step: int) -> PlayerDialog:
+    """A search hit's match (the URL's ``hl``) marked in the lines of the step it was linked to: the line's
+    text as (piece, is match) segments, which the player sets as text nodes and ``mark`` elements."""
+    from data_access.links import highlight_segments
+    from ui.highlight import requested_highlight
+
+    needle = requested_highlight()
+    if not needle:
+        return dialog
+    lines = tuple({**line, "segments": [[piece, bool(match)] for piece, match in highlight_segments(line["text"], needle)]}
+                  if line["turn"] == step else line for line in dialog.lines)
+    return replace(dialog, lines=lines)
