@@ -26,10 +26,12 @@ replay_panel(corpus)  # a model run beside the humans, when one is chosen (&run=
 dialog, turn, round_ = query_param("dialog"), parse_positive_int(query_param("turn")), parse_positive_int(query_param("round"))
 if dialog is not None and turn is not None:
     link = served(run_link(corpus, dialog, turn, round_, query_param("run")))  # &run= when one is shown
+    if query_param("view3d") == "1":  # the 3D view is part of the state shown
+        link += "&view3d=1"
     st.markdown(f":material/link: [Link to exactly this state]({link}): {md_code(link)}")
     # a corpus replayed within rounds keeps the round with every note, label and export of a step
     in_rounds = replays_in_rounds(corpus)
     place_round = round_ if in_rounds else None
     notes_panel(corpus, dialog, turn, place_round, turn_label="step" if in_rounds else "turn")
     coding_panel(corpus, dialog, turn, place_round)
-    replay_downloads(corpus, dialog, place_round)
+    replay_downloads(corpus, dialog, place_round, step=turn)

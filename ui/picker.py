@@ -57,6 +57,7 @@ def dialog_picker(name: str, key: str, label: str = "Dialog", *, param: Optional
         # A selectbox sends all its options to the browser on every rerun: past a few thousand dialogs that is
         # the slowest part of a replay step, so a large corpus offers a window of them and a search box.
         query = where.text_input(f"Find a {label.lower()}", key=f"{key}_find", placeholder="id, split or words of its label",
+                                 on_change=_open_found, args=(choices, key),
                                  help=f"The list shows {PICKER_SIZE:,} dialogs at a time: those around the current "
                                       "one, or the first that match what you type.")
         ids, matching = snapshots.dialog_window(choices, st.session_state[key], query, PICKER_SIZE)
@@ -78,6 +79,14 @@ def dialog_picker(name: str, key: str, label: str = "Dialog", *, param: Optional
         return dialog_id, None
     return dialog_id, _round_picker(where, name, dialog_id, rounds, f"{key}_round_{dialog_id}",
                                     round_param if param else None, step_params)
+
+
+def _open_found(choices: dict[str, str], key: str) -> None:
+    """What was typed into the Find box names one dialog (its id, or the only one that matches): it opens, rather
+    than the list saying "1 of 9,993 dialogs match" while the old dialog stays on screen."""
+    found = snapshots.typed_dialog(choices, str(st.session_state.get(f"{key}_find") or ""))
+    if found is not None:
+        st.session_state[key] = found
 
 
 def _take_typed(choices: dict[str, str], key: str, current: Optional[str]) -> None:
