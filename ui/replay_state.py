@@ -173,12 +173,16 @@ def dialog_lines(name: str, dialog_id: str, step: int, round_number: Optional[in
 
 
 def show_state(name: str, dialog_id: str, step: int, round_number: Optional[int], n_steps: int,
-               key: str, with_details: bool = True, show_all: bool = False, height: int = 320) -> None:
-    """The snapshot of ``step``, its details, and the transcript up to it with the step's lines marked."""
-    snapshot(name, dialog_id, step, round_number)
+               key: str, with_details: bool = True, show_all: bool = False, height: int = 320,
+               with_picture: bool = True) -> None:
+    """The snapshot of ``step``, its details, and the transcript up to it with the step's lines marked.
+    Without ``with_picture`` (a step player shows the picture and the transcript), the caption and details."""
+    if with_picture:
+        snapshot(name, dialog_id, step, round_number)
     prefetch_state(name, dialog_id, step, round_number, n_steps)
     step_caption(name, dialog_id, step, round_number, n_steps)
     if with_details:
         details(name, dialog_id, step, round_number)
-    transcript(dialog_lines(name, dialog_id, step, round_number), step, show_all, height=height,
-               unit=UNITS.get(name, "step"), key=key)
+    if with_picture:
+        transcript(dialog_lines(name, dialog_id, step, round_number), step, show_all, height=height,
+                   unit=UNITS.get(name, "step"), key=key)

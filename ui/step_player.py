@@ -13,13 +13,14 @@ re-centres on the step shown.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from functools import partial
 from typing import Callable, Optional
 
 import streamlit as st
 
-from data_access.player import PlayerDialog, PlayerStep, TimelineEntry, payload, window, within_budget
+from data_access.player import Picture, PlayerDialog, PlayerStep, TimelineEntry, payload, window, within_budget
 from ui.assets import asset_text
 from ui.url_state import is_new_link, served
 from ui.widgets import stepper
@@ -29,6 +30,9 @@ try:
                                          js=asset_text("step_player.js"), isolate_styles=False)
 except Exception:  # pragma: no cover - an environment without the v2 component runtime
     _PLAYER = None  # type: ignore[assignment]
+
+
+WIDE_RUN_SECONDS = 0.4  # the most a run spends describing the window's steps (more: the next run goes on)
 
 
 def _goto_key(key: str) -> str:
@@ -54,6 +58,7 @@ def _reported(player_key: str, step_key: str, n_steps: int) -> None:
 
 def _widen(player_key: str, token: str) -> None:
     st.session_state[f"{player_key}__wide"] = token
+    st.session_state[f"{player_key}__wide_runs"] = st.session_state.get(f"{player_key}__wide_runs", 0) + 1
 
 
 def _media_url(key: str, png: bytes, slot: str) -> str:
@@ -75,12 +80,22 @@ def show_player(key: str, step_key: str, dialog: PlayerDialog, step: int, descri
         return
     wide = st.session_state.get(f"{key}__wide") == dialog.token
     order = window(step, dialog.n_steps) if wide else [step]
-    steps = within_budget(s for s in (describe(number) for number in order) if s is not None)
+    described, more, started = [], False, time.perf_counter()
+    for number in order:
+        one = describe(number)
+        if one is not None:
+            described.append(one)
+        # the steps not yet computed cost a run its time: a slice per run, the player asks for the next one
+        if time.perf_counter() - started > WIDE_RUN_SECONDS and number != order[-1]:
+            more = True
+            break
+    steps = within_budget(described)
     if timeline is not None:
         dialog = replace(dialog, timeline=timeline({s.step: s for s in steps}))
     dialog = _with_highlight(dialog, step)
     data = payload(dialog, sorted(steps, key=lambda s: s.step), step, st.session_state.get(_goto_key(step_key), 0),
-                   partial(_media_url, key), wide=wide, **settings)
+                   partial(_media_url, key), wide=wide, more=more,
+                   wideRun=st.session_state.get(f"{key}__wide_runs", 0), **settings)
     callbacks = {"on_step_change": partial(_reported, key, step_key, dialog.n_steps),
                  "on_window_change": partial(_widen, key, dialog.token),
                  "on_round_change": (lambda: on_round(_delta(key))) if on_round else (lambda: None)}
@@ -105,3 +120,21 @@ def _with_highlight(dialog: PlayerDialog, step: int) -> PlayerDialog:
     lines = tuple({**line, "segments": [[piece, bool(match)] for piece, match in highlight_segments(line["text"], needle)]}
                   if line["turn"] == step else line for line in dialog.lines)
     return replace(dialog, lines=lines)
+
+
+def snapshot_player(key: str, step_key: str, name: str, dialog_id: str, round_number: Optional[int], step: int,
+                    n_steps: int, lines, unit: str, **settings) -> None:
+    """The player over the corpus's snapshot of each step (Compare, Present): one picture per step, the
+    transcript; what a corpus shows around its snapshot (``state_details``) stays on the page and follows."""
+    from data_access.player import transcript_lines
+    from ui import cached
+    from ui.replay_state import snapshot_png
+    from ui.transcript import LEADING_ROLES
+
+    def describe(number: int) -> PlayerStep:
+        png = cached.derived(snapshot_png, name, dialog_id, number, round_number)
+        return PlayerStep(number, (Picture(png, f"{unit.capitalize()} {number} of {n_steps}"),))
+
+    dialog = PlayerDialog(f"{name}|{dialog_id}|{round_number}", unit.capitalize(), n_steps,
+                          transcript_lines(lines, LEADING_ROLES), tuple(TimelineEntry() for _ in range(n_steps)))
+    show_player(key, step_key, dialog, step, describe, **settings)

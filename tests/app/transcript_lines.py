@@ -39,7 +39,8 @@ def player_lines(at) -> list[dict]:
         for line in data["lines"]:
             if line["turn"] > step and not data.get("showAll"):
                 continue
-            lines.append({"turn": line["turn"], "meta": line["who"], "text": line["text"], "html": html.escape(line["text"]),
+            meta = f"{line['who']} · {data['unit'].lower()} {line['turn']}"  # as the player writes it
+            lines.append({"turn": line["turn"], "meta": meta, "text": line["text"], "html": html.escape(line["text"]),
                           "current": line["turn"] == step, "later": line["turn"] > step})
     return lines
 

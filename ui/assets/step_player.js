@@ -65,7 +65,7 @@ function createPlayer(parent) {
 
   const p = {
     root, token: null, goto: null, current: 0, n: 0, steps: {}, images: new Map(), data: null,
-    timer: null, dragging: false, askedWindow: false, lineNodes: [], trigger: null,
+    timer: null, dragging: false, askedWindow: null, lineNodes: [], trigger: null,
   };
 
   function image(src, caption) {
@@ -75,7 +75,8 @@ function createPlayer(parent) {
       img.decoding = 'async';
       img.alt = caption;
       img.src = src;
-      entry = { img, ready: img.decode().then(() => true, () => false) };
+      entry = { img, done: false };
+      entry.ready = img.decode().then(() => true, () => false).then((ok) => { entry.done = true; return ok; });
       p.images.set(src, entry);
     }
     return entry;
@@ -95,8 +96,19 @@ function createPlayer(parent) {
     step = Math.min(Math.max(1, step), p.n);
     if (step === p.current) return;
     show(step);
-    if (!quiet && !p.dragging) report(step);
+    // players stepping together (Compare) follow each other in the browser; a shorter one stays on its last step
+    if (!quiet && p.data && p.data.group) {
+      document.dispatchEvent(new CustomEvent('step-player-group', { detail: { group: p.data.group, step, from: root } }));
+    }
+    if (!quiet && !p.dragging && (!p.data || p.data.reports !== false)) report(step);
   }
+
+  document.addEventListener('step-player-group', (event) => {
+    const { group, step, from } = event.detail;
+    if (from === root || !root.isConnected || !p.data || p.data.group !== group) return;
+    const own = Math.min(step, p.n);
+    if (own !== p.current) show(own);
+  });
 
   function across(delta) {
     // past either end of a round, the corpus's next (previous) round: the server opens it
@@ -209,8 +221,9 @@ function createPlayer(parent) {
       node.hidden = turn > step && !d.showAll;
       if (turn === step && !first) first = node;
     });
+    // Scrolling reads the layout: after the step's pictures are drawn, not before
     const target = first || p.lineNodes.filter((n) => Number(n.dataset.turn) < step).pop();
-    if (target) lines.scrollTop = Math.max(0, target.offsetTop - lines.offsetTop - lines.clientHeight / 3);
+    if (target) setTimeout(() => { if (p.current === step) lines.scrollTop = Math.max(0, target.offsetTop - lines.offsetTop - lines.clientHeight / 3); }, 0);
     const entry = p.steps[step];
     eventBox.textContent = entry ? entry.event : '';
     eventBox.className = 'sp-event sp-' + (entry ? entry.level : 'info');
@@ -242,7 +255,7 @@ function createPlayer(parent) {
       return;
     }
     const wanted = entry.pictures.map((pic) => (pic.src ? image(pic.src, pic.caption) : null));
-    Promise.all(wanted.map((w) => (w ? w.ready : true))).then(() => {
+    const draw = () => {
       if (p.current !== step) return;  // the reader has moved on: that step draws instead
       while (pictures.children.length > entry.pictures.length) pictures.lastChild.remove();
       entry.pictures.forEach((pic, i) => {
@@ -263,8 +276,24 @@ function createPlayer(parent) {
       });
       root.removeAttribute('data-waiting');
       root.dataset.step = String(step);
-      if (!p.askedWindow && p.trigger && p.data && !p.data.wide) { p.askedWindow = true; p.trigger('window', true); }
-    });
+      askWindow();
+    };
+    // pictures decoded already (the window's, decoded ahead) are drawn in this task, the others when decoded
+    if (wanted.every((w) => !w || w.done)) draw();
+    else Promise.all(wanted.map((w) => (w ? w.ready : true))).then(draw);
+  }
+
+  // The steps around the one shown are asked for once the page's own run is over (a replay opens as fast as
+  // with its step alone), and again while the server says it has more (it computes them a slice per run).
+  function askWindow() {
+    const d = p.data;
+    if (!d || !p.trigger || p.askedWindow === d.token + '|' + d.wideRun || (d.wide && !d.more)) return;
+    const app = document.querySelector('[data-testid="stApp"]');
+    const idle = () => !app || app.dataset.testScriptState !== 'running';
+    const ask = () => { p.askedWindow = d.token + '|' + d.wideRun; p.trigger('window', true); };
+    if (idle()) { ask(); return; }
+    const watch = new MutationObserver(() => { if (idle()) { watch.disconnect(); if (p.data === d) ask(); } });
+    watch.observe(app, { attributes: true, attributeFilter: ['data-test-script-state'] });
   }
 
   p.update = (data) => {
@@ -276,7 +305,7 @@ function createPlayer(parent) {
       p.token = data.token;
       p.steps = {};
       p.images = new Map();
-      p.askedWindow = false;
+      p.askedWindow = null;
       p.current = 0;
       root.removeAttribute('data-step');
       pictures.textContent = '';
@@ -294,9 +323,13 @@ function createPlayer(parent) {
     p.goto = data.goto;
     if (moved && data.step !== p.current) show(data.step);
     else if (root.dataset.step !== String(p.current)) show(p.current);  // its step has arrived
-    else chrome(p.current);
-    if (data.autoplay && fresh) start();
-    if (!data.autoplay && data.autoplayKnown && p.timer) stop();
+    else { chrome(p.current); askWindow(); }
+    root.classList.toggle('sp-present', data.layout === 'present');
+    root.classList.toggle('sp-narrow', data.layout === 'narrow');
+    if (fresh || data.autoplay !== p.autoplay) {  // the server's autoplay switch: on starts, off stops
+      p.autoplay = data.autoplay;
+      if (data.autoplay) start(); else if (!fresh) stop();
+    }
   };
   return p;
 }
