@@ -165,12 +165,14 @@ def payload_sizes(page) -> dict:
 # went from running to notRunning) with every image decoded, and, on a page with the player, its step drawn.
 FIRST_SETTLED = """(() => {
   window.__firstSettled = null;
+  let idle = null, drawn = null;  // the first run over (its images decoded); the player's step drawn
   const check = () => {
     const app = document.querySelector('[data-testid="stApp"]');
-    if (window.__firstSettled !== null || !app || app.dataset.testScriptState !== 'notRunning' || !window.__ran) return;
-    if (window.__withPlayer && !(document.querySelector('[data-step-player]') || {dataset: {}}).dataset.step) return;
-    for (const img of app.querySelectorAll('img')) { if (!(img.complete && img.naturalWidth > 0)) return; }
-    window.__firstSettled = performance.now();
+    if (window.__firstSettled !== null || !app) return;
+    if (idle === null && app.dataset.testScriptState === 'notRunning' && window.__ran
+        && [...app.querySelectorAll('img')].every(img => img.complete && img.naturalWidth > 0)) idle = performance.now();
+    if (drawn === null && (!window.__withPlayer || (document.querySelector('[data-step-player]') || {dataset: {}}).dataset.step)) drawn = performance.now();
+    if (idle !== null && drawn !== null) window.__firstSettled = Math.max(idle, drawn);
   };
   new MutationObserver(records => {
     for (const r of records) { if (r.attributeName === 'data-test-script-state' && r.target.dataset.testScriptState === 'running') window.__ran = true; }

@@ -9,6 +9,7 @@ from ui.notes import notes_panel
 from ui.router import ensure_routed
 from ui.runs import replay_panel, run_link
 from ui.share import replay_downloads
+from ui.step_player import under_player
 from ui.url_state import parse_positive_int, served
 from ui.widgets import corpus_selector, md_code, query_param
 from ui.worst_cases import case_stepper
@@ -19,7 +20,9 @@ st.title("Replay")
 corpus = corpus_selector("replay_corpus")
 next_hit_control()  # opened from a concordance line: walk its hit list (previous / next hit)
 case_stepper(corpus)  # opened from "Worst cases first": walk its cases (previous / next case)
+under_player()  # forgets a container of an earlier run: not this run's
 views(corpus).replay_section(corpus)
+workbench = under_player()  # the coding panel right under the step player: coding while stepping, no scrolling
 replay_panel(corpus)  # a model run beside the humans, when one is chosen (&run=<name>)
 
 # The section has put the state it shows into the URL; notes and the shareable link follow it.
@@ -33,5 +36,6 @@ if dialog is not None and turn is not None:
     in_rounds = replays_in_rounds(corpus)
     place_round = round_ if in_rounds else None
     notes_panel(corpus, dialog, turn, place_round, turn_label="step" if in_rounds else "turn")
-    coding_panel(corpus, dialog, turn, place_round)
+    with workbench if workbench is not None else st.container():
+        coding_panel(corpus, dialog, turn, place_round)
     replay_downloads(corpus, dialog, place_round, step=turn)

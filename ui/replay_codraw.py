@@ -168,7 +168,7 @@ def show(name: str) -> None:
     dialog = PlayerDialog(f"{name}|{dialog_id}", "Round", n_steps, transcript_lines(view.transcript, LEADING_ROLES), (),
                           legend="Bars: each round's final metric (max 5) · 👁 the peek · ? a CR (published layer)")
     show_player("player_replay", step_key, dialog, turn, partial(player_view, name, dialog_id),
-                timeline=lambda known: _timeline(n_steps, known, view.peek_round, crs), showAll=show_all)
+                timeline=lambda known: _timeline(n_steps, known, view.peek_round, crs), showAll=show_all, notesKey=True)
     layers.codraw_replay_crs(dialog_id, view.step)
     if shown.target_png is not None:
         if not cached.derived(source_facts, name)["assets"]:

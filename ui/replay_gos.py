@@ -77,7 +77,8 @@ def show(name: str) -> None:
                                extra={"roundLabel": f"{view.category} · board {view.board_number} · round {view.round} of {view.n_rounds}"})
     show_player("player_replay", step_key, dialog_view, step,
                 lambda number: player_view(name, dialog, number, round_number, mentions if number == step else None),
-                on_round=lambda delta: _cross_round(dialog, round_number, rounds, steps_per_round, delta), showAll=show_all)
+                on_round=lambda delta: _cross_round(dialog, round_number, rounds, steps_per_round, delta), showAll=show_all,
+                notesKey=True)
     st.caption("Number badge = agreed rank · blue border and lock = the player's own pending lock (the partner cannot "
                "see it) · amber frame and bubble = images the current message marks, on the sender's board · "
                "red = a lock that met a different image (mismatch).")

@@ -60,7 +60,7 @@ def show(name: str) -> None:
     show_player("player_replay", step_key, dialog, turn, partial(player_view, name, game_id, note),
                 # F1 after every step costs an alignment per step: not on the run that opens the game (its step alone)
                 timeline=lambda known: _timeline(derived(f1_by_step, name, game_id) if len(known) > 1 else None, n_steps, known),
-                showAll=show_all)
+                showAll=show_all, notesKey=True)
     in_3d = url_toggle("Interactive 3D view", param="view3d", key="minecraft_view3d",
                        help="Turn, zoom and hover the build and the target (WebGL: slower to draw than the pictures).")
     if in_3d:

@@ -100,6 +100,17 @@ def show_player(key: str, step_key: str, dialog: PlayerDialog, step: int, descri
                  "on_window_change": partial(_widen, key, dialog.token),
                  "on_round_change": (lambda: on_round(_delta(key))) if on_round else (lambda: None)}
     _PLAYER(data=data, key=key, **callbacks)
+    st.session_state[_after_key(key)] = st.container()  # what a page wants right under the player (coding)
+
+
+def _after_key(key: str) -> str:
+    return f"_{key}__under"
+
+
+def under_player(key: str = "player_replay"):
+    """The container drawn right under player ``key`` on this run, or None when it was not shown (a page lays
+    the coding panel there, beside the step rather than under the corpus's other panels)."""
+    return st.session_state.pop(_after_key(key), None)
 
 
 def _delta(key: str) -> int:

@@ -58,8 +58,10 @@ function createPlayer(parent) {
   const facts = el('dl', 'sp-facts');
   const table = el('div', 'sp-table');
   const lines = el('div', 'sp-transcript');
-  side.append(eventBox, notes, facts, lines, table);
-  body.append(pictures, side);
+  side.append(eventBox, notes, facts, lines);
+  const stage = el('div', 'sp-stage');
+  stage.append(pictures, table);  // the step's table under its pictures, the transcript beside them
+  body.append(stage, side);
   root.append(bar, timeline, legend, body);
   parent.appendChild(root);
 
@@ -155,6 +157,11 @@ function createPlayer(parent) {
     if (p.lastEvent === event) return;
     p.lastEvent = event;
     if (!root.isConnected) return;
+    if (event.altKey && event.code === 'KeyN' && p.data && p.data.notesKey) {  // the notes, one key away
+      event.preventDefault();
+      openNotes();
+      return;
+    }
     if (event.ctrlKey || event.metaKey || event.altKey || !p.n) return;
     const t = event.target;
     if (t && t.nodeType === 1 && t !== document.body && !root.contains(t)
@@ -168,6 +175,19 @@ function createPlayer(parent) {
     if (event.key !== ' ') stop();
     move();
   };
+
+  function openNotes() {
+    const summary = [...document.querySelectorAll('[data-testid="stExpander"] summary')]
+      .find((node) => node.textContent.trim().startsWith('Notes ('));
+    if (!summary) return;
+    const details = summary.closest('details');
+    if (details && !details.open) summary.click();
+    setTimeout(() => {
+      const area = details && details.querySelector('textarea');
+      if (area) area.focus({ preventScroll: true });
+      (details || summary).scrollIntoView({ block: 'nearest' });
+    }, 0);
+  }
 
   function buildDialog(data) {
     ticks.textContent = '';
@@ -183,7 +203,7 @@ function createPlayer(parent) {
       tick.append(barNode, marks);
       ticks.appendChild(tick);
     });
-    legend.textContent = data.legend || '';
+    legend.textContent = (data.legend || '') + ' · keys: ←/→ step, Home/End, Space plays' + (data.notesKey ? ', Alt+N notes' : '');
     lines.textContent = '';
     p.lineNodes = data.lines.map((line) => {
       const node = el('div', 'sp-line ' + (line.lead ? 'sp-lead' : 'sp-follow'));
@@ -223,7 +243,8 @@ function createPlayer(parent) {
     });
     // Scrolling reads the layout: after the step's pictures are drawn, not before
     const target = first || p.lineNodes.filter((n) => Number(n.dataset.turn) < step).pop();
-    if (target) setTimeout(() => { if (p.current === step) lines.scrollTop = Math.max(0, target.offsetTop - lines.offsetTop - lines.clientHeight / 3); }, 0);
+    // (the box is its lines' offsetParent: their offsetTop counts from its top)
+    if (target) setTimeout(() => { if (p.current === step) lines.scrollTop = Math.max(0, target.offsetTop - lines.clientHeight / 3); }, 0);
     const entry = p.steps[step];
     eventBox.textContent = entry ? entry.event : '';
     eventBox.className = 'sp-event sp-' + (entry ? entry.level : 'info');
@@ -314,10 +335,11 @@ function createPlayer(parent) {
       buildDialog(data);
     }
     p.timelineKey = JSON.stringify(data.timeline);
-    Object.entries(data.steps).forEach(([step, entry]) => {
-      p.steps[Number(step)] = entry;
-      entry.pictures.forEach((pic) => { if (pic.src) image(pic.src, pic.caption); });  // decode ahead
-    });
+    Object.entries(data.steps).forEach(([step, entry]) => { p.steps[Number(step)] = entry; });
+    // decode ahead, the steps nearest the one shown first (the next key press wants those)
+    const around = p.current || data.step;
+    Object.keys(data.steps).map(Number).sort((a, b) => Math.abs(a - around) - Math.abs(b - around) || b - a)
+      .forEach((step) => data.steps[step].pictures.forEach((pic) => { if (pic.src) image(pic.src, pic.caption); }));
     root.dataset.loaded = String(Object.keys(p.steps).length);  // steps in the browser (benchmarks wait on it)
     const moved = fresh || data.goto !== p.goto;
     p.goto = data.goto;
