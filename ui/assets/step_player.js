@@ -309,6 +309,10 @@ function createPlayer(parent) {
   function askWindow() {
     const d = p.data;
     if (!d || !p.trigger || p.askedWindow === d.token + '|' + d.wideRun || (d.wide && !d.more)) return;
+    // with the steps next to the one shown in the browser, the next report's run brings the rest: no run of its own
+    const near = [];
+    for (let s = p.current - 3; s <= p.current + 10; s++) if (s >= 1 && s <= p.n) near.push(s);
+    if (d.wide && near.every((s) => p.steps[s])) return;
     const app = document.querySelector('[data-testid="stApp"]');
     const idle = () => !app || app.dataset.testScriptState !== 'running';
     const ask = () => { p.askedWindow = d.token + '|' + d.wideRun; p.trigger('window', true); };
