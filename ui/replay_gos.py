@@ -53,6 +53,7 @@ def show(name: str) -> None:
         return
     # The picker drops a step that belonged to another dialog or round, so a new round starts at its own
     # remembered step (or step 1), not at the old number.
+    assert round_number is not None  # it is in steps_per_round, whose keys are rounds
     step_key = f"gos_step_{dialog}_{round_number}"
     step = player_step(steps_per_round[round_number], query_param("turn"), key=step_key, label="Step")
 

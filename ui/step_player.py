@@ -96,10 +96,9 @@ def show_player(key: str, step_key: str, dialog: PlayerDialog, step: int, descri
     data = payload(dialog, sorted(steps, key=lambda s: s.step), step, st.session_state.get(_goto_key(step_key), 0),
                    partial(_media_url, key), wide=wide, more=more,
                    wideRun=st.session_state.get(f"{key}__wide_runs", 0), **settings)
-    callbacks = {"on_step_change": partial(_reported, key, step_key, dialog.n_steps),
-                 "on_window_change": partial(_widen, key, dialog.token),
-                 "on_round_change": (lambda: on_round(_delta(key))) if on_round else (lambda: None)}
-    _PLAYER(data=data, key=key, **callbacks)
+    _PLAYER(data=data, key=key, on_step_change=partial(_reported, key, step_key, dialog.n_steps),
+            on_window_change=partial(_widen, key, dialog.token),
+            on_round_change=(lambda: on_round(_delta(key))) if on_round else (lambda: None))
     st.session_state[_after_key(key)] = st.container()  # what a page wants right under the player (coding)
 
 

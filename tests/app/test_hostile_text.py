@@ -14,10 +14,9 @@ import shutil
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app.transcript_lines import player_captions
-
 from data_access.corpora import demo_path
 from data_access.links import parse_positive_int
+from tests.app.transcript_lines import player_captions
 from ui.widgets import md_escape
 
 from . import conftest

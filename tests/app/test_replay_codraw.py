@@ -6,7 +6,7 @@ import re
 from streamlit.testing.v1 import AppTest
 
 from data_access.corpora import demo_path, load_path
-from tests.app.transcript_lines import player_data, player_captions, transcript_texts
+from tests.app.transcript_lines import player_captions, player_data, transcript_texts
 
 from .conftest import run_function
 
