@@ -78,6 +78,29 @@ def show_player(key: str, step_key: str, dialog: PlayerDialog, step: int, descri
     ``on_round(delta)`` opens the next (+1) or previous (-1) round when the reader steps past either end."""
     if _PLAYER is None or dialog.n_steps <= 0:
         return
+    st.session_state.pop(_moved_key(key), None)  # this run is the page's: it follows the reported step already
+    _player_fragment(key, step_key, dialog, step, describe, timeline, on_round, settings)
+    st.session_state[_after_key(key)] = st.container()  # what a page wants right under the player (coding)
+
+
+def _moved_key(key: str) -> str:
+    return f"{key}__moved"
+
+
+def _moved(key: str, then: Callable[[], None]) -> None:
+    """A callback of the player that moves the page (a step, a round): the page runs again, not the player alone."""
+    then()
+    st.session_state[_moved_key(key)] = True
+
+
+# The player is a fragment: its window request (a trigger) runs the player alone, so the page's one-shot notes
+# (a link's warning) stay and its URL is not touched; a step or round it reports runs the whole page.
+@st.fragment
+def _player_fragment(key: str, step_key: str, dialog: PlayerDialog, step: int, describe: Callable[[int], Optional[PlayerStep]],
+                     timeline: Optional[Callable[[dict[int, PlayerStep]], tuple[TimelineEntry, ...]]],
+                     on_round: Optional[Callable[[int], None]], settings: dict) -> None:
+    if st.session_state.pop(_moved_key(key), False):
+        st.rerun(scope="app")
     wide = st.session_state.get(f"{key}__wide") == dialog.token
     order = window(step, dialog.n_steps) if wide else [step]
     described, more, started = [], False, time.perf_counter()
@@ -96,10 +119,9 @@ def show_player(key: str, step_key: str, dialog: PlayerDialog, step: int, descri
     data = payload(dialog, sorted(steps, key=lambda s: s.step), step, st.session_state.get(_goto_key(step_key), 0),
                    partial(_media_url, key), wide=wide, more=more,
                    wideRun=st.session_state.get(f"{key}__wide_runs", 0), **settings)
-    _PLAYER(data=data, key=key, on_step_change=partial(_reported, key, step_key, dialog.n_steps),
+    _PLAYER(data=data, key=key, on_step_change=partial(_moved, key, partial(_reported, key, step_key, dialog.n_steps)),
             on_window_change=partial(_widen, key, dialog.token),
-            on_round_change=(lambda: on_round(_delta(key))) if on_round else (lambda: None))
-    st.session_state[_after_key(key)] = st.container()  # what a page wants right under the player (coding)
+            on_round_change=partial(_moved, key, (lambda: on_round(_delta(key))) if on_round else (lambda: None)))
 
 
 def _after_key(key: str) -> str:
