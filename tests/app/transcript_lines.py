@@ -49,3 +49,15 @@ def player_captions(at) -> list[str]:
     """The captions of the pictures of the step each player shows."""
     return [picture["caption"] for data in player_data(at)
             for picture in data["steps"].get(str(data["step"]), {}).get("pictures", [])]
+
+
+def player_marked(at) -> list[str]:
+    """Per step player with a search match marked in its lines, those lines as HTML (``<mark>`` around each
+    match segment, the rest escaped), as the player builds them from the segments with text nodes."""
+    out = []
+    for data in player_data(at):
+        lines = ["".join(f"<mark>{html.escape(piece)}</mark>" if match else html.escape(piece) for piece, match in line["segments"])
+                 for line in data["lines"] if any(match for _, match in line.get("segments", []))]
+        if lines:
+            out.append("".join(f"<div>{line}</div>" for line in lines))
+    return out
