@@ -19,11 +19,13 @@ def test_next_and_previous_show_each_steps_own_pictures_and_notes(demo_app, page
     dialog = _demo_dialog("codraw", tmp_path_factory)
     page.goto(f"{demo_app.url}/replay?corpus=codraw&dialog={dialog}&turn=1")
     wait_for_app(page)
+    page.wait_for_selector("[data-step-player][data-step='1']")  # the player has drawn its step
     first = page.evaluate(IMAGES)
     seen = {1: first}
     for turn in (2, 3, 4):  # each one prefetched by the click before it
         page.get_by_role("button", name="Next step").click()  # the step player's
         _wait_turn(page, turn)
+        page.wait_for_selector(f"[data-step-player][data-step='{turn}']")
         assert _canvas_caption(page) == f"Drawer's canvas after round {turn}"
         link = page.locator('[data-testid="stMarkdown"]', has_text="Link to exactly this state").first.inner_text()
         assert re.search(f"[?&]turn={turn}(&|$|\\s)", link)  # what follows the step (link, notes) follows it

@@ -313,13 +313,27 @@ function createPlayer(parent) {
     const near = [];
     for (let s = p.current - 3; s <= p.current + 10; s++) if (s >= 1 && s <= p.n) near.push(s);
     if (d.wide && near.every((s) => p.steps[s])) return;
+    // Asked once the page has been idle a moment: not while the reader is doing something (a click, a key,
+    // Back), whose own run comes first and re-centres the window anyway.
     const app = document.querySelector('[data-testid="stApp"]');
     const idle = () => !app || app.dataset.testScriptState !== 'running';
-    const ask = () => { p.askedWindow = d.token + '|' + d.wideRun; p.trigger('window', true); };
-    if (idle()) { ask(); return; }
-    const watch = new MutationObserver(() => { if (idle()) { watch.disconnect(); if (p.data === d) ask(); } });
-    watch.observe(app, { attributes: true, attributeFilter: ['data-test-script-state'] });
+    clearTimeout(p.askTimer);
+    const later = () => {
+      clearTimeout(p.askTimer);
+      p.askTimer = setTimeout(() => {
+        if (p.data !== d || !root.isConnected) return;
+        if (!idle()) { wait(); return; }
+        p.askedWindow = d.token + '|' + d.wideRun;
+        p.trigger('window', true);
+      }, 250);
+    };
+    const wait = () => {
+      const watch = new MutationObserver(() => { if (idle()) { watch.disconnect(); later(); } });
+      watch.observe(app, { attributes: true, attributeFilter: ['data-test-script-state'] });
+    };
+    if (idle()) later(); else wait();
   }
+  ['pointerdown', 'keydown', 'popstate'].forEach((type) => window.addEventListener(type, () => clearTimeout(p.askTimer), true));
 
   p.update = (data) => {
     const fresh = data.token !== p.token;
