@@ -190,6 +190,12 @@ function createPlayer(parent) {
   }
 
   function buildDialog(data) {
+    buildTimeline(data);
+    buildLines(data);
+  }
+
+  // The timeline's bars and marks fill in as the window moves: redrawn alone, the transcript left as it is.
+  function buildTimeline(data) {
     ticks.textContent = '';
     const values = data.timeline.map((t) => t.value).filter((v) => v !== null);
     const top = values.length ? Math.max(...values, 1e-9) : 1;
@@ -204,6 +210,9 @@ function createPlayer(parent) {
       ticks.appendChild(tick);
     });
     legend.textContent = (data.legend || '') + ' · keys: ←/→ step, Home/End, Space plays' + (data.notesKey ? ', Alt+N notes' : '');
+  }
+
+  function buildLines(data) {
     lines.textContent = '';
     p.lineNodes = data.lines.map((line) => {
       const node = el('div', 'sp-line ' + (line.lead ? 'sp-lead' : 'sp-follow'));
@@ -350,7 +359,7 @@ function createPlayer(parent) {
       pictures.textContent = '';
       buildDialog(data);
     } else if (JSON.stringify(data.timeline) !== p.timelineKey) {
-      buildDialog(data);
+      buildTimeline(data);
     }
     p.timelineKey = JSON.stringify(data.timeline);
     Object.entries(data.steps).forEach(([step, entry]) => { p.steps[Number(step)] = entry; });
