@@ -21,8 +21,10 @@ from .conftest import AppServer, wait_for_app
 pytestmark = pytest.mark.e2e
 
 PEOPLE = [
-    {"sub": "alice-sub", "email": "alice@lab.example", "name": "Alice"},
-    {"sub": "bob-sub", "email": "bob@lab.example", "name": "Bob"},
+    {"sub": "alice-sub", "email": "alice@lab.example", "email_verified": True, "name": "Alice"},
+    {"sub": "bob-sub", "email": "bob@lab.example", "email_verified": True, "name": "Bob"},
+    # an account that claims alice's address without the provider having verified it
+    {"sub": "mallory-sub", "email": "ALICE@lab.example", "email_verified": False, "name": "Mallory"},
 ]
 ROLES = """default = "viewer"
 
@@ -125,6 +127,37 @@ def test_a_listed_person_signs_in_with_their_role_and_signs_out(signed_app, page
 def test_anyone_else_signs_in_as_a_viewer(signed_app, page):
     sign_in(page, signed_app.url, "bob-sub")
     page.locator("[data-testid=stSidebar]").get_by_text(shown("Signed in as bob@lab.example (viewer)")).wait_for()
+
+
+def test_an_unverified_email_claim_takes_no_ones_role(signed_app, page):
+    sign_in(page, signed_app.url, "mallory-sub")
+    sidebar = page.locator("[data-testid=stSidebar]")
+    sidebar.get_by_text(shown("Signed in as mallory-sub (viewer)")).wait_for()
+    sidebar.get_by_text("did not verify the e-mail", exact=False).wait_for()
+    assert sidebar.get_by_text("adjudicator", exact=False).count() == 0
+
+
+def test_signing_out_ends_the_sign_in_for_a_copy_of_its_cookies_too(signed_app, page, browser):
+    sign_in(page, signed_app.url, "alice-sub")
+    sidebar = page.locator("[data-testid=stSidebar]")
+    sidebar.get_by_text(shown("Signed in as alice@lab.example (adjudicator)")).wait_for()
+    copied = page.context.cookies()
+    sidebar.get_by_role("button", name="Sign out").click()
+    page.wait_for_url("**/oauth2/end_session**")
+    page.get_by_role("button", name="End session").click()
+    page.get_by_role("button", name="Sign in").wait_for()
+
+    thief = browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        thief.add_cookies(copied)
+        stolen = thief.new_page()
+        stolen.set_default_timeout(60_000)
+        stolen.goto(f"{signed_app.url}/notes")
+        wait_for_app(stolen)
+        stolen.get_by_role("button", name="Sign in").wait_for()
+        assert stolen.get_by_text("Signed in as", exact=False).count() == 0
+    finally:
+        thief.close()
 
 
 def test_without_sign_in_configured_the_page_says_local_user(demo_app, page):
