@@ -63,7 +63,13 @@ MODEL_LABELS = Budget("model-labels", "model labels file", 64 * MiB, 500_000,
                       "one line per coded item: every CoDraw round (77,502) with a few labels and spans each is "
                       "about 20 MB; the line budget is the layers' (the published ones have at most 13,728)")
 
-BUDGETS = {b.kind: b for b in (CORPUS, RUN, LAYER, CODEBOOK, UPLOAD, MODEL_LABELS)}
+# A run's sidecar (``<run>.meta.json``) holds four short strings; its size is checked before it is read (a 1.5 GB
+# one was read whole before 64 kB of it was kept), and each field is cut (``leaderboard.META_MAX_CHARS``).
+SIDECAR = Budget("sidecar", "run sidecar", 1 * MiB, 20_000,
+                 "four strings of at most 2,000 characters each (cut there), about 8 kB even pretty-printed; room for "
+                 "a sidecar with a long description, which is cut rather than refused", max_memory=384 * MiB)
+
+BUDGETS = {b.kind: b for b in (CORPUS, RUN, LAYER, CODEBOOK, UPLOAD, MODEL_LABELS, SIDECAR)}
 
 # A codebook is shown as one button per label on every Replay step, so its size is counted in labels too.
 MAX_LABELS = 200
