@@ -61,7 +61,15 @@ UPLOAD = Budget("upload", "uploaded run file", 200 * MiB, RUN.max_lines,
 
 MODEL_LABELS = Budget("model-labels", "model labels file", 64 * MiB, 500_000,
                       "one line per coded item: every CoDraw round (77,502) with a few labels and spans each is "
-                      "about 20 MB; the line budget is the layers' (the published ones have at most 13,728)")
+                      "about 20 MB; the line budget is the layers' (the published ones have at most 13,728)",
+                      max_memory=1 * GiB)
+# One line of a model labels file is one coded item (a unit: model, dialog, round, step), so these bound the labels
+# per unit too. A line past one of them is skipped with its reason (a line over MODEL_LINE_BYTES before it is
+# parsed); the file's other lines are imported.
+MODEL_LINE_BYTES = 1 * MiB  # a line of 1,000 spans with referents is about 150 kB
+MAX_SPANS_PER_LINE = 1000  # a CoDraw step has two utterances of a few dozen words
+MAX_REFERENTS = 1000  # per label or span: a CoDraw scene has at most 58 clip art, a Minecraft target a few hundred blocks
+MAX_MODELS_PER_FILE = 100  # each model is a coder of its own on the Agreement page
 
 # A run's sidecar (``<run>.meta.json``) holds four short strings; its size is checked before it is read (a 1.5 GB
 # one was read whole before 64 kB of it was kept), and each field is cut (``leaderboard.META_MAX_CHARS``).

@@ -27,7 +27,7 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Union
 
 from .redaction import RedactingFilter, redact, url_secrets
 
@@ -139,6 +139,32 @@ class Cursor:
         """An INSERT statement; returns the new row's id."""
         self.raw.execute(self._sql(sql + " RETURNING id"), tuple(params))
         return int(self.raw.fetchone()[0])
+
+    @property
+    def rowcount(self) -> int:
+        """How many rows the last UPDATE or DELETE changed."""
+        return int(self.raw.rowcount)
+
+    def insert_rows(self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> int:
+        """Insert every row of ``rows`` (values in ``columns`` order, taken one at a time, never all held) in
+        bulk: one prepared statement for SQLite, COPY for PostgreSQL (a statement per row was 30 µs a row).
+        Returns how many were inserted. An exception raised by ``rows`` leaves the transaction to roll back."""
+        count = 0
+
+        def counted() -> Iterator[Sequence[Any]]:
+            nonlocal count
+            for row in rows:
+                count += 1
+                yield row
+
+        if self._placeholder == "?":
+            self.raw.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
+                                 f"({', '.join('?' * len(columns))})", counted())
+        else:
+            with self.raw.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+                for row in counted():
+                    copy.write_row(row)
+        return count
 
 
 # -- SQLite --------------------------------------------------------------------------------------------------
