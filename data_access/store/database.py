@@ -23,6 +23,7 @@ import os
 import random
 import re
 import sqlite3
+import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -430,8 +431,9 @@ class PostgresDatabase(Database):
 
     def __del__(self) -> None:
         # A pool dropped without close() stops its workers from whichever thread drops it last, which may be
-        # one of them (and then fails to join itself): close it here instead.
-        if getattr(self, "_pool", None) is not None:
+        # one of them (and then fails to join itself): close it here instead. Not while the interpreter exits:
+        # a thread started then never runs, and the process hung on it (the system closes the sockets anyway).
+        if getattr(self, "_pool", None) is not None and not sys.is_finalizing():
             self._close_pool()
 
     def close(self) -> None:
