@@ -11,7 +11,8 @@ own, with ratios against a baseline measured in the same run.
 - Import: ``model_labels.read_file`` then ``import_labels`` into a fresh store (SQLite, and PostgreSQL when its
   server binaries are installed: a throw-away cluster as the store tests start), the corpus loaded from its
   Parquet cache first (as in the app, where it is already loaded). Wall time of each part and the process's
-  peak memory (the kernel's, the interpreter and the corpus included). Targets: under 60 s, under 1 GB.
+  peak memory when the import is done (the kernel's, the interpreter and the corpus included; ``peak_mb`` is the
+  whole process's, the old full read at its end included). Targets: under 60 s, under 1 GB.
 - Baseline, in the same run: the same import of a file of ``--baseline-lines`` (5,000) lines; the
   ``per_line_ratio`` is the big file's time per line over the baseline's (1 when linear in the lines; the
   quadratic import this replaces was 15 at 60,000 lines).
@@ -166,7 +167,7 @@ def main() -> None:
                 big, base = measured["big"], measured["baseline"]
                 per_line = (big["import_s"] / max(big["items"], 1)) / (base["import_s"] / max(base["items"], 1))
                 results[backend] = {**measured, "per_line_ratio": round(per_line, 2),
-                                    "met": big["import_s"] < TARGET_IMPORT_S and big["peak_mb"] < TARGET_PEAK_MB
+                                    "met": big["import_s"] < TARGET_IMPORT_S and big["import_peak_mb"] < TARGET_PEAK_MB
                                     and big["read_s"] < TARGET_READ_S}
                 print(json.dumps({backend: results[backend]}), flush=True)
         finally:
