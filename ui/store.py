@@ -22,7 +22,7 @@ import streamlit as st
 from data_access.sources import notes_db_target
 from data_access.store import ANNOTATION_FRAME_COLUMNS as ANNOTATION_FRAME_COLUMNS  # the empty tables of pages
 from data_access.store import QUEUE_COLUMNS as QUEUE_COLUMNS
-from data_access.store import Store, StoreError, StoreUnavailable
+from data_access.store import Store, StoreBusy, StoreError, StoreUnavailable
 from ui import auth
 from ui.widgets import md_escape
 
@@ -70,7 +70,10 @@ def unavailable(what: str, exc: StoreError) -> None:
     if run is not None and said.get(what) == run:
         return
     said[what] = run
-    if isinstance(exc, StoreUnavailable):
+    if isinstance(exc, StoreBusy):
+        st.error(f"{what} is unavailable for a moment: the store is busy — {md_escape(exc)}. What you typed is kept; "
+                 "the next click tries again.", icon="⚠️")
+    elif isinstance(exc, StoreUnavailable):
         st.error(f"{what} is unavailable: the store cannot be reached — {md_escape(exc)}. What you typed is kept; "
                  "this works again by itself once the database server is back (the next click retries).", icon="⚠️")
     else:

@@ -35,6 +35,7 @@ from .database import (
     BUSY_TIMEOUT_S,
     Cursor,
     Database,
+    StoreBusy,
     StoreError,
     StoreUnavailable,
     is_postgres_url,
@@ -64,7 +65,7 @@ __all__ = [
     "NOTE_COLUMNS", "NO_DECISION",
     "QUEUE_COLUMNS", "SCHEMA_VERSION", "AnnotationConflict", "AnnotationNotFound", "CodingStore", "Cursor",
     "Database", "EditOutcome", "GoldConflict", "GoldDecision", "GoldUnit", "NoteConflict", "NoteNotFound",
-    "NotesStore", "SignOuts", "Store", "StoreError", "StoreUnavailable", "apply_edits", "insert_note_row", "is_postgres_url",
+    "NotesStore", "SignOuts", "Store", "StoreBusy", "StoreError", "StoreUnavailable", "apply_edits", "insert_note_row", "is_postgres_url",
     "new_note_row", "normalize_tags", "open_database", "open_migrated", "pool_size", "pool_timeout_s", "redact",
     "to_common_form", "url_secrets",
 ]
