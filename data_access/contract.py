@@ -40,15 +40,13 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Protocol, Sequence, runtime_checkable
 
-from .common import LoadedCorpus, ProgressCallback, SkippedRecord, no_progress
+from .types import LoadedCorpus, ProgressCallback, SkippedRecord, no_progress
 
 if TYPE_CHECKING:
     import pandas as pd
     from PIL import Image
 
-    from .layers.common import LayerContent
-    from .provenance import Provenance
-    from .runs import LoadedRun
+    from .types import LayerContent, LoadedRun, Provenance
 
 
 @runtime_checkable
@@ -138,7 +136,7 @@ class RunStepView:
 @runtime_checkable
 class RunScoring(Protocol):
     """What ``data_access.runs`` needs from a corpus to read, score, compare and show a model run over it, as a
-    module (``data_access.runs.codraw`` ...). A *unit* is what a run is scored on (a CoDraw dialog, a Minecraft
+    module (``data_access.codraw.scoring`` ...). A *unit* is what a run is scored on (a CoDraw dialog, a Minecraft
     BAP sample, an A Game Of Sorts message); ``units`` gives one row per unit with at least ``unit``,
     ``dialog_id``, ``turn`` and ``round`` (<NA> where the corpus has no rounds) and the values the statistic
     needs: ``value``, plus ``tp``, ``fp``, ``fn`` when ``UNIT_STATISTIC`` is "micro-f1"."""

@@ -14,12 +14,14 @@ from urllib.parse import quote
 import pandas as pd
 import streamlit as st
 
+from data_access.codraw.run_views import CodrawRunView
 from data_access.common import CORPUS_TITLES, skipped_total
 from data_access.contract import RunStepView
 from data_access.corpora import cached_summary_if_any, corpus_module
+from data_access.gos.run_views import GosRunView
 from data_access.links import parse_positive_int, replay_link
-from data_access.runs import RUNS_VARIABLE, analysis, save_upload, views
-from data_access.runs.minecraft_views import NET_ACTION_HELP, scores_and_marks
+from data_access.minecraft.run_views import NET_ACTION_HELP, MinecraftRunView, scores_and_marks
+from data_access.runs import RUNS_VARIABLE, analysis, save_upload
 from ui import auth, cached
 from ui.replay_prefetch import neighbours, prefetch
 from ui.share import latex_table_download
@@ -199,7 +201,7 @@ def _codraw_side_by_side(name: str, shown: list, dialog: str, turn: int) -> None
 def _minecraft_panel(name: str, view, dialog: str, turn: int) -> None:
     """One run at a BAP sample: its scores, then its predicted structure beside the human's as server-drawn
     pictures (one frame), or as the interactive 3D figures behind the replay's ``view3d=1`` toggle."""
-    from data_access.runs.minecraft_views import gold_figure, model_figure
+    from data_access.minecraft.run_views import gold_figure, model_figure
 
     if view.sample_id is None:
         st.info(view.note)
@@ -312,10 +314,10 @@ def _gos_side_by_side(name: str, shown: list, dialog: str, step: int) -> None:
 
 # The run views with a panel of their own (by the type ``RunScoring.replay_view`` returns); any other is shown
 # by ``_step_view_panel``.
-RUN_PANELS = {views.CodrawRunView: _codraw_panel, views.MinecraftRunView: _minecraft_panel, views.GosRunView: _gos_panel}
+RUN_PANELS = {CodrawRunView: _codraw_panel, MinecraftRunView: _minecraft_panel, GosRunView: _gos_panel}
 # The same for several runs side by side (the list of views); any other by ``_step_views_side_by_side``.
-SIDE_BY_SIDE_PANELS = {views.CodrawRunView: _codraw_side_by_side, views.MinecraftRunView: _minecraft_side_by_side,
-                       views.GosRunView: _gos_side_by_side}
+SIDE_BY_SIDE_PANELS = {CodrawRunView: _codraw_side_by_side, MinecraftRunView: _minecraft_side_by_side,
+                       GosRunView: _gos_side_by_side}
 
 
 # ------------------------------------------------------------------------------------------- runs page

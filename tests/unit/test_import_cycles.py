@@ -10,7 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("data_access", "ui", "pages", "dialogue_dashboard")
 # Cycles the code still has, as the work toward none goes on: the number may only shrink.
-KNOWN_CYCLES = 7
+KNOWN_CYCLES = 0
 
 
 def module_name(path: Path, root: Path = ROOT) -> str:

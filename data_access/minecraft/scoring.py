@@ -28,10 +28,23 @@ from typing import Any, Iterable, Optional
 import orjson
 import pandas as pd
 
-from ..common import LoadedCorpus, SourceError, skipped_report
-from ..minecraft import NAME as CORPUS
-from ..minecraft.blocks import COLORS, X_MAX, X_MIN, Y_MAX, Y_MIN, Z_MAX, Z_MIN, strict_color_id
-from .common import Lines, Tally, first_line, json_lines, no_usable_line, prf, read_bytes, run_lines
+from ..scoring.lines import Lines, Tally, first_line, json_lines, no_usable_line, prf, read_bytes, run_lines
+from ..types import LoadedCorpus, SourceError, skipped_report
+from .blocks import (
+    COLORS,
+    X_MAX,
+    X_MIN,
+    Y_MAX,
+    Y_MIN,
+    Z_MAX,
+    Z_MIN,
+    config_from_json,  # noqa: F401 - part of this module's names
+    strict_color_id,
+)
+
+# the corpus this scoring belongs to: its package's name (``NAME``), without importing the package, which
+# imports this module in ``run_scoring()``
+CORPUS = __name__.rpartition(".")[0].rpartition(".")[2]
 
 EXPECTED = ('one JSON object per line {"game", "sample_id", "actions": [...]} (or "end_config"), '
             "or a generated_sentences*.txt of the BAP repository")
@@ -357,7 +370,7 @@ def align_generated(corpus: LoadedCorpus, rows: list[dict], tally: Tally, sample
 
 def _utterances_of(corpus: LoadedCorpus, samples: pd.DataFrame, positions: list[int]) -> dict[int, list[str]]:
     """Previous-utterance tokens of the given sample rows, derived from the corpus files (as the repository)."""
-    from ..minecraft.bap import iter_bap_samples
+    from .bap import iter_bap_samples
 
     wanted = {(str(samples["game"].iloc[p]), int(samples["sample_id"].iloc[p])): p for p in positions}
     splits = sorted({str(samples["split"].iloc[p]) for p in positions})
@@ -459,10 +472,6 @@ def summary(frames, skipped, name: str) -> dict:
     }
 
 
-def config_from_json(text: str) -> Config:
-    return {(int(x), int(y), int(z)): str(c) for x, y, z, c in json.loads(text)}
-
-
 # ----------------------------------------------------------------------------------- the run scoring contract
 # ``contract.RunScoring``: what the Runs page, the replay and the exports need from a BAP run.
 
@@ -497,7 +506,7 @@ def demo_runs(frames) -> dict[str, list[dict]]:
 
 def metric_rows(run) -> list[tuple]:
     """Micro net-action P, R, F1 with bootstrap intervals, and infeasible actions per sample, per split."""
-    from .analysis import bootstrap_micro
+    from ..scoring.statistics import bootstrap_micro
 
     rows = []
     samples = run.frames["samples"]
@@ -536,7 +545,7 @@ def slice_features(corpus: LoadedCorpus, run, base: pd.DataFrame) -> pd.DataFram
     """Structure size, gold action count, whether removals are present, the utterance's length."""
     import numpy as np
 
-    from .analysis import bins
+    from ..scoring.statistics import bins
 
     samples = run.frames["samples"]
     games = corpus.frames["dialogs"].set_index("dialog_id")
@@ -569,7 +578,7 @@ def worst_steps(corpus: LoadedCorpus, run) -> pd.DataFrame:
 
 def replay_view(corpus: LoadedCorpus, run, dialog_id: str, turn: int, round=None):
     """The BAP sample after utterance ``turn``: predicted and gold structures (``views.MinecraftRunView``)."""
-    from .minecraft_views import minecraft_view
+    from .run_views import minecraft_view
 
     return minecraft_view(corpus, run, dialog_id, turn)
 
@@ -577,9 +586,9 @@ def replay_view(corpus: LoadedCorpus, run, dialog_id: str, turn: int, round=None
 def run_pictures(corpus, run, dialog_id: str, round, n_steps: int) -> list:
     """The model's predicted structure after each utterance that has a BAP sample in the run (correct
     blocks solid, extra ones outlined thick, missing ones as outlines), beside the gold structure."""
-    from ..exports import image_grid, note_picture
-    from ..minecraft.render import snapshot_image
-    from .minecraft_views import block_marks
+    from ..pictures import image_grid, note_picture
+    from .render import snapshot_image
+    from .run_views import block_marks
 
     samples = run.frames["samples"]
     mine = samples[samples["game"] == dialog_id]
