@@ -12,7 +12,7 @@
 
 ``corpora.corpus_module(name)`` returns a package typed as ``CorpusPackage``. The test checks every
 registered package against these Protocols (members, types and signatures), and ``docs/architecture.md``
-("Adding a corpus") lists every member.
+("Writing a corpus plugin") lists every member.
 
 A built-in package's modules play the same roles in every corpus:
 

@@ -14,6 +14,7 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
+from types import ModuleType
 from typing import Callable, Optional, cast
 
 from . import cache, registry
@@ -33,7 +34,7 @@ def frames_version(name: str, root: Optional[Path] = None) -> str:
     ``FRAME_CODE`` (below ``root``, by default this package). It is part of the Parquet cache key, so editing
     that code rebuilds the cache by itself (no version number to remember to bump)."""
     if root is None:
-        return _installed_version(name, str(corpus_module(name).__file__))
+        return _installed_version(name, str(cast(ModuleType, corpus_module(name)).__file__))
     return _code_hash(name, Path(root))
 
 

@@ -1,6 +1,6 @@
 """The value types every layer shares, at the very bottom of data_access: what a load reports (``SourceError``,
-``SkippedRecord``, ``SkippedRecords``), a loaded corpus, a loaded model run, a published layer's content, a corpus's
-provenance and a place in a dialog. This module imports nothing of the project but the input budgets, so that
+``SkippedRecord``, ``SkippedRecords``), a loaded corpus, a loaded model run, a published layer's content, and a corpus's
+provenance. This module imports nothing of the project but the input budgets, so that
 every other module, the corpus contract and the registry included, can name these types without a cycle."""
 from __future__ import annotations
 
@@ -206,13 +206,3 @@ class LoadedRun:
     def unmatched(self):
         return self.frames["unmatched"]
 
-
-@dataclass(frozen=True)
-class Place:
-    """A place in a corpus that a deep link opens: a dialog, its round (corpora that replay within rounds) and a
-    replay step (``turn``, from 1). None means "not given" (the dialog's start, or no round)."""
-
-    corpus: str
-    dialog_id: str
-    round: Optional[int] = None
-    turn: Optional[int] = None
