@@ -49,6 +49,17 @@ if TYPE_CHECKING:
     from .types import LayerContent, LoadedRun, Provenance
 
 
+# The columns of what a coded span can refer to at a place (``CorpusPackage.referents``; data_access.coding.referents).
+REFERENT_COLUMNS = ["id", "name", "x", "y", "colour"]
+
+
+def no_referents() -> "pd.DataFrame":
+    """An empty referents frame (nothing is known to refer to at a place)."""
+    import pandas as pd
+
+    return pd.DataFrame({c: pd.Series(dtype="float64" if c in ("x", "y") else "str") for c in REFERENT_COLUMNS})
+
+
 @runtime_checkable
 class CorpusPackage(Protocol):
     """A corpus package, as a module. Every member is required."""
