@@ -100,3 +100,14 @@ def corpus_module(name: str) -> CorpusPackage:
     _packages[name] = package
     return cast(CorpusPackage, package)
 
+
+def resolve(text: str) -> str | None:
+    """The registered corpus that ``text`` names: its name, or its name or title however cased and spaced (a link
+    written by hand: "CoDraw", "a game of sorts"); None when it names none."""
+    if text in CORPUS_NAMES:
+        return text
+    wanted = text.strip().casefold()
+    for name in CORPUS_NAMES:
+        if wanted in (name.casefold(), corpus_module(name).TITLE.casefold()):
+            return name
+    return None
