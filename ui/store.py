@@ -23,7 +23,7 @@ from data_access.sources import notes_db_target
 from data_access.store import ANNOTATION_FRAME_COLUMNS as ANNOTATION_FRAME_COLUMNS  # the empty tables of pages
 from data_access.store import QUEUE_COLUMNS as QUEUE_COLUMNS
 from data_access.store import Store, StoreBusy, StoreError, StoreUnavailable
-from ui import auth
+from ui import sign_in
 from ui.widgets import md_escape
 
 T = TypeVar("T")
@@ -49,8 +49,8 @@ def _open(target: str, sign_in: bool) -> Store:
 
 def shared_store() -> Store:
     """The store of ``DIALOGUE_NOTES_DB`` (raises ``StoreError`` when it cannot be opened); with sign-in
-    configured it refuses every write without a signed-in actor (``ui.auth.identity``)."""
-    return _open(str(notes_db_target()), auth.sign_in_configured())
+    configured it refuses every write without a signed-in actor (``ui.auth.identity``; ``ui.sign_in``)."""
+    return _open(str(notes_db_target()), sign_in.configured())
 
 
 def opened(what: str) -> Optional[Store]:

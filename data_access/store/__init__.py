@@ -43,15 +43,14 @@ from .database import (
     pool_size,
     pool_timeout_s,
 )
+from .note_edits import EditOutcome, apply_edits
 from .notes import (
     HISTORY_COLUMNS,
     NOTE_COLUMNS,
     SCHEMA_VERSION,
-    EditOutcome,
     NoteConflict,
     NoteNotFound,
     NotesStore,
-    apply_edits,
     insert_note_row,
     new_note_row,
     normalize_tags,
