@@ -256,6 +256,7 @@ class SqlConsole:
 
     tables: Mapping[str, pd.DataFrame]
     _db: Any = field(default=None, repr=False)
+    _lock: Any = field(default_factory=threading.Lock, repr=False)
 
     def __post_init__(self) -> None:
         import duckdb
@@ -269,6 +270,15 @@ class SqlConsole:
             self._db.unregister("_incoming")
         # Last: from here on no statement can change a setting, external access included.
         self._db.execute("SET lock_configuration = true")
+
+    def replace_table(self, name: str, frame: pd.DataFrame) -> None:
+        """Put ``frame`` in place of table ``name`` (the store's codes, which change while the console lives);
+        queries already running keep reading the table they started on."""
+        with self._lock:
+            self._db.register("_incoming", _arrow(frame))
+            self._db.execute(f'CREATE OR REPLACE TABLE "{name}" AS SELECT * FROM _incoming')
+            self._db.unregister("_incoming")
+            self.tables = {**self.tables, name: frame}
 
     def table_names(self) -> list[str]:
         return list(self.tables)
