@@ -161,6 +161,84 @@ def page_link(page: str, corpus: str, text: str, **params: str) -> str:
     return served(f"/{page}?" + urlencode({"corpus": corpus, SLICE_PARAM: text, **params}))
 
 
+def slice_choices(corpus: str, choices: dict[str, str], requested: Optional[str]) -> dict[str, str]:
+    """A dialog picker's choices narrowed to the URL's slice (in their own order), the ``requested`` dialog kept
+    so that a link to it still opens it; ``choices`` as they are without a usable slice."""
+    ids = slice_ids(corpus)
+    if ids is None:
+        return choices
+    kept = set(ids)
+    narrowed = {d: label for d, label in choices.items() if d in kept or d == requested}
+    return narrowed or choices
+
+
+def slice_navigation(corpus: str, dialog_id: Optional[str]) -> None:
+    """On the Replay (and Present): the slice in words, where the dialog shown is in it, and links to the
+    previous and the next dialog of the slice, so a slice plays like a playlist."""
+    outcome = current_outcome(corpus)
+    if not said(outcome) or outcome is None or outcome.ids is None:
+        return
+    from urllib.parse import urlencode
+
+    from data_access import snapshots
+
+    order = [d for d in (cached.shared(snapshots.dialog_choices, corpus) or {}) if d in outcome.ids]
+    if not order:
+        return
+    position = order.index(dialog_id) if dialog_id in order else None
+
+    def link(target: str) -> str:
+        return served("/replay?" + urlencode({"corpus": corpus, "dialog": target, SLICE_PARAM: outcome.text}))
+
+    where = (f"dialog {position + 1:,} of {len(order):,} in the slice" if position is not None
+             else f"this dialog is not in the slice of {len(order):,}")
+    previous = order[position - 1] if position is not None and position > 0 else None
+    following = order[position + 1] if position is not None and position + 1 < len(order) else (
+        order[0] if position is None else None)
+    columns = st.columns([4, 1, 1], vertical_alignment="center")
+    columns[0].caption(md_escape(where))
+    if previous is not None:
+        columns[1].link_button("◀ Previous in the slice", link(previous), width="stretch")
+    if following is not None:
+        columns[2].link_button("Next in the slice ▶", link(following), width="stretch")
+
+
+def browse_slice(corpus: str, shown: pd.DataFrame, *, splits, ranges, id_contains: str, only_noted: bool,
+                 run_help: dict) -> tuple[Optional[str], str]:
+    """The slice of Browse's view: its filters as a predicate (with the URL's slice), or, when a filter has no
+    predicate (id contains, only with notes), the list of the dialogs shown; with why there is none."""
+    from data_access.runs.browse_columns import GAP, SCORE, SEPARATOR
+    from data_access.slices.builders import browse_filter_node, ids_node
+
+    if shown.empty:
+        return None, "No dialog is shown."
+    run_columns = {}
+    for column in run_help:
+        run, _, what = column.rpartition(SEPARATOR)
+        if what in (SCORE, GAP):
+            run_columns[column] = (run, what)
+    label = query_param("label")
+    node: Optional[slices.Node]
+    try:
+        if id_contains or only_noted:
+            node = ids_node(shown["dialog_id"].astype(str))
+        else:
+            node = browse_filter_node(
+                splits=list(splits), ranges=list(ranges), with_cr=query_param("cr") == "1",
+                label=(label, query_param("coder") or "", query_param("book") or "") if label else None,
+                run_columns=run_columns)
+            outcome = current_outcome(corpus)
+            if outcome is not None and outcome.ids is not None:
+                node = slices.all_of(slices.parse(outcome.text), *([node] if node is not None else []))
+            if node is None:
+                return None, "No filter is set: the slice would be every dialog."
+        text = slices.unparse(node)
+        slices.parse(text)  # within the bounds of a slice
+    except SliceError as exc:
+        return None, f"This view cannot be a slice: {exc}."
+    return text, ""
+
+
 # ------------------------------------------------------------------------------------------ saved slices
 
 def counts_per_corpus(text: str) -> dict[str, Optional[int]]:
@@ -290,6 +368,7 @@ def result_slice(result: SqlResult) -> tuple[Optional[str], str]:
     return text, ""
 
 
-__all__ = ["SLICE_PARAM", "SliceOutcome", "SqlRefused", "apply_slice", "counts_per_corpus", "current_outcome",
+__all__ = ["SLICE_PARAM", "SliceOutcome", "SqlRefused", "apply_slice", "browse_slice", "slice_choices",
+           "slice_navigation", "counts_per_corpus", "current_outcome",
            "current_slice", "evaluate", "page_link", "result_slice", "run_sql", "said", "saved_table", "slice_base",
            "slice_ids", "sql_console", "write_saved"]

@@ -238,3 +238,21 @@ def test_the_demo_codraw_corpus_with_its_layer(tmp_path):
     for column in loaded.dialogs.columns:
         if column != "corpus":
             evaluate(column, data)
+
+
+# ------------------------------------------------------------------------------------------ builders
+
+def test_browse_filters_and_a_chart_bar_become_slices(tiny):
+    from data_access.slices.builders import browse_filter_node, ids_node, range_node
+
+    node = browse_filter_node(splits=["train"], ranges=[("n_rounds", 3, None), ("base · score", None, 0.5)],
+                              with_cr=True, label=("CR", "ann", ""),
+                              run_columns={"base · score": ("base", "score")})
+    assert unparse(node) == "split = train and n_rounds >= 3 and score(base) <= 0.5 and crs and code(CR, ann)"
+    assert kept(unparse(node), tiny) == ["d1"]
+    assert browse_filter_node() is None
+    with pytest.raises(SliceError, match="no name"):
+        browse_filter_node(ranges=[("odd column!", 1, 2)])
+    bar = range_node(slices.Feature("peek_gain"), -0.5, 0.0, high_open=True)
+    assert unparse(bar) == "peek_gain >= -0.5 and peek_gain < 0" and kept(unparse(bar), tiny) == ["d1"]
+    assert kept(unparse(ids_node(["d4", "d2", "d4"])), tiny) == ["d2", "d4"]
