@@ -11,10 +11,12 @@ source, shared by every session), for the Slices page.
 """
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass
 from typing import Optional
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -34,13 +36,21 @@ SLICE_PARAM = "slice"
 
 @dataclass(frozen=True)
 class SliceOutcome:
-    """A slice evaluated on one corpus: its canonical text, the ids it keeps and its description; or the error
-    that kept it from being used (``ids`` None then)."""
+    """A slice evaluated on one corpus: its canonical text, the ids it keeps (in the corpus's dialog order) and
+    its description; or the error that kept it from being used (``kept`` None then)."""
     text: str
-    ids: Optional[frozenset[str]]
+    kept: Optional[np.ndarray]
     description: str
     error: Optional[str] = None
-    ordered_ids: tuple[str, ...] = ()  # the kept ids in the corpus's dialog order
+
+    # A set and a tuple of 100,000 ids cost more than the slice itself: made only for who asks.
+    @functools.cached_property
+    def ids(self) -> Optional[frozenset[str]]:
+        return None if self.kept is None else frozenset(self.kept.tolist())
+
+    @functools.cached_property
+    def ordered_ids(self) -> tuple[str, ...]:
+        return () if self.kept is None else tuple(self.kept.tolist())
 
 
 # ------------------------------------------------------------------------------------------ the features
@@ -110,9 +120,8 @@ def evaluate(corpus: str, text: str) -> SliceOutcome:
         keep = slices.evaluate(node, _with_what_it_tests(base, node))
     except SliceError as exc:
         return SliceOutcome(canonical, None, "", f"The slice “{shortened(canonical)}” cannot be used on {title}: {exc}.")
-    ids = base.dialogs["dialog_id"].astype(str).to_numpy()[keep]
-    return SliceOutcome(canonical, frozenset(ids.tolist()), slices.describe(node, title, int(keep.sum())),
-                        ordered_ids=tuple(ids.tolist()))
+    ids = base.dialogs["dialog_id"].to_numpy(dtype=object)[keep]
+    return SliceOutcome(canonical, ids, slices.describe(node, title, int(keep.sum())))
 
 
 def current_slice() -> Optional[str]:
@@ -142,16 +151,17 @@ def apply_slice(corpus: str, table: pd.DataFrame, container=None) -> pd.DataFram
     """``table`` (one row per dialog, with ``dialog_id``) restricted to the URL's slice, which is said above it;
     ``table`` itself without a slice or when the slice cannot be used (said)."""
     outcome = current_outcome(corpus)
-    if not said(outcome, container) or outcome is None or outcome.ids is None:
+    if not said(outcome, container) or outcome is None or outcome.kept is None:
         return table
-    return table[table["dialog_id"].astype(str).isin(outcome.ids).to_numpy()]
+    # isin on the string column itself took 30 ms over CoDraw's 9,993 ids; on its objects, 1 ms
+    return table[table["dialog_id"].astype(object).isin(outcome.kept).to_numpy()]
 
 
 def slice_ids(corpus: str) -> Optional[tuple[str, ...]]:
     """The ids the URL's slice keeps on ``corpus``, in dialog order, without saying anything; None without a
     usable slice."""
     outcome = current_outcome(corpus)
-    return None if outcome is None or outcome.ids is None else outcome.ordered_ids
+    return None if outcome is None or outcome.kept is None else outcome.ordered_ids
 
 
 def page_link(page: str, corpus: str, text: str, **params: str) -> str:
@@ -176,13 +186,14 @@ def slice_navigation(corpus: str, dialog_id: Optional[str]) -> None:
     """On the Replay (and Present): the slice in words, where the dialog shown is in it, and links to the
     previous and the next dialog of the slice, so a slice plays like a playlist."""
     outcome = current_outcome(corpus)
-    if not said(outcome) or outcome is None or outcome.ids is None:
+    if not said(outcome) or outcome is None or outcome.kept is None:
         return
     from urllib.parse import urlencode
 
     from data_access import snapshots
 
-    order = [d for d in (cached.shared(snapshots.dialog_choices, corpus) or {}) if d in outcome.ids]
+    kept = outcome.ids or frozenset()
+    order = [d for d in (cached.shared(snapshots.dialog_choices, corpus) or {}) if d in kept]
     if not order:
         return
     position = order.index(dialog_id) if dialog_id in order else None
@@ -228,7 +239,7 @@ def browse_slice(corpus: str, shown: pd.DataFrame, *, splits, ranges, id_contain
                 label=(label, query_param("coder") or "", query_param("book") or "") if label else None,
                 run_columns=run_columns)
             outcome = current_outcome(corpus)
-            if outcome is not None and outcome.ids is not None:
+            if outcome is not None and outcome.kept is not None:
                 node = slices.all_of(slices.parse(outcome.text), *([node] if node is not None else []))
             if node is None:
                 return None, "No filter is set: the slice would be every dialog."
@@ -248,7 +259,7 @@ def counts_per_corpus(text: str) -> dict[str, Optional[int]]:
         if not cached.derived(_loads, corpus):
             continue
         outcome = evaluate(corpus, text)
-        counts[corpus] = None if outcome.ids is None else len(outcome.ids)
+        counts[corpus] = None if outcome.kept is None else len(outcome.kept)
     return counts
 
 
