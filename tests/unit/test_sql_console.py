@@ -147,3 +147,17 @@ def test_the_command_exits_2_with_one_stderr_line(tmp_path, query, words):
     done = run_cli("codraw", demo_path("codraw", tmp_path), query, "--timeout", "1", cache=tmp_path / "c")
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and words in done.stderr and done.stderr.startswith("error: ")
+
+
+def test_the_installed_command_runs_the_same_tool(tmp_path):
+    env = {"DIALOGUE_CACHE_DIR": str(tmp_path / "c"), "PATH": "/usr/bin:/bin"}
+    script = ("import sys; from dialogue_dashboard.cli import main; "
+              "sys.exit(main(sys.argv[1:]))")
+    args = ["sql", "codraw", str(demo_path("codraw", tmp_path)), "SELECT count(*) AS n FROM dialogs", "--compact"]
+    done = subprocess.run([sys.executable, "-c", script, *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["columns"] == ["n"]
+    refused = subprocess.run([sys.executable, "-c", script, *args[:3], "ATTACH 'x.db'"], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
