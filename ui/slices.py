@@ -250,6 +250,30 @@ def browse_slice(corpus: str, shown: pd.DataFrame, *, splits, ranges, id_contain
     return text, ""
 
 
+def make_slice_button(corpus: str, dialog_ids, key: str, container=None) -> None:
+    """"Make a slice of these N dialogs" under a list of dialogs (a chart's selected bars or lasso): a click
+    opens the Slices page with exactly them, within the current slice when there is one."""
+    from ui.url_state import open_page
+
+    ids = list(dict.fromkeys(str(d) for d in dialog_ids))
+    if not ids:
+        return
+    where = container or st
+    try:
+        node = slices.parse(slices.ids_slice(ids))
+        outcome = current_outcome(corpus)
+        if outcome is not None and outcome.kept is not None:
+            node = slices.all_of(slices.parse(outcome.text), node)
+        text = slices.unparse(node)
+        slices.parse(text)
+    except SliceError as exc:
+        where.caption(f"These {len(ids):,} dialogs are too many for a slice of chosen dialogs ({md_escape(exc)}).")
+        return
+    if where.button(f"Make a slice of these {len(ids):,} dialogs", key=key, icon=":material/filter_alt:",
+                    help="Opens the Slices page with exactly these dialogs as the slice, to save, share or play"):
+        open_page("pages/slices.py", corpus=corpus, slice=text)
+
+
 # ------------------------------------------------------------------------------------------ saved slices
 
 def counts_per_corpus(text: str) -> dict[str, Optional[int]]:
@@ -379,7 +403,8 @@ def result_slice(result: SqlResult) -> tuple[Optional[str], str]:
     return text, ""
 
 
-__all__ = ["SLICE_PARAM", "SliceOutcome", "SqlRefused", "apply_slice", "browse_slice", "slice_choices",
+__all__ = ["SLICE_PARAM", "SliceOutcome", "SqlRefused", "apply_slice", "browse_slice", "make_slice_button",
+           "slice_choices",
            "slice_navigation", "counts_per_corpus", "current_outcome",
            "current_slice", "evaluate", "page_link", "result_slice", "run_sql", "said", "saved_table", "slice_base",
            "slice_ids", "sql_console", "write_saved"]
