@@ -37,7 +37,7 @@ def dialog_picker(name: str, key: str, label: str = "Dialog", *, param: Optional
         return None, None
     if plays is not None:
         return _play_picker(where, choices, key, label, plays, param, round_param, step_params)
-    if param == "dialog":  # the Replay's and Present's picker offers the URL's slice (docs/slices.md)
+    if param in ("dialog", "left", "right"):  # Replay's, Present's and Compare's pickers offer the URL's slice
         from ui.slices import slice_choices
 
         choices = slice_choices(name, choices, query_param(param))

@@ -61,3 +61,23 @@ def test_the_replay_plays_the_slice_like_a_playlist(tmp_path):
     at = open_page("replay", slice=target["slice"][0], dialog=target["dialog"][0])
     assert any(f"dialog 2 of {len(expected)} in the slice" in c.value for c in at.caption)
     assert any("Previous in the slice" in b.proto.label for b in at.get("link_button"))
+
+
+def test_compare_offers_the_slice_on_both_sides(tmp_path):
+    expected = _long_ids(tmp_path)
+    at = open_page("compare", slice="n_rounds >= 7 and not split = test")
+    pickers = [s for s in at.selectbox if s.label in ("Left dialog", "Right dialog")]
+    assert len(pickers) == 2 and all(sorted(o.split(" · ")[0] for o in p.options) == expected for p in pickers)
+
+
+def test_the_coding_queue_samples_from_the_slice(tmp_path):
+    from data_access.store import CodingStore
+
+    expected = set(_long_ids(tmp_path))
+    at = open_page("pages/coding_queue.py", coder="ann", slice="n_rounds >= 7 and not split = test")
+    assert any("Slice" in m.value for m in at.info)
+    next(n for n in at.number_input if n.label == "How many").set_value(len(expected) + 5)  # more than it has
+    next(b for b in at.button if b.label == "Create / extend queue").click().run()
+    assert not at.exception
+    sampled = set(CodingStore().queue_items("codraw-pilot", coder="ann")["dialog_id"])
+    assert sampled == expected  # every dialog of the slice, and none outside it
