@@ -62,3 +62,21 @@ def test_a_hostile_query_is_refused_in_one_line():
     assert not at.exception
     errors = [e.value for e in at.error]
     assert len(errors) == 1 and "disabled by configuration" in errors[0] and "\n" not in errors[0]
+
+
+def test_the_console_reads_the_store_codes_runs_and_layers():
+    from data_access.coding import codebook as cb
+    from data_access.corpora import demo_path
+    from data_access.store import CodingStore
+
+    dialog = load_path("codraw", demo_path("codraw")).dialogs["dialog_id"].iloc[0]
+    store = CodingStore()
+    book = store.save_codebook(cb.Codebook("clarification", (cb.Label("CR", scope="turn"),)))
+    store.add_annotation("codraw", dialog, codebook=book, label="CR", coder="ann", turn=2)
+    at = open_page("slices")
+    at.text_area(key="slices_sql_codraw").set_value(
+        "SELECT (SELECT count(*) FROM codes WHERE label = 'CR') AS codes, (SELECT count(DISTINCT run) FROM runs) AS runs, "
+        "(SELECT count(*) FROM layer_codraw_icr) > 0 AS layer")
+    at.button(key="slices_sql_run").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.dataframe[-1].value.iloc[0].tolist() == [1, 2, True]
