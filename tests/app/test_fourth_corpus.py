@@ -16,7 +16,8 @@ NAME, TITLE = tinycorpus.NAME, tinycorpus.TITLE
 # Pages that must show the corpus, and the URL that opens them on it.
 GENERAL = {"overview": {}, "browse": {"corpus": NAME}, "replay": {"corpus": NAME, "dialog": "t3", "turn": "2"},
            "search": {"q": "blue"}, "compare": {"corpus": NAME}, "present": {"corpus": NAME}, "notes": {},
-           "data": {}, "runs": {"corpus": NAME, "view": "Compare two runs"}}  # the view listing its dialogs
+           "data": {}, "runs": {"corpus": NAME, "view": "Compare two runs"},  # the view listing its dialogs
+           "slices": {"corpus": NAME, "slice": "dialog_id = t3"}}  # the slice's description names the corpus
 OTHERS = ("words", "codraw_scores", "durations", "gos_outcomes", "minecraft_outcomes", "codebooks", "coding_queue",
           "agreement")
 
