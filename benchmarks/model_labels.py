@@ -115,9 +115,10 @@ print(json.dumps(figures))
 def postgres_cluster():
     """A throw-away PostgreSQL cluster (the store tests' own), or None without the server binaries."""
     sys.path.insert(0, str(ROOT))
-    from tests.postgres import Cluster, _bin_dir
+    from scripts.system_packages import postgres_bin_dir
+    from tests.postgres import Cluster
 
-    bin_dir = _bin_dir()
+    bin_dir = postgres_bin_dir()
     if bin_dir is None:
         return None
     cluster = Cluster(bin_dir)
