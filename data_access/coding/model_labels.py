@@ -30,7 +30,6 @@ from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Optional, Sequence
 
-import orjson
 import pandas as pd
 
 from ..budgets import (
@@ -44,8 +43,8 @@ from ..budgets import (
 )
 from ..common import CORPUS_NAMES, CORPUS_TITLES, LoadedCorpus, SkippedRecord, SkippedRecords, SourceError
 from ..corpora import corpus_module
-from ..runs.common import Line, Tally
-from ..safe_io import check_lines, gunzip_capped, iter_lines, read_budgeted, without_bom
+from ..runs.common import Line, Tally, json_lines
+from ..safe_io import check_lines, gunzip_capped, read_budgeted, without_bom
 from ..store.coding import MODEL_CODER_PREFIX
 from . import agreement as ag
 from . import compare
@@ -243,25 +242,15 @@ class _Corpus:
 
 
 def _lines(data: bytes, tally: Tally) -> Iterator[Line]:
-    """Every line that is a JSON object, one at a time; blank lines are passed over, others skipped with their
-    reason, a line over ``MODEL_LINE_BYTES`` before it is parsed (a 60 MB line made a million objects)."""
-    for number, raw in iter_lines(data):
-        if len(raw) > MODEL_LINE_BYTES:
-            tally.skip(number, f"is {len(raw):,} bytes, more than a line of a {MODEL_LABELS.what} may be "
-                               f"({MODEL_LINE_BYTES:,} bytes; one line is one coded item)")
-            continue
-        raw = raw.strip()
-        if not raw:
-            continue
-        try:
-            value = orjson.loads(raw)
-        except orjson.JSONDecodeError as exc:
-            tally.skip(number, f"not JSON ({exc})")
-            continue
-        if not isinstance(value, dict):
-            tally.skip(number, f"not a JSON object but {type(value).__name__}")
-            continue
-        yield Line(number, value)
+    """Every line that is a JSON object (``json_lines``), a line over ``MODEL_LINE_BYTES`` skipped before it is
+    parsed (a 60 MB line made a million objects)."""
+    def too_long(size: int) -> Optional[str]:
+        if size <= MODEL_LINE_BYTES:
+            return None
+        return (f"is {size:,} bytes, more than a line of a {MODEL_LABELS.what} may be ({MODEL_LINE_BYTES:,} bytes; "
+                "one line is one coded item)")
+
+    return json_lines(data, tally, too_long)
 
 
 def parse(data: bytes, file: str, codebook: Codebook, corpora: Callable[[str], Optional[LoadedCorpus]]) -> ModelLabels:

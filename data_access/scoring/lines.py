@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Iterator, Optional
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional
 
 import orjson
 
@@ -141,10 +141,15 @@ class Tally:
         return frame.astype({"file": "str", "line": "Int64", "record": "str", "reason": "str"})
 
 
-def json_lines(data: bytes | Iterable[tuple[int, bytes]], tally: Tally) -> Iterator[Line]:
+def json_lines(data: bytes | Iterable[tuple[int, bytes]], tally: Tally,
+               too_long: Optional[Callable[[int], Optional[str]]] = None) -> Iterator[Line]:
     """Every line that is a JSON object, of the content ``data`` or of the numbered lines it gives (``run_lines``);
-    blank lines are passed over, others skipped with a reason."""
+    blank lines are passed over, others skipped with a reason. ``too_long(size)``: why a line of ``size`` bytes
+    is skipped before it is parsed (a line budget), or None."""
     for number, raw in iter_lines(data) if isinstance(data, bytes) else data:
+        if too_long is not None and (reason := too_long(len(raw))):
+            tally.skip(number, reason)
+            continue
         raw = raw.strip()
         if not raw:
             continue
