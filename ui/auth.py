@@ -63,9 +63,9 @@ def _sign_in_ended(claims: dict) -> Optional[bool]:
     """Whether this sign-in was ended by signing out (``data_access.store.SignOuts``); None when the store
     that keeps that cannot be read. Asked of the store once per script run: a page asks for its identity at
     every write control, and a sign-out elsewhere takes effect from the next run."""
-    from ui.store import _run_token, shared_store
+    from ui.store import run_token, shared_store
 
-    run, memo = _run_token(), st.session_state.get("_sign_in_ended")
+    run, memo = run_token(), st.session_state.get("_sign_in_ended")
     if run is not None and memo is not None and memo[0] == run:
         return memo[1]
     try:

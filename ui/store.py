@@ -31,7 +31,7 @@ _REMEMBERED = "store_remembered"
 _SAID = "store_unavailable_said"
 
 
-def _run_token() -> Optional[int]:
+def run_token() -> Optional[int]:
     """Something that changes with every script run (Streamlit gives each run fresh cursors)."""
     try:
         from streamlit.runtime.scriptrunner import get_script_run_ctx
@@ -66,7 +66,7 @@ def unavailable(what: str, exc: StoreError) -> None:
     """An error box: ``what`` ("Notes", "Coding", ...) is unavailable, and why (no password in it); once
     per run and panel, however many of its store calls failed."""
     said = st.session_state.setdefault(_SAID, {})
-    run = _run_token()
+    run = run_token()
     if run is not None and said.get(what) == run:
         return
     said[what] = run
