@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run lint test test-fast system-packages system-packages-run cache bench bench-report bench-loads bench-sessions bench-pages bench-scale bench-clicks bench-player bench-many-runs clean
+.PHONY: run lint test test-fast system-packages system-packages-run cache bench bench-report bench-loads bench-sessions bench-pages bench-scale bench-clicks bench-player bench-many-runs bench-model-labels bench-slices clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -60,7 +60,14 @@ bench: $(STAMP_TEST)
 	$(PY) benchmarks/clicks.py
 	$(PY) benchmarks/player.py $(if $(BASELINE),--baseline-root $(BASELINE))
 	$(PY) benchmarks/many_runs.py
+	$(PY) benchmarks/model_labels.py
+	$(PY) benchmarks/slices.py
 	$(PY) benchmarks/report.py
+
+# A model-label import of 500,000 lines (the line budget) and the Agreement page's read of it, on SQLite and
+# PostgreSQL, beside a 5,000-line import in the same run.
+bench-model-labels: $(STAMP_TEST)
+	$(PY) benchmarks/model_labels.py
 
 # The target table from the results the benchmarks last wrote (benchmarks/results/).
 bench-report:
@@ -98,6 +105,10 @@ bench-player: $(STAMP_TEST)
 # 50 CoDraw runs of every round (generated once; WORKDIR=<folder> keeps them and their cache for the next
 # time): the Runs page, its comparison and leaderboard in headless Chromium beside the page with one run, the
 # server's peak memory and the leaderboard command.
+# A slice and a SQL query on the full CoDraw corpus and on ten times it, beside bare pandas (benchmarks/slices.py).
+bench-slices: $(STAMP_TEST)
+	$(PY) benchmarks/slices.py
+
 bench-many-runs: $(STAMP_TEST)
 	$(PY) benchmarks/many_runs.py $(if $(WORKDIR),--workdir $(WORKDIR))
 

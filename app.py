@@ -42,6 +42,7 @@ PAGES = {
         st.Page("pages/words.py", title="Words", icon=":material/format_list_numbered:", url_path="words"),
         st.Page("pages/compare.py", title="Compare", icon=":material/compare:", url_path="compare"),
         st.Page("pages/present.py", title="Present", icon=":material/slideshow:", url_path="present"),
+        st.Page("pages/slices.py", title="Slices", icon=":material/filter_alt:", url_path="slices"),
     ],
     "Analyse": [
         st.Page("pages/codraw_scores.py", title="CoDraw scores & peeks", icon=":material/palette:", url_path="codraw_scores"),

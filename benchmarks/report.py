@@ -195,6 +195,18 @@ def _browse(r):
             not failed and all(c["row_click"]["p90_ratio"] <= limit for c in mine.values()))
 
 
+def _slices(size: str, what: str):
+    def read(r):
+        c = r[size]
+        if "error" in c:
+            return f"failed: {c['error']}", "–", size != "full"
+        m = c[what]
+        baseline = f"bare pandas {m['baseline_s']:.3f} s ({m['ratio']:.2f}×)"
+        met = m["median_s"] <= m["target_s"] if size == "full" else True  # 10×: reported beside its baseline
+        return f"{m['median_s']:.3f} s median", baseline, met
+    return read
+
+
 def _many_runs(r):
     many = next(k for k in r["fresh_page_with_leaderboard"] if k != "one run")
     page, one = r["fresh_page_with_leaderboard"][many], r["fresh_page_with_leaderboard"]["one run"]
@@ -261,6 +273,10 @@ CHECKS: list[Check] = [
     ("scale.json", "10× CoDraw: word search ≤ 0.5 s", _scale_search),
     ("words.json", "word lists, concordance, keyness (all corpora) ≤ 0.5 s", _words("real")),
     ("words.json", "word lists, concordance, keyness (10× CoDraw) ≤ 1.5 s", _words("scaled")),
+    ("slices.json", "a slice applied to the full CoDraw corpus ≤ 0.3 s", _slices("full", "slice")),
+    ("slices.json", "a SQL query over all 77,502 CoDraw rounds ≤ 1 s", _slices("full", "sql")),
+    ("slices.json", "a slice applied to 10× CoDraw (reported)", _slices("10x", "slice")),
+    ("slices.json", "a SQL query over 10× CoDraw's rounds (reported)", _slices("10x", "sql")),
     ("many_runs.json", "50 CoDraw runs: Runs page and leaderboard ≤ 2 s after the first load, server ≤ 1.5 GB", _many_runs),
 ]
 

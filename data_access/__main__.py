@@ -6,7 +6,10 @@ published annotation layer linked to its corpus (see ``data_access.layers``);
 ``python -m data_access words <corpus> CORPUS_PATH [--role R] [--split S] [--top N]`` prints the corpus's word
 counts (``tokens``, ``types``, ``top``: ``{word, count, dialogs}``, ``skipped``; see docs/words.md);
 ``python -m data_access leaderboard <corpus> CORPUS_PATH RUNS_DIR`` ranks every run in a folder (one JSON object,
-see ``data_access.runs.leaderboard``).
+see ``data_access.runs.leaderboard``);
+``python -m data_access sql <corpus> CORPUS_PATH QUERY`` runs one read-only SQL query over the corpus's frames
+(one JSON object: ``columns``, ``rows`` (at most 10,000 lists), ``row_count``; see ``data_access.sql_console``
+and docs/slices.md). A refused or stopped query exits 2 with one stderr line.
 
 Exit codes: 0 when the source loads (even with skipped records), 2 with one stderr line naming the file
 when it cannot be loaded at all. Never a traceback."""
@@ -15,6 +18,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Optional
@@ -150,6 +154,36 @@ def _leaderboard(args) -> int:
     return 0
 
 
+def _sql(args) -> int:
+    from . import corpora, slices
+    from .sql_console import SqlConsole, SqlRefused, console_tables
+
+    loaded = _naming(args.path, corpora.load_path, args.corpus, args.path)
+    _say_cache_notes(loaded.cache_note)
+    console = SqlConsole(console_tables(loaded, features=slices.slice_data(loaded).dialogs))
+    try:
+        result = console.run(args.query, max_rows=args.max_rows, timeout_s=args.timeout)
+    except SqlRefused as exc:
+        _say(f"error: {exc}")
+        return 2
+    finally:
+        console.close()
+    print(json.dumps(result.as_json(), ensure_ascii=False, indent=None if args.compact else 2))
+    return 0
+
+
+def _positive(kind):
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not value > 0 or value != value:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a positive number")
+        return value
+    return parse
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m data_access", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -191,6 +225,14 @@ def main(argv=None) -> int:
     board.add_argument("runs_dir", help="the folder of run files (formats: docs/formats.md, Model runs)")
     board.add_argument("--compact", action="store_true", help="one line of JSON")
     board.set_defaults(run=_leaderboard)
+    sql = sub.add_parser("sql", help="run one read-only SQL query over a corpus; print one JSON object")
+    sql.add_argument("corpus", choices=CORPUS_NAMES)
+    sql.add_argument("path", help="the corpus file or folder")
+    sql.add_argument("query", help="one SELECT over the tables of docs/slices.md (dialogs, utterances, features, …)")
+    sql.add_argument("--max-rows", type=_positive(int), default=10_000, help="rows returned at most (default 10,000)")
+    sql.add_argument("--timeout", type=_positive(float), default=10.0, help="seconds before the query is stopped")
+    sql.add_argument("--compact", action="store_true", help="one line of JSON")
+    sql.set_defaults(run=_sql)
     args = parser.parse_args(argv)
     try:
         return args.run(args)
@@ -211,5 +253,10 @@ if __name__ == "__main__":
     # frees anyway. Loaders free their data by reference counting.
     gc.disable()
     status = main()
-    gc.freeze()
-    sys.exit(status)
+    # The answer is printed: end the process without the interpreter's finalization, where a background
+    # thread still inside a C++ library (pyarrow's reads ahead, DuckDB's query) could abort it ("terminate
+    # called without an active exception", exit -6, once in a full test run), and which would only free
+    # memory the exit frees anyway. Every file the command writes is written whole before it is renamed.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)

@@ -259,3 +259,11 @@ def apply_filter(table: pd.DataFrame, rule: DialogFilter) -> pd.DataFrame:
         if high is not None:
             keep &= (values <= high).fillna(False)
     return table[keep]
+
+
+def sort_table(table: pd.DataFrame, column: Optional[str], descending: bool = False) -> pd.DataFrame:
+    """``table`` sorted by ``column`` (stable: ties keep their natural order; dialogs without a value last);
+    as it is for no column or one it does not have."""
+    if not column or column not in table.columns:
+        return table
+    return table.sort_values(column, ascending=not descending, kind="stable", na_position="last")

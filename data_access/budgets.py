@@ -61,9 +61,23 @@ UPLOAD = Budget("upload", "uploaded run file", 200 * MiB, RUN.max_lines,
 
 MODEL_LABELS = Budget("model-labels", "model labels file", 64 * MiB, 500_000,
                       "one line per coded item: every CoDraw round (77,502) with a few labels and spans each is "
-                      "about 20 MB; the line budget is the layers' (the published ones have at most 13,728)")
+                      "about 20 MB; the line budget is the layers' (the published ones have at most 13,728)",
+                      max_memory=1 * GiB)
+# One line of a model labels file is one coded item (a unit: model, dialog, round, step), so these bound the labels
+# per unit too. A line past one of them is skipped with its reason (a line over MODEL_LINE_BYTES before it is
+# parsed); the file's other lines are imported.
+MODEL_LINE_BYTES = 1 * MiB  # a line of 1,000 spans with referents is about 150 kB
+MAX_SPANS_PER_LINE = 1000  # a CoDraw step has two utterances of a few dozen words
+MAX_REFERENTS = 1000  # per label or span: a CoDraw scene has at most 58 clip art, a Minecraft target a few hundred blocks
+MAX_MODELS_PER_FILE = 100  # each model is a coder of its own on the Agreement page
 
-BUDGETS = {b.kind: b for b in (CORPUS, RUN, LAYER, CODEBOOK, UPLOAD, MODEL_LABELS)}
+# A run's sidecar (``<run>.meta.json``) holds four short strings; its size is checked before it is read (a 1.5 GB
+# one was read whole before 64 kB of it was kept), and each field is cut (``leaderboard.META_MAX_CHARS``).
+SIDECAR = Budget("sidecar", "run sidecar", 1 * MiB, 20_000,
+                 "four strings of at most 2,000 characters each (cut there), about 8 kB even pretty-printed; room for "
+                 "a sidecar with a long description, which is cut rather than refused", max_memory=384 * MiB)
+
+BUDGETS = {b.kind: b for b in (CORPUS, RUN, LAYER, CODEBOOK, UPLOAD, MODEL_LABELS, SIDECAR)}
 
 # A codebook is shown as one button per label on every Replay step, so its size is counted in labels too.
 MAX_LABELS = 200

@@ -28,7 +28,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Optional
 
-from .common import FramesByName, SkippedRecord, SkippedRecords, skipped_total
+from .registry import corpus_module
+from .types import FramesByName, SkippedRecord, SkippedRecords, skipped_total
 
 if TYPE_CHECKING:  # imported where frames are read, so that checking for a cache hit stays light
     import pandas as pd
@@ -108,8 +109,6 @@ def source_root(corpus: str, path: Path) -> Path:
     ``<root>/logs`` means its root): the key must cover every file the frames come from. A path the loader
     refuses, or an unknown corpus, is returned as it is (the load then reports it)."""
     path = Path(path)
-    from .corpora import corpus_module  # the registry, not a corpus package: this module stays below them
-
     try:
         return Path(corpus_module(corpus).source_root(path))
     except Exception:  # noqa: BLE001 - only the key is computed here; the loader names the problem

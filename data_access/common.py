@@ -1,23 +1,33 @@
-"""Types shared by every corpus: load errors, skipped-record reports, the loaded-corpus bundle and the
-common turn-level schema that lets browse, search and the overview treat all corpora alike."""
+"""The common turn-level schema that lets browse, search and the overview treat all corpora alike (its columns,
+their help and labels, the glossary of its words), and per-corpus tables read from the registry
+(``CORPUS_TITLES``). The value types (``SourceError``, ``LoadedCorpus``...) live in ``types.py``; they are
+re-exported here for the modules that always found them here."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
+from typing import Any, Callable
 
 from .budgets import SKIPPED_KEPT
+from .registry import BUILT_IN_PACKAGES, CORPUS_NAMES, corpus_module
+from .types import (  # noqa: F401 - the value types, re-exported
+    FramesByName,
+    LoadedCorpus,
+    ProgressCallback,
+    SkippedRecord,
+    SkippedRecords,
+    SourceError,
+    _restore_skipped,
+    describe_unexpected,
+    no_progress,
+    skipped_report,
+    skipped_total,
+    staged_progress,
+)
 
-if TYPE_CHECKING:  # pandas is imported by whoever builds frames; the CLI starts faster without it here
-    import pandas as pd
-
-# The corpus packages that come with the dashboard, in the order pages list them. A corpus's name is its
-# package's last component (``NAME``); ``corpora.register`` adds a package from elsewhere after these.
-BUILT_IN_PACKAGES = ("data_access.codraw", "data_access.gos", "data_access.minecraft")
-# The names of every registered corpus: one list, extended in place by ``corpora.register``, so that every
-# module that imported it sees a corpus registered later.
-CORPUS_NAMES: list[str] = [package.rpartition(".")[2] for package in BUILT_IN_PACKAGES]
+__all__ = ["SKIPPED_KEPT", "BUILT_IN_PACKAGES", "CORPUS_NAMES", "CORPUS_TITLES", "COLUMN_HELP", "COLUMN_LABELS", "CorpusAttribute",
+           "DIALOG_COLUMNS", "FramesByName", "GLOSSARY", "LoadedCorpus", "ProgressCallback", "SkippedRecord",
+           "SkippedRecords", "SourceError", "UTTERANCE_COLUMNS", "describe_unexpected", "no_progress",
+           "skipped_report", "skipped_total", "staged_progress"]
 
 
 class CorpusAttribute(Mapping):
@@ -32,8 +42,6 @@ class CorpusAttribute(Mapping):
     def __getitem__(self, name: str) -> Any:
         if name not in CORPUS_NAMES:
             raise KeyError(name)
-        from .corpora import corpus_module
-
         return self._convert(getattr(corpus_module(name), self._member))
 
     def __iter__(self) -> Iterator[str]:
@@ -105,147 +113,3 @@ COLUMN_LABELS = {
     "median_messages_per_dialog": "median messages / dialog", "tokens_per_message": "tokens / message",
     "tokens": "tokens", "vocabulary": "vocabulary", "rounds": "rounds", "replay_steps": "replay steps",
 }
-
-# progress(message, fraction in [0, 1] or None)
-ProgressCallback = Callable[[str, Optional[float]], None]
-
-
-def no_progress(message: str, fraction: Optional[float] = None) -> None:
-    """Progress sink for callers that do not show progress."""
-
-
-def staged_progress(progress: ProgressCallback, start: float, end: float) -> ProgressCallback:
-    """``progress`` for one stage of a longer task: the stage's fractions (0..1) mapped onto ``start``..``end``
-    of the whole, and each message ending in the whole's percentage, the number its bar shows, so that the
-    text never claims more than the bar (a bar still moving towards its value said "Read 8 of 8 games" at 1%)."""
-    def report(message: str, fraction: Optional[float] = None) -> None:
-        share = start + (end - start) * min(max(float(fraction or 0.0), 0.0), 1.0)
-        progress(f"{message} ({int(share * 100)}% of the load)", share)
-    return report
-
-
-class FramesByName(Mapping):
-    """A corpus's frames by name, each made when first asked for (``cache.LazyFrames`` reads it from the
-    Parquet cache, ``tables.BuiltFrames`` converts it from Arrow). Subclasses set ``_names`` and implement
-    ``__getitem__``; a pickled copy (e.g. by st.cache_data) is a plain dict of every frame."""
-
-    _names: list[str]
-
-    def __iter__(self):
-        return iter(self._names)
-
-    def __len__(self) -> int:
-        return len(self._names)
-
-    def __reduce__(self):
-        return (dict, (dict(self.items()),))
-
-
-class SourceError(Exception):
-    """A whole source cannot be loaded (missing path, not JSON, wrong layout...).
-
-    The message always names the file so that the UI and the CLI can show it as one line."""
-
-    def __init__(self, path: Path | str, problem: str):
-        self.path = str(path)
-        self.problem = problem
-        super().__init__(f"{self.path}: {problem}")
-
-
-@dataclass(frozen=True)
-class SkippedRecord:
-    """One broken unit (a round, a line, a game...) that was left out while everything else loaded."""
-
-    record: str  # where: file plus record key / line number
-    reason: str
-
-    def as_dict(self) -> dict:
-        return {"record": self.record, "reason": self.reason}
-
-
-class SkippedRecords(list):
-    """The skipped records of one input, bounded: the first ``keep`` of them, and ``total``, how many there
-    were in all. Every reader collects into one (a file of eight million bad lines costs a counter, not
-    eight million records); it is a list of what it kept, so it is shown, pickled and iterated as before.
-    ``left_off`` = total - kept. Extending it with another SkippedRecords carries over that one's left-off count."""
-
-    def __init__(self, records: Iterable[SkippedRecord] = (), keep: int = SKIPPED_KEPT, total: Optional[int] = None):
-        super().__init__()
-        self.keep = keep
-        self.total = 0
-        self.extend(records)
-        if total is not None:
-            self.total = max(int(total), len(self))
-
-    def append(self, record: SkippedRecord) -> None:
-        self.total += 1
-        if len(self) < self.keep:
-            super().append(record)
-
-    def extend(self, records: Iterable[SkippedRecord]) -> None:
-        extra = records.left_off if isinstance(records, SkippedRecords) else 0
-        for record in records:
-            self.append(record)
-        self.total += extra
-
-    @property
-    def full(self) -> bool:
-        """Whether a further record would only be counted (callers may then skip describing it)."""
-        return len(self) >= self.keep
-
-    def count_more(self, n: int = 1) -> None:
-        """Count ``n`` skipped records without describing them (the list is full)."""
-        self.total += n
-
-    @property
-    def left_off(self) -> int:
-        return self.total - len(self)
-
-    def __reduce__(self):
-        return (_restore_skipped, (list(self), self.keep, self.total))
-
-
-def _restore_skipped(records, keep, total) -> SkippedRecords:
-    return SkippedRecords(records, keep, total)
-
-
-def skipped_total(skipped: Iterable[SkippedRecord]) -> int:
-    """How many records were skipped in all (a plain list: its length)."""
-    return skipped.total if isinstance(skipped, SkippedRecords) else len(list(skipped))
-
-
-def skipped_report(skipped: Iterable[SkippedRecord]) -> dict:
-    """The CLI keys: ``skipped`` (the records kept, as before) and ``skipped_total`` (all of them)."""
-    kept = list(skipped)
-    return {"skipped": [s.as_dict() for s in kept], "skipped_total": skipped_total(skipped)}
-
-
-def describe_unexpected(exc: BaseException) -> str:
-    """An unexpected error as one readable phrase: never "unexpected MemoryError:" with nothing after it."""
-    if isinstance(exc, MemoryError):
-        return "ran out of memory while reading it (is it far larger than such a file can be?)"
-    text = str(exc).strip()
-    return f"unexpected {type(exc).__name__}: {text}" if text else f"unexpected {type(exc).__name__}"
-
-
-@dataclass
-class LoadedCorpus:
-    """A corpus as the app and the CLI see it: its frames plus where and how it was loaded."""
-
-    corpus: str
-    source: str  # the path, as given
-    is_demo: bool
-    frames: Mapping[str, pd.DataFrame]  # a dict, cache.LazyFrames (a cache hit) or tables.BuiltFrames (just built)
-    skipped: list[SkippedRecord] = field(default_factory=SkippedRecords)  # bounded (SkippedRecords)
-    load_seconds: float = 0.0
-    from_cache: bool = False
-    assets: Optional[str] = None  # clip-art / image folder, when configured
-    cache_note: Optional[str] = None  # why the frames were not cached (e.g. a read-only cache folder)
-
-    @property
-    def dialogs(self) -> pd.DataFrame:
-        return self.frames["dialogs"]
-
-    @property
-    def utterances(self) -> pd.DataFrame:
-        return self.frames["utterances"]

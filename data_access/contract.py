@@ -12,7 +12,7 @@
 
 ``corpora.corpus_module(name)`` returns a package typed as ``CorpusPackage``. The test checks every
 registered package against these Protocols (members, types and signatures), and ``docs/architecture.md``
-("Adding a corpus") lists every member.
+("Writing a corpus plugin") lists every member.
 
 A built-in package's modules play the same roles in every corpus:
 
@@ -40,15 +40,24 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Protocol, Sequence, runtime_checkable
 
-from .common import LoadedCorpus, ProgressCallback, SkippedRecord, no_progress
+from .types import LoadedCorpus, ProgressCallback, SkippedRecord, no_progress
 
 if TYPE_CHECKING:
     import pandas as pd
     from PIL import Image
 
-    from .layers.common import LayerContent
-    from .provenance import Provenance
-    from .runs import LoadedRun
+    from .types import LayerContent, LoadedRun, Provenance
+
+
+# The columns of what a coded span can refer to at a place (``CorpusPackage.referents``; data_access.coding.referents).
+REFERENT_COLUMNS = ["id", "name", "x", "y", "colour"]
+
+
+def no_referents() -> "pd.DataFrame":
+    """An empty referents frame (nothing is known to refer to at a place)."""
+    import pandas as pd
+
+    return pd.DataFrame({c: pd.Series(dtype="float64" if c in ("x", "y") else "str") for c in REFERENT_COLUMNS})
 
 
 @runtime_checkable
@@ -138,7 +147,7 @@ class RunStepView:
 @runtime_checkable
 class RunScoring(Protocol):
     """What ``data_access.runs`` needs from a corpus to read, score, compare and show a model run over it, as a
-    module (``data_access.runs.codraw`` ...). A *unit* is what a run is scored on (a CoDraw dialog, a Minecraft
+    module (``data_access.codraw.scoring`` ...). A *unit* is what a run is scored on (a CoDraw dialog, a Minecraft
     BAP sample, an A Game Of Sorts message); ``units`` gives one row per unit with at least ``unit``,
     ``dialog_id``, ``turn`` and ``round`` (<NA> where the corpus has no rounds) and the values the statistic
     needs: ``value``, plus ``tp``, ``fp``, ``fn`` when ``UNIT_STATISTIC`` is "micro-f1"."""

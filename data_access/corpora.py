@@ -7,78 +7,42 @@ Each corpus package (``data_access.codraw``, ``.gos``, ``.minecraft``, and any p
 from __future__ import annotations
 
 import atexit
-import contextlib
 import functools
 import hashlib
-import importlib
 import os
 import shutil
 import tempfile
 import time
 from pathlib import Path
 from types import ModuleType
-from typing import Callable, Iterator, Optional, cast
+from typing import Callable, Optional, cast
 
-from . import cache
-from .common import CORPUS_NAMES, LoadedCorpus, ProgressCallback, SkippedRecords, SourceError, no_progress, staged_progress
+from . import cache, registry
 from .contract import CorpusPackage
+from .registry import corpus_module
 from .sources import Source, cache_dir, configured_source
+from .types import LoadedCorpus, ProgressCallback, SkippedRecords, SourceError, no_progress, staged_progress
 
 # Modules outside a corpus package that shape its frames: the common schema, the cache format, file reading.
-FRAME_CODE = ("common.py", "cache.py", "readahead.py", "safe_io.py")
+FRAME_CODE = ("types.py", "common.py", "cache.py", "readahead.py", "safe_io.py")
 
-# Corpus packages registered from outside ``data_access`` (a test's corpus, a lab's own), by name.
-_registered: dict[str, ModuleType] = {}
-
-
-def register(package: ModuleType) -> CorpusPackage:
-    """Add a corpus package that implements ``contract.CorpusPackage``: every page, the CLI, the runs and the
-    exports offer it from then on, after the built-in corpora. Raises ValueError for a package that misses
-    a member of the contract or whose ``NAME`` is taken."""
-    from .contract import missing_members
-
-    missing = missing_members(package)
-    if missing:
-        raise ValueError(f"{package.__name__} is not a corpus package: it lacks {', '.join(missing)}")
-    name = package.NAME
-    if name in CORPUS_NAMES:
-        raise ValueError(f"a corpus named {name!r} is already registered")
-    _registered[name] = package
-    CORPUS_NAMES.append(name)
-    return cast(CorpusPackage, package)
-
-
-def unregister(name: str) -> None:
-    """Remove a corpus added with ``register`` (the built-in corpora stay)."""
-    if name in _registered:
-        del _registered[name]
-        CORPUS_NAMES.remove(name)
-        _installed_version.cache_clear()
-
-
-@contextlib.contextmanager
-def registered(package: ModuleType) -> Iterator[CorpusPackage]:
-    """``register(package)`` for the duration of a ``with`` block (tests)."""
-    corpus = register(package)
-    try:
-        yield corpus
-    finally:
-        unregister(package.NAME)
+register, unregister, registered = registry.register, registry.unregister, registry.registered
 
 
 def frames_version(name: str, root: Optional[Path] = None) -> str:
     """A hash of the code that builds corpus ``name``'s frames: every .py file of its package plus
     ``FRAME_CODE`` (below ``root``, by default this package). It is part of the Parquet cache key, so editing
     that code rebuilds the cache by itself (no version number to remember to bump)."""
-    return _installed_version(name) if root is None else _code_hash(name, Path(root))
+    if root is None:
+        return _installed_version(name, str(cast(ModuleType, corpus_module(name)).__file__))
+    return _code_hash(name, Path(root))
 
 
 @functools.lru_cache(maxsize=None)
-def _installed_version(name: str) -> str:
-    if name in _registered:  # a package outside data_access: its own folder, with the shared frame code
-        folder = Path(str(_registered[name].__file__)).parent
-        return _code_hash(folder.name, folder.parent, Path(__file__).parent)
-    return _code_hash(name, Path(__file__).parent)
+def _installed_version(name: str, package_file: str) -> str:
+    # the package's own folder wherever it is installed (a plugin's outside data_access), with the shared frame code
+    folder = Path(package_file).parent
+    return _code_hash(folder.name, folder.parent, Path(__file__).parent)
 
 
 def _code_hash(name: str, root: Path, frame_code_root: Optional[Path] = None) -> str:
@@ -89,15 +53,6 @@ def _code_hash(name: str, root: Path, frame_code_root: Optional[Path] = None) ->
     for file, base in files:
         digest.update(file.relative_to(base).as_posix().encode() + b"\0" + file.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
-
-
-def corpus_module(name: str) -> CorpusPackage:
-    """The package of corpus ``name`` (one of ``CORPUS_NAMES``), typed by the corpus contract."""
-    if name not in CORPUS_NAMES:
-        raise ValueError(f"unknown corpus {name!r}; expected one of {', '.join(CORPUS_NAMES)}")
-    if name in _registered:
-        return cast(CorpusPackage, _registered[name])
-    return cast(CorpusPackage, importlib.import_module(f"data_access.{name}"))
 
 
 _fallback_root: Optional[Path] = None

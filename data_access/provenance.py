@@ -9,15 +9,7 @@ from pathlib import Path
 from typing import Optional
 
 from .common import CorpusAttribute
-
-
-@dataclass(frozen=True)
-class Provenance:
-    obtain: str  # markdown, our own text
-    assets: str  # markdown: the images / clip art and what the app shows without them
-    licence: str
-    citations: tuple[str, ...]  # BibTeX entries
-
+from .types import Provenance
 
 # corpus name -> its provenance, held by each corpus package (its ``PROVENANCE``).
 PROVENANCE: Mapping[str, Provenance] = CorpusAttribute("PROVENANCE")

@@ -26,7 +26,7 @@ try:
 except ImportError:  # pragma: no cover - isal is pinned in requirements.txt
     import zlib  # type: ignore[no-redef]  # the same API
 
-from .common import SourceError
+from .types import SourceError
 
 _BOM = b"\xef\xbb\xbf"
 

@@ -13,8 +13,8 @@ from PIL import Image
 
 from .common import LoadedCorpus
 from .contract import optional
-from .corpora import corpus_module
-from .exports import animated_gif, png_strip
+from .pictures import animated_gif, png_strip
+from .registry import corpus_module
 
 
 def source_facts(loaded: LoadedCorpus) -> dict:

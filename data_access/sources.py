@@ -11,6 +11,7 @@ from typing import Optional
 import platformdirs
 
 from .common import CorpusAttribute
+from .registry import corpus_module
 
 # corpus name -> the variables naming its files and its images / clip art (None: it has none), as each corpus
 # package declares them (its ``DATA_VARIABLE`` and ``ASSET_VARIABLE``).
@@ -36,8 +37,6 @@ def _env_path(name: str) -> Optional[Path]:
 
 
 def configured_source(corpus: str) -> Source:
-    from .corpora import corpus_module
-
     package = corpus_module(corpus)
     assets = _env_path(package.ASSET_VARIABLE) if package.ASSET_VARIABLE else None
     return Source(corpus, _env_path(package.DATA_VARIABLE), assets)

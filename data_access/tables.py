@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
-from .common import FramesByName
+from .types import FramesByName
 
 if TYPE_CHECKING:
     import pandas as pd

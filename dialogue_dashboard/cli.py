@@ -1,5 +1,5 @@
 """The ``dialogue-dashboard`` command: ``serve`` the app, or run one of the data tools of ``python -m
-data_access`` (``summary``, ``run-summary``, ``layer-summary``, ``cache``, ``leaderboard``, ``words``: the
+data_access`` (``summary``, ``run-summary``, ``layer-summary``, ``cache``, ``leaderboard``, ``words``, ``sql``: the
 same arguments, the same JSON, the same exit codes).
 
 ``serve`` takes a flag for every data variable; a flag left out keeps the variable's value from the
@@ -28,7 +28,7 @@ SERVE_VARIABLES = {
     "cache": ("DIALOGUE_CACHE_DIR", "where parsed frames are cached"),
     "roles": ("DIALOGUE_ROLES", "the roles file of a deployment with sign-in"),
 }
-DATA_TOOLS = ("summary", "run-summary", "layer-summary", "cache", "leaderboard", "words")
+DATA_TOOLS = ("summary", "run-summary", "layer-summary", "cache", "leaderboard", "words", "sql")
 
 
 def _absolute(value: str) -> str:

@@ -32,7 +32,7 @@ st.title("Agreement")
 coding = store()
 if coding is None:
     st.stop()
-EMPTY = pd.DataFrame(columns=ANNOTATION_FRAME_COLUMNS)
+EMPTY = compare.coded_sources(pd.DataFrame(columns=ANNOTATION_FRAME_COLUMNS))
 top = st.columns([2, 2, 2])
 me = coder_box("agreement", top[0])
 book = codebook_picker(coding, "agreement_codebook", top[1])
@@ -46,8 +46,7 @@ if "agreement_message" in st.session_state:
 import_box(coding, book)
 
 # While the store is unreachable the page shows what it read last (and keeps the choices made on it).
-frame = compare.coded_sources(remembered(f"annotations {book.name}", lambda: coding.annotations(codebook=book.name),
-                                         EMPTY, "Agreement"))
+frame = remembered(f"coded labels {book.name}", lambda: coding.coded_labels(book.name), EMPTY, "Agreement")
 frame = frame[frame["scope"] == scope]
 layer = layer_choice(book, scope, "agreement")
 if layer is not None:

@@ -1,7 +1,7 @@
 """Browse: every dialog of a corpus in one sortable, filterable table (split, then id in numeric order);
 selecting a row opens its replay. Each loaded model run adds its score (and gap to the humans) per dialog.
-Every filter — split, id, a range on any numeric column (a run's too), notes, a label — lives in the URL, so
-a filtered view can be shared."""
+Every filter — split, id, a range on any numeric column (a run's too), notes, a label, the current slice — and
+the sort live in the URL, so a filtered view can be shared; the view is one click from its slice."""
 import streamlit as st
 
 from ui.browse_filters import (
@@ -11,6 +11,7 @@ from ui.browse_filters import (
     apply_filter,
     browse_table,
     range_filters,
+    sort_control,
     table_height,
     with_note_counts,
 )
@@ -21,6 +22,7 @@ from ui.glossary import column_config as glossary_columns
 from ui.layers import browse_cr_filter
 from ui.notes import note_counts
 from ui.router import ensure_routed
+from ui.slices import apply_slice, browse_slice
 from ui.url_state import open_page, served_links, url_filter, url_text_input, url_toggle
 from ui.widgets import corpus_selector, download_buttons, set_url
 
@@ -47,8 +49,10 @@ ranges = range_filters(table, corpus, run_help)
 shown = apply_filter(table, DialogFilter(tuple(chosen_splits), id_contains, only_with_notes=only_noted, ranges=ranges))
 shown = browse_cr_filter(corpus, shown)
 shown = label_filter(corpus, shown)
-st.caption(f"{len(shown):,} of {len(table):,} dialogs, by split and then id. Click a column header to sort; "
-           "select a row to open its replay; hover a column header for what it means.")
+shown = apply_slice(corpus, shown)
+shown, order = sort_control(shown, corpus)
+st.caption(f"{len(shown):,} of {len(table):,} dialogs, {order}. Select a row to open its replay; hover a column "
+           "header for what it means (a click on it sorts this view only, not its link).")
 column_config = {column: st.column_config.Column(help=text) for column, text in COLUMN_HELP.items() if column in shown}
 column_config.update(glossary_columns(c for c in shown.columns if c in COMMON_COLUMNS))  # labels and help of the glossary
 column_config.update(run_column_config(run_help, shown))
@@ -64,4 +68,9 @@ if selection.selection.rows:
     dialog_id = shown.iloc[selection.selection.rows[0]]["dialog_id"]
     open_page("pages/replay.py", corpus=corpus, dialog=dialog_id)
 download_buttons(shown.drop(columns=["replay"]), f"{corpus}-dialogs")
+as_slice, why_not = browse_slice(corpus, shown, splits=chosen_splits, ranges=ranges, id_contains=id_contains,
+                                 only_noted=only_noted, run_help=run_help)
+if as_slice is not None and st.button(f"Make a slice of these {len(shown):,} dialogs", key=f"browse_slice_{corpus}",
+                                      help="Opens the Slices page with this view as a slice, to save or share"):
+    open_page("pages/slices.py", corpus=corpus, slice=as_slice)
 views(corpus).browse_extra(corpus)

@@ -8,6 +8,7 @@ import streamlit as st
 from ui import auth, cached
 from ui.coding import coder_box, empty_sample_reason, sample_items, store
 from ui.router import ensure_routed
+from ui.slices import current_outcome, said, slice_ids
 from ui.store import QUEUE_COLUMNS, StoreError, remembered
 from ui.url_state import served
 from ui.widgets import corpus_selector, md_escape
@@ -30,6 +31,8 @@ with st.expander("➕ New queue (or add items to one)", expanded=not queues):
     may_manage = auth.allowed(auth.Action.MANAGE, "creating coding queues")
     corpus = corpus_selector("queue_corpus") if may_manage else None
     loaded = cached.loaded_corpus(corpus) if corpus is not None else None
+    # with a slice= the sample is drawn from its dialogs (said above the form)
+    in_slice = slice_ids(corpus) if corpus is not None and loaded is not None and said(current_outcome(corpus)) else None
     if loaded is not None:
         with st.form("new_queue"):
             name = st.text_input("Queue name", value=f"{corpus}-pilot")
@@ -43,7 +46,7 @@ with st.expander("➕ New queue (or add items to one)", expanded=not queues):
             if st.form_submit_button("Create / extend queue", type="primary"):
                 names = [c for c in (part.strip() for part in coders.split(",")) if c]
                 try:
-                    items = sample_items(loaded, unit, int(n), int(seed), splits, contains or None)
+                    items = sample_items(loaded, unit, int(n), int(seed), splits, contains or None, in_slice)
                     added = coding.create_queue(name, items, names, actor=auth.writer()) if items else None
                 except auth.AccessRefused as exc:
                     st.error(md_escape(exc))

@@ -18,7 +18,7 @@ from ui.provenance import (
     notes_db_display,
 )
 from ui.router import ensure_routed
-from ui.runs import data_page_section
+from ui.run_data import data_page_section
 from ui.widgets import md_code, md_escape, skipped_count
 
 ensure_routed()

@@ -9,6 +9,7 @@ from ui.notes import notes_panel
 from ui.router import ensure_routed
 from ui.runs import replay_panel, run_link
 from ui.share import replay_downloads
+from ui.slices import slice_navigation
 from ui.step_player import under_player
 from ui.url_state import parse_positive_int, served
 from ui.widgets import corpus_selector, md_code, query_param
@@ -20,9 +21,12 @@ st.title("Replay")
 corpus = corpus_selector("replay_corpus")
 next_hit_control()  # opened from a concordance line: walk its hit list (previous / next hit)
 case_stepper(corpus)  # opened from "Worst cases first": walk its cases (previous / next case)
+in_slice = st.container()  # filled once the section has put the dialog it shows into the URL
 under_player()  # forgets a container of an earlier run: not this run's
 views(corpus).replay_section(corpus)
 workbench = under_player()  # the coding panel right under the step player: coding while stepping, no scrolling
+with in_slice:
+    slice_navigation(corpus, query_param("dialog"))  # with a slice=: where this dialog is in it, previous / next
 replay_panel(corpus)  # a model run beside the humans, when one is chosen (&run=<name>)
 
 # The section has put the state it shows into the URL; notes and the shareable link follow it.

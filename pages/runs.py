@@ -6,18 +6,17 @@ import streamlit as st
 from ui import cached
 from ui.cached import CORPUS_TITLES
 from ui.router import ensure_routed
-from ui.runs import (
+from ui.run_leaderboard import leaderboard_section, problems_section
+from ui.run_sections import (
     collisions_box,
     comparison_section,
     keep_view_choices,
-    leaderboard_section,
-    loaded_runs,
     metrics_section,
-    problems_section,
     slice_section,
     upload_box,
     uploads_box,
 )
+from ui.runs import loaded_runs
 from ui.widgets import corpus_selector, views
 from ui.worst_cases import worst_cases_section
 

@@ -23,7 +23,9 @@ import streamlit as st
 from data_access.access import AccessRefused, Action, Identity, Role, RoleBook, RolesFileError, configured_roles
 from data_access.store import StoreError
 
+from . import sign_in
 from .exposure import served_beyond_localhost
+from .url_state import query_param
 from .widgets import md_escape
 
 __all__ = ["AccessRefused", "Action", "allowed", "coding_as", "identity", "require_sign_in", "roles",
@@ -31,11 +33,13 @@ __all__ = ["AccessRefused", "Action", "allowed", "coding_as", "identity", "requi
 
 
 def sign_in_configured() -> bool:
-    """Whether the deployment has sign-in: an ``[auth]`` table in Streamlit's secrets."""
-    try:
-        return "auth" in st.secrets
-    except Exception:  # noqa: BLE001 - no secrets file, or one Streamlit cannot parse: no sign-in configured
-        return False
+    """Whether the deployment has sign-in: an ``[auth]`` table in Streamlit's secrets (``ui.sign_in``)."""
+    return sign_in.configured()
+
+
+def current_coder() -> str:
+    """The coder's name: chosen in this browser session, else the URL's ``coder``, else ``DIALOGUE_CODER``."""
+    return (st.session_state.get("coder") or query_param("coder") or os.environ.get("DIALOGUE_CODER", "")).strip()
 
 
 @st.cache_resource(show_spinner=False)
@@ -57,13 +61,19 @@ def _claims() -> dict:
 
 def _sign_in_ended(claims: dict) -> Optional[bool]:
     """Whether this sign-in was ended by signing out (``data_access.store.SignOuts``); None when the store
-    that keeps that cannot be read."""
-    from ui.store import shared_store
+    that keeps that cannot be read. Asked of the store once per script run: a page asks for its identity at
+    every write control, and a sign-out elsewhere takes effect from the next run."""
+    from ui.store import run_token, shared_store
 
+    run, memo = run_token(), st.session_state.get("_sign_in_ended")
+    if run is not None and memo is not None and memo[0] == run:
+        return memo[1]
     try:
-        return shared_store().sign_outs.ended(claims)
+        ended: Optional[bool] = shared_store().sign_outs.ended(claims)
     except StoreError:
-        return None
+        ended = None
+    st.session_state["_sign_in_ended"] = (run, ended)
+    return ended
 
 
 def signed_in_identity() -> Optional[Identity]:
@@ -107,7 +117,6 @@ def identity(local_coder: str = "") -> Identity:
 def writer() -> Identity:
     """Who this session's writes are made by: ``identity(current_coder())``, the coder name chosen in the
     session standing for the local user without sign-in."""
-    from ui.coding import current_coder
 
     return identity(current_coder())
 

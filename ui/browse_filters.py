@@ -10,7 +10,15 @@ from typing import Optional
 import pandas as pd
 import streamlit as st
 
-from data_access.browse import COLUMN_HELP, column_bounds, fit_range, format_range, numeric_columns, parse_range
+from data_access.browse import (
+    COLUMN_HELP,
+    column_bounds,
+    fit_range,
+    format_range,
+    numeric_columns,
+    parse_range,
+    sort_table,
+)
 from data_access.browse import COMMON_COLUMNS as COMMON_COLUMNS
 from data_access.browse import DialogFilter as DialogFilter
 from data_access.browse import apply_filter as apply_filter
@@ -18,7 +26,7 @@ from data_access.browse import browse_table as browse_table
 from data_access.browse import with_note_counts as with_note_counts
 from data_access.common import COLUMN_LABELS
 from data_access.links import parse_positive_int
-from ui.url_state import drop_params, linked, publish, query_param, set_url
+from ui.url_state import drop_params, linked, publish, query_param, set_url, url_choice, url_toggle
 from ui.widgets import md_escape
 
 ROW_HEIGHT = 35
@@ -102,3 +110,22 @@ def range_filters(table: pd.DataFrame, corpus: str, column_help: Optional[dict[s
 def _full(chosen, low: float, high: float) -> bool:
     """Whether a slider's (start, end) spans its whole column: no filter."""
     return float(chosen[0]) <= low and float(chosen[1]) >= high
+
+
+NATURAL_ORDER = ""
+
+
+def sort_control(table: pd.DataFrame, corpus: str) -> tuple[pd.DataFrame, str]:
+    """"Sort by" a column (``sort=<column>``, ``desc=1``), kept in the URL so that Back and a shared link show
+    the table in the order it had; returns the sorted table and the order in words for the caption."""
+    columns = [c for c in table.columns if c not in ("replay",)]
+    row = st.columns([3, 1, 4], vertical_alignment="bottom")
+    column = url_choice("selectbox", "Sort by", [NATURAL_ORDER, *columns], "sort", key=f"browse_sort_{corpus}",
+                        default=NATURAL_ORDER, container=row[0],
+                        format_func=lambda c: "split, then id" if c == NATURAL_ORDER else COLUMN_LABELS.get(c, c))
+    descending = url_toggle("Descending", "desc", key=f"browse_desc_{corpus}", container=row[1],
+                            disabled=column == NATURAL_ORDER)
+    if column == NATURAL_ORDER:
+        return table, "by split and then id"
+    label = COLUMN_LABELS.get(column, column)
+    return sort_table(table, column, descending), f"by {md_escape(label)}{', descending' if descending else ''}"

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import pickle
 import time
-import types
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Callable, Optional
 
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
@@ -20,74 +18,14 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from data_access.access import Action, Identity, check
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES, LoadedCorpus, SourceError, describe_unexpected
 from data_access.corpora import is_cached, load_source
-from data_access.sources import Source, configured_source
+from data_access.sources import Source
+from ui.cache_keys import _HASH_FUNCTIONS, _derivable
+from ui.cache_keys import CorpusKey as CorpusKey  # the keys, as every caller has named them
+from ui.cache_keys import LayerKey as LayerKey
+from ui.cache_keys import LoadFailure as LoadFailure
+from ui.cache_keys import RunKey as RunKey
+from ui.cache_keys import source_key as source_key
 from ui.widgets import md_escape
-
-
-@dataclass(frozen=True)
-class CorpusKey:
-    """Which source a corpus is read from: the cache key of everything computed from it. Paths as strings, so
-    the key is cheap to hash; pointing an environment variable elsewhere makes a new key."""
-    corpus: str
-    data: Optional[str]  # the data path, None for the demo corpus
-    assets: Optional[str]  # the assets path, None when there is none
-
-    @property
-    def is_demo(self) -> bool:
-        return self.data is None
-
-
-@dataclass(frozen=True)
-class RunKey:
-    """A model run of a corpus: its file and version (modification time), so an edited run is scored again."""
-    corpus: str
-    run: str  # the run's name, as the picker and the ``run`` URL parameter show it
-    file: str
-    is_demo: bool
-    stamp: int  # the file's st_mtime_ns, 0 when it could not be read
-
-
-@dataclass(frozen=True)
-class LayerKey:
-    """A published annotation layer linked to its corpus source, read again when its file changes."""
-    layer: str
-    corpus: CorpusKey
-    file: str
-    is_demo: bool
-    stamp: Optional[tuple[int, int]]  # the file's (size, st_mtime_ns), None when it could not be read
-
-
-@dataclass(frozen=True)
-class LoadFailure:
-    corpus: str
-    message: str  # names the file and the problem
-
-
-def source_key(name: str) -> CorpusKey:
-    source = configured_source(name)
-    return CorpusKey(name, str(source.path) if source.path else None, str(source.assets) if source.assets else None)
-
-
-def _function_identity(function: types.FunctionType) -> str:
-    """What a cached function argument is hashed by (Streamlit cannot hash a function): its module and
-    qualified name, which ``_derivable`` makes sure name one function."""
-    return f"{function.__module__}.{function.__qualname__}"
-
-
-# Lets the derived caches take the function itself as an argument.
-_HASH_FUNCTIONS: dict[Any, Callable[[Any], Any]] = {types.FunctionType: _function_identity}
-
-
-def _derivable(function: Callable) -> Callable:
-    """``function`` when it can key a cache entry by its module and name; otherwise a clear error, at the call
-    rather than as an unpicklable or colliding cache entry later. A lambda or a function defined inside another
-    has no name of its own (two of them would share one entry), a method or a partial no stable name at all."""
-    if not isinstance(function, types.FunctionType):
-        raise TypeError(f"ui.cached needs a plain function defined with def at module level, got {function!r}")
-    if "<lambda>" in function.__qualname__ or "<locals>" in function.__qualname__:
-        raise TypeError(f"ui.cached needs a function defined with def at module level (its module and name key the "
-                        f"cache), not {function.__qualname__} from {function.__module__}")
-    return function
 
 
 # A shared resource, not cache_data: cache_data would pickle the whole corpus (every lazy frame read) and

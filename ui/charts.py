@@ -105,13 +105,18 @@ def show(chart: Optional[Chart], corpus: Optional[str] = None) -> None:
     rows = selected_rows(chart.figure, selection)
     if not rows:
         return
-    selection_list(chart, selection_table(chart, rows, corpus))  # type: ignore[arg-type]  # selectable: corpus is set
+    selection_list(chart, selection_table(chart, rows, corpus), corpus)  # type: ignore[arg-type]  # selectable: corpus is set
 
 
-def selection_list(chart: Chart, table) -> None:
-    """Every selected dialog (or round), page by page, each with its replay link."""
+def selection_list(chart: Chart, table, corpus: Optional[str] = None) -> None:
+    """Every selected dialog (or round), page by page, each with its replay link; with ``corpus``, one click
+    makes them a slice."""
     if table.empty:
         return
+    if corpus is not None:
+        from ui.slices import make_slice_button
+
+        make_slice_button(corpus, table["dialog_id"], key=f"selection_slice__{chart.key}")
     pages = (len(table) + PAGE_SIZE - 1) // PAGE_SIZE
     unit = "rounds" if "round" in table.columns else "dialogs"
     header, pager = st.columns([3, 1], vertical_alignment="bottom")

@@ -10,7 +10,6 @@ What an action means (where a label is stored, what is refused) is ``data_access
 """
 from __future__ import annotations
 
-import os
 from functools import partial
 from typing import Callable, Optional
 
@@ -45,11 +44,6 @@ def store() -> Optional[CodingStore]:
     return shared.coding if shared is not None else None
 
 
-def current_coder() -> str:
-    """The coder's name: chosen in this browser session, else the URL's ``coder``, else ``DIALOGUE_CODER``."""
-    return (st.session_state.get("coder") or query_param("coder") or os.environ.get("DIALOGUE_CODER", "")).strip()
-
-
 def coder_box(key: str, container=None) -> str:
     """A text box for the coder's name; the name is remembered for the session and put into the URL. Signed
     in, no box: the coder is the signed-in identity ("Coding as alice")."""
@@ -58,7 +52,7 @@ def coder_box(key: str, container=None) -> str:
     where = container or st
     widget = f"coder_input_{key}"
     if widget not in st.session_state:
-        st.session_state[widget] = current_coder()
+        st.session_state[widget] = auth.current_coder()
 
     def remember() -> None:
         st.session_state["coder"] = " ".join(st.session_state[widget].split())

@@ -1,6 +1,6 @@
-"""The corpus-specific parts of the app's UI, in one place: per corpus package, its Replay section, the compact
-details of a replay state (Compare, Present), its transcript lines, and its extras on the Data and Browse
-pages. A corpus without an entry here (one registered with ``corpora.register``) gets the generic ones, which
+"""The corpus-specific parts of the app's UI, in one place (the one registry of per-corpus UI): per corpus
+package, its Replay section, the compact details of a replay state (Compare, Present), its transcript lines, its
+model-run panels in the Replay, and its extras on the Data and Browse pages. A corpus without an entry here (one registered with ``corpora.register``) gets the generic ones, which
 need nothing but the corpus contract (``data_access.contract``): adding a corpus needs no change here.
 
 Entries are keyed by the corpus package itself, never by its name. Each part is imported when it is first
@@ -40,6 +40,10 @@ class CorpusViews:
     dialog_lines: Callable = _lazy("ui.replay_state", "step_lines")
     data_note: Callable[[str], None] = _nothing  # the Data page, under the corpus's source
     browse_extra: Callable[[str], None] = _nothing  # the Browse page, under the table's downloads
+    # the Replay's model-run panel: one run's view, panel(name, view, dialog_id, step), or several side by side,
+    # side_by_side(name, views, dialog_id, step) (a view is what the corpus's ``RunScoring.replay_view`` gives)
+    run_panel: Callable = _lazy("ui.run_panels", "step_view_panel")
+    run_side_by_side: Callable = _lazy("ui.run_panels", "step_views_side_by_side")
 
 
 def _gos_data_note(name: str) -> None:
@@ -54,12 +58,18 @@ def _bap_download(name: str) -> None:
     bap_samples_download(name)
 
 
+def _run_panels(module: str) -> dict[str, Callable]:
+    return {"run_panel": _lazy(module, "panel"), "run_side_by_side": _lazy(module, "side_by_side")}
+
+
 VIEWS: dict[ModuleType, CorpusViews] = {
-    codraw: CorpusViews(_lazy("ui.replay_codraw", "show"), _lazy("ui.replay_state", "codraw_details")),
+    codraw: CorpusViews(_lazy("ui.replay_codraw", "show"), _lazy("ui.replay_state", "codraw_details"),
+                        **_run_panels("ui.run_panels_codraw")),
     gos: CorpusViews(_lazy("ui.replay_gos", "show"), _lazy("ui.replay_state", "gos_details"),
-                     _lazy("ui.replay_state", "gos_lines"), data_note=_gos_data_note),
+                     _lazy("ui.replay_state", "gos_lines"), data_note=_gos_data_note,
+                     **_run_panels("ui.run_panels_gos")),
     minecraft: CorpusViews(_lazy("ui.replay_minecraft", "show"), _lazy("ui.replay_state", "minecraft_details"),
-                           browse_extra=_bap_download),
+                           browse_extra=_bap_download, **_run_panels("ui.run_panels_minecraft")),
 }
 GENERIC = CorpusViews()
 

@@ -1,8 +1,9 @@
 """Whether this server can be reached from other machines: Streamlit's ``server.address`` is not a loopback
 address. ``make run`` and ``dialogue-dashboard serve`` listen on ``localhost`` unless told otherwise
-(``.streamlit/config.toml``, ``STREAMLIT_SERVER_ADDRESS``, ``--host``); without sign-in the local user may do
-everything, so ui/auth.py asks this before it lets that user write, and the server says so as it starts
-(``server.py``; docs/deployment.md, "Serving the app")."""
+(``.streamlit/config.toml``, ``STREAMLIT_SERVER_ADDRESS``, ``--host``). Without sign-in the local user may do
+everything, so ui/auth.py asks this and makes that user read only beyond localhost
+(``DIALOGUE_WRITES_WITHOUT_SIGN_IN=1`` aside), and the server says so as it starts (``server.py``;
+docs/deployment.md, "Serving the app")."""
 from __future__ import annotations
 
 import ipaddress
@@ -46,6 +47,7 @@ def startup_notice(address: str, sign_in: bool) -> tuple[str, bool]:
     if sign_in:
         return f"dialogue-dashboard: listening on {shown}, with sign-in: only people who sign in reach a page.", False
     return (f"WARNING: dialogue-dashboard is listening on {shown} WITHOUT sign-in: anyone who can reach this machine "
-            "can read every corpus and, as the local user, write notes, codebooks, annotations and run files. "
+            "can read every corpus (nothing is written: the local user is read only here, unless "
+            "DIALOGUE_WRITES_WITHOUT_SIGN_IN=1 lets everyone who reaches it write). "
             "Listen on localhost (STREAMLIT_SERVER_ADDRESS=localhost, or --host localhost) or turn sign-in on "
             "(docs/deployment.md, \"Sign-in and roles\")."), True

@@ -17,7 +17,6 @@ import pandas as pd
 import streamlit as st
 
 from data_access.corpora import cached_summary_if_any, corpus_module
-from data_access.figures import layers as layer_figures
 from data_access.layers import LAYER_CORPUS, LAYER_FILES, LAYER_NAMES, LAYER_TITLES, analysis
 from data_access.layers.gos_view import SPAN_COLOURS, mention_step
 from data_access.layers.load import LAYERS_VARIABLE
@@ -183,6 +182,10 @@ def gos_mention_counts(charts_module) -> None:
     if not _ready("gos-mentions"):
         _layer("gos-mentions", explain=True)
         return
+    from data_access.figures import (
+        layers as layer_figures,  # the charts only when a page shows them (ui.share imports this module)
+    )
+
     charts_module.show(cached.layer_derived(layer_figures.mentions_round_chart, "gos-mentions"))
     table = cached.layer_derived(analysis.mentions_per_round, "gos-mentions")
     if table is None or table.empty:
@@ -203,6 +206,8 @@ def codraw_score_by_cr(charts_module, splits: tuple) -> None:
     if not _ready("codraw-icr"):
         _layer("codraw-icr", explain=True)
         return
+    from data_access.figures import layers as layer_figures
+
     charts_module.show(cached.layer_derived(layer_figures.score_by_cr_chart, "codraw-icr", tuple(splits)))
 
 

@@ -37,6 +37,10 @@ def dialog_picker(name: str, key: str, label: str = "Dialog", *, param: Optional
         return None, None
     if plays is not None:
         return _play_picker(where, choices, key, label, plays, param, round_param, step_params)
+    if param in ("dialog", "left", "right"):  # Replay's, Present's and Compare's pickers offer the URL's slice
+        from ui.slices import slice_choices
+
+        choices = slice_choices(name, choices, query_param(param))
 
     ids = list(choices)
     requested = query_param(param) if param else None

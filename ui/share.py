@@ -12,7 +12,6 @@ import streamlit as st
 from data_access import exports, snapshots
 from data_access.exports import FigureExportError, corpora_of_chart, figure_bytes, source_line
 from ui import cached
-from ui.layers import transcript_marks
 from ui.widgets import md_escape, query_param
 
 
@@ -51,6 +50,8 @@ def replay_downloads(corpus: str, dialog: str, round_: Optional[int], key: str =
         else:
             first, last = 1, 1
         pictures = st.toggle("With a thumbnail of the state after each step", key=f"{key}_thumbs_{name}")
+        from ui.layers import transcript_marks  # here: the layers' figures are a page's to load, not every chart's
+
         marked = transcript_marks(corpus, dialog)
         st.download_button("⬇ LaTeX transcript (.zip: .tex + images)", key=f"{key}_latex_{name}",
                            file_name=f"{name}-transcript.zip", mime="application/zip", on_click="ignore",

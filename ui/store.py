@@ -22,8 +22,8 @@ import streamlit as st
 from data_access.sources import notes_db_target
 from data_access.store import ANNOTATION_FRAME_COLUMNS as ANNOTATION_FRAME_COLUMNS  # the empty tables of pages
 from data_access.store import QUEUE_COLUMNS as QUEUE_COLUMNS
-from data_access.store import Store, StoreError, StoreUnavailable
-from ui import auth
+from data_access.store import Store, StoreBusy, StoreError, StoreUnavailable
+from ui import sign_in
 from ui.widgets import md_escape
 
 T = TypeVar("T")
@@ -31,7 +31,7 @@ _REMEMBERED = "store_remembered"
 _SAID = "store_unavailable_said"
 
 
-def _run_token() -> Optional[int]:
+def run_token() -> Optional[int]:
     """Something that changes with every script run (Streamlit gives each run fresh cursors)."""
     try:
         from streamlit.runtime.scriptrunner import get_script_run_ctx
@@ -49,8 +49,8 @@ def _open(target: str, sign_in: bool) -> Store:
 
 def shared_store() -> Store:
     """The store of ``DIALOGUE_NOTES_DB`` (raises ``StoreError`` when it cannot be opened); with sign-in
-    configured it refuses every write without a signed-in actor (``ui.auth.identity``)."""
-    return _open(str(notes_db_target()), auth.sign_in_configured())
+    configured it refuses every write without a signed-in actor (``ui.auth.identity``; ``ui.sign_in``)."""
+    return _open(str(notes_db_target()), sign_in.configured())
 
 
 def opened(what: str) -> Optional[Store]:
@@ -66,11 +66,14 @@ def unavailable(what: str, exc: StoreError) -> None:
     """An error box: ``what`` ("Notes", "Coding", ...) is unavailable, and why (no password in it); once
     per run and panel, however many of its store calls failed."""
     said = st.session_state.setdefault(_SAID, {})
-    run = _run_token()
+    run = run_token()
     if run is not None and said.get(what) == run:
         return
     said[what] = run
-    if isinstance(exc, StoreUnavailable):
+    if isinstance(exc, StoreBusy):
+        st.error(f"{what} is unavailable for a moment: the store is busy — {md_escape(exc)}. What you typed is kept; "
+                 "the next click tries again.", icon="⚠️")
+    elif isinstance(exc, StoreUnavailable):
         st.error(f"{what} is unavailable: the store cannot be reached — {md_escape(exc)}. What you typed is kept; "
                  "this works again by itself once the database server is back (the next click retries).", icon="⚠️")
     else:

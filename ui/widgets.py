@@ -75,16 +75,13 @@ def corpus_selector(key: str, default: Optional[str] = None, label: str = "Corpu
     """Segmented control over the registered corpora (the first by default), kept in the URL's ``corpus``
     parameter."""
     from data_access.common import CORPUS_NAMES, CORPUS_TITLES
+    from data_access.registry import resolve
 
     default = default or CORPUS_NAMES[0]
     requested = query_param("corpus")
-    if requested is not None and requested not in CORPUS_NAMES:
-        # a link written by hand may name a corpus as its title is spelt: "CoDraw", "a game of sorts"
-        by_spelling = {spelling.casefold(): name for name in CORPUS_NAMES for spelling in (name, CORPUS_TITLES[name])}
-        requested = by_spelling.get(requested.strip().casefold(), requested)
-    if requested is not None and requested not in CORPUS_NAMES:
+    if requested is not None and resolve(requested) is None:
         st.warning(f"The link names an unknown corpus “{md_link_value(requested)}”; showing {CORPUS_TITLES[default]}.")
-        requested = None
+    requested = resolve(requested) if requested is not None else None
     # The URL names another corpus than the one it was last given (Back over a corpus switch, a new link):
     # the URL wins, as a deep link does.
     if key not in st.session_state or (requested is not None and requested != linked(key)):

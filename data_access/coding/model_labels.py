@@ -14,24 +14,36 @@ Sorts ``step`` within its ``round``); a line without one holds dialog labels (A 
 step) link the labels that link referents; ``spans`` are as the store keeps them (0-based utterance of the
 step, character offsets, end exclusive). Each model becomes the coder ``model:<model>`` (no person may code under
 that prefix, see ``data_access.store``). A bad line is skipped with its reason (a bounded list, as a run's); a
-file over its budget (``budgets.MODEL_LABELS``) or a gzip bomb is refused while it is read. Importing a model
-again replaces that model's labels with the codebook in the corpus, in one transaction.
+file over its budget (``budgets.MODEL_LABELS``) or a gzip bomb is refused while it is read; a line over its own
+budget (``budgets.MODEL_LINE_BYTES``, ``MAX_SPANS_PER_LINE``, ``MAX_REFERENTS``, at most ``MAX_LABELS`` labels) or
+of a model past ``MAX_MODELS_PER_FILE`` is skipped. Reading and importing are linear in the lines and spans: what
+is read is kept as one tuple per annotation, and the store writes them in bulk. Importing a model again replaces
+that model's labels with the codebook in the corpus, in one transaction.
 """
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence as SequenceABC
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Optional, Sequence
 
 import pandas as pd
 
-from ..budgets import MAX_LABEL_NAME, MODEL_LABELS
+from ..budgets import (
+    MAX_LABEL_NAME,
+    MAX_LABELS,
+    MAX_MODELS_PER_FILE,
+    MAX_REFERENTS,
+    MAX_SPANS_PER_LINE,
+    MODEL_LABELS,
+    MODEL_LINE_BYTES,
+)
 from ..common import CORPUS_NAMES, CORPUS_TITLES, LoadedCorpus, SkippedRecord, SkippedRecords, SourceError
 from ..corpora import corpus_module
-from ..runs.common import Tally, json_lines
+from ..runs.common import Line, Tally, json_lines
 from ..safe_io import check_lines, gunzip_capped, read_budgeted, without_bom
 from ..store.coding import MODEL_CODER_PREFIX
 from . import agreement as ag
@@ -46,6 +58,7 @@ if TYPE_CHECKING:
 STEP_KEYS = ("step", "round", "message", "turn")  # what a line may call its step, in one corpus or another
 MODEL_TABLE_COLUMNS = ["label", "coders", "units", "cohen_kappa", "alpha"]
 HUMANS = "humans"
+MODELS_NAMED = 10  # in an import's message; the rest are counted
 
 
 def coder_name(model: str) -> str:
@@ -66,7 +79,7 @@ class ModelLabels:
     file: str
     codebook: Codebook
     corpus: Optional[str] = None
-    annotations: list[dict] = field(default_factory=list)
+    annotations: "Annotations" = field(default_factory=lambda: Annotations())
     models: list[str] = field(default_factory=list)
     items: int = 0
     skipped: list[SkippedRecord] = field(default_factory=SkippedRecords)
@@ -74,6 +87,41 @@ class ModelLabels:
     @property
     def skipped_total(self) -> int:
         return self.skipped.total if isinstance(self.skipped, SkippedRecords) else len(self.skipped)
+
+
+class Annotations(SequenceABC):
+    """The annotations read, each an ``add_annotation`` keyword dict when looked at, but kept as one tuple
+    (dialog, label, coder, round, turn, utterance, start, end, span_text, referents): a dict per annotation cost
+    about 1 kB, so a file of a million spans took 1.5 GB."""
+
+    __slots__ = ("_rows",)
+
+    def __init__(self) -> None:
+        self._rows: list[tuple] = []
+
+    def extend(self, rows: list[tuple]) -> None:
+        self._rows.extend(rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [_as_dict(row) for row in self._rows[index]]
+        return _as_dict(self._rows[index])
+
+    def __iter__(self) -> Iterator[dict]:
+        return map(_as_dict, self._rows)
+
+
+def _as_dict(row: tuple) -> dict:
+    dialog, label, coder, round_, turn, utterance, start, end, span_text, referents = row
+    out = {"dialog_id": dialog, "label": label, "coder": coder, "round": round_, "turn": turn}
+    if utterance is not None:
+        out.update(utterance=utterance, start=start, end=end, span_text=span_text, referents=list(referents))
+    elif referents:
+        out["referents"] = list(referents)
+    return out
 
 
 @dataclass(frozen=True)
@@ -85,7 +133,8 @@ class Imported:
 
     def message(self) -> str:
         read = self.labels
-        who = ", ".join(read.models)
+        who = ", ".join(read.models[:MODELS_NAMED]) + (f" and {len(read.models) - MODELS_NAMED:,} more model(s)"
+                                                        if len(read.models) > MODELS_NAMED else "")
         where = CORPUS_TITLES.get(read.corpus or "", read.corpus or "")
         text = (f"Imported {read.items:,} item(s) with {len(read.annotations):,} label(s) of {who} "
                 f"(codebook {read.codebook.name} v{read.codebook.version}, {where}) from {read.file}")
@@ -154,12 +203,18 @@ class _Corpus:
         self.package = corpus_module(name)
         self.in_rounds = bool(self.package.REPLAY_IN_ROUNDS)
         self.step_key = str(self.package.STEP_UNIT)
-        self.dialogs = set(loaded.dialogs["dialog_id"].astype(str))
+        # the corpus's own string for each dialog id, so a million lines of one dialog hold one copy of its id
+        self.dialogs = {d: d for d in loaded.dialogs["dialog_id"].astype(str)}
+        self._shared: dict = {}
         self._steps: dict = {}
         if not self.in_rounds:  # a dialog's replay steps are its n_steps: one pass, not a look-up per dialog
             self._steps = {(str(d), None): int(n) for d, n in zip(loaded.dialogs["dialog_id"], loaded.dialogs["n_steps"])
                            if not pd.isna(n)}
         self._utterances: Optional[dict] = None
+
+    def shared(self, text: str) -> str:
+        """One copy of each coder name or referent id, however many lines repeat it."""
+        return self._shared.setdefault(text, text)
 
     def steps(self, dialog: str, round_: Optional[int]) -> int:
         key = (dialog, round_)
@@ -186,17 +241,31 @@ class _Corpus:
         return [text for _, text in found]
 
 
+def _lines(data: bytes, tally: Tally) -> Iterator[Line]:
+    """Every line that is a JSON object (``json_lines``), a line over ``MODEL_LINE_BYTES`` skipped before it is
+    parsed (a 60 MB line made a million objects)."""
+    def too_long(size: int) -> Optional[str]:
+        if size <= MODEL_LINE_BYTES:
+            return None
+        return (f"is {size:,} bytes, more than a line of a {MODEL_LABELS.what} may be ({MODEL_LINE_BYTES:,} bytes; "
+                "one line is one coded item)")
+
+    return json_lines(data, tally, too_long)
+
+
 def parse(data: bytes, file: str, codebook: Codebook, corpora: Callable[[str], Optional[LoadedCorpus]]) -> ModelLabels:
     """The importable labels of a model labels file's content (``decoded`` or ``read_budgeted``) against
     ``codebook`` (a saved version) and the loaded corpora (``corpora(name)``: the corpus, or None when it cannot
-    be loaded). A file holds one corpus (its first usable line's); every bad line is skipped with its reason."""
+    be loaded). A file holds one corpus (its first usable line's) and at most ``MAX_MODELS_PER_FILE`` models;
+    every bad line is skipped with its reason. Linear in the lines and the spans."""
     if codebook.version < 1:
         raise ValueError(f"codebook {codebook.name!r} must be saved before importing labels for it")
     tally = Tally(file)
     out = ModelLabels(file, codebook, skipped=tally.skipped)
     corpus: Optional[_Corpus] = None
     seen: dict = {}
-    for line in json_lines(data, tally):
+    models: set = set()
+    for line in _lines(data, tally):
         try:
             name = _text(line.record, "corpus")
             if name not in CORPUS_NAMES:
@@ -210,18 +279,23 @@ def parse(data: bytes, file: str, codebook: Codebook, corpora: Callable[[str], O
             elif name != corpus.name:
                 raise _Bad(f"corpus {name!r}, but this file's labels are of {corpus.name!r} (its first line): "
                            "a file holds one corpus")
-            annotations, key = _line(line.record, corpus, codebook)
+            rows, key = _line(line.record, corpus, codebook)
         except _Bad as exc:
             tally.skip(line.number, str(exc))
             continue
         if key in seen:
             tally.skip(line.number, f"the same item as line {seen[key]} (one line per item and model)")
             continue
+        if key[0] not in models:
+            if len(models) >= MAX_MODELS_PER_FILE:
+                tally.skip(line.number, f"a file holds the labels of at most {MAX_MODELS_PER_FILE} models, and "
+                                        f"{key[0]!r} would be one more")
+                continue
+            models.add(key[0])
+            out.models.append(key[0])
         seen[key] = line.number
         out.items += 1
-        out.annotations.extend(annotations)
-        if key[0] not in out.models:
-            out.models.append(key[0])
+        out.annotations.extend(rows)
     return out
 
 
@@ -234,15 +308,16 @@ def _text(record: dict, key: str) -> str:
     return value.strip()
 
 
-def _line(record: dict, corpus: _Corpus, book: Codebook) -> tuple[list[dict], tuple]:
-    """The annotations of one line and the item's key (coder, dialog, round, step); ``_Bad`` says why not."""
+def _line(record: dict, corpus: _Corpus, book: Codebook) -> tuple[list[tuple], tuple]:
+    """The annotations of one line (``Annotations`` rows) and the item's key (coder, dialog, round, step); ``_Bad``
+    says why not."""
     model = _text(record, "model")
     if len(model) > MAX_LABEL_NAME:
         raise _Bad(f"a model's name has at most {MAX_LABEL_NAME} characters (this one {len(model)})")
-    coder = coder_name(model)
-    dialog = _text(record, "dialog")
-    if dialog not in corpus.dialogs:
-        raise _Bad(f"dialog {dialog!r} is not in the loaded {CORPUS_TITLES[corpus.name]}")
+    coder = corpus.shared(coder_name(model))
+    dialog = corpus.dialogs.get(_text(record, "dialog"))
+    if dialog is None:
+        raise _Bad(f"dialog {_text(record, 'dialog')!r} is not in the loaded {CORPUS_TITLES[corpus.name]}")
     title = CORPUS_TITLES[corpus.name]
     allowed = {corpus.step_key} | ({"round"} if corpus.in_rounds else set())
     for other in STEP_KEYS:
@@ -265,7 +340,9 @@ def _line(record: dict, corpus: _Corpus, book: Codebook) -> tuple[list[dict], tu
     names = record.get("labels", [])
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise _Bad("“labels” must be a list of label names")
-    annotations: list[dict] = []
+    if len(names) > MAX_LABELS:
+        raise _Bad(f"“labels” has {len(names):,} names; a line has at most {MAX_LABELS} (the most a codebook has)")
+    labels = []
     linking = False
     for name in dict.fromkeys(n.strip() for n in names):
         try:
@@ -277,35 +354,38 @@ def _line(record: dict, corpus: _Corpus, book: Codebook) -> tuple[list[dict], tu
             raise _Bad(f"label {name!r} is a {label.scope} label, and {where} holds {scope} labels"
                        + (" (spans go in “spans”)" if label.scope == "span" else ""))
         linking |= label.links_referents
-        annotations.append({"dialog_id": dialog, "label": label.name, "coder": coder,
-                            "round": stored_round(scope, round_, corpus.in_rounds), "turn": step})
-    referents = _referents(record.get("referents"), "“referents”")
-    if referents:
-        if not linking:
-            raise _Bad("“referents” are given, but none of its labels links referents")
-        for annotation in annotations:
-            if book.label(str(annotation["label"])).links_referents:
-                annotation["referents"] = referents
+        labels.append(label)
+    referents = _referents(record.get("referents"), "“referents”", corpus)
+    if referents and not linking:
+        raise _Bad("“referents” are given, but none of its labels links referents")
+    stored = stored_round(scope, round_, corpus.in_rounds)
+    rows = [(dialog, label.name, coder, stored, step, None, None, None, None,
+             referents if label.links_referents else ()) for label in labels]
     spans = record.get("spans", [])
     if not isinstance(spans, list):
         raise _Bad("“spans” must be a list of {utterance, start, end, label}")
     if spans and step is None:
         raise _Bad(f"spans need the line's “{corpus.step_key}”")
+    if len(spans) > MAX_SPANS_PER_LINE:
+        raise _Bad(f"has {len(spans):,} spans, more than a line may have ({MAX_SPANS_PER_LINE:,}; one line is one "
+                   "step)")
     for number, span in enumerate(spans, 1):
-        annotations.append(_span(span, number, corpus, book, coder, dialog, round_, step or 0))
-    return annotations, (coder, dialog, round_, step)
+        rows.append(_span(span, number, corpus, book, coder, dialog, round_, step or 0))
+    return rows, (coder, dialog, round_, step)
 
 
-def _referents(value, what: str) -> list[str]:
+def _referents(value, what: str, corpus: "_Corpus") -> tuple:
     if value is None:
-        return []
+        return ()
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
         raise _Bad(f"{what} must be a list of referent ids")
-    return sorted({v.strip() for v in value})
+    if len(value) > MAX_REFERENTS:
+        raise _Bad(f"{what} has {len(value):,} ids, more than one label or span may link ({MAX_REFERENTS:,})")
+    return tuple(corpus.shared(v) for v in sorted({v.strip() for v in value}))
 
 
 def _span(span, number: int, corpus: _Corpus, book: Codebook, coder: str, dialog: str, round_: Optional[int],
-          step: int) -> dict:
+          step: int) -> tuple:
     where = f"span {number}"
     if not isinstance(span, dict):
         raise _Bad(f"{where} is not an object {{utterance, start, end, label}}")
@@ -329,12 +409,10 @@ def _span(span, number: int, corpus: _Corpus, book: Codebook, coder: str, dialog
     if start is None or end is None or not 0 <= start < end <= len(text):
         raise _Bad(f"{where}: {span.get('start')!r}..{span.get('end')!r} is outside the utterance, which has "
                    f"{len(text)} character(s) (offsets 0..{len(text)}, end exclusive, after the start)")
-    referents = _referents(span.get("referents"), f"{where}: “referents”")
-    if referents:
-        if not label.links_referents:
-            raise _Bad(f"{where}: label {label.name!r} does not link referents")
-    return {"dialog_id": dialog, "label": label.name, "coder": coder, "round": round_, "turn": step,
-            "utterance": utterance, "start": start, "end": end, "span_text": text[start:end], "referents": referents}
+    referents = _referents(span.get("referents"), f"{where}: “referents”", corpus)
+    if referents and not label.links_referents:
+        raise _Bad(f"{where}: label {label.name!r} does not link referents")
+    return (dialog, label.name, coder, round_, step, utterance, start, end, text[start:end], referents)
 
 
 def import_labels(store: "CodingStore", labels: ModelLabels, *, actor: Optional["Identity"] = None) -> Imported:

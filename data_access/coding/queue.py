@@ -11,13 +11,16 @@ from ..links import Place
 
 
 def sample_items(loaded: LoadedCorpus, unit: str, n: int, seed: int = 0, splits: Sequence[str] = (),
-                 contains: Optional[str] = None) -> list[Place]:
+                 contains: Optional[str] = None, within: Optional[Sequence[str]] = None) -> list[Place]:
     """``n`` items — places (corpus, dialog_id, round, step) — drawn without replacement (seeded) from the dialogs
     (``unit="dialog"``: each opens at its first step) or turns (``unit="turn"``) of the corpus, restricted to
-    ``splits`` and to dialogs with an utterance containing ``contains`` (case-insensitive)."""
+    ``splits``, to the dialogs ``within`` (a slice's; None: all) and to dialogs with an utterance containing
+    ``contains`` (case-insensitive)."""
     if unit not in ("dialog", "turn"):
         raise ValueError(f"unit must be dialog or turn; got {unit!r}")
     dialogs = loaded.dialogs
+    if within is not None:
+        dialogs = dialogs[dialogs["dialog_id"].astype(object).isin(list(within)).to_numpy()]
     if splits:
         dialogs = dialogs[dialogs["split"].isin(list(splits))]
     utterances = loaded.utterances[loaded.utterances["dialog_id"].isin(set(dialogs["dialog_id"]))]

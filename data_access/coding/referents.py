@@ -18,23 +18,16 @@ from typing import Any, Optional
 import pandas as pd
 
 from ..common import LoadedCorpus
-from ..contract import ReferentPlane
+from ..contract import REFERENT_COLUMNS, ReferentPlane, no_referents
+from ..registry import corpus_module
 
-REFERENT_COLUMNS = ["id", "name", "x", "y", "colour"]
 __all__ = ["REFERENT_COLUMNS", "ReferentPlane", "no_referents", "referents", "turn_utterances"]
-
-
-def no_referents() -> pd.DataFrame:
-    """An empty referents frame (nothing is known to refer to at a place)."""
-    return pd.DataFrame({c: pd.Series(dtype="float64" if c in ("x", "y") else "str") for c in REFERENT_COLUMNS})
 
 
 def referents(loaded: LoadedCorpus, dialog_id: str, round: Optional[int], turn: Optional[int]) -> pd.DataFrame:
     """What a span at this place can refer to (the corpus's ``referents``), columns ``REFERENT_COLUMNS``."""
     if not len(loaded.dialogs):
         return no_referents()
-    from ..corpora import corpus_module
-
     return corpus_module(loaded.corpus).referents(loaded, dialog_id, round, turn)
 
 
@@ -64,8 +57,6 @@ def referent_canvas(loaded: LoadedCorpus, dialog_id: str, round: Optional[int], 
     the clip art over the target scene on its 500 x 400 canvas, A Game Of Sorts the 3 x 3 board)."""
     if not len(loaded.dialogs):
         return ReferentCanvas()
-    from ..corpora import corpus_module
-
     package = corpus_module(loaded.corpus)
     plane = package.REFERENT_PLANE
     return ReferentCanvas(plane.x_range, plane.y_range, named=plane.show_names,

@@ -76,8 +76,8 @@ def referent_background(loaded, dialog_id: str, round, turn):
 
 
 def run_scoring():
-    """Drawer models' runs, scored with both scene-similarity metrics; see ``data_access.runs.codraw``."""
-    from ..runs import codraw as scoring
+    """Drawer models' runs, scored with both scene-similarity metrics; see ``data_access.codraw.scoring``."""
+    from . import scoring
 
     return scoring
 

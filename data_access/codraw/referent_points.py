@@ -6,8 +6,8 @@ from typing import Optional
 
 import pandas as pd
 
-from ..coding.referents import REFERENT_COLUMNS, no_referents
 from ..common import LoadedCorpus
+from ..contract import REFERENT_COLUMNS, no_referents
 
 
 def codraw_referents(loaded: LoadedCorpus, dialog_id: str, turn: Optional[int]) -> pd.DataFrame:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Sequence
 
-import pandas as pd
-
 
 def transcript_notes(loaded, dialog_id: str, marked: Sequence[int]) -> tuple[dict[int, str], str]:
     """A CoDraw dialog's analysis as the Replay shows it: per round (its number → note) the CR mark of the
     published layer, the Teller's peek and the drawing's score after the round; and the dialog's summary line."""
+    import pandas as pd  # here, not above: the corpus package is imported by the CLI's warm summary, without pandas
+
     rounds = loaded.frames["rounds"]
     rounds = rounds[rounds["dialog_id"] == dialog_id]
     dialog = loaded.dialogs[loaded.dialogs["dialog_id"] == dialog_id]

@@ -133,7 +133,7 @@ def step_count(loaded: LoadedCorpus, dialog_id: str, round: Optional[int] = None
 
 def snapshot(loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional[int] = None) -> Image.Image:
     """The Teller's target and the Drawer's canvas after round ``step`` side by side, captioned."""
-    from ..exports import image_grid
+    from ..pictures import image_grid
 
     view = replay_step(loaded, dialog_id, step)
     if view is None or view.problem or view.target_image is None or view.canvas_image is None:

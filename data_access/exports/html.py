@@ -26,6 +26,7 @@ from typing import Callable, Optional, Sequence
 from PIL import Image
 
 from ..common import CorpusAttribute
+from ..pictures import note_picture, png_image  # noqa: F401 - re-exported
 
 # Image encoding: WebP (lossy, every current browser shows it) at quality 80 keeps the longest real CoDraw
 # dialog under 1 MB, Game Of Sorts round under 2 MB and Minecraft game under 5 MB (BUDGETS; see README,
@@ -293,17 +294,6 @@ def compare_replay_html(loaded, dialogs: Sequence[tuple[str, Optional[int]]], **
 
 
 # -- a model run beside the humans ---------------------------------------------------------------------------
-
-def note_picture(text: str, size: tuple[int, int] = (640, 160)) -> Image.Image:
-    """A blank picture captioned with why there is nothing to show at a step."""
-    from .files import image_grid
-
-    return image_grid([Image.new("RGB", size, (244, 244, 244))], [text])
-
-
-def png_image(data: bytes) -> Image.Image:
-    return Image.open(io.BytesIO(data)).convert("RGB")
-
 
 def run_panel(loaded, run, dialog_id: str, round: Optional[int] = None) -> Panel:
     """A model run's output at every step of a dialog, as a ``Panel`` to show beside the humans'."""

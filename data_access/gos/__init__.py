@@ -87,8 +87,8 @@ def round_outcomes(loaded):
 
 
 def run_scoring():
-    """Reference-resolution runs, scored per message; see ``data_access.runs.gos``."""
-    from ..runs import gos as scoring
+    """Reference-resolution runs, scored per message; see ``data_access.gos.scoring``."""
+    from . import scoring
 
     return scoring
 

@@ -21,6 +21,8 @@ from ..safe_io import LIMITS, read_capped
 from . import reader
 from .ranking import LockEvent, replay_locks
 from .reader import Line
+from .side_tables import SURVEY_COLUMNS, read_layouts, read_survey  # noqa: F401 - SURVEY_COLUMNS: part of this module's names
+from .timestamps import STEP_MESSAGE, in_logged_order
 
 CORPUS = "gos"
 SPLIT = "all"
@@ -30,7 +32,6 @@ OBJECT_ID_PATTERN = re.compile(r"^[0-9a-fA-F]{24}$")
 README_IMAGE_ROW = re.compile(r"^\|\s*([^|\s]+)\s*\|\s*\[View\]\((https?://[^)\s]+)\)\s*\|\s*(?:\[View\]\((https?://[^)\s]+)\)|View)?")
 WGET_LINE = re.compile(r"^wget\s+(https?://\S+)")
 
-STEP_MESSAGE = "message"
 
 
 def category_of(game_id: str) -> str:
@@ -165,7 +166,7 @@ def _read_log(folder: Path, boards: pd.DataFrame, skipped: list[SkippedRecord]) 
             skipped.append(SkippedRecord(line.where, f"{what}: {problem}"))
             continue
         records.append((STEP_MESSAGE if what == "message" else r["lock_event_type"], line))
-    return _in_logged_order(records, skipped)
+    return in_logged_order(records, skipped)
 
 
 # Plausible log times (Unix ms): the game ran in 2021; anything before 2000 or after 2100 (a zero, a
@@ -201,67 +202,6 @@ def _outside_the_game(r: dict, what: str, game_of_board: str, boards_per_game: d
     if what == "lock event" and r["image_id"] not in board_images[r["board_id"]]:
         return f"locks image {r['image_id']!r}, which is not on board {r['board_id']}"
     return None
-
-
-def _in_logged_order(records: list[tuple[str, Line]], skipped: list[SkippedRecord]) -> list[tuple[str, Line]]:
-    """The records whose timestamps agree with their numbering; the others are skipped and listed.
-
-    Messages (message_number) and lock events (lock_event_number) are numbered per interaction and round,
-    and in the real log the numbering always follows the timestamps. Where a log breaks that (swapped or
-    repeated numbers, a time out of place), the records that keep the longest consistent sequence are
-    kept and the rest are listed, never silently re-ordered by their timestamps."""
-    sequences: dict[tuple, list[tuple[int, int, int]]] = defaultdict(list)
-    for index, (kind, line) in enumerate(records):
-        r = line.record
-        is_message = kind == STEP_MESSAGE
-        number = r["message_number"] if is_message else r["lock_event_number"]
-        sequences[(r["interaction_id"], r["round_number"], is_message)].append((number, r["timestamp"], index))
-    out_of_order: set[int] = set()
-    for items in sequences.values():
-        items.sort(key=lambda item: (item[0], -item[1], item[2]))  # equal numbers can never both be kept
-        keep = _longest_increasing([timestamp for _number, timestamp, _index in items])
-        if len(keep) < len(items):
-            kept = set(keep)
-            out_of_order.update(items[i][2] for i in range(len(items)) if i not in kept)
-    if not out_of_order:
-        return records
-    for index in sorted(out_of_order):
-        kind, line = records[index]
-        r = line.record
-        what, field = ("message", "message_number") if kind == STEP_MESSAGE else ("lock event", "lock_event_number")
-        skipped.append(SkippedRecord(line.where, f"{what}: {field} {r[field]} of round {r['round_number']} disagrees with "
-                                                 f"its timestamp {r['timestamp']} (numbers repeated or out of time order)"))
-    return [record for index, record in enumerate(records) if index not in out_of_order]
-
-
-def _longest_increasing(values: list[int]) -> list[int]:
-    """Positions of a longest strictly increasing subsequence of ``values`` (O(n log n))."""
-    tails: list[int] = []  # tails[k]: position of the smallest last value of an increasing run of length k + 1
-    previous = [-1] * len(values)
-    for i, value in enumerate(values):
-        k = _bisect_tails(values, tails, value)
-        if k > 0:
-            previous[i] = tails[k - 1]
-        if k == len(tails):
-            tails.append(i)
-        else:
-            tails[k] = i
-    run, i = [], tails[-1] if tails else -1
-    while i >= 0:
-        run.append(i)
-        i = previous[i]
-    return run[::-1]
-
-
-def _bisect_tails(values: list[int], tails: list[int], value: int) -> int:
-    low, high = 0, len(tails)
-    while low < high:
-        middle = (low + high) // 2
-        if values[tails[middle]] < value:
-            low = middle + 1
-        else:
-            high = middle
-    return low
 
 
 def _step_order(item: tuple[str, Line]):
@@ -333,88 +273,6 @@ def _replay_round(interaction_id: str, round_number: int, events: list[tuple[str
         "fully_ranked": fully_ranked, "anomalies": sum(bool(o.anomaly) for o in replay.outcomes),
     }
     return steps, ranks, summary
-
-
-def _read_layouts(folder: Path, rounds: pd.DataFrame, boards: pd.DataFrame, skipped: list[SkippedRecord]) -> pd.DataFrame:
-    columns = ["interaction_id", "round", "board_id", "username", "position", "row", "col", "image_id"]
-    path = folder / reader.MAPPINGS_FILE
-    if not path.exists():
-        skipped.append(SkippedRecord(reader.MAPPINGS_FILE, "file is missing; boards are shown in the game's config order"))
-        return pd.DataFrame({c: pd.Series(dtype="int64" if c in ("round", "position", "row", "col") else "str") for c in columns})
-    images_of = dict(zip(boards["board_id"], boards["image_ids"]))
-    known_rounds = set(zip(rounds["interaction_id"], rounds["round"]))
-    rows, seen = [], set()
-    for line in reader.valid_lines(reader.read_optional_jsonl(path, skipped), reader.MAPPING_FIELDS, skipped, "board mapping"):
-        r = line.record
-        key = (r["interaction_id"], r["round_number"], r["username"])
-        entries = r["mapping"]
-        positions = [e.get("position") for e in entries]
-        ids = [e.get("image_id") for e in entries]
-        problem = None
-        if key in seen:
-            problem = "a second mapping for this player and round; the first one is kept"
-        elif (r["interaction_id"], r["round_number"]) not in known_rounds:
-            problem = "no logged round matches this mapping"
-        elif not all(isinstance(p, int) and not isinstance(p, bool) for p in positions) or sorted(positions) != list(range(1, len(entries) + 1)):
-            problem = "positions must be the numbers 1..n, each once"
-        elif not all(isinstance(i, str) for i in ids) or sorted(ids) != sorted(images_of.get(r["board_id"], [])):
-            problem = f"image ids do not match the images of board {r['board_id']}"
-        if problem:
-            skipped.append(SkippedRecord(line.where, f"board mapping: {problem}"))
-            continue
-        seen.add(key)
-        for entry in sorted(entries, key=lambda e: e["position"]):
-            p = entry["position"]
-            rows.append({"interaction_id": r["interaction_id"], "round": r["round_number"], "board_id": r["board_id"],
-                         "username": r["username"], "position": p, "row": (p - 1) // 3, "col": (p - 1) % 3,
-                         "image_id": entry["image_id"]})
-    if not rows:
-        return pd.DataFrame({c: pd.Series(dtype="int64" if c in ("round", "position", "row", "col") else "str") for c in columns})
-    return pd.DataFrame(rows, columns=columns)
-
-
-SURVEY_COLUMNS = ["level", "interaction_id", "username", "question_id", "question", "question_type", "answer",
-                  "answer_text", "option_number"]
-
-
-def _read_survey(folder: Path, skipped: list[SkippedRecord]) -> pd.DataFrame:
-    """Interaction-level and user-level answers joined to their questions, options resolved to text."""
-    questions: dict[str, dict] = {}
-    path = folder / reader.SURVEY_CONFIG_FILE
-    files_missing = [name for name in (reader.SURVEY_CONFIG_FILE, reader.SURVEY_INTERACTION_FILE, reader.SURVEY_USER_FILE)
-                     if not (folder / name).exists()]
-    for name in files_missing:
-        skipped.append(SkippedRecord(name, "file is missing; the survey is incomplete"))
-    if path.exists():
-        for line in reader.valid_lines(reader.read_optional_jsonl(path, skipped), reader.SURVEY_QUESTION_FIELDS, skipped, "survey question"):
-            r = line.record
-            options = {o.get("answer_id"): (number, o.get("answer_content", ""))
-                       for number, o in enumerate(r["answer_options"], start=1)}
-            questions[r["question_id"]] = {"question": r["question_content"], "type": r["question_type"], "options": options}
-    rows = []
-    for level, name, fields in (("interaction", reader.SURVEY_INTERACTION_FILE, reader.SURVEY_INTERACTION_FIELDS),
-                                ("user", reader.SURVEY_USER_FILE, reader.SURVEY_USER_FIELDS)):
-        if not (folder / name).exists():
-            continue
-        for line in reader.valid_lines(reader.read_optional_jsonl(folder / name, skipped), fields, skipped, "survey answers"):
-            r = line.record
-            for answer in r["answers"]:
-                question_id, value = answer.get("question_id"), answer.get("answer")
-                if not isinstance(question_id, str) or not isinstance(value, str):
-                    skipped.append(SkippedRecord(line.where, f"survey answer {answer!r:.60}: question_id and answer must be strings"))
-                    continue
-                question = questions.get(question_id, {"question": "", "type": "", "options": {}})
-                number, text = question["options"].get(value, (None, value))
-                rows.append({"level": level, "interaction_id": r.get("interaction_id") if level == "interaction" else None,
-                             "username": r["username"], "question_id": question_id, "question": question["question"],
-                             "question_type": question["type"], "answer": value, "answer_text": text,
-                             "option_number": number})
-    frame = pd.DataFrame(rows, columns=SURVEY_COLUMNS)
-    frame["option_number"] = frame["option_number"].astype("Int64")
-    for column in SURVEY_COLUMNS:
-        if column != "option_number":
-            frame[column] = frame[column].astype("str")
-    return frame
 
 
 # --- assembling ------------------------------------------------------------------------------------------
@@ -562,8 +420,8 @@ def build_frames(path: Path, progress: ProgressCallback = no_progress) -> tuple[
     }, columns=UTTERANCE_COLUMNS)
 
     progress("Reading board layouts and the survey", 0.85)
-    layouts = _read_layouts(folder, rounds, boards, skipped)
-    survey = _read_survey(folder, skipped)
+    layouts = read_layouts(folder, rounds, boards, skipped)
+    survey = read_survey(folder, skipped)
     frames = {"games": games, "boards": boards, "images": images, "dialogs": dialogs, "rounds": rounds,
               "messages": messages, "lock_events": lock_events, "ranks": ranks, "layouts": layouts,
               "survey": survey, "steps": steps, "utterances": utterances}

@@ -306,7 +306,7 @@ def step_count(loaded: LoadedCorpus, dialog_id: str, round: Optional[int] = None
 
 def snapshot(loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional[int] = None):
     """Both players' boards after ``step`` as one picture (for presentation and GIF/PNG export)."""
-    from ..exports import image_grid
+    from ..pictures import image_grid
 
     at = _boards_at(loaded, dialog_id, step, int(round or 1))  # the boards alone: no PNG, transcript or tables
     assert at is not None, f"{dialog_id} has no round {round or 1}"

@@ -20,6 +20,9 @@ is skipped and listed; a file whose header is not the published one is not this 
 """
 from __future__ import annotations
 
+import json
+import random
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -283,9 +286,41 @@ def layer_content(loaded: LoadedCorpus, path: Path) -> LayerContent:
 
 def demo_lines(corpus_source: Path) -> list[str]:
     """The demo layer's lines over the CoDraw demo corpus file ``corpus_source``."""
-    from .demo import codraw_icr_lines
-
     return codraw_icr_lines(Path(corpus_source))
+
+
+# The generated demo layer (layers/demo.py writes it beside the other), kept with the format it writes.
+SEED = 20230502
+_PUNCTUATION = re.compile(r"([^\w\s'])")
+
+
+def tokenise(text: str) -> str:
+    """Roughly the published file's form: lower case, spaces around punctuation, ``it's`` → ``it 's``."""
+    text = _PUNCTUATION.sub(r" \1 ", text.lower())
+    text = re.sub(r"(\w)'(\w)", r"\1 '\2", text)
+    return " ".join(text.split())
+
+
+def codraw_icr_lines(corpus_file: Path) -> list[str]:
+    """The demo CR layer of the demo CoDraw corpus (``CoDraw_1_0.json``)."""
+    rng = random.Random(SEED)
+    document = json.loads(Path(corpus_file).read_text(encoding="utf-8"))
+    lines = ["\t".join(HEADER)]
+    for key in sorted(document["data"]):
+        rounds = document["data"][key]["dialog"]
+        for k, turn in enumerate(rounds):
+            drawer = turn.get("msg_d", "")
+            if not drawer.strip() or rng.random() < 0.33:
+                continue
+            previous = tokenise(turn.get("msg_t", ""))
+            following = tokenise(rounds[k + 1].get("msg_t", "")) if k + 1 < len(rounds) else ""
+            if rng.random() < 1 / 12:
+                previous = following = NOT_GIVEN
+            is_cr = drawer.startswith("is the ")
+            impossible = not is_cr and drawer.endswith("?") and rng.random() < 0.2
+            lines.append("\t".join([previous, tokenise(drawer), following, "1" if is_cr else "0", "1" if impossible else ""]))
+    lines.append("\t".join(["there is a big tree on the left", "sorry , which tree ?", "the pine tree", "1", ""]))
+    return lines
 
 
 def _row_line(previous: str, drawer: str, following: str, is_cr: bool, impossible: bool) -> str:

@@ -2,13 +2,14 @@
 takes once linked to its corpus (``LayerContent``)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Optional, TypeGuard
+from typing import Iterator, TypeGuard
 
 from ..budgets import LAYER
-from ..common import SkippedRecord, SourceError
 from ..safe_io import stream_lines
+from ..types import LayerContent, SourceError
+
+__all__ = ["LayerContent", "is_int", "read_lines"]
 
 
 def read_lines(path: Path | str) -> Iterator[tuple[int, str | None, str]]:
@@ -34,14 +35,3 @@ def read_lines(path: Path | str) -> Iterator[tuple[int, str | None, str]]:
 
 def is_int(value) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-@dataclass
-class LayerContent:
-    """A layer read and linked to its corpus (``AnnotationLayer.layer_content``), before ``load`` times it."""
-
-    annotations: Any  # pandas.DataFrame in the common annotation form (see data_access.layers)
-    figures: dict  # the layer-summary figures
-    rows: Optional[Any] = None  # every row of the file with its alignment, for a layer aligned by text (codraw-icr)
-    skipped: list[SkippedRecord] = field(default_factory=list)
-    unmatched: list[str] = field(default_factory=list)

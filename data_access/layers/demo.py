@@ -15,22 +15,10 @@ corpora themselves (``data_access/*/demo.py``):
 from __future__ import annotations
 
 import json
-import random
-import re
 from pathlib import Path
 
 from . import LAYER_FILES
-from .codraw_icr import HEADER, NOT_GIVEN
-
-SEED = 20230502
-_PUNCTUATION = re.compile(r"([^\w\s'])")
-
-
-def tokenise(text: str) -> str:
-    """Roughly the published file's form: lower case, spaces around punctuation, ``it's`` → ``it 's``."""
-    text = _PUNCTUATION.sub(r" \1 ", text.lower())
-    text = re.sub(r"(\w)'(\w)", r"\1 '\2", text)
-    return " ".join(text.split())
+from .codraw_icr import codraw_icr_lines  # the CoDraw demo layer is kept with the format it writes
 
 
 def gos_mentions_lines(log_file: Path) -> list[str]:
@@ -60,28 +48,6 @@ def gos_mentions_lines(log_file: Path) -> list[str]:
             annotations.append({"mention": text[s:e], "single": False, "image_ids": [i for _s, _e, i in found], "start": s, "end": e})
         lines.append(json.dumps({"interaction_id": record["interaction_id"], "round_number": record["round_number"],
                                  "message_number": record["message_number"], "annotations": annotations}))
-    return lines
-
-
-def codraw_icr_lines(corpus_file: Path) -> list[str]:
-    """The demo CR layer of the demo CoDraw corpus (``CoDraw_1_0.json``)."""
-    rng = random.Random(SEED)
-    document = json.loads(Path(corpus_file).read_text(encoding="utf-8"))
-    lines = ["\t".join(HEADER)]
-    for key in sorted(document["data"]):
-        rounds = document["data"][key]["dialog"]
-        for k, turn in enumerate(rounds):
-            drawer = turn.get("msg_d", "")
-            if not drawer.strip() or rng.random() < 0.33:
-                continue
-            previous = tokenise(turn.get("msg_t", ""))
-            following = tokenise(rounds[k + 1].get("msg_t", "")) if k + 1 < len(rounds) else ""
-            if rng.random() < 1 / 12:
-                previous = following = NOT_GIVEN
-            is_cr = drawer.startswith("is the ")
-            impossible = not is_cr and drawer.endswith("?") and rng.random() < 0.2
-            lines.append("\t".join([previous, tokenise(drawer), following, "1" if is_cr else "0", "1" if impossible else ""]))
-    lines.append("\t".join(["there is a big tree on the left", "sorry , which tree ?", "the pine tree", "1", ""]))
     return lines
 
 

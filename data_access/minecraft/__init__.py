@@ -89,8 +89,8 @@ def referent_background(loaded, dialog_id: str, round, turn):
 
 
 def run_scoring():
-    """Builder Action Prediction runs, scored by net-action F1; see ``data_access.runs.minecraft``."""
-    from ..runs import minecraft as scoring
+    """Builder Action Prediction runs, scored by net-action F1; see ``data_access.minecraft.scoring``."""
+    from . import scoring
 
     return scoring
 

@@ -8,6 +8,7 @@ corpus are plain set differences of small ints (see ``encode``). Keys sort like 
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -297,3 +298,8 @@ def perspective_coordinates(x: float, y: float, z: float, yaw: float, pitch: flo
     phi = np.radians(pitch)
     c, s = np.cos(phi), np.sin(phi)
     return np.stack([x1, c * y1 + s * z1, -s * y1 + c * z1]).astype(np.float32)
+
+
+def config_from_json(text: str) -> dict[tuple[int, int, int], str]:
+    """A structure stored as JSON ``[[x, y, z, colour], ...]`` (a run's frames) as cell -> colour."""
+    return {(int(x), int(y), int(z)): str(c) for x, y, z, c in json.loads(text)}

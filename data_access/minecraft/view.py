@@ -191,7 +191,7 @@ def step_pictures(loaded: LoadedCorpus, dialog_id: str, step: int, round: Option
 
 def snapshot(loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional[int] = None):
     """The build after ``step`` beside its aligned target (isometric drawings, for presentation and export)."""
-    from ..exports import image_grid
+    from ..pictures import image_grid
     from .render import snapshot_image
 
     view = replay_step(loaded, dialog_id, step)

@@ -23,14 +23,13 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Optional, Sequence
 
 from .. import cache
-from ..common import CORPUS_NAMES, FramesByName, LoadedCorpus, SkippedRecord, SkippedRecords, SourceError
-from .common import RUN_SCHEMA_VERSION, RUN_SUFFIXES, run_name
+from ..registry import CORPUS_NAMES, corpus_module
+from ..scoring.lines import RUN_SCHEMA_VERSION, RUN_SUFFIXES, frame_part, run_name  # noqa: F401 - frame_part re-exported
+from ..types import FramesByName, LoadedCorpus, LoadedRun, SkippedRecords, SourceError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -40,31 +39,6 @@ if TYPE_CHECKING:
 
 RUNS_VARIABLE = "DIALOGUE_RUNS_DIR"
 SIDECAR_SUFFIX = ".meta.json"  # ``<run>.meta.json`` describes the run beside it (runs.leaderboard reads it)  # runs of corpus <name> are read from its sub-folder <name>/
-
-
-@dataclass
-class LoadedRun:
-    corpus: str
-    name: str
-    source: str  # the run file
-    frames: Mapping  # codraw: rounds, dialogs; minecraft: samples; gos: messages; all: unmatched
-    skipped: list[SkippedRecord] = field(default_factory=SkippedRecords)  # bounded: the first N and the total
-    from_cache: bool = False
-    load_seconds: float = 0.0
-    is_demo: bool = False
-    cache_note: Optional[str] = None  # why the run's frames were not cached (e.g. a read-only cache folder)
-    # small results derived from the frames once (metric rows, units), never modified: ``memoized``
-    memo: dict = field(default_factory=dict, repr=False, compare=False)
-
-    def memoized(self, key, compute: Callable):
-        """``compute()`` the first time ``key`` is asked for, then the same object (the frames never change)."""
-        if key not in self.memo:
-            self.memo[key] = compute()
-        return self.memo[key]
-
-    @property
-    def unmatched(self):
-        return self.frames["unmatched"]
 
 
 HEAVY_FRAMES_KEPT = 6  # heavy frames in memory at once, all runs together: the Replay shows up to four runs
@@ -147,18 +121,10 @@ class RunFrames(FramesByName):
         return held[columns] if held is not None else self._read(name, columns)
 
 
-def frame_part(frames: Mapping, name: str, columns: Sequence[str]) -> "pd.DataFrame":
-    """``frames[name][columns]``, without reading (or keeping) the whole of a heavy frame of a cached run."""
-    if isinstance(frames, RunFrames):
-        return frames.part(name, columns)
-    return frames[name][list(columns)]
-
-
 def run_module(corpus: str) -> RunScoring:
     """The run scoring of corpus ``corpus`` (its package's ``run_scoring()``)."""
     if corpus not in CORPUS_NAMES:
         raise ValueError(f"unknown corpus {corpus!r}; expected one of {', '.join(CORPUS_NAMES)}")
-    from ..corpora import corpus_module
 
     return corpus_module(corpus).run_scoring()
 

@@ -15,46 +15,19 @@ from typing import Callable, Optional
 import numpy as np
 import pandas as pd
 
-from ..analysis.stats import MeanCI
-from ..common import LoadedCorpus
 from ..contract import RunScoring
-from . import LoadedRun
-from .common import prf
+from ..registry import corpus_module
+from ..scoring.lines import prf
+from ..scoring.statistics import BOOTSTRAP_SAMPLES, HUMANS, bins, bootstrap_micro, metric_row  # noqa: F401 - re-exported
+from ..types import LoadedCorpus, LoadedRun
 
-HUMANS = "humans"
-BOOTSTRAP_SAMPLES = 2000
 LINK_COLUMNS = ["unit", "dialog_id", "turn", "round", "sample_id", "message_number"]
 METRIC_COLUMNS = ["run", "split", "metric", "n", "value", "low", "high"]
 
 
-def bootstrap_micro(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, samples: int = BOOTSTRAP_SAMPLES, seed: int = 0):
-    """Percentile 95 % intervals of micro P, R, F1 over units resampled with replacement."""
-    n = len(tp)
-    if n < 2:
-        return [(math.nan, math.nan)] * 3
-    rng = np.random.default_rng(seed)
-    stats = []
-    for start in range(0, samples, 250):
-        idx = rng.integers(0, n, size=(min(250, samples - start), n))
-        t, p, f = tp[idx].sum(1), fp[idx].sum(1), fn[idx].sum(1)
-        precision = np.divide(t, t + p, out=np.zeros(len(t)), where=(t + p) > 0)
-        recall = np.divide(t, t + f, out=np.zeros(len(t)), where=(t + f) > 0)
-        f1 = np.divide(2 * precision * recall, precision + recall, out=np.zeros(len(t)), where=(precision + recall) > 0)
-        stats.append(np.stack([precision, recall, f1], axis=1))
-    values = np.concatenate(stats)
-    return [tuple(np.percentile(values[:, k], [2.5, 97.5])) for k in range(3)]
-
-
 def scoring(corpus: str) -> RunScoring:
     """The run scoring of corpus ``corpus`` (its package's ``run_scoring()``)."""
-    from ..corpora import corpus_module
-
     return corpus_module(corpus).run_scoring()
-
-
-def metric_row(run: str, split: str, metric: str, ci: MeanCI) -> tuple:
-    """One row of the metric table (``METRIC_COLUMNS``) from a mean and its interval."""
-    return (run, split, metric, ci.n, ci.mean, ci.low, ci.high)
 
 
 def humans_label(run_name: str) -> str:
@@ -153,13 +126,6 @@ def paired_units(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------------------------------- slice finder
-
-def bins(values: pd.Series, edges: list[int], unit: str = "") -> pd.Series:
-    labels = []
-    for low, high in zip(edges[:-1], edges[1:]):
-        labels.append(f"{low}{unit}" if high - low == 1 else (f"{low}+{unit}" if high >= 10 ** 6 else f"{low}–{high - 1}{unit}"))
-    return pd.cut(values.astype(float), bins=[e - 0.5 for e in edges], labels=labels).astype(str)
-
 
 def slice_features(corpus: LoadedCorpus, run: LoadedRun) -> pd.DataFrame:
     """Per unit of ``units(run)``: the corpus's domain features, as text categories."""

@@ -20,29 +20,14 @@ import tempfile
 from pathlib import Path
 from typing import Optional
 
+from ..registry import corpus_module
+
 DEMO_RUNS_VERSION = 1
 RUN_NAMES = ("baseline", "noisy")
 
 
-def scene_string(cliparts) -> str:
-    """A CoDraw scene string of Clipart-like rows (name, object, type, x, y, z, flip), trailing comma."""
-    fields = [str(len(cliparts))]
-    for index, c in enumerate(cliparts):
-        x, y = (str(int(v)) if float(v).is_integer() else repr(float(v)) for v in (c.x, c.y))
-        fields += [c.name, str(index), str(int(c.object)), str(int(c.type)), x, y, str(int(c.z)), str(int(c.flip))]
-    return ",".join(fields) + ","
-
-
-def is_missing(value) -> bool:
-    import pandas as pd
-
-    return value is None or pd.isna(value)
-
-
 def write_demo_runs(corpus: str, frames, folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    from ..corpora import corpus_module
-
     for name, lines in corpus_module(corpus).run_scoring().demo_runs(frames).items():
         with open(folder / f"{name}.jsonl", "w", encoding="utf-8") as out:
             for line in lines:

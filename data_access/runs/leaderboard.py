@@ -21,7 +21,9 @@ import orjson
 import pandas as pd
 
 from ..analysis.stats import mean_ci
+from ..budgets import SIDECAR
 from ..common import CORPUS_TITLES, LoadedCorpus, SourceError
+from ..safe_io import check_lines, read_capped, without_bom
 from . import LoadedRun, heavy_frames, load_run
 from .analysis import BOOTSTRAP_SAMPLES, bootstrap_micro, paired_differences, scoring, units
 from .common import RUN_SUFFIXES, run_name
@@ -30,7 +32,7 @@ ALPHA = 0.05
 ALL_SPLITS = "all"  # the one split of a corpus whose units carry none (A Game Of Sorts)
 META_SUFFIX = ".meta.json"
 META_KEYS = ("model", "date", "description", "link")
-META_MAX_CHARS = 2000
+META_MAX_CHARS = 2000  # of each field, the ellipsis that says it was cut included
 
 
 @dataclass
@@ -237,14 +239,25 @@ def leaderboard(runs: list[LoadedRun], samples: int = BOOTSTRAP_SAMPLES, alpha: 
 
 def read_meta(path: Path) -> tuple[Optional[dict], Optional[str]]:
     """The sidecar ``<run>.meta.json``: (its known string fields, None), or (None, why it was refused). Plain
-    text only: keys other than ``META_KEYS`` and non-string values are left out, long values cut."""
+    text only: keys other than ``META_KEYS`` and non-string values are left out, a value longer than
+    ``META_MAX_CHARS`` is cut to that many characters, the last an ellipsis. A sidecar over ``budgets.SIDECAR``
+    is refused from its size on disk, before any of it is read."""
     try:
-        value = orjson.loads(path.read_bytes()[: 64 * 1024])
-    except (OSError, orjson.JSONDecodeError) as exc:
+        data = read_capped(path, SIDECAR.max_bytes, SIDECAR.what)
+        check_lines(data, SIDECAR.max_lines, path, SIDECAR.what)
+    except SourceError as exc:
+        return None, exc.problem
+    try:
+        value = orjson.loads(without_bom(data))
+    except orjson.JSONDecodeError as exc:
         return None, f"not a JSON sidecar ({type(exc).__name__}: {exc})"
     if not isinstance(value, dict):
         return None, f"a sidecar is a JSON object, not {type(value).__name__}"
-    return {k: value[k][:META_MAX_CHARS] for k in META_KEYS if isinstance(value.get(k), str)}, None
+    return {k: _cut(value[k]) for k in META_KEYS if isinstance(value.get(k), str)}, None
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= META_MAX_CHARS else text[:META_MAX_CHARS - 1] + "…"
 
 
 def run_meta(run_file: Path) -> tuple[Optional[dict], Optional[str]]:

@@ -2,8 +2,8 @@
 for one person, PostgreSQL for a team), behind a public API.
 
 ``Store(target)`` opens the database once (default: ``DIALOGUE_NOTES_DB``), brings its schema up to date, and
-composes the parts that share it: ``store.notes`` (a ``NotesStore``) and ``store.coding`` (a ``CodingStore``,
-which lists the notes through ``store.notes``). One ``Store`` per database is meant to be shared by every page
+composes the parts that share it: ``store.notes`` (a ``NotesStore``), ``store.coding`` (a ``CodingStore``,
+which lists the notes through ``store.notes``) and ``store.slices`` (``SavedSlices``). One ``Store`` per database is meant to be shared by every page
 and thread (``ui/store.py`` caches it); on PostgreSQL it holds one connection pool.
 
 Modules: ``database`` (SQLite / PostgreSQL access, the pool, errors), ``schema`` (the migrations), ``notes``,
@@ -35,6 +35,7 @@ from .database import (
     BUSY_TIMEOUT_S,
     Cursor,
     Database,
+    StoreBusy,
     StoreError,
     StoreUnavailable,
     is_postgres_url,
@@ -42,15 +43,14 @@ from .database import (
     pool_size,
     pool_timeout_s,
 )
+from .note_edits import EditOutcome, apply_edits
 from .notes import (
     HISTORY_COLUMNS,
     NOTE_COLUMNS,
     SCHEMA_VERSION,
-    EditOutcome,
     NoteConflict,
     NoteNotFound,
     NotesStore,
-    apply_edits,
     insert_note_row,
     new_note_row,
     normalize_tags,
@@ -58,13 +58,14 @@ from .notes import (
 )
 from .redaction import redact, url_secrets
 from .sign_outs import SignOuts
+from .slices import SavedSliceConflict, SavedSliceNotFound, SavedSlices
 
 __all__ = [
     "ANNOTATION_FRAME_COLUMNS", "BUSY_TIMEOUT_S", "HISTORY_COLUMNS", "LAYERS", "MODEL_CODER_PREFIX", "MODEL_UID_PREFIX",
     "NOTE_COLUMNS", "NO_DECISION",
     "QUEUE_COLUMNS", "SCHEMA_VERSION", "AnnotationConflict", "AnnotationNotFound", "CodingStore", "Cursor",
     "Database", "EditOutcome", "GoldConflict", "GoldDecision", "GoldUnit", "NoteConflict", "NoteNotFound",
-    "NotesStore", "SignOuts", "Store", "StoreError", "StoreUnavailable", "apply_edits", "insert_note_row", "is_postgres_url",
+    "NotesStore", "SavedSliceConflict", "SavedSliceNotFound", "SavedSlices", "SignOuts", "Store", "StoreBusy", "StoreError", "StoreUnavailable", "apply_edits", "insert_note_row", "is_postgres_url",
     "new_note_row", "normalize_tags", "open_database", "open_migrated", "pool_size", "pool_timeout_s", "redact",
     "to_common_form", "url_secrets",
 ]
@@ -82,6 +83,7 @@ class Store:
         self.notes = NotesStore(self.db, sign_in=sign_in)
         self.coding = CodingStore(self.db, notes=self.notes, sign_in=sign_in)
         self.sign_outs = SignOuts(self.db)
+        self.slices = SavedSlices(self.db, sign_in=sign_in)
         self.location = self.db.describe()  # the path, or the URL without its password
 
     def close(self) -> None:

@@ -7,6 +7,7 @@ Version 3 makes gold hold one decision per unit: ``gold_decisions`` has one row 
 adjudicators deciding the same unit at once cannot both succeed (``CodingStore.decide_gold``).
 Version 4 records who made each change (``changed_by``), for sign-in and roles (``data_access.access``).
 Version 5 keeps the sign-ins ended by signing out (``sign_outs``).
+Version 6 keeps saved slices (``saved_slices``: issue 37, ``slices.py``).
 """
 from __future__ import annotations
 
@@ -172,5 +173,30 @@ def _v5_ended_sign_ins(db: Database) -> list[str]:
     return ["CREATE TABLE IF NOT EXISTS ended_sign_ins (sign_in TEXT PRIMARY KEY, ended_at TEXT NOT NULL)"]
 
 
-MIGRATIONS = [_v1_notes, _v2_coding, _v3_gold_decisions, _v4_changed_by, _v5_ended_sign_ins]
+def _v6_saved_slices(db: Database) -> list[str]:
+    """Saved slices: a slice's canonical text with a name and a description, its owner (a coder name) and
+    whether the team sees it (``shared``); deleting marks ``deleted_at``. The partial unique index makes a second
+    live slice of one owner and name impossible even when two sessions save it at once."""
+    return [
+        f"""
+        CREATE TABLE IF NOT EXISTS saved_slices (
+            {db.id_column},
+            name        TEXT    NOT NULL,
+            description TEXT    NOT NULL DEFAULT '',
+            slice       TEXT    NOT NULL,
+            corpus      TEXT,
+            owner       TEXT    NOT NULL,
+            shared      INTEGER NOT NULL DEFAULT 0 CHECK (shared IN (0, 1)),
+            created_at  TEXT    NOT NULL,
+            updated_at  TEXT    NOT NULL,
+            deleted_at  TEXT,
+            changed_by  TEXT
+        )
+        """,
+        "CREATE UNIQUE INDEX IF NOT EXISTS saved_slices_live_name ON saved_slices (owner, name) "
+        "WHERE deleted_at IS NULL",
+    ]
+
+
+MIGRATIONS = [_v1_notes, _v2_coding, _v3_gold_decisions, _v4_changed_by, _v5_ended_sign_ins, _v6_saved_slices]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -87,3 +87,53 @@ def test_a_rank_sum_cell_drills_through_to_the_rounds_that_ranked_its_image():
     assert len(table) == len(expected) > 1 and set(table["image"]) == {image}
     assert table["rank"].sum() == cells.customdata[2][1]  # the cell's rank sum, from the rounds listed
     assert table["replay"].str.contains("&round=").all()
+
+
+def test_a_chart_selection_is_one_click_from_its_slice():
+    from data_access.slices import parse
+
+    def app():
+        from tests.app.test_chart_selection import _selected_body
+
+        _selected_body(30)
+
+    at = run_function(app)
+    button = next(b for b in at.button if b.label.startswith("Make a slice"))
+    assert button.label == "Make a slice of these 30 dialogs"
+    button.click().run()
+    page, params = at.session_state["opened"]
+    assert page == "pages/slices.py" and params["corpus"] == "codraw"
+    assert parse(params["slice"]).values == tuple(f"train_{i:05d}" for i in range(30))
+
+    def too_many():
+        from tests.app.test_chart_selection import _selected_body
+
+        _selected_body(2500)
+
+    at = run_function(too_many)
+    assert not [b for b in at.button if b.label.startswith("Make a slice")]
+    assert any("too many for a slice" in c.value for c in at.caption)
+
+
+def _selected_body(count: int) -> None:
+    """A selectable chart of ``count`` dialogs, all selected (as a box or lasso sends them)."""
+    from unittest import mock
+
+    import pandas as pd
+    import plotly.graph_objects as go
+    import streamlit as st
+
+    import ui.charts as charts
+    import ui.url_state as url_state
+    from data_access.figures.charts import Chart, row_positions
+
+    data = pd.DataFrame({"dialog_id": [f"train_{i:05d}" for i in range(count)], "score": range(count)})
+    figure = go.Figure(go.Scatter(x=data["score"], y=data["score"], mode="markers", customdata=row_positions(data)))
+    event = {"selection": {"points": [{"curve_number": 0, "point_index": i, "customdata": [i]} for i in range(count)]}}
+
+    def opened(page, **params):  # this test's app has no Slices page to switch to: the click is written down
+        st.session_state["opened"] = (page, params)
+
+    with mock.patch.object(st, "plotly_chart", lambda *args, **kwargs: event), \
+            mock.patch.object(url_state, "open_page", opened):
+        charts.show(Chart("chosen", figure, data, "Chosen dialogs.", selectable=True), "codraw")

@@ -43,9 +43,9 @@ def test_the_pictures_share_one_frame_and_mark_the_extra_blocks():
 
     from data_access.corpora import load_path
     from data_access.minecraft.render import PLACED_MARK
+    from data_access.minecraft.run_views import minecraft_view
     from data_access.runs import load_run
     from data_access.runs.demo import demo_runs
-    from data_access.runs.minecraft_views import minecraft_view
 
     loaded = load_path("minecraft", None)
     run = load_run(loaded, demo_runs("minecraft")["noisy"], "noisy")

@@ -14,7 +14,7 @@ from data_access.access import Identity, Role
 from data_access.coding import codebook as cb
 from data_access.corpora import demo_path, load_path
 from data_access.store import CodingStore
-from ui import auth
+from ui import auth, sign_in
 
 from .conftest import open_page
 
@@ -110,7 +110,7 @@ def test_hostile_names_are_plain_text_and_a_bad_file_is_said(monkeypatch):
 @pytest.mark.parametrize("role, may", [(Role.VIEWER, False), (Role.CODER, True)])
 def test_the_import_is_for_those_who_may_code(monkeypatch, role, may):
     CodingStore().save_codebook(BOOK)
-    monkeypatch.setattr(auth, "sign_in_configured", lambda: True)
+    monkeypatch.setattr(sign_in, "configured", lambda: True)
     person = Identity(coder="alice", role=role, email="alice@lab.example", signed_in=True)
     monkeypatch.setattr(auth, "signed_in_identity", lambda: person)
     at = open_page("agreement")

@@ -15,6 +15,7 @@ from data_access.coding import codebook as cb
 from data_access.corpora import demo_path, load_path
 from data_access.store import Store
 from ui import auth
+from ui import sign_in as sign_in_module
 
 from .conftest import open_page
 
@@ -24,7 +25,7 @@ BOOK = cb.Codebook("clarification", (cb.Label("CR", scope="turn"), cb.Label("not
 @pytest.fixture
 def sign_in(monkeypatch):
     """``sign_in(role, coder)``: the session is signed in as ``coder``@lab.example with ``role`` from now on."""
-    monkeypatch.setattr(auth, "sign_in_configured", lambda: True)
+    monkeypatch.setattr(sign_in_module, "configured", lambda: True)
 
     def as_(role: Role, coder: str = "alice") -> Identity:
         person = Identity(coder=coder, role=role, email=f"{coder}@lab.example", subject=f"sub-{coder}",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect
 
 from data_access.coding import codebook as cb
 from data_access.store import CodingStore
@@ -112,7 +113,8 @@ def test_an_existing_codebook_keeps_a_changed_scope_and_a_new_label_across_saves
     assert saved.version == 3 and [(label.name, label.scope) for label in saved.labels] == [
         ("CR", "dialog"), ("refers-to", "span")]
     # the page shows what it saved, as that version (it stayed on version 2 with the edit pending over it)
-    assert page.get_by_label("Version").input_value() == "3"
+    # the save's own run asks for one more (st.rerun) that shows the new version: wait on the page for it
+    expect(page.get_by_label("Version")).to_have_value("3", timeout=60_000)
     assert [row[:4] for row in _grid_rows(page)] == [["CR", "", "#d62728", "dialog"], ["refers-to", "", "#1f77b4", "span"]]
 
     # a new label typed into the row that adds one, every keystroke of it
@@ -124,12 +126,12 @@ def test_an_existing_codebook_keeps_a_changed_scope_and_a_new_label_across_saves
     _save(page)
     saved = CodingStore(db).codebook(BOOK)
     assert saved.version == 4 and [label.name for label in saved.labels] == ["CR", "refers-to", "ABC"]
-    assert page.get_by_label("Version").input_value() == "4"
+    expect(page.get_by_label("Version")).to_have_value("4", timeout=60_000)
 
     # opened again after another codebook: the newest version, with the scope and the label
     _choose(page, "Edit", "other")
     _choose(page, "Edit", BOOK)
-    assert page.get_by_label("Version").input_value() == "4"
+    expect(page.get_by_label("Version")).to_have_value("4", timeout=60_000)
     assert [(row[0], row[3]) for row in _grid_rows(page)] == [("CR", "dialog"), ("refers-to", "span"), ("ABC", "turn")]
     # an older version shows its own description, not the one typed or shown last
     _choose(page, "Version", "1")

@@ -21,8 +21,10 @@ from .conftest import AppServer, wait_for_app
 pytestmark = pytest.mark.e2e
 
 PEOPLE = [
-    {"sub": "alice-sub", "email": "alice@lab.example", "name": "Alice"},
-    {"sub": "bob-sub", "email": "bob@lab.example", "name": "Bob"},
+    {"sub": "alice-sub", "email": "alice@lab.example", "email_verified": True, "name": "Alice"},
+    {"sub": "bob-sub", "email": "bob@lab.example", "email_verified": True, "name": "Bob"},
+    # an account that claims alice's address without the provider having verified it
+    {"sub": "mallory-sub", "email": "ALICE@lab.example", "email_verified": False, "name": "Mallory"},
 ]
 ROLES = """default = "viewer"
 
@@ -39,47 +41,67 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def provider(tmp_path_factory):
-    """A real OpenID Connect provider on a free local port (any client id and secret are accepted)."""
+class Provider:
+    """A real OpenID Connect provider on a free local port, knowing ``people`` (any client id and secret are
+    accepted)."""
+
+    def __init__(self, folder, people: list[dict]):
+        port = _free_port()
+        self.log = open(folder / "provider.log", "wb")
+        claims = [arg for person in people for arg in ("--user-claims", json.dumps(person))]
+        self.process = subprocess.Popen([sys.executable, "-m", "oidc_provider_mock", "--port", str(port), *claims],
+                                        stdout=self.log, stderr=subprocess.STDOUT)
+        self.url = f"http://localhost:{port}"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"{self.url}/.well-known/openid-configuration", timeout=2):
+                    break
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    self.stop()
+                    pytest.fail("the OpenID Connect provider did not start")
+                time.sleep(0.2)  # the interval between polls of a provider still starting
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+        self.log.close()
+
+
+def needs_provider() -> None:
     if importlib.util.find_spec("oidc_provider_mock") is None:
         reason = "oidc-provider-mock is not installed: pip install -r requirements-test.txt (as `make test` does)"
         if required("oidc"):
             pytest.fail(reason)
         pytest.skip(reason)
-    port = _free_port()
-    log = open(tmp_path_factory.mktemp("oidc") / "provider.log", "wb")
-    claims = [arg for person in PEOPLE for arg in ("--user-claims", json.dumps(person))]
-    process = subprocess.Popen([sys.executable, "-m", "oidc_provider_mock", "--port", str(port), *claims],
-                               stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://localhost:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/.well-known/openid-configuration", timeout=2):
-                break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                pytest.fail("the OpenID Connect provider did not start")
-            time.sleep(0.2)
-    yield url
-    process.terminate()
-    process.wait(timeout=10)
-    log.close()
+
+
+def secrets_for(folder, redirect: str, provider_url: str):
+    """A secrets file with sign-in through ``provider_url``, back to ``redirect``."""
+    secrets = folder / "secrets.toml"
+    secrets.write_text(
+        "[auth]\n"
+        f'redirect_uri = "{redirect}/oauth2callback"\n'
+        'cookie_secret = "a-cookie-secret-for-tests-only"\n'
+        'client_id = "dashboard"\nclient_secret = "dashboard-secret"\n'
+        f'server_metadata_url = "{provider_url}/.well-known/openid-configuration"\n', encoding="utf-8")
+    return secrets
+
+
+@pytest.fixture(scope="module")
+def provider(tmp_path_factory):
+    needs_provider()
+    started = Provider(tmp_path_factory.mktemp("oidc"), PEOPLE)
+    yield started.url
+    started.stop()
 
 
 @pytest.fixture(scope="module")
 def signed_app(tmp_path_factory, provider):
     workdir = tmp_path_factory.mktemp("signed-app")
     port = _free_port()
-    secrets = workdir / "secrets.toml"
-    secrets.write_text(
-        "[auth]\n"
-        f'redirect_uri = "http://localhost:{port}/oauth2callback"\n'
-        'cookie_secret = "a-cookie-secret-for-tests-only"\n'
-        'client_id = "dashboard"\nclient_secret = "dashboard-secret"\n'
-        f'server_metadata_url = "{provider}/.well-known/openid-configuration"\n', encoding="utf-8")
+    secrets = secrets_for(workdir, f"http://localhost:{port}", provider)
     roles = workdir / "roles.toml"
     roles.write_text(ROLES, encoding="utf-8")
     server = AppServer(workdir, {"STREAMLIT_SECRETS_FILES": str(secrets), "DIALOGUE_ROLES": str(roles)}, port=port)
@@ -125,6 +147,37 @@ def test_a_listed_person_signs_in_with_their_role_and_signs_out(signed_app, page
 def test_anyone_else_signs_in_as_a_viewer(signed_app, page):
     sign_in(page, signed_app.url, "bob-sub")
     page.locator("[data-testid=stSidebar]").get_by_text(shown("Signed in as bob@lab.example (viewer)")).wait_for()
+
+
+def test_an_unverified_email_claim_takes_no_ones_role(signed_app, page):
+    sign_in(page, signed_app.url, "mallory-sub")
+    sidebar = page.locator("[data-testid=stSidebar]")
+    sidebar.get_by_text(shown("Signed in as mallory-sub (viewer)")).wait_for()
+    sidebar.get_by_text("did not verify the e-mail", exact=False).wait_for()
+    assert sidebar.get_by_text("adjudicator", exact=False).count() == 0
+
+
+def test_signing_out_ends_the_sign_in_for_a_copy_of_its_cookies_too(signed_app, page, browser):
+    sign_in(page, signed_app.url, "alice-sub")
+    sidebar = page.locator("[data-testid=stSidebar]")
+    sidebar.get_by_text(shown("Signed in as alice@lab.example (adjudicator)")).wait_for()
+    copied = page.context.cookies()
+    sidebar.get_by_role("button", name="Sign out").click()
+    page.wait_for_url("**/oauth2/end_session**")
+    page.get_by_role("button", name="End session").click()
+    page.get_by_role("button", name="Sign in").wait_for()
+
+    thief = browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        thief.add_cookies(copied)
+        stolen = thief.new_page()
+        stolen.set_default_timeout(60_000)
+        stolen.goto(f"{signed_app.url}/notes")
+        wait_for_app(stolen)
+        stolen.get_by_role("button", name="Sign in").wait_for()
+        assert stolen.get_by_text("Signed in as", exact=False).count() == 0
+    finally:
+        thief.close()
 
 
 def test_without_sign_in_configured_the_page_says_local_user(demo_app, page):

@@ -40,9 +40,10 @@ def _free_port() -> int:
 class Proxy:
     """nginx with the project's own configuration, its placeholders filled in for these servers."""
 
-    def __init__(self, prefix: Path, upstreams: list[int], tls: tuple[Path, Path] | None = None):
+    def __init__(self, prefix: Path, upstreams: list[int], tls: tuple[Path, Path] | None = None,
+                 port: int | None = None):
         self.prefix = prefix
-        self.port = _free_port()
+        self.port = port or _free_port()
         self.url = f"{'https' if tls else 'http'}://127.0.0.1:{self.port}"
         listen = f"127.0.0.1:{self.port}"
         if tls:  # the certificate lines docs/deployment.md has a lab add after "listen 443 ssl"
@@ -71,6 +72,11 @@ class Proxy:
                 if self.process.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"nginx did not start: {(prefix / 'error.log').read_text(errors='replace')}") from None
                 time.sleep(0.2)
+
+    @staticmethod
+    def reserve_port() -> int:
+        """A free port for a proxy whose address must be known before it starts (a sign-in's redirect)."""
+        return _free_port()
 
     def upstreams_used(self) -> list[int]:
         """The port of the server that answered each request logged so far, in order (nginx lists every

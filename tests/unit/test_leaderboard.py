@@ -208,3 +208,38 @@ def test_a_broken_sidecar_is_listed_as_skipped_and_its_run_still_ranked(tmp_path
     reasons = {s["file"]: s["reason"] for s in board["skipped"]}
     assert set(reasons) == {"baseline.meta.json", "noisy.meta.json"}
     assert "not a JSON sidecar" in reasons["baseline.meta.json"] and "not list" in reasons["noisy.meta.json"]
+
+
+def test_a_sidecar_is_checked_by_size_before_it_is_read(tmp_path):
+    """A 1.5 GB sidecar was read whole before 64 kB of it was kept (the leaderboard went from 150 MB to 1.7 GB);
+    one over the sidecar budget is now refused from its size, and nothing of it is held."""
+    import tracemalloc
+
+    from data_access import budgets
+    from data_access.runs.leaderboard import read_meta
+
+    huge = tmp_path / "big.meta.json"
+    with huge.open("wb") as out:  # sparse: 200 MB on disk costs nothing to write
+        out.write(b'{"model": "m", "description": "')
+        out.truncate(200 * 1024 * 1024)
+    tracemalloc.start()
+    try:
+        meta, problem = read_meta(huge)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * 1024 * 1024, peak
+    assert meta is None and problem is not None
+    assert problem.startswith("is 200.0 MB, more than a run sidecar can be (1.0 MB)"), problem
+    assert budgets.BUDGETS["sidecar"].max_bytes == 1024 * 1024
+
+
+def test_a_sidecar_with_a_long_description_is_cut_not_refused(tmp_path):
+    from data_access.runs.leaderboard import META_MAX_CHARS, read_meta
+
+    sidecar = tmp_path / "run.meta.json"
+    sidecar.write_text(json.dumps({"model": "m", "description": "d" * 70_000, "date": "2026-12-01"}))
+    meta, problem = read_meta(sidecar)
+    assert problem is None
+    assert meta == {"model": "m", "date": "2026-12-01", "description": "d" * (META_MAX_CHARS - 1) + "…"}
+    assert len(meta["description"]) == META_MAX_CHARS

@@ -316,3 +316,123 @@ def test_model_span_pairs_are_each_model_against_each_human():
     table = ml.model_span_pairs(spans, ["ann", "bo"], ["model:m"])
     assert table["coders"].tolist() == ["ann vs model:m", "bo vs model:m"]
     assert table["exact_matched"].tolist() == [1, 0] and table["overlap_matched"].tolist() == [1, 1]
+
+
+# -- bounded in time and memory, not only in bytes ----------------------------------------------------------------
+
+def _rounds(n: int) -> list[tuple[str, int]]:
+    """``n`` (dialog, round) items of the demo CoDraw corpus, each with its Teller's text."""
+    loaded = corpora("codraw")
+    items = [(str(d), r) for d, steps in zip(loaded.dialogs["dialog_id"], loaded.dialogs["n_steps"])
+             for r in range(1, int(steps) + 1)]
+    assert len(items) >= n
+    return items[:n]
+
+
+def test_a_line_past_its_budget_is_skipped_with_its_reason_and_the_rest_imported(monkeypatch):
+    (dialog, round_), = _rounds(1)
+    span = {"utterance": 0, "start": 0, "end": 3, "label": "refers-to"}
+    good = {"model": "m", "corpus": "codraw", "dialog": dialog, "round": round_, "labels": ["CR"]}
+    long_line = json.dumps({**good, "round": round_ + 5, "labels": [], "junk": "x" * budgets.MODEL_LINE_BYTES})
+    read = parse(
+        good,
+        {**good, "round": round_ + 1, "spans": [span] * (budgets.MAX_SPANS_PER_LINE + 1)},
+        {**good, "round": round_ + 2, "spans": [span] * budgets.MAX_SPANS_PER_LINE},
+        {**good, "round": round_ + 3, "labels": ["CR"] * (budgets.MAX_LABELS + 1)},
+        {**good, "round": round_ + 4, "labels": ["about"], "referents": [f"clipart:{n}" for n in range(1001)]},
+        long_line,
+    )
+    reasons = {s.record: s.reason for s in read.skipped}
+    assert reasons == {
+        "gpt.jsonl:2": f"has 1,001 spans, more than a line may have ({budgets.MAX_SPANS_PER_LINE:,}; one line is one step)",
+        "gpt.jsonl:4": "“labels” has 201 names; a line has at most 200 (the most a codebook has)",
+        "gpt.jsonl:5": "“referents” has 1,001 ids, more than one label or span may link (1,000)",
+        "gpt.jsonl:6": f"is {len(long_line.encode()):,} bytes, more than a line of a model labels file may be "
+                       f"({budgets.MODEL_LINE_BYTES:,} bytes; one line is one coded item)",
+    }, reasons
+    assert read.items == 2 and len(read.annotations) == 2 + budgets.MAX_SPANS_PER_LINE
+
+
+def test_a_file_holds_at_most_100_models_the_lines_of_others_are_skipped():
+    """A file of a model per line grew with the square of its lines (20,000 lines 9 s, 60,000 82 s): each line
+    looked its model up in the list of all of them, and so did each label in the store."""
+    items = _rounds(budgets.MAX_MODELS_PER_FILE + 20)
+    read = parse(*[{"model": f"m{n}", "corpus": "codraw", "dialog": d, "round": r, "labels": ["CR"]}
+                   for n, (d, r) in enumerate(items)])
+    assert len(read.models) == read.items == budgets.MAX_MODELS_PER_FILE
+    assert read.skipped_total == 20
+    assert read.skipped[0].reason == "a file holds the labels of at most 100 models, and 'model:m100' would be one more"
+    done = ml.Imported(read, 0).message()
+    assert "model:m0, model:m1" in done and "model:m9 and 90 more model(s) (codebook" in done
+
+
+def test_an_import_is_a_fixed_number_of_statements_whatever_its_size(store, monkeypatch):
+    """The store inserted each label with a statement of its own, and retired each earlier one with two: half a
+    million lines took 1.5 hours in one write transaction. Now every import, and every re-import replacing the
+    labels before, is the same handful of statements, however many lines it has."""
+    from data_access.store import Cursor
+
+    book = store.save_codebook(BOOK)
+    counted: list = []
+    execute = Cursor.execute
+    monkeypatch.setattr(Cursor, "execute", lambda self, sql, params=(): counted.append(sql) or execute(self, sql, params))
+
+    def statements(n: int) -> int:
+        counted.clear()
+        read = ml.parse(lines(*[{"model": "gpt", "corpus": "codraw", "dialog": d, "round": r, "labels": ["CR"],
+                                 "spans": [{"utterance": 0, "start": 0, "end": 2, "label": "refers-to"}]}
+                                for d, r in _rounds(n)]), "a.jsonl", book, corpora)
+        ml.import_labels(store, read)
+        return len(counted)
+
+    small, large, again = statements(2), statements(200), statements(200)
+    assert small <= 6 and large == again == small + 2, (small, large, again)  # + retiring the earlier labels
+    live = store.annotations(codebook=book.name)
+    assert len(live) == 400 and set(live["coder"]) == {"model:gpt"}
+    assert len(store.annotations(codebook=book.name, include_deleted=True)) == 804
+    oldest = store.annotations(codebook=book.name, include_deleted=True)["id"].min()
+    assert store.annotation_history(int(oldest))["action"].tolist() == ["delete", "deleted"]
+
+
+def test_reading_and_importing_spans_costs_a_few_hundred_bytes_each(store):
+    """One line of 1.1 million spans peaked at 1.5 GB: a dict per span read and another per row written. The
+    spans are now kept as tuples and written as they are made (50,000 here, 1,000 a line)."""
+    import tracemalloc
+
+    book = store.save_codebook(BOOK)
+    spans = [{"utterance": 0, "start": 0, "end": 2, "label": "refers-to", "referents": ["clipart:1"]}]
+    data = lines(*[{"model": "gpt", "corpus": "codraw", "dialog": d, "round": r, "spans": spans * 1000}
+                   for d, r in _rounds(50)])
+    tracemalloc.start()
+    try:
+        read = ml.parse(data, "a.jsonl", book, corpora)
+        ml.import_labels(store, read)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(read.annotations) == 50_000
+    assert peak / 50_000 < 450, f"{peak / 50_000:.0f} bytes a span"  # 1,104 before
+    assert len(store.annotations(codebook=book.name)) == 50_000
+
+
+def test_the_agreement_read_is_what_it_compared_before(store):
+    """``coded_labels`` (what the Agreement page reads on every run) is ``coded_sources`` of all annotations,
+    read without the columns the comparison leaves out."""
+    book = store.save_codebook(BOOK)
+    d1, d2 = first_dialog("codraw"), "other"
+    store.add_annotation("codraw", d1, codebook=book, label="CR", coder="ann", turn=2)
+    store.add_annotation("codraw", d1, codebook=book, label="refers-to", coder="ann", turn=2, utterance=1, start=0,
+                         end=3, span_text="the", referents=["clipart:3", "clipart:1"])
+    gone = store.add_annotation("codraw", d2, codebook=book, label="success", coder="bo")
+    store.delete_annotation(gone)
+    store.add_annotation("gos", "g1", codebook=book, label="success", coder="ann", round=2)
+    store.add_annotation("codraw", d1, codebook=book, label="CR", coder="ann", turn=2, layer="gold")
+    ml.import_labels(store, parse({"model": "gpt", "corpus": "codraw", "dialog": d1, "round": 3, "labels": ["about"],
+                                   "referents": ["clipart:2"]}, book=book))
+    expected = compare.coded_sources(store.annotations(codebook=book.name))
+    got = store.coded_labels(book.name)
+    pd.testing.assert_frame_equal(got, expected)
+    assert got["coder"].tolist() == ["ann", "ann", "ann", "gold", "model:gpt"]
+    assert got["referents"].tolist()[1] == ["clipart:1", "clipart:3"]
+    none = store.coded_labels("none")  # empty: the same columns (typed, where the old frame had floats for none)
+    pd.testing.assert_frame_equal(none, compare.coded_sources(store.annotations(codebook="none")), check_dtype=False)

@@ -7,9 +7,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from data_access.codraw.run_views import clipart_marks
 from data_access.codraw.scenes import Clipart
+from data_access.minecraft.run_views import block_marks
 from data_access.runs.analysis import paired_bootstrap, paired_units, slice_gaps
-from data_access.runs.views import block_marks, clipart_marks
 
 
 def test_paired_bootstrap_of_means_is_centred_on_the_mean_difference():

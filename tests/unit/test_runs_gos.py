@@ -8,9 +8,9 @@ import pytest
 
 from data_access.common import SourceError
 from data_access.corpora import load_path
+from data_access.gos.scoring import figures, set_scores
 from data_access.runs import load_run, summarize
 from data_access.runs.demo import demo_runs
-from data_access.runs.gos import figures, set_scores
 
 
 def test_set_scores_by_hand():

@@ -13,7 +13,7 @@ import orjson
 import pytest
 
 from data_access.budgets import RUN, Budget
-from data_access.runs import codraw
+from data_access.codraw import scoring as codraw
 from data_access.safe_io import stream_lines
 
 MB = 1 << 20

@@ -85,6 +85,59 @@ def test_the_postgres_pool_never_opens_more_connections_than_configured(postgres
     store.close()
 
 
+def test_a_busy_pool_says_busy_keeps_its_connections_and_never_exceeds_its_size(postgres_cluster, monkeypatch):
+    """With every connection in use past the timeout, the pool was replaced while its connections were still in use
+    (4 connections held with a size of 2) and the busy server was reported as unreachable."""
+    import psycopg
+
+    from data_access.store import StoreError
+
+    monkeypatch.setenv("DIALOGUE_STORE_POOL_SIZE", "2")
+    monkeypatch.setenv("DIALOGUE_STORE_TIMEOUT_S", "0.3")
+    url = postgres_cluster.new_database()
+    store = Store(url)
+    name = url.rsplit("/", 1)[1]
+
+    def connections() -> int:
+        with psycopg.connect(postgres_cluster.url(), autocommit=True) as conn:
+            return conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND application_name = "
+                                "'dialogue-dashboard'", [name]).fetchone()[0]
+
+    holding, release = threading.Barrier(3, timeout=60), threading.Event()
+
+    def holder() -> None:
+        with store.db.read() as cur:
+            cur.execute("SELECT 1")
+            holding.wait()
+            release.wait(60)
+
+    threads = [threading.Thread(target=holder) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    holding.wait()  # both connections are in use
+    counts, errors = [connections()], []
+    try:
+        for _ in range(3):
+            try:
+                with store.db.read() as cur:
+                    cur.execute("SELECT 1")
+            except StoreError as exc:
+                errors.append(exc)
+            counts.append(connections())
+    finally:
+        release.set()
+        for thread in threads:
+            thread.join()
+    with store.db.read() as cur:  # the same pool serves again once its connections are back
+        assert cur.execute("SELECT 1").fetchone()[0] == 1
+    counts.append(connections())
+    assert max(counts) <= 2, counts
+    assert [type(e).__name__ for e in errors] == ["StoreBusy"] * 3, errors
+    assert all("busy (all 2 connection(s) of this process stayed in use" in str(e) for e in errors)
+    assert not any("unreachable" in str(e) for e in errors)
+    store.close()
+
+
 def test_sqlite_opens_no_pool_and_a_size_applies_to_postgres_only(tmp_path):
     assert open_database(tmp_path / "x.sqlite3", pool_size=3).kind == "sqlite"
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -50,7 +51,10 @@ def _call(guard, path, method="PUT", size=0, chunk=MB, declare=True, cookie=None
     async def send(message):
         sent.append(message)
 
-    asyncio.run(guard(scope, receive, send))
+    # in a thread of its own: a browser test before this one on the same worker leaves Playwright's loop
+    # running in this thread, where asyncio.run is refused
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, guard(scope, receive, send)).result()
     start = next(m for m in sent if m["type"] == "http.response.start")
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
     return start["status"], body.decode()

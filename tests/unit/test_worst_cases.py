@@ -10,10 +10,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from data_access.codraw import scoring as codraw_runs
+from data_access.gos import scoring as gos_runs
+from data_access.minecraft import scoring as minecraft_runs
 from data_access.runs import LoadedRun, worst_cases
-from data_access.runs import codraw as codraw_runs
-from data_access.runs import gos as gos_runs
-from data_access.runs import minecraft as minecraft_runs
 from data_access.runs.worst_cases import (
     MAX_CASES,
     MAX_CASES_CHARS,

@@ -12,8 +12,7 @@ from typing import Any, Optional
 import pandas as pd
 from PIL import Image, ImageDraw
 
-from ..common import LoadedCorpus
-from . import LoadedRun
+from ..types import LoadedCorpus, LoadedRun
 
 MISPLACED_DISTANCE = 0.1  # normalised centre distance above which a clipart counts as misplaced
 MARK_COLOURS = {"correct": (40, 170, 60), "misplaced": (240, 140, 0), "wrong pose/flip/depth": (40, 110, 220),
@@ -28,7 +27,7 @@ def _png(image: Image.Image) -> bytes:
 
 def clipart_marks(drawing, target) -> list[tuple[str, Any, Any]]:
     """(mark, drawn clipart or None, target clipart or None) for every clipart in either scene."""
-    from ..codraw.scenes import CANVAS_HEIGHT, CANVAS_WIDTH, PEOPLE_TYPES
+    from .scenes import CANVAS_HEIGHT, CANVAS_WIDTH, PEOPLE_TYPES
 
     drawn = {c.identity: c for c in drawing}
     wanted = {c.identity: c for c in target}
@@ -50,7 +49,7 @@ def clipart_marks(drawing, target) -> list[tuple[str, Any, Any]]:
 
 
 def render_marked(drawing, target, clipart_folder: Optional[str]) -> Image.Image:
-    from ..codraw.render import dashed_rectangle, draw_arrow, render_scene, sprite_box
+    from .render import dashed_rectangle, draw_arrow, render_scene, sprite_box
 
     image = render_scene(drawing, clipart_folder).convert("RGBA")
     folder = clipart_folder if clipart_folder else None
@@ -71,7 +70,7 @@ def render_marked(drawing, target, clipart_folder: Optional[str]) -> Image.Image
 
 
 def _mark_table(drawing, target) -> pd.DataFrame:
-    from ..codraw.scenes import clipart_label
+    from .scenes import clipart_label
 
     rows = []
     for mark, d, t in clipart_marks(drawing, target):
@@ -107,8 +106,8 @@ class CodrawRunView:
 
 
 def codraw_view(corpus: LoadedCorpus, run: LoadedRun, dialog_id: str, turn: int) -> Optional[CodrawRunView]:
-    from ..codraw.render import render_scene
-    from ..codraw.scenes import cliparts_of, parse_scene
+    from .render import render_scene
+    from .scenes import cliparts_of, parse_scene
 
     rounds = corpus.frames["rounds"]
     human = rounds[(rounds["dialog_id"] == dialog_id) & (rounds["round"] == turn)]

@@ -22,13 +22,15 @@ import numpy as np
 import orjson
 import pandas as pd
 
-from ..codraw import NAME as CORPUS
-from ..codraw.metrics import score_pairs
-from ..codraw.reader import DIALOG_KEY, decode_json, json_integer
-from ..codraw.scenes import dense_scenes, parse_scene_strings
-from ..common import LoadedCorpus, SourceError, skipped_report
-from . import frame_part
-from .common import Lines, Tally, first_line, json_lines, no_usable_line, read_bytes, run_lines
+from ..scoring.lines import Lines, Tally, first_line, frame_part, json_lines, no_usable_line, read_bytes, run_lines
+from ..types import LoadedCorpus, SourceError, skipped_report
+from .metrics import score_pairs
+from .reader import DIALOG_KEY, decode_json, json_integer
+from .scenes import dense_scenes, parse_scene_strings
+
+# the corpus this scoring belongs to: its package's name (``NAME``), without importing the package, which
+# imports this module in ``run_scoring()``
+CORPUS = __name__.rpartition(".")[0].rpartition(".")[2]
 
 EXPECTED = 'one JSON object per line {"dialog_id", "round", "scene"} or the corpus layout {"data": {...}}'
 ROUND_COLUMNS = ["dialog_id", "split", "round", "line", "record", "scene", "has_drawing", "score_original",
@@ -318,8 +320,7 @@ METRIC_NOTE = "Means over dialogs of the final drawing's score, Student-t interv
 
 def demo_runs(frames) -> dict[str, list[dict]]:
     """The demo runs' lines (see ``runs.demo``)."""
-    from ..codraw.scenes import cliparts_of
-    from .demo import is_missing, scene_string
+    from .scenes import cliparts_of
 
     rounds, cliparts = frames["rounds"], frames["cliparts"]
     scenes = {int(s): cliparts_of(group) for s, group in cliparts.groupby("scene_id", sort=False)}
@@ -351,7 +352,7 @@ def demo_runs(frames) -> dict[str, list[dict]]:
 def metric_rows(run) -> list[tuple]:
     """Final scores per split under both metrics (the run's and the humans'), and the per-round score."""
     from ..analysis.stats import mean_ci
-    from .analysis import HUMANS, metric_row
+    from ..scoring.statistics import HUMANS, metric_row
 
     rows = []
     dialogs = run.frames["dialogs"]
@@ -386,7 +387,7 @@ def dialog_scores(run) -> pd.DataFrame:
 
 def slice_features(corpus: LoadedCorpus, run, base: pd.DataFrame) -> pd.DataFrame:
     """Peek, clip art in the target, people in the scene, dialog length."""
-    from .analysis import bins
+    from ..scoring.statistics import bins
 
     dialogs = corpus.frames["dialogs"].set_index("dialog_id")
     d = dialogs.reindex(base["dialog_id"])
@@ -424,15 +425,15 @@ def worst_steps(corpus: LoadedCorpus, run) -> pd.DataFrame:
 
 def replay_view(corpus: LoadedCorpus, run, dialog_id: str, turn: int, round=None):
     """Target, human and model canvases after round ``turn`` (``views.CodrawRunView``)."""
-    from .codraw_views import codraw_view
+    from .run_views import codraw_view
 
     return codraw_view(corpus, run, dialog_id, turn)
 
 
 def run_pictures(corpus, run, dialog_id: str, round, n_steps: int) -> list:
     """The Teller's target beside the model's canvas after each round (the HTML export)."""
-    from ..exports import image_grid, note_picture, png_image
-    from .codraw_views import codraw_view
+    from ..pictures import image_grid, note_picture, png_image
+    from .run_views import codraw_view
 
     pictures = []
     for step in range(1, n_steps + 1):
@@ -446,3 +447,18 @@ def run_pictures(corpus, run, dialog_id: str, round, n_steps: int) -> list:
         pictures.append(image_grid([png_image(view.target_png), canvas],
                                    ["Teller's target", f"Model canvas after round {step}{score}"]))
     return pictures
+
+
+def scene_string(cliparts) -> str:
+    """A CoDraw scene string of Clipart-like rows (name, object, type, x, y, z, flip), trailing comma."""
+    fields = [str(len(cliparts))]
+    for index, c in enumerate(cliparts):
+        x, y = (str(int(v)) if float(v).is_integer() else repr(float(v)) for v in (c.x, c.y))
+        fields += [c.name, str(index), str(int(c.object)), str(int(c.type)), x, y, str(int(c.z)), str(int(c.flip))]
+    return ",".join(fields) + ","
+
+
+def is_missing(value) -> bool:
+    import pandas as pd
+
+    return value is None or pd.isna(value)

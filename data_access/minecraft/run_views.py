@@ -8,8 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from ..common import LoadedCorpus
-from . import LoadedRun
+from ..types import LoadedCorpus, LoadedRun
 
 
 @dataclass
@@ -54,7 +53,7 @@ def block_marks(initial: dict, predicted: dict, gold: dict) -> dict[str, list[tu
 
 def marked_structure_figure(marks: dict[str, list[tuple]], title: str):
     """Correct blocks solid in their colour, missing ones as translucent grey ghosts, extra ones red-edged."""
-    from ..minecraft.render import edge_trace, framed_figure, mesh_trace, scene_bounds, solid_traces
+    from .render import edge_trace, framed_figure, mesh_trace, scene_bounds, solid_traces
 
     traces = list(solid_traces(marks["correct"], " correct"))
     if marks["correct"]:
@@ -73,7 +72,7 @@ def marked_structure_png(marks: dict[str, list[tuple]], frame_of: Sequence[tuple
     """The marks as the replay's server-drawn picture: correct and extra blocks solid, extra ones outlined in
     black, missing ones as outlined ghosts (one image per run, cheap beside a WebGL scene). The picture covers
     the cells of ``frame_of`` too, so that pictures of several structures share one frame."""
-    from ..minecraft.render import PICTURE_CELL, picture_png, snapshot_image
+    from .render import PICTURE_CELL, picture_png, snapshot_image
 
     frame = [(b[0], b[1], b[2], "blue") for b in frame_of]
     return picture_png(snapshot_image([*marks["correct"], *marks["extra"]], ghosts=marks["missing"],
@@ -91,7 +90,7 @@ def gold_figure(view: MinecraftRunView):
 
 
 def minecraft_view(corpus: LoadedCorpus, run: LoadedRun, dialog_id: str, turn: int) -> MinecraftRunView:
-    from .minecraft import config_from_json
+    from .blocks import config_from_json
 
     samples = run.frames["samples"]
     mine = samples[samples["game"] == dialog_id]

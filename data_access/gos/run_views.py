@@ -10,8 +10,7 @@ from typing import Optional
 import pandas as pd
 from PIL import Image, ImageDraw
 
-from ..common import LoadedCorpus
-from . import LoadedRun
+from ..types import LoadedCorpus, LoadedRun
 
 
 def _png(image: Image.Image) -> bytes:
@@ -39,7 +38,7 @@ PREDICTED_COLOUR, GOLD_COLOUR = (200, 40, 200), (40, 170, 60)
 
 
 def _mark_board(board: Image.Image, layout: list[str], predicted: set, gold: set, tile_px: int, gap: int) -> Image.Image:
-    from ..gos.render import tile_origin
+    from .render import tile_origin
 
     draw = ImageDraw.Draw(board)
     for position, image_id in enumerate(layout, start=1):
@@ -54,8 +53,8 @@ def _mark_board(board: Image.Image, layout: list[str], predicted: set, gold: set
 
 
 def gos_view(corpus: LoadedCorpus, run: LoadedRun, dialog_id: str, round_number: int, step: int) -> GosRunView:
-    from ..gos.render import render_board
-    from ..gos.view import image_labels, player_layout
+    from .render import render_board
+    from .view import image_labels, player_layout
 
     view = GosRunView(dialog_id, round_number, step, run.name, None)
     steps = corpus.frames["steps"]

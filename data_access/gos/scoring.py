@@ -16,9 +16,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..common import LoadedCorpus, skipped_report
-from ..gos import NAME as CORPUS
-from .common import Tally, json_lines, no_usable_line, run_lines
+from ..scoring.lines import Tally, json_lines, no_usable_line, run_lines
+from ..types import LoadedCorpus, skipped_report
+
+# the corpus this scoring belongs to: its package's name (``NAME``), without importing the package, which
+# imports this module in ``run_scoring()``
+CORPUS = __name__.rpartition(".")[0].rpartition(".")[2]
 
 EXPECTED = 'one JSON object per line {"interaction_id", "round_number", "message_number", "image_ids": [...]}'
 MESSAGE_COLUMNS = ["interaction_id", "round_number", "message_number", "line", "record", "board_id", "criterion", "text",
@@ -167,7 +170,7 @@ def demo_runs(frames) -> dict[str, list[dict]]:
 def metric_rows(run) -> list[tuple]:
     """Exact match, P, R, F1 over messages with gold, the naming rate without, F1 per round and criterion."""
     from ..analysis.stats import mean_ci
-    from .analysis import metric_row
+    from ..scoring.statistics import metric_row
 
     rows = []
     messages = run.frames["messages"]
@@ -203,7 +206,7 @@ def dialog_scores(run) -> pd.DataFrame:
 
 def slice_features(corpus: LoadedCorpus, run, base: pd.DataFrame) -> pd.DataFrame:
     """Round played, criterion, message length, gold image count."""
-    from .analysis import bins
+    from ..scoring.statistics import bins
 
     messages = run.frames["messages"]
     m = messages[~messages["gold_empty"]].reset_index(drop=True)
@@ -233,7 +236,7 @@ def worst_steps(corpus: LoadedCorpus, run) -> pd.DataFrame:
 def replay_view(corpus: LoadedCorpus, run, dialog_id: str, turn: int, round=None):
     """The message of step ``turn`` of the round, its predicted and gold images on both boards
     (``views.GosRunView``); None without a round."""
-    from .gos_views import gos_view
+    from .run_views import gos_view
 
     return None if round is None else gos_view(corpus, run, dialog_id, int(round), turn)
 
@@ -241,8 +244,8 @@ def replay_view(corpus: LoadedCorpus, run, dialog_id: str, turn: int, round=None
 def run_pictures(corpus, run, dialog_id: str, round, n_steps: int) -> list:
     """Both players' boards with the model's and the gold images marked, at each step of the round."""
     round_number = int(round or 1)
-    from ..exports import image_grid, note_picture, png_image
-    from .gos_views import gos_view
+    from ..pictures import image_grid, note_picture, png_image
+    from .run_views import gos_view
 
     pictures = []
     for step in range(1, n_steps + 1):

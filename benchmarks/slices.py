@@ -1,0 +1,151 @@
+"""Slices and the SQL console on the full CoDraw corpus and on ten times it, each beside a bare pandas baseline
+measured in the same process (issue 37).
+
+    python benchmarks/slices.py [--shared ../shared/data] [--factor 10] [--repeat 15] [--out benchmarks/results/slices.json]
+
+The 10x corpus is generated as ``benchmarks/scale.py`` generates it (every dialog ``factor`` times under new keys,
+uncompressed, in a temporary folder). For each size, one process loads the corpus (its cache built first), builds
+what the server builds once per corpus source (the slice features; the SQL console's database), then measures:
+
+- a slice applied (``evaluate`` and the Browse table narrowed to its dialogs), median over ``--repeat``; its
+  baseline: the same predicate written by hand in pandas over the dialogs frame. Target: ≤ 0.3 s on the full
+  corpus (and reported at 10x). On the full corpus also the issue's own slice with the published CR layer
+  (``crs and peek_gain < 0``) and a text slice (``re("\\?", Drawer) and peek_gain < 0``, the search index built).
+- a SQL query over all rounds (per dialog: rounds, mean score, best round), median; its baseline: the same
+  groupby in pandas. Target: ≤ 1 s on the full corpus's 77,502 rounds (and reported at 10x).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run import PY, ROOT, measure_with_memory  # noqa: E402
+from scale import write_corpora  # noqa: E402
+
+SLICE = "peek_gain < 0 and n_rounds >= 5 and split in (train, val) or final_score > 4 and not peek_round <= 3"
+QUERY = ("SELECT dialog_id, count(*) AS rounds, avg(score_final) AS mean_score, max(score_final) AS best "
+         "FROM rounds GROUP BY dialog_id ORDER BY mean_score DESC")
+
+MEASURE = r"""
+import json, statistics, sys, time
+import pandas as pd
+from data_access.corpora import load_path
+from data_access.browse import browse_table
+from data_access import slices
+from data_access.sql_console import SqlConsole, console_tables
+from data_access.search import SearchIndex
+
+path, repeat, layer_path, slice_text, query = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+loaded = load_path('codraw', path)
+table = browse_table(loaded)
+
+def median_of(action):
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        result = action()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times), result
+
+out = {"dialogs": len(loaded.dialogs), "rounds": len(loaded.frames["rounds"])}
+started = time.perf_counter()
+layers = {}
+if layer_path:
+    from data_access.layers.load import load_layer
+    layers["codraw-icr"] = load_layer("codraw-icr", loaded, layer_path)
+index = SearchIndex.build([loaded.utterances])
+data = slices.slice_data(loaded, layers=layers, search_index=lambda: index)
+out["features_build_s"] = time.perf_counter() - started
+
+def applied(text):
+    def apply():
+        keep = slices.evaluate(text, data)  # what ui/slices.py does for a page: evaluate, then narrow its table
+        ids = data.dialogs["dialog_id"].to_numpy(dtype=object)[keep]
+        return len(table[table["dialog_id"].astype(object).isin(ids).to_numpy()])
+    return apply
+
+def by_hand():
+    d = loaded.dialogs
+    gain = (d["final_score"] - d["score_before_peek"]).where(d["peek_round"].notna())
+    keep = ((gain < 0) & (d["n_rounds"] >= 5) & d["split"].isin(["train", "val"])) | (
+        (d["final_score"] > 4) & ~(d["peek_round"] <= 3).fillna(False))
+    ids = d["dialog_id"].to_numpy(dtype=object)[keep.to_numpy(dtype=bool)]
+    return len(table[table["dialog_id"].astype(object).isin(ids).to_numpy()])
+
+seconds, count = median_of(applied(slice_text))
+base_seconds, base_count = median_of(by_hand)
+assert count == base_count, (count, base_count)
+out["slice"] = {"text": slice_text, "dialogs": count, "median_s": seconds, "baseline_s": base_seconds,
+                "ratio": seconds / base_seconds if base_seconds else None, "target_s": 0.3}
+if layer_path:
+    for name, text in (("issue_slice", "crs and peek_gain < 0"), ("text_slice", 're("\\?", Drawer) and peek_gain < 0')):
+        seconds, count = median_of(applied(text))
+        out[name] = {"text": text, "dialogs": count, "median_s": seconds}
+
+started = time.perf_counter()
+console = SqlConsole(console_tables(loaded, features=data.dialogs))
+out["console_build_s"] = time.perf_counter() - started
+
+def sql():
+    return console.run(query, timeout_s=60).row_count
+
+def groupby():
+    r = loaded.frames["rounds"]
+    g = r.groupby("dialog_id").agg(rounds=("score_final", "size"), mean_score=("score_final", "mean"),
+                                   best=("score_final", "max")).sort_values("mean_score", ascending=False)
+    return len(g)
+
+seconds, rows = median_of(sql)
+base_seconds, base_rows = median_of(groupby)
+assert rows == base_rows, (rows, base_rows)
+out["sql"] = {"query": query, "rows": rows, "median_s": seconds, "baseline_s": base_seconds,
+              "ratio": seconds / base_seconds if base_seconds else None, "target_s": 1.0}
+console.close()
+print(json.dumps(out))
+"""
+
+
+def _measure(corpus: Path, env: dict, repeat: int, layer: str) -> dict:
+    done = measure_with_memory([PY, "-c", MEASURE, str(corpus), str(repeat), layer, SLICE, QUERY], env)
+    return {**json.loads(done["stdout"].strip().splitlines()[-1]), "process_peak_mb": round(done["peak_mb"])}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared" / "data")
+    parser.add_argument("--factor", type=int, default=10)
+    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "slices.json")
+    args = parser.parse_args()
+    results: dict = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}, "factor": args.factor}
+    layer = args.shared / "annotations" / "icr-codraw-data.tsv"
+    with tempfile.TemporaryDirectory() as work:
+        folder = Path(work)
+        # Written by a separate interpreter, as benchmarks/scale.py does: this process never holds the document.
+        writer = multiprocessing.get_context("spawn").Process(
+            target=write_corpora, args=(args.shared / "codraw" / "CoDraw_1_0.json.gz", folder, args.factor))
+        writer.start()
+        writer.join()
+        if writer.exitcode != 0:
+            raise SystemExit(f"generating the corpora failed (exit {writer.exitcode})")
+        env = {"DIALOGUE_CACHE_DIR": str(folder / "cache")}
+        for name, corpus, with_layer in (("full", folder / "codraw-1x.json", True),
+                                         (f"{args.factor}x", folder / f"codraw-{args.factor}x.json", False)):
+            measure_with_memory([PY, "-m", "data_access", "cache", "codraw"], {**env, "CODRAW_DATA": str(corpus)})
+            try:
+                results[name] = _measure(corpus, env, args.repeat, str(layer) if with_layer and layer.is_file() else "")
+            except RuntimeError as exc:  # written down as failed, the other size kept
+                results[name] = {"error": str(exc).strip().splitlines()[-1]}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(results, indent=2))
+    print(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,191 @@
+"""A corpus as one value: ``Corpus`` is a corpus resolved once (its package from the registry, its title, where its
+files are, the key its cache entry has) and, when asked, loaded (its frames through the Parquet cache). The app's
+edge makes one from the URL and hands it down; the Python API (``dialogue_dashboard.open_corpus``,
+docs/python-api.md) gives the same value to a notebook. ``Run`` is a model run over it, read and scored.
+
+Everything it offers is the pure functions the pages use (snapshots, the replay view model, deep links, the
+layers, the word index, the run statistics), so a notebook sees exactly what the app shows."""
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Optional
+
+from . import corpora, snapshots
+from .contract import CorpusPackage, RunScoring
+from .links import replay_link
+from .registry import corpus_module
+from .sources import Source, configured_source
+from .types import LoadedCorpus, LoadedRun
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from PIL import Image
+
+    from .layers.load import LoadedLayer
+    from .words.corpus import WordCorpus
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """One corpus, resolved: ``name`` (its registry name), ``source`` (its files, or the demo corpus when
+    ``source.path`` is None). Equal and hashable by these two, so caches may key on it. Its frames are loaded the
+    first time they are asked for, once per value."""
+
+    name: str
+    source: Source
+    package: CorpusPackage = field(compare=False, repr=False)
+
+    @classmethod
+    def resolve(cls, name: str, path: Optional[Path | str] = None, assets: Optional[Path | str] = None) -> "Corpus":
+        """The corpus ``name`` at ``path``; with ``path`` unset, where the environment points (``CODRAW_DATA``...)
+        or the built-in demo corpus. Raises ValueError for a name that is not a registered corpus."""
+        package = corpus_module(name)
+        if path is None:
+            return cls(name, configured_source(name), package)
+        return cls(name, Source(name, Path(path).expanduser(), Path(assets).expanduser() if assets else None), package)
+
+    # -- what the corpus is --------------------------------------------------------------------------------
+    @property
+    def title(self) -> str:
+        return self.package.TITLE
+
+    @property
+    def short_title(self) -> str:
+        return self.package.SHORT_TITLE
+
+    @property
+    def is_demo(self) -> bool:
+        return self.source.is_demo
+
+    @property
+    def scoring(self) -> RunScoring:
+        """How this corpus's model runs are read and scored (``contract.RunScoring``)."""
+        return self.package.run_scoring()
+
+    # -- its frames ----------------------------------------------------------------------------------------
+    @functools.cached_property
+    def loaded(self) -> LoadedCorpus:
+        """The corpus loaded (through the Parquet cache); raises ``SourceError`` naming the file that failed."""
+        return corpora.load_source(self.source)
+
+    @property
+    def frames(self) -> Mapping[str, "pd.DataFrame"]:
+        """Every frame the app shows, by its documented name (the package's ``FRAMES``)."""
+        return self.loaded.frames
+
+    @property
+    def dialogs(self) -> "pd.DataFrame":
+        return self.loaded.dialogs
+
+    @property
+    def utterances(self) -> "pd.DataFrame":
+        return self.loaded.utterances
+
+    @property
+    def skipped(self) -> list:
+        """The records left out while loading (``SkippedRecord``: where, why), the first 1,000 of them."""
+        return self.loaded.skipped
+
+    # -- the replay ----------------------------------------------------------------------------------------
+    def dialog_ids(self) -> list[str]:
+        return snapshots.dialog_ids(self.loaded)
+
+    def step_count(self, dialog_id: str, round: Optional[int] = None) -> int:
+        """Replay steps of the dialog (of its round, for a corpus that replays within rounds)."""
+        return snapshots.step_count(self.loaded, dialog_id, round)
+
+    def step(self, dialog_id: str, step: int, round: Optional[int] = None) -> Any:
+        """The replay's view model of one step (the package's ``ReplayStep``), or None for an unknown dialog."""
+        return self.package.replay_step(self.loaded, dialog_id, step, round)
+
+    def picture(self, dialog_id: str, step: int, round: Optional[int] = None) -> "Image.Image":
+        """The picture of the state after ``step`` (a PIL image), as Compare, Present and the exports show it."""
+        return snapshots.snapshot(self.loaded, dialog_id, step, round)
+
+    def messages(self, dialog_id: str, step: int, round: Optional[int] = None) -> "pd.DataFrame":
+        """The messages said at ``step`` (turn, speaker, role, text)."""
+        return snapshots.step_messages(self.loaded, dialog_id, step, round)
+
+    def link(self, dialog_id: str, step: Optional[int] = None, round: Optional[int] = None, base: str = "") -> str:
+        """The Replay page's deep link to the step (``base``: the app's address, e.g. ``http://localhost:8501``)."""
+        return base.rstrip("/") + replay_link(self.name, dialog_id, turn=step, round=round)
+
+    # -- what is read beside it ----------------------------------------------------------------------------
+    def layer(self, layer: Optional[str] = None) -> "LoadedLayer":
+        """A published annotation layer over this corpus (the package's ``LAYERS``; the first by default), from
+        ``DIALOGUE_LAYERS_DIR`` or, over the demo corpus, the generated demo layer. Raises ValueError when the
+        corpus has no such layer or its file is not configured."""
+        from .layers.load import configured_layer, load_layer
+
+        names = tuple(self.package.LAYERS)
+        name = layer or (names[0] if names else None)
+        if name is None or name not in names:
+            raise ValueError(f"{self.title} has no layer {layer!r}; its layers: {', '.join(names) or 'none'}")
+        found = configured_layer(name, self.source)
+        if found.path is None:
+            raise ValueError(found.reason or f"{name}: no file")
+        return load_layer(name, self.loaded, found.path, is_demo=found.is_demo)
+
+    def word_index(self) -> "WordCorpus":
+        """The Words page's token index and message facts over this corpus's messages."""
+        from .words.corpus import WordCorpus
+
+        return WordCorpus.build(self.utterances, {self.name: self.dialogs})
+
+    def runs(self) -> dict[str, Path]:
+        """The runs the Runs page offers for this corpus, name -> file: the demo runs over the demo corpus, and the
+        files under ``DIALOGUE_RUNS_DIR/<corpus>/``."""
+        from .runs import available_runs
+
+        return {name: Path(path) for name, (path, _uploaded) in available_runs(self.name, self.is_demo).items()}
+
+    def open_run(self, path: Path | str, name: Optional[str] = None) -> "Run":
+        """A model run over this corpus (a file in the run format, docs/formats.md), read and scored."""
+        return Run.open(self, path, name)
+
+
+@dataclass(frozen=True)
+class Run:
+    """A model run read, matched to its corpus and scored; ``loaded`` is what the Runs page holds."""
+
+    corpus: Corpus
+    loaded: LoadedRun
+
+    @classmethod
+    def open(cls, corpus: Corpus, path: Path | str, name: Optional[str] = None) -> "Run":
+        from .runs import load_run
+
+        return cls(corpus, load_run(corpus.loaded, Path(path), name))
+
+    @property
+    def name(self) -> str:
+        return self.loaded.name
+
+    @property
+    def frames(self) -> Mapping[str, "pd.DataFrame"]:
+        return self.loaded.frames
+
+    def metric_table(self) -> "pd.DataFrame":
+        """The Runs page's metric table: run, split, metric, n, value and its 95 % interval."""
+        from .runs.analysis import metric_table
+
+        return metric_table(self.loaded)
+
+    def units(self, humans: bool = False) -> "pd.DataFrame":
+        """One row per unit the run is scored on (``humans``: the humans' values on the same units)."""
+        from .runs.analysis import units
+
+        return units(self.loaded, humans)
+
+    def summary(self) -> dict:
+        """What ``python -m data_access run-summary`` prints."""
+        from .runs import summarize
+
+        return summarize(self.loaded)
+
+    def view(self, dialog_id: str, step: int, round: Optional[int] = None) -> Any:
+        """The run at one replay step, as the Replay shows it beside the humans (None: not in the corpus)."""
+        return self.corpus.scoring.replay_view(self.corpus.loaded, self.loaded, dialog_id, step, round)

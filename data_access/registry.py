@@ -1,0 +1,113 @@
+"""The corpus registry: the one module that maps a corpus name to its package, and the only one that imports a
+package by name (``importlib``). The corpora that come with the dashboard are registered exactly as third-party
+ones are: each is an entry point of the group ``dialogue_dashboard.corpora`` (pyproject.toml), found with
+``importlib.metadata``; a package installed by someone else adds its own entry point to the same group and is
+offered by every page, the command line and the Python API with no change to this repository
+(docs/architecture.md, "Writing a corpus plugin"). ``register`` adds a package at run time (a test's corpus).
+
+It sits just above the value types and the corpus contract and imports nothing else of the project, so every
+module may ask it for a package without reaching up to the loader."""
+from __future__ import annotations
+
+import contextlib
+import importlib
+import importlib.metadata
+from types import ModuleType
+from typing import Iterator, cast
+
+from .contract import CorpusPackage, missing_members
+
+ENTRY_POINT_GROUP = "dialogue_dashboard.corpora"
+# The corpus packages that come with the dashboard, in the order pages list them (first, before any plugin). They
+# are named here too so that a checkout run without installing it (its entry points unknown) still has them.
+BUILT_IN_PACKAGES = ("data_access.codraw", "data_access.gos", "data_access.minecraft")
+# The names of every registered corpus: one list, extended in place, so that every module that imported it sees
+# a corpus registered later.
+CORPUS_NAMES: list[str] = [package.rpartition(".")[2] for package in BUILT_IN_PACKAGES]
+# name -> the module path of its package (built-in and plugins), or the package itself (``register``)
+_packages: dict[str, str | ModuleType] = {package.rpartition(".")[2]: package for package in BUILT_IN_PACKAGES}
+# plugins whose package failed to import or to meet the contract: name -> why (the Data page and the CLI say it)
+PLUGIN_PROBLEMS: dict[str, str] = {}
+
+
+def _discover_plugins() -> None:
+    """Add every installed corpus plugin (entry point ``<name> = <package>``) after the built-in corpora, sorted by
+    name. A plugin is only imported when it is first used; one that names a built-in corpus is ignored."""
+    try:
+        found = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+    except Exception as exc:  # noqa: BLE001 - broken metadata of some other distribution must not stop the app
+        PLUGIN_PROBLEMS["*"] = f"the installed entry points cannot be read ({exc})"
+        return
+    for entry in sorted(found, key=lambda e: e.name):
+        if entry.name in _packages:
+            continue
+        _packages[entry.name] = entry.value
+        CORPUS_NAMES.append(entry.name)
+
+
+_discover_plugins()
+
+
+def register(package: ModuleType) -> CorpusPackage:
+    """Add a corpus package that implements ``contract.CorpusPackage``: every page, the CLI, the runs and the
+    exports offer it from then on, after the others. Raises ValueError for a package that misses a member of the
+    contract or whose ``NAME`` is taken."""
+    missing = missing_members(package)
+    if missing:
+        raise ValueError(f"{package.__name__} is not a corpus package: it lacks {', '.join(missing)}")
+    name = package.NAME
+    if name in CORPUS_NAMES:
+        raise ValueError(f"a corpus named {name!r} is already registered")
+    _packages[name] = package
+    CORPUS_NAMES.append(name)
+    return cast(CorpusPackage, package)
+
+
+def unregister(name: str) -> None:
+    """Remove a corpus added with ``register`` (the built-in corpora and the installed plugins stay)."""
+    if isinstance(_packages.get(name), ModuleType):
+        del _packages[name]
+        CORPUS_NAMES.remove(name)
+
+
+@contextlib.contextmanager
+def registered(package: ModuleType) -> Iterator[CorpusPackage]:
+    """``register(package)`` for the duration of a ``with`` block (tests)."""
+    corpus = register(package)
+    try:
+        yield corpus
+    finally:
+        unregister(package.NAME)
+
+
+def corpus_module(name: str) -> CorpusPackage:
+    """The package of corpus ``name`` (one of ``CORPUS_NAMES``), typed by the corpus contract. Raises ValueError
+    for an unknown name, and for a plugin whose package cannot be imported or lacks a member of the contract."""
+    if name not in CORPUS_NAMES:
+        raise ValueError(f"unknown corpus {name!r}; expected one of {', '.join(CORPUS_NAMES)}")
+    found = _packages[name]
+    if isinstance(found, ModuleType):
+        return cast(CorpusPackage, found)
+    try:
+        package = importlib.import_module(found)
+    except Exception as exc:  # noqa: BLE001 - a plugin's own bug is reported as the plugin's, by its name
+        PLUGIN_PROBLEMS[name] = f"{found} cannot be imported ({type(exc).__name__}: {exc})"
+        raise ValueError(f"the corpus plugin {name!r} cannot be used: {PLUGIN_PROBLEMS[name]}") from exc
+    missing = missing_members(package)
+    if missing:
+        PLUGIN_PROBLEMS[name] = f"{found} lacks {', '.join(missing)}"
+        raise ValueError(f"the corpus plugin {name!r} cannot be used: {PLUGIN_PROBLEMS[name]}")
+    _packages[name] = package
+    return cast(CorpusPackage, package)
+
+
+def resolve(text: str) -> str | None:
+    """The registered corpus that ``text`` names: its name, or its name or title however cased and spaced (a link
+    written by hand: "CoDraw", "a game of sorts"); None when it names none."""
+    if text in CORPUS_NAMES:
+        return text
+    wanted = text.strip().casefold()
+    for name in CORPUS_NAMES:
+        if wanted in (name.casefold(), corpus_module(name).TITLE.casefold()):
+            return name
+    return None

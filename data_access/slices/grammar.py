@@ -1,0 +1,364 @@
+"""The slice grammar: parse a slice's text form (the ``slice=`` URL parameter) into a tree, and print a tree back
+into its one canonical text (docs/slices.md).
+
+A slice is a predicate over a corpus's dialogs::
+
+    slice   := or
+    or      := and ("or" and)*
+    and     := not ("and" not)*
+    not     := "not" not | "(" or ")" | test
+    test    := feature [op value | "in" "(" value ("," value)* ")"]
+    feature := name | name "(" [value ("," value)*] ")"
+    op      := "=" | "!=" | "<" | "<=" | ">" | ">="
+    value   := number | "quoted string" | name | true | false
+
+A ``name`` is ASCII letters, digits and ``_`` (not starting with a digit); any other text is a quoted string
+(inside, ``\\"`` is a quote and ``\\\\`` a backslash; any other backslash is itself, so ``re("\\bleft\\b")`` reads as
+written). Keywords (``and or not in true false``) are lower case. The text is
+bounded (``MAX_CHARS``, ``MAX_DEPTH`` of nested parentheses and ``not``, ``MAX_TESTS``); whatever breaks the
+grammar or a bound raises ``SliceSyntaxError`` with the character position. ``unparse(parse(text))`` is the
+canonical form, and ``parse(unparse(tree)) == tree``.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Union
+
+MAX_CHARS = 16_000  # a chart bar of a few hundred dialog ids fits; a link behind nginx may be 64 KB
+MAX_DEPTH = 24  # nested parentheses and "not"s; a deeper slice is no one's query but a hostile one's
+MAX_TESTS = 200  # tests (comparisons, calls) in one slice
+MAX_ARGS = 2_000  # values of one call or one "in" list (id(...) of a chart selection)
+
+KEYWORDS = ("and", "or", "not", "in", "true", "false")
+OPERATORS = ("=", "!=", "<", "<=", ">", ">=")
+
+Value = Union[str, int, float, bool]
+
+
+class SliceError(ValueError):
+    """A slice that cannot be used: its text breaks the grammar (``SliceSyntaxError``), or a test names a feature,
+    run, role or value the corpus does not have. The message is for the user (plain text)."""
+
+
+class SliceSyntaxError(SliceError):
+    """The text is not a slice; ``position`` is the 0-based character offset where reading stopped."""
+
+    def __init__(self, message: str, position: int, text: str = ""):
+        self.message = message
+        self.position = position
+        self.text = text
+        super().__init__(self.__str__())
+
+    def __str__(self) -> str:
+        where = f"at character {self.position + 1}"
+        if self.text:
+            start = max(0, self.position - 20)
+            near = self.text[start:self.position + 20]
+            near = "".join(c if c.isprintable() else " " for c in near)
+            where += f" (near “{'…' if start else ''}{near}{'…' if self.position + 20 < len(self.text) else ''}”)"
+        return f"{self.message} {where}"
+
+
+@dataclass(frozen=True)
+class Feature:
+    """A column or computed feature (``args is None``), or a call such as ``score(baseline)``."""
+
+    name: str
+    args: Union[tuple[Value, ...], None] = None
+
+
+@dataclass(frozen=True)
+class Test:
+    """``feature op value``; ``op`` None is the bare feature (true, non-zero, non-empty)."""
+
+    feature: Feature
+    op: Union[str, None] = None
+    value: Union[Value, None] = None
+
+
+@dataclass(frozen=True)
+class In:
+    feature: Feature
+    values: tuple[Value, ...]
+
+
+@dataclass(frozen=True)
+class Not:
+    operand: "Node"
+
+
+@dataclass(frozen=True)
+class And:
+    operands: tuple["Node", ...]
+
+
+@dataclass(frozen=True)
+class Or:
+    operands: tuple["Node", ...]
+
+
+Node = Union[Test, In, Not, And, Or]
+
+_TOKEN = re.compile(r"""
+    (?P<space>\s+)
+  | (?P<number>-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?)
+  | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<string>"(?:[^"\\]|\\.)*")
+  | (?P<op>!=|<=|>=|=|<|>)
+  | (?P<punct>[(),])
+""", re.VERBOSE | re.ASCII)
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
+# Inside a quoted string only \" and \\ are escapes; any other backslash is itself (a regular expression's \b).
+_ESCAPED = re.compile(r'\\([\\"])')
+_NEEDS_ESCAPE = re.compile(r'\\(?=[\\"]|$)')
+
+
+@dataclass(frozen=True)
+class _Token:
+    kind: str  # number, name, keyword, string, op, punct, end
+    text: str
+    position: int
+    value: object = None
+
+
+def _tokens(text: str) -> list[_Token]:
+    found: list[_Token] = []
+    position = 0
+    while position < len(text):
+        match = _TOKEN.match(text, position)
+        if match is None:
+            if text[position] == '"':
+                raise SliceSyntaxError("this quoted string is not closed", position, text)
+            raise SliceSyntaxError(f"unexpected character {text[position]!r}", position, text)
+        kind = match.lastgroup or ""
+        word = match.group()
+        if kind == "number":
+            number = float(word) if any(c in word for c in ".eE") else int(word)
+            if isinstance(number, float) and not math.isfinite(number):
+                raise SliceSyntaxError(f"the number {word} is too large", position, text)
+            found.append(_Token("number", word, position, number))
+        elif kind == "name":
+            found.append(_Token("keyword" if word in KEYWORDS else "name", word, position, word))
+        elif kind == "string":
+            found.append(_Token("string", word, position, _ESCAPED.sub(r"\1", word[1:-1])))
+        elif kind != "space":
+            found.append(_Token(kind, word, position, word))
+        position = match.end()
+    found.append(_Token("end", "", len(text)))
+    return found
+
+
+class _Parser:
+    def __init__(self, text: str):
+        self.text = text
+        self.tokens = _tokens(text)
+        self.at = 0
+        self.depth = 0
+        self.tests = 0
+
+    def peek(self) -> _Token:
+        return self.tokens[self.at]
+
+    def take(self) -> _Token:
+        token = self.tokens[self.at]
+        self.at += 1
+        return token
+
+    def fail(self, message: str, token: _Token | None = None) -> SliceSyntaxError:
+        token = token or self.peek()
+        return SliceSyntaxError(message, token.position, self.text)
+
+    def expect(self, kind: str, text: str, what: str) -> _Token:
+        token = self.peek()
+        if token.kind != kind or token.text != text:
+            raise self.fail(f"expected {what}, found {_found(token)}")
+        return self.take()
+
+    def enter(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise self.fail(f"the slice nests deeper than {MAX_DEPTH} levels")
+
+    def parse(self) -> Node:
+        if self.peek().kind == "end":
+            raise self.fail("the slice is empty")
+        node = self.or_()
+        if self.peek().kind != "end":
+            raise self.fail(f"expected “and”, “or” or the end, found {_found(self.peek())}")
+        return node
+
+    def or_(self) -> Node:
+        operands = [self.and_()]
+        while self.peek().kind == "keyword" and self.peek().text == "or":
+            self.take()
+            operands.append(self.and_())
+        return operands[0] if len(operands) == 1 else Or(_flatten(Or, operands))
+
+    def and_(self) -> Node:
+        operands = [self.not_()]
+        while self.peek().kind == "keyword" and self.peek().text == "and":
+            self.take()
+            operands.append(self.not_())
+        return operands[0] if len(operands) == 1 else And(_flatten(And, operands))
+
+    def not_(self) -> Node:
+        token = self.peek()
+        if token.kind == "keyword" and token.text == "not":
+            self.take()
+            self.enter()
+            operand = self.not_()
+            self.depth -= 1
+            return Not(operand)
+        if token.kind == "punct" and token.text == "(":
+            self.take()
+            self.enter()
+            node = self.or_()
+            self.expect("punct", ")", "“)”")
+            self.depth -= 1
+            return node
+        return self.test()
+
+    def test(self) -> Node:
+        token = self.peek()
+        if token.kind != "name":
+            raise self.fail(f"expected a feature (a column such as n_rounds, or a test such as code(CR)), "
+                            f"found {_found(token)}")
+        self.tests += 1
+        if self.tests > MAX_TESTS:
+            raise self.fail(f"the slice has more than {MAX_TESTS} tests")
+        self.take()
+        args = None
+        if self.peek().kind == "punct" and self.peek().text == "(":
+            self.take()
+            args = self.values(f"an argument of {token.text}(…)")
+        feature = Feature(token.text, args)
+        following = self.peek()
+        if following.kind == "op":
+            self.take()
+            return Test(feature, following.text, self.value(f"a value after “{following.text}”"))
+        if following.kind == "keyword" and following.text == "in":
+            self.take()
+            self.expect("punct", "(", "“(” after “in”")
+            values = self.values("a value of the “in” list")
+            if not values:
+                raise self.fail("an “in” list needs at least one value", self.tokens[self.at - 1])
+            return In(feature, values)
+        return Test(feature)
+
+    def values(self, what: str) -> tuple[Value, ...]:
+        """Values up to and including the closing parenthesis (the opening one is taken)."""
+        found: list[Value] = []
+        if self.peek().kind == "punct" and self.peek().text == ")":
+            self.take()
+            return ()
+        while True:
+            found.append(self.value(what))
+            if len(found) > MAX_ARGS:
+                raise self.fail(f"a list holds at most {MAX_ARGS:,} values")
+            token = self.take()
+            if token.kind == "punct" and token.text == ")":
+                return tuple(found)
+            if not (token.kind == "punct" and token.text == ","):
+                raise self.fail(f"expected “,” or “)”, found {_found(token)}", token)
+
+    def value(self, what: str) -> Value:
+        token = self.peek()
+        if token.kind in ("number", "string", "name"):
+            self.take()
+            return token.value  # type: ignore[return-value]
+        if token.kind == "keyword" and token.text in ("true", "false"):
+            self.take()
+            return token.text == "true"
+        raise self.fail(f"expected {what}, found {_found(token)}")
+
+
+def _found(token: _Token) -> str:
+    if token.kind == "end":
+        return "the end of the slice"
+    shown = token.text if len(token.text) <= 30 else token.text[:29] + "…"
+    return f"“{shown}”"
+
+
+def _flatten(kind, operands: list[Node]) -> tuple[Node, ...]:
+    """``a and (b and c)`` is ``a and b and c``: one canonical tree for one meaning of the text."""
+    flat: list[Node] = []
+    for operand in operands:
+        flat.extend(operand.operands if isinstance(operand, kind) else (operand,))
+    return tuple(flat)
+
+
+def parse(text: str) -> Node:
+    """The tree of ``text``; ``SliceSyntaxError`` (with the position) when it is not a slice."""
+    if not isinstance(text, str):
+        raise SliceSyntaxError("a slice is text", 0)
+    if len(text) > MAX_CHARS:
+        raise SliceSyntaxError(f"the slice is {len(text):,} characters long; at most {MAX_CHARS:,} are read",
+                               MAX_CHARS)
+    return _Parser(text).parse()
+
+
+def format_value(value: Value) -> str:
+    """A value in the canonical text: a name as it is, other text quoted, numbers as short as they read back."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        text = repr(value)
+        return text if any(c in text for c in ".e") else text + ".0"
+    if _NAME.fullmatch(value) and value not in KEYWORDS:
+        return value
+    # Only a backslash before a quote, another backslash or the end is doubled: "\bleft\b" stays readable.
+    return '"' + _NEEDS_ESCAPE.sub(r"\\\\", value).replace('"', '\\"') + '"'
+
+
+def _feature_text(feature: Feature) -> str:
+    if feature.args is None:
+        return feature.name
+    return f"{feature.name}({', '.join(format_value(v) for v in feature.args)})"
+
+
+def unparse(node: Node) -> str:
+    """The canonical text of a tree: single spaces, parentheses only where the precedence needs them."""
+    if isinstance(node, Test):
+        text = _feature_text(node.feature)
+        return text if node.op is None else f"{text} {node.op} {format_value(node.value)}"  # type: ignore[arg-type]
+    if isinstance(node, In):
+        return f"{_feature_text(node.feature)} in ({', '.join(format_value(v) for v in node.values)})"
+    if isinstance(node, Not):
+        inner = unparse(node.operand)
+        return f"not ({inner})" if isinstance(node.operand, (And, Or)) else f"not {inner}"
+    if isinstance(node, And):
+        return " and ".join(f"({unparse(o)})" if isinstance(o, Or) else unparse(o) for o in node.operands)
+    if isinstance(node, Or):
+        return " or ".join(unparse(o) for o in node.operands)
+    raise TypeError(f"not a slice node: {node!r}")
+
+
+def canonical(text: str) -> str:
+    """``text`` in its canonical form (what a link carries)."""
+    return unparse(parse(text))
+
+
+def tests(node: Node) -> list[Union[Test, In]]:
+    """Every test of the tree, left to right."""
+    if isinstance(node, (Test, In)):
+        return [node]
+    if isinstance(node, Not):
+        return tests(node.operand)
+    return [t for operand in node.operands for t in tests(operand)]
+
+
+def all_of(*nodes: Node) -> Node:
+    """The conjunction of ``nodes`` (flattened), e.g. a saved slice narrowed by a chart's bar."""
+    if not nodes:
+        raise ValueError("all_of needs at least one slice")
+    return nodes[0] if len(nodes) == 1 else And(_flatten(And, list(nodes)))
+
+
+def any_of(*nodes: Node) -> Node:
+    if not nodes:
+        raise ValueError("any_of needs at least one slice")
+    return nodes[0] if len(nodes) == 1 else Or(_flatten(Or, list(nodes)))

@@ -1,0 +1,132 @@
+"""Slices: the current slice (the URL's ``slice=``, shared by every page) in words, saved with a name and a
+description (private or shared with the team), the saved slices with their counts per corpus and links, and a
+read-only SQL console over the corpus whose result becomes a slice (docs/slices.md)."""
+import streamlit as st
+
+from ui import auth
+from ui.cached import corpus_ready
+from ui.router import ensure_routed
+from ui.slices import (
+    SLICE_PARAM,
+    SqlRefused,
+    current_outcome,
+    page_link,
+    result_slice,
+    run_sql,
+    said,
+    saved_table,
+    sql_console,
+    write_saved,
+)
+from ui.url_state import set_url, url_text_input
+from ui.widgets import corpus_selector, md_escape
+
+ensure_routed()
+
+GRAMMAR_HELP = ("A condition on the dialogs: a column or feature compared with a value (peek_gain < 0, split = train), "
+                "a test (crs, code(CR, gold), tag(repair), text(left, Drawer), re(\"\\?$\"), score(RUN) > 0.5), "
+                "combined with and, or, not and parentheses. The grammar and every feature: docs/slices.md.")
+EXAMPLE_QUERY = "SELECT dialog_id, split, n_rounds FROM dialogs ORDER BY n_rounds DESC LIMIT 20"
+
+st.title("Slices")
+corpus = corpus_selector("slices_corpus")
+if not corpus_ready(corpus):
+    st.stop()
+
+# ---------------------------------------------------------------------------- the current slice
+st.subheader("The current slice")
+url_text_input("Slice", SLICE_PARAM, key="slices_text", placeholder="crs and peek_gain < 0", help=GRAMMAR_HELP)
+outcome = current_outcome(corpus)
+if said(outcome) and outcome is not None:
+    links = st.columns(3)
+    links[0].link_button("Open in Browse", page_link("browse", corpus, outcome.text), width="stretch")
+    if outcome.ordered_ids:
+        links[1].link_button("Play in the Replay", page_link("replay", corpus, outcome.text,
+                                                             dialog=outcome.ordered_ids[0]), width="stretch")
+    if auth.allowed(auth.Action.WRITE_OWN, "saving slices"):
+        with st.form("slices_save", clear_on_submit=True):
+            st.markdown("**Save this slice**")
+            row = st.columns([2, 3, 1], vertical_alignment="bottom")
+            name = row[0].text_input("Name", max_chars=120)
+            description = row[1].text_input("Description", max_chars=4000)
+            shared = row[2].checkbox("Shared with the team", help="Private: listed for you only.")
+            if st.form_submit_button("Save"):
+                refused = write_saved("save", name, outcome.text, description=description, corpus=corpus,
+                                      shared=shared)
+                if refused:
+                    st.error(f"Not saved: {md_escape(refused)}", icon="⚠️")
+                else:
+                    st.success(f"Saved as “{md_escape(' '.join(name.split()))}”.")
+elif outcome is None:
+    st.caption("No slice: type one above, or make one from Browse's filters, a chart's bar or a SQL result below.")
+
+# ---------------------------------------------------------------------------- saved slices
+st.subheader("Saved slices")
+saved = saved_table()
+if saved is not None and saved.empty:
+    st.caption("None saved yet.")
+elif saved is not None:
+    counts = [c for c in saved.columns if c not in {"id", "name", "description", "slice", "corpus", "owner", "shared",
+                                                   "created_at", "updated_at", "changed_by", "link"}]
+    chosen = st.dataframe(
+        saved[["name", "description", "slice", "owner", "shared", *counts, "link"]], hide_index=True,
+        on_select="rerun", selection_mode="single-row", key="slices_saved",
+        column_config={"link": st.column_config.LinkColumn("Open", display_text="in Browse ▶"),
+                       **{c: st.column_config.NumberColumn(help=f"Dialogs the slice keeps in {c} (empty: it "
+                                                                "names what this corpus does not have)") for c in counts}})
+    rows = chosen.selection.rows
+    if rows:
+        record = saved.iloc[rows[0]]
+        if st.button("Make it the current slice", key="slices_use"):
+            set_url(**{SLICE_PARAM: record["slice"]})
+            st.rerun()
+        if auth.allowed(auth.Action.WRITE_OWN, "editing saved slices", owner=record["owner"] or None):
+            with st.form(f"slices_edit_{record['id']}"):
+                st.markdown("**Edit the saved slice**")
+                name = st.text_input("Name", value=record["name"], max_chars=120)
+                description = st.text_input("Description", value=record["description"], max_chars=4000)
+                text = st.text_input("Slice", value=record["slice"], help=GRAMMAR_HELP)
+                shared = st.checkbox("Shared with the team", value=bool(record["shared"]))
+                save, delete = st.columns(2)
+                if save.form_submit_button("Save changes"):
+                    refused = write_saved("update", int(record["id"]), name=name, description=description,
+                                          slice_text=text, shared=shared, expected_updated_at=record["updated_at"])
+                    st.error(f"Not saved: {md_escape(refused)}", icon="⚠️") if refused else st.rerun()
+                if delete.form_submit_button("Delete"):
+                    refused = write_saved("delete", int(record["id"]))
+                    st.error(f"Not deleted: {md_escape(refused)}", icon="⚠️") if refused else st.rerun()
+
+# ---------------------------------------------------------------------------- the SQL console
+st.subheader("SQL console")
+console = sql_console(corpus)
+if console is None:
+    st.stop()
+with st.expander("Tables and columns"):
+    st.caption("Read only: one SELECT at a time, at most 10,000 rows shown, stopped after 10 s. A result with a "
+               "dialog_id column becomes a slice.")
+    st.dataframe(console.schema(), hide_index=True, height=300)
+query = st.text_area("Query", value=EXAMPLE_QUERY, key=f"slices_sql_{corpus}", height=120)
+buttons = st.columns([1, 1, 6])
+run = buttons[0].button("Run", type="primary", key="slices_sql_run")
+buttons[1].button("Stop", key="slices_sql_stop", help="Stops a running query")
+status = st.empty()
+if run:
+    try:
+        st.session_state["slices_sql_result"] = (corpus, query, run_sql(console, corpus, query, status))
+        status.empty()
+    except SqlRefused as exc:
+        st.session_state.pop("slices_sql_result", None)
+        status.error(md_escape(exc), icon="⚠️")
+kept = st.session_state.get("slices_sql_result")
+if kept is not None and kept[0] == corpus:
+    result = kept[2]
+    more = f" (the first {len(result.rows):,} shown)" if result.truncated else ""
+    counted = f"{result.row_count:,}" if result.row_count_complete else f"more than {result.row_count:,}"
+    st.caption(f"{counted} rows{more} in {result.seconds:.2f} s.")
+    st.dataframe(result.frame(), hide_index=True, key="slices_sql_grid")
+    text, reason = result_slice(result)
+    if text is None:
+        st.caption(md_escape(reason))
+    elif st.button(f"Make a slice of these {len(result.dialog_ids or ()):,} dialogs", key="slices_sql_slice"):
+        set_url(**{SLICE_PARAM: text})
+        st.rerun()

@@ -1,0 +1,82 @@
+"""The Slices page (issue 37) on the demo corpora: the URL's slice in words with its count (equal to pandas),
+a bad slice said and nothing filtered, saving a slice and seeing it listed with its counts per corpus, the SQL
+console's result made into a slice, and a hostile query refused in one line."""
+from __future__ import annotations
+
+from data_access.corpora import load_path
+from data_access.figures.codraw import peek_table
+from tests.app.conftest import open_page
+
+
+def _demo_count(tmp_path) -> int:
+    loaded = load_path("codraw", None, cache_root=tmp_path)
+    gains = peek_table(loaded.dialogs)
+    long = set(loaded.dialogs.loc[loaded.dialogs["n_rounds"] >= 5, "dialog_id"])
+    return int(gains["dialog_id"].isin(long)[gains["gain"] >= 0].sum())
+
+
+def test_the_slice_is_said_with_its_count(tmp_path):
+    at = open_page("slices", slice="n_rounds>=5 and peek_gain >= 0")
+    expected = _demo_count(tmp_path)
+    assert expected > 0
+    assert [m.value for m in at.info] == [f"**Slice**: CoDraw · rounds ≥ 5 · peek gain ≥ 0 · {expected} dialogs"]
+    assert not at.warning
+
+
+def test_a_bad_slice_is_said_and_nothing_breaks():
+    at = open_page("slices", slice="crs and (")
+    assert any("is not one" in w.value and "at character 10" in w.value for w in at.warning)
+    at = open_page("slices", slice="no_such_feature > 3")
+    assert any("has no feature “no\\_such\\_feature”" in w.value for w in at.warning)
+
+
+def test_saving_a_slice_lists_it_with_its_counts():
+    at = open_page("slices", slice="n_rounds >= 5")
+    at.text_input(key=next(t.key for t in at.text_input if t.label == "Name")).input("long dialogs")
+    at.checkbox[0].check()
+    next(b for b in at.button if b.label == "Save").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    grid = at.dataframe[0].value
+    assert list(grid["name"]) == ["long dialogs"] and bool(grid["shared"].iloc[0])
+    assert grid["CoDraw"].iloc[0] > 0 and "link" in grid.columns
+
+
+def test_a_sql_result_becomes_the_slice():
+    at = open_page("slices")
+    at.text_area(key="slices_sql_codraw").set_value(
+        "SELECT dialog_id FROM features WHERE n_rounds >= 5 ORDER BY dialog_id")
+    at.button(key="slices_sql_run").click().run()
+    assert not at.exception and not at.error
+    at.button(key="slices_sql_slice").click().run()
+    text = at.query_params["slice"]
+    text = text[0] if isinstance(text, list) else text
+    assert text.startswith("dialog_id in (")
+    info = [m.value for m in at.info]
+    assert info and "chosen dialogs" in info[0]
+
+
+def test_a_hostile_query_is_refused_in_one_line():
+    at = open_page("slices")
+    at.text_area(key="slices_sql_codraw").set_value("SELECT * FROM read_csv('/etc/passwd')")
+    at.button(key="slices_sql_run").click().run()
+    assert not at.exception
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and "disabled by configuration" in errors[0] and "\n" not in errors[0]
+
+
+def test_the_console_reads_the_store_codes_runs_and_layers():
+    from data_access.coding import codebook as cb
+    from data_access.corpora import demo_path
+    from data_access.store import CodingStore
+
+    dialog = load_path("codraw", demo_path("codraw")).dialogs["dialog_id"].iloc[0]
+    store = CodingStore()
+    book = store.save_codebook(cb.Codebook("clarification", (cb.Label("CR", scope="turn"),)))
+    store.add_annotation("codraw", dialog, codebook=book, label="CR", coder="ann", turn=2)
+    at = open_page("slices")
+    at.text_area(key="slices_sql_codraw").set_value(
+        "SELECT (SELECT count(*) FROM codes WHERE label = 'CR') AS codes, (SELECT count(DISTINCT run) FROM runs) AS runs, "
+        "(SELECT count(*) FROM layer_codraw_icr) > 0 AS layer")
+    at.button(key="slices_sql_run").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.dataframe[-1].value.iloc[0].tolist() == [1, 2, True]

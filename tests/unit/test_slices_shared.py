@@ -1,0 +1,86 @@
+"""Slice counts on the full corpora (../shared/data) against independent pandas computations over the loaded
+frames and the published layers: a dozen slices over CoDraw, A Game Of Sorts and Minecraft, the issue's own
+question among them ("has a CR and the score drops after the peek": 221 dialogs)."""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from data_access.corpora import load_path
+from data_access.layers.load import load_layer
+from data_access.slices import SliceError, evaluate, format_value, slice_data
+
+pytestmark = pytest.mark.shared
+
+
+@pytest.fixture(scope="module")
+def real(tmp_path_factory):
+    from tests.conftest import SHARED_DATA
+
+    if not SHARED_DATA.is_dir():
+        pytest.skip("../shared/data is not present")
+    cache = tmp_path_factory.mktemp("cache")
+    codraw = load_path("codraw", SHARED_DATA / "codraw" / "CoDraw_1_0.json.gz", cache_root=cache)
+    gos = load_path("gos", SHARED_DATA / "game-of-sorts", cache_root=cache)
+    minecraft = load_path("minecraft", SHARED_DATA / "minecraft", cache_root=cache)
+    icr = load_layer("codraw-icr", codraw, SHARED_DATA / "annotations" / "icr-codraw-data.tsv")
+    mentions = load_layer("gos-mentions", gos, SHARED_DATA / "annotations" / "gos-mentions.jsonl")
+    return {
+        "codraw": (codraw, slice_data(codraw, layers={"codraw-icr": icr}), icr),
+        "gos": (gos, slice_data(gos, layers={"gos-mentions": mentions}), mentions),
+        "minecraft": (minecraft, slice_data(minecraft), None),
+    }
+
+
+def _codraw_expected(loaded, icr) -> dict[str, int]:
+    d = loaded.dialogs
+    gain = (d["final_score"] - d["score_before_peek"]).where(d["peek_round"].notna())
+    rows = icr.annotations
+    cr_ids = set(rows.loc[rows["is_cr"], "dialog_id"].astype(str))
+    in_layer = set(rows["dialog_id"].astype(str))
+    has_cr = d["dialog_id"].astype(str).isin(cr_ids)
+    u = loaded.utterances
+    drawer_q = set(u.loc[(u["role"] == "Drawer") & u["text"].str.contains("?", regex=False), "dialog_id"].astype(str))
+    return {
+        "crs and peek_gain < 0": int((has_cr & (gain < 0)).sum()),
+        "not crs": int((~has_cr).sum()),
+        "crs = 0": int((d["dialog_id"].astype(str).isin(in_layer - cr_ids)).sum()),
+        "split in (train, val) and n_rounds >= 5": int((d["split"].isin(["train", "val"]) & (d["n_rounds"] >= 5)).sum()),
+        "final_score > 4 or peek_gain >= 1": int(((d["final_score"] > 4) | (gain >= 1)).sum()),
+        'split = test and not (peek_round <= 3)': int(((d["split"] == "test") & ~(d["peek_round"] <= 3).fillna(False)).sum()),
+        're("\\?", Drawer) and peek_gain < 0': int((d["dialog_id"].astype(str).isin(drawer_q) & (gain < 0)).sum()),
+    }
+
+
+def test_a_dozen_slice_counts_equal_pandas(real):
+    loaded, data, icr = real["codraw"]
+    expected = _codraw_expected(loaded, icr)
+    assert expected["crs and peek_gain < 0"] == 221  # the issue's count
+    gos, gos_data, mentions = real["gos"]
+    g = gos.dialogs
+    mentioned = set(mentions.annotations["dialog_id"].astype(str))
+    expected_gos = {
+        "mismatches > 0": int((g["mismatches"] > 0).sum()),
+        "mentions and n_messages >= 100": int((g["dialog_id"].isin(mentioned) & (g["n_messages"] >= 100)).sum()),
+        "players = " + format_value(str(g["players"].iloc[0][0])): int(g["players"].map(lambda p: g["players"].iloc[0][0] in list(p)).sum()),
+    }
+    minecraft, mc_data, _ = real["minecraft"]
+    m = minecraft.dialogs
+    expected_mc = {
+        "outcome_match": int(m["outcome_match"].sum()),
+        "not outcome_match and outcome_f1 >= 0.5": int((~m["outcome_match"] & (m["outcome_f1"] >= 0.5)).sum()),
+        "duration_s > 600 or placements > 100": int(((m["duration_s"] > 600) | (m["placements"] > 100)).sum()),
+    }
+    counted = 0
+    for table, frame in ((expected, data), (expected_gos, gos_data), (expected_mc, mc_data)):
+        for text, count in table.items():
+            assert int(evaluate(text, frame).sum()) == count, text
+            counted += 1
+    assert counted >= 12
+
+
+def test_a_slice_of_one_corpus_on_another_says_what_is_missing(real):
+    _, gos_data, _ = real["gos"]
+    with pytest.raises(SliceError, match="A Game Of Sorts has no feature “crs”"):
+        evaluate("crs and peek_gain < 0", gos_data)
+    assert isinstance(real["codraw"][1].dialogs, pd.DataFrame)

@@ -1,0 +1,76 @@
+"""What the app's caches (``ui.cached``) key their entries on: a corpus's source, a model run's file and version, a
+published layer's file, and a function passed to a derived cache by its module and name; and a load that failed,
+which the caches return instead of raising. Plain values, no Streamlit."""
+from __future__ import annotations
+
+import types
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+from data_access.sources import configured_source
+
+
+@dataclass(frozen=True)
+class CorpusKey:
+    """Which source a corpus is read from: the cache key of everything computed from it. Paths as strings, so
+    the key is cheap to hash; pointing an environment variable elsewhere makes a new key."""
+    corpus: str
+    data: Optional[str]  # the data path, None for the demo corpus
+    assets: Optional[str]  # the assets path, None when there is none
+
+    @property
+    def is_demo(self) -> bool:
+        return self.data is None
+
+
+@dataclass(frozen=True)
+class RunKey:
+    """A model run of a corpus: its file and version (modification time), so an edited run is scored again."""
+    corpus: str
+    run: str  # the run's name, as the picker and the ``run`` URL parameter show it
+    file: str
+    is_demo: bool
+    stamp: int  # the file's st_mtime_ns, 0 when it could not be read
+
+
+@dataclass(frozen=True)
+class LayerKey:
+    """A published annotation layer linked to its corpus source, read again when its file changes."""
+    layer: str
+    corpus: CorpusKey
+    file: str
+    is_demo: bool
+    stamp: Optional[tuple[int, int]]  # the file's (size, st_mtime_ns), None when it could not be read
+
+
+@dataclass(frozen=True)
+class LoadFailure:
+    corpus: str
+    message: str  # names the file and the problem
+
+
+def source_key(name: str) -> CorpusKey:
+    source = configured_source(name)
+    return CorpusKey(name, str(source.path) if source.path else None, str(source.assets) if source.assets else None)
+
+
+def _function_identity(function: types.FunctionType) -> str:
+    """What a cached function argument is hashed by (Streamlit cannot hash a function): its module and
+    qualified name, which ``_derivable`` makes sure name one function."""
+    return f"{function.__module__}.{function.__qualname__}"
+
+
+# Lets the derived caches take the function itself as an argument.
+_HASH_FUNCTIONS: dict[Any, Callable[[Any], Any]] = {types.FunctionType: _function_identity}
+
+
+def _derivable(function: Callable) -> Callable:
+    """``function`` when it can key a cache entry by its module and name; otherwise a clear error, at the call
+    rather than as an unpicklable or colliding cache entry later. A lambda or a function defined inside another
+    has no name of its own (two of them would share one entry), a method or a partial no stable name at all."""
+    if not isinstance(function, types.FunctionType):
+        raise TypeError(f"ui.cached needs a plain function defined with def at module level, got {function!r}")
+    if "<lambda>" in function.__qualname__ or "<locals>" in function.__qualname__:
+        raise TypeError(f"ui.cached needs a function defined with def at module level (its module and name key the "
+                        f"cache), not {function.__qualname__} from {function.__module__}")
+    return function
