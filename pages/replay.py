@@ -2,7 +2,7 @@
 (and round=... for A Game Of Sorts)."""
 import streamlit as st
 
-from ui.coding import coding_panel
+from ui.coding import coding_open, coding_panel
 from ui.concordance import next_hit_control
 from ui.corpus_views import replays_in_rounds, views
 from ui.notes import notes_panel
@@ -22,7 +22,8 @@ corpus = corpus_selector("replay_corpus")
 next_hit_control()  # opened from a concordance line: walk its hit list (previous / next hit)
 case_stepper(corpus)  # opened from "Worst cases first": walk its cases (previous / next case)
 in_slice = st.container()  # filled once the section has put the dialog it shows into the URL
-under_player()  # forgets a container of an earlier run: not this run's
+coding_beside = coding_open()  # a coder at work: the coding panel beside the step (the workbench), else under it
+under_player(beside_next=coding_beside)
 views(corpus).replay_section(corpus)
 workbench = under_player()  # the coding panel right under the step player: coding while stepping, no scrolling
 with in_slice:
@@ -41,5 +42,5 @@ if dialog is not None and turn is not None:
     place_round = round_ if in_rounds else None
     notes_panel(corpus, dialog, turn, place_round, turn_label="step" if in_rounds else "turn")
     with workbench if workbench is not None else st.container():
-        coding_panel(corpus, dialog, turn, place_round)
+        coding_panel(corpus, dialog, turn, place_round, stacked=coding_beside and workbench is not None)
     replay_downloads(corpus, dialog, place_round, step=turn)

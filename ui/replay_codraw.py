@@ -163,7 +163,8 @@ def show(name: str) -> None:
     view = shown.view
     if view.problem:
         st.warning(md_escape(view.problem))
-    show_all = st.toggle("Show full transcript", key=f"codraw_all_{md_escape(dialog_id)}")
+    with st.container(key="player_fallback_all"):  # the player has its own switch (all lines)
+        show_all = st.toggle("Show full transcript", key=f"codraw_all_{md_escape(dialog_id)}")
     crs = set(layers.transcript_marks(name, dialog_id))
     dialog = PlayerDialog(f"{name}|{dialog_id}", "Round", n_steps, transcript_lines(view.transcript, LEADING_ROLES), (),
                           legend="Bars: each round's final metric (max 5) · 👁 the peek · ? a CR (published layer)")

@@ -62,13 +62,13 @@ def show(name: str) -> None:
         st.warning("This round cannot be shown.")
         return
     prefetch_neighbours(name, dialog, step, steps_per_round[round_number], replay_step, round_number, with_round=True)
-    with st.container(border=True):
-        st.markdown(f"**Scenario.** {_md(view.criterion)}")
-        st.caption(_md(view.instruction))
+    # one line: the step below keeps the screen (the players' instruction, the same in every game, in its help)
+    st.markdown(f"**Scenario.** {_md(view.criterion)}", help=_md(view.instruction) or None)
     _search_match(view)
     boards = layers.gos_replay_mentions(name, view)  # the published mentions of this message, if any
     mentions = {board.username: board.png for board in boards if board.png is not None}
-    show_all = st.toggle("Show the whole round", key="gos_full_transcript")
+    with st.container(key="player_fallback_all"):  # the player has its own switch (all lines)
+        show_all = st.toggle("Show the whole round", key="gos_full_transcript")
     lines = view.transcript.rename(columns={"step": "turn", "player": "speaker", "event": "text"})
     rounds = sorted(steps_per_round)
     dialog_view = PlayerDialog(f"{name}|{dialog}|{round_number}", "Step", steps_per_round[round_number],

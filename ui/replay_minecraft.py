@@ -54,7 +54,8 @@ def show(name: str) -> None:
     note = "" if alignment is None else f" (rotated {alignment.rotation}°, shifted {-alignment.dx:+d}, {-alignment.dz:+d})"
     st.caption(f"Target blocks: {step.facts['gold_blocks']} · final outcome: "
                + ("match" if step.outcome_match else f"F1 {step.facts['final_f1']:.2f}"))
-    show_all = st.toggle("Show the whole game", key="minecraft_show_all")
+    with st.container(key="player_fallback_all"):  # the player has its own switch (all lines)
+        show_all = st.toggle("Show the whole game", key="minecraft_show_all")
     dialog = PlayerDialog(f"{name}|{game_id}", "Message", n_steps, transcript_lines(step.utterances, LEADING_ROLES), (),
                           legend="Bars: F1 of the build to the target · + blocks placed · − blocks removed")
     show_player("player_replay", step_key, dialog, turn, partial(player_view, name, game_id, note),

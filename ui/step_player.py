@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from datetime import timedelta
 from functools import partial
 from typing import Callable, Optional
 
@@ -79,6 +80,13 @@ def show_player(key: str, step_key: str, dialog: PlayerDialog, step: int, descri
     if _PLAYER is None or dialog.n_steps <= 0:
         return
     st.session_state.pop(_moved_key(key), None)  # this run is the page's: it follows the reported step already
+    _full_run_after_reconnect()
+    if st.session_state.pop(_beside_key(key), False):  # the workbench: the page's panel beside the player
+        player_column, beside = st.columns([5, 2], gap="small")
+        with player_column:
+            _player_fragment(key, step_key, dialog, step, describe, timeline, on_round, settings)
+        st.session_state[_after_key(key)] = beside.container()
+        return
     _player_fragment(key, step_key, dialog, step, describe, timeline, on_round, settings)
     st.session_state[_after_key(key)] = st.container()  # what a page wants right under the player (coding)
 
@@ -91,6 +99,15 @@ def _moved(key: str, then: Callable[[], None]) -> None:
     """A callback of the player that moves the page (a step, a round): the page runs again, not the player alone."""
     then()
     st.session_state[_moved_key(key)] = True
+
+
+@st.fragment(run_every=timedelta(hours=1))
+def _full_run_after_reconnect() -> None:
+    """Shows nothing. A page with a fragment that reruns on a timer asks for a full run when its connection comes
+    back (Streamlit 1.67 asks only then, or after a run of fragments alone). Without it, a page whose last run was a
+    full one sends the player's next report as a run of the player's fragment; a server that has not run this page
+    (the other one after a fail-over, or this one restarted) does not know that fragment, ignores the request, and
+    the page never answers a click again (tests/e2e/test_two_servers.py)."""
 
 
 # The player is a fragment: its window request (a trigger) runs the player alone, so the page's one-shot notes
@@ -128,9 +145,17 @@ def _after_key(key: str) -> str:
     return f"_{key}__under"
 
 
-def under_player(key: str = "player_replay"):
-    """The container drawn right under player ``key`` on this run, or None when it was not shown (a page lays
-    the coding panel there, beside the step rather than under the corpus's other panels)."""
+def _beside_key(key: str) -> str:
+    return f"_{key}__beside"
+
+
+def under_player(key: str = "player_replay", *, beside_next: bool = False):
+    """The container drawn right after player ``key`` on this run, or None when it was not shown (a page lays
+    the coding panel there, next to the step rather than under the corpus's other panels). ``beside_next``:
+    the player this run draws next has that container beside it (a column to its right, stacked in a narrow
+    window) rather than under it: the workbench, where the step, its transcript and the coding panel fit on
+    one screen."""
+    st.session_state[_beside_key(key)] = beside_next
     return st.session_state.pop(_after_key(key), None)
 
 

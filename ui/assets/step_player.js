@@ -40,6 +40,12 @@ function createPlayer(parent) {
   [previous, play, next].forEach((b) => { b.type = 'button'; });
   previous.title = 'Previous (←)'; next.title = 'Next (→)'; play.title = 'Play / pause (Space)';
   previous.setAttribute('aria-label', 'Previous step'); next.setAttribute('aria-label', 'Next step');
+  // the lines after the step: hidden (what had been said so far) or shown greyed, in the browser alone
+  const allBox = el('label', 'sp-all');
+  const all = document.createElement('input');
+  all.type = 'checkbox';
+  allBox.append(all, document.createTextNode(' all lines'));
+  allBox.title = 'Show the lines after this step too (greyed)';
   const where = el('span', 'sp-where');
   where.setAttribute('aria-live', 'polite');
   const timeline = el('div', 'sp-timeline');
@@ -48,7 +54,7 @@ function createPlayer(parent) {
   const cursor = el('div', 'sp-cursor');
   const ticks = el('div', 'sp-ticks');
   timeline.append(ticks, cursor);
-  bar.append(previous, play, next, where);
+  bar.append(previous, play, next, where, allBox);
   const legend = el('div', 'sp-legend');
   const body = el('div', 'sp-body');
   const pictures = el('div', 'sp-pictures');
@@ -139,6 +145,7 @@ function createPlayer(parent) {
     root.setAttribute('data-playing', '');
   }
 
+  all.onchange = () => { p.showAll = all.checked; if (p.current) chrome(p.current); };
   previous.onclick = () => stepBy(-1);
   next.onclick = () => stepBy(1);
   play.onclick = () => (p.timer ? stop() : start());
@@ -247,7 +254,7 @@ function createPlayer(parent) {
       const turn = Number(node.dataset.turn);
       node.classList.toggle('sp-current', turn === step);
       node.classList.toggle('sp-later', turn > step);
-      node.hidden = turn > step && !d.showAll;
+      node.hidden = turn > step && !p.showAll;
       if (turn === step && !first) first = node;
     });
     // Scrolling reads the layout: after the step's pictures are drawn, not before
@@ -297,6 +304,7 @@ function createPlayer(parent) {
         }
         const slot = figure.firstChild;
         slot.classList.remove('sp-loading');
+        slot.style.aspectRatio = pic.aspect ? String(pic.aspect) : '';
         if (wanted[i]) {
           if (slot.firstChild !== wanted[i].img) slot.replaceChildren(wanted[i].img);
         } else {
@@ -355,6 +363,8 @@ function createPlayer(parent) {
       p.images = new Map();
       p.askedWindow = null;
       p.current = 0;
+      p.showAll = Boolean(data.showAll);
+      all.checked = p.showAll;
       root.removeAttribute('data-step');
       pictures.textContent = '';
       buildDialog(data);
