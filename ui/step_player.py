@@ -184,8 +184,8 @@ def snapshot_player(key: str, step_key: str, name: str, dialog_id: str, round_nu
     """The player over the corpus's snapshot of each step (Compare, Present): one picture per step, the
     transcript; what a corpus shows around its snapshot (``state_details``) stays on the page and follows."""
     from data_access.player import transcript_lines
+    from data_access.snapshots import snapshot_png
     from ui import cached
-    from ui.replay_state import snapshot_png
     from ui.transcript import LEADING_ROLES
 
     def describe(number: int) -> PlayerStep:
