@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run lint test test-fast system-packages system-packages-run cache bench bench-report bench-loads bench-sessions bench-pages bench-scale bench-clicks bench-many-runs bench-model-labels bench-slices clean
+.PHONY: run lint test test-fast system-packages system-packages-run cache bench bench-report bench-loads bench-sessions bench-pages bench-scale bench-clicks bench-player bench-many-runs bench-model-labels bench-slices clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,7 @@ bench: $(STAMP_TEST)
 	$(PY) benchmarks/scale.py
 	$(PY) benchmarks/words.py
 	$(PY) benchmarks/clicks.py
+	$(PY) benchmarks/player.py $(if $(BASELINE),--baseline-root $(BASELINE))
 	$(PY) benchmarks/many_runs.py
 	$(PY) benchmarks/model_labels.py
 	$(PY) benchmarks/slices.py
@@ -95,6 +96,11 @@ bench-scale: $(STAMP_TEST)
 # BASELINE=<another checkout> clicks that one beside this one in the same run (the "before").
 bench-clicks: $(STAMP_TEST)
 	$(PY) benchmarks/clicks.py $(if $(BASELINE),--baseline-root $(BASELINE))
+
+# The step player (issue 38): a key press → the next step drawn, beside a bare button rerun; a drag across 30
+# steps; a fresh replay (BASELINE=<another checkout>: beside that one's).
+bench-player: $(STAMP_TEST)
+	$(PY) benchmarks/player.py $(if $(BASELINE),--baseline-root $(BASELINE))
 
 # 50 CoDraw runs of every round (generated once; WORKDIR=<folder> keeps them and their cache for the next
 # time): the Runs page, its comparison and leaderboard in headless Chromium beside the page with one run, the

@@ -219,7 +219,32 @@ def _many_runs(r):
             slowest <= r["target"]["seconds"] and memory <= r["target"]["server_mb"])
 
 
+def _player_keys(r):
+    """One row per corpus: a key press → the next step drawn (p90) over a bare button rerun (median)."""
+    floor = r["blank_click"]["median_ms"]
+    return [(f"38. {name}: key → next step drawn, p90 ≤ a bare button rerun's median",
+             f"p90 {c['key_to_step']['p90_ms']:.0f} ms (median {c['key_to_step']['median_ms']:.0f} ms)",
+             f"bare button rerun {floor:.0f} ms", c["met"]) for name, c in r["corpora"].items()]
+
+
+def _player_drag(r):
+    d = r["drag"]
+    return f"{d['fps']:.0f} frames/s over {d['steps']} steps", "30 frames/s", d["met"]
+
+
+def _player_fresh(r):
+    fresh = r["fresh"]
+    base = fresh.get("baseline", {})
+    if not base.get("n"):
+        return f"{fresh['app']['median_ms']:.0f} ms", "no baseline checkout served (--baseline-root)", False
+    return (f"{fresh['app']['median_ms']:.0f} ms (p90 {fresh['app']['p90_ms']:.0f})",
+            f"before {base['median_ms']:.0f} ms (p90 {base['p90_ms']:.0f})", fresh["met"])
+
+
 CHECKS: list[Check] = [
+    ("player.json", "38. the step player: key → step, each corpus", _player_keys),
+    ("player.json", "38. dragging the timeline across 30 steps ≥ 30 frames/s", _player_drag),
+    ("player.json", "38. a fresh replay opens no slower than before (≤ 1.1× the baseline's median)", _player_fresh),
     ("clicks.json", "click Next → settled ≤ 1.5× (median), ≤ 3× (p90) a blank page's click", _clicks),
     ("clicks.json", "1. Replay click ≤ 1.5× / 3× blank, each corpus", _clicks_on("replay")),
     ("clicks.json", "1. Replay with a model run: click ≤ 1.5× / 3× blank", _clicks_on("replay + run")),

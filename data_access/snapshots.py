@@ -6,6 +6,7 @@ build beside its target) and ``dialog_labels``. Not to be confused with a corpus
 holds the full replay view model of that corpus."""
 from __future__ import annotations
 
+import io
 from typing import Optional, Sequence
 
 import pandas as pd
@@ -129,3 +130,12 @@ def same_board_plays(loaded: LoadedCorpus, dialog_id: str, round: Optional[int])
     such notion (an optional capability of the corpus contract)."""
     plays = optional(corpus_module(loaded.corpus), "same_board_plays")
     return plays(loaded, dialog_id, round) if plays else []
+
+
+def snapshot_png(loaded, dialog_id: str, step: int, round_number: Optional[int]) -> bytes:
+    """The picture of a state as PNG bytes (for ``cached.derived``): encoded once per step, so that a rerun
+    unpickles a small PNG rather than a raw image and ``st.image`` sends the bytes as they are (the same
+    bytes keep the same URL, which the browser has cached) instead of encoding the image on every run."""
+    buffer = io.BytesIO()
+    snapshot(loaded, dialog_id, step, round_number).save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()

@@ -6,11 +6,12 @@ import streamlit as st
 
 from ui import cached
 from ui.picker import dialog_picker
-from ui.replay_state import show_state, snapshots
+from ui.replay_state import UNITS, dialog_lines, show_state, snapshots
 from ui.router import ensure_routed
 from ui.share import compare_download
+from ui.step_player import player_step, snapshot_player
 from ui.url_state import query_param, set_url
-from ui.widgets import corpus_selector, stepper
+from ui.widgets import corpus_selector
 
 ensure_routed()
 
@@ -39,21 +40,28 @@ together = st.toggle("Step together", value=query_param("together") != "0", key=
 set_url(together=None if together else "0")
 if together:
     set_url(lstep=None, rstep=None)
-    step = stepper(max(counts), query_param("step"), key=f"compare_step_{left}_{right}", label="Step", param="step")
+    step_key = f"compare_step_{left}_{right}"
+    step = player_step(max(counts), query_param("step"), key=step_key, label="Step", param="step")
     steps = [min(step, n) for n in counts]
+    step_keys = [step_key, step_key]
     sides = st.columns(2)
 else:
     set_url(step=None)
     sides = st.columns(2)
-    steps = []
+    steps, step_keys = [], []
     for column, count, side in zip(sides, counts, ("left", "right")):
         with column:
-            steps.append(stepper(count, query_param(f"{side[0]}step"), key=f"compare_{side}_{left}_{right}",
-                                 label=f"Step ({side})", keyboard=False, param=f"{side[0]}step", narrow=True))
-for column, (dialog, round_), step, count, side in zip(sides, (left, right), steps, counts, ("left", "right")):
+            step_keys.append(f"compare_{side}_{left}_{right}")
+            steps.append(player_step(count, query_param(f"{side[0]}step"), key=step_keys[-1], label=f"Step ({side})",
+                                     param=f"{side[0]}step"))
+longer = 0 if counts[0] >= counts[1] else 1  # stepping together, the longer dialog's player takes the keys
+for index, (column, (dialog, round_), step, count, side) in enumerate(zip(sides, (left, right), steps, counts, ("left", "right"))):
     with column:
         if count:
-            show_state(name, dialog, step, round_, count, key=f"compare_transcript_{side}")
+            snapshot_player(f"player_compare_{side}", step_keys[index], name, dialog, round_, step, count,
+                            dialog_lines(name, dialog, step, round_), UNITS.get(name, "step"), layout="narrow",
+                            keys=together and index == longer, group="compare" if together else None)
+            show_state(name, dialog, step, round_, count, key=f"compare_transcript_{side}", with_picture=False)
         else:
             st.info("This dialog has no steps to show.")
 compare_download(name, [left, right])

@@ -6,11 +6,11 @@ import streamlit as st
 from ui import cached
 from ui.picker import dialog_picker
 from ui.presentation import presentation_mode
-from ui.replay_state import UNITS, dialog_lines, prefetch_state, snapshot, snapshots, step_caption
+from ui.replay_state import UNITS, dialog_lines, prefetch_state, snapshots, step_caption
 from ui.router import ensure_routed
-from ui.transcript import transcript
-from ui.url_state import one_history_entry_per_click, publish, query_param, set_url
-from ui.widgets import corpus_selector, stepper
+from ui.step_player import player_step, snapshot_player
+from ui.url_state import one_history_entry_per_click, query_param, set_url
+from ui.widgets import corpus_selector
 
 ensure_routed()
 
@@ -44,27 +44,16 @@ playing = st.toggle("▶ Autoplay", key="present_playing", value=query_param("pl
 set_url(play=playing)
 
 
-@st.fragment(run_every=seconds if playing else None)
-def stage() -> None:
-    """Redrawn on its own every ``seconds`` while autoplay is on, moving one step forward each time."""
-    if playing and step_key in st.session_state and st.session_state[step_key] < n_steps:
-        st.session_state[step_key] += 1
-        publish(step_key, "turn", st.session_state[step_key])
-    step = stepper(n_steps, query_param("turn"), key=step_key, label="Step")
-    picture, words = st.columns([7, 3] if presenting else [3, 2])
-    with picture:
-        snapshot(name, dialog, step, round_)
-        prefetch_state(name, dialog, step, round_, n_steps)
-        step_caption(name, dialog, step, round_, n_steps)
-        one_history_entry_per_click()  # each step replaces the URL's entry, under a plain `streamlit run` too
-    with words:
-        transcript(dialog_lines(name, dialog, step, round_), step, height=640 if presenting else 480,
-                   unit=UNITS.get(name, "step"), key="present_transcript", font_size="1.15rem" if presenting else None)
-    if playing and step >= n_steps:
-        st.caption("End of the dialog.")
-
-
-stage()
+# The step player plays by itself in the browser (at ``seconds`` per step while autoplay is on) and reports
+# each step, which goes into the URL replacing its entry (no click made it: history.js); the caption follows.
+step = player_step(n_steps, query_param("turn"), key=step_key, label="Step")
+snapshot_player("player_present", step_key, name, dialog, round_, step, n_steps, dialog_lines(name, dialog, step, round_),
+                UNITS.get(name, "step"), autoplay=playing, speed=seconds, layout="present" if presenting else None)
+prefetch_state(name, dialog, step, round_, n_steps)
+step_caption(name, dialog, step, round_, n_steps)
+one_history_entry_per_click()  # each step replaces the URL's entry, under a plain `streamlit run` too
+if playing and step >= n_steps:
+    st.caption("End of the dialog.")
 
 with st.expander("Export for slides"):
     all_steps = list(range(1, n_steps + 1))

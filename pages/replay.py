@@ -2,7 +2,7 @@
 (and round=... for A Game Of Sorts)."""
 import streamlit as st
 
-from ui.coding import coding_panel
+from ui.coding import coding_open, coding_panel
 from ui.concordance import next_hit_control
 from ui.corpus_views import replays_in_rounds, views
 from ui.notes import notes_panel
@@ -10,6 +10,7 @@ from ui.router import ensure_routed
 from ui.runs import replay_panel, run_link
 from ui.share import replay_downloads
 from ui.slices import slice_navigation
+from ui.step_player import under_player
 from ui.url_state import parse_positive_int, served
 from ui.widgets import corpus_selector, md_code, query_param
 from ui.worst_cases import case_stepper
@@ -21,7 +22,10 @@ corpus = corpus_selector("replay_corpus")
 next_hit_control()  # opened from a concordance line: walk its hit list (previous / next hit)
 case_stepper(corpus)  # opened from "Worst cases first": walk its cases (previous / next case)
 in_slice = st.container()  # filled once the section has put the dialog it shows into the URL
+coding_beside = coding_open()  # a coder at work: the coding panel beside the step (the workbench), else under it
+under_player(beside_next=coding_beside)
 views(corpus).replay_section(corpus)
+workbench = under_player()  # the coding panel right under the step player: coding while stepping, no scrolling
 with in_slice:
     slice_navigation(corpus, query_param("dialog"))  # with a slice=: where this dialog is in it, previous / next
 replay_panel(corpus)  # a model run beside the humans, when one is chosen (&run=<name>)
@@ -30,10 +34,13 @@ replay_panel(corpus)  # a model run beside the humans, when one is chosen (&run=
 dialog, turn, round_ = query_param("dialog"), parse_positive_int(query_param("turn")), parse_positive_int(query_param("round"))
 if dialog is not None and turn is not None:
     link = served(run_link(corpus, dialog, turn, round_, query_param("run")))  # &run= when one is shown
+    if query_param("view3d") == "1":  # the 3D view is part of the state shown
+        link += "&view3d=1"
     st.markdown(f":material/link: [Link to exactly this state]({link}): {md_code(link)}")
     # a corpus replayed within rounds keeps the round with every note, label and export of a step
     in_rounds = replays_in_rounds(corpus)
     place_round = round_ if in_rounds else None
     notes_panel(corpus, dialog, turn, place_round, turn_label="step" if in_rounds else "turn")
-    coding_panel(corpus, dialog, turn, place_round)
-    replay_downloads(corpus, dialog, place_round)
+    with workbench if workbench is not None else st.container():
+        coding_panel(corpus, dialog, turn, place_round, stacked=coding_beside and workbench is not None)
+    replay_downloads(corpus, dialog, place_round, step=turn)

@@ -116,21 +116,26 @@ def _handle(action: dict, coding: CodingStore, context: CodingContext, utterance
     return rules.toggle_label(coding, context, action["label"])
 
 
-def coding_panel(corpus: str, dialog: str, turn: int, round_: Optional[int] = None) -> None:
-    """The coding panel for one replay step (called by pages/replay.py); says so when the store is unreachable."""
+def coding_panel(corpus: str, dialog: str, turn: int, round_: Optional[int] = None, *, stacked: bool = False) -> None:
+    """The coding panel for one replay step (called by pages/replay.py); says so when the store is unreachable.
+    ``stacked``: its coder and codebook one under the other (the panel in a column beside the step)."""
     coding = store()
     if coding is None:
         return
     try:
-        _coding_panel(coding, corpus, dialog, turn, round_)
+        _coding_panel(coding, corpus, dialog, turn, round_, stacked)
     except NotesStoreError as exc:
         unavailable("Coding", exc)
 
 
-def _coding_panel(coding: CodingStore, corpus: str, dialog: str, turn: int, round_: Optional[int]) -> None:
-    expanded = bool(query_param("coder") or st.session_state.get("coder"))
-    with st.expander("Coding", expanded=expanded):
-        top = st.columns([2, 2, 3])
+def coding_open() -> bool:
+    """Whether the Replay's coding panel opens: a coder is named (in the link, or earlier in the session)."""
+    return bool(query_param("coder") or st.session_state.get("coder"))
+
+
+def _coding_panel(coding: CodingStore, corpus: str, dialog: str, turn: int, round_: Optional[int], stacked: bool) -> None:
+    with st.expander("Coding", expanded=coding_open()):
+        top = [st.container(), st.container(), st.container()] if stacked else st.columns([2, 2, 3])
         coder = coder_box("replay", top[0])
         book = codebook_picker(coding, "replay_codebook", top[1])
         if book is None:

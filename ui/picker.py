@@ -57,10 +57,17 @@ def dialog_picker(name: str, key: str, label: str = "Dialog", *, param: Optional
         _take_typed(choices, key, linked(key) if param else None)
     if key not in st.session_state or st.session_state[key] not in choices:
         st.session_state[key] = ids[min(default_index, len(ids) - 1)]
+    pick_in = round_in = where
+    if not large and container is None and _has_rounds(name, st.session_state.get(key, ids[0])):
+        pick_in, round_in = st.columns([3, 2], gap="small")  # the round beside the dialog: the step keeps the screen
     if large:
         # A selectbox sends all its options to the browser on every rerun: past a few thousand dialogs that is
-        # the slowest part of a replay step, so a large corpus offers a window of them and a search box.
+        # the slowest part of a replay step, so a large corpus offers a window of them and a search box (beside
+        # the list on a page's top level: the step below keeps the screen).
+        if container is None:
+            where, pick_in = st.columns([2, 3], gap="small")
         query = where.text_input(f"Find a {label.lower()}", key=f"{key}_find", placeholder="id, split or words of its label",
+                                 on_change=_open_found, args=(choices, key),
                                  help=f"The list shows {PICKER_SIZE:,} dialogs at a time: those around the current "
                                       "one, or the first that match what you type.")
         ids, matching = snapshots.dialog_window(choices, st.session_state[key], query, PICKER_SIZE)
@@ -68,7 +75,7 @@ def dialog_picker(name: str, key: str, label: str = "Dialog", *, param: Optional
                       if query.strip() else f"{len(ids):,} of {len(choices):,} dialogs listed, around the current one.")
     # Over a window of a large corpus, what is typed into the list itself may name a dialog it does not show:
     # accepted as a new option, it is looked up among all of them on the next run (``_take_typed``).
-    dialog_id = where.selectbox(label, ids, key=key, format_func=lambda d: choices.get(d, d),
+    dialog_id = pick_in.selectbox(label, ids, key=key, format_func=lambda d: choices.get(d, d),
                                 accept_new_options=large, filter_mode="contains" if large else "fuzzy")
     if param:
         if query_param(param) not in (None, dialog_id):  # the reader picked another dialog
@@ -80,8 +87,21 @@ def dialog_picker(name: str, key: str, label: str = "Dialog", *, param: Optional
         if param:
             drop_params(round_param)
         return dialog_id, None
-    return dialog_id, _round_picker(where, name, dialog_id, rounds, f"{key}_round_{dialog_id}",
+    return dialog_id, _round_picker(round_in, name, dialog_id, rounds, f"{key}_round_{dialog_id}",
                                     round_param if param else None, step_params)
+
+
+def _has_rounds(name: str, dialog_id: str) -> bool:
+    rounds = cached.derived(snapshots.rounds_of, name, dialog_id)
+    return bool(rounds) and rounds != [None]
+
+
+def _open_found(choices: dict[str, str], key: str) -> None:
+    """What was typed into the Find box names one dialog (its id, or the only one that matches): it opens, rather
+    than the list saying "1 of 9,993 dialogs match" while the old dialog stays on screen."""
+    found = snapshots.typed_dialog(choices, str(st.session_state.get(f"{key}_find") or ""))
+    if found is not None:
+        st.session_state[key] = found
 
 
 def _take_typed(choices: dict[str, str], key: str, current: Optional[str]) -> None:

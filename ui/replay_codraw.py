@@ -8,18 +8,21 @@ from __future__ import annotations
 import dataclasses
 import io
 import math
+from functools import partial
 from typing import Optional
 
 import streamlit as st
 
 from data_access.codraw.view import ReplayStep, replay_step
+from data_access.player import Picture, PlayerDialog, PlayerStep, TimelineEntry, transcript_lines
 from data_access.snapshots import dialog_row, source_facts
 from ui import cached, layers
 from ui.glossary import markdown_table
 from ui.picker import dialog_picker
 from ui.replay_prefetch import prefetch_neighbours
-from ui.transcript import transcript
-from ui.widgets import md_escape, query_param, stepper
+from ui.step_player import player_step, show_player
+from ui.transcript import LEADING_ROLES
+from ui.widgets import md_escape, query_param
 
 
 @dataclasses.dataclass(frozen=True)
@@ -104,6 +107,45 @@ def _score_panel(shown: ShownRound) -> None:
         st.markdown(shown.final_terms_markdown)
 
 
+def player_view(name: str, dialog_id: str, step: int) -> Optional[PlayerStep]:
+    """Round ``step`` as the step player shows it: both pictures, the scores, the peek and the changes."""
+    shown = cached.derived(shown_round, name, dialog_id, step)
+    if shown is None:
+        return None
+    view = shown.view
+    if shown.target_png is None:
+        return PlayerStep(step, (Picture(None, view.problem or "This round cannot be shown."),))
+    stored, _ = stored_score_metric(view)
+    notes = []
+    if view.peek_at_this_round:
+        notes.append("The Teller peeked at the drawing before this round.")
+    elif view.peeked_before_this_round:
+        notes.append(f"The Teller peeked before round {view.peek_round}.")
+    elif view.peek_round is None:
+        notes.append("The Teller never peeked in this dialog.")
+    if view.score_status != "present":
+        notes.append(_NO_STORED_SCORE.get(view.score_status, _NO_STORED_SCORE["missing"]))
+    changes = view.changes
+    return PlayerStep(
+        step, (Picture(shown.target_png, "Teller's target"), Picture(shown.canvas_png, f"Drawer's canvas after round {view.step}")),
+        facts=(("Stored score", stored), ("Recomputed", _score(view.original.score if view.original else None)),
+               ("Final metric (max 5)", _score(view.final.score if view.final else None)),
+               ("Changes", str(len(changes)) if not changes.empty else "none")),
+        notes=tuple(notes), table_title=f"Changes in round {view.step}" if not changes.empty else "",
+        table_columns=tuple(map(str, changes.columns)),
+        table_rows=tuple(tuple("" if v is None else str(v) for v in row) for row in changes.itertuples(index=False)))
+
+
+def _timeline(n_steps: int, known: dict[int, PlayerStep], peek_round, crs) -> tuple:
+    entries = []
+    for number in range(1, n_steps + 1):
+        final = dict(known[number].facts).get("Final metric (max 5)") if number in known else None
+        value = float(final) if final not in (None, "—") else None
+        marks = (("peek",) if peek_round == number else ()) + (("cr",) if number in crs else ())
+        entries.append(TimelineEntry(value, marks, f"final metric {final}" if final else ""))
+    return tuple(entries)
+
+
 def show(name: str) -> None:
     if not cached.corpus_ready(name):
         return
@@ -111,7 +153,8 @@ def show(name: str) -> None:
     if dialog_id is None:
         return
     n_steps = int(cached.derived(dialog_row, name, dialog_id)["n_steps"])
-    turn = stepper(n_steps, query_param("turn"), key=f"codraw_turn_{dialog_id}", label="Round")
+    step_key = f"codraw_turn_{dialog_id}"
+    turn = player_step(n_steps, query_param("turn"), key=step_key, label="Round")
     shown = cached.derived(shown_round, name, dialog_id, turn)
     if shown is None:
         st.warning("This dialog could not be shown.")
@@ -120,18 +163,15 @@ def show(name: str) -> None:
     view = shown.view
     if view.problem:
         st.warning(md_escape(view.problem))
-    peek_note(view)
+    with st.container(key="player_fallback_all"):  # the player has its own switch (all lines)
+        show_all = st.toggle("Show full transcript", key=f"codraw_all_{md_escape(dialog_id)}")
+    crs = set(layers.transcript_marks(name, dialog_id))
+    dialog = PlayerDialog(f"{name}|{dialog_id}", "Round", n_steps, transcript_lines(view.transcript, LEADING_ROLES), (),
+                          legend="Bars: each round's final metric (max 5) · 👁 the peek · ? a CR (published layer)")
+    show_player("player_replay", step_key, dialog, turn, partial(player_view, name, dialog_id),
+                timeline=lambda known: _timeline(n_steps, known, view.peek_round, crs), showAll=show_all, notesKey=True)
     layers.codraw_replay_crs(dialog_id, view.step)
     if shown.target_png is not None:
-        target_col, canvas_col = st.columns(2)
-        target_col.image(shown.target_png, caption="Teller's target", width="stretch", output_format="PNG")
-        canvas_col.image(shown.canvas_png, caption=f"Drawer's canvas after round {view.step}", width="stretch", output_format="PNG")
         if not cached.derived(source_facts, name)["assets"]:
             st.caption("Art-free rendering; set CODRAW_CLIPART to the Abstract Scenes clip-art folder for the real pictures.")
-        st.markdown(f"**Changes in round {view.step}:** " + ("none" if view.changes.empty else f"{len(view.changes)}"))
-        if not view.changes.empty:
-            st.markdown(shown.changes_markdown)
         _score_panel(shown)
-    st.subheader("Transcript")
-    show_all = st.toggle("Show full transcript", key=f"codraw_all_{md_escape(dialog_id)}")
-    transcript(view.transcript, view.step, show_all, unit="round", key="codraw_transcript")

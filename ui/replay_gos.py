@@ -6,9 +6,12 @@ Deep link: ``/replay?corpus=gos&dialog=<interaction_id>&round=<1..4>&turn=<step>
 """
 from __future__ import annotations
 
+from typing import Optional
+
 import streamlit as st
 
 from data_access.gos import replay_step, round_steps
+from data_access.player import Picture, PlayerDialog, PlayerStep, TimelineEntry, transcript_lines
 from data_access.snapshots import source_facts
 from ui import cached, layers
 from ui.highlight import marked_html, requested_highlight
@@ -16,9 +19,10 @@ from ui.picker import dialog_picker
 from ui.provenance import gos_placeholder_note
 from ui.replay_prefetch import prefetch_neighbours
 from ui.share import latex_table_download
-from ui.transcript import transcript
+from ui.step_player import player_step, show_player
+from ui.transcript import LEADING_ROLES
 from ui.widgets import md_escape as _md
-from ui.widgets import query_param, stepper
+from ui.widgets import query_param
 
 EVENT_BOX = {"success": st.success, "warning": st.warning, "info": st.info}
 
@@ -49,42 +53,36 @@ def show(name: str) -> None:
         return
     # The picker drops a step that belonged to another dialog or round, so a new round starts at its own
     # remembered step (or step 1), not at the old number.
-    step = stepper(steps_per_round[round_number], query_param("turn"), key=f"gos_step_{dialog}_{round_number}", label="Step")
+    assert round_number is not None  # it is in steps_per_round, whose keys are rounds
+    step_key = f"gos_step_{dialog}_{round_number}"
+    step = player_step(steps_per_round[round_number], query_param("turn"), key=step_key, label="Step")
 
     view = cached.derived(replay_step, name, dialog, step, round_number)
     if view is None:
         st.warning("This round cannot be shown.")
         return
     prefetch_neighbours(name, dialog, step, steps_per_round[round_number], replay_step, round_number, with_round=True)
-    st.caption(f"{_md(view.category)} · board {view.board_number} · round {view.round} of {view.n_rounds} · "
-               f"step {view.step} of {view.n_steps}")
-    with st.container(border=True):
-        st.markdown(f"**Scenario.** {_md(view.criterion)}")
-        st.caption(_md(view.instruction))
-    EVENT_BOX.get(view.event_level, st.info)(_md(view.event))
+    # one line: the step below keeps the screen (the players' instruction, the same in every game, in its help)
+    st.markdown(f"**Scenario.** {_md(view.criterion)}", help=_md(view.instruction) or None)
     _search_match(view)
-
     boards = layers.gos_replay_mentions(name, view)  # the published mentions of this message, if any
-    board_columns = st.columns(len(boards) or 1)
-    for column, board in zip(board_columns, boards):
-        lock = f" · pending lock on {_md(board.pending_label or board.pending)}" if board.pending else ""
-        column.image(board.png, caption=f"{_md(board.role)}: {_md(board.username)}{lock}", width="stretch", output_format="PNG")
+    mentions = {board.username: board.png for board in boards if board.png is not None}
+    with st.container(key="player_fallback_all"):  # the player has its own switch (all lines)
+        show_all = st.toggle("Show the whole round", key="gos_full_transcript")
+    lines = view.transcript.rename(columns={"step": "turn", "player": "speaker", "event": "text"})
+    rounds = sorted(steps_per_round)
+    dialog_view = PlayerDialog(f"{name}|{dialog}|{round_number}", "Step", steps_per_round[round_number],
+                               transcript_lines(lines, LEADING_ROLES), _timeline(view), rounds=(round_number, rounds[-1]),
+                               legend="Bars: images ranked so far · 🔒 a lock · ★ a rank agreed · ✗ a mismatch · "
+                                      "→ at the last step opens the next round",
+                               extra={"roundLabel": f"{view.category} · board {view.board_number} · round {view.round} of {view.n_rounds}"})
+    show_player("player_replay", step_key, dialog_view, step,
+                lambda number: player_view(name, dialog, number, round_number, mentions if number == step else None),
+                on_round=lambda delta: _cross_round(dialog, round_number, rounds, steps_per_round, delta), showAll=show_all,
+                notesKey=True)
     st.caption("Number badge = agreed rank · blue border and lock = the player's own pending lock (the partner cannot "
                "see it) · amber frame and bubble = images the current message marks, on the sender's board · "
                "red = a lock that met a different image (mismatch).")
-
-    ranks_column, transcript_column = st.columns([2, 3])
-    with ranks_column:
-        st.subheader(f"Ranks so far: {len(view.ranks)}")
-        if view.ranks.empty:
-            st.caption("No image has been ranked yet at this step.")
-        else:
-            st.dataframe(view.ranks[["rank", "image", "at step", "time"]], hide_index=True, width="stretch")
-    with transcript_column:
-        st.subheader("Transcript")
-        show_all = st.toggle("Show the whole round", key="gos_full_transcript")
-        lines = view.transcript.rename(columns={"step": "turn", "player": "speaker", "event": "text"})
-        transcript(lines, view.step, show_all, height=360, unit="step", key="gos_transcript")
 
     if view.round_complete and view.comparison is not None:
         st.subheader("Final ranking beside the other plays of this board")
@@ -96,3 +94,52 @@ def show(name: str) -> None:
                        "order, 0 = unrelated, −1 = reversed.")
         else:
             st.caption("No other interaction played this board.")
+
+
+def _cross_round(dialog: str, round_number: int, rounds: list[int], steps_per_round: dict[int, int], delta: int) -> None:
+    """The player stepped past the end (start) of a round: the next round at its first step (the previous at
+    its last). Runs as the player's callback, before the picker reads its radio."""
+    position = rounds.index(round_number) + delta if round_number in rounds else -1
+    if delta == 0 or not 0 <= position < len(rounds):
+        return
+    target = rounds[position]
+    st.session_state[f"gos_dialog_round_{dialog}"] = target
+    st.session_state[f"gos_step_{dialog}_{target}"] = 1 if delta > 0 else steps_per_round[target]
+
+
+def _timeline(view) -> tuple[TimelineEntry, ...]:
+    """Per step of the round: the ranks agreed by then (a bar), its locks, ranks and mismatches."""
+    steps = view.transcript
+    entries = []
+    ranked = 0
+    for number in range(1, view.n_steps + 1):
+        rows = steps[steps["step"] == number]
+        kinds = set(rows["kind"]) if "kind" in rows else set()
+        text = " ".join(map(str, rows["event"])) if "event" in rows else ""
+        marks: tuple[str, ...] = ()
+        if any(str(k).startswith("lock") for k in kinds):
+            marks += ("lock",)
+        if "→ rank" in text:
+            ranked += 1
+            marks += ("rank",)
+        if "mismatch" in text.lower():
+            marks += ("mismatch",)
+        entries.append(TimelineEntry(float(ranked), marks, text[:120]))
+    return tuple(entries)
+
+
+def player_view(name: str, dialog: str, step: int, round_number: int, mentions: Optional[dict] = None) -> Optional[PlayerStep]:
+    """Step ``step`` of a round as the step player shows it: both boards, the event, the locks and the ranks."""
+    view = cached.derived(replay_step, name, dialog, step, round_number)
+    if view is None:
+        return None
+    pictures = []
+    for board in view.boards:
+        lock = f" · pending lock on {board.pending_label or board.pending}" if board.pending else ""
+        pictures.append(Picture((mentions or {}).get(board.username, board.png), f"{board.role}: {board.username}{lock}"))
+    ranks = view.ranks
+    columns = [c for c in ("rank", "image", "at step", "time") if c in ranks.columns]
+    return PlayerStep(step, tuple(pictures), facts=(("Ranks so far", f"{len(ranks)} of 9"),),
+                      event=view.event, event_level=view.event_level,
+                      table_title=f"Ranks so far: {len(ranks)}", table_columns=tuple(columns),
+                      table_rows=tuple(tuple(str(v) for v in row) for row in ranks[columns].itertuples(index=False)))

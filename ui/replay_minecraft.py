@@ -8,18 +8,22 @@ step to step within a game."""
 from __future__ import annotations
 
 import math
+from functools import partial
+from typing import Optional
 
 import streamlit as st
 
 from data_access.minecraft.render import build_figure, target_figure
-from data_access.minecraft.view import replay_step, step_pictures
+from data_access.minecraft.view import f1_by_step, replay_step, step_pictures
+from data_access.player import Picture, PlayerDialog, PlayerStep, TimelineEntry, transcript_lines
 from data_access.snapshots import dialog_row
 from ui.cached import corpus_ready, derived
 from ui.picker import dialog_picker
 from ui.replay_prefetch import prefetch_neighbours
-from ui.transcript import transcript
+from ui.step_player import player_step, show_player
+from ui.transcript import LEADING_ROLES
 from ui.url_state import url_toggle
-from ui.widgets import md_escape, query_param, stepper
+from ui.widgets import md_escape, query_param
 
 
 def show(name: str) -> None:
@@ -37,7 +41,8 @@ def show(name: str) -> None:
     if n_steps == 0:
         st.info("This game has no messages to step through.")
         return
-    turn = stepper(n_steps, query_param("turn"), key=f"minecraft_turn_{game_id}", label="Message")
+    step_key = f"minecraft_turn_{game_id}"
+    turn = player_step(n_steps, query_param("turn"), key=step_key, label="Message")
     step = derived(replay_step, name, game_id, turn)
     if step is None:
         st.error("This game could not be prepared for replay.")
@@ -45,24 +50,25 @@ def show(name: str) -> None:
     for function in (replay_step, step_pictures):  # the view, then its pictures (which read the view's cache)
         prefetch_neighbours(name, game_id, turn, n_steps, function)
 
-    metrics = st.columns(5)
-    metrics[0].metric("Blocks", len(step.blocks))
-    metrics[1].metric("Placed / removed", f"{len(step.placed)} / {len(step.removed)}")
-    metrics[2].metric("F1 to target", "–" if math.isnan(step.f1) else f"{step.f1:.2f}")
-    metrics[3].metric("Target blocks", step.facts["gold_blocks"])
-    metrics[4].metric("Final outcome", "match" if step.outcome_match else f"F1 {step.facts['final_f1']:.2f}")
-
     alignment = step.alignment
     note = "" if alignment is None else f" (rotated {alignment.rotation}°, shifted {-alignment.dx:+d}, {-alignment.dz:+d})"
+    st.caption(f"Target blocks: {step.facts['gold_blocks']} · final outcome: "
+               + ("match" if step.outcome_match else f"F1 {step.facts['final_f1']:.2f}"))
+    with st.container(key="player_fallback_all"):  # the player has its own switch (all lines)
+        show_all = st.toggle("Show the whole game", key="minecraft_show_all")
+    dialog = PlayerDialog(f"{name}|{game_id}", "Message", n_steps, transcript_lines(step.utterances, LEADING_ROLES), (),
+                          legend="Bars: F1 of the build to the target · + blocks placed · − blocks removed")
+    show_player("player_replay", step_key, dialog, turn, partial(player_view, name, game_id, note),
+                # F1 after every step costs an alignment per step: not on the run that opens the game (its step alone)
+                timeline=lambda known: _timeline(derived(f1_by_step, name, game_id) if len(known) > 1 else None, n_steps, known),
+                showAll=show_all, notesKey=True)
     in_3d = url_toggle("Interactive 3D view", param="view3d", key="minecraft_view3d",
                        help="Turn, zoom and hover the build and the target (WebGL: slower to draw than the pictures).")
-    build_col, target_col = st.columns(2)
     if in_3d:
+        build_col, target_col = st.columns(2)
         _figures_3d(step, game_id, note, build_col, target_col)
-    else:
-        _pictures(name, step, game_id, note, build_col, target_col)
 
-    actions_col, chat_col = st.columns([2, 3])
+    actions_col, bap_col = st.columns(2)
     with actions_col:
         st.subheader("Actions this step", divider="gray")
         if step.actions.empty:
@@ -70,28 +76,42 @@ def show(name: str) -> None:
         else:
             st.dataframe(step.actions[["seq", "kind", "x", "y", "z", "color", "time_s", "state_idx"]],
                          hide_index=True, width="stretch")
+    with bap_col:
         st.subheader("BAP sample", divider="gray")
         if step.next_actions is None:
             st.caption("No Builder Action Prediction sample starts after this message.")
         else:
             st.caption(f"sample_id {step.bap_sample_id}: the actions a model must predict from the dialogue so far.")
             st.dataframe(step.next_actions, hide_index=True, width="stretch")
-    with chat_col:
-        st.subheader("Transcript", divider="gray")
-        show_all = st.toggle("Show the whole game", key="minecraft_show_all")
-        transcript(step.utterances, step.step, show_all, unit="message", key="minecraft_transcript")
 
 
-def _pictures(name: str, step, game_id: str, note: str, build_col, target_col) -> None:
-    pictures = derived(step_pictures, name, game_id, step.step)
-    build_col.image(pictures.build_png, width="stretch", output_format="PNG",
-                    caption=f"Build after message {step.step}: black outline = placed in this step, magenta crossed "
-                            "wire cube = removed in this step; the dark figure is the Builder, its line the gaze.")
-    if pictures.target_png is None:
-        target_col.info("No gold configuration is available for this game.")
-    else:
-        target_col.image(pictures.target_png, width="stretch", output_format="PNG",
-                         caption="Target, aligned" + note + ": outlined cells are not built yet.")
+def player_view(name: str, game_id: str, note: str, number: int) -> Optional[PlayerStep]:
+    """Message ``number`` as the step player shows it: the build and the aligned target, blocks and F1."""
+    step = derived(replay_step, name, game_id, number)
+    pictures = derived(step_pictures, name, game_id, number)
+    if step is None or pictures is None:
+        return None
+    build = Picture(pictures.build_png, f"Build after message {number}: black outline = placed in this step, magenta "
+                                        "crossed wire cube = removed in this step; the dark figure is the Builder, its line the gaze.")
+    target = Picture(pictures.target_png, "Target, aligned" + note + ": outlined cells are not built yet." if pictures.target_png
+                     else "No gold configuration is available for this game.")
+    return PlayerStep(number, (build, target),
+                      facts=(("Blocks", str(len(step.blocks))), ("Placed / removed", f"{len(step.placed)} / {len(step.removed)}"),
+                             ("F1 to target", "–" if math.isnan(step.f1) else f"{step.f1:.2f}")),
+                      notes=() if not step.actions.empty else ("The Builder did not change the structure after this message.",))
+
+
+def _timeline(f1, n_steps: int, known: dict) -> tuple[TimelineEntry, ...]:
+    values = dict(zip(f1["turn"], f1["f1"])) if f1 is not None else {}
+    entries = []
+    for number in range(1, n_steps + 1):
+        value = values.get(number)
+        facts = dict(known[number].facts) if number in known else {}
+        placed, _, removed = facts.get("Placed / removed", "0 / 0").partition(" / ")
+        marks = (("place",) if placed not in ("", "0") else ()) + (("remove",) if removed not in ("", "0") else ())
+        title = "" if value is None or math.isnan(value) else f"F1 {value:.2f}"
+        entries.append(TimelineEntry(None if value is None or math.isnan(value) else float(value), marks, title))
+    return tuple(entries)
 
 
 def _figures_3d(step, game_id: str, note: str, build_col, target_col) -> None:

@@ -2,7 +2,6 @@
 scores, what was said), for the Compare and Present pages."""
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Mapping
 from typing import Optional
@@ -12,6 +11,7 @@ import streamlit as st
 from data_access import snapshots
 from data_access.common import CorpusAttribute
 from data_access.links import replay_link
+from data_access.snapshots import snapshot_png
 from ui import cached
 from ui.transcript import transcript
 from ui.url_state import served
@@ -23,15 +23,6 @@ UNITS: Mapping[str, str] = CorpusAttribute("STEP_UNIT")
 
 def _score(value) -> str:
     return "—" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.2f}"
-
-
-def snapshot_png(loaded, dialog_id: str, step: int, round_number: Optional[int]) -> bytes:
-    """The picture of a state as PNG bytes (for ``cached.derived``): encoded once per step, so that a rerun
-    unpickles a small PNG rather than a raw image and ``st.image`` sends the bytes as they are (the same
-    bytes keep the same URL, which the browser has cached) instead of encoding the image on every run."""
-    buffer = io.BytesIO()
-    snapshots.snapshot(loaded, dialog_id, step, round_number).save(buffer, format="PNG", compress_level=1)
-    return buffer.getvalue()
 
 
 def snapshot(name: str, dialog_id: str, step: int, round_number: Optional[int]) -> None:
@@ -173,12 +164,16 @@ def dialog_lines(name: str, dialog_id: str, step: int, round_number: Optional[in
 
 
 def show_state(name: str, dialog_id: str, step: int, round_number: Optional[int], n_steps: int,
-               key: str, with_details: bool = True, show_all: bool = False, height: int = 320) -> None:
-    """The snapshot of ``step``, its details, and the transcript up to it with the step's lines marked."""
-    snapshot(name, dialog_id, step, round_number)
+               key: str, with_details: bool = True, show_all: bool = False, height: int = 320,
+               with_picture: bool = True) -> None:
+    """The snapshot of ``step``, its details, and the transcript up to it with the step's lines marked.
+    Without ``with_picture`` (a step player shows the picture and the transcript), the caption and details."""
+    if with_picture:
+        snapshot(name, dialog_id, step, round_number)
     prefetch_state(name, dialog_id, step, round_number, n_steps)
     step_caption(name, dialog_id, step, round_number, n_steps)
     if with_details:
         details(name, dialog_id, step, round_number)
-    transcript(dialog_lines(name, dialog_id, step, round_number), step, show_all, height=height,
-               unit=UNITS.get(name, "step"), key=key)
+    if with_picture:
+        transcript(dialog_lines(name, dialog_id, step, round_number), step, show_all, height=height,
+                   unit=UNITS.get(name, "step"), key=key)

@@ -23,8 +23,9 @@ def _dialog_name(corpus: str, dialog: str, round_: Optional[int]) -> str:
     return _safe(f"{corpus}-{dialog}" + (f"-round{round_}" if round_ is not None else ""))
 
 
-def replay_downloads(corpus: str, dialog: str, round_: Optional[int], key: str = "share") -> None:
-    """The HTML replay of a dialog and its transcript as LaTeX (a range of steps, thumbnails optional)."""
+def replay_downloads(corpus: str, dialog: str, round_: Optional[int], key: str = "share", step: int = 1) -> None:
+    """The HTML replay of a dialog (opening at ``step``, the one being viewed) and its transcript as LaTeX (a
+    range of steps, thumbnails optional)."""
     n_steps = cached.derived(snapshots.step_count, corpus, dialog, round_)
     if not n_steps:
         return
@@ -35,7 +36,7 @@ def replay_downloads(corpus: str, dialog: str, round_: Optional[int], key: str =
                    "double-click and loads nothing from the network.")
         st.download_button("⬇ Self-contained HTML replay", key=f"{key}_html_{name}", file_name=f"{name}.html",
                            mime="text/html", on_click="ignore", icon=":material/html:",
-                           data=lambda: cached.derived(exports.dialog_replay_html, corpus, dialog, round_))
+                           data=lambda: cached.derived(exports.dialog_replay_html, corpus, dialog, round_, step))
         run = query_param("run")
         run_key = cached.run_keys(corpus).get(run) if run else None
         if run is not None and run_key is not None:

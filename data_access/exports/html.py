@@ -82,7 +82,7 @@ _SCRIPT = """
     else if (event.key === "Home") { show(1); event.preventDefault(); }
     else if (event.key === "End") { show(last); event.preventDefault(); }
   });
-  show(1);
+  show(parseInt(root.getAttribute("data-start"), 10) || 1);
 })();
 """
 
@@ -192,30 +192,32 @@ def _panel_html(index: int, panel: Panel, encode: Callable[[Image.Image], str]) 
 
 def replay_html(title: str, panels: Sequence[Panel], *, description: str = "",
                 image_format: str = IMAGE_FORMAT, quality: int = IMAGE_QUALITY, max_width: Optional[int] = None,
-                budget: Optional[int] = None) -> str:
+                budget: Optional[int] = None, start: int = 1) -> str:
     """The self-contained HTML document of ``panels`` stepping together (see the module docstring).
 
     ``max_width`` caps each picture's width (default: MAX_WIDTH for one panel, 700 px for several). With
     ``budget`` (bytes), a document over it is encoded again with lower quality and then smaller pictures
-    (``FALLBACKS``); the smallest attempt is returned if none fits."""
+    (``FALLBACKS``); the smallest attempt is returned if none fits. It opens at step ``start`` (the step the
+    reader was viewing), clamped to the steps it has."""
     if not panels:
         raise ValueError("nothing to export: no panels")
     width = max_width or (MAX_WIDTH if len(panels) == 1 else 700)
     attempts = [(quality, width)] + [(min(quality, q), int(width * scale)) for q, scale in FALLBACKS]
     document = ""
     for attempt_quality, attempt_width in attempts:
-        document = _document(title, panels, description, image_format, attempt_quality, attempt_width)
+        document = _document(title, panels, description, image_format, attempt_quality, attempt_width, start)
         if budget is None or len(document.encode("utf-8")) <= budget:
             break
     return document
 
 
 def _document(title: str, panels: Sequence[Panel], description: str, image_format: str, quality: int,
-              width: int) -> str:
+              width: int, start: int = 1) -> str:
     def encode(image: Image.Image) -> str:
         return encode_picture(image, image_format, quality, width)
 
     steps = max(len(panel.pictures) for panel in panels)
+    start = min(max(1, int(start)), steps)
     body = "\n".join(_panel_html(i, panel, encode) for i, panel in enumerate(panels))
     meta = f'<p class="meta">{_text(description)}</p>' if description else ""
     return f"""<!DOCTYPE html>
@@ -229,7 +231,7 @@ def _document(title: str, panels: Sequence[Panel], description: str, image_forma
 <style>{_STYLE}</style>
 </head>
 <body>
-<main id="replay" data-steps="{steps}">
+<main id="replay" data-steps="{steps}" data-start="{start}">
 <h1>{_text(title)}</h1>
 {meta}
 <div class="controls">
@@ -273,13 +275,13 @@ def replay_panel(loaded, dialog_id: str, round: Optional[int] = None, title: Opt
                  unit=STEP_UNITS.get(loaded.corpus, "step"), subtitle=" · ".join(f for f in facts if f))
 
 
-def dialog_replay_html(loaded, dialog_id: str, round: Optional[int] = None, **options) -> str:
-    """One dialog's replay as a self-contained HTML document."""
+def dialog_replay_html(loaded, dialog_id: str, round: Optional[int] = None, start: int = 1, **options) -> str:
+    """One dialog's replay as a self-contained HTML document, opening at step ``start``."""
     panel = replay_panel(loaded, dialog_id, round)
     source = "demo corpus" if loaded.is_demo else f"source: {Path(str(loaded.source)).name}"
     options.setdefault("budget", BUDGETS.get(loaded.corpus))
     return replay_html(panel.title, [panel], description=f"Replay exported from the dialogue dashboard ({source}).",
-                       **options)
+                       start=start, **options)
 
 
 def compare_replay_html(loaded, dialogs: Sequence[tuple[str, Optional[int]]], **options) -> str:

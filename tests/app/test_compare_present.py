@@ -3,13 +3,15 @@ import re
 
 import pytest
 
+from tests.app.transcript_lines import player_captions
+
 from .conftest import open_page
 
 
 @pytest.mark.parametrize("corpus", ["codraw", "gos", "minecraft"])
 def test_compare_shows_two_states_and_steps_together(corpus):
     at = open_page("pages/compare.py", corpus=corpus)
-    assert len(at.get("image")) == 2
+    assert len(player_captions(at)) == 2  # one step player per side
     links = [m.value for m in at.caption if "open in Replay" in m.value]
     unit = {"codraw": "Round", "gos": r"Round \d, step", "minecraft": "Message"}[corpus]  # each corpus's replay step
     assert len(links) == 2 and all(re.match(rf"{unit} 1 of \d+ ·", link) for link in links), links
@@ -27,7 +29,7 @@ def test_compare_gos_offers_only_plays_of_the_same_board():
 @pytest.mark.parametrize("corpus", ["codraw", "gos", "minecraft"])
 def test_present_shows_a_large_picture_and_the_transcript(corpus):
     at = open_page("pages/present.py", corpus=corpus)
-    assert len(at.get("image")) == 1
+    assert len(player_captions(at)) == 1
     next(b for b in at.button if "Next" in b.label).click().run()
     assert not at.exception
     strip = next(b for b in at.button if b.label == "Build PNG strip")

@@ -5,7 +5,7 @@ import pytest
 from streamlit import config
 
 from data_access.corpora import demo_path, load_path
-from tests.app.transcript_lines import transcript_lines
+from tests.app.transcript_lines import player_lines, transcript_lines
 
 from .conftest import open_page, state_link
 
@@ -56,7 +56,7 @@ def test_compare_lives_in_the_url_and_shows_the_replay_details():
     next(b for b in at.button if "Next" in b.label).click().run()
     assert at.query_params["step"] == "3" and at.query_params["left"] == second
     # speakers are named once, not "Teller · Teller"
-    metas = [line["meta"] for line in transcript_lines(at)]
+    metas = [line["meta"] for line in transcript_lines(at) + player_lines(at)]
     assert metas and not any("Teller · Teller" in m or "Teller (Teller)" in m for m in metas)
     assert any(m.startswith("Teller · round 3") for m in metas)
 

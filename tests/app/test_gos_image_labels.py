@@ -5,6 +5,7 @@ from __future__ import annotations
 from data_access.corpora import load_configured
 from data_access.figures.gos import rank_sum_chart
 from data_access.gos.view import image_labels, image_short_labels, replay_step
+from tests.app.transcript_lines import player_captions
 
 from .conftest import open_page
 
@@ -29,7 +30,7 @@ def test_the_lock_caption_uses_the_tiles_label():
 
     at = open_page("replay", corpus="gos", dialog=row["interaction_id"], round=str(int(row["round"])),
                    turn=str(int(row["step"])))
-    captions = [image.proto.imgs[0].caption.replace("\\", "") for image in at.get("image")]
+    captions = player_captions(at)  # the boards, in the step player (plain text, no markdown escapes)
     lock = [c for c in captions if "pending lock on" in c]
     assert lock and all(raw not in c for c in lock) and any(c.endswith(f"pending lock on {labels[raw]}") for c in lock)
 

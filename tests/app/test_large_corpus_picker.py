@@ -65,3 +65,15 @@ def test_what_is_typed_into_the_list_is_looked_up_among_all_dialogs(monkeypatch)
     assert at.text_input(key="pick_find").value == "train_0001"
     box = at.selectbox(key="pick")
     assert box.value == "train_04321" and len(box.options) == 11 and at.query_params["dialog"] == "train_04321"
+
+
+def test_a_find_that_names_one_dialog_opens_it(monkeypatch):
+    """Issue 38: the Find box said "1 of 5,000 dialogs match" and kept showing the old dialog."""
+    monkeypatch.setattr(cached, "shared", lambda function, name, *args: CHOICES)
+    at = run_function(picker_script, dialog="train_04321", turn="3")
+    at.text_input(key="pick_find").input("train_01234").run()  # exactly one dialog holds it
+    assert at.selectbox(key="pick").value == "train_01234"
+    assert at.markdown[-1].value == "picked=train_01234" and at.query_params["dialog"] == "train_01234"
+    assert "turn" not in at.query_params  # the old dialog's step does not carry over
+    at.text_input(key="pick_find").input("train_0001").run()  # ten match: the list narrows, the dialog stays
+    assert at.selectbox(key="pick").value == "train_01234"

@@ -7,6 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 from data_access.corpora import load_path
 from data_access.layers.load import demo_layer_path, load_layer
+from tests.app.transcript_lines import player_captions
 
 from . import conftest
 
@@ -113,7 +114,7 @@ def test_gos_replay_highlights_the_mentions_of_the_message(demo_mentions):
     html = [h.proto.body for h in at.get("html") if "vgd-transcript" not in h.proto.body]  # not the transcript
     assert len(html) == 1 and "<mark" in html[0]
     assert f">{row['text']}<sup" in html[0]  # the mention's text, marked and numbered
-    assert len([i for e in at.get("image") for i in e.proto.imgs]) == 2
+    assert len(player_captions(at)) == 2  # both boards, in the step player
 
 
 def test_codraw_replay_marks_a_cr_round(demo_icr):

@@ -6,7 +6,7 @@ import re
 from streamlit.testing.v1 import AppTest
 
 from data_access.corpora import demo_path, load_path
-from tests.app.transcript_lines import transcript_texts
+from tests.app.transcript_lines import player_captions, player_data, transcript_texts
 
 from .conftest import run_function
 
@@ -22,7 +22,8 @@ def open_replay(**params) -> AppTest:
 
 
 def image_captions(at: AppTest) -> list[str]:
-    return [img.caption for element in at.get("image") for img in element.proto.imgs]
+    """The pictures of the step shown: the step player's (``ui.step_player``)."""
+    return player_captions(at)
 
 
 def chat_texts(at: AppTest) -> list[str]:
@@ -85,7 +86,8 @@ def test_the_peek_is_announced_at_its_round():
     loaded = load_path("codraw", demo_path("codraw"))
     peeked = loaded.dialogs.dropna(subset=["peek_round"]).iloc[0]
     at = open_replay(dialog=peeked["dialog_id"], turn=str(int(peeked["peek_round"])))
-    assert any("peeked at the drawing before this round" in i.value for i in at.info)
+    (data,) = player_data(at)
+    assert any("peeked at the drawing before this round" in note for note in data["steps"][str(data["step"])]["notes"])
 
 
 def all_texts(at: AppTest) -> list[str]:

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
+from tests.app.transcript_lines import player_captions, player_data
+
 from .conftest import run_function
 
 
@@ -21,7 +23,13 @@ def first_dialog() -> str:
 
 
 def image_captions(at: AppTest) -> list[str]:
-    return [img.caption for element in at.get("image") for img in element.proto.imgs]
+    """The pictures of the step shown: the step player's (``ui.step_player``)."""
+    return player_captions(at)
+
+
+def shown_step(at: AppTest) -> dict:
+    (data,) = player_data(at)
+    return data["steps"][str(data["step"])]
 
 
 def test_a_deep_link_shows_both_boards_and_the_ranks_so_far():
@@ -32,10 +40,10 @@ def test_a_deep_link_shows_both_boards_and_the_ranks_so_far():
     assert at.slider[0].value == 5
     captions = image_captions(at)
     assert [c.split(":")[0] for c in captions] == ["Player A", "Player B"]
-    assert any(sub.value.startswith("Ranks so far") for sub in at.subheader)
-    ranks = at.dataframe[0].value
-    assert list(ranks.columns) == ["rank", "image", "at step", "time"]
-    assert all(ranks["at step"] <= 5)
+    table = shown_step(at)["table"]
+    assert table["title"].startswith("Ranks so far")
+    assert table["columns"] == ["rank", "image", "at step", "time"]
+    assert all(int(row[2]) <= 5 for row in table["rows"])
     assert at.query_params["round"] == "2" and at.query_params["turn"] == "5"
     assert not at.warning
 

@@ -24,7 +24,7 @@ def plotly_figures(at: AppTest) -> list[dict]:
     return [json.loads(element.proto.spec) for element in at.get("plotly_chart")]
 
 
-from tests.app.transcript_lines import transcript_texts  # noqa: E402
+from tests.app.transcript_lines import player_captions, transcript_texts  # noqa: E402
 
 
 def test_a_deep_link_shows_build_and_target_in_3d_and_the_transcript_so_far():
@@ -69,9 +69,8 @@ def test_a_malformed_turn_warns_and_starts_at_the_first_utterance():
 def test_a_step_shows_two_pictures_drawn_on_the_server_and_no_3d_chart():
     at = open_replay(dialog=GAME, turn="3")
     assert not at.exception and not at.get("plotly_chart")
-    images = at.get("image")
-    assert len(images) == 2
-    captions = [image.proto.imgs[0].caption for image in images]
+    captions = player_captions(at)
+    assert len(captions) == 2
     assert captions[0].startswith("Build after message 3") and "removed in this step" in captions[0]
     assert captions[1].startswith("Target, aligned")
     assert "view3d" not in at.query_params
@@ -84,7 +83,7 @@ def test_the_3d_toggle_shows_the_3d_view_and_keeps_it_in_the_url():
     assert at.query_params["view3d"] == "1"
     assert len(plotly_figures(at)) == 2 and not at.get("image")
     at.toggle(key="minecraft_view3d").set_value(False).run()
-    assert "view3d" not in at.query_params and len(at.get("image")) == 2
+    assert "view3d" not in at.query_params and len(player_captions(at)) == 2
 
 
 def test_the_3d_view_keeps_its_camera_from_step_to_step_of_one_game():

@@ -75,3 +75,11 @@ def test_minecraft_bap_samples_download_from_browse():
     assert not at.exception
     download = next(d for d in at.get("download_button") if "samples.jsonl" in d.proto.label)
     assert "samples)" in download.proto.label and "(0 samples)" not in download.proto.label
+
+
+def test_the_link_to_this_state_keeps_the_3d_view():
+    """Issue 38: "Link to exactly this state" dropped view3d=1."""
+    at = open_page("pages/replay.py", corpus="minecraft", dialog="B1-A2-C1-1523304955000", turn="3", view3d="1")
+    assert "view3d=1" in state_link(at)
+    without = open_page("pages/replay.py", corpus="minecraft", dialog="B1-A2-C1-1523304955000", turn="3")
+    assert "view3d" not in state_link(without)

@@ -8,14 +8,16 @@ import pytest
 
 from data_access.corpora import load_configured
 from data_access.links import highlight_segments
+from tests.app.transcript_lines import player_marked
 from ui.highlight import marked_html
 
 from .conftest import open_page
 
 
 def _marked(at) -> list[str]:
-    """HTML blocks with a search mark in them (the transcript is HTML too, marked or not)."""
-    return [element.proto.body for element in at.get("html") if "<mark" in element.proto.body]
+    """HTML blocks with a search mark in them (the transcript is HTML too, marked or not), and the step
+    player's lines with a match marked."""
+    return [element.proto.body for element in at.get("html") if "<mark" in element.proto.body] + player_marked(at)
 
 
 def _said_at(corpus: str, params: dict[str, str]) -> list[str]:

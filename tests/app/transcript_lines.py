@@ -19,4 +19,45 @@ def transcript_lines(at) -> list[dict]:
 
 
 def transcript_texts(at) -> list[str]:
-    return [line["text"] for line in transcript_lines(at)]
+    return [line["text"] for line in transcript_lines(at) + player_lines(at)]
+
+
+def player_data(at) -> list[dict]:
+    """The payload of every step player on the page (``ui.step_player``), as its JavaScript receives it."""
+    import json
+
+    return [json.loads(element.proto.json) for element in at.get("bidi_component")
+            if "steps" in json.loads(element.proto.json or "{}")]
+
+
+def player_lines(at) -> list[dict]:
+    """The transcript lines a step player shows at its step, as ``transcript_lines`` gives them: later lines
+    only when the player shows the whole dialog."""
+    lines = []
+    for data in player_data(at):
+        step = data["step"]
+        for line in data["lines"]:
+            if line["turn"] > step and not data.get("showAll"):
+                continue
+            meta = f"{line['who']} · {data['unit'].lower()} {line['turn']}"  # as the player writes it
+            lines.append({"turn": line["turn"], "meta": meta, "text": line["text"], "html": html.escape(line["text"]),
+                          "current": line["turn"] == step, "later": line["turn"] > step})
+    return lines
+
+
+def player_captions(at) -> list[str]:
+    """The captions of the pictures of the step each player shows."""
+    return [picture["caption"] for data in player_data(at)
+            for picture in data["steps"].get(str(data["step"]), {}).get("pictures", [])]
+
+
+def player_marked(at) -> list[str]:
+    """Per step player with a search match marked in its lines, those lines as HTML (``<mark>`` around each
+    match segment, the rest escaped), as the player builds them from the segments with text nodes."""
+    out = []
+    for data in player_data(at):
+        lines = ["".join(f"<mark>{html.escape(piece)}</mark>" if match else html.escape(piece) for piece, match in line["segments"])
+                 for line in data["lines"] if any(match for _, match in line.get("segments", []))]
+        if lines:
+            out.append("".join(f"<div>{line}</div>" for line in lines))
+    return out

@@ -56,20 +56,23 @@ def test_replay_steps_with_buttons_and_arrow_keys(demo_app, page, tmp_path_facto
     page.goto(f"{demo_app.url}/replay?corpus=codraw&dialog={dialog}&turn=2")
     wait_for_app(page)
     assert _turn_in_url(page) == "2"
-    page.get_by_role("button", name=re.compile("Next")).click()
+    page.get_by_role("button", name="Next step").click()  # the step player's buttons
     _wait_turn(page, 3)
-    page.locator("h1").first.click()  # focus the page, not a widget, so the arrows reach the buttons
+    page.locator("h1").first.click()  # focus the page, not a widget, so the arrows reach the player
     page.keyboard.press("ArrowRight")
     _wait_turn(page, 4)
     page.keyboard.press("ArrowLeft")
     _wait_turn(page, 3)
-    page.get_by_role("button", name=re.compile("Previous")).click()
+    page.get_by_role("button", name="Previous step").click()
     _wait_turn(page, 2)
     assert_no_error(page)
 
 
+CANVAS_CAPTION = "() => document.querySelectorAll('[data-step-player] figcaption')[1]?.textContent"
+
+
 def _canvas_caption(page) -> str:
-    return page.locator('[data-testid="stImageCaption"]').nth(1).inner_text()
+    return page.evaluate(CANVAS_CAPTION)
 
 
 def test_the_browsers_back_and_forward_step_the_replay(demo_app, page, tmp_path_factory):
@@ -78,18 +81,17 @@ def test_the_browsers_back_and_forward_step_the_replay(demo_app, page, tmp_path_
     page.goto(f"{demo_app.url}/replay?corpus=codraw&dialog={dialog}&turn=1")
     wait_for_app(page)
     for turn in (2, 3):
-        page.get_by_role("button", name=re.compile("Next")).click()
+        page.get_by_role("button", name="Next step").click()
         _wait_turn(page, turn)
     assert _canvas_caption(page) == "Drawer's canvas after round 3"
     page.go_back()
     _wait_turn(page, 2)
-    page.wait_for_function("() => document.querySelectorAll('[data-testid=\"stImageCaption\"]')[1]?.innerText"
-                           " === \"Drawer's canvas after round 2\"", timeout=30_000)
-    assert page.locator('[data-testid="stSliderThumbValue"]').first.inner_text() == "2"
+    page.wait_for_function(f"() => ({CANVAS_CAPTION})() === \"Drawer's canvas after round 2\"", timeout=30_000)
+    assert page.get_attribute("[data-step-player]", "data-step") == "2"
+    assert page.get_attribute("[data-step-player] .sp-timeline", "aria-valuenow") == "2"
     page.go_forward()
     _wait_turn(page, 3)
-    page.wait_for_function("() => document.querySelectorAll('[data-testid=\"stImageCaption\"]')[1]?.innerText"
-                           " === \"Drawer's canvas after round 3\"", timeout=30_000)
+    page.wait_for_function(f"() => ({CANVAS_CAPTION})() === \"Drawer's canvas after round 3\"", timeout=30_000)
     assert_no_error(page)
 
 
@@ -114,7 +116,7 @@ def test_back_undoes_one_click_at_a_time(demo_app, page):
     page.wait_for_function("() => /[?&]turn=1(&|$)/.test(window.location.search)", timeout=30_000)
     wait_for_app(page)
     opened = page.evaluate("window.location.search")
-    page.get_by_role("button", name=re.compile("Next")).click()
+    page.get_by_role("button", name="Next step").click()  # the step player's
     _wait_turn(page, 2)
     stepped = page.evaluate("window.location.search")
     first_dialog = _dialog_shown(page)
@@ -141,9 +143,9 @@ def test_back_undoes_one_click_at_a_time(demo_app, page):
 
 
 @pytest.mark.parametrize("corpus, extra, selector", [
-    ("codraw", "&turn=3", '[data-testid="stImage"]'),
-    ("gos", "&round=2&turn=4", '[data-testid="stImage"]'),
-    ("minecraft", "&turn=3", '[data-testid="stImage"]'),  # the pictures drawn on the server
+    ("codraw", "&turn=3", "[data-step-player] .sp-slot img"),
+    ("gos", "&round=2&turn=4", "[data-step-player] .sp-slot img"),
+    ("minecraft", "&turn=3", "[data-step-player] .sp-slot img"),  # the pictures drawn on the server
     ("minecraft", "&turn=3&view3d=1", ".js-plotly-plot"),  # the interactive 3-D view
 ])
 def test_deep_link_opens_that_state(demo_app, page, tmp_path_factory, corpus, extra, selector):

@@ -94,3 +94,21 @@ def test_compare_export_steps_both_dialogs_together(page, tmp_path):
     steps = page.eval_on_selector_all(".panel-step", "els => els.map(e => e.textContent)")
     assert steps == [f"utterance {c}" for c in counts]  # the shorter game stays on its last step
     assert _outgoing(requests) == []
+
+
+def test_the_export_opens_at_the_step_being_viewed(page, tmp_path):
+    """Issue 38: the HTML replay opened at step 1 whatever step the reader exported it from."""
+    loaded = load_path("codraw", demo_path("codraw", tmp_path / "demo"), tmp_path / "cache")
+    dialog = loaded.dialogs.sort_values("n_steps")["dialog_id"].iloc[-1]
+    n_steps = snapshots.step_count(loaded, dialog)
+    assert n_steps >= 3
+    exported = tmp_path / "at-step.html"
+    exported.write_text(dialog_replay_html(loaded, dialog, None, 3), encoding="utf-8")
+    _open(page, exported)
+    assert _state(page)["label"] == f"3 / {n_steps}"
+    page.keyboard.press("ArrowLeft")
+    assert _state(page)["label"] == f"2 / {n_steps}"
+    beyond = tmp_path / "beyond.html"
+    beyond.write_text(dialog_replay_html(loaded, dialog, None, n_steps + 5), encoding="utf-8")
+    _open(page, beyond)
+    assert _state(page)["label"] == f"{n_steps} / {n_steps}"  # clamped to the last step

@@ -31,7 +31,8 @@ def test_gos_replay_highlights_mentions_and_stepping_keeps_them(demo_app, page, 
         ((layer.annotations["dialog_id"] == row["dialog_id"]) & (layer.annotations["round"] == row["round"])
          & (layer.annotations["turn"] == row["turn"])).sum())
     # both players' boards (images stream in one by one: wait for the count, not the first)
-    page.wait_for_function("() => document.querySelectorAll('[data-testid=\"stImage\"]').length >= 2", timeout=30_000)
+    page.wait_for_function("() => document.querySelectorAll('[data-step-player][data-step] .sp-slot img').length >= 2",
+                           timeout=30_000)
     page.get_by_text("Published mentions").click()  # off: the boards stay, the spans go
     wait_for_app(page)
     assert page.locator(".layer-mentions").count() == 0

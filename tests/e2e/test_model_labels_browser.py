@@ -61,5 +61,5 @@ def test_upload_a_models_labels_and_follow_a_disagreement_to_its_replay(model_ap
     wait_for_app(page)
     assert page.locator("h1").first.inner_text() == "Replay"
     assert "dialog=" + dialog in page.url and "turn=2" in page.url
-    assert page.locator('[data-testid="stSliderThumbValue"]').first.inner_text() == "2"  # at that round
+    page.wait_for_function("() => document.querySelector('[data-step-player]')?.dataset.step === '2'")  # at that round
     assert page.locator('[data-testid="stException"]').count() == 0

@@ -13,12 +13,12 @@ from .test_browser import assert_no_error
 pytestmark = pytest.mark.e2e
 
 CURRENT_IN_VIEW = """() => {
-  const boxes = document.querySelectorAll('.vgd-transcript');
-  const box = boxes[boxes.length - 1];
-  const current = box && box.querySelector('.vgd-current');
-  if (!current) return null;
+  const root = document.querySelector('[data-step-player]');
+  const box = root && root.querySelector('.sp-transcript');
+  const current = box && box.querySelector('.sp-current');
+  if (!current || !root.dataset.step) return null;
   const b = box.getBoundingClientRect(), c = current.getBoundingClientRect();
-  return {step: Number(box.dataset.current), overflowing: box.scrollHeight > box.clientHeight + 20,
+  return {step: Number(root.dataset.step), overflowing: box.scrollHeight > box.clientHeight + 20,
           inView: c.top >= b.top - 1 && c.bottom <= b.bottom + 1, scrolled: box.scrollTop > 0};
 }"""
 
@@ -37,11 +37,13 @@ def test_present_autoplay_keeps_the_current_line_in_view_and_marked(demo_app, pa
     for _ in range(4):  # at several steps while it plays on
         state = page.evaluate(CURRENT_IN_VIEW)
         assert state["overflowing"], "the transcript should be longer than its box for this test to mean anything"
-        assert state["inView"] and state["scrolled"], state
-        # Autoplay steps with the clock (a fragment with run_every, whose runs leave no run mark): the next look
-        # waits for the player's next step, not for a time.
+        # The player plays in the browser; it scrolls the transcript right after drawing a step: the look waits
+        # for that step's line in view (or fails after the timeout), then for the player's next step.
+        page.wait_for_function(f"() => {{ const s = ({CURRENT_IN_VIEW})(); return s && s.step >= {state['step']} "
+                               f"&& s.inView && s.scrolled; }}", timeout=90_000)
         page.wait_for_function(f"() => {{ const s = ({CURRENT_IN_VIEW})(); return s && s.step > {state['step']}; }}",
                                timeout=90_000)
+    assert "turn=" in page.url  # the steps played are reported: the address bar follows
 
 
 def test_presentation_mode_gives_the_picture_the_screen(demo_app, page, tmp_path_factory):
@@ -50,13 +52,14 @@ def test_presentation_mode_gives_the_picture_the_screen(demo_app, page, tmp_path
     wait_for_app(page)
     sidebar = page.locator('[data-testid="stSidebar"]')
     assert sidebar.count() == 1 and not sidebar.is_visible()  # the navigation's sidebar is there, hidden
-    image = page.locator('[data-testid="stImage"] img').first.bounding_box()
-    transcript = page.locator(".vgd-transcript").last.bounding_box()
+    page.wait_for_selector("[data-step-player][data-step]")
+    image = page.locator("[data-step-player] .sp-slot img").first.bounding_box()
+    transcript = page.locator("[data-step-player] .sp-transcript").bounding_box()
     viewport = page.viewport_size
     assert image["width"] >= 0.6 * viewport["width"], image  # the picture takes the screen's width
     assert transcript["x"] >= image["x"] + image["width"] - 5  # the transcript beside it, not below
     assert transcript["y"] < image["y"] + image["height"]
-    assert page.evaluate(CURRENT_IN_VIEW)["inView"]
+    page.wait_for_function(f"() => {{ const s = ({CURRENT_IN_VIEW})(); return s && s.step === 2 && s.inView; }}")
 
 
 def test_an_analysis_page_opens_on_its_summary_and_draws_a_view_on_request(demo_app, page):

@@ -26,7 +26,8 @@ _CUT_TEXTS = """() => {
 def test_compare_stepping_apart_cuts_no_metric_and_no_button(demo_app, page):
     page.goto(f"{demo_app.url}/compare?corpus=codraw&together=0&lstep=1&rstep=1")
     wait_for_app(page)
-    assert page.get_by_role("button", name="◀ Previous").count() == 2
+    page.wait_for_function("() => [...document.querySelectorAll('[data-step-player]')].filter(p => p.dataset.step).length === 2")
+    assert page.get_by_role("button", name="Previous step").count() == 2  # a step player per side
     assert page.locator('[data-testid="stMetricValue"]').count() == 6
     assert page.evaluate(_CUT_TEXTS) == []
     assert_no_error(page)

@@ -23,8 +23,9 @@ def test_a_replay_link_with_a_run_shows_model_human_and_target(demo_app, page, t
     page.get_by_text("Marked against the target:").wait_for()
     # The pictures and their captions stream in after the text around them: wait for them, not the first.
     page.get_by_text("Model: noisy after round 3").first.wait_for()
-    page.wait_for_function("() => document.querySelectorAll('[data-testid=\"stImage\"]').length >= 5",
-                           timeout=30_000)  # the section's two, the panel's three
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=\"stImage\"]').length >= 3"
+                           " && document.querySelectorAll('[data-step-player][data-step] .sp-slot img').length >= 2",
+                           timeout=30_000)  # the panel's three, the step player's two
     body = page.inner_text("body")
     assert "Model: noisy after round 3" in body and "Human Drawer after round 3" in body and "Target" in body
     assert "run=noisy" in page.url and "turn=3" in page.url

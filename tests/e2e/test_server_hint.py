@@ -54,7 +54,7 @@ def test_the_overview_at_its_own_path_is_the_overview_not_page_not_found(demo_ap
 def test_under_a_base_path_the_hint_names_it(browser, lab_app):
     page, context, requested = _open(browser, f"{lab_app.url}/lab/replay?corpus=gos")
     assert not [u for u in requested if PROBE.search(u)] and f"{lab_app.url}/lab/_stcore/health" in requested
-    assert page.get_by_role("button", name="Next ▶").first.is_visible()
+    assert page.get_by_role("button", name="Next step").first.is_visible()  # the step player, drawn
     assert_no_error(page)
     context.close()
 

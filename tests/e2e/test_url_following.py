@@ -16,10 +16,9 @@ pytestmark = pytest.mark.e2e
 LARGE_CORPUS_DIALOGS = 1200  # more than ui.picker.PICKER_SIZE lists at once
 
 SHOWN_AND_LINKED = """() => {
-  const boxes = document.querySelectorAll('.vgd-transcript');
-  const box = boxes[boxes.length - 1];
+  const player = document.querySelector('[data-step-player]');
   const turn = new URLSearchParams(window.location.search).get('turn');
-  return {shown: box ? Number(box.dataset.current) : null, linked: turn === null ? null : Number(turn),
+  return {shown: player && player.dataset.step ? Number(player.dataset.step) : null, linked: turn === null ? null : Number(turn),
           history: window.history.length};
 }"""
 

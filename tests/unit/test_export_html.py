@@ -153,3 +153,11 @@ def test_a_document_over_its_budget_is_encoded_smaller():
     smaller = replay_html("t", [Panel("p", noisy)], budget=int(len(full) * 0.8))
     assert len(smaller) <= len(full) * 0.8
     assert smaller.count("<img") == full.count("<img") == 3
+
+
+def test_the_replay_opens_at_the_step_it_was_exported_from():
+    pictures = [Image.new("RGB", (20, 10), colour) for colour in ("red", "green", "blue")]
+    panel = Panel("t", pictures, [])
+    assert 'data-start="2"' in replay_html("t", [panel], start=2)
+    assert 'data-start="3"' in replay_html("t", [panel], start=99)  # clamped to the steps it has
+    assert 'data-start="1"' in replay_html("t", [panel])

@@ -1,0 +1,394 @@
+// The step player (ui/step_player.py), an st.components.v2 component: it receives a dialog's transcript and
+// timeline once and the steps of a window around the step shown (pictures as media URLs, facts, event, table),
+// then steps, scrubs and plays in the browser. Each step the reader goes to is reported back (trigger "step"),
+// so that the server puts it into the URL and the panels that depend on it follow; the player does not wait
+// for that. The step the server sends is applied only when its "goto" counter moved (a link, Back/Forward).
+// Contract for tests and benchmarks: the root has data-step-player, and data-step names the step shown, set
+// once its pictures are decoded and drawn. Everything from the corpus arrives as data and is set with
+// textContent, never as markup.
+export default function (component) {
+  const { data, parentElement, setTriggerValue } = component;
+  let player = parentElement.__stepPlayer;
+  if (!player) {
+    player = createPlayer(parentElement);
+    parentElement.__stepPlayer = player;
+  }
+  player.trigger = setTriggerValue;
+  player.update(data);
+  // A listener of its own per call: the runtime may clean up an earlier call after this one has started. The
+  // player handles each event once, however many calls are listening.
+  const onKey = (event) => player.onKey(event);
+  document.addEventListener('keydown', onKey);
+  return () => document.removeEventListener('keydown', onKey);
+}
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function createPlayer(parent) {
+  const root = el('div', 'sp-root');
+  root.setAttribute('data-step-player', '');
+  root.tabIndex = -1;
+  const bar = el('div', 'sp-bar');
+  const previous = el('button', 'sp-button sp-prev', '◀');
+  const play = el('button', 'sp-button sp-play', '▶ Play');
+  const next = el('button', 'sp-button sp-next', '▶');
+  [previous, play, next].forEach((b) => { b.type = 'button'; });
+  previous.title = 'Previous (←)'; next.title = 'Next (→)'; play.title = 'Play / pause (Space)';
+  previous.setAttribute('aria-label', 'Previous step'); next.setAttribute('aria-label', 'Next step');
+  // the lines after the step: hidden (what had been said so far) or shown greyed, in the browser alone
+  const allBox = el('label', 'sp-all');
+  const all = document.createElement('input');
+  all.type = 'checkbox';
+  allBox.append(all, document.createTextNode(' all lines'));
+  allBox.title = 'Show the lines after this step too (greyed)';
+  const where = el('span', 'sp-where');
+  where.setAttribute('aria-live', 'polite');
+  const timeline = el('div', 'sp-timeline');
+  timeline.setAttribute('role', 'slider');
+  timeline.tabIndex = 0;
+  const cursor = el('div', 'sp-cursor');
+  const ticks = el('div', 'sp-ticks');
+  timeline.append(ticks, cursor);
+  bar.append(previous, play, next, where, allBox);
+  const legend = el('div', 'sp-legend');
+  const body = el('div', 'sp-body');
+  const pictures = el('div', 'sp-pictures');
+  const side = el('div', 'sp-side');
+  const eventBox = el('div', 'sp-event');
+  const notes = el('div', 'sp-notes');
+  const facts = el('dl', 'sp-facts');
+  const table = el('div', 'sp-table');
+  const lines = el('div', 'sp-transcript');
+  side.append(eventBox, notes, facts, lines);
+  const stage = el('div', 'sp-stage');
+  stage.append(pictures, table);  // the step's table under its pictures, the transcript beside them
+  body.append(stage, side);
+  root.append(bar, timeline, legend, body);
+  parent.appendChild(root);
+
+  const p = {
+    root, token: null, goto: null, current: 0, n: 0, steps: {}, images: new Map(), data: null,
+    timer: null, dragging: false, askedWindow: null, lineNodes: [], trigger: null,
+  };
+
+  function image(src, caption) {
+    let entry = p.images.get(src);
+    if (!entry) {
+      const img = new Image();
+      img.decoding = 'async';
+      img.alt = caption;
+      img.src = src;
+      entry = { img, done: false };
+      entry.ready = img.decode().then(() => true, () => false).then((ok) => { entry.done = true; return ok; });
+      p.images.set(src, entry);
+    }
+    return entry;
+  }
+
+  function report(step) {
+    if (p.trigger) p.trigger('step', step);
+  }
+
+  function stepAt(clientX) {
+    const box = timeline.getBoundingClientRect();
+    const x = Math.min(Math.max(clientX - box.left, 0), box.width - 1);
+    return Math.min(p.n, Math.max(1, Math.floor((x / Math.max(box.width, 1)) * p.n) + 1));
+  }
+
+  function go(step, quiet) {
+    step = Math.min(Math.max(1, step), p.n);
+    if (step === p.current) return;
+    show(step);
+    // players stepping together (Compare) follow each other in the browser; a shorter one stays on its last step
+    if (!quiet && p.data && p.data.group) {
+      document.dispatchEvent(new CustomEvent('step-player-group', { detail: { group: p.data.group, step, from: root } }));
+    }
+    if (!quiet && !p.dragging && (!p.data || p.data.reports !== false)) report(step);
+  }
+
+  document.addEventListener('step-player-group', (event) => {
+    const { group, step, from } = event.detail;
+    if (from === root || !root.isConnected || !p.data || p.data.group !== group) return;
+    const own = Math.min(step, p.n);
+    if (own !== p.current) show(own);
+  });
+
+  function across(delta) {
+    // past either end of a round, the corpus's next (previous) round: the server opens it
+    const [round, rounds] = (p.data && p.data.rounds) || [0, 0];
+    if (round && p.trigger && ((delta > 0 && round < rounds) || (delta < 0 && round > 1))) p.trigger('round', delta);
+  }
+
+  function stepBy(delta) {
+    const target = p.current + delta;
+    if (target < 1 || target > p.n) across(delta);
+    else go(target);
+  }
+
+  function stop() {
+    if (p.timer) { clearInterval(p.timer); p.timer = null; }
+    play.textContent = '▶ Play';
+    root.removeAttribute('data-playing');
+  }
+
+  function start() {
+    if (p.timer) return;
+    if (p.current >= p.n) go(1);
+    const seconds = Math.max(0.2, Number((p.data && p.data.speed) || 1));
+    p.timer = setInterval(() => { if (p.current >= p.n) stop(); else go(p.current + 1); }, seconds * 1000);
+    play.textContent = '❚❚ Pause';
+    root.setAttribute('data-playing', '');
+  }
+
+  all.onchange = () => { p.showAll = all.checked; if (p.current) chrome(p.current); };
+  previous.onclick = () => stepBy(-1);
+  next.onclick = () => stepBy(1);
+  play.onclick = () => (p.timer ? stop() : start());
+  timeline.addEventListener('pointerdown', (event) => {
+    p.dragging = true;
+    try { timeline.setPointerCapture(event.pointerId); } catch (e) { /* a synthetic pointer: nothing to capture */ }
+    go(stepAt(event.clientX));
+    event.preventDefault();
+  });
+  timeline.addEventListener('pointermove', (event) => { if (p.dragging) go(stepAt(event.clientX)); });
+  const release = () => { if (p.dragging) { p.dragging = false; report(p.current); } };
+  timeline.addEventListener('pointerup', release);
+  timeline.addEventListener('pointercancel', release);
+
+  p.onKey = (event) => {
+    if (p.lastEvent === event) return;
+    p.lastEvent = event;
+    if (!root.isConnected) return;
+    if (event.altKey && event.code === 'KeyN' && p.data && p.data.notesKey) {  // the notes, one key away
+      event.preventDefault();
+      openNotes();
+      return;
+    }
+    if (event.ctrlKey || event.metaKey || event.altKey || !p.n) return;
+    const t = event.target;
+    if (t && t.nodeType === 1 && t !== document.body && !root.contains(t)
+        && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON'].includes(t.tagName) || t.getAttribute('role') === 'slider')) return;
+    if (p.data && p.data.keys === false) return;
+    const moves = { ArrowLeft: () => stepBy(-1), ArrowRight: () => stepBy(1), Home: () => go(1), End: () => go(p.n),
+                    ' ': () => (p.timer ? stop() : start()) };
+    const move = moves[event.key];
+    if (!move) return;
+    event.preventDefault();
+    if (event.key !== ' ') stop();
+    move();
+  };
+
+  function openNotes() {
+    const summary = [...document.querySelectorAll('[data-testid="stExpander"] summary')]
+      .find((node) => node.textContent.trim().startsWith('Notes ('));
+    if (!summary) return;
+    const details = summary.closest('details');
+    if (details && !details.open) summary.click();
+    setTimeout(() => {
+      const area = details && details.querySelector('textarea');
+      if (area) area.focus({ preventScroll: true });
+      (details || summary).scrollIntoView({ block: 'nearest' });
+    }, 0);
+  }
+
+  function buildDialog(data) {
+    buildTimeline(data);
+    buildLines(data);
+  }
+
+  // The timeline's bars and marks fill in as the window moves: redrawn alone, the transcript left as it is.
+  function buildTimeline(data) {
+    ticks.textContent = '';
+    const values = data.timeline.map((t) => t.value).filter((v) => v !== null);
+    const top = values.length ? Math.max(...values, 1e-9) : 1;
+    data.timeline.forEach((t, i) => {
+      const tick = el('div', 'sp-tick');
+      tick.dataset.step = String(i + 1);
+      tick.title = (data.unit + ' ' + (i + 1)) + (t.title ? ': ' + t.title : '');
+      const barNode = el('div', 'sp-value');
+      barNode.style.height = t.value === null ? '0' : Math.max(6, Math.round((100 * t.value) / top)) + '%';
+      const marks = el('div', 'sp-marks', t.marks.map((m) => data.glyphs[m] || '').join(''));
+      tick.append(barNode, marks);
+      ticks.appendChild(tick);
+    });
+    legend.textContent = (data.legend || '') + ' · keys: ←/→ step, Home/End, Space plays' + (data.notesKey ? ', Alt+N notes' : '');
+  }
+
+  function buildLines(data) {
+    lines.textContent = '';
+    p.lineNodes = data.lines.map((line) => {
+      const node = el('div', 'sp-line ' + (line.lead ? 'sp-lead' : 'sp-follow'));
+      node.dataset.turn = String(line.turn);
+      const meta = el('div', 'sp-meta', line.who + ' · ' + data.unit.toLowerCase() + ' ' + line.turn + (line.time ? ' · ' + line.time : ''));
+      const text = el('div', 'sp-text');
+      if (line.segments) {
+        line.segments.forEach(([piece, match]) => text.appendChild(match ? el('mark', '', piece) : document.createTextNode(piece)));
+      } else {
+        text.textContent = line.text;
+      }
+      node.append(meta, text);
+      lines.appendChild(node);
+      return node;
+    });
+    if (!data.lines.length) lines.appendChild(el('div', 'sp-empty', 'Nothing is said in this ' + data.unit.toLowerCase() + '.'));
+  }
+
+  function chrome(step) {
+    const d = p.data;
+    where.textContent = (d.roundLabel ? d.roundLabel + ' · ' : '') + d.unit + ' ' + step + ' of ' + p.n;
+    timeline.setAttribute('aria-valuemin', '1');
+    timeline.setAttribute('aria-valuemax', String(p.n));
+    timeline.setAttribute('aria-valuenow', String(step));
+    timeline.setAttribute('aria-label', d.unit);
+    cursor.style.left = ((step - 1) / p.n) * 100 + '%';
+    cursor.style.width = 100 / p.n + '%';
+    previous.disabled = step <= 1 && !(d.rounds && d.rounds[0] > 1);
+    next.disabled = step >= p.n && !(d.rounds && d.rounds[0] && d.rounds[0] < d.rounds[1]);
+    let first = null;
+    p.lineNodes.forEach((node) => {
+      const turn = Number(node.dataset.turn);
+      node.classList.toggle('sp-current', turn === step);
+      node.classList.toggle('sp-later', turn > step);
+      node.hidden = turn > step && !p.showAll;
+      if (turn === step && !first) first = node;
+    });
+    // Scrolling reads the layout: after the step's pictures are drawn, not before
+    const target = first || p.lineNodes.filter((n) => Number(n.dataset.turn) < step).pop();
+    // (the box is its lines' offsetParent: their offsetTop counts from its top)
+    if (target) setTimeout(() => { if (p.current === step) lines.scrollTop = Math.max(0, target.offsetTop - lines.clientHeight / 3); }, 0);
+    const entry = p.steps[step];
+    eventBox.textContent = entry ? entry.event : '';
+    eventBox.className = 'sp-event sp-' + (entry ? entry.level : 'info');
+    eventBox.hidden = !(entry && entry.event);
+    notes.textContent = '';
+    facts.textContent = '';
+    table.textContent = '';
+    if (!entry) return;
+    entry.notes.forEach((n) => notes.appendChild(el('div', 'sp-note', n)));
+    entry.facts.forEach(([label, value]) => { facts.append(el('dt', '', label), el('dd', '', value)); });
+    if (entry.table.title) table.appendChild(el('div', 'sp-table-title', entry.table.title));
+    if (entry.table.rows.length) {
+      const t = el('table');
+      const head = el('tr');
+      entry.table.columns.forEach((c) => head.appendChild(el('th', '', c)));
+      t.appendChild(head);
+      entry.table.rows.forEach((r) => { const row = el('tr'); r.forEach((c) => row.appendChild(el('td', '', c))); t.appendChild(row); });
+      table.appendChild(t);
+    }
+  }
+
+  function show(step) {
+    p.current = step;
+    chrome(step);
+    const entry = p.steps[step];
+    if (!entry) {
+      root.setAttribute('data-waiting', String(step));
+      pictures.querySelectorAll('.sp-slot').forEach((slot) => slot.classList.add('sp-loading'));
+      return;
+    }
+    const wanted = entry.pictures.map((pic) => (pic.src ? image(pic.src, pic.caption) : null));
+    const draw = () => {
+      if (p.current !== step) return;  // the reader has moved on: that step draws instead
+      while (pictures.children.length > entry.pictures.length) pictures.lastChild.remove();
+      entry.pictures.forEach((pic, i) => {
+        let figure = pictures.children[i];
+        if (!figure) {
+          figure = el('figure', 'sp-figure');
+          figure.append(el('div', 'sp-slot'), el('figcaption'));
+          pictures.appendChild(figure);
+        }
+        const slot = figure.firstChild;
+        slot.classList.remove('sp-loading');
+        slot.style.aspectRatio = pic.aspect ? String(pic.aspect) : '';
+        if (wanted[i]) {
+          if (slot.firstChild !== wanted[i].img) slot.replaceChildren(wanted[i].img);
+        } else {
+          slot.replaceChildren(el('div', 'sp-missing', pic.caption));
+        }
+        figure.lastChild.textContent = pic.src ? pic.caption : '';
+      });
+      root.removeAttribute('data-waiting');
+      root.dataset.step = String(step);
+      askWindow();
+    };
+    // pictures decoded already (the window's, decoded ahead) are drawn in this task, the others when decoded
+    if (wanted.every((w) => !w || w.done)) draw();
+    else Promise.all(wanted.map((w) => (w ? w.ready : true))).then(draw);
+  }
+
+  // The steps around the one shown are asked for once the page's own run is over (a replay opens as fast as
+  // with its step alone), and again while the server says it has more (it computes them a slice per run).
+  function askWindow() {
+    const d = p.data;
+    if (!d || !p.trigger || p.askedWindow === d.token + '|' + d.wideRun || (d.wide && !d.more)) return;
+    // with the steps next to the one shown in the browser, the next report's run brings the rest: no run of its own
+    const near = [];
+    for (let s = p.current - 3; s <= p.current + 10; s++) if (s >= 1 && s <= p.n) near.push(s);
+    if (d.wide && near.every((s) => p.steps[s])) return;
+    // Asked once the page has been idle a moment: not while the reader is doing something (a click, a key,
+    // Back), whose own run comes first and re-centres the window anyway.
+    const app = document.querySelector('[data-testid="stApp"]');
+    const idle = () => !app || app.dataset.testScriptState !== 'running';
+    clearTimeout(p.askTimer);
+    const later = () => {
+      clearTimeout(p.askTimer);
+      p.askTimer = setTimeout(() => {
+        if (p.data !== d || !root.isConnected) return;
+        if (!idle()) { wait(); return; }
+        p.askedWindow = d.token + '|' + d.wideRun;
+        p.trigger('window', true);
+      }, 250);
+    };
+    const wait = () => {
+      const watch = new MutationObserver(() => { if (idle()) { watch.disconnect(); later(); } });
+      watch.observe(app, { attributes: true, attributeFilter: ['data-test-script-state'] });
+    };
+    if (idle()) later(); else wait();
+  }
+  ['pointerdown', 'keydown', 'popstate'].forEach((type) => window.addEventListener(type, () => clearTimeout(p.askTimer), true));
+
+  p.update = (data) => {
+    const fresh = data.token !== p.token;
+    p.data = data;
+    p.n = data.n;
+    if (fresh) {
+      stop();
+      p.token = data.token;
+      p.steps = {};
+      p.images = new Map();
+      p.askedWindow = null;
+      p.current = 0;
+      p.showAll = Boolean(data.showAll);
+      all.checked = p.showAll;
+      root.removeAttribute('data-step');
+      pictures.textContent = '';
+      buildDialog(data);
+    } else if (JSON.stringify(data.timeline) !== p.timelineKey) {
+      buildTimeline(data);
+    }
+    p.timelineKey = JSON.stringify(data.timeline);
+    Object.entries(data.steps).forEach(([step, entry]) => { p.steps[Number(step)] = entry; });
+    // decode ahead, the steps nearest the one shown first (the next key press wants those)
+    const around = p.current || data.step;
+    Object.keys(data.steps).map(Number).sort((a, b) => Math.abs(a - around) - Math.abs(b - around) || b - a)
+      .forEach((step) => data.steps[step].pictures.forEach((pic) => { if (pic.src) image(pic.src, pic.caption); }));
+    root.dataset.loaded = String(Object.keys(p.steps).length);  // steps in the browser (benchmarks wait on it)
+    const moved = fresh || data.goto !== p.goto;
+    p.goto = data.goto;
+    if (moved && data.step !== p.current) show(data.step);
+    else if (root.dataset.step !== String(p.current)) show(p.current);  // its step has arrived
+    else { chrome(p.current); askWindow(); }
+    root.classList.toggle('sp-present', data.layout === 'present');
+    root.classList.toggle('sp-narrow', data.layout === 'narrow');
+    if (fresh || data.autoplay !== p.autoplay) {  // the server's autoplay switch: on starts, off stops
+      p.autoplay = data.autoplay;
+      if (data.autoplay) start(); else if (!fresh) stop();
+    }
+  };
+  return p;
+}
