@@ -45,11 +45,19 @@ QUERY_LIMIT_SCRIPT = f"<script>{asset_text('query_limit.js')}</script>".encode()
 HISTORY_SCRIPT = QUERY_LIMIT_SCRIPT + f"<script>{asset_text('history.js')}</script>".encode()
 
 
+# Streamlit loads the code of a custom component (the step player's) only once a run has sent one: a round trip
+# and a parse after the run, before the player can draw its first step. Named in the head, the browser fetches
+# it (and what it imports) while the page connects. The chunk's name carries a hash of this Streamlit release.
+_COMPONENT_CHUNKS = sorted((Path(st.__file__).parent / "static" / "static" / "js").glob("BidiComponent.*.js"))
+PRELOAD_LINKS = "".join(f'<link rel="modulepreload" href="./static/js/{chunk.name}">' for chunk in _COMPONENT_CHUNKS).encode()
+
+
 def hinted_index(body: bytes, served_path: str, base: str) -> bytes:
-    """Streamlit's index.html with the hint and the history script first in its head; any other body as it is."""
+    """Streamlit's index.html with the hint, the history script and the player's preload first in its head; any
+    other body as it is."""
     if body != STREAMLIT_INDEX:
         return body
-    return body.replace(b"<head>", b"<head>" + hint_script(served_path, base) + HISTORY_SCRIPT, 1)
+    return body.replace(b"<head>", b"<head>" + hint_script(served_path, base) + HISTORY_SCRIPT + PRELOAD_LINKS, 1)
 
 
 class ServerLocationHint:
