@@ -6,18 +6,9 @@ import streamlit as st
 from ui import auth
 from ui.cached import corpus_ready
 from ui.router import ensure_routed
-from ui.slices import (
-    SLICE_PARAM,
-    SqlRefused,
-    current_outcome,
-    page_link,
-    result_slice,
-    run_sql,
-    said,
-    saved_table,
-    sql_console,
-    write_saved,
-)
+from ui.slice_console import SqlRefused, result_slice, run_sql, sql_console
+from ui.slices import SLICE_PARAM, current_outcome, page_link, said
+from ui.slices_saved import saved_table, write_saved
 from ui.url_state import set_url, url_text_input
 from ui.widgets import corpus_selector, md_escape
 
