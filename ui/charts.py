@@ -20,7 +20,7 @@ from data_access.figures.charts import Chart, selected_rows, selection_table
 from data_access.figures.charts import count_phrase as count_phrase
 from ui.cached import derived, loaded_corpus, shared
 from ui.share import chart_downloads
-from ui.url_state import served_links
+from ui.url_state import query_param, served_links
 from ui.widgets import views as views  # the analysis pages' tabs (a chart view is a link)
 
 if TYPE_CHECKING:
@@ -63,9 +63,23 @@ def corpus_splits(corpus: str) -> Optional[tuple[str, ...]]:
 def build(builder, corpus: str, *args) -> Optional[Chart]:
     """``builder(loaded, *args)`` computed once per source and arguments (a spinner shows on a miss). A chart
     is never modified once built, so every session shares the one object instead of unpickling a copy of
-    its figure on each rerun."""
+    its figure on each rerun. With a ``slice=`` in the URL that the corpus can use, on the slice's dialogs."""
     with st.spinner(f"Computing {CORPUS_TITLES.get(corpus, corpus)} statistics…"):
-        return shared(builder, corpus, *args)
+        if query_param("slice") is None:
+            return shared(builder, corpus, *args)
+        from ui import slice_charts  # the URL's slice: the figure on its dialogs
+
+        return slice_charts.build(builder, corpus, *args)
+
+
+def slice_against_rest(corpus: str, column: str, label: str, **options):
+    """With a ``slice=`` in the URL: the slice in words and ``label`` on the slice against the rest with its
+    interval (``ui.slice_charts.slice_against_rest``); nothing without one."""
+    if query_param("slice") is None:
+        return None
+    from ui import slice_charts
+
+    return slice_charts.slice_against_rest(corpus, column, label, **options)
 
 
 def url_filter(label: str, options: Sequence[str], param: str, format_func=str) -> tuple[str, ...]:

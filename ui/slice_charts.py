@@ -1,0 +1,86 @@
+"""The analysis pages on the URL's slice (docs/slices.md, "In the app"): every figure drawn on the slice's dialogs
+only (``data_access.slices.subcorpus.restrict``), and the slice against the rest of the corpus on the page's
+headline per-dialog measure, with the 95% bootstrap interval of the difference of the means
+(``data_access.slices.subcorpus.contrast``). Both are computed once per corpus source and slice and shared by every
+session (the slice keyed by the digest of its dialog ids)."""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import streamlit as st
+
+from data_access.common import CORPUS_TITLES, LoadedCorpus
+from data_access.slices.subcorpus import Contrast, contrast_of, restrict
+from ui.cache_keys import DialogSelection
+from ui.cached import shared
+from ui.slices import current_outcome, said
+
+
+def selection(corpus: str) -> Optional[DialogSelection]:
+    """The dialogs of the URL's slice on ``corpus`` (None without a usable one); says nothing."""
+    outcome = current_outcome(corpus)
+    if outcome is None or outcome.kept is None:
+        return None
+    memo = st.session_state.setdefault("_slice_selections", {})
+    chosen = memo.get((corpus, outcome.text))
+    if chosen is None or len(chosen.ids) != len(outcome.kept):
+        chosen = DialogSelection.of(outcome.text, outcome.kept.tolist())
+        memo.clear()  # one slice at a time: the ids of an earlier one are not kept in the session
+        memo[(corpus, outcome.text)] = chosen
+    return chosen
+
+
+def on_dialogs(loaded: LoadedCorpus, chosen: DialogSelection, builder, *args):
+    """``builder(loaded, *args)`` on the chosen dialogs only (for ``ui.cached.shared``)."""
+    return builder(restrict(loaded, chosen.ids), *args)
+
+
+def build(builder, corpus: str, *args):
+    """``builder(loaded, *args)`` on the URL's slice when it has one that ``corpus`` can use, else on the whole
+    corpus; shared by every session."""
+    chosen = selection(corpus)
+    if chosen is None:
+        return shared(builder, corpus, *args)
+    return shared(on_dialogs, corpus, chosen, builder, *args)
+
+
+def _contrast(loaded: LoadedCorpus, chosen: DialogSelection, column: str, splits: tuple) -> Optional[Contrast]:
+    dialogs = loaded.dialogs
+    if splits and "split" in dialogs.columns:
+        dialogs = dialogs[dialogs["split"].isin(list(splits)).to_numpy()]
+    return contrast_of(dialogs, column, chosen.ids)
+
+
+def slice_against_rest(corpus: str, column: str, label: str, *, splits: Sequence[str] = (), digits: int = 2,
+                       heading: bool = False) -> Optional[Contrast]:
+    """The URL's slice in words (or why it is not used), then, when it filters, ``label`` (the dialog table's
+    ``column``) on the slice, on the rest and their difference with its interval, as three metrics; the contrast
+    (None without a usable slice or values)."""
+    outcome = current_outcome(corpus)
+    if outcome is None:
+        return None
+    if heading:
+        st.markdown(f"**{CORPUS_TITLES.get(corpus, corpus)}**")
+    if not said(outcome):
+        return None
+    chosen = selection(corpus)
+    if chosen is None:
+        return None
+    found = shared(_contrast, corpus, chosen, column, tuple(splits))
+    if found is None or not found.n_slice or not found.n_rest:
+        st.caption(f"No {label} to compare: " + ("no dialog of the slice has one." if found is not None and
+                                                    not found.n_slice else "every dialog with one is in the slice."))
+        return found
+    on_slice, on_rest, difference = st.columns(3)
+    on_slice.metric(f"{label}: the slice", f"{found.mean_slice:.{digits}f}", help=f"Mean over {found.n_slice:,} "
+                    "dialogs of the slice with a value.")
+    on_rest.metric(f"{label}: the rest", f"{found.mean_rest:.{digits}f}", help=f"Mean over the other "
+                   f"{found.n_rest:,} dialogs with a value" + (" (of the splits chosen)." if splits else "."))
+    interval = ("n < 2" if found.low != found.low else
+                f"{found.low:+.{digits}f} to {found.high:+.{digits}f}")
+    difference.metric("Slice − rest (95% CI)", f"{found.difference:+.{digits}f}", interval, delta_color="off",
+                      delta_arrow="off", help=f"Interval: the {found.method}.")
+    return found
+
+
+__all__ = ["build", "on_dialogs", "selection", "slice_against_rest"]
