@@ -130,11 +130,14 @@ def current_slice() -> Optional[str]:
 def current_outcome(corpus: str) -> Optional[SliceOutcome]:
     """The URL's slice evaluated on ``corpus`` (None without one); evaluated once per script run and corpus, however
     many of the page's figures ask."""
+    text = current_slice()
+    return None if text is None else outcome_of(corpus, text)
+
+
+def outcome_of(corpus: str, text: str) -> SliceOutcome:
+    """``evaluate(corpus, text)``, once per script run (a page asks for the same slice from several places)."""
     from ui.store import run_token
 
-    text = current_slice()
-    if text is None:
-        return None
     run = run_token()
     memo: Optional[tuple[Optional[int], dict[tuple[str, str], SliceOutcome]]] = st.session_state.get("_slice_outcomes")
     if run is None or memo is None or memo[0] != run:
@@ -261,9 +264,12 @@ def browse_slice(corpus: str, shown: pd.DataFrame, *, splits, ranges, id_contain
     return text, ""
 
 
-def make_slice_button(corpus: str, dialog_ids, key: str, container=None) -> None:
-    """"Make a slice of these N dialogs" under a list of dialogs (a chart's selected bars or lasso): a click
-    opens the Slices page with exactly them, within the current slice when there is one."""
+def make_slice_button(corpus: str, dialog_ids, key: str, container=None, *, within_current: bool = True,
+                      label: Optional[str] = None) -> None:
+    """"Make a slice of these N dialogs" under a list of dialogs (a chart's selected bars or lasso, a concordance's
+    hits, a worst-cases list): a click opens the Slices page with exactly them, within the current slice when there
+    is one (``within_current``; a list already drawn from a slice of its own, such as Words' sub-corpus B, is
+    not). ``label``: the button's text instead."""
     from ui.url_state import open_page
 
     ids = list(dict.fromkeys(str(d) for d in dialog_ids))
@@ -272,7 +278,7 @@ def make_slice_button(corpus: str, dialog_ids, key: str, container=None) -> None
     where = container or st
     try:
         node = slices.parse(slices.ids_slice(ids))
-        outcome = current_outcome(corpus)
+        outcome = current_outcome(corpus) if within_current else None
         if outcome is not None and outcome.kept is not None:
             node = slices.all_of(slices.parse(outcome.text), node)
         text = slices.unparse(node)
@@ -280,11 +286,11 @@ def make_slice_button(corpus: str, dialog_ids, key: str, container=None) -> None
     except SliceError as exc:
         where.caption(f"These {len(ids):,} dialogs are too many for a slice of chosen dialogs ({md_escape(exc)}).")
         return
-    if where.button(f"Make a slice of these {len(ids):,} dialogs", key=key, icon=":material/filter_alt:",
+    if where.button(label or f"Make a slice of these {len(ids):,} dialogs", key=key, icon=":material/filter_alt:",
                     help="Opens the Slices page with exactly these dialogs as the slice, to save, share or play"):
         open_page("pages/slices.py", corpus=corpus, slice=text)
 
 
 __all__ = ["SLICE_PARAM", "SliceOutcome", "apply_slice", "base_key", "browse_slice", "current_outcome",
-           "current_slice", "evaluate", "layers_of", "make_slice_button", "page_link", "said", "slice_base",
+           "current_slice", "evaluate", "layers_of", "outcome_of", "make_slice_button", "page_link", "said", "slice_base",
            "slice_choices", "slice_ids", "slice_navigation"]
