@@ -30,6 +30,12 @@ def selection(corpus: str) -> Optional[DialogSelection]:
     return chosen
 
 
+def said_selection(corpus: str) -> Optional[DialogSelection]:
+    """The URL's slice in words (or the warning why it is not used) and its dialogs on ``corpus`` (None without a
+    usable slice): for a page whose sections each take the slice (the Runs page, Agreement)."""
+    return selection(corpus) if said(current_outcome(corpus)) else None
+
+
 def on_dialogs(loaded: LoadedCorpus, chosen: DialogSelection, builder, *args):
     """``builder(loaded, *args)`` on the chosen dialogs only (for ``ui.cached.shared``)."""
     return builder(restrict(loaded, chosen.ids), *args)
@@ -83,4 +89,4 @@ def slice_against_rest(corpus: str, column: str, label: str, *, splits: Sequence
     return found
 
 
-__all__ = ["build", "on_dialogs", "selection", "slice_against_rest"]
+__all__ = ["build", "on_dialogs", "said_selection", "selection", "slice_against_rest"]

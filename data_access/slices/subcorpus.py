@@ -22,6 +22,7 @@ import pandas as pd
 
 from ..analysis.stats import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, CONFIDENCE, bootstrap_means
 from ..common import LoadedCorpus
+from ..types import LoadedRun
 
 # The columns by which a frame names the dialog each of its rows belongs to (the first one a frame has).
 ID_COLUMNS = ("dialog_id", "interaction_id", "game")
@@ -35,15 +36,32 @@ class _CutFrames(Mapping):
         self._ids = ids
         self._cut: dict[str, pd.DataFrame] = {}
 
+    def _cut_rows(self, frame: pd.DataFrame) -> pd.DataFrame:
+        column = next((c for c in ID_COLUMNS if c in frame.columns), None)
+        if column is None:
+            return frame
+        return frame[frame[column].astype(str).astype(object).isin(self._ids).to_numpy()].reset_index(drop=True)
+
     def __getitem__(self, name: str) -> pd.DataFrame:
         if name not in self._cut:
-            frame = self._frames[name]
-            column = next((c for c in ID_COLUMNS if c in frame.columns), None)
-            if column is not None:
-                keep = frame[column].astype(object).isin(self._ids).to_numpy()
-                frame = frame[keep].reset_index(drop=True)
-            self._cut[name] = frame
+            self._cut[name] = self._cut_rows(self._frames[name])
         return self._cut[name]
+
+    def part(self, name: str, columns) -> pd.DataFrame:
+        """Only ``columns`` of frame ``name`` (``scoring.lines.frame_part``): a model run's heavy frame is read for
+        those columns and the one naming its dialogs, never whole."""
+        from ..scoring.lines import frame_part
+
+        columns = list(columns)
+        if name in self._cut:
+            return self._cut[name][columns]
+        for column in ID_COLUMNS:
+            try:
+                frame = frame_part(self._frames, name, list(dict.fromkeys([*columns, column])))
+            except (KeyError, ValueError):  # the frame names its dialogs by another column (or none)
+                continue
+            return self._cut_rows(frame)[columns]
+        return self[name][columns]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._frames)
@@ -59,6 +77,13 @@ def restrict(loaded: LoadedCorpus, ids: Iterable[str]) -> LoadedCorpus:
     """``loaded`` with only the dialogs ``ids`` (every frame that names its dialogs cut to them)."""
     wanted = np.asarray(list(dict.fromkeys(str(d) for d in ids)), dtype=object)
     return replace(loaded, frames=_CutFrames(loaded.frames, wanted))
+
+
+def restrict_run(run: LoadedRun, ids: Iterable[str]) -> LoadedRun:
+    """A scored model run on the dialogs ``ids`` only: its units outside them left out of every figure (the
+    leaderboard, a comparison, the slice finder), with results memoized afresh."""
+    wanted = np.asarray(list(dict.fromkeys(str(d) for d in ids)), dtype=object)
+    return replace(run, frames=_CutFrames(run.frames, wanted), memo={})
 
 
 @dataclass(frozen=True)
