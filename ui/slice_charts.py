@@ -36,6 +36,26 @@ def said_selection(corpus: str) -> Optional[DialogSelection]:
     return selection(corpus) if said(current_outcome(corpus)) else None
 
 
+def within_slice(frame, corpus_column: str = "corpus"):
+    """With a ``slice=`` in the URL: the rows of ``frame`` (one per coded item, with ``corpus`` and ``dialog_id``)
+    in the slice's dialogs, the slice said for each corpus the rows are of (a corpus it cannot be used on is said
+    and its rows are left out), and the set of (corpus, dialog_id) kept; without one, ``frame`` and None."""
+    from ui.slices import current_slice
+
+    if current_slice() is None:
+        return frame, None
+    kept: set[tuple[str, str]] = set()
+    for corpus in sorted(set(frame[corpus_column].astype(str))) if len(frame) else []:
+        outcome = current_outcome(corpus)
+        if said(outcome) and outcome is not None and outcome.kept is not None:
+            kept.update((corpus, str(d)) for d in outcome.kept.tolist())
+    if not len(frame):
+        st.caption("With the slice: nothing is coded yet to restrict to it.")
+        return frame, kept
+    keys = zip(frame[corpus_column].astype(str), frame["dialog_id"].astype(str))
+    return frame[[key in kept for key in keys]].reset_index(drop=True), kept
+
+
 def on_dialogs(loaded: LoadedCorpus, chosen: DialogSelection, builder, *args):
     """``builder(loaded, *args)`` on the chosen dialogs only (for ``ui.cached.shared``)."""
     return builder(restrict(loaded, chosen.ids), *args)
@@ -89,4 +109,4 @@ def slice_against_rest(corpus: str, column: str, label: str, *, splits: Sequence
     return found
 
 
-__all__ = ["build", "on_dialogs", "said_selection", "selection", "slice_against_rest"]
+__all__ = ["build", "on_dialogs", "said_selection", "selection", "slice_against_rest", "within_slice"]
