@@ -7,6 +7,7 @@ from ui import auth
 from ui.cached import corpus_ready
 from ui.router import ensure_routed
 from ui.slice_console import SqlRefused, result_slice, run_sql, sql_console
+from ui.slice_exports import slice_exports
 from ui.slices import SLICE_PARAM, current_outcome, page_link, said
 from ui.slices_saved import saved_table, write_saved
 from ui.url_state import set_url, url_text_input
@@ -34,6 +35,7 @@ if said(outcome) and outcome is not None:
     if outcome.ordered_ids:
         links[1].link_button("Play in the Replay", page_link("replay", corpus, outcome.text,
                                                              dialog=outcome.ordered_ids[0]), width="stretch")
+    slice_exports(corpus, outcome, f"slice-{corpus}")
     if auth.allowed(auth.Action.WRITE_OWN, "saving slices"):
         with st.form("slices_save", clear_on_submit=True):
             st.markdown("**Save this slice**")
