@@ -46,6 +46,10 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+# Histograms whose selected bars a slice says as ranges of a feature (``slices.builders.bars_node``): chart key ->
+# (the slice feature, its column in the chart's data, the bars' width, an edge).
+BAR_FEATURES = {"codraw_peek_gain": ("peek_gain", "gain", 0.25, 0.0),
+                "codraw_final_scores": ("final_score", "final_score", 0.25, -2.0)}
 PAGE_SIZE = 50  # selected dialogs listed per page under a chart (all of them, page by page)
 SELECT_HINT = (" Click a bar or point to list its dialogs with replay links (shift-click adds more; the "
                "toolbar's box and lasso select many; double-click clears).")
@@ -130,7 +134,10 @@ def selection_list(chart: Chart, table, corpus: Optional[str] = None) -> None:
     if corpus is not None:
         from ui.slices import make_slice_button
 
-        make_slice_button(corpus, table["dialog_id"], key=f"selection_slice__{chart.key}")
+        bars = BAR_FEATURES.get(chart.key)
+        make_slice_button(corpus, table["dialog_id"], key=f"selection_slice__{chart.key}",
+                          bars=None if bars is None or bars[1] not in table.columns else
+                          (bars[0], table[bars[1]].tolist(), bars[2], bars[3], chart.data[bars[1]].tolist()))
     pages = (len(table) + PAGE_SIZE - 1) // PAGE_SIZE
     unit = "rounds" if "round" in table.columns else "dialogs"
     header, pager = st.columns([3, 1], vertical_alignment="bottom")

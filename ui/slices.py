@@ -265,11 +265,12 @@ def browse_slice(corpus: str, shown: pd.DataFrame, *, splits, ranges, id_contain
 
 
 def make_slice_button(corpus: str, dialog_ids, key: str, container=None, *, within_current: bool = True,
-                      label: Optional[str] = None) -> None:
+                      label: Optional[str] = None, bars: Optional[tuple] = None) -> None:
     """"Make a slice of these N dialogs" under a list of dialogs (a chart's selected bars or lasso, a concordance's
     hits, a worst-cases list): a click opens the Slices page with exactly them, within the current slice when there
     is one (``within_current``; a list already drawn from a slice of its own, such as Words' sub-corpus B, is
-    not). ``label``: the button's text instead."""
+    not). ``label``: the button's text instead. ``bars``: (feature, the selected values, the bars' width, an edge,
+    every value of the chart) of a histogram's selected bars, said as ranges of the feature when they keep exactly these dialogs."""
     from ui.url_state import open_page
 
     ids = list(dict.fromkeys(str(d) for d in dialog_ids))
@@ -279,8 +280,10 @@ def make_slice_button(corpus: str, dialog_ids, key: str, container=None, *, with
     try:
         node = slices.parse(slices.ids_slice(ids))
         outcome = current_outcome(corpus) if within_current else None
-        if outcome is not None and outcome.kept is not None:
-            node = slices.all_of(slices.parse(outcome.text), node)
+        within = [slices.parse(outcome.text)] if outcome is not None and outcome.kept is not None else []
+        node = slices.all_of(*within, node)
+        if bars is not None:
+            node = _as_bars(corpus, within, bars, ids) or node
         text = slices.unparse(node)
         slices.parse(text)
     except SliceError as exc:
@@ -289,6 +292,19 @@ def make_slice_button(corpus: str, dialog_ids, key: str, container=None, *, with
     if where.button(label or f"Make a slice of these {len(ids):,} dialogs", key=key, icon=":material/filter_alt:",
                     help="Opens the Slices page with exactly these dialogs as the slice, to save, share or play"):
         open_page("pages/slices.py", corpus=corpus, slice=text)
+
+
+def _as_bars(corpus: str, within: list, bars: tuple, ids: list[str]):
+    """The selected bars as ranges of their feature (with the current slice), when that keeps exactly ``ids``."""
+    from data_access.slices.builders import bars_node
+
+    feature, values, size, start, every = bars
+    ranges = bars_node(slices.Feature(feature), values, size, start, every)
+    if ranges is None:
+        return None
+    node = slices.all_of(*within, ranges)
+    found = evaluate(corpus, slices.unparse(node))
+    return node if found.kept is not None and set(found.kept.tolist()) == set(ids) else None
 
 
 __all__ = ["SLICE_PARAM", "SliceOutcome", "apply_slice", "base_key", "browse_slice", "current_outcome",

@@ -86,3 +86,43 @@ def test_a_slice_the_corpus_cannot_use_leaves_the_page_whole(page):
     at = open_page(page, slice="no_such_feature > 1")
     assert at.warning and "no feature “no\\_such\\_feature”" in at.warning[0].value
     assert not at.metric and findings(at) == findings(open_page(page))
+
+
+def _peek_bars_selected() -> None:
+    """The peek chart of the demo CoDraw with every bar left of 1 selected (as a box over them sends it; the demo
+    has no negative gain)."""
+    from unittest import mock
+
+    import streamlit as st
+
+    import ui.charts as charts
+    import ui.url_state as url_state
+    from data_access.corpora import demo_path, load_path
+    from data_access.figures import codraw
+
+    chart = codraw.peek_gain_chart(load_path("codraw", demo_path("codraw")))
+    rows = [i for i, gain in enumerate(chart.data["gain"]) if gain < 1]
+    event = {"selection": {"points": [{"curve_number": 0, "point_numbers": rows}]}}  # the bars' samples
+
+    def opened(page, **params):
+        st.session_state["opened"] = (page, params)
+
+    with mock.patch.object(st, "plotly_chart", lambda *args, **kwargs: event), \
+            mock.patch.object(url_state, "open_page", opened):
+        charts.show(chart, "codraw")
+
+
+def test_selected_histogram_bars_become_a_range_of_their_feature():
+    from data_access.figures.codraw import peek_table
+    from data_access.slices import evaluate, slice_data
+
+    from .conftest import run_function
+
+    at = run_function(_peek_bars_selected)
+    button = next(b for b in at.button if b.label.startswith("Make a slice"))
+    button.click().run()
+    text = at.session_state["opened"][1]["slice"]
+    loaded = load_path("codraw", demo_path("codraw"))
+    gains = peek_table(loaded.dialogs)["gain"]
+    assert text == "peek_gain >= 0 and peek_gain < 1", text
+    assert int(evaluate(text, slice_data(loaded)).sum()) == int((gains < 1).sum()) > 0

@@ -54,3 +54,17 @@ def test_contrast_of_the_dialog_table():
     assert math.isclose(found.mean_slice, dialogs.loc[train, "final_score"].mean())
     assert math.isclose(found.mean_rest, dialogs.loc[~train, "final_score"].mean())
     assert contrast_of(dialogs, "no_such_column", ids) is None
+
+
+def test_selected_bars_are_ranges_of_their_feature():
+    from data_access.slices import Feature, unparse
+    from data_access.slices.builders import bars_node
+
+    gain = Feature("peek_gain")
+    assert unparse(bars_node(gain, [-0.1, -1.2, -0.3], 0.25)) == (
+        "peek_gain >= -1.25 and peek_gain < -1 or peek_gain >= -0.5 and peek_gain < 0")
+    # across bars that hold nothing the selection is one range
+    assert unparse(bars_node(gain, [-0.1, -1.2, -0.3], 0.25, every=[-0.1, -1.2, -0.3, 0.4])) == (
+        "peek_gain >= -1.25 and peek_gain < 0")
+    assert unparse(bars_node(Feature("final_score"), [4.1], 0.25, start=-2.0)) == "final_score >= 4 and final_score < 4.25"
+    assert bars_node(gain, [float("nan")], 0.25) is None
