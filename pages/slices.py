@@ -8,8 +8,9 @@ from ui.cached import corpus_ready
 from ui.router import ensure_routed
 from ui.slice_console import SqlRefused, result_slice, run_sql, sql_console
 from ui.slice_exports import slice_exports
-from ui.slices import SLICE_PARAM, current_outcome, page_link, said
+from ui.slices import SLICE_PARAM, current_outcome, said
 from ui.slices_saved import saved_table, write_saved
+from ui.url_state import page_link as same_tab_link
 from ui.url_state import set_url, url_text_input
 from ui.widgets import corpus_selector, md_escape
 
@@ -18,6 +19,7 @@ ensure_routed()
 GRAMMAR_HELP = ("A condition on the dialogs: a column or feature compared with a value (peek_gain < 0, split = train), "
                 "a test (crs, code(CR, gold), tag(repair), text(left, Drawer), re(\"\\?$\"), score(RUN) > 0.5), "
                 "combined with and, or, not and parentheses. The grammar and every feature: docs/slices.md.")
+CHART_PAGES = {"codraw": "codraw_scores", "gos": "gos_outcomes", "minecraft": "minecraft_outcomes"}
 EXAMPLE_QUERY = "SELECT dialog_id, split, n_rounds FROM dialogs ORDER BY n_rounds DESC LIMIT 20"
 
 st.title("Slices")
@@ -30,11 +32,16 @@ st.subheader("The current slice")
 url_text_input("Slice", SLICE_PARAM, key="slices_text", placeholder="crs and peek_gain < 0", help=GRAMMAR_HELP)
 outcome = current_outcome(corpus)
 if said(outcome) and outcome is not None:
-    links = st.columns(3)
-    links[0].link_button("Open in Browse", page_link("browse", corpus, outcome.text), width="stretch")
+    links = st.columns(3)  # same-tab links, each with the slice
+    in_slice = {"corpus": corpus, SLICE_PARAM: outcome.text}
+    same_tab_link("pages/browse.py", "Open in Browse", in_slice, container=links[0], icon=":material/table_rows:")
     if outcome.ordered_ids:
-        links[1].link_button("Play in the Replay", page_link("replay", corpus, outcome.text,
-                                                             dialog=outcome.ordered_ids[0]), width="stretch")
+        same_tab_link("pages/replay.py", "Play in the Replay", {**in_slice, "dialog": outcome.ordered_ids[0]},
+                      container=links[1], icon=":material/play_circle:")
+    if corpus in CHART_PAGES:
+        same_tab_link(f"pages/{CHART_PAGES[corpus]}.py", "Its charts", in_slice, container=links[2],
+                      icon=":material/bar_chart:",
+                      help="The corpus's analysis page on the slice, with the slice against the rest")
     slice_exports(corpus, outcome, f"slice-{corpus}")
     if auth.allowed(auth.Action.WRITE_OWN, "saving slices"):
         with st.form("slices_save", clear_on_submit=True):

@@ -26,6 +26,7 @@ from data_access.links import shortened
 from data_access.slices import SliceData, SliceError
 from ui import cached
 from ui.store import opened, remembered
+from ui.url_state import page_link as same_tab_link
 from ui.url_state import query_param, served
 from ui.widgets import md_escape
 
@@ -202,8 +203,6 @@ def slice_navigation(corpus: str, dialog_id: Optional[str]) -> None:
     outcome = current_outcome(corpus)
     if not said(outcome) or outcome is None or outcome.kept is None:
         return
-    from urllib.parse import urlencode
-
     from data_access import snapshots
 
     kept = outcome.ids or frozenset()
@@ -212,8 +211,8 @@ def slice_navigation(corpus: str, dialog_id: Optional[str]) -> None:
         return
     position = order.index(dialog_id) if dialog_id in order else None
 
-    def link(target: str) -> str:
-        return served("/replay?" + urlencode({"corpus": corpus, "dialog": target, SLICE_PARAM: outcome.text}))
+    def link(target: str) -> dict[str, str]:
+        return {"corpus": corpus, "dialog": target, SLICE_PARAM: outcome.text}
 
     where = (f"dialog {position + 1:,} of {len(order):,} in the slice" if position is not None
              else f"this dialog is not in the slice of {len(order):,}")
@@ -222,10 +221,11 @@ def slice_navigation(corpus: str, dialog_id: Optional[str]) -> None:
         order[0] if position is None else None)
     columns = st.columns([4, 1, 1], vertical_alignment="center")
     columns[0].caption(md_escape(where))
+    # Same-tab links (a playlist steps in its own tab; a link button would open a new one each time)
     if previous is not None:
-        columns[1].link_button("◀ Previous in the slice", link(previous), width="stretch")
+        same_tab_link("pages/replay.py", "◀ Previous in the slice", link(previous), container=columns[1])
     if following is not None:
-        columns[2].link_button("Next in the slice ▶", link(following), width="stretch")
+        same_tab_link("pages/replay.py", "Next in the slice ▶", link(following), container=columns[2])
 
 
 def browse_slice(corpus: str, shown: pd.DataFrame, *, splits, ranges, id_contains: str, only_noted: bool,
