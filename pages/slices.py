@@ -6,6 +6,7 @@ import streamlit as st
 from ui import auth
 from ui.cached import corpus_ready
 from ui.router import ensure_routed
+from ui.slice_charts import analysis_page
 from ui.slice_console import SqlRefused, result_slice, run_sql, sql_console
 from ui.slice_exports import slice_exports
 from ui.slices import SLICE_PARAM, current_outcome, said
@@ -19,7 +20,6 @@ ensure_routed()
 GRAMMAR_HELP = ("A condition on the dialogs: a column or feature compared with a value (peek_gain < 0, split = train), "
                 "a test (crs, code(CR, gold), tag(repair), text(left, Drawer), re(\"\\?$\"), score(RUN) > 0.5), "
                 "combined with and, or, not and parentheses. The grammar and every feature: docs/slices.md.")
-CHART_PAGES = {"codraw": "codraw_scores", "gos": "gos_outcomes", "minecraft": "minecraft_outcomes"}
 EXAMPLE_QUERY = "SELECT dialog_id, split, n_rounds FROM dialogs ORDER BY n_rounds DESC LIMIT 20"
 
 st.title("Slices")
@@ -38,8 +38,9 @@ if said(outcome) and outcome is not None:
     if outcome.ordered_ids:
         same_tab_link("pages/replay.py", "Play in the Replay", {**in_slice, "dialog": outcome.ordered_ids[0]},
                       container=links[1], icon=":material/play_circle:")
-    if corpus in CHART_PAGES:
-        same_tab_link(f"pages/{CHART_PAGES[corpus]}.py", "Its charts", in_slice, container=links[2],
+    charts_page = analysis_page(corpus)
+    if charts_page is not None:
+        same_tab_link(charts_page, "Its charts", in_slice, container=links[2],
                       icon=":material/bar_chart:",
                       help="The corpus's analysis page on the slice, with the slice against the rest")
     slice_exports(corpus, outcome, f"slice-{corpus}")

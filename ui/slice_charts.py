@@ -56,6 +56,22 @@ def within_slice(frame, corpus_column: str = "corpus"):
     return frame[[key in kept for key in keys]].reset_index(drop=True), kept
 
 
+# The analysis page about one corpus, by the figures module it draws (its ``CORPUS`` names the corpus).
+ANALYSIS_PAGES = {"data_access.figures.codraw": "pages/codraw_scores.py",
+                  "data_access.figures.gos": "pages/gos_outcomes.py",
+                  "data_access.figures.minecraft": "pages/minecraft_outcomes.py"}
+
+
+def analysis_page(corpus: str) -> Optional[str]:
+    """The page of ``corpus``'s own charts (None for a corpus without one, e.g. a plugin's)."""
+    import importlib
+
+    for module, page in ANALYSIS_PAGES.items():
+        if getattr(importlib.import_module(module), "CORPUS", None) == corpus:
+            return page
+    return None
+
+
 def on_dialogs(loaded: LoadedCorpus, chosen: DialogSelection, builder, *args):
     """``builder(loaded, *args)`` on the chosen dialogs only (for ``ui.cached.shared``)."""
     return builder(restrict(loaded, chosen.ids), *args)
@@ -109,4 +125,4 @@ def slice_against_rest(corpus: str, column: str, label: str, *, splits: Sequence
     return found
 
 
-__all__ = ["build", "on_dialogs", "said_selection", "selection", "slice_against_rest", "within_slice"]
+__all__ = ["ANALYSIS_PAGES", "analysis_page", "build", "on_dialogs", "said_selection", "selection", "slice_against_rest", "within_slice"]
