@@ -82,9 +82,15 @@ def mask(filters: Filters) -> Optional[np.ndarray]:
 
 def slice_messages(text: str) -> tuple[np.ndarray, dict[str, str]]:
     """The messages (rows of the word index) of the dialogs the slice ``text`` keeps on each corpus, and per
-    corpus what it keeps in words, or why it cannot be used there (that corpus's messages are then left out)."""
+    corpus what it keeps in words, or why it cannot be used there (that corpus's messages are then left out). Made
+    once per script run and slice (the lists, the concordance and the filter's caption all ask)."""
     from ui.slices import outcome_of
+    from ui.store import run_token
 
+    run = run_token()
+    memo = st.session_state.get("_words_slice_messages")
+    if run is not None and memo is not None and memo[0] == run and memo[1] == text:
+        return memo[2], memo[3]
     frame = cached.search_index().frame
     keep = np.zeros(len(frame), dtype=bool)
     said: dict[str, str] = {}
@@ -97,6 +103,8 @@ def slice_messages(text: str) -> tuple[np.ndarray, dict[str, str]]:
         said[corpus] = outcome.description
         rows = corpora == corpus
         keep[rows] = pd.Index(outcome.kept).get_indexer(frame["dialog_id"].to_numpy()[rows].astype(str)) >= 0
+    if run is not None:
+        st.session_state["_words_slice_messages"] = (run, text, keep, said)
     return keep, said
 
 
