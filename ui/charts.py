@@ -76,6 +76,18 @@ def build(builder, corpus: str, *args) -> Optional[Chart]:
         return slice_charts.build(builder, corpus, *args)
 
 
+def layer_build(builder, layer: str, *args):
+    """``builder(loaded_layer, loaded_corpus, *args)`` of a published layer's chart or table (``cached.layer_derived``),
+    on the URL's slice when the layer's corpus can use it."""
+    from ui.cached import layer_derived
+
+    if query_param("slice") is None:
+        return layer_derived(builder, layer, *args)
+    from ui import slice_charts
+
+    return slice_charts.layer_build(builder, layer, *args)
+
+
 def slice_against_rest(corpus: str, column: str, label: str, **options):
     """With a ``slice=`` in the URL: the slice in words and ``label`` on the slice against the rest with its
     interval (``ui.slice_charts.slice_against_rest``); nothing without one."""

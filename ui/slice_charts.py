@@ -86,6 +86,24 @@ def build(builder, corpus: str, *args):
     return shared(on_dialogs, corpus, chosen, builder, *args)
 
 
+def on_layer_dialogs(layer, loaded: LoadedCorpus, chosen: DialogSelection, builder, *args):
+    """``builder(layer, loaded, *args)`` with the corpus cut to the chosen dialogs (for ``cached.layer_derived``):
+    a layer's figures count the corpus's rounds and dialogs, so they follow the cut."""
+    return builder(layer, restrict(loaded, chosen.ids), *args)
+
+
+def layer_build(builder, layer: str, *args):
+    """``cached.layer_derived(builder, layer, *args)`` on the URL's slice of the layer's corpus (whole without a
+    usable one)."""
+    from data_access.layers import LAYER_CORPUS
+    from ui.cached import layer_derived
+
+    chosen = selection(LAYER_CORPUS[layer])
+    if chosen is None:
+        return layer_derived(builder, layer, *args)
+    return layer_derived(on_layer_dialogs, layer, chosen, builder, *args)
+
+
 def _contrast(loaded: LoadedCorpus, chosen: DialogSelection, column: str, splits: tuple) -> Optional[Contrast]:
     dialogs = loaded.dialogs
     if splits and "split" in dialogs.columns:
@@ -125,4 +143,4 @@ def slice_against_rest(corpus: str, column: str, label: str, *, splits: Sequence
     return found
 
 
-__all__ = ["ANALYSIS_PAGES", "analysis_page", "build", "on_dialogs", "said_selection", "selection", "slice_against_rest", "within_slice"]
+__all__ = ["ANALYSIS_PAGES", "analysis_page", "build", "layer_build", "on_layer_dialogs", "on_dialogs", "said_selection", "selection", "slice_against_rest", "within_slice"]

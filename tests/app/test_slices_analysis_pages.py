@@ -126,3 +126,21 @@ def test_selected_histogram_bars_become_a_range_of_their_feature():
     gains = peek_table(loaded.dialogs)["gain"]
     assert text == "peek_gain >= 0 and peek_gain < 1", text
     assert int(evaluate(text, slice_data(loaded)).sum()) == int((gains < 1).sum()) > 0
+
+
+def _trace_counts(at: AppTest) -> int:
+    """The dialogs the published layer's chart counts (its traces are named "<group> (n = N)")."""
+    import json
+    import re
+
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    return sum(int(re.search(r"n = ([\d,]+)", t["name"]).group(1).replace(",", "")) for t in spec["data"])
+
+
+def test_the_published_layers_charts_follow_the_slice_too():
+    whole = open_page("codraw_scores", view="Clarification requests")
+    at = open_page("codraw_scores", view="Clarification requests", slice="split = train")
+    dialogs = load_path("codraw", demo_path("codraw")).dialogs
+    train = dialogs[(dialogs["split"] == "train") & dialogs["final_score"].notna()]
+    assert _trace_counts(whole) == int(dialogs["final_score"].notna().sum())
+    assert _trace_counts(at) == len(train) < _trace_counts(whole)
