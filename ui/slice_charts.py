@@ -21,12 +21,11 @@ def selection(corpus: str) -> Optional[DialogSelection]:
     outcome = current_outcome(corpus)
     if outcome is None or outcome.kept is None:
         return None
-    memo = st.session_state.setdefault("_slice_selections", {})
-    chosen = memo.get((corpus, outcome.text))
-    if chosen is None or len(chosen.ids) != len(outcome.kept):
-        chosen = DialogSelection.of(outcome.text, outcome.kept.tolist())
-        memo.clear()  # one slice at a time: the ids of an earlier one are not kept in the session
-        memo[(corpus, outcome.text)] = chosen
+    memo = st.session_state.setdefault("_slice_selections", {})  # one per corpus: the last slice's
+    chosen, ids = memo.get(corpus), tuple(outcome.kept.tolist())
+    if chosen is None or chosen.text != outcome.text or chosen.ids != ids:  # a code or note may change its dialogs
+        chosen = DialogSelection.of(outcome.text, ids)
+        memo[corpus] = chosen
     return chosen
 
 
@@ -128,7 +127,7 @@ def slice_against_rest(corpus: str, column: str, label: str, *, splits: Sequence
         return None
     found = shared(_contrast, corpus, chosen, column, tuple(splits))
     if found is None or not found.n_slice or not found.n_rest:
-        st.caption(f"No {label} to compare: " + ("no dialog of the slice has one." if found is not None and
+        st.caption(f"No {label[:1].lower() + label[1:]} to compare: " + ("no dialog of the slice has one." if found is not None and
                                                     not found.n_slice else "every dialog with one is in the slice."))
         return found
     on_slice, on_rest, difference = st.columns(3)
