@@ -39,6 +39,8 @@ def test_a_slice_that_does_not_parse_is_said_and_not_applied():
     at = open_page("words", slice="split = = train", **{"in": "minecraft"})
     assert any("Not a slice" in w.value for w in at.warning)
     assert "in 8 dialogs" in captions(at)
+    hostile = open_page("words", view="Keyness", b_slice="(" * 5_000 + "x" * 20_000, **{"in": "minecraft"})
+    assert any("Not a slice" in w.value for w in hostile.warning)
 
 
 def test_a_role_is_one_click():
