@@ -11,6 +11,10 @@ what the server builds once per corpus source (the slice features; the SQL conso
   baseline: the same predicate written by hand in pandas over the dialogs frame. Target: ≤ 0.3 s on the full
   corpus (and reported at 10x). On the full corpus also the issue's own slice with the published CR layer
   (``crs and peek_gain < 0``) and a text slice (``re("\\?", Drawer) and peek_gain < 0``, the search index built).
+- the analysis page on the slice: the peek and final-score charts drawn on the slice's dialogs (the corpus cut to
+  them, ``slices.subcorpus.restrict``) and the slice against the rest (``contrast_of``, its bootstrap interval),
+  median; its baseline: the same two charts on the whole corpus (what the page draws without a slice). Computed
+  once per corpus source and slice by the server, then shared.
 - a SQL query over all rounds (per dialog: rounds, mean score, best round), median; its baseline: the same
   groupby in pandas. Target: ≤ 1 s on the full corpus's 77,502 rounds (and reported at 10x).
 """
@@ -87,6 +91,28 @@ if layer_path:
     for name, text in (("issue_slice", "crs and peek_gain < 0"), ("text_slice", 're("\\?", Drawer) and peek_gain < 0')):
         seconds, count = median_of(applied(text))
         out[name] = {"text": text, "dialogs": count, "median_s": seconds}
+
+# The analysis page on a slice: its figures drawn on the slice's dialogs (the corpus cut to them) and the slice
+# against the rest with its bootstrap interval, beside the same figures on the whole corpus.
+from data_access.figures import codraw as figures
+from data_access.slices.subcorpus import contrast_of, restrict
+kept = data.dialogs["dialog_id"].to_numpy(dtype=object)[slices.evaluate(slice_text, data)].tolist()
+
+def on_slice():
+    cut = restrict(loaded, kept)
+    figures.peek_gain_chart(cut)
+    figures.final_score_chart(cut)
+    return contrast_of(loaded.dialogs, "final_score", kept).n_slice
+
+def on_whole():
+    figures.peek_gain_chart(loaded)
+    figures.final_score_chart(loaded)
+    return 0
+
+seconds, _ = median_of(on_slice)
+base_seconds, _ = median_of(on_whole)
+out["figures_on_slice"] = {"text": slice_text, "dialogs": len(kept), "median_s": seconds, "baseline_s": base_seconds,
+                           "ratio": seconds / base_seconds if base_seconds else None}
 
 started = time.perf_counter()
 console = SqlConsole(console_tables(loaded, features=data.dialogs))

@@ -7,8 +7,8 @@ published annotation layer linked to its corpus (see ``data_access.layers``);
 counts (``tokens``, ``types``, ``top``: ``{word, count, dialogs}``, ``skipped``; see docs/words.md);
 ``python -m data_access leaderboard <corpus> CORPUS_PATH RUNS_DIR`` ranks every run in a folder (one JSON object,
 see ``data_access.runs.leaderboard``);
-``python -m data_access sql <corpus> CORPUS_PATH QUERY`` runs one read-only SQL query over the corpus's frames
-(one JSON object: ``columns``, ``rows`` (at most 10,000 lists), ``row_count``; see ``data_access.sql_console``
+``python -m data_access sql <corpus> CORPUS_PATH QUERY [--runs DIR] [--layers DIR] [--codes STORE]`` runs one
+read-only SQL query over the corpus's frames, and the runs, published layers and codes given (one JSON object: ``columns``, ``rows`` (at most 10,000 lists), ``row_count``; see ``data_access.sql_console``
 and docs/slices.md). A refused or stopped query exits 2 with one stderr line.
 
 Exit codes: 0 when the source loads (even with skipped records), 2 with one stderr line naming the file
@@ -160,7 +160,11 @@ def _sql(args) -> int:
 
     loaded = _naming(args.path, corpora.load_path, args.corpus, args.path)
     _say_cache_notes(loaded.cache_note)
-    console = SqlConsole(console_tables(loaded, features=slices.slice_data(loaded).dialogs))
+    layers = _sql_layers(loaded, args.layers) if args.layers else {}
+    runs = _sql_runs(loaded, args.runs) if args.runs else {}
+    codes = _sql_codes(args.codes, loaded.corpus) if args.codes else None
+    console = SqlConsole(console_tables(loaded, layers=layers, runs=runs, codes=codes,
+                                        features=slices.slice_data(loaded, layers=layers).dialogs))
     try:
         result = console.run(args.query, max_rows=args.max_rows, timeout_s=args.timeout)
     except SqlRefused as exc:
@@ -170,6 +174,62 @@ def _sql(args) -> int:
         console.close()
     print(json.dumps(result.as_json(), ensure_ascii=False, indent=None if args.compact else 2))
     return 0
+
+
+def _sql_layers(loaded, folder: str) -> dict:
+    """The published layers of ``loaded``'s corpus in ``folder``, under their published names (as
+    ``DIALOGUE_LAYERS_DIR``); SourceError naming the folder or the layer file that fails."""
+    from .corpora import corpus_module
+    from .layers import LAYER_FILES, load
+
+    root = Path(folder)
+    if not root.is_dir():
+        raise SourceError(root, "is not a folder of published layers" if root.exists() else "does not exist")
+    found = {}
+    for name in corpus_module(loaded.corpus).LAYERS:
+        path = root / LAYER_FILES[name]
+        if path.is_file():
+            found[name] = _naming(path, load.load_layer, name, loaded, path)
+    return found
+
+
+def _sql_runs(loaded, folder: str) -> dict:
+    """Every run of ``loaded``'s corpus in ``folder`` (as the leaderboard command reads them), by name; a file that
+    is not a run of the corpus is said on stderr and left out."""
+    from .runs import load_run
+    from .runs.leaderboard import META_SUFFIX
+    from .scoring.lines import RUN_SUFFIXES
+
+    root = Path(folder)
+    if not root.is_dir():
+        raise SourceError(root, "is not a folder of runs" if root.exists() else "does not exist")
+    runs = {}
+    for file in sorted(root.iterdir()):
+        name = file.name.lower()
+        if file.name.startswith(".") or name.endswith(META_SUFFIX) or not file.is_file() \
+                or not any(name.endswith(s) for s in RUN_SUFFIXES):
+            continue
+        try:
+            run = load_run(loaded, file)
+        except SourceError as exc:
+            _say(f"note: {file.name} left out: {exc.problem}")
+            continue
+        runs[run.name] = run
+    return runs
+
+
+def _sql_codes(target: str, corpus: str):
+    """The annotations of ``corpus`` in the store at ``target`` (a SQLite file that exists, or a postgresql://
+    URL), read only."""
+    from .store import Store, StoreError
+
+    if "://" not in target and not Path(target).is_file():
+        raise SourceError(Path(target), "is not a store (a SQLite file of the app's notes and codes)")
+    try:
+        store = Store(target)
+        return store.coding.annotations(corpus=corpus)
+    except StoreError as exc:
+        raise SourceError("the store" if "://" in target else Path(target), str(exc)) from None
 
 
 def _positive(kind):
@@ -232,6 +292,12 @@ def main(argv=None) -> int:
     sql.add_argument("--max-rows", type=_positive(int), default=10_000, help="rows returned at most (default 10,000)")
     sql.add_argument("--timeout", type=_positive(float), default=10.0, help="seconds before the query is stopped")
     sql.add_argument("--compact", action="store_true", help="one line of JSON")
+    sql.add_argument("--runs", metavar="DIR", help="a folder of run files of the corpus: the table runs")
+    sql.add_argument("--layers", metavar="DIR", help="a folder with published layers under their published names "
+                                                     "(as DIALOGUE_LAYERS_DIR): the tables layer_<name>, and the "
+                                                     "layers' features (crs, mentions) in features")
+    sql.add_argument("--codes", metavar="STORE", help="the app's store (its SQLite file, or a postgresql:// URL): the "
+                                                      "table codes, the corpus's annotations by every coder and the gold")
     sql.set_defaults(run=_sql)
     args = parser.parse_args(argv)
     try:

@@ -23,6 +23,7 @@ from ui.coding import codebook_picker, coder_box, store
 from ui.model_labels import import_box, is_model, model_section
 from ui.router import ensure_routed
 from ui.share import latex_table_download
+from ui.slice_charts import within_slice
 from ui.store import ANNOTATION_FRAME_COLUMNS, remembered
 from ui.widgets import md_escape
 
@@ -52,6 +53,7 @@ layer = layer_choice(book, scope, "agreement")
 if layer is not None:
     name, layer_frame, mapping = layer
     frame = pd.concat([frame, compare.layer_source(layer_frame, name, mapping, scope)], ignore_index=True)
+frame, in_slice = within_slice(frame)  # with a slice= in the URL: only the codes of its dialogs
 available = sorted(frame["coder"].unique())
 # The widget's options change with the layer, which resets it; the coders chosen before are kept by hand (and the
 # layer added), or choosing a layer dropped them.
@@ -73,6 +75,8 @@ if layer is not None and layer[0] in coders and scope != "span":
     units = compare.layer_units(layer[1], within=others)  # the layer's units in dialogs the coders coded
 elif scope != "span":
     units, assigned, units_note = queue_unit_choice(coding, chosen, scope)
+if in_slice is not None and units is not None:
+    units = [unit for unit in units if (str(unit[0]), str(unit[1])) in in_slice]
 
 st.subheader("Agreement")
 if scope == "span":

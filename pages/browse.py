@@ -22,7 +22,7 @@ from ui.glossary import column_config as glossary_columns
 from ui.layers import browse_cr_filter
 from ui.notes import note_counts
 from ui.router import ensure_routed
-from ui.slices import apply_slice, browse_slice
+from ui.slices import apply_slice, browse_slice, current_slice
 from ui.url_state import open_page, served_links, url_filter, url_text_input, url_toggle
 from ui.widgets import corpus_selector, download_buttons, set_url
 
@@ -66,7 +66,8 @@ selection = st.dataframe(
 )
 if selection.selection.rows:
     dialog_id = shown.iloc[selection.selection.rows[0]]["dialog_id"]
-    open_page("pages/replay.py", corpus=corpus, dialog=dialog_id)
+    in_slice = {"slice": current_slice()} if current_slice() else {}  # the Replay then steps through the slice
+    open_page("pages/replay.py", corpus=corpus, dialog=dialog_id, **in_slice)
 download_buttons(shown.drop(columns=["replay"]), f"{corpus}-dialogs")
 as_slice, why_not = browse_slice(corpus, shown, splits=chosen_splits, ranges=ranges, id_contains=id_contains,
                                  only_noted=only_noted, run_help=run_help)

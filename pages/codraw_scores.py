@@ -20,6 +20,7 @@ available = charts.corpus_splits(CORPUS)
 if available is None:
     st.stop()
 splits = charts.split_filter(available)
+charts.slice_against_rest(CORPUS, "final_score", "Final score", splits=splits)  # with a slice= in the URL
 
 
 def score_charts(metric: str = "score_final") -> list:

@@ -23,6 +23,9 @@ with filters[0]:
 with filters[1]:
     if minecraft_splits is not None:
         minecraft_splits = charts.split_filter(minecraft_splits, param="minecraft_split", label="Minecraft splits")
+for corpus, splits in ((codraw.CORPUS, codraw_splits), (gos.CORPUS, ()), (minecraft.CORPUS, minecraft_splits)):
+    if splits is not None and (corpus != gos.CORPUS or gos_loaded):  # with a slice= in the URL
+        charts.slice_against_rest(corpus, "duration_s", "Duration (s)", splits=splits, digits=0, heading=True)
 NO_STAT = ("This CoDraw source has no session durations: its `stat` section is empty (as in copies assembled from "
            "the per-dialog files). The official CoDraw_1_0.json has them.")
 

@@ -18,6 +18,7 @@ st.caption("Every round ends with all nine images ranked, so the outcome lies in
 
 if charts.corpus_splits(CORPUS) is None:
     st.stop()
+charts.slice_against_rest(CORPUS, "mismatches", "Mismatched locks per interaction")  # with a slice= in the URL
 
 VIEWS = {
     "Locks": (gos.lock_outcome_chart,),

@@ -19,6 +19,7 @@ available = charts.corpus_splits(CORPUS)
 if available is None:
     st.stop()
 splits = charts.split_filter(available)
+charts.slice_against_rest(CORPUS, "outcome_f1", "Block F1 to the target", splits=splits)  # with a slice= in the URL
 
 
 def action_charts() -> list:

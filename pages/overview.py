@@ -47,6 +47,8 @@ with filter_right:
 if len(splits) == len(all_splits):
     splits = ()
 
+for name in loaded_names:  # with a slice= in the URL: each corpus's profile is the slice's, against the rest
+    charts.slice_against_rest(name, "n_utterances", "Messages per dialog", splits=splits, heading=True)
 profiles = [p for p in (charts.build(overview.cached_corpus_profile, name, splits) for name in loaded_names) if p is not None]
 if not profiles:
     st.info("No corpus to show: choose at least one that loads.")

@@ -17,6 +17,7 @@ from ui.run_sections import (
     uploads_box,
 )
 from ui.runs import loaded_runs
+from ui.slice_charts import said_selection
 from ui.widgets import corpus_selector, views
 from ui.worst_cases import worst_cases_section
 
@@ -33,11 +34,12 @@ if cached.corpus_ready(corpus):
         st.info(f"No runs of {CORPUS_TITLES[corpus]} yet: upload one above or set DIALOGUE_RUNS_DIR.")
     else:
         keep_view_choices(corpus)
+        chosen = said_selection(corpus)  # with a slice= in the URL: every view on its dialogs only
         views({
-            "Leaderboard": lambda: leaderboard_section(corpus, runs),
-            "Runs × metrics": lambda: metrics_section(corpus, runs),
-            "Compare two runs": lambda: comparison_section(corpus, runs),
-            "Slice finder": lambda: slice_section(corpus, runs),
-            "Worst cases first": lambda: worst_cases_section(corpus, runs),
+            "Leaderboard": lambda: leaderboard_section(corpus, runs, chosen),
+            "Runs × metrics": lambda: metrics_section(corpus, runs, chosen),
+            "Compare two runs": lambda: comparison_section(corpus, runs, chosen),
+            "Slice finder": lambda: slice_section(corpus, runs, chosen),
+            "Worst cases first": lambda: worst_cases_section(corpus, runs, chosen),
         })
         problems_section(corpus, runs)

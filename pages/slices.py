@@ -6,18 +6,12 @@ import streamlit as st
 from ui import auth
 from ui.cached import corpus_ready
 from ui.router import ensure_routed
-from ui.slices import (
-    SLICE_PARAM,
-    SqlRefused,
-    current_outcome,
-    page_link,
-    result_slice,
-    run_sql,
-    said,
-    saved_table,
-    sql_console,
-    write_saved,
-)
+from ui.slice_charts import analysis_page
+from ui.slice_console import SqlRefused, result_slice, run_sql, sql_console
+from ui.slice_exports import slice_exports
+from ui.slices import SLICE_PARAM, current_outcome, said
+from ui.slices_saved import saved_table, write_saved
+from ui.url_state import page_link as same_tab_link
 from ui.url_state import set_url, url_text_input
 from ui.widgets import corpus_selector, md_escape
 
@@ -38,11 +32,18 @@ st.subheader("The current slice")
 url_text_input("Slice", SLICE_PARAM, key="slices_text", placeholder="crs and peek_gain < 0", help=GRAMMAR_HELP)
 outcome = current_outcome(corpus)
 if said(outcome) and outcome is not None:
-    links = st.columns(3)
-    links[0].link_button("Open in Browse", page_link("browse", corpus, outcome.text), width="stretch")
+    links = st.columns(3)  # same-tab links, each with the slice
+    in_slice = {"corpus": corpus, SLICE_PARAM: outcome.text}
+    same_tab_link("pages/browse.py", "Open in Browse", in_slice, container=links[0], icon=":material/table_rows:")
     if outcome.ordered_ids:
-        links[1].link_button("Play in the Replay", page_link("replay", corpus, outcome.text,
-                                                             dialog=outcome.ordered_ids[0]), width="stretch")
+        same_tab_link("pages/replay.py", "Play in the Replay", {**in_slice, "dialog": outcome.ordered_ids[0]},
+                      container=links[1], icon=":material/play_circle:")
+    charts_page = analysis_page(corpus)
+    if charts_page is not None:
+        same_tab_link(charts_page, "Its charts", in_slice, container=links[2],
+                      icon=":material/bar_chart:",
+                      help="The corpus's analysis page on the slice, with the slice against the rest")
+    slice_exports(corpus, outcome, f"slice-{corpus}")
     if auth.allowed(auth.Action.WRITE_OWN, "saving slices"):
         with st.form("slices_save", clear_on_submit=True):
             st.markdown("**Save this slice**")

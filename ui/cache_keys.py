@@ -43,6 +43,22 @@ class LayerKey:
     stamp: Optional[tuple[int, int]]  # the file's (size, st_mtime_ns), None when it could not be read
 
 
+@dataclass(frozen=True, eq=False)
+class DialogSelection:
+    """A slice's dialogs as an argument of a derived cache (a figure on the slice): keyed by the digest of its ids,
+    never by hashing the ids themselves on every rerun."""
+    text: str  # the slice's canonical text
+    ids: tuple[str, ...]
+    digest: str
+
+    @classmethod
+    def of(cls, text: str, ids) -> "DialogSelection":
+        import hashlib
+
+        kept = tuple(str(d) for d in ids)
+        return cls(text, kept, hashlib.sha1("\n".join(kept).encode("utf-8", "surrogatepass")).hexdigest())
+
+
 @dataclass(frozen=True)
 class LoadFailure:
     corpus: str
@@ -61,7 +77,8 @@ def _function_identity(function: types.FunctionType) -> str:
 
 
 # Lets the derived caches take the function itself as an argument.
-_HASH_FUNCTIONS: dict[Any, Callable[[Any], Any]] = {types.FunctionType: _function_identity}
+_HASH_FUNCTIONS: dict[Any, Callable[[Any], Any]] = {types.FunctionType: _function_identity,
+                                                    DialogSelection: lambda selection: selection.digest}
 
 
 def _derivable(function: Callable) -> Callable:

@@ -20,7 +20,7 @@ from data_access.figures.charts import Chart, selected_rows, selection_table
 from data_access.figures.charts import count_phrase as count_phrase
 from ui.cached import derived, loaded_corpus, shared
 from ui.share import chart_downloads
-from ui.url_state import served_links
+from ui.url_state import query_param, served_links
 from ui.widgets import views as views  # the analysis pages' tabs (a chart view is a link)
 
 if TYPE_CHECKING:
@@ -46,6 +46,10 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+# Histograms whose selected bars a slice says as ranges of a feature (``slices.builders.bars_node``): chart key ->
+# (the slice feature, its column in the chart's data, the bars' width, an edge).
+BAR_FEATURES = {"codraw_peek_gain": ("peek_gain", "gain", 0.25, 0.0),
+                "codraw_final_scores": ("final_score", "final_score", 0.25, -2.0)}
 PAGE_SIZE = 50  # selected dialogs listed per page under a chart (all of them, page by page)
 SELECT_HINT = (" Click a bar or point to list its dialogs with replay links (shift-click adds more; the "
                "toolbar's box and lasso select many; double-click clears).")
@@ -63,9 +67,35 @@ def corpus_splits(corpus: str) -> Optional[tuple[str, ...]]:
 def build(builder, corpus: str, *args) -> Optional[Chart]:
     """``builder(loaded, *args)`` computed once per source and arguments (a spinner shows on a miss). A chart
     is never modified once built, so every session shares the one object instead of unpickling a copy of
-    its figure on each rerun."""
+    its figure on each rerun. With a ``slice=`` in the URL that the corpus can use, on the slice's dialogs."""
     with st.spinner(f"Computing {CORPUS_TITLES.get(corpus, corpus)} statistics…"):
-        return shared(builder, corpus, *args)
+        if query_param("slice") is None:
+            return shared(builder, corpus, *args)
+        from ui import slice_charts  # the URL's slice: the figure on its dialogs
+
+        return slice_charts.build(builder, corpus, *args)
+
+
+def layer_build(builder, layer: str, *args):
+    """``builder(loaded_layer, loaded_corpus, *args)`` of a published layer's chart or table (``cached.layer_derived``),
+    on the URL's slice when the layer's corpus can use it."""
+    from ui.cached import layer_derived
+
+    if query_param("slice") is None:
+        return layer_derived(builder, layer, *args)
+    from ui import slice_charts
+
+    return slice_charts.layer_build(builder, layer, *args)
+
+
+def slice_against_rest(corpus: str, column: str, label: str, **options):
+    """With a ``slice=`` in the URL: the slice in words and ``label`` on the slice against the rest with its
+    interval (``ui.slice_charts.slice_against_rest``); nothing without one."""
+    if query_param("slice") is None:
+        return None
+    from ui import slice_charts
+
+    return slice_charts.slice_against_rest(corpus, column, label, **options)
 
 
 def url_filter(label: str, options: Sequence[str], param: str, format_func=str) -> tuple[str, ...]:
@@ -116,7 +146,10 @@ def selection_list(chart: Chart, table, corpus: Optional[str] = None) -> None:
     if corpus is not None:
         from ui.slices import make_slice_button
 
-        make_slice_button(corpus, table["dialog_id"], key=f"selection_slice__{chart.key}")
+        bars = BAR_FEATURES.get(chart.key)
+        make_slice_button(corpus, table["dialog_id"], key=f"selection_slice__{chart.key}",
+                          bars=None if bars is None or bars[1] not in table.columns else
+                          (bars[0], table[bars[1]].tolist(), bars[2], bars[3], chart.data[bars[1]].tolist()))
     pages = (len(table) + PAGE_SIZE - 1) // PAGE_SIZE
     unit = "rounds" if "round" in table.columns else "dialogs"
     header, pager = st.columns([3, 1], vertical_alignment="bottom")

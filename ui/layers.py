@@ -186,8 +186,9 @@ def gos_mention_counts(charts_module) -> None:
         layers as layer_figures,  # the charts only when a page shows them (ui.share imports this module)
     )
 
-    charts_module.show(cached.layer_derived(layer_figures.mentions_round_chart, "gos-mentions"))
-    table = cached.layer_derived(analysis.mentions_per_round, "gos-mentions")
+    # on the URL's slice when there is one (charts_module.layer_build)
+    charts_module.show(charts_module.layer_build(layer_figures.mentions_round_chart, "gos-mentions"))
+    table = charts_module.layer_build(analysis.mentions_per_round, "gos-mentions")
     if table is None or table.empty:
         return
     per_board = analysis.mentions_per_criterion(table)
@@ -208,7 +209,7 @@ def codraw_score_by_cr(charts_module, splits: tuple) -> None:
         return
     from data_access.figures import layers as layer_figures
 
-    charts_module.show(cached.layer_derived(layer_figures.score_by_cr_chart, "codraw-icr", tuple(splits)))
+    charts_module.show(charts_module.layer_build(layer_figures.score_by_cr_chart, "codraw-icr", tuple(splits)))
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -31,19 +31,20 @@ def _sidecar_stamps(run_keys: tuple) -> tuple:
     return tuple(stamps)
 
 
-def leaderboard_tables(loaded_corpus, run_keys: tuple, sidecar_stamps: tuple = ()) -> dict:
+def leaderboard_tables(loaded_corpus, run_keys: tuple, sidecar_stamps: tuple = (), chosen=None) -> dict:
     """split -> the leaderboard table of the runs ``run_keys`` (``data_access.runs.leaderboard``), with each
-    run's sidecar (``<run>.meta.json``) as plain-text columns. Cached by ``cached.derived`` (``sidecar_stamps``
-    only keys the entry)."""
+    run's sidecar (``<run>.meta.json``) as plain-text columns; on the slice's dialogs only with ``chosen`` (a
+    ``DialogSelection``). Cached by ``cached.derived`` (``sidecar_stamps`` only keys the entry)."""
 
     from data_access.runs.leaderboard import leaderboard, run_meta
+    from data_access.slices.subcorpus import restrict_run
 
     runs, metas = [], {}
     for key in run_keys:
         loaded = cached.model_run(loaded_corpus.corpus, key)
         if isinstance(loaded, cached.LoadFailure):
             continue
-        runs.append(loaded)
+        runs.append(loaded if chosen is None else restrict_run(loaded, chosen.ids))
         metas[loaded.name] = run_meta(Path(key.file))[0]
     tables: dict[str, list[dict]] = {}
     for entry in leaderboard(runs, metas=metas):
@@ -55,14 +56,17 @@ def leaderboard_tables(loaded_corpus, run_keys: tuple, sidecar_stamps: tuple = (
             for split, rows in sorted(tables.items())}
 
 
-def leaderboard_section(name: str, runs: dict) -> None:
+def leaderboard_section(name: str, runs: dict, chosen=None) -> None:
     """Every run per split: the corpus metric with its 95% interval, rank, the humans on the same units and
-    whether the run is significantly below the split's best (paired bootstrap, Holm); CSV and LaTeX."""
+    whether the run is significantly below the split's best (paired bootstrap, Holm); CSV and LaTeX. With
+    ``chosen`` (the URL's slice), on its dialogs only."""
     from data_access.runs.leaderboard import ALPHA
 
     statistic = analysis.scoring(name).STATISTIC_LABEL
     keys = tuple(key for key, _ in runs.values())
-    tables = cached.derived(leaderboard_tables, name, keys, _sidecar_stamps(keys))
+    tables = cached.derived(leaderboard_tables, name, keys, _sidecar_stamps(keys), chosen)
+    if chosen is not None and not tables:
+        st.info("No run has a scored unit in the slice's dialogs.")
     for split, table in (tables or {}).items():
         st.markdown(f"**{md_escape(split)}**")
         st.dataframe(table, hide_index=True, width="stretch",

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Optional
+from urllib.parse import urlencode
 
 import pandas as pd
 import streamlit as st
@@ -107,8 +109,17 @@ def keep_view_choices(name: str) -> None:
             state[key] = state[key]
 
 
-def metrics_section(name: str, runs: dict) -> None:
-    tables = [analysis.metric_table(loaded) for _, loaded in runs.values()]
+def _on(run, chosen):
+    """``run`` on the slice's dialogs only (``chosen``: a ``DialogSelection``), or whole."""
+    if chosen is None:
+        return run
+    from data_access.slices.subcorpus import restrict_run
+
+    return restrict_run(run, chosen.ids)
+
+
+def metrics_section(name: str, runs: dict, chosen=None) -> None:
+    tables = [analysis.metric_table(_on(loaded, chosen)) for _, loaded in runs.values()]
     table = pd.concat(tables, ignore_index=True).drop_duplicates(["run", "split", "metric"], keep="first")
     table["interval (95%)"] = [f"{number(lo)} – {number(hi)}" if not math.isnan(lo) else "—" for lo, hi in zip(table["low"], table["high"])]
     st.dataframe(table[["run", "split", "metric", "n", "value", "interval (95%)"]], hide_index=True, width="stretch",
@@ -140,19 +151,20 @@ def default_partner(name: str, runs: dict, a: str) -> str:
 COMPARED_ROWS = 200  # the comparison's table: the units with the largest differences
 
 
-def comparison_figures(loaded_corpus, key_a, key_b, humans: bool) -> tuple:
+def comparison_figures(loaded_corpus, key_a, key_b, humans: bool, chosen=None) -> tuple:
     """Run A against run B (the humans on A's units when ``humans``): the paired bootstrap, each side's number
-    of units and the ``COMPARED_ROWS`` units of largest difference. Cached by ``cached.derived``: the bootstrap
-    over every unit (10,000 CoDraw dialogs, 2,000 resamples) would otherwise be drawn again at every rerun of
-    the page."""
-    run_a, run_b = cached.model_run(loaded_corpus.corpus, key_a), cached.model_run(loaded_corpus.corpus, key_b)
+    of units and the ``COMPARED_ROWS`` units of largest difference; on the slice's dialogs with ``chosen``. Cached
+    by ``cached.derived``: the bootstrap over every unit (10,000 CoDraw dialogs, 2,000 resamples) would otherwise
+    be drawn again at every rerun of the page."""
+    run_a = _on(cached.model_run(loaded_corpus.corpus, key_a), chosen)
+    run_b = _on(cached.model_run(loaded_corpus.corpus, key_b), chosen)
     units_a = analysis.units(run_a)
     units_b = analysis.units(run_b, humans=True) if humans else analysis.units(run_b)
     result = analysis.paired_bootstrap(units_a, units_b, loaded_corpus.corpus)
     return result, len(units_a), len(units_b), analysis.paired_units(units_a, units_b).head(COMPARED_ROWS)
 
 
-def comparison_section(name: str, runs: dict) -> None:
+def comparison_section(name: str, runs: dict, chosen=None) -> None:
     names = list(runs)
     left, right = st.columns(2)
     a = left.selectbox("Run A", names, key=f"compare_a_{name}")
@@ -163,7 +175,8 @@ def comparison_section(name: str, runs: dict) -> None:
         st.session_state[f"{key_b}__for"] = a
     b = right.selectbox("Run B", others, key=key_b)
     humans = b == humans_option(name)
-    result, n_a, n_b, paired = cached.derived(comparison_figures, name, runs[a][0], runs[a if humans else b][0], humans)
+    result, n_a, n_b, paired = cached.derived(comparison_figures, name, runs[a][0], runs[a if humans else b][0], humans,
+                                              chosen)
     if result["n"] == 0:
         st.warning(f"“{md_escape(a)}” ({n_a:,} units) and “{md_escape(b)}” ({n_b:,} units) share no "
                    "unit (e.g. one run is of the val split, the other of the test split): there is nothing to "
@@ -192,35 +205,63 @@ def comparison_section(name: str, runs: dict) -> None:
     st.caption(f"Largest differences first (first {COMPARED_ROWS}).")
 
 
-def slice_table(loaded_corpus, key_a, key_b, humans: bool) -> pd.DataFrame:
+def _in_slice(features: pd.DataFrame, chosen) -> pd.DataFrame:
+    if chosen is None:
+        return features
+    return features[features["dialog_id"].astype(str).isin(set(chosen.ids)).to_numpy()].reset_index(drop=True)
+
+
+def slice_table(loaded_corpus, key_a, key_b, humans: bool, chosen=None) -> pd.DataFrame:
     """The slice finder's table of run A: against its own overall score (``key_b`` None), run B, or the humans on
-    A's units. Cached by ``cached.derived``, as every rerun of the page shows it."""
-    features = cached.run_derived(analysis.slice_features, loaded_corpus.corpus, key_a)
+    A's units; within the URL's slice with ``chosen``. Each row with ``dialogs``, its dialogs' ids (a slice a click
+    away). Cached by ``cached.derived``, as every rerun of the page shows it."""
+    features = _in_slice(cached.run_derived(analysis.slice_features, loaded_corpus.corpus, key_a), chosen)
     other = None
     if key_b is not None:
         run_b = cached.model_run(loaded_corpus.corpus, key_b)
         other = analysis.units(run_b, humans=True) if humans else analysis.units(run_b)
-    return analysis.slice_gaps(features, loaded_corpus.corpus, other)
+    gaps = analysis.slice_gaps(features, loaded_corpus.corpus, other)
+    gaps["slice_text"] = [_row_slice(features, f, level) for f, level in zip(gaps["feature"], gaps["slice"])]
+    return gaps
 
 
-def slice_section(name: str, runs: dict) -> None:
+def _row_slice(features: pd.DataFrame, feature: str, level: str) -> Optional[str]:
+    """A slice-finder row as a slice: the dialogs of its units (None when they are too many to list in a slice)."""
+    from data_access.slices import SliceError, ids_slice, parse
+
+    try:
+        text = ids_slice(features.loc[features[feature].astype(str) == level, "dialog_id"].astype(str))
+        parse(text)
+    except SliceError:
+        return None
+    return text
+
+
+def slice_section(name: str, runs: dict, chosen=None) -> None:
     names = list(runs)
     left, right = st.columns(2)
     a = left.selectbox("Run", names, key=f"slice_a_{name}")
     against = right.selectbox("Compared with", ["its own overall score"] + [n for n in names if n != a]
                               + (["humans"] if analysis.scoring(name).HAS_HUMANS else []), key=f"slice_b_{name}")
-    features = cached.run_derived(analysis.slice_features, name, runs[a][0])
+    features = _in_slice(cached.run_derived(analysis.slice_features, name, runs[a][0]), chosen)
     other = None if against == "its own overall score" else against
     key_b = None if other is None else runs[a if against == "humans" else against][0]
-    gaps = cached.derived(slice_table, name, runs[a][0], key_b, against == "humans")
+    gaps = cached.derived(slice_table, name, runs[a][0], key_b, against == "humans", chosen)
     if gaps.empty:
         st.caption("No slice has at least 3 units.")
         return
     st.caption("Every value of each domain feature, ranked by the largest gap between the slice and the whole "
-               + ("(the run's own statistic)." if other is None else f"(difference {md_escape(a)} − {md_escape(against)})."))
-    st.dataframe(gaps, hide_index=True, width="stretch",
-                 column_config={c: st.column_config.NumberColumn(format="%+.3f" if c == "gap" else "%.3f")
-                                for c in ("value", "overall", "gap")})
+               + ("(the run's own statistic)." if other is None else f"(difference {md_escape(a)} − {md_escape(against)}).")
+               + " Each row's “open” makes its dialogs the slice (on the Slices page, to save, share or play).")
+    shown = gaps.drop(columns=["slice_text"]).assign(open=[
+        None if text is None else served("/slices?" + urlencode({"corpus": name, "slice": text}))
+        for text in gaps["slice_text"]])
+    st.dataframe(shown, hide_index=True, width="stretch",
+                 column_config={"open": st.column_config.LinkColumn("as a slice", display_text="open ▶",
+                                                                    help="Its dialogs as the slice (empty: too many to "
+                                                                         "list in a slice)"),
+                                **{c: st.column_config.NumberColumn(format="%+.3f" if c == "gap" else "%.3f")
+                                   for c in ("value", "overall", "gap")}})
     # The choice is the slice itself ("feature = value"), never its row: the rows reorder when "Compared with"
     # changes, and a remembered row number would then list another slice's dialogs under the old label.
     slices = {f"{f} = {s}": (f, s, n, g) for f, s, n, g in zip(gaps["feature"], gaps["slice"], gaps["n"], gaps["gap"])}

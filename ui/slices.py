@@ -6,13 +6,12 @@ itself unfiltered. The slice's features (the corpus's dialog table with the anal
 per-dialog features) are built once per corpus source and layer file and shared by every session; the runs'
 columns, the codes and the notes are read only for a slice that tests them.
 
-Also here: the saved slices of the store and the SQL console of a corpus (one locked DuckDB database per corpus
-source, shared by every session), for the Slices page.
+The saved slices of the store are ``ui.slices_saved``, the SQL console ``ui.slice_console`` (both for the Slices
+page); the figures of the analysis pages on a slice and the slice against the rest ``ui.slice_charts``.
 """
 from __future__ import annotations
 
 import functools
-import time
 from dataclasses import dataclass
 from typing import Optional
 
@@ -21,13 +20,13 @@ import pandas as pd
 import streamlit as st
 
 from data_access import slices
-from data_access.common import CORPUS_NAMES, CORPUS_TITLES
+from data_access.common import CORPUS_TITLES
 from data_access.corpora import corpus_module
 from data_access.links import shortened
 from data_access.slices import SliceData, SliceError
-from data_access.sql_console import SqlConsole, SqlRefused, SqlResult, console_tables
 from ui import cached
 from ui.store import opened, remembered
+from ui.url_state import page_link as same_tab_link
 from ui.url_state import query_param, served
 from ui.widgets import md_escape
 
@@ -55,7 +54,7 @@ class SliceOutcome:
 
 # ------------------------------------------------------------------------------------------ the features
 
-def _layers_of(corpus: str) -> dict:
+def layers_of(corpus: str) -> dict:
     loaded = {}
     for name in corpus_module(corpus).LAYERS:
         layer = cached.layer(name)
@@ -69,16 +68,16 @@ def _base(key: tuple, corpus: str) -> Optional[SliceData]:
     loaded = cached.corpus(corpus)
     if not hasattr(loaded, "dialogs"):
         return None
-    return slices.slice_data(loaded, layers=_layers_of(corpus))  # type: ignore[arg-type]
+    return slices.slice_data(loaded, layers=layers_of(corpus))  # type: ignore[arg-type]
 
 
-def _base_key(corpus: str) -> tuple:
+def base_key(corpus: str) -> tuple:
     return (cached.corpus_key(corpus), tuple(cached.layer_key(name) for name in corpus_module(corpus).LAYERS))
 
 
 def slice_base(corpus: str) -> Optional[SliceData]:
     """The corpus's slice features (shared; None when the corpus does not load)."""
-    return _base(_base_key(corpus), corpus)
+    return _base(base_key(corpus), corpus)
 
 
 def _with_what_it_tests(base: SliceData, node) -> SliceData:
@@ -130,9 +129,25 @@ def current_slice() -> Optional[str]:
 
 
 def current_outcome(corpus: str) -> Optional[SliceOutcome]:
-    """The URL's slice evaluated on ``corpus`` (None without one)."""
+    """The URL's slice evaluated on ``corpus`` (None without one); evaluated once per script run and corpus, however
+    many of the page's figures ask."""
     text = current_slice()
-    return None if text is None else evaluate(corpus, text)
+    return None if text is None else outcome_of(corpus, text)
+
+
+def outcome_of(corpus: str, text: str) -> SliceOutcome:
+    """``evaluate(corpus, text)``, once per script run (a page asks for the same slice from several places)."""
+    from ui.store import run_token
+
+    run = run_token()
+    memo: Optional[tuple[Optional[int], dict[tuple[str, str], SliceOutcome]]] = st.session_state.get("_slice_outcomes")
+    if run is None or memo is None or memo[0] != run:
+        memo = (run, {})
+        if run is not None:
+            st.session_state["_slice_outcomes"] = memo
+    if (corpus, text) not in memo[1]:
+        memo[1][(corpus, text)] = evaluate(corpus, text)
+    return memo[1][(corpus, text)]
 
 
 def said(outcome: Optional[SliceOutcome], container=None) -> bool:
@@ -188,8 +203,6 @@ def slice_navigation(corpus: str, dialog_id: Optional[str]) -> None:
     outcome = current_outcome(corpus)
     if not said(outcome) or outcome is None or outcome.kept is None:
         return
-    from urllib.parse import urlencode
-
     from data_access import snapshots
 
     kept = outcome.ids or frozenset()
@@ -198,8 +211,8 @@ def slice_navigation(corpus: str, dialog_id: Optional[str]) -> None:
         return
     position = order.index(dialog_id) if dialog_id in order else None
 
-    def link(target: str) -> str:
-        return served("/replay?" + urlencode({"corpus": corpus, "dialog": target, SLICE_PARAM: outcome.text}))
+    def link(target: str) -> dict[str, str]:
+        return {"corpus": corpus, "dialog": target, SLICE_PARAM: outcome.text}
 
     where = (f"dialog {position + 1:,} of {len(order):,} in the slice" if position is not None
              else f"this dialog is not in the slice of {len(order):,}")
@@ -208,10 +221,11 @@ def slice_navigation(corpus: str, dialog_id: Optional[str]) -> None:
         order[0] if position is None else None)
     columns = st.columns([4, 1, 1], vertical_alignment="center")
     columns[0].caption(md_escape(where))
+    # Same-tab links (a playlist steps in its own tab; a link button would open a new one each time)
     if previous is not None:
-        columns[1].link_button("◀ Previous in the slice", link(previous), width="stretch")
+        same_tab_link("pages/replay.py", "◀ Previous in the slice", link(previous), container=columns[1])
     if following is not None:
-        columns[2].link_button("Next in the slice ▶", link(following), width="stretch")
+        same_tab_link("pages/replay.py", "Next in the slice ▶", link(following), container=columns[2])
 
 
 def browse_slice(corpus: str, shown: pd.DataFrame, *, splits, ranges, id_contains: str, only_noted: bool,
@@ -250,9 +264,13 @@ def browse_slice(corpus: str, shown: pd.DataFrame, *, splits, ranges, id_contain
     return text, ""
 
 
-def make_slice_button(corpus: str, dialog_ids, key: str, container=None) -> None:
-    """"Make a slice of these N dialogs" under a list of dialogs (a chart's selected bars or lasso): a click
-    opens the Slices page with exactly them, within the current slice when there is one."""
+def make_slice_button(corpus: str, dialog_ids, key: str, container=None, *, within_current: bool = True,
+                      label: Optional[str] = None, bars: Optional[tuple] = None) -> None:
+    """"Make a slice of these N dialogs" under a list of dialogs (a chart's selected bars or lasso, a concordance's
+    hits, a worst-cases list): a click opens the Slices page with exactly them, within the current slice when there
+    is one (``within_current``; a list already drawn from a slice of its own, such as Words' sub-corpus B, is
+    not). ``label``: the button's text instead. ``bars``: (feature, the selected values, the bars' width, an edge,
+    every value of the chart) of a histogram's selected bars, said as ranges of the feature when they keep exactly these dialogs."""
     from ui.url_state import open_page
 
     ids = list(dict.fromkeys(str(d) for d in dialog_ids))
@@ -261,150 +279,34 @@ def make_slice_button(corpus: str, dialog_ids, key: str, container=None) -> None
     where = container or st
     try:
         node = slices.parse(slices.ids_slice(ids))
-        outcome = current_outcome(corpus)
-        if outcome is not None and outcome.kept is not None:
-            node = slices.all_of(slices.parse(outcome.text), node)
+        outcome = current_outcome(corpus) if within_current else None
+        within = [slices.parse(outcome.text)] if outcome is not None and outcome.kept is not None else []
+        node = slices.all_of(*within, node)
+        if bars is not None:
+            node = _as_bars(corpus, within, bars, ids) or node
         text = slices.unparse(node)
         slices.parse(text)
     except SliceError as exc:
         where.caption(f"These {len(ids):,} dialogs are too many for a slice of chosen dialogs ({md_escape(exc)}).")
         return
-    if where.button(f"Make a slice of these {len(ids):,} dialogs", key=key, icon=":material/filter_alt:",
+    if where.button(label or f"Make a slice of these {len(ids):,} dialogs", key=key, icon=":material/filter_alt:",
                     help="Opens the Slices page with exactly these dialogs as the slice, to save, share or play"):
         open_page("pages/slices.py", corpus=corpus, slice=text)
 
 
-# ------------------------------------------------------------------------------------------ saved slices
+def _as_bars(corpus: str, within: list, bars: tuple, ids: list[str]):
+    """The selected bars as ranges of their feature (with the current slice), when that keeps exactly ``ids``."""
+    from data_access.slices.builders import bars_node
 
-def counts_per_corpus(text: str) -> dict[str, Optional[int]]:
-    """How many dialogs ``text`` keeps on each corpus that loads (None where it cannot be used there)."""
-    counts: dict[str, Optional[int]] = {}
-    for corpus in CORPUS_NAMES:
-        if not cached.derived(_loads, corpus):
-            continue
-        outcome = evaluate(corpus, text)
-        counts[corpus] = None if outcome.kept is None else len(outcome.kept)
-    return counts
-
-
-def _loads(loaded) -> bool:
-    return True
-
-
-def saved_table() -> Optional[pd.DataFrame]:
-    """The saved slices this session sees, with their count on each corpus (``n_<corpus>``: empty where the
-    slice cannot be used) and a link that opens each in Browse; None when the store cannot be read (said)."""
-    from ui import auth
-
-    store = opened("Saved slices")
-    if store is None:
+    feature, values, size, start, every = bars
+    ranges = bars_node(slices.Feature(feature), values, size, start, every)
+    if ranges is None:
         return None
-    viewer = auth.identity()
-    frame = remembered("saved slices", lambda: store.slices.list(viewer=viewer), None, "Saved slices")
-    if frame is None:
-        return None
-    frame = frame.copy()
-    counts = [counts_per_corpus(text) for text in frame["slice"]]
-    for corpus in CORPUS_NAMES:
-        if any(corpus in c for c in counts):
-            frame[CORPUS_TITLES[corpus]] = pd.array([c.get(corpus) for c in counts], dtype="Int64")
-    frame["link"] = [page_link("browse", corpus or CORPUS_NAMES[0], text)
-                     for corpus, text in zip(frame["corpus"], frame["slice"])]
-    return frame
+    node = slices.all_of(*within, ranges)
+    found = evaluate(corpus, slices.unparse(node))
+    return node if found.kept is not None and set(found.kept.tolist()) == set(ids) else None
 
 
-def write_saved(action: str, *args, **kwargs) -> Optional[str]:
-    """``store.slices.<action>(*args, actor=<this session's writer>, **kwargs)``; the refusal's message (plain
-    text) when it is refused or the store fails, else None."""
-    from data_access.access import AccessRefused
-    from data_access.store import StoreError
-    from ui import auth
-
-    store = opened("Saved slices")
-    if store is None:
-        return "the store cannot be reached"
-    try:
-        getattr(store.slices, action)(*args, actor=auth.writer(), **kwargs)
-    except (AccessRefused, StoreError, ValueError) as exc:
-        return str(exc)
-    return None
-
-
-# ------------------------------------------------------------------------------------------ the SQL console
-
-@st.cache_resource(show_spinner="Opening the SQL console…", max_entries=3)
-def _console(key: tuple, corpus: str, run_keys: tuple) -> Optional[SqlConsole]:
-    loaded = cached.corpus(corpus)
-    base = slice_base(corpus)
-    if not hasattr(loaded, "frames") or base is None:
-        return None
-    runs = {}
-    for run_key in run_keys:
-        run = cached.model_run(corpus, run_key)
-        if hasattr(run, "frames"):
-            runs[run_key.run] = run
-    return SqlConsole(console_tables(loaded, layers=_layers_of(corpus), runs=runs, features=base.dialogs,
-                                     codes=pd.DataFrame({"corpus": pd.Series(dtype="str")})))
-
-
-def sql_console(corpus: str) -> Optional[SqlConsole]:
-    """The corpus's console (shared by every session; None when the corpus does not load)."""
-    run_keys = tuple(sorted(cached.run_keys(corpus).values(), key=lambda k: k.run))
-    return _console(_base_key(corpus), corpus, run_keys)
-
-
-def _codes_frame(corpus: str) -> pd.DataFrame:
-    store = opened("The SQL console's codes")
-    if store is None:
-        return pd.DataFrame({"corpus": pd.Series(dtype="str")})
-    frame = remembered(f"sql codes {corpus}", lambda: store.coding.annotations(corpus=corpus), pd.DataFrame(),
-                       "The SQL console's codes")
-    if frame.empty:
-        return pd.DataFrame({"corpus": pd.Series(dtype="str")})
-    frame = frame.copy()
-    for column in frame.columns:  # lists and timestamps as plain values DuckDB types at once
-        if frame[column].dtype == object:
-            frame[column] = frame[column].map(lambda v: v if v is None or isinstance(v, str) else str(v))
-    return frame
-
-
-def run_sql(console: SqlConsole, corpus: str, query: str, status) -> SqlResult:
-    """Run ``query`` while the page stays live: the script waits in short steps (each a Streamlit call), so a
-    click anywhere on the page (the Stop button) ends this run and the ``finally`` interrupts the query."""
-    if "codes" in query.lower():
-        console.replace_table("codes", _codes_frame(corpus))
-    running = console.start(query)
-    started = time.monotonic()
-    try:
-        while True:
-            result = running.wait(0.1)
-            if result is not None:
-                return result
-            status.caption(f"Running… {time.monotonic() - started:.1f} s (Stop ends it)")
-    finally:
-        if not running.done():
-            running.cancel()
-
-
-def result_slice(result: SqlResult) -> tuple[Optional[str], str]:
-    """The slice of a result's dialogs, or why there is none."""
-    if result.dialog_ids is None:
-        return None, "The result has no dialog_id column, so it is no set of dialogs."
-    if not result.dialog_ids:
-        return None, "The result holds no dialog."
-    if not result.row_count_complete:
-        return None, "The result was too large to be read to its end; narrow it to make a slice of it."
-    try:
-        text = slices.ids_slice(result.dialog_ids)
-        slices.parse(text)
-    except SliceError as exc:
-        return None, (f"{len(result.dialog_ids):,} dialogs are too many for a slice of chosen dialogs ({exc}); "
-                      "describe them with a condition instead.")
-    return text, ""
-
-
-__all__ = ["SLICE_PARAM", "SliceOutcome", "SqlRefused", "apply_slice", "browse_slice", "make_slice_button",
-           "slice_choices",
-           "slice_navigation", "counts_per_corpus", "current_outcome",
-           "current_slice", "evaluate", "page_link", "result_slice", "run_sql", "said", "saved_table", "slice_base",
-           "slice_ids", "sql_console", "write_saved"]
+__all__ = ["SLICE_PARAM", "SliceOutcome", "apply_slice", "base_key", "browse_slice", "current_outcome",
+           "current_slice", "evaluate", "layers_of", "outcome_of", "make_slice_button", "page_link", "said", "slice_base",
+           "slice_choices", "slice_ids", "slice_navigation"]

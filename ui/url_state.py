@@ -198,15 +198,18 @@ def url_toggle(label: str, param: str, key: str, container=None, **kwargs) -> bo
 
 
 def url_filter(label: str, options: Sequence[str], param: str, format_func=str, key: Optional[str] = None,
-               container=None) -> tuple[str, ...]:
+               container=None, start_empty: bool = False) -> tuple[str, ...]:
     """A multiple-choice filter (pills: one click toggles an option) seeded from and written back to the
     URL's ``param`` (comma-separated; absent = all). Pills rather than a multiselect: a handful of options
     (corpora, splits) is read at a glance, and a first visit's page needs no dropdown code.
 
-    Returns the chosen options in ``options`` order, all of them when nothing is chosen."""
+    Returns the chosen options in ``options`` order, all of them when nothing is chosen. ``start_empty``: with no
+    choice in the URL no pill is on (which means all), so that one click keeps only the option clicked (the Words
+    page's roles: one click, not one per other role)."""
     options = list(options)
     key = key or f"url_filter__{param}"
-    follow_url(key, param, lambda text: [o for o in text.split(",") if o in options] or options, options)
+    unset = [] if start_empty else options
+    follow_url(key, param, lambda text: [o for o in text.split(",") if o in options] or unset, unset)
     chosen = (container or st).pills(label, options, selection_mode="multi", key=key, format_func=format_func,
                                      help="Nothing chosen means all.")
     chosen = [o for o in options if o in (chosen or ())]

@@ -23,13 +23,14 @@ from data_access.words.stats import p_text, with_p_text
 from data_access.words.subcorpus import BUILD, CR, GOLD, GOS_LOCK, MENTION, Filters
 from ui import cached
 from ui.assets import asset_text
-from ui.url_state import query_param, served, url_choice, url_filter, url_toggle
+from ui.url_state import query_param, served, url_choice, url_filter, url_text_input, url_toggle
 
 ANY = "any"
 SCORE_RANGES = {ANY: (None, None), "0–2": (0.0, 2.0), "2–3": (2.0, 3.0), "3–4": (3.0, 4.0), "4–5": (4.0, 5.0)}
 # the filter's URL parameter (before a prefix) and the Filters field it sets
 PARAMS = {"corpora": "in", "roles": "role", "splits": "split", "score": "score", "gos_lock": "lock", "build": "build",
-          "cr": "cr", "mention": "mention", "code_label": "code", "code_coder": "coder", "code_book": "book"}
+          "cr": "cr", "mention": "mention", "code_label": "code", "code_coder": "coder", "code_book": "book",
+          "slice": "slice"}  # sub-corpus A's slice is the URL's slice= (every page's), B's b_slice=
 
 
 def _round_outcomes(loaded: LoadedCorpus):
@@ -74,8 +75,37 @@ def coded_annotations() -> Optional[pd.DataFrame]:
 
 
 def mask(filters: Filters) -> Optional[np.ndarray]:
-    """The messages ``filters`` select (None: all)."""
-    return word_corpus().mask(filters, coded_annotations() if filters.code_label else None)
+    """The messages ``filters`` select (None: all); with a slice, only its dialogs' messages."""
+    within = slice_messages(filters.slice)[0] if filters.slice else None
+    return word_corpus().mask(filters, coded_annotations() if filters.code_label else None, within)
+
+
+def slice_messages(text: str) -> tuple[np.ndarray, dict[str, str]]:
+    """The messages (rows of the word index) of the dialogs the slice ``text`` keeps on each corpus, and per
+    corpus what it keeps in words, or why it cannot be used there (that corpus's messages are then left out). Made
+    once per script run and slice (the lists, the concordance and the filter's caption all ask)."""
+    from ui.slices import outcome_of
+    from ui.store import run_token
+
+    run = run_token()
+    memo = st.session_state.get("_words_slice_messages")
+    if run is not None and memo is not None and memo[0] == run and memo[1] == text:
+        return memo[2], memo[3]
+    frame = cached.search_index().frame
+    keep = np.zeros(len(frame), dtype=bool)
+    said: dict[str, str] = {}
+    corpora = frame["corpus"].astype(str).to_numpy()
+    for corpus in cached.available_corpora():
+        outcome = outcome_of(corpus, text)
+        if outcome.kept is None:
+            said[corpus] = outcome.error or "cannot be used"
+            continue
+        said[corpus] = outcome.description
+        rows = corpora == corpus
+        keep[rows] = pd.Index(outcome.kept).get_indexer(frame["dialog_id"].to_numpy()[rows].astype(str)) >= 0
+    if run is not None:
+        st.session_state["_words_slice_messages"] = (run, text, keep, said)
+    return keep, said
 
 
 # ---------------------------------------------------------------------------------------------- the filters
@@ -93,7 +123,8 @@ def filters_from_params(params: Mapping[str, str], prefix: str = "") -> Filters:
     return Filters(corpora=tuple(c for c in listed("corpora") if c in CORPUS_NAMES), roles=listed("roles"),
                    splits=listed("splits"), score_min=low, score_max=high, gos_lock=pick("gos_lock", GOS_LOCK),
                    build=pick("build", BUILD), cr=pick("cr", CR), mention=pick("mention", MENTION),
-                   code_label=value("code_label"), code_coder=value("code_coder"), code_book=value("code_book"))
+                   code_label=value("code_label"), code_coder=value("code_coder"), code_book=value("code_book"),
+                   slice=value("slice"))
 
 
 def filter_params(filters: Filters, prefix: str = "") -> dict[str, str]:
@@ -103,7 +134,7 @@ def filter_params(filters: Filters, prefix: str = "") -> dict[str, str]:
     values = {"corpora": ",".join(filters.corpora), "roles": ",".join(filters.roles), "splits": ",".join(filters.splits),
               "score": score, "gos_lock": filters.gos_lock, "build": filters.build, "cr": filters.cr,
               "mention": filters.mention, "code_label": filters.code_label, "code_coder": filters.code_coder,
-              "code_book": filters.code_book}
+              "code_book": filters.code_book, "slice": filters.slice}
     return {prefix + PARAMS[name]: v for name, v in values.items() if v}
 
 
@@ -131,16 +162,18 @@ def filter_widgets(prefix: str = "", key: str = "words", with_corpora: bool = Tr
     """Every sub-corpus filter, each kept in the URL (under ``prefix``), in an expander; returns the Filters."""
     facts = word_corpus().facts
     corpora = [c for c in CORPUS_NAMES if c in set(facts["corpus"])]
-    with st.expander(title, expanded=expanded, icon=":material/filter_alt:"):
+    with st.expander(title, expanded=expanded or bool(query_param(prefix + "slice")), icon=":material/filter_alt:"):
+        sliced = slice_widget(prefix, key)
         top = st.columns(3)
         chosen = tuple(corpora)
+        # No pill on means all: one click keeps only the corpus, role or split clicked.
         if with_corpora:
             chosen = url_filter("Corpora", corpora, prefix + "in", format_func=CORPUS_TITLES.get, key=f"{key}_in",
-                                container=top[0])
+                                container=top[0], start_empty=True)
         roles = url_filter("Speaker role", _options(facts[facts["corpus"].isin(chosen)], "role"), prefix + "role",
-                           key=f"{key}_role", container=top[1])
+                           key=f"{key}_role", container=top[1], start_empty=True)
         splits = url_filter("Split", _options(facts[facts["corpus"].isin(chosen)], "split"), prefix + "split",
-                            key=f"{key}_split", container=top[2])
+                            key=f"{key}_split", container=top[2], start_empty=True)
         outcome = st.columns(3)
         score = url_choice("selectbox", "CoDraw final score", list(SCORE_RANGES), prefix + "score", key=f"{key}_score",
                            default=ANY, container=outcome[0], help="Dialogs whose final score (0–5) lies in the range.")
@@ -164,7 +197,30 @@ def filter_widgets(prefix: str = "", key: str = "words", with_corpora: bool = Tr
                    roles=() if len(roles) == len(_options(facts[facts["corpus"].isin(chosen)], "role")) else tuple(roles),
                    splits=() if len(splits) == len(_options(facts[facts["corpus"].isin(chosen)], "split")) else tuple(splits),
                    score_min=low, score_max=high, gos_lock=value(lock), build=value(build), cr=value(cr),
-                   mention=value(mention), code_label=code_label, code_coder=coder)
+                   mention=value(mention), code_label=code_label, code_coder=coder, slice=sliced)
+
+
+def slice_widget(prefix: str, key: str) -> str:
+    """The sub-corpus's slice (``slice=`` for A, the page's slice; ``b_slice=`` for B), kept in the URL, with what it
+    keeps on each corpus; the slice's canonical text, or "" for none or one that does not parse (said)."""
+    from data_access.slices import SliceError, canonical
+    from ui.widgets import md_escape
+
+    typed = url_text_input("Slice: only the messages of these dialogs", prefix + "slice", key=f"{key}_slice",
+                           placeholder="e.g. crs and peek_gain < 0, or split = train",
+                           help="A slice (docs/slices.md), as on the Slices page; a corpus the slice cannot be used "
+                                "on is left out of the sub-corpus.")
+    if not typed.strip():
+        return ""
+    try:
+        text = canonical(typed)
+    except SliceError as exc:
+        st.warning(f"Not a slice, so no slice is applied: {md_escape(exc)}.", icon="⚠️")
+        return ""
+    _, said = slice_messages(text)
+    st.caption(md_escape("; ".join(f"{CORPUS_TITLES.get(c, c)}: {s}" if s.startswith("The ") else s
+                                    for c, s in said.items())))
+    return text
 
 
 def _code_widgets(prefix: str, key: str, container) -> tuple[str, str]:

@@ -58,7 +58,7 @@ def _what(run: str, versus: Optional[str]) -> str:
     return f"the gap {md_escape(run)} − {md_escape(versus)}" if versus else f"{md_escape(run)}'s own score"
 
 
-def worst_cases_section(name: str, runs: dict) -> None:
+def worst_cases_section(name: str, runs: dict, chosen=None) -> None:
     """The Runs page's "Worst cases first": pick a run and what to compare it with; the ranked units, each a link
     to its replay, and one link that steps through the first ``MAX_CASES`` in the Replay."""
     names = list(runs)
@@ -73,6 +73,8 @@ def worst_cases_section(name: str, runs: dict) -> None:
                                    "the humans on the units both have (largest shortfall first).")
     versus = None if against == OWN_SCORE else against
     cases = ranked(name, runs, run, versus)
+    if chosen is not None:  # the URL's slice: its dialogs' units only, in the same order
+        cases = cases[cases["dialog_id"].astype(str).isin(set(chosen.ids)).to_numpy()].reset_index(drop=True)
     if cases.empty:
         st.info(f"“{md_escape(run)}” and “{md_escape(versus)}” share no unit: there is no gap to rank by. Compare "
                 f"with “{humans_option(name)}”, which is scored on the run's own units." if versus else
@@ -108,6 +110,11 @@ def worst_cases_section(name: str, runs: dict) -> None:
     with row.popover("Link to share", icon=":material/link:"):
         st.code(served(worst_cases.case_link(params[0])), language=None, wrap_lines=True)
     download_buttons(cases, f"worst-cases-{name}-{run}", "whole ranking")
+    from ui.slices import make_slice_button
+
+    dialogs = list(dict.fromkeys(shown["dialog_id"].astype(str)))
+    make_slice_button(name, dialogs, key=f"worst_slice_{name}", label=f"Make a slice of the {len(dialogs):,} dialogs "
+                      "of these cases")
 
 
 # ------------------------------------------------------------------------------------------- the Replay

@@ -222,12 +222,18 @@ def transcript_zip(name: str, title: str, lines: Sequence[TranscriptLine], *, st
     return buffer.getvalue()
 
 
-def dialog_transcript_zip(loaded, dialog_id: str, round: Optional[int] = None, first: int = 1,
-                          last: Optional[int] = None, with_pictures: bool = False, marked: tuple = ()) -> bytes:
-    """Steps ``first``…``last`` of a dialog (a Game Of Sorts round) of a loaded corpus as a transcript .zip,
-    with the state after each step that has a line when ``with_pictures``. A corpus that offers
-    ``transcript_notes`` (CoDraw) adds the analysis its Replay shows under each step and to the caption (the
-    peek, each round's score, and the steps ``marked`` by its published layer, e.g. CoDraw's CR rounds)."""
+@dataclass(frozen=True)
+class _Transcript:
+    name: str
+    title: str  # plain text
+    lines: list[TranscriptLine]
+    unit: str
+    notes: Optional[dict[int, str]]
+
+
+def _dialog_transcript(loaded, dialog_id: str, round: Optional[int] = None, first: int = 1, last: Optional[int] = None,
+                       marked: tuple = ()) -> _Transcript:
+    """The lines of steps ``first``…``last`` of a dialog (a Game Of Sorts round), its caption and step notes."""
     from .. import snapshots
     from ..common import CORPUS_TITLES
     from ..contract import optional
@@ -239,8 +245,6 @@ def dialog_transcript_zip(loaded, dialog_id: str, round: Optional[int] = None, f
     said = snapshots.step_messages(loaded, dialog_id, last, round, up_to=True)
     said = said[said["turn"] >= int(first)]
     lines = [TranscriptLine(int(r.turn), str(r.speaker), str(r.text)) for r in said.itertuples(index=False)]
-    pictures = ({step: snapshots.snapshot(loaded, dialog_id, step, round) for step in sorted({line.step for line in lines})}
-                if with_pictures else None)
     where = f", round {round}" if round is not None else ""
     unit = STEP_UNITS.get(loaded.corpus, "step")
     span = f"{unit}s {first}--{last}" if (first, last) != (1, n_steps) else f"all {n_steps} {unit}s"
@@ -252,8 +256,56 @@ def dialog_transcript_zip(loaded, dialog_id: str, round: Optional[int] = None, f
         title += f": {summary}"
     name = f"{loaded.corpus}-{dialog_id}" + (f"-r{round}" if round is not None else "")
     # ``span`` holds an en dash written as LaTeX; the title is escaped, so write the dash as Unicode.
-    return transcript_zip(name, title.replace("--", "\u2013"), lines, step_label=unit.capitalize(), pictures=pictures,
-                          notes=notes)
+    return _Transcript(name, title.replace("--", "\u2013"), lines, unit, notes)
+
+
+def dialog_transcript_zip(loaded, dialog_id: str, round: Optional[int] = None, first: int = 1,
+                          last: Optional[int] = None, with_pictures: bool = False, marked: tuple = ()) -> bytes:
+    """Steps ``first``…``last`` of a dialog (a Game Of Sorts round) of a loaded corpus as a transcript .zip,
+    with the state after each step that has a line when ``with_pictures``. A corpus that offers
+    ``transcript_notes`` (CoDraw) adds the analysis its Replay shows under each step and to the caption (the
+    peek, each round's score, and the steps ``marked`` by its published layer, e.g. CoDraw's CR rounds)."""
+    from .. import snapshots
+
+    found = _dialog_transcript(loaded, dialog_id, round, first, last, marked)
+    pictures = ({step: snapshots.snapshot(loaded, dialog_id, step, round) for step in sorted({line.step for line in found.lines})}
+                if with_pictures else None)
+    return transcript_zip(found.name, found.title, found.lines, step_label=found.unit.capitalize(), pictures=pictures,
+                          notes=found.notes)
+
+
+MAX_SLICE_TRANSCRIPTS = 1_000  # dialogs in one slice's transcripts (CoDraw: about 1.5 MB of LaTeX)
+
+
+def slice_transcripts_zip(loaded, dialog_ids: Sequence[str], description: str,
+                          marked: Optional[dict[str, tuple]] = None) -> bytes:
+    """The transcripts of a slice's dialogs (each Game Of Sorts round on its own) as one .zip: ``slice.tex`` (a
+    complete document, one section per dialog, ``description`` as its title: ``pdflatex slice.tex`` compiles it) and
+    each transcript's table alone as ``tables/<corpus>-<dialog>.tex``. ``marked``: dialog -> steps its published
+    layer marks (CoDraw's CR rounds). ``ValueError`` past ``MAX_SLICE_TRANSCRIPTS`` dialogs."""
+    from ..corpora import corpus_module
+
+    ids = list(dict.fromkeys(str(d) for d in dialog_ids))
+    if len(ids) > MAX_SLICE_TRANSCRIPTS:
+        raise ValueError(f"a slice's transcripts are exported for at most {MAX_SLICE_TRANSCRIPTS:,} dialogs; "
+                         f"this one has {len(ids):,}")
+    in_rounds = bool(getattr(corpus_module(loaded.corpus), "REPLAY_IN_ROUNDS", False))
+    rounds = (dict(zip(loaded.dialogs["dialog_id"].astype(str), loaded.dialogs["n_rounds"])) if in_rounds else {})
+    buffer = io.BytesIO()
+    body = [r"\title{" + latex_escape(description) + "}", r"\date{}", r"\maketitle"]
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for dialog_id in ids:
+            parts = [None] if not in_rounds else list(range(1, int(rounds.get(dialog_id) or 0) + 1))
+            for round_ in parts:
+                found = _dialog_transcript(loaded, dialog_id, round_, marked=(marked or {}).get(dialog_id, ()))
+                name = re.sub(r"[^A-Za-z0-9_-]", "-", found.name) or "transcript"
+                archive.writestr(f"tables/{name}.tex", transcript_table(
+                    found.lines, step_label=found.unit.capitalize(), caption=found.title, label=f"tab:{name}",
+                    notes=found.notes))
+                body += [r"\section*{" + latex_escape(f"{dialog_id}" + (f", round {round_}" if round_ else "")) + "}",
+                         r"\input{tables/" + name + "}"]
+        archive.writestr("slice.tex", PREAMBLE + "\\begin{document}\n" + "\n".join(body) + "\n\\end{document}\n")
+    return buffer.getvalue()
 
 
 # -- booktabs tables -----------------------------------------------------------------------------------------

@@ -8,6 +8,8 @@ for ``ui.cached.derived``); an empty tuple means every split.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -31,6 +33,7 @@ from .charts import (
 METRICS = {"final_score": "paper metric (max 5)", "final_score_original": "original 7-term metric"}
 ROUND_METRICS = {"score_final": "paper metric", "score_original": "original 7-term metric"}
 PAPER_METRIC_MAX = 5.0
+PEEK_GAIN_BIN = 0.25
 SCORE_BINS = {"start": -2.0, "end": PAPER_METRIC_MAX, "size": 0.25}
 # The original metric's stored value is recomputed to the last bit; this only absorbs float noise.
 REPRODUCED_TOLERANCE = 1e-9
@@ -212,8 +215,11 @@ def peek_gain_chart(loaded: LoadedCorpus, splits: tuple = ()) -> Chart:
     if table.empty:
         return empty_chart("codraw_peek_gain", "No dialog of the chosen splits has a peek with drawings on both sides.")
     summary = paired_difference(table["score_before_peek"], table["final_score"])
+    # bars [k/4, (k+1)/4): one edge at 0, as a slice of selected bars says them (``slices.builders.bars_node``)
+    start = math.floor(float(table["gain"].min()) / PEEK_GAIN_BIN) * PEEK_GAIN_BIN
     figure = go.Figure(go.Histogram(
-        x=table["gain"], marker={"color": PALETTE[0]}, xbins={"size": 0.25}, customdata=row_positions(table),
+        x=table["gain"], marker={"color": PALETTE[0]}, xbins={"start": start, "size": PEEK_GAIN_BIN},
+        customdata=row_positions(table),
         name="dialogs", hovertemplate="gain %{x}: %{y:,} dialogs<extra></extra>"))
     figure.add_vline(x=0, line_color="#999999")
     figure.add_vline(x=summary.change.mean, line_dash="dash", line_color=PALETTE[3],

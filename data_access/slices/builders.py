@@ -12,7 +12,7 @@ import math
 import re
 from typing import Iterable, Mapping, Optional, Sequence
 
-from .grammar import And, Feature, In, Node, SliceError, Test, Value, all_of
+from .grammar import And, Feature, In, Node, Or, SliceError, Test, Value, all_of
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
 
@@ -74,3 +74,33 @@ def browse_filter_node(*, splits: Sequence[str] = (), ranges: Sequence[tuple[str
         args: tuple[Value, ...] = (name, coder, book) if book else (name, coder) if coder else (name,)
         parts.append(Test(Feature("code", args)))
     return all_of(*parts) if parts else None
+
+
+def _bins(values: Iterable[float], size: float, start: float) -> set[int]:
+    return {math.floor((float(v) - start) / size + 1e-9) for v in values if v is not None and math.isfinite(float(v))}
+
+
+def bars_node(feature: Feature, values: Iterable[float], size: float, start: float = 0.0,
+              every: Optional[Iterable[float]] = None) -> Optional[Node]:
+    """The histogram bars (of width ``size``, edges at ``start`` + k·``size``) that ``values`` fall in, as ranges
+    of ``feature``: contiguous bars merged into one ``low <= feature < high`` (with ``every``, the values of all the
+    chart's bars, across empty bars too), several runs of them or-ed. A chart's selected bars as a readable slice
+    (``peek_gain >= -1.5 and peek_gain < 0``) instead of a list of dialogs; None without a finite value."""
+    if not size > 0:
+        raise ValueError("a bar has a positive width")
+    bins = sorted(_bins(values, size, start))
+    if not bins:
+        return None
+    occupied = _bins(every, size, start) if every is not None else None
+    runs: list[tuple[int, int]] = []
+    for b in bins:
+        gap = range(runs[-1][1] + 1, b) if runs else range(0)
+        if runs and (b == runs[-1][1] + 1 or (occupied is not None and not any(g in occupied for g in gap))):
+            runs[-1] = (runs[-1][0], b)
+        else:
+            runs.append((b, b))
+    parts = [range_node(feature, start + low * size, start + (high + 1) * size, high_open=True) for low, high in runs]
+    kept = [p for p in parts if p is not None]
+    if len(kept) > 50:
+        return None  # scattered bars: the list of their dialogs says it shorter
+    return kept[0] if len(kept) == 1 else Or(tuple(kept))

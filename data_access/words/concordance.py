@@ -145,3 +145,13 @@ def lines(index: TokenIndex, hits: Hits, first: int = 0, count: Optional[int] = 
         "left": pd.Series(left, dtype="str"), "match": pd.Series(match, dtype="str"),
         "right": pd.Series(right, dtype="str"), "link": pd.Series(links, dtype="str"),
     }, columns=LINE_COLUMNS)
+
+
+def hit_dialogs(index, hits: Hits) -> pd.DataFrame:
+    """The dialogs the hits occur in (``corpus``, ``dialog_id``), each once, in the hits' order: a concordance's
+    hits as a slice of each corpus."""
+    if not len(hits):
+        return pd.DataFrame({"corpus": pd.Series(dtype="str"), "dialog_id": pd.Series(dtype="str")})
+    rows = np.searchsorted(index.row_starts, hits.starts, side="right") - 1
+    found = index.frame.iloc[rows][["corpus", "dialog_id"]].astype(str)
+    return found.drop_duplicates().reset_index(drop=True)

@@ -26,9 +26,12 @@ class WordCorpus:
             index.prepare()
         return cls(index, message_facts(frame, dialogs, round_outcomes, cr_labels, mentions))
 
-    def mask(self, filters: Filters, annotations: Optional[pd.DataFrame] = None) -> Optional[np.ndarray]:
+    def mask(self, filters: Filters, annotations: Optional[pd.DataFrame] = None,
+             within: Optional[np.ndarray] = None) -> Optional[np.ndarray]:
         """The messages ``filters`` select (None when no filter is set: every message). ``annotations``: the
-        coding store's annotations, read only when a code filter is set."""
-        if filters.is_empty():
+        coding store's annotations, read only when a code filter is set; ``within``: the messages of the dialogs
+        of ``filters.slice`` (the caller evaluates the slice), or None for no slice."""
+        if filters.is_empty() and within is None:
             return None
-        return subcorpus_mask(self.facts, filters, select_codes(annotations, filters) if filters.code_label else None)
+        mask = subcorpus_mask(self.facts, filters, select_codes(annotations, filters) if filters.code_label else None)
+        return mask if within is None else mask & within

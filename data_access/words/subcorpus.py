@@ -48,6 +48,10 @@ class Filters:
     code_label: str = ""
     code_coder: str = ""
     code_book: str = ""
+    # A slice (docs/slices.md): only the messages of its dialogs. Its dialogs are the app's to find (it evaluates
+    # the slice on each corpus and hands them to ``WordCorpus.mask`` as ``within``); ``subcorpus_mask`` reads
+    # only the other fields.
+    slice: str = ""
 
     def is_empty(self) -> bool:
         return self == Filters()
@@ -73,6 +77,9 @@ class Filters:
         if self.code_label:
             who = "gold" if self.code_coder == GOLD else f"coder {self.code_coder}" if self.code_coder else "any coder"
             parts.append(f"coded {self.code_label} ({who})")
+        if self.slice:
+            shown = self.slice if len(self.slice) <= 80 else self.slice[:79] + "…"
+            parts.append(f"slice {shown}")
         return "; ".join(parts) if parts else "all messages"
 
 

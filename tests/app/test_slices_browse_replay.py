@@ -3,7 +3,7 @@ and on the Replay (the picker offers the slice's dialogs; previous / next dialog
 corpora; a bad slice is said and the page shows everything."""
 from __future__ import annotations
 
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs
 
 from data_access.corpora import load_path
 from tests.app.conftest import open_page
@@ -55,12 +55,13 @@ def test_the_replay_plays_the_slice_like_a_playlist(tmp_path):
     first = first[0] if isinstance(first, list) else first
     assert first in expected
     assert any(f"dialog 1 of {len(expected)} in the slice" in c.value for c in at.caption)
-    nexts = [b for b in at.get("link_button") if "Next in the slice" in b.proto.label]
-    target = parse_qs(urlsplit(nexts[0].proto.url).query)
+    nexts = [b for b in at.get("page_link") if "Next in the slice" in b.proto.label]
+    assert nexts[0].proto.page == "replay"
+    target = parse_qs(nexts[0].proto.query_string)
     assert target["slice"] == ["n_rounds >= 7 and not split = test"] and target["dialog"][0] != first
     at = open_page("replay", slice=target["slice"][0], dialog=target["dialog"][0])
     assert any(f"dialog 2 of {len(expected)} in the slice" in c.value for c in at.caption)
-    assert any("Previous in the slice" in b.proto.label for b in at.get("link_button"))
+    assert any("Previous in the slice" in b.proto.label for b in at.get("page_link"))
 
 
 def test_compare_offers_the_slice_on_both_sides(tmp_path):

@@ -84,3 +84,23 @@ def test_a_slice_of_one_corpus_on_another_says_what_is_missing(real):
     with pytest.raises(SliceError, match="A Game Of Sorts has no feature “crs”"):
         evaluate("crs and peek_gain < 0", gos_data)
     assert isinstance(real["codraw"][1].dialogs, pd.DataFrame)
+
+
+def test_the_issues_slice_as_its_analysis_page_draws_it(real):
+    """The CoDraw page on "crs and peek_gain < 0": its peek chart drawn on the cut corpus holds exactly the 221
+    dialogs, and the slice against the rest is the pandas difference of the final-score means."""
+    from data_access.figures.codraw import peek_gain_chart
+    from data_access.slices import dialog_ids
+    from data_access.slices.subcorpus import contrast_of, restrict
+
+    loaded, data, _ = real["codraw"]
+    ids = dialog_ids("crs and peek_gain < 0", data)
+    chart = peek_gain_chart(restrict(loaded, ids))
+    assert sorted(chart.data["dialog_id"]) == sorted(ids) and len(ids) == 221
+    assert (chart.data["gain"] < 0).all()
+    found = contrast_of(loaded.dialogs, "final_score", ids)
+    d = loaded.dialogs
+    inside = d["dialog_id"].isin(ids)
+    assert found.n_slice == int(d.loc[inside, "final_score"].notna().sum())
+    assert found.difference == pytest.approx(d.loc[inside, "final_score"].mean() - d.loc[~inside, "final_score"].mean())
+    assert found.low < found.difference < found.high
