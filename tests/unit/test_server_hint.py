@@ -4,12 +4,13 @@ path) passes through byte for byte, with the request as the browser sent it."""
 from __future__ import annotations
 
 import asyncio
+import re
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from ui import server_hint
-from ui.server_hint import HISTORY_SCRIPT, STREAMLIT_INDEX, ServerLocationHint, hint_script
+from ui.server_hint import HISTORY_SCRIPT, PRELOAD_LINKS, STREAMLIT_INDEX, ServerLocationHint, hint_script
 
 HTML = [(b"content-type", b"text/html; charset=utf-8")]
 
@@ -67,7 +68,9 @@ def test_the_index_of_the_root_or_a_page_gets_the_hint_first_in_its_head(path):
     app, seen = downstream(STREAMLIT_INDEX, chunks=3)
     start, body = request(app, path)
     hint = hint_script(path, "")
-    assert body == STREAMLIT_INDEX.replace(b"<head>", b"<head>" + hint + HISTORY_SCRIPT, 1)
+    assert body == STREAMLIT_INDEX.replace(b"<head>", b"<head>" + hint + HISTORY_SCRIPT + PRELOAD_LINKS, 1)
+    # the step player's component code, named so that the browser fetches it while the page connects
+    assert re.fullmatch(rb'<link rel="modulepreload" href="\./static/js/BidiComponent\.[\w-]+\.js">', PRELOAD_LINKS)
     assert f'location.pathname==="{path}"'.encode() in hint and b'location.origin+"/"' in hint
     assert dict(start["headers"])[b"content-length"] == str(len(body)).encode()
     assert b"etag" not in dict(start["headers"])  # the file's validator, not this body's
