@@ -8,9 +8,10 @@ from ui.picker import dialog_picker
 from ui.presentation import presentation_mode
 from ui.replay_state import UNITS, dialog_lines, prefetch_state, snapshots, step_caption
 from ui.router import ensure_routed
+from ui.slices import next_in_slice, play_next
 from ui.step_player import player_step, snapshot_player
 from ui.url_state import one_history_entry_per_click, query_param, set_url
-from ui.widgets import corpus_selector
+from ui.widgets import corpus_selector, md_escape
 
 ensure_routed()
 
@@ -47,13 +48,15 @@ set_url(play=playing)
 # The step player plays by itself in the browser (at ``seconds`` per step while autoplay is on) and reports
 # each step, which goes into the URL replacing its entry (no click made it: history.js); the caption follows.
 step = player_step(n_steps, query_param("turn"), key=step_key, label="Step")
+following = next_in_slice(name, dialog)  # with a slice=: autoplay goes on to its next dialog, like a playlist
 snapshot_player("player_present", step_key, name, dialog, round_, step, n_steps, dialog_lines(name, dialog, step, round_),
-                UNITS.get(name, "step"), autoplay=playing, speed=seconds, layout="present" if presenting else None)
+                UNITS.get(name, "step"), autoplay=playing, speed=seconds, layout="present" if presenting else None,
+                continues=following is not None, on_round=lambda delta: play_next(name, following, round_, delta))
 prefetch_state(name, dialog, step, round_, n_steps)
 step_caption(name, dialog, step, round_, n_steps)
 one_history_entry_per_click()  # each step replaces the URL's entry, under a plain `streamlit run` too
 if playing and step >= n_steps:
-    st.caption("End of the dialog.")
+    st.caption("End of the dialog." + (f" Next in the slice: {md_escape(following)}." if following else ""))
 
 with st.expander("Export for slides"):
     all_steps = list(range(1, n_steps + 1))

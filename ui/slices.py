@@ -203,10 +203,7 @@ def slice_navigation(corpus: str, dialog_id: Optional[str]) -> None:
     outcome = current_outcome(corpus)
     if not said(outcome) or outcome is None or outcome.kept is None:
         return
-    from data_access import snapshots
-
-    kept = outcome.ids or frozenset()
-    order = [d for d in (cached.shared(snapshots.dialog_choices, corpus) or {}) if d in kept]
+    order = _slice_order(corpus, outcome)
     if not order:
         return
     position = order.index(dialog_id) if dialog_id in order else None
@@ -226,6 +223,35 @@ def slice_navigation(corpus: str, dialog_id: Optional[str]) -> None:
         same_tab_link("pages/replay.py", "◀ Previous in the slice", link(previous), container=columns[1])
     if following is not None:
         same_tab_link("pages/replay.py", "Next in the slice ▶", link(following), container=columns[2])
+
+
+def _slice_order(corpus: str, outcome) -> list[str]:
+    """The slice's dialogs in the corpus's own order (the dialog pickers')."""
+    from data_access import snapshots
+
+    kept = outcome.ids or frozenset()
+    return [d for d in (cached.shared(snapshots.dialog_choices, corpus) or {}) if d in kept]
+
+
+def next_in_slice(corpus: str, dialog_id: Optional[str]) -> Optional[str]:
+    """With a slice in the URL, the dialog after ``dialog_id`` in it (Present's autoplay goes on to it), or None
+    (no slice, the last dialog of the slice, or one outside it)."""
+    outcome = current_outcome(corpus)
+    if outcome is None or outcome.kept is None:
+        return None
+    order = _slice_order(corpus, outcome)
+    position = order.index(dialog_id) if dialog_id in order else None
+    return order[position + 1] if position is not None and position + 1 < len(order) else None
+
+
+def play_next(corpus: str, following: Optional[str], round_: Optional[int], delta: int) -> None:
+    """Present's player played to the end of its dialog (``delta`` 1): the next dialog of the slice at its first
+    step, still playing. Runs as the player's callback, before the picker reads its state."""
+    if delta <= 0 or following is None:
+        return
+    st.session_state["present"] = following
+    st.session_state[f"present_step_{following}_{round_}"] = 1
+    st.session_state["present_playing"] = True
 
 
 def browse_slice(corpus: str, shown: pd.DataFrame, *, splits, ranges, id_contains: str, only_noted: bool,

@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from tests.app.transcript_lines import player_captions
+from tests.app.transcript_lines import player_captions, player_data
 
 from .conftest import open_page
 
@@ -55,3 +55,19 @@ def test_compare_keeps_the_stored_score_short_and_gives_the_reason_in_full():
     assert all("Not scored" in m.proto.help and "first round" in m.proto.help for m in stored)
     assert sum("Not scored" in c.value for c in at.caption) == 2
     assert {b.label for b in at.button if "step" not in b.label.lower()} >= {"◀ Previous", "Next ▶"}
+
+
+def test_present_on_a_slice_plays_on_into_the_slices_next_dialog():
+    """Issue 37: Present's autoplay goes through a slice like a playlist. At the end of a dialog the player is told
+    that the slice goes on (it then asks the server for the next dialog), and the page names that dialog."""
+    first = open_page("pages/present.py", corpus="codraw")
+    dialogs = first.selectbox(key="present").options[:3]
+    ids = [option.split(" · ")[0] for option in dialogs]
+    chosen = f"dialog_id in ({ids[0]}, {ids[2]})"
+    at = open_page("pages/present.py", corpus="codraw", dialog=ids[0], slice=chosen, play="1", turn="99")
+    data = player_data(at)[0]
+    assert data["continues"] is True and data["autoplay"] is True
+    assert any(f"Next in the slice: {ids[2]}." in c.value.replace("\\", "") for c in at.caption), [c.value for c in at.caption]
+    last = open_page("pages/present.py", corpus="codraw", dialog=ids[2], slice=chosen, play="1", turn="99")
+    assert player_data(last)[0]["continues"] is False  # the slice's last dialog: the playlist ends
+    assert not any("Next in the slice" in c.value for c in last.caption)

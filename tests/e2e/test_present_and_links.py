@@ -156,3 +156,17 @@ def test_switching_the_corpus_and_back_brings_back_the_dialog_and_turn(demo_app,
     wait_for_app(page)
     page.wait_for_function(f"() => location.search.includes('dialog={dialog}') && location.search.includes('turn=3')",
                            timeout=15_000)
+
+
+def test_present_autoplay_plays_on_through_a_slice(demo_app, page, tmp_path_factory):
+    """Issue 37: on a slice, Present's autoplay goes from the end of a dialog to the slice's next one, playing."""
+    dialogs = list(_demo_dialogs("codraw", tmp_path_factory).frames["dialogs"]["dialog_id"])
+    first, then = dialogs[0], dialogs[2]
+    chosen = f"dialog_id in ({first}, {then})"
+    page.goto(f"{demo_app.url}/present?corpus=codraw&speed=0.5&play=1&dialog={first}&turn=99&slice={chosen}")
+    wait_for_app(page)
+    page.wait_for_url(re.compile(rf"dialog={then}\b"), timeout=60_000)
+    wait_for_app(page)
+    # the next dialog plays on from its first step
+    page.wait_for_function("() => Number(document.querySelector('[data-step-player]')?.dataset.step) >= 2", timeout=60_000)
+    assert "slice=" in page.url

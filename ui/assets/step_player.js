@@ -94,6 +94,19 @@ function createPlayer(parent) {
     if (p.trigger) p.trigger('step', step);
   }
 
+  // A key's step is reported once the browser has painted it: the report starts the page's run, whose
+  // rendering would otherwise share the key's task and hold the new step back. Keys pressed before that
+  // paint report the last step only.
+  function reportAfterPaint(step) {
+    p.pendingReport = step;
+    if (p.reportScheduled) return;
+    p.reportScheduled = true;
+    requestAnimationFrame(() => setTimeout(() => {
+      p.reportScheduled = false;
+      report(p.pendingReport);
+    }, 0));
+  }
+
   function stepAt(clientX) {
     const box = timeline.getBoundingClientRect();
     const x = Math.min(Math.max(clientX - box.left, 0), box.width - 1);
@@ -108,7 +121,7 @@ function createPlayer(parent) {
     if (!quiet && p.data && p.data.group) {
       document.dispatchEvent(new CustomEvent('step-player-group', { detail: { group: p.data.group, step, from: root } }));
     }
-    if (!quiet && !p.dragging && (!p.data || p.data.reports !== false)) report(step);
+    if (!quiet && !p.dragging && (!p.data || p.data.reports !== false)) reportAfterPaint(step);
   }
 
   document.addEventListener('step-player-group', (event) => {
@@ -140,7 +153,12 @@ function createPlayer(parent) {
     if (p.timer) return;
     if (p.current >= p.n) go(1);
     const seconds = Math.max(0.2, Number((p.data && p.data.speed) || 1));
-    p.timer = setInterval(() => { if (p.current >= p.n) stop(); else go(p.current + 1); }, seconds * 1000);
+    p.timer = setInterval(() => {
+      if (p.current < p.n) { go(p.current + 1); return; }
+      stop();
+      // Present on a slice: the server opens the slice's next dialog, which plays on
+      if (p.data && p.data.continues && p.trigger) p.trigger('round', 1);
+    }, seconds * 1000);
     play.textContent = '❚❚ Pause';
     root.setAttribute('data-playing', '');
   }
