@@ -94,19 +94,6 @@ function createPlayer(parent) {
     if (p.trigger) p.trigger('step', step);
   }
 
-  // A key's step is reported once the browser has painted it: the report starts the page's run, whose
-  // rendering would otherwise share the key's task and hold the new step back. Keys pressed before that
-  // paint report the last step only.
-  function reportAfterPaint(step) {
-    p.pendingReport = step;
-    if (p.reportScheduled) return;
-    p.reportScheduled = true;
-    requestAnimationFrame(() => setTimeout(() => {
-      p.reportScheduled = false;
-      report(p.pendingReport);
-    }, 0));
-  }
-
   function stepAt(clientX) {
     const box = timeline.getBoundingClientRect();
     const x = Math.min(Math.max(clientX - box.left, 0), box.width - 1);
@@ -121,7 +108,7 @@ function createPlayer(parent) {
     if (!quiet && p.data && p.data.group) {
       document.dispatchEvent(new CustomEvent('step-player-group', { detail: { group: p.data.group, step, from: root } }));
     }
-    if (!quiet && !p.dragging && (!p.data || p.data.reports !== false)) reportAfterPaint(step);
+    if (!quiet && !p.dragging && (!p.data || p.data.reports !== false)) report(step);
   }
 
   document.addEventListener('step-player-group', (event) => {
