@@ -56,14 +56,17 @@ def _say_cache_notes(*notes) -> None:
 
 
 def _summary(args) -> int:
-    from .corpora import corpus_module, is_cached, load_path
+    from .corpora import is_cached, load_source
+    from .registry import corpus_module
     from .sources import Source
 
-    if not is_cached(Source(args.corpus, Path(args.path), None)):
+    package = corpus_module(args.corpus)  # the command line is an edge: the name it is given is resolved once
+    source = Source(args.corpus, Path(args.path), None, package)
+    if not is_cached(source):
         readahead.read_ahead(args.path)  # a cold load: read the source while pandas & co. are imported
-    loaded = load_path(args.corpus, args.path)
+    loaded = load_source(source)
     _say_cache_notes(loaded.cache_note)
-    print(json.dumps(corpus_module(args.corpus).summarize(loaded), indent=None if args.compact else 2))
+    print(json.dumps(package.summarize(loaded), indent=None if args.compact else 2))
     return 0
 
 

@@ -10,7 +10,8 @@
   ``data_access.layers``); a layer belongs to the corpus whose ``LAYERS`` names it.
 - ``OptionalCapabilities``: members a corpus may offer (``optional(package, name)``).
 
-``corpora.corpus_module(name)`` returns a package typed as ``CorpusPackage``. The test checks every
+``registry.corpus_module(name)`` returns a package typed as ``CorpusPackage``; below the app's edge a value
+carries it (``package_of``). The test checks every
 registered package against these Protocols (members, types and signatures), and ``docs/architecture.md``
 ("Writing a corpus plugin") lists every member.
 
@@ -239,6 +240,22 @@ def optional(package: CorpusPackage, name: str) -> Optional[Callable]:
     if name not in OPTIONAL:
         raise ValueError(f"{name!r} is not an optional corpus capability; expected one of {', '.join(OPTIONAL)}")
     return getattr(package, name, None)
+
+
+def package_of(value: Any) -> CorpusPackage:
+    """The corpus package ``value`` carries: a ``LoadedCorpus``'s, a ``LoadedRun``'s or a ``Source``'s
+    ``package`` (resolved once by the registry), or ``value`` itself when it is a package. Nothing below the
+    app's edge looks a corpus up by its name."""
+    package = value if isinstance(value, ModuleType) else getattr(value, "package", None)
+    if package is None:
+        raise ValueError(f"{type(value).__name__} of {getattr(value, 'corpus', '?')!r} carries no corpus package "
+                         "(made without it: load it with corpora.load_source, or give package=...)")
+    return package
+
+
+def scoring_of(value: Any) -> RunScoring:
+    """The run scoring (``RunScoring``) of the corpus ``value`` carries (``package_of``)."""
+    return package_of(value).run_scoring()
 
 
 # Members whose presence ``missing_members`` checks (the Protocols' data members carry no value to look up).

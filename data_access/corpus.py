@@ -44,8 +44,9 @@ class Corpus:
         or the built-in demo corpus. Raises ValueError for a name that is not a registered corpus."""
         package = corpus_module(name)
         if path is None:
-            return cls(name, configured_source(name), package)
-        return cls(name, Source(name, Path(path).expanduser(), Path(assets).expanduser() if assets else None), package)
+            return cls(name, configured_source(package), package)
+        return cls(name, Source(name, Path(path).expanduser(), Path(assets).expanduser() if assets else None, package),
+                   package)
 
     # -- what the corpus is --------------------------------------------------------------------------------
     @property

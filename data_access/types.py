@@ -149,6 +149,9 @@ class LoadedCorpus:
     from_cache: bool = False
     assets: Optional[str] = None  # clip-art / image folder, when configured
     cache_note: Optional[str] = None  # why the frames were not cached (e.g. a read-only cache folder)
+    # its corpus package (a ``contract.CorpusPackage``, resolved once by the registry): what everything below the
+    # app's edge asks about the corpus, instead of looking its name up again
+    package: Any = field(default=None, repr=False, compare=False)
 
     @property
     def dialogs(self) -> pd.DataFrame:
@@ -193,6 +196,8 @@ class LoadedRun:
     load_seconds: float = 0.0
     is_demo: bool = False
     cache_note: Optional[str] = None  # why the run's frames were not cached (e.g. a read-only cache folder)
+    # its corpus's package (``contract.CorpusPackage``), as the loaded corpus it was matched to carries it
+    package: Any = field(default=None, repr=False, compare=False)
     # small results derived from the frames once (metric rows, units), never modified: ``memoized``
     memo: dict = field(default_factory=dict, repr=False, compare=False)
 

@@ -14,7 +14,7 @@ from types import ModuleType
 from typing import Callable, Optional, cast
 
 from data_access import codraw, gos, minecraft
-from data_access.corpora import corpus_module
+from ui.corpus_edge import resolve
 
 
 def _nothing(name: str) -> None:
@@ -76,11 +76,11 @@ GENERIC = CorpusViews()
 
 def views(name: str) -> CorpusViews:
     """The UI parts of corpus ``name`` (the generic ones for a corpus without its own)."""
-    package = cast(ModuleType, corpus_module(name))  # the module itself is the key
+    package = cast(ModuleType, resolve(name).package)  # the module itself is the key
     return VIEWS.get(package, GENERIC)
 
 
 def replays_in_rounds(name: str) -> bool:
     """Whether corpus ``name`` is replayed within rounds, so a step's notes, labels and exports keep its round
     (the package's ``REPLAY_IN_ROUNDS``)."""
-    return corpus_module(name).REPLAY_IN_ROUNDS
+    return resolve(name).package.REPLAY_IN_ROUNDS

@@ -16,11 +16,12 @@ from typing import Optional
 import pandas as pd
 import streamlit as st
 
-from data_access.corpora import cached_summary_if_any, corpus_module
+from data_access.corpora import cached_summary_if_any
 from data_access.layers import LAYER_CORPUS, LAYER_FILES, LAYER_NAMES, LAYER_TITLES, analysis
 from data_access.layers.gos_view import SPAN_COLOURS, mention_step
 from data_access.layers.load import LAYERS_VARIABLE
 from ui import cached
+from ui.corpus_edge import resolve
 from ui.url_state import served_links, url_toggle
 from ui.widgets import md_code, md_escape, skipped_count
 
@@ -131,7 +132,7 @@ def codraw_replay_crs(dialog_id: str, turn: int) -> None:
 def transcript_marks(corpus: str, dialog_id: str) -> tuple[int, ...]:
     """The steps of a dialog its corpus's published layer marks for a transcript: CoDraw's CR rounds (empty
     when the corpus has no such layer or it is not loaded)."""
-    if "codraw-icr" not in corpus_module(corpus).LAYERS or not _ready("codraw-icr"):
+    if "codraw-icr" not in resolve(corpus).package.LAYERS or not _ready("codraw-icr"):
         return ()
     rows = cached.layer_derived(analysis.dialog_crs, "codraw-icr", dialog_id)
     if rows is None or rows.empty:
@@ -141,7 +142,7 @@ def transcript_marks(corpus: str, dialog_id: str) -> tuple[int, ...]:
 
 def browse_cr_filter(corpus: str, table: pd.DataFrame) -> pd.DataFrame:
     """CoDraw Browse: a CRs column from the published layer and an "only with a CR" filter (``cr=1``)."""
-    if "codraw-icr" not in corpus_module(corpus).LAYERS:
+    if "codraw-icr" not in resolve(corpus).package.LAYERS:
         return table
     if not _ready("codraw-icr"):
         return table

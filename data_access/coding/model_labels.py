@@ -41,12 +41,16 @@ from ..budgets import (
     MODEL_LINE_BYTES,
 )
 from ..common import CORPUS_NAMES, CORPUS_TITLES, LoadedCorpus, SkippedRecord, SkippedRecords, SourceError
-from ..corpora import corpus_module
+from ..contract import package_of
+from ..registry import CorpusAttribute
 from ..runs.common import Line, Tally, json_lines
 from ..safe_io import check_lines, gunzip_capped, read_budgeted, without_bom
 from .codebook import Codebook
 from .rules import stored_round
 
+# corpus name -> its package's members, for the example line of a corpus named by the Agreement page
+_REPLAY_IN_ROUNDS = CorpusAttribute("REPLAY_IN_ROUNDS")
+_STEP_UNITS = CorpusAttribute("STEP_UNIT")
 STEP_KEYS = ("step", "round", "message", "turn")  # what a line may call its step, in one corpus or another
 MODELS_NAMED = 10  # in an import's message; the rest are counted
 
@@ -137,13 +141,12 @@ class Imported:
 
 def example_line(book: Codebook, corpus: str) -> str:
     """One line of a model labels file for ``corpus`` with labels of ``book`` (the import box shows it)."""
-    package = corpus_module(corpus)
     record: dict = {"model": "my-model", "corpus": corpus, "dialog": "DIALOG-ID"}
-    if package.REPLAY_IN_ROUNDS:
+    if _REPLAY_IN_ROUNDS[corpus]:
         record["round"] = 1
     turn, span = book.labels_for("turn"), book.labels_for("span")
     if turn or span or not book.labels_for("dialog"):
-        record[str(package.STEP_UNIT)] = 2
+        record[str(_STEP_UNITS[corpus])] = 2
         record["labels"] = [turn[0].name] if turn else []
         if span:
             record["spans"] = [{"utterance": 0, "start": 4, "end": 9, "label": span[0].name}]
@@ -190,7 +193,7 @@ class _Corpus:
 
     def __init__(self, name: str, loaded: LoadedCorpus):
         self.name, self.loaded = name, loaded
-        self.package = corpus_module(name)
+        self.package = package_of(loaded)
         self.in_rounds = bool(self.package.REPLAY_IN_ROUNDS)
         self.step_key = str(self.package.STEP_UNIT)
         # the corpus's own string for each dialog id, so a million lines of one dialog hold one copy of its id

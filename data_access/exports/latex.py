@@ -229,9 +229,7 @@ def dialog_transcript_zip(loaded, dialog_id: str, round: Optional[int] = None, f
     ``transcript_notes`` (CoDraw) adds the analysis its Replay shows under each step and to the caption (the
     peek, each round's score, and the steps ``marked`` by its published layer, e.g. CoDraw's CR rounds)."""
     from .. import snapshots
-    from ..common import CORPUS_TITLES
-    from ..contract import optional
-    from ..corpora import corpus_module
+    from ..contract import optional, package_of
     from .html import STEP_UNITS
 
     n_steps = snapshots.step_count(loaded, dialog_id, round)
@@ -244,9 +242,9 @@ def dialog_transcript_zip(loaded, dialog_id: str, round: Optional[int] = None, f
     where = f", round {round}" if round is not None else ""
     unit = STEP_UNITS.get(loaded.corpus, "step")
     span = f"{unit}s {first}--{last}" if (first, last) != (1, n_steps) else f"all {n_steps} {unit}s"
-    title = f"{CORPUS_TITLES.get(loaded.corpus, loaded.corpus)}, {dialog_id}{where} ({span})"
+    title = f"{package_of(loaded).TITLE}, {dialog_id}{where} ({span})"
     notes = None
-    notes_of = optional(corpus_module(loaded.corpus), "transcript_notes")
+    notes_of = optional(package_of(loaded), "transcript_notes")
     if notes_of is not None:
         notes, summary = notes_of(loaded, dialog_id, marked)
         title += f": {summary}"

@@ -62,10 +62,9 @@ class _LayerCorpus(Mapping):
     """layer name -> the corpus it annotates: the registered corpus package whose ``LAYERS`` names it."""
 
     def _all(self) -> dict[str, str]:
-        from ..common import CORPUS_NAMES
-        from ..corpora import corpus_module
+        from ..registry import CorpusAttribute
 
-        return {layer: name for name in CORPUS_NAMES for layer in corpus_module(name).LAYERS}
+        return {layer: name for name, layers in CorpusAttribute("LAYERS").items() for layer in layers}
 
     def __getitem__(self, layer: str) -> str:
         return self._all()[layer]

@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 from ..common import LoadedCorpus, SkippedRecord, SourceError
+from ..registry import layer_corpus
 from ..sources import Source, cache_dir, configured_source
-from . import DEMO_VERSION, LAYER_CORPUS, LAYER_FILES, LAYER_NAMES, layer_module
+from . import DEMO_VERSION, LAYER_FILES, LAYER_NAMES, layer_module
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -39,13 +40,13 @@ def layers_dir() -> Optional[Path]:
 
 def demo_layer_path(layer: str, cache_root: Optional[Path] = None) -> Path:
     """The generated demo layer over the demo corpus, written on first use (atomically)."""
-    from ..corpora import corpus_module, demo_path
+    from ..corpora import demo_folder
 
-    corpus = LAYER_CORPUS[layer]
+    package = layer_corpus(layer)
     root = Path(cache_root or cache_dir()) / "demo"
-    folder = root / f"layer-{layer}-v{DEMO_VERSION}-{corpus}-v{corpus_module(corpus).DEMO_VERSION}"
+    folder = root / f"layer-{layer}-v{DEMO_VERSION}-{package.NAME}-v{package.DEMO_VERSION}"
     if not folder.is_dir():
-        corpus_path = demo_path(corpus, cache_root)
+        corpus_path = demo_folder(package, cache_root)
         root.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=folder.name + ".", dir=root))
         lines = layer_module(layer).demo_lines(Path(corpus_path))
@@ -63,7 +64,7 @@ def configured_layer(layer: str, corpus_source: Optional[Source] = None, cache_r
     folder = layers_dir()
     if folder is not None:
         return LayerSource(layer, folder / LAYER_FILES[layer], False)
-    source = corpus_source or configured_source(LAYER_CORPUS[layer])
+    source = corpus_source or configured_source(layer_corpus(layer))
     if source.is_demo:
         return LayerSource(layer, demo_layer_path(layer, cache_root), True)
     return LayerSource(layer, None, False, f"{LAYERS_VARIABLE} is not set; set it to the folder holding {LAYER_FILES[layer]}")
