@@ -176,7 +176,7 @@ def _as_on_a_hit(value):
     copy on every hit. For a ``Chart`` the two differ where it matters: a plotly figure serialises its layout
     in another key order after the round trip, and Streamlit derives a chart's widget id from that JSON, so a
     point selected on the first run would be dropped on the next. Other results are handed out as computed."""
-    from data_access.figures.charts import Chart
+    from data_access.analysis.charts import Chart
 
     if isinstance(value, Chart):
         return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
+from ..analysis.charts import PALETTE, Chart, ci_error_bars, count_phrase, empty_chart, style
 from ..analysis.stats import interval_note
 from ..common import LoadedCorpus
 from ..layers.analysis import CR_GROUPS, mentions_per_round, score_by_cr
 from ..layers.load import LoadedLayer
-from .charts import PALETTE, Chart, ci_error_bars, count_phrase, empty_chart, style
 
 
 def mentions_round_chart(layer: LoadedLayer, corpus: LoadedCorpus) -> Chart:

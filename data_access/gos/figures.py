@@ -11,11 +11,11 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from ..analysis.charts import PALETTE, PLOT_HEIGHT, Chart, ci_error_bars, count_phrase, empty_chart, row_positions, style
 from ..analysis.stats import grouped_mean_ci, interval_note, mean_ci
 from ..common import LoadedCorpus
-from ..gos import NAME as CORPUS  # noqa: F401 - the corpus these charts are drawn from (its pages use it)
-from ..gos.agreement import board_agreement, rank_matrix, rank_sums  # noqa: F401 - the one definition, re-exported
-from .charts import PALETTE, PLOT_HEIGHT, Chart, ci_error_bars, count_phrase, empty_chart, row_positions, style
+from . import NAME as CORPUS  # noqa: F401 - the corpus these charts are drawn from (its pages use it)
+from .agreement import board_agreement, rank_matrix, rank_sums  # noqa: F401 - the one definition, re-exported
 
 LIKERT_QUESTIONS = ("q1", "q2", "q3")
 LIKERT_LABELS = {1: "Strongly disagree", 2: "Disagree", 3: "Neutral", 4: "Agree", 5: "Strongly agree"}
@@ -199,7 +199,7 @@ def rank_sum_chart(loaded: LoadedCorpus) -> Chart:
     ordered = sums.sort_values(["board_id", "rank_sum", "image_id"]).copy()
     ordered["slot"] = ordered.groupby("board_id").cumcount() + 1
     z = ordered.pivot(index="board", columns="slot", values="rank_sum")
-    from ..gos.view import image_short_labels
+    from .view import image_short_labels
 
     labels = image_short_labels(loaded)  # the label the replay's tiles show
     ordered["image"] = ordered["image_id"].map(lambda i: labels.get(i, i))

@@ -13,11 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..analysis.splits import filter_splits, splits_in
-from ..analysis.stats import grouped_mean_ci, interval_note, mean_ci, paired_difference
-from ..codraw import NAME as CORPUS  # noqa: F401 - the corpus these charts are drawn from (its pages use it)
-from ..common import LoadedCorpus
-from .charts import (
+from ..analysis.charts import (
     PALETTE,
     Chart,
     ci_error_bars,
@@ -27,6 +23,10 @@ from .charts import (
     split_colour,
     style,
 )
+from ..analysis.splits import filter_splits, splits_in
+from ..analysis.stats import grouped_mean_ci, interval_note, mean_ci, paired_difference
+from ..common import LoadedCorpus
+from . import NAME as CORPUS  # noqa: F401 - the corpus these charts are drawn from (its pages use it)
 
 METRICS = {"final_score": "paper metric (max 5)", "final_score_original": "original 7-term metric"}
 ROUND_METRICS = {"score_final": "paper metric", "score_original": "original 7-term metric"}
