@@ -203,9 +203,10 @@ class RunScoring(Protocol):
 
 @runtime_checkable
 class AnnotationLayer(Protocol):
-    """A published annotation layer over one corpus (the corpus whose ``LAYERS`` names it), as a module of
-    ``data_access.layers`` (``layers.layer_module(name)``): what loading a layer needs where the layers differ.
-    Both yield the common annotation form of ``data_access.layers``."""
+    """A published annotation layer over one corpus (the corpus whose ``LAYERS`` names it), as a module of that
+    corpus's package, which hands it out (``annotation_layer(name)``; ``layers.layer_module(name)`` asks it): what
+    loading a layer needs where the layers differ. Each yields the common annotation form of
+    ``data_access.layers`` (``annotation_form.ANNOTATION_COLUMNS``)."""
 
     LAYER: str  # its name, one of layers.LAYER_NAMES
 
@@ -227,12 +228,16 @@ class OptionalCapabilities(Protocol):
         players disagreed), for the Words and Search filter "rounds with / without a mismatched lock"."""
 
 
+    def annotation_layer(self, name: str) -> AnnotationLayer:
+        """The module (an ``AnnotationLayer``) that reads and links the corpus's published layer ``name`` (one of
+        its ``LAYERS``), imported when first asked for; ValueError for another name."""
+
     def transcript_notes(self, loaded: LoadedCorpus, dialog_id: str, marked: Sequence[int]) -> tuple[dict[int, str], str]:
         """The analysis a transcript carries (CoDraw: the peek, each round's score, the CR rounds ``marked`` by the
         published layer): a note per step (step -> text) and one summary line for the caption."""
 
 
-OPTIONAL = ("same_board_plays", "round_outcomes", "transcript_notes")
+OPTIONAL = ("same_board_plays", "round_outcomes", "annotation_layer", "transcript_notes")
 
 
 def optional(package: CorpusPackage, name: str) -> Optional[Callable]:

@@ -317,7 +317,8 @@ def _linked(name: str):
 
 
 def _exports(name: str) -> None:
-    from data_access.layers import codraw_icr, gos_mentions
+    from data_access.codraw import icr_layer as codraw_icr
+    from data_access.gos import mentions_layer as gos_mentions
 
     if name == "gos-mentions":
         st.download_button("⬇ Linked mentions in the published layout (JSON Lines)",

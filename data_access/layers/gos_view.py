@@ -14,8 +14,8 @@ from typing import Optional
 import pandas as pd
 
 from ..common import LoadedCorpus
+from ..gos.mentions_layer import corpus_messages
 from .analysis import segments, step_mentions
-from .gos_mentions import corpus_messages
 from .load import LoadedLayer
 
 # Light background colours for up to eight mentions in one message (then they repeat).

@@ -1,15 +1,19 @@
-"""What both layers share: reading, forgiving per line and strict per file, and the form a layer's content
-takes once linked to its corpus (``LayerContent``)."""
+"""What every published annotation layer shares, below the corpus packages that read them: the common annotation
+form (``ANNOTATION_COLUMNS``, described in ``data_access.layers``), reading a layer file forgiving per line and
+strict per file, and the form a layer's content takes once linked to its corpus (``LayerContent``)."""
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Iterator, TypeGuard
 
-from ..budgets import LAYER
-from ..safe_io import stream_lines
-from ..types import LayerContent, SourceError
+from .budgets import LAYER
+from .safe_io import stream_lines
+from .types import LayerContent, SourceError
 
-__all__ = ["LayerContent", "is_int", "read_lines"]
+__all__ = ["ANNOTATION_COLUMNS", "LayerContent", "is_int", "read_lines"]
+
+ANNOTATION_COLUMNS = ["corpus", "dialog_id", "round", "turn", "message", "role", "start", "end", "text", "label",
+                      "referents", "source", "record"]
 
 
 def read_lines(path: Path | str) -> Iterator[tuple[int, str | None, str]]:
