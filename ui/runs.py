@@ -98,20 +98,20 @@ def replay_panel(name: str) -> None:
     if not runs or dialog is None or turn is None:
         return
     shown = []
+    package = resolve(name).package
+    in_rounds = bool(package.REPLAY_IN_ROUNDS)
     for run in runs:
         key, loaded = _loaded(name, run)
         if loaded is None:
             continue
-        if resolve(name).package.REPLAY_IN_ROUNDS and round_ is None:
+        if in_rounds and round_ is None:
             return
-        view = cached.run_derived(analysis.replay_view, name, key, dialog, turn,
-                                  round_ if resolve(name).package.REPLAY_IN_ROUNDS else None)
+        view = cached.run_derived(analysis.replay_view, name, key, dialog, turn, round_ if in_rounds else None)
         if view is None:
-            st.info(f"This {resolve(name).package.STEP_UNIT} is not in the corpus.")
+            st.info(f"This {package.STEP_UNIT} is not in the corpus.")
             return
         for neighbour in neighbours(turn, turn + 1):  # the next step's panel, computed while this one is read
-            prefetch(cached.run_derived, analysis.replay_view, name, key, dialog, neighbour,
-                     round_ if resolve(name).package.REPLAY_IN_ROUNDS else None)
+            prefetch(cached.run_derived, analysis.replay_view, name, key, dialog, neighbour, round_ if in_rounds else None)
         shown.append(view)
     if len(shown) == 1:
         views(name).run_panel(name, shown[0], dialog, turn)

@@ -80,14 +80,15 @@ def worst_cases_section(name: str, runs: dict) -> None:
         return
     listed = worst_cases.capped(cases["unit"])
     spec = worst_cases.encode_cases(listed)
-    in_rounds = resolve(name).package.REPLAY_IN_ROUNDS
+    package = resolve(name).package
+    in_rounds = package.REPLAY_IN_ROUNDS
     shown = cases.head(len(listed)).copy()
     params = [worst_cases.case_params(name, row, run, spec, number, versus, in_rounds)
               for number, (_, row) in enumerate(shown.iterrows(), start=1)]
     # Each row opens its unit alone: carrying the list in every row would send the list a hundred times over.
     shown["open"] = [served(run_link(name, p["dialog"], parse_positive_int(p.get("turn")), parse_positive_int(p.get("round")), run))
                      for p in params]
-    step_unit = resolve(name).package.STEP_UNIT
+    step_unit = package.STEP_UNIT
     columns = ["rank", "unit", "value", *(["other", "gap"] if versus else []), *(["round"] if in_rounds else []),
                "turn", "open"]
     st.dataframe(shown[columns], hide_index=True, width="stretch", column_config={
@@ -143,7 +144,8 @@ def case_stepper(name: str) -> None:
     cases = ranked(name, runs, run, versus).drop_duplicates("unit").set_index("unit", drop=False)
     unit = listed[number - 1]
     spec = worst_cases.encode_cases(listed)
-    in_rounds = resolve(name).package.REPLAY_IN_ROUNDS
+    package = resolve(name).package
+    in_rounds = package.REPLAY_IN_ROUNDS
 
     def params(target: int) -> Optional[dict[str, str]]:
         wanted = listed[target - 1]
@@ -154,7 +156,7 @@ def case_stepper(name: str) -> None:
         case = cases.loc[unit]
         figures = f"score {_number(case['value'])}" + (f", gap {_number(case['gap'], sign=True)} against "
                                                         f"{md_escape(versus)}" if versus else "")
-        step = "" if pd.isna(case["turn"]) else f"{resolve(name).package.STEP_UNIT} {int(case['turn'])}"
+        step = "" if pd.isna(case["turn"]) else f"{package.STEP_UNIT} {int(case['turn'])}"
         if step and in_rounds and not pd.isna(case["round"]):
             step = f"round {int(case['round'])}, {step}"
         where = f"; opened at {step}, where the run differs most from the humans" if step else ""
