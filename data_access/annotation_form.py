@@ -1,16 +1,17 @@
 """What every published annotation layer shares, below the corpus packages that read them: the common annotation
 form (``ANNOTATION_COLUMNS``, described in ``data_access.layers``), reading a layer file forgiving per line and
-strict per file, and the form a layer's content takes once linked to its corpus (``LayerContent``)."""
+strict per file, the form a layer's content takes once linked to its corpus (``LayerContent``), and a text cut
+at its annotated spans (``segments``)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator, TypeGuard
+from typing import Iterator, Optional, Sequence, TypeGuard
 
 from .budgets import LAYER
 from .safe_io import stream_lines
 from .types import LayerContent, SourceError
 
-__all__ = ["ANNOTATION_COLUMNS", "LayerContent", "is_int", "read_lines"]
+__all__ = ["ANNOTATION_COLUMNS", "LayerContent", "is_int", "read_lines", "segments"]
 
 ANNOTATION_COLUMNS = ["corpus", "dialog_id", "round", "turn", "message", "role", "start", "end", "text", "label",
                       "referents", "source", "record"]
@@ -39,3 +40,22 @@ def read_lines(path: Path | str) -> Iterator[tuple[int, str | None, str]]:
 
 def is_int(value) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def segments(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[str, Optional[int]]]:
+    """``text`` cut into (piece, index of the span covering it or None); spans that do not fit the text are
+    left out (they are reported, never shifted). Where spans overlap, the innermost (latest-starting) wins."""
+    owner: list[Optional[int]] = [None] * len(text)
+    order = sorted(range(len(spans)), key=lambda i: (spans[i][0], -spans[i][1]))
+    for i in order:
+        start, end = spans[i]
+        if 0 <= start < end <= len(text):
+            for position in range(start, end):
+                owner[position] = i
+    pieces: list[tuple[str, Optional[int]]] = []
+    for position, char in enumerate(text):
+        if pieces and pieces[-1][1] == owner[position]:
+            pieces[-1] = (pieces[-1][0] + char, owner[position])
+        else:
+            pieces.append((char, owner[position]))
+    return pieces

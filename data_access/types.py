@@ -1,6 +1,6 @@
 """The value types every layer shares, at the very bottom of data_access: what a load reports (``SourceError``,
-``SkippedRecord``, ``SkippedRecords``), a loaded corpus, a loaded model run, a published layer's content, and a corpus's
-provenance. This module imports nothing of the project but the input budgets, so that
+``SkippedRecord``, ``SkippedRecords``), a loaded corpus, a loaded model run, a published layer's content and the
+layer loaded as the app shows it (``LoadedLayer``), and a corpus's provenance. This module imports nothing of the project but the input budgets, so that
 every other module, the corpus contract and the registry included, can name these types without a cycle."""
 from __future__ import annotations
 
@@ -211,3 +211,17 @@ class LoadedRun:
     def unmatched(self):
         return self.frames["unmatched"]
 
+
+@dataclass
+class LoadedLayer:
+    """A layer linked to its corpus, as the app shows it (picklable for st.cache_data)."""
+
+    layer: str
+    path: str
+    is_demo: bool
+    annotations: "pd.DataFrame"  # pandas.DataFrame in the common annotation form (see data_access.layers)
+    figures: dict  # the layer-summary figures
+    rows: "object" = None  # codraw-icr: every row with its alignment (ROW_COLUMNS); None for gos-mentions
+    skipped: list[SkippedRecord] = field(default_factory=list)
+    unmatched: list[str] = field(default_factory=list)
+    load_seconds: float = 0.0

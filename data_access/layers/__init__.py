@@ -13,8 +13,10 @@ Two layers are supported, each read from its published file and linked to the co
 
 Each layer's reading and alignment belong to the corpus it annotates: its package hands the layer's module out
 (``annotation_layer(name)``, an optional member of the corpus contract) and ``layer_module`` asks the package
-whose ``LAYERS`` names the layer. This package holds what is corpus-free: the tables of the layers, where their
-files come from and loading them (``load``), their analysis and views.
+whose ``LAYERS`` names the layer, and so do what the pages show of it (``codraw.icr_analysis``,
+``gos.mentions_analysis``, ``gos.mentions_view``, the charts in each package's ``figures``). This package holds
+what is corpus-free: the tables of the layers, where their files come from and loading them (``load``), and the
+store's coded labels in the common form (``coded``).
 
 The common annotation form
 --------------------------

@@ -10,17 +10,18 @@ import os
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
-from ..common import LoadedCorpus, SkippedRecord, SourceError
+from ..common import LoadedCorpus, SourceError
 from ..registry import layer_corpus
 from ..sources import Source, cache_dir, configured_source
+from ..types import LoadedLayer as LoadedLayer  # the value type, where every layer's module finds it
 from . import DEMO_VERSION, LAYER_FILES, LAYER_NAMES, layer_module
 
 if TYPE_CHECKING:
-    import pandas as pd
+    pass
 
 LAYERS_VARIABLE = "DIALOGUE_LAYERS_DIR"
 
@@ -68,21 +69,6 @@ def configured_layer(layer: str, corpus_source: Optional[Source] = None, cache_r
     if source.is_demo:
         return LayerSource(layer, demo_layer_path(layer, cache_root), True)
     return LayerSource(layer, None, False, f"{LAYERS_VARIABLE} is not set; set it to the folder holding {LAYER_FILES[layer]}")
-
-
-@dataclass
-class LoadedLayer:
-    """A layer linked to its corpus, as the app shows it (picklable for st.cache_data)."""
-
-    layer: str
-    path: str
-    is_demo: bool
-    annotations: "pd.DataFrame"  # pandas.DataFrame in the common annotation form (see data_access.layers)
-    figures: dict  # the layer-summary figures
-    rows: "object" = None  # codraw-icr: every row with its alignment (ROW_COLUMNS); None for gos-mentions
-    skipped: list[SkippedRecord] = field(default_factory=list)
-    unmatched: list[str] = field(default_factory=list)
-    load_seconds: float = 0.0
 
 
 def load_layer(layer: str, loaded: LoadedCorpus, path: Path | str, is_demo: bool = False) -> LoadedLayer:
