@@ -128,6 +128,9 @@ def layer_corpus(layer: str) -> CorpusPackage:
     raise ValueError(f"no registered corpus has the layer {layer!r}")
 
 
+REQUIRED = object()  # ``CorpusAttribute(missing=...)`` unset: every package has the member
+
+
 class CorpusAttribute(Mapping):
     """corpus name -> one member of its package (``TITLE``, ``DATA_VARIABLE``...), for every registered corpus:
     for data whose rows name their corpus and for lists of every corpus (a value at hand carries its package).
@@ -135,15 +138,15 @@ class CorpusAttribute(Mapping):
     The member is read from the package when asked for (the package is imported then, not when this module
     is), so a table such as ``CORPUS_TITLES`` needs no list of corpora of its own."""
 
-    def __init__(self, member: str, convert: Callable[[Any], Any] = lambda value: value, missing: Any = ...):
-        # ``missing``: the value of a package without the member (an optional one); unset, it must have it
+    def __init__(self, member: str, convert: Callable[[Any], Any] = lambda value: value, missing: Any = REQUIRED):
+        # ``missing``: the value for a package without the member (an optional one of the contract)
         self._member, self._convert, self._missing = member, convert, missing
 
     def __getitem__(self, name: str) -> Any:
         if name not in CORPUS_NAMES:
             raise KeyError(name)
         package = corpus_module(name)
-        if self._missing is not ... and not hasattr(package, self._member):
+        if self._missing is not REQUIRED and not hasattr(package, self._member):
             return self._missing
         return self._convert(getattr(package, self._member))
 

@@ -3,7 +3,8 @@ choice, the name a cache key holds) into its resolved value, a ``data_access.cor
 source, scoring), as ``ui.url_state`` is the one module that reads the URL. Below it a corpus travels as that
 value, or as the loaded corpus and runs, which carry their package: nothing else in the app asks the registry
 for a package by name (``tests/unit/test_corpus_resolution.py``). The cache key of a resolved corpus is
-``ui.cache_keys.corpus_key``, its per-corpus UI ``ui.corpus_views.views_of``."""
+``ui.cache_keys.corpus_key``, its per-corpus UI ``ui.corpus_views.views_of``. The pages still hand the ui
+modules a corpus's name; those that need its package resolve it here."""
 from __future__ import annotations
 
 from data_access.corpus import Corpus

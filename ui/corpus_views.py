@@ -15,6 +15,7 @@ from types import ModuleType
 from typing import Callable, Optional, cast
 
 from data_access import codraw, gos, minecraft
+from data_access.corpus import Corpus
 from ui.corpus_edge import resolve
 
 
@@ -78,10 +79,14 @@ VIEWS: dict[ModuleType, CorpusViews] = {
 GENERIC = CorpusViews()
 
 
+def views_of(corpus: Corpus) -> CorpusViews:
+    """The UI parts of a resolved corpus (the generic ones for a corpus without its own)."""
+    return VIEWS.get(cast(ModuleType, corpus.package), GENERIC)  # the module itself is the key
+
+
 def views(name: str) -> CorpusViews:
-    """The UI parts of corpus ``name`` (the generic ones for a corpus without its own)."""
-    package = cast(ModuleType, resolve(name).package)  # the module itself is the key
-    return VIEWS.get(package, GENERIC)
+    """``views_of`` corpus ``name``, resolved at the edge (``ui.corpus_edge``)."""
+    return views_of(resolve(name))
 
 
 def replays_in_rounds(name: str) -> bool:
