@@ -163,7 +163,7 @@ def prepare(shared: Path, workdir: Path) -> tuple[dict[str, str], dict[str, dict
     for name in ("codraw", "gos", "minecraft"):
         loaded = load_configured(name)
         if not (workdir / "runs" / name).is_dir():  # a --workdir of an earlier run has them already
-            write_demo_runs(name, loaded.frames, workdir / "runs" / name)
+            write_demo_runs(loaded, workdir / "runs" / name)
         round_ = 1 if name == "gos" else None
         ids = loaded.dialogs["dialog_id"].tolist()
         steps = {d: snapshots.step_count(loaded, d, round_) for d in ids}

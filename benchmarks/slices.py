@@ -94,7 +94,7 @@ if layer_path:
 
 # The analysis page on a slice: its figures drawn on the slice's dialogs (the corpus cut to them) and the slice
 # against the rest with its bootstrap interval, beside the same figures on the whole corpus.
-from data_access.figures import codraw as figures
+from data_access.codraw import figures
 from data_access.slices.subcorpus import contrast_of, restrict
 kept = data.dialogs["dialog_id"].to_numpy(dtype=object)[slices.evaluate(slice_text, data)].tolist()
 

@@ -56,14 +56,17 @@ def _say_cache_notes(*notes) -> None:
 
 
 def _summary(args) -> int:
-    from .corpora import corpus_module, is_cached, load_path
+    from .corpora import is_cached, load_source
+    from .registry import corpus_module
     from .sources import Source
 
-    if not is_cached(Source(args.corpus, Path(args.path), None)):
+    package = corpus_module(args.corpus)  # the command line is an edge: the name it is given is resolved once
+    source = Source(args.corpus, Path(args.path), None, package)
+    if not is_cached(source):
         readahead.read_ahead(args.path)  # a cold load: read the source while pandas & co. are imported
-    loaded = load_path(args.corpus, args.path)
+    loaded = load_source(source)
     _say_cache_notes(loaded.cache_note)
-    print(json.dumps(corpus_module(args.corpus).summarize(loaded), indent=None if args.compact else 2))
+    print(json.dumps(package.summarize(loaded), indent=None if args.compact else 2))
     return 0
 
 
@@ -179,14 +182,14 @@ def _sql(args) -> int:
 def _sql_layers(loaded, folder: str) -> dict:
     """The published layers of ``loaded``'s corpus in ``folder``, under their published names (as
     ``DIALOGUE_LAYERS_DIR``); SourceError naming the folder or the layer file that fails."""
-    from .corpora import corpus_module
+    from .contract import package_of
     from .layers import LAYER_FILES, load
 
     root = Path(folder)
     if not root.is_dir():
         raise SourceError(root, "is not a folder of published layers" if root.exists() else "does not exist")
     found = {}
-    for name in corpus_module(loaded.corpus).LAYERS:
+    for name in package_of(loaded).LAYERS:
         path = root / LAYER_FILES[name]
         if path.is_file():
             found[name] = _naming(path, load.load_layer, name, loaded, path)

@@ -20,6 +20,7 @@ from .links import replay_link, shortened
 # Corpus-specific columns shown after the common ones, when the loader provides them (each corpus package's
 # ``BROWSE_COLUMNS``).
 EXTRA_COLUMNS: Mapping[str, list[str]] = CorpusAttribute("BROWSE_COLUMNS", list)
+_BROWSE_HELP: Mapping[str, Mapping[str, str]] = CorpusAttribute("BROWSE_COLUMNS")
 COMMON_COLUMNS = ["dialog_id", "split", "n_rounds", "n_steps", "n_utterances", "duration_s"]
 # The columns every corpus's table has besides its own, with their help; the common ones from the glossary.
 _SHARED_HELP = {
@@ -35,11 +36,9 @@ class _ColumnHelp(Mapping):
     registered corpus's own (its ``BROWSE_COLUMNS``), looked up when asked for."""
 
     def _all(self) -> dict[str, str]:
-        from .corpora import corpus_module
-
         merged = dict(_SHARED_HELP)
         for name in CORPUS_NAMES:
-            for column, text in corpus_module(name).BROWSE_COLUMNS.items():
+            for column, text in _BROWSE_HELP[name].items():
                 merged.setdefault(column, text)
         return merged
 

@@ -28,7 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Optional
 
-from .registry import corpus_module
+from .registry import CorpusAttribute
 from .types import FramesByName, SkippedRecord, SkippedRecords, skipped_total
 
 if TYPE_CHECKING:  # imported where frames are read, so that checking for a cache hit stays light
@@ -103,6 +103,10 @@ def source_fingerprint(path: Path) -> list:
     return entries
 
 
+# corpus name -> its package's ``source_root``: an entry is keyed by the corpus's name
+_SOURCE_ROOTS = CorpusAttribute("source_root")
+
+
 def source_root(corpus: str, path: Path) -> Path:
     """The file or folder the loader of ``corpus`` actually reads when given ``path`` (the corpus package's
     ``source_root``: A Game Of Sorts given as one of its six files means its folder, Minecraft given as
@@ -110,7 +114,7 @@ def source_root(corpus: str, path: Path) -> Path:
     refuses, or an unknown corpus, is returned as it is (the load then reports it)."""
     path = Path(path)
     try:
-        return Path(corpus_module(corpus).source_root(path))
+        return Path(_SOURCE_ROOTS[corpus](path))
     except Exception:  # noqa: BLE001 - only the key is computed here; the loader names the problem
         return path
 

@@ -4,11 +4,8 @@ their help and labels, the glossary of its words), and per-corpus tables read fr
 re-exported here for the modules that always found them here."""
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any, Callable
-
 from .budgets import SKIPPED_KEPT
-from .registry import BUILT_IN_PACKAGES, CORPUS_NAMES, corpus_module
+from .registry import BUILT_IN_PACKAGES, CORPUS_NAMES, CORPUS_TITLES, CorpusAttribute
 from .types import (  # noqa: F401 - the value types, re-exported
     FramesByName,
     LoadedCorpus,
@@ -29,32 +26,6 @@ __all__ = ["SKIPPED_KEPT", "BUILT_IN_PACKAGES", "CORPUS_NAMES", "CORPUS_TITLES",
            "SkippedRecords", "SourceError", "UTTERANCE_COLUMNS", "describe_unexpected", "no_progress",
            "skipped_report", "skipped_total", "staged_progress"]
 
-
-class CorpusAttribute(Mapping):
-    """corpus name -> one member of its package (``TITLE``, ``DATA_VARIABLE``...), for every registered corpus.
-
-    The member is read from the package when asked for (the package is imported then, not when this module
-    is), so a table such as ``CORPUS_TITLES`` needs no list of corpora of its own."""
-
-    def __init__(self, member: str, convert: Callable[[Any], Any] = lambda value: value):
-        self._member, self._convert = member, convert
-
-    def __getitem__(self, name: str) -> Any:
-        if name not in CORPUS_NAMES:
-            raise KeyError(name)
-        return self._convert(getattr(corpus_module(name), self._member))
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(list(CORPUS_NAMES))
-
-    def __len__(self) -> int:
-        return len(CORPUS_NAMES)
-
-    def __repr__(self) -> str:
-        return f"CorpusAttribute({self._member!r})"
-
-
-CORPUS_TITLES: Mapping[str, str] = CorpusAttribute("TITLE")
 
 # The words the dashboard uses, defined once; pages, column help, CSV headers and the README use them.
 GLOSSARY = {

@@ -10,7 +10,8 @@
   ``data_access.layers``); a layer belongs to the corpus whose ``LAYERS`` names it.
 - ``OptionalCapabilities``: members a corpus may offer (``optional(package, name)``).
 
-``corpora.corpus_module(name)`` returns a package typed as ``CorpusPackage``. The test checks every
+``registry.corpus_module(name)`` returns a package typed as ``CorpusPackage``; below the app's edge a value
+carries it (``package_of``). The test checks every
 registered package against these Protocols (members, types and signatures), and ``docs/architecture.md``
 ("Writing a corpus plugin") lists every member.
 
@@ -202,9 +203,10 @@ class RunScoring(Protocol):
 
 @runtime_checkable
 class AnnotationLayer(Protocol):
-    """A published annotation layer over one corpus (the corpus whose ``LAYERS`` names it), as a module of
-    ``data_access.layers`` (``layers.layer_module(name)``): what loading a layer needs where the layers differ.
-    Both yield the common annotation form of ``data_access.layers``."""
+    """A published annotation layer over one corpus (the corpus whose ``LAYERS`` names it), as a module of that
+    corpus's package, which hands it out (``annotation_layer(name)``; ``layers.layer_module(name)`` asks it): what
+    loading a layer needs where the layers differ. Each yields the common annotation form of
+    ``data_access.layers`` (``annotation_form.ANNOTATION_COLUMNS``)."""
 
     LAYER: str  # its name, one of layers.LAYER_NAMES
 
@@ -226,12 +228,16 @@ class OptionalCapabilities(Protocol):
         players disagreed), for the Words and Search filter "rounds with / without a mismatched lock"."""
 
 
+    def annotation_layer(self, name: str) -> AnnotationLayer:
+        """The module (an ``AnnotationLayer``) that reads and links the corpus's published layer ``name`` (one of
+        its ``LAYERS``), imported when first asked for; ValueError for another name."""
+
     def transcript_notes(self, loaded: LoadedCorpus, dialog_id: str, marked: Sequence[int]) -> tuple[dict[int, str], str]:
         """The analysis a transcript carries (CoDraw: the peek, each round's score, the CR rounds ``marked`` by the
         published layer): a note per step (step -> text) and one summary line for the caption."""
 
 
-OPTIONAL = ("same_board_plays", "round_outcomes", "transcript_notes")
+OPTIONAL = ("same_board_plays", "round_outcomes", "annotation_layer", "transcript_notes")
 
 
 def optional(package: CorpusPackage, name: str) -> Optional[Callable]:
@@ -239,6 +245,22 @@ def optional(package: CorpusPackage, name: str) -> Optional[Callable]:
     if name not in OPTIONAL:
         raise ValueError(f"{name!r} is not an optional corpus capability; expected one of {', '.join(OPTIONAL)}")
     return getattr(package, name, None)
+
+
+def package_of(value: Any) -> CorpusPackage:
+    """The corpus package ``value`` carries: a ``LoadedCorpus``'s, a ``LoadedRun``'s or a ``Source``'s
+    ``package`` (resolved once by the registry), or ``value`` itself when it is a package. Nothing below the
+    app's edge looks a corpus up by its name."""
+    package = value if isinstance(value, ModuleType) else getattr(value, "package", None)
+    if package is None:
+        raise ValueError(f"{type(value).__name__} of {getattr(value, 'corpus', '?')!r} carries no corpus package "
+                         "(made without it: load it with corpora.load_source, or give package=...)")
+    return package
+
+
+def scoring_of(value: Any) -> RunScoring:
+    """The run scoring (``RunScoring``) of the corpus ``value`` carries (``package_of``)."""
+    return package_of(value).run_scoring()
 
 
 # Members whose presence ``missing_members`` checks (the Protocols' data members carry no value to look up).

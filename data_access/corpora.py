@@ -2,7 +2,10 @@
 times the load and turns every whole-source failure into a ``SourceError`` that names the file.
 
 Each corpus package (``data_access.codraw``, ``.gos``, ``.minecraft``, and any package added with
-``register``) implements the contract in ``data_access.contract.CorpusPackage``.
+``register``) implements the contract in ``data_access.contract.CorpusPackage``. The loader works on a ``Source``,
+which carries its package; the functions that take a corpus's name (``load_path``, ``load_configured``,
+``demo_path``, ``frames_version``) are the command line's, the tests' and a notebook's way in, and resolve it with
+the registry once.
 """
 from __future__ import annotations
 
@@ -14,12 +17,11 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
-from types import ModuleType
 from typing import Callable, Optional, cast
 
 from . import cache, registry
 from .contract import CorpusPackage
-from .registry import corpus_module
+from .registry import CorpusAttribute, corpus_module
 from .sources import Source, cache_dir, configured_source
 from .types import LoadedCorpus, ProgressCallback, SkippedRecords, SourceError, no_progress, staged_progress
 
@@ -34,8 +36,12 @@ def frames_version(name: str, root: Optional[Path] = None) -> str:
     ``FRAME_CODE`` (below ``root``, by default this package). It is part of the Parquet cache key, so editing
     that code rebuilds the cache by itself (no version number to remember to bump)."""
     if root is None:
-        return _installed_version(name, str(cast(ModuleType, corpus_module(name)).__file__))
+        return _installed_version(name, str(_PACKAGE_FILES[name]))
     return _code_hash(name, Path(root))
+
+
+# corpus name -> the file of its package (``__init__.py``), wherever it is installed
+_PACKAGE_FILES = CorpusAttribute("__file__")
 
 
 @functools.lru_cache(maxsize=None)
@@ -71,7 +77,11 @@ def demo_path(name: str, cache_root: Optional[Path] = None) -> Path:
     """The generated demo corpus of ``name``, written on first use (atomically, so parallel starts agree).
 
     When the cache folder cannot be written, the demo goes to a temporary folder of this process."""
-    module = corpus_module(name)
+    return demo_folder(corpus_module(name), cache_root)
+
+
+def demo_folder(module: CorpusPackage, cache_root: Optional[Path] = None) -> Path:
+    """``demo_path`` of the corpus package ``module``."""
     try:
         return _write_demo(module, Path(cache_root or cache_dir()) / "demo")
     except OSError:
@@ -101,9 +111,9 @@ def load_source(
     use_cache: bool = True,
 ) -> LoadedCorpus:
     """Load one corpus; raises SourceError (naming the file) when nothing of it can be loaded."""
-    module = corpus_module(source.corpus)
+    module = _package(source)
     cache_root = Path(cache_root or cache_dir())
-    path = demo_path(source.corpus, cache_root) if source.is_demo or source.path is None else Path(source.path)
+    path = demo_folder(module, cache_root) if source.is_demo or source.path is None else Path(source.path)
     if not path.exists():
         raise SourceError(path, "does not exist")
     started = time.perf_counter()
@@ -139,10 +149,21 @@ def load_source(
         from_cache=from_cache,
         assets=str(source.assets) if source.assets else None,
         cache_note=problems[0] if problems else None,
+        package=module,
     )
 
 
+def _package(source: Source) -> CorpusPackage:
+    if source.package is None:
+        raise ValueError(f"the source of {source.corpus!r} was made without its corpus package "
+                         "(sources.configured_source, or Source(name, path, assets, package))")
+    return source.package
+
+
 NO_PLACE = "—"
+# the rows of a frame of places name their corpus: these read its package's members by that name
+_STEP_UNITS = CorpusAttribute("STEP_UNIT")
+_REPLAY_IN_ROUNDS = CorpusAttribute("REPLAY_IN_ROUNDS")
 
 
 def shown_places(frame):
@@ -160,7 +181,7 @@ def shown_places(frame):
             missing = True
         return NO_PLACE if missing else str(int(value))
 
-    step_is_round = {name: corpus_module(name).STEP_UNIT == "round" and not corpus_module(name).REPLAY_IN_ROUNDS
+    step_is_round = {name: _STEP_UNITS.get(name) == "round" and not _REPLAY_IN_ROUNDS.get(name)
                      for name in set(frame["corpus"]) if isinstance(name, str)}
     rounds = [turn if step_is_round.get(corpus) else round_
               for corpus, round_, turn in zip(frame["corpus"], frame["round"], frame["turn"])]
@@ -169,17 +190,20 @@ def shown_places(frame):
 
 def load_configured(name: str, progress: ProgressCallback = no_progress) -> LoadedCorpus:
     """The corpus the environment points at (or the demo corpus)."""
-    return load_source(configured_source(name), progress=progress)
+    return load_source(configured_source(corpus_module(name)), progress=progress)
 
 
 def load_path(name: str, path: Optional[Path | str], cache_root: Optional[Path] = None) -> LoadedCorpus:
-    return load_source(Source(name, Path(path) if path else None, None), cache_root=cache_root)
+    """Corpus ``name`` read from ``path`` (None: its demo corpus)."""
+    package = corpus_module(name)
+    return load_source(Source(name, Path(path) if path else None, None, package), cache_root=cache_root)
 
 
 def is_cached(source: Source, cache_root: Optional[Path] = None) -> bool:
     """Whether loading ``source`` would be served from the Parquet cache (so no progress is needed)."""
+    module = _package(source)
     cache_root = Path(cache_root or cache_dir())
-    path = demo_path(source.corpus, cache_root) if source.is_demo or source.path is None else Path(source.path)
+    path = demo_folder(module, cache_root) if source.is_demo or source.path is None else Path(source.path)
     if not path.exists():
         return False
     entry = cache.entry_dir(cache_root, source.corpus, cache.cache_key(source.corpus, path, frames_version(source.corpus)))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
-from . import corpora, snapshots
+from . import corpora
 from .contract import CorpusPackage, RunScoring
 from .links import replay_link
 from .registry import corpus_module
@@ -44,8 +44,9 @@ class Corpus:
         or the built-in demo corpus. Raises ValueError for a name that is not a registered corpus."""
         package = corpus_module(name)
         if path is None:
-            return cls(name, configured_source(name), package)
-        return cls(name, Source(name, Path(path).expanduser(), Path(assets).expanduser() if assets else None), package)
+            return cls(name, configured_source(package), package)
+        return cls(name, Source(name, Path(path).expanduser(), Path(assets).expanduser() if assets else None, package),
+                   package)
 
     # -- what the corpus is --------------------------------------------------------------------------------
     @property
@@ -91,10 +92,14 @@ class Corpus:
 
     # -- the replay ----------------------------------------------------------------------------------------
     def dialog_ids(self) -> list[str]:
+        from . import snapshots  # pictures (PIL) only when asked for: the app's edge makes Corpus values
+
         return snapshots.dialog_ids(self.loaded)
 
     def step_count(self, dialog_id: str, round: Optional[int] = None) -> int:
         """Replay steps of the dialog (of its round, for a corpus that replays within rounds)."""
+        from . import snapshots
+
         return snapshots.step_count(self.loaded, dialog_id, round)
 
     def step(self, dialog_id: str, step: int, round: Optional[int] = None) -> Any:
@@ -103,10 +108,14 @@ class Corpus:
 
     def picture(self, dialog_id: str, step: int, round: Optional[int] = None) -> "Image.Image":
         """The picture of the state after ``step`` (a PIL image), as Compare, Present and the exports show it."""
+        from . import snapshots
+
         return snapshots.snapshot(self.loaded, dialog_id, step, round)
 
     def messages(self, dialog_id: str, step: int, round: Optional[int] = None) -> "pd.DataFrame":
         """The messages said at ``step`` (turn, speaker, role, text)."""
+        from . import snapshots
+
         return snapshots.step_messages(self.loaded, dialog_id, step, round)
 
     def link(self, dialog_id: str, step: Optional[int] = None, round: Optional[int] = None, base: str = "") -> str:

@@ -5,15 +5,20 @@ ones are: each is an entry point of the group ``dialogue_dashboard.corpora`` (py
 offered by every page, the command line and the Python API with no change to this repository
 (docs/architecture.md, "Writing a corpus plugin"). ``register`` adds a package at run time (a test's corpus).
 
-It sits just above the value types and the corpus contract and imports nothing else of the project, so every
-module may ask it for a package without reaching up to the loader."""
+It sits just above the value types and the corpus contract and imports nothing else of the project. It is the
+only module that resolves a name (``corpus_module``): below the app's edge (``ui/corpus_edge.py``, the command
+line, the Python API) a corpus travels as a value that carries its package (``LoadedCorpus.package``,
+``Source.package``, ``LoadedRun.package``), and data whose rows name their corpus (notes, codes, the overview of
+every corpus) read a member of each package through the tables of ``CorpusAttribute``
+(``tests/unit/test_corpus_resolution.py``)."""
 from __future__ import annotations
 
 import contextlib
 import importlib
 import importlib.metadata
+from collections.abc import Mapping
 from types import ModuleType
-from typing import Iterator, cast
+from typing import Any, Callable, Iterator, cast
 
 from .contract import CorpusPackage, missing_members
 
@@ -111,3 +116,48 @@ def resolve(text: str) -> str | None:
         if wanted in (name.casefold(), corpus_module(name).TITLE.casefold()):
             return name
     return None
+
+
+def layer_corpus(layer: str) -> CorpusPackage:
+    """The registered corpus package whose ``LAYERS`` names ``layer`` (a layer's name is unique across corpora);
+    ValueError when none does."""
+    for name in CORPUS_NAMES:
+        package = corpus_module(name)
+        if layer in package.LAYERS:
+            return package
+    raise ValueError(f"no registered corpus has the layer {layer!r}")
+
+
+REQUIRED = object()  # ``CorpusAttribute(missing=...)`` unset: every package has the member
+
+
+class CorpusAttribute(Mapping):
+    """corpus name -> one member of its package (``TITLE``, ``DATA_VARIABLE``...), for every registered corpus:
+    for data whose rows name their corpus and for lists of every corpus (a value at hand carries its package).
+
+    The member is read from the package when asked for (the package is imported then, not when this module
+    is), so a table such as ``CORPUS_TITLES`` needs no list of corpora of its own."""
+
+    def __init__(self, member: str, convert: Callable[[Any], Any] = lambda value: value, missing: Any = REQUIRED):
+        # ``missing``: the value for a package without the member (an optional one of the contract)
+        self._member, self._convert, self._missing = member, convert, missing
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in CORPUS_NAMES:
+            raise KeyError(name)
+        package = corpus_module(name)
+        if self._missing is not REQUIRED and not hasattr(package, self._member):
+            return self._missing
+        return self._convert(getattr(package, self._member))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(CORPUS_NAMES))
+
+    def __len__(self) -> int:
+        return len(CORPUS_NAMES)
+
+    def __repr__(self) -> str:
+        return f"CorpusAttribute({self._member!r})"
+
+
+CORPUS_TITLES: Mapping[str, str] = CorpusAttribute("TITLE")

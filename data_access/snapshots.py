@@ -13,9 +13,9 @@ import pandas as pd
 from PIL import Image
 
 from .common import LoadedCorpus
-from .contract import optional
+from .contract import optional, package_of
 from .pictures import animated_gif, png_strip
-from .registry import corpus_module
+from .registry import CorpusAttribute
 
 
 def source_facts(loaded: LoadedCorpus) -> dict:
@@ -35,7 +35,7 @@ def dialog_ids(loaded: LoadedCorpus) -> list[str]:
 
 def rounds_of(loaded: LoadedCorpus, dialog_id: str) -> list[Optional[int]]:
     """The rounds a dialog is replayed in: [1, 2, 3, 4] for A Game Of Sorts, [None] elsewhere."""
-    if corpus_module(loaded.corpus).REPLAY_IN_ROUNDS:
+    if package_of(loaded).REPLAY_IN_ROUNDS:
         rounds = loaded.utterances.loc[loaded.utterances["dialog_id"] == dialog_id, "round"].dropna()
         rounds_played: list[Optional[int]] = [int(r) for r in sorted(rounds.unique())]
         return rounds_played or [1]
@@ -43,11 +43,11 @@ def rounds_of(loaded: LoadedCorpus, dialog_id: str) -> list[Optional[int]]:
 
 
 def step_count(loaded: LoadedCorpus, dialog_id: str, round: Optional[int] = None) -> int:
-    return int(corpus_module(loaded.corpus).step_count(loaded, dialog_id, round))
+    return int(package_of(loaded).step_count(loaded, dialog_id, round))
 
 
 def snapshot(loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional[int] = None) -> Image.Image:
-    return corpus_module(loaded.corpus).snapshot(loaded, dialog_id, int(step), round)
+    return package_of(loaded).snapshot(loaded, dialog_id, int(step), round)
 
 
 def step_messages(loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional[int] = None,
@@ -86,7 +86,7 @@ def replay_png_strip(loaded: LoadedCorpus, dialog_id: str, steps: Sequence[int],
 
 def dialog_choices(loaded: LoadedCorpus) -> dict[str, str]:
     """dialog_id → a label for pickers: split and length, plus game and players for A Game Of Sorts."""
-    return corpus_module(loaded.corpus).dialog_labels(loaded)
+    return package_of(loaded).dialog_labels(loaded)
 
 
 def dialog_window(choices: dict[str, str], current: str, query: str = "", size: int = 1000) -> tuple[list[str], int]:
@@ -122,13 +122,17 @@ def typed_dialog(choices: dict[str, str], typed: str) -> Optional[str]:
 
 def offers_same_board_plays(corpus: str) -> bool:
     """Whether the corpus has boards played by several pairs (the contract's optional ``same_board_plays``)."""
-    return optional(corpus_module(corpus), "same_board_plays") is not None
+    return _SAME_BOARD_PLAYS[corpus]
+
+
+# corpus name -> whether it offers ``same_board_plays`` (asked by name: the Compare page's corpus picker)
+_SAME_BOARD_PLAYS = CorpusAttribute("same_board_plays", lambda plays: plays is not None, missing=False)
 
 
 def same_board_plays(loaded: LoadedCorpus, dialog_id: str, round: Optional[int]) -> list[tuple[str, int]]:
     """Other (dialog, round) plays of the board played in ``dialog_id``'s ``round``; [] where the corpus has no
     such notion (an optional capability of the corpus contract)."""
-    plays = optional(corpus_module(loaded.corpus), "same_board_plays")
+    plays = optional(package_of(loaded), "same_board_plays")
     return plays(loaded, dialog_id, round) if plays else []
 
 

@@ -310,7 +310,7 @@ def console_tables(loaded, *, layers: Optional[Mapping[str, Any]] = None, runs: 
     under its own name (dialogs, utterances, rounds, …), ``features`` (the dialog table with the slice features),
     ``runs`` (per loaded run and dialog: score, humans, gap), one ``layer_<name>`` per published layer (its
     common annotation form) and ``codes`` (the store's annotations of this corpus)."""
-    from .runs import run_module
+    from .contract import scoring_of
 
     tables: dict[str, pd.DataFrame] = {name: loaded.frames[name] for name in loaded.frames}
     if features is not None:
@@ -318,7 +318,7 @@ def console_tables(loaded, *, layers: Optional[Mapping[str, Any]] = None, runs: 
     if runs:
         parts = []
         for name, run in runs.items():
-            scores = run_module(run.corpus).dialog_scores(run)
+            scores = scoring_of(run).dialog_scores(run)
             parts.append(pd.DataFrame({"run": name, "dialog_id": scores["dialog_id"].astype(str),
                                        "units": scores["units"], "score": scores["score"].astype(float),
                                        "humans": scores["humans"].astype(float),

@@ -1,6 +1,6 @@
 """The value types every layer shares, at the very bottom of data_access: what a load reports (``SourceError``,
-``SkippedRecord``, ``SkippedRecords``), a loaded corpus, a loaded model run, a published layer's content, and a corpus's
-provenance. This module imports nothing of the project but the input budgets, so that
+``SkippedRecord``, ``SkippedRecords``), a loaded corpus, a loaded model run, a published layer's content and the
+layer loaded as the app shows it (``LoadedLayer``), and a corpus's provenance. This module imports nothing of the project but the input budgets, so that
 every other module, the corpus contract and the registry included, can name these types without a cycle."""
 from __future__ import annotations
 
@@ -149,6 +149,9 @@ class LoadedCorpus:
     from_cache: bool = False
     assets: Optional[str] = None  # clip-art / image folder, when configured
     cache_note: Optional[str] = None  # why the frames were not cached (e.g. a read-only cache folder)
+    # its corpus package (a ``contract.CorpusPackage``, resolved once by the registry): what everything below the
+    # app's edge asks about the corpus, instead of looking its name up again
+    package: Any = field(default=None, repr=False, compare=False)
 
     @property
     def dialogs(self) -> pd.DataFrame:
@@ -193,6 +196,8 @@ class LoadedRun:
     load_seconds: float = 0.0
     is_demo: bool = False
     cache_note: Optional[str] = None  # why the run's frames were not cached (e.g. a read-only cache folder)
+    # its corpus's package (``contract.CorpusPackage``), as the loaded corpus it was matched to carries it
+    package: Any = field(default=None, repr=False, compare=False)
     # small results derived from the frames once (metric rows, units), never modified: ``memoized``
     memo: dict = field(default_factory=dict, repr=False, compare=False)
 
@@ -206,3 +211,17 @@ class LoadedRun:
     def unmatched(self):
         return self.frames["unmatched"]
 
+
+@dataclass
+class LoadedLayer:
+    """A layer linked to its corpus, as the app shows it (picklable for st.cache_data)."""
+
+    layer: str
+    path: str
+    is_demo: bool
+    annotations: "pd.DataFrame"  # pandas.DataFrame in the common annotation form (see data_access.layers)
+    figures: dict  # the layer-summary figures
+    rows: "object" = None  # codraw-icr: every row with its alignment (ROW_COLUMNS); None for gos-mentions
+    skipped: list[SkippedRecord] = field(default_factory=list)
+    unmatched: list[str] = field(default_factory=list)
+    load_seconds: float = 0.0

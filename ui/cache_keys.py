@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import types
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Optional
 
-from data_access.sources import configured_source
+from data_access.corpus import Corpus
+from data_access.sources import Source
+from ui.corpus_edge import resolve
 
 
 @dataclass(frozen=True)
@@ -65,9 +68,21 @@ class LoadFailure:
     message: str  # names the file and the problem
 
 
+def corpus_key(corpus: Corpus) -> CorpusKey:
+    """The key the caches file a resolved corpus under (its source, as plain strings)."""
+    source = corpus.source
+    return CorpusKey(corpus.name, str(source.path) if source.path else None, str(source.assets) if source.assets else None)
+
+
+def key_source(key: CorpusKey) -> Source:
+    """The source a key names, with its corpus's package (resolved at the edge, ``ui.corpus_edge``)."""
+    return Source(key.corpus, Path(key.data) if key.data else None, Path(key.assets) if key.assets else None,
+                  resolve(key.corpus).package)
+
+
 def source_key(name: str) -> CorpusKey:
-    source = configured_source(name)
-    return CorpusKey(name, str(source.path) if source.path else None, str(source.assets) if source.assets else None)
+    """``corpus_key`` of corpus ``name``, resolved at the edge (``ui.corpus_edge``)."""
+    return corpus_key(resolve(name))
 
 
 def _function_identity(function: types.FunctionType) -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pickle
 import time
-from pathlib import Path
 from typing import Callable, Optional
 
 import streamlit as st
@@ -18,8 +17,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from data_access.access import Action, Identity, check
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES, LoadedCorpus, SourceError, describe_unexpected
 from data_access.corpora import is_cached, load_source
-from data_access.sources import Source
-from ui.cache_keys import _HASH_FUNCTIONS, _derivable
+from ui.cache_keys import _HASH_FUNCTIONS, _derivable, key_source
 from ui.cache_keys import CorpusKey as CorpusKey  # the keys, as every caller has named them
 from ui.cache_keys import LayerKey as LayerKey
 from ui.cache_keys import LoadFailure as LoadFailure
@@ -34,15 +32,11 @@ from ui.widgets import md_escape
 @st.cache_resource(show_spinner=False, max_entries=6)
 def _load(key: CorpusKey) -> LoadedCorpus | LoadFailure:
     try:
-        return load_source(_source(key))
+        return load_source(key_source(key))
     except SourceError as exc:
         return LoadFailure(key.corpus, str(exc))
     except Exception as exc:  # noqa: BLE001 - a broken corpus must not take the app down
         return LoadFailure(key.corpus, f"{key.data or 'demo corpus'}: {describe_unexpected(exc)}")
-
-
-def _source(key: CorpusKey) -> Source:
-    return Source(key.corpus, Path(key.data) if key.data else None, Path(key.assets) if key.assets else None)
 
 
 # Sources this process has already parsed (or failed on) once; later runs go straight to _load.
@@ -54,7 +48,7 @@ def _parse_with_progress(key: CorpusKey) -> None:
 
     st.cache_data cannot show live progress from inside a cached function, so the first parse happens
     here (it fills the Parquet cache) and ``_load`` then reads the cache."""
-    source = _source(key)
+    source = key_source(key)
     try:
         if is_cached(source):
             return
@@ -182,7 +176,7 @@ def _as_on_a_hit(value):
     copy on every hit. For a ``Chart`` the two differ where it matters: a plotly figure serialises its layout
     in another key order after the round trip, and Streamlit derives a chart's widget id from that JSON, so a
     point selected on the first run would be dropped on the next. Other results are handed out as computed."""
-    from data_access.figures.charts import Chart
+    from data_access.analysis.charts import Chart
 
     if isinstance(value, Chart):
         return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
@@ -329,10 +323,10 @@ def _run_derived(function: Callable, key: CorpusKey, run_key: RunKey, args: tupl
 
 def layer_source(name: str):
     """Where the layer ``name`` comes from (``data_access.layers.load.LayerSource``)."""
-    from data_access.layers import LAYER_CORPUS
     from data_access.layers.load import configured_layer
+    from data_access.registry import layer_corpus
 
-    return configured_layer(name, _source(source_key(LAYER_CORPUS[name])))
+    return configured_layer(name, key_source(source_key(layer_corpus(name).NAME)))
 
 
 def _layer_key(name: str) -> Optional[LayerKey]:

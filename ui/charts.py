@@ -13,28 +13,27 @@ from typing import TYPE_CHECKING, Mapping, Optional, Sequence
 
 import streamlit as st
 
+from data_access.analysis.charts import Chart, selected_rows, selection_table
+from data_access.analysis.charts import count_phrase as count_phrase
 from data_access.analysis.splits import available_splits
 from data_access.analysis.splits import ordered_splits as ordered_splits
 from data_access.common import CORPUS_TITLES
-from data_access.figures.charts import Chart, selected_rows, selection_table
-from data_access.figures.charts import count_phrase as count_phrase
 from ui.cached import derived, loaded_corpus, shared
+from ui.corpus_views import VIEWS
 from ui.share import chart_downloads
 from ui.url_state import query_param, served_links
 from ui.widgets import views as views  # the analysis pages' tabs (a chart view is a link)
 
 if TYPE_CHECKING:
-    from data_access.figures import codraw as codraw_figures  # noqa: F401
-    from data_access.figures import gos as gos_figures  # noqa: F401
-    from data_access.figures import minecraft as minecraft_figures  # noqa: F401
+    from data_access.codraw import figures as codraw_figures  # noqa: F401
     from data_access.figures import overview as overview_figures  # noqa: F401
+    from data_access.gos import figures as gos_figures  # noqa: F401
+    from data_access.minecraft import figures as minecraft_figures  # noqa: F401
 
-FIGURE_MODULES = {
-    "codraw_figures": "data_access.figures.codraw",  # the CoDraw and Durations pages
-    "gos_figures": "data_access.figures.gos",  # the Game Of Sorts and Durations pages
-    "minecraft_figures": "data_access.figures.minecraft",  # the Minecraft and Durations pages
-    "overview_figures": "data_access.figures.overview",  # the Overview page
-}
+# ``<corpus>_figures``: each corpus's own charts (its pages and Durations), from the one registry of per-corpus
+# UI; ``overview_figures``: the Overview page's, over every corpus
+FIGURE_MODULES = {**{f"{package.NAME}_figures": entry.figures for package, entry in VIEWS.items() if entry.figures},
+                  "overview_figures": "data_access.figures.overview"}
 
 
 def __getattr__(name: str):

@@ -1,6 +1,7 @@
 """The corpus-specific parts of the app's UI, in one place (the one registry of per-corpus UI): per corpus
 package, its Replay section, the compact details of a replay state (Compare, Present), its transcript lines, its
-model-run panels in the Replay, and its extras on the Data and Browse pages. A corpus without an entry here (one registered with ``corpora.register``) gets the generic ones, which
+model-run panels in the Replay, its extras on the Data and Browse pages, and the module of its own charts (its
+analysis pages, handed to them by ``ui.charts``). A corpus without an entry here (one registered with ``corpora.register``) gets the generic ones, which
 need nothing but the corpus contract (``data_access.contract``): adding a corpus needs no change here.
 
 Entries are keyed by the corpus package itself, never by its name. Each part is imported when it is first
@@ -14,7 +15,8 @@ from types import ModuleType
 from typing import Callable, Optional, cast
 
 from data_access import codraw, gos, minecraft
-from data_access.corpora import corpus_module
+from data_access.corpus import Corpus
+from ui.corpus_edge import resolve
 
 
 def _nothing(name: str) -> None:
@@ -44,6 +46,8 @@ class CorpusViews:
     # side_by_side(name, views, dialog_id, step) (a view is what the corpus's ``RunScoring.replay_view`` gives)
     run_panel: Callable = _lazy("ui.run_panels", "step_view_panel")
     run_side_by_side: Callable = _lazy("ui.run_panels", "step_views_side_by_side")
+    # the module of the corpus's own chart builders (``<package>.figures``), None for a corpus without pages of its own
+    figures: Optional[str] = None
 
 
 def _gos_data_note(name: str) -> None:
@@ -64,23 +68,28 @@ def _run_panels(module: str) -> dict[str, Callable]:
 
 VIEWS: dict[ModuleType, CorpusViews] = {
     codraw: CorpusViews(_lazy("ui.replay_codraw", "show"), _lazy("ui.replay_state", "codraw_details"),
-                        **_run_panels("ui.run_panels_codraw")),
+                        **_run_panels("ui.run_panels_codraw"), figures="data_access.codraw.figures"),
     gos: CorpusViews(_lazy("ui.replay_gos", "show"), _lazy("ui.replay_state", "gos_details"),
                      _lazy("ui.replay_state", "gos_lines"), data_note=_gos_data_note,
-                     **_run_panels("ui.run_panels_gos")),
+                     **_run_panels("ui.run_panels_gos"), figures="data_access.gos.figures"),
     minecraft: CorpusViews(_lazy("ui.replay_minecraft", "show"), _lazy("ui.replay_state", "minecraft_details"),
-                           browse_extra=_bap_download, **_run_panels("ui.run_panels_minecraft")),
+                           browse_extra=_bap_download, **_run_panels("ui.run_panels_minecraft"),
+                           figures="data_access.minecraft.figures"),
 }
 GENERIC = CorpusViews()
 
 
+def views_of(corpus: Corpus) -> CorpusViews:
+    """The UI parts of a resolved corpus (the generic ones for a corpus without its own)."""
+    return VIEWS.get(cast(ModuleType, corpus.package), GENERIC)  # the module itself is the key
+
+
 def views(name: str) -> CorpusViews:
-    """The UI parts of corpus ``name`` (the generic ones for a corpus without its own)."""
-    package = cast(ModuleType, corpus_module(name))  # the module itself is the key
-    return VIEWS.get(package, GENERIC)
+    """``views_of`` corpus ``name``, resolved at the edge (``ui.corpus_edge``)."""
+    return views_of(resolve(name))
 
 
 def replays_in_rounds(name: str) -> bool:
     """Whether corpus ``name`` is replayed within rounds, so a step's notes, labels and exports keep its round
     (the package's ``REPLAY_IN_ROUNDS``)."""
-    return corpus_module(name).REPLAY_IN_ROUNDS
+    return resolve(name).package.REPLAY_IN_ROUNDS

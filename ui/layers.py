@@ -16,11 +16,14 @@ from typing import Optional
 import pandas as pd
 import streamlit as st
 
-from data_access.corpora import cached_summary_if_any, corpus_module
-from data_access.layers import LAYER_CORPUS, LAYER_FILES, LAYER_NAMES, LAYER_TITLES, analysis
-from data_access.layers.gos_view import SPAN_COLOURS, mention_step
+from data_access.codraw import icr_analysis
+from data_access.corpora import cached_summary_if_any
+from data_access.gos import mentions_analysis
+from data_access.gos.mentions_view import SPAN_COLOURS, mention_step
+from data_access.layers import LAYER_CORPUS, LAYER_FILES, LAYER_NAMES, LAYER_TITLES
 from data_access.layers.load import LAYERS_VARIABLE
 from ui import cached
+from ui.corpus_edge import resolve
 from ui.url_state import served_links, url_toggle
 from ui.widgets import md_code, md_escape, skipped_count
 
@@ -79,7 +82,7 @@ def gos_replay_mentions(name: str, view) -> tuple:
     boards to show (the view's own, or re-rendered with the mentioned images framed on both boards)."""
     if not _ready("gos-mentions"):
         return view.boards
-    turns = cached.layer_derived(analysis.round_mention_turns, "gos-mentions", view.dialog_id, view.round) or {}
+    turns = cached.layer_derived(mentions_analysis.round_mention_turns, "gos-mentions", view.dialog_id, view.round) or {}
     show = st.toggle("Published mentions", value=True, key="gos_layer_mentions",
                      help="Referring expressions annotated by Willemsen et al. (SIGDIAL 2023): spans of each message "
                           "linked to the images they name.")
@@ -112,7 +115,7 @@ def codraw_replay_crs(dialog_id: str, turn: int) -> None:
     """The published CR annotation of this round's Drawer message, and the dialog's CR rounds."""
     if not _ready("codraw-icr"):
         return
-    rows = cached.layer_derived(analysis.dialog_crs, "codraw-icr", dialog_id)
+    rows = cached.layer_derived(icr_analysis.dialog_crs, "codraw-icr", dialog_id)
     if rows is None or rows.empty:
         st.caption("The published CR layer has no row aligned to this dialog.")
         return
@@ -131,9 +134,9 @@ def codraw_replay_crs(dialog_id: str, turn: int) -> None:
 def transcript_marks(corpus: str, dialog_id: str) -> tuple[int, ...]:
     """The steps of a dialog its corpus's published layer marks for a transcript: CoDraw's CR rounds (empty
     when the corpus has no such layer or it is not loaded)."""
-    if "codraw-icr" not in corpus_module(corpus).LAYERS or not _ready("codraw-icr"):
+    if "codraw-icr" not in resolve(corpus).package.LAYERS or not _ready("codraw-icr"):
         return ()
-    rows = cached.layer_derived(analysis.dialog_crs, "codraw-icr", dialog_id)
+    rows = cached.layer_derived(icr_analysis.dialog_crs, "codraw-icr", dialog_id)
     if rows is None or rows.empty:
         return ()
     return tuple(sorted(set(rows.loc[rows["is_cr"], "round"].astype(int))))
@@ -141,11 +144,11 @@ def transcript_marks(corpus: str, dialog_id: str) -> tuple[int, ...]:
 
 def browse_cr_filter(corpus: str, table: pd.DataFrame) -> pd.DataFrame:
     """CoDraw Browse: a CRs column from the published layer and an "only with a CR" filter (``cr=1``)."""
-    if "codraw-icr" not in corpus_module(corpus).LAYERS:
+    if "codraw-icr" not in resolve(corpus).package.LAYERS:
         return table
     if not _ready("codraw-icr"):
         return table
-    per_dialog = cached.layer_derived(analysis.cr_by_dialog, "codraw-icr")
+    per_dialog = cached.layer_derived(icr_analysis.cr_by_dialog, "codraw-icr")
     counts = per_dialog.set_index("dialog_id")["crs"] if per_dialog is not None else pd.Series(dtype="int64")
     table = table.copy()
     table["CRs"] = table["dialog_id"].map(counts).astype("Int64")
@@ -163,7 +166,7 @@ def mention_search(query: str, case_sensitive: bool = False) -> None:
     """Search results among the published A Game Of Sorts mentions (all words, or a quoted phrase)."""
     if not query.strip() or not _ready("gos-mentions"):
         return
-    hits = cached.layer_derived(analysis.search_mentions, "gos-mentions", query, case_sensitive)
+    hits = cached.layer_derived(mentions_analysis.search_mentions, "gos-mentions", query, case_sensitive)
     if hits is None:
         return
     st.subheader("Mentions (A Game Of Sorts, published layer)")
@@ -182,16 +185,14 @@ def gos_mention_counts(charts_module) -> None:
     if not _ready("gos-mentions"):
         _layer("gos-mentions", explain=True)
         return
-    from data_access.figures import (
-        layers as layer_figures,  # the charts only when a page shows them (ui.share imports this module)
-    )
+    from data_access.gos import figures as gos_figures  # the charts only when a page shows them (ui.share imports this module)
 
     # on the URL's slice when there is one (charts_module.layer_build)
-    charts_module.show(charts_module.layer_build(layer_figures.mentions_round_chart, "gos-mentions"))
-    table = charts_module.layer_build(analysis.mentions_per_round, "gos-mentions")
+    charts_module.show(charts_module.layer_build(gos_figures.mentions_round_chart, "gos-mentions"))
+    table = charts_module.layer_build(mentions_analysis.mentions_per_round, "gos-mentions")
     if table is None or table.empty:
         return
-    per_board = analysis.mentions_per_criterion(table)
+    per_board = mentions_analysis.mentions_per_criterion(table)
     st.dataframe(per_board, hide_index=True, width="stretch",
                  column_config={"criterion": st.column_config.TextColumn("criterion", width="large"),
                                 "mentions_per_message": st.column_config.NumberColumn("mentions per message", format="%.2f")})
@@ -207,9 +208,9 @@ def codraw_score_by_cr(charts_module, splits: tuple) -> None:
     if not _ready("codraw-icr"):
         _layer("codraw-icr", explain=True)
         return
-    from data_access.figures import layers as layer_figures
+    from data_access.codraw import figures as codraw_figures
 
-    charts_module.show(charts_module.layer_build(layer_figures.score_by_cr_chart, "codraw-icr", tuple(splits)))
+    charts_module.show(charts_module.layer_build(codraw_figures.score_by_cr_chart, "codraw-icr", tuple(splits)))
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -317,7 +318,8 @@ def _linked(name: str):
 
 
 def _exports(name: str) -> None:
-    from data_access.layers import codraw_icr, gos_mentions
+    from data_access.codraw import icr_layer as codraw_icr
+    from data_access.gos import mentions_layer as gos_mentions
 
     if name == "gos-mentions":
         st.download_button("⬇ Linked mentions in the published layout (JSON Lines)",

@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from data_access.access import AccessRefused
+from data_access.coding import model_agreement as ma
 from data_access.coding import model_labels as ml
 from data_access.coding.agreement import UNIT_KEYS
 from data_access.coding.codebook import Codebook
@@ -101,7 +102,7 @@ def model_section(frame: pd.DataFrame, coders: Sequence[str], scope: str, units:
         st.info("Choose human coders under “Compare” to see the models against them.")
         return
     if scope == "span":
-        st.dataframe(ml.model_span_pairs(frame, humans, models), hide_index=True, width="stretch", column_config={
+        st.dataframe(ma.model_span_pairs(frame, humans, models), hide_index=True, width="stretch", column_config={
             "exact_f1": st.column_config.NumberColumn("F1 exact", format="%.3f"),
             "overlap_f1": st.column_config.NumberColumn("F1 overlap", format="%.3f"),
             "same_referents": st.column_config.NumberColumn("same referent set", format="%.3f"),
@@ -109,10 +110,10 @@ def model_section(frame: pd.DataFrame, coders: Sequence[str], scope: str, units:
             key="model_span_pairs")
         st.caption("Each model's spans against each human's, matched as above.")
         return
-    table = ml.model_agreement(frame, humans, models, units=units, assigned=assigned)
+    table = ma.model_agreement(frame, humans, models, units=units, assigned=assigned)
     shown = pd.DataFrame({
         "label": table["label"],
-        "coders": [f"humans ({', '.join(humans)})" if c == ml.HUMANS else f"{c} vs the humans" for c in table["coders"]],
+        "coders": [f"humans ({', '.join(humans)})" if c == ma.HUMANS else f"{c} vs the humans" for c in table["coders"]],
         "units": table["units"],
         "Cohen's κ (mean pairwise)": table["cohen_kappa"].map(fmt),
         "Krippendorff's α": table["alpha"].map(fmt),
@@ -123,7 +124,7 @@ def model_section(frame: pd.DataFrame, coders: Sequence[str], scope: str, units:
                "with the model added, over the units the model and a human both have a value for. "
                + ("" if len(humans) > 1 else "With one human the humans' own agreement is n/a."))
     model = models[0] if len(models) == 1 else st.selectbox("Disagreements of", models, key=f"model_disagreements_{scope}")
-    disagreements = ml.model_disagreements(frame, humans, model, units=units, assigned=assigned)
+    disagreements = ma.model_disagreements(frame, humans, model, units=units, assigned=assigned)
     st.markdown(f"**Where {md_escape(model)} differs from a human ({len(disagreements)})**")
     if disagreements.empty:
         st.caption("None: the model labelled every compared unit as each human did." if _compared(table, model)

@@ -7,8 +7,8 @@ import streamlit as st
 
 from data_access import snapshots
 from data_access.common import CORPUS_TITLES
-from data_access.corpora import corpus_module
 from ui import cached
+from ui.corpus_edge import resolve
 from ui.picker import dialog_picker
 from ui.replay_prefetch import prefetch_neighbours
 from ui.replay_state import snapshot_png
@@ -22,7 +22,7 @@ def show(name: str) -> None:
     dialog_id, round_number = dialog_picker(name, key=f"{name}_dialog")
     if dialog_id is None:
         return
-    unit = corpus_module(name).STEP_UNIT
+    unit = resolve(name).package.STEP_UNIT
     n_steps = cached.derived(snapshots.step_count, name, dialog_id, round_number)
     if n_steps <= 0:
         st.info(f"This dialog of {md_escape(CORPUS_TITLES[name])} has no steps to replay.")

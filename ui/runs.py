@@ -11,10 +11,10 @@ from urllib.parse import quote
 import streamlit as st
 
 from data_access.common import CORPUS_TITLES
-from data_access.corpora import corpus_module
 from data_access.links import parse_positive_int, replay_link
 from data_access.runs import RUNS_VARIABLE, analysis
 from ui import cached
+from ui.corpus_edge import resolve
 from ui.corpus_views import views
 from ui.replay_prefetch import neighbours, prefetch
 from ui.url_state import linked, publish, remember_link
@@ -26,7 +26,7 @@ MAX_REPLAY_RUNS = 4  # runs side by side in the Replay: more would leave each to
 
 def run_link(corpus: str, dialog_id: str, turn: Optional[int], round_: Optional[int], run: Optional[str]) -> str:
     """A replay link with ``run`` (one run's name, or several joined by commas, each quoted on its own)."""
-    link = replay_link(corpus, dialog_id, turn, round_ if corpus_module(corpus).REPLAY_IN_ROUNDS else None)
+    link = replay_link(corpus, dialog_id, turn, round_ if resolve(corpus).package.REPLAY_IN_ROUNDS else None)
     return f"{link}&run={','.join(quote(part, safe='') for part in run.split(','))}" if run else link
 
 
@@ -98,20 +98,20 @@ def replay_panel(name: str) -> None:
     if not runs or dialog is None or turn is None:
         return
     shown = []
+    package = resolve(name).package
+    in_rounds = bool(package.REPLAY_IN_ROUNDS)
     for run in runs:
         key, loaded = _loaded(name, run)
         if loaded is None:
             continue
-        if corpus_module(name).REPLAY_IN_ROUNDS and round_ is None:
+        if in_rounds and round_ is None:
             return
-        view = cached.run_derived(analysis.replay_view, name, key, dialog, turn,
-                                  round_ if corpus_module(name).REPLAY_IN_ROUNDS else None)
+        view = cached.run_derived(analysis.replay_view, name, key, dialog, turn, round_ if in_rounds else None)
         if view is None:
-            st.info(f"This {corpus_module(name).STEP_UNIT} is not in the corpus.")
+            st.info(f"This {package.STEP_UNIT} is not in the corpus.")
             return
         for neighbour in neighbours(turn, turn + 1):  # the next step's panel, computed while this one is read
-            prefetch(cached.run_derived, analysis.replay_view, name, key, dialog, neighbour,
-                     round_ if corpus_module(name).REPLAY_IN_ROUNDS else None)
+            prefetch(cached.run_derived, analysis.replay_view, name, key, dialog, neighbour, round_ if in_rounds else None)
         shown.append(view)
     if len(shown) == 1:
         views(name).run_panel(name, shown[0], dialog, turn)

@@ -56,9 +56,9 @@ def within_slice(frame, corpus_column: str = "corpus"):
 
 
 # The analysis page about one corpus, by the figures module it draws (its ``CORPUS`` names the corpus).
-ANALYSIS_PAGES = {"data_access.figures.codraw": "pages/codraw_scores.py",
-                  "data_access.figures.gos": "pages/gos_outcomes.py",
-                  "data_access.figures.minecraft": "pages/minecraft_outcomes.py"}
+ANALYSIS_PAGES = {"data_access.codraw.figures": "pages/codraw_scores.py",
+                  "data_access.gos.figures": "pages/gos_outcomes.py",
+                  "data_access.minecraft.figures": "pages/minecraft_outcomes.py"}
 
 
 def analysis_page(corpus: str) -> Optional[str]:

@@ -9,10 +9,10 @@ from typing import Optional
 import pandas as pd
 import streamlit as st
 
-from data_access.corpora import corpus_module
 from data_access.exports.latex import MAX_SLICE_TRANSCRIPTS, slice_transcripts_zip
 from ui import cached
 from ui.cache_keys import DialogSelection
+from ui.corpus_edge import resolve
 from ui.slices import SliceOutcome, slice_base
 from ui.widgets import download_buttons, md_escape
 
@@ -50,7 +50,7 @@ def slice_exports(corpus: str, outcome: SliceOutcome, stem: str) -> None:
         return
     chosen = DialogSelection.of(outcome.text, outcome.kept.tolist())
     marked = None
-    if "codraw-icr" in corpus_module(corpus).LAYERS:  # CoDraw's CR rounds noted under their steps
+    if "codraw-icr" in resolve(corpus).package.LAYERS:  # CoDraw's CR rounds noted under their steps
         marked = cached.layer_derived(_cr_marks, "codraw-icr", chosen)
     st.download_button("⬇ Its transcripts as LaTeX (.zip: slice.tex and a table per dialog)", key=f"{stem}__latex",
                        file_name=f"{stem}-transcripts.zip", mime="application/zip", on_click="ignore",

@@ -21,10 +21,10 @@ import streamlit as st
 
 from data_access import slices
 from data_access.common import CORPUS_TITLES
-from data_access.corpora import corpus_module
 from data_access.links import shortened
 from data_access.slices import SliceData, SliceError
 from ui import cached
+from ui.corpus_edge import resolve
 from ui.store import opened, remembered
 from ui.url_state import page_link as same_tab_link
 from ui.url_state import query_param, served
@@ -56,7 +56,7 @@ class SliceOutcome:
 
 def layers_of(corpus: str) -> dict:
     loaded = {}
-    for name in corpus_module(corpus).LAYERS:
+    for name in resolve(corpus).package.LAYERS:
         layer = cached.layer(name)
         if layer is not None and hasattr(layer, "annotations"):
             loaded[name] = layer
@@ -72,7 +72,7 @@ def _base(key: tuple, corpus: str) -> Optional[SliceData]:
 
 
 def base_key(corpus: str) -> tuple:
-    return (cached.corpus_key(corpus), tuple(cached.layer_key(name) for name in corpus_module(corpus).LAYERS))
+    return (cached.corpus_key(corpus), tuple(cached.layer_key(name) for name in resolve(corpus).package.LAYERS))
 
 
 def slice_base(corpus: str) -> Optional[SliceData]:

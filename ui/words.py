@@ -15,14 +15,14 @@ import pandas as pd
 import streamlit as st
 
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES, LoadedCorpus
-from data_access.contract import optional
-from data_access.corpora import corpus_module
+from data_access.contract import optional, package_of
 from data_access.words import collocation, frequency, keyness
 from data_access.words.corpus import WordCorpus
 from data_access.words.stats import p_text, with_p_text
 from data_access.words.subcorpus import BUILD, CR, GOLD, GOS_LOCK, MENTION, Filters
 from ui import cached
 from ui.assets import asset_text
+from ui.corpus_edge import resolve
 from ui.url_state import query_param, served, url_choice, url_filter, url_text_input, url_toggle
 
 ANY = "any"
@@ -35,7 +35,7 @@ PARAMS = {"corpora": "in", "roles": "role", "splits": "split", "score": "score",
 
 def _round_outcomes(loaded: LoadedCorpus):
     """The played rounds' mismatched locks, where the corpus package offers them (``round_outcomes``)."""
-    outcomes = optional(corpus_module(loaded.corpus), "round_outcomes")
+    outcomes = optional(package_of(loaded), "round_outcomes")
     return None if outcomes is None else outcomes(loaded)
 
 
@@ -56,7 +56,7 @@ def _word_corpus(keys: tuple, layers: tuple) -> WordCorpus:
     frame = cached.search_index().frame
     dialogs = {name: cached.dialogs_frame(name) for name in cached.available_corpora()}
     rounds = {name: cached.derived(_round_outcomes, name) for name in dialogs
-              if optional(corpus_module(name), "round_outcomes") is not None}
+              if optional(resolve(name).package, "round_outcomes") is not None}
     corpus = WordCorpus.build(frame, dialogs, rounds, _layer_annotations("codraw-icr"), _layer_annotations("gos-mentions"),
                               prepare=False)
     # The word tables now (Search needs no more); the 2- and 3-word tables meanwhile, off the page's thread

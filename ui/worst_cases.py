@@ -11,11 +11,11 @@ from typing import Optional
 import pandas as pd
 import streamlit as st
 
-from data_access.corpora import corpus_module
 from data_access.links import HIGHLIGHT_PARAM, parse_positive_int
 from data_access.runs import analysis, worst_cases
 from data_access.runs.worst_cases import CASE_PARAM, CASES_PARAM, MAX_CASES, VERSUS_PARAM
 from ui import cached
+from ui.corpus_edge import resolve
 from ui.runs import _loaded, humans_option, run_link
 from ui.url_state import drop_params, page_link, query_param, served, set_url, url_list
 from ui.widgets import download_buttons, md_escape, md_link_value
@@ -82,14 +82,15 @@ def worst_cases_section(name: str, runs: dict, chosen=None) -> None:
         return
     listed = worst_cases.capped(cases["unit"])
     spec = worst_cases.encode_cases(listed)
-    in_rounds = corpus_module(name).REPLAY_IN_ROUNDS
+    package = resolve(name).package
+    in_rounds = package.REPLAY_IN_ROUNDS
     shown = cases.head(len(listed)).copy()
     params = [worst_cases.case_params(name, row, run, spec, number, versus, in_rounds)
               for number, (_, row) in enumerate(shown.iterrows(), start=1)]
     # Each row opens its unit alone: carrying the list in every row would send the list a hundred times over.
     shown["open"] = [served(run_link(name, p["dialog"], parse_positive_int(p.get("turn")), parse_positive_int(p.get("round")), run))
                      for p in params]
-    step_unit = corpus_module(name).STEP_UNIT
+    step_unit = package.STEP_UNIT
     columns = ["rank", "unit", "value", *(["other", "gap"] if versus else []), *(["round"] if in_rounds else []),
                "turn", "open"]
     st.dataframe(shown[columns], hide_index=True, width="stretch", column_config={
@@ -150,7 +151,8 @@ def case_stepper(name: str) -> None:
     cases = ranked(name, runs, run, versus).drop_duplicates("unit").set_index("unit", drop=False)
     unit = listed[number - 1]
     spec = worst_cases.encode_cases(listed)
-    in_rounds = corpus_module(name).REPLAY_IN_ROUNDS
+    package = resolve(name).package
+    in_rounds = package.REPLAY_IN_ROUNDS
 
     def params(target: int) -> Optional[dict[str, str]]:
         wanted = listed[target - 1]
@@ -161,7 +163,7 @@ def case_stepper(name: str) -> None:
         case = cases.loc[unit]
         figures = f"score {_number(case['value'])}" + (f", gap {_number(case['gap'], sign=True)} against "
                                                         f"{md_escape(versus)}" if versus else "")
-        step = "" if pd.isna(case["turn"]) else f"{corpus_module(name).STEP_UNIT} {int(case['turn'])}"
+        step = "" if pd.isna(case["turn"]) else f"{package.STEP_UNIT} {int(case['turn'])}"
         if step and in_rounds and not pd.isna(case["round"]):
             step = f"round {int(case['round'])}, {step}"
         where = f"; opened at {step}, where the run differs most from the humans" if step else ""

@@ -1,6 +1,6 @@
 """A model's labels as one more coder: the JSON Lines format (docs/formats.md, "Model labels"), its reader
-(validated against a codebook and the loaded corpus), the import into the store, and the model-vs-human
-agreement the Agreement page shows beside the humans' own.
+(validated against a codebook and the loaded corpus) and the import into the store (its agreement with the
+humans is ``model_agreement``).
 
 One line is one coded item of one corpus::
 
@@ -23,15 +23,14 @@ that model's labels with the codebook in the corpus, in one transaction.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence as SequenceABC
 from dataclasses import dataclass, field
-from itertools import combinations
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, Optional, Sequence
+from typing import Callable, Iterator, Optional, Protocol, Sequence
 
 import pandas as pd
 
+from ..access import MODEL_CODER_PREFIX, Identity
 from ..budgets import (
     MAX_LABEL_NAME,
     MAX_LABELS,
@@ -42,22 +41,17 @@ from ..budgets import (
     MODEL_LINE_BYTES,
 )
 from ..common import CORPUS_NAMES, CORPUS_TITLES, LoadedCorpus, SkippedRecord, SkippedRecords, SourceError
-from ..corpora import corpus_module
+from ..contract import package_of
+from ..registry import CorpusAttribute
 from ..runs.common import Line, Tally, json_lines
 from ..safe_io import check_lines, gunzip_capped, read_budgeted, without_bom
-from ..store.coding import MODEL_CODER_PREFIX
-from . import agreement as ag
-from . import compare
 from .codebook import Codebook
 from .rules import stored_round
 
-if TYPE_CHECKING:
-    from ..access import Identity
-    from ..store import CodingStore
-
+# corpus name -> its package's members, for the example line of a corpus named by the Agreement page
+_REPLAY_IN_ROUNDS = CorpusAttribute("REPLAY_IN_ROUNDS")
+_STEP_UNITS = CorpusAttribute("STEP_UNIT")
 STEP_KEYS = ("step", "round", "message", "turn")  # what a line may call its step, in one corpus or another
-MODEL_TABLE_COLUMNS = ["label", "coders", "units", "cohen_kappa", "alpha"]
-HUMANS = "humans"
 MODELS_NAMED = 10  # in an import's message; the rest are counted
 
 
@@ -147,13 +141,12 @@ class Imported:
 
 def example_line(book: Codebook, corpus: str) -> str:
     """One line of a model labels file for ``corpus`` with labels of ``book`` (the import box shows it)."""
-    package = corpus_module(corpus)
     record: dict = {"model": "my-model", "corpus": corpus, "dialog": "DIALOG-ID"}
-    if package.REPLAY_IN_ROUNDS:
+    if _REPLAY_IN_ROUNDS[corpus]:
         record["round"] = 1
     turn, span = book.labels_for("turn"), book.labels_for("span")
     if turn or span or not book.labels_for("dialog"):
-        record[str(package.STEP_UNIT)] = 2
+        record[str(_STEP_UNITS[corpus])] = 2
         record["labels"] = [turn[0].name] if turn else []
         if span:
             record["spans"] = [{"utterance": 0, "start": 4, "end": 9, "label": span[0].name}]
@@ -200,7 +193,7 @@ class _Corpus:
 
     def __init__(self, name: str, loaded: LoadedCorpus):
         self.name, self.loaded = name, loaded
-        self.package = corpus_module(name)
+        self.package = package_of(loaded)
         self.in_rounds = bool(self.package.REPLAY_IN_ROUNDS)
         self.step_key = str(self.package.STEP_UNIT)
         # the corpus's own string for each dialog id, so a million lines of one dialog hold one copy of its id
@@ -415,7 +408,15 @@ def _span(span, number: int, corpus: _Corpus, book: Codebook, coder: str, dialog
     return (dialog, label.name, coder, round_, step, utterance, start, end, text[start:end], referents)
 
 
-def import_labels(store: "CodingStore", labels: ModelLabels, *, actor: Optional["Identity"] = None) -> Imported:
+class LabelStore(Protocol):
+    """What an import writes into: ``store.CodingStore`` (named by what it does, so that the coding stays below
+    the store)."""
+
+    def replace_model_annotations(self, codebook: Codebook, corpus: str, coders: Sequence[str],
+                                  annotations: Sequence[dict], *, actor: Optional[Identity] = None) -> int: ...
+
+
+def import_labels(store: LabelStore, labels: ModelLabels, *, actor: Optional[Identity] = None) -> Imported:
     """Store what ``parse`` read: each model's earlier labels with the codebook in the corpus are replaced, all
     in one transaction (``CodingStore.replace_model_annotations``). Raises ValueError when nothing is usable."""
     if not labels.items or labels.corpus is None:
@@ -424,89 +425,3 @@ def import_labels(store: "CodingStore", labels: ModelLabels, *, actor: Optional[
     replaced = store.replace_model_annotations(labels.codebook, labels.corpus, labels.models, labels.annotations,
                                                actor=actor)
     return Imported(labels, replaced)
-
-
-# -- agreement with the humans --------------------------------------------------------------------------------------
-
-def _mean(values: Sequence[float]) -> float:
-    defined = [v for v in values if not math.isnan(v)]
-    return sum(defined) / len(defined) if defined else float("nan")
-
-
-def _pairable(matrix: list[list], needed: Callable[[list], bool]) -> list[list]:
-    keep = [i for i in range(len(matrix[0]) if matrix else 0) if needed([row[i] for row in matrix])]
-    return [[row[i] for i in keep] for row in matrix]
-
-
-def model_units(frame: pd.DataFrame, model: str, units: Optional[Sequence]) -> set:
-    """Of ``units`` (a coding queue's), those in dialogs the model labelled: a model codes what it is given, so
-    it is assigned those (and is missing elsewhere, where it was never asked)."""
-    mine = frame[frame["coder"] == model]
-    dialogs = set(zip(mine["corpus"], mine["dialog_id"]))
-    return {u for u in (units or ()) if tuple(u[:2]) in dialogs}
-
-
-def _beside_humans(frame: pd.DataFrame, humans: Sequence[str], units: Optional[Sequence],
-                   assigned: Optional[dict]) -> pd.DataFrame:
-    """``frame`` in the dialogs a human coded, when units are those anyone labelled (no ``units``, no
-    ``assigned``): elsewhere no human has a value, so a model's labels there pair with nothing (a model of every
-    CoDraw round beside humans of thirty dialogs: a fraction of a second instead of seconds per rerun)."""
-    if units is not None or assigned is not None:
-        return frame
-    theirs = frame[frame["coder"].isin(list(humans))]
-    dialogs = set(zip(theirs["corpus"], theirs["dialog_id"]))
-    return frame[[d in dialogs for d in zip(frame["corpus"], frame["dialog_id"])]]
-
-
-def model_agreement(frame: pd.DataFrame, humans: Sequence[str], models: Sequence[str], *,
-                    units: Optional[Sequence] = None, assigned: Optional[dict] = None) -> pd.DataFrame:
-    """Per label (and overall, over label sets): the humans among themselves — mean pairwise Cohen's κ and
-    Krippendorff's α over the units two of them have a value for — and each model against them: the mean of
-    its Cohen's κ with each human (over the units both have a value for) and α of the humans with the model
-    added, over the units the model and at least one human have a value for. ``frame``: label annotations of
-    one scope (``compare.coded_sources``); ``units``/``assigned`` as ``agreement.agreement_table`` takes them."""
-    humans, rows = list(humans), []
-    labels = sorted(frame["label"].unique())
-    frame = _beside_humans(frame, humans, units, assigned)
-    if assigned is not None:
-        assigned = dict(assigned, **{m: model_units(frame, m, units) for m in models})
-    for name in [None, *labels]:
-        shown = "(overall)" if name is None else name
-        human_frame = frame[frame["coder"].isin(humans)]
-        matrix, _ = ag.reliability_matrix(human_frame, humans, units, label=name, assigned=assigned)
-        matrix = _pairable(matrix, lambda column: sum(v is not None for v in column) >= 2)
-        kappas = [ag.cohen_kappa(matrix[i], matrix[j]) for i, j in combinations(range(len(humans)), 2)]
-        rows.append({"label": shown, "coders": HUMANS, "units": len(matrix[0]) if matrix else 0,
-                     "cohen_kappa": _mean(kappas), "alpha": ag.krippendorff_alpha_nominal(matrix) if matrix else math.nan})
-        for model in models:
-            coders = [*humans, model]
-            matrix, _ = ag.reliability_matrix(frame[frame["coder"].isin(coders)], coders, units, label=name,
-                                              assigned=assigned)
-            matrix = _pairable(matrix, lambda column: column[-1] is not None and any(v is not None for v in column[:-1]))
-            kappas = [ag.cohen_kappa(matrix[-1], matrix[i]) for i in range(len(humans))]
-            rows.append({"label": shown, "coders": model, "units": len(matrix[0]) if matrix else 0,
-                         "cohen_kappa": _mean(kappas),
-                         "alpha": ag.krippendorff_alpha_nominal(matrix) if matrix and matrix[0] else math.nan})
-    return pd.DataFrame(rows, columns=MODEL_TABLE_COLUMNS)
-
-
-def model_disagreements(frame: pd.DataFrame, humans: Sequence[str], model: str, *, units: Optional[Sequence] = None,
-                        assigned: Optional[dict] = None) -> pd.DataFrame:
-    """The units (turn or dialog scope) where the model's labels differ from at least one human's, a column per
-    coder as in ``compare.disagreements`` (so the Agreement page links them to their replay alike)."""
-    coders = [*humans, model]
-    if assigned is not None:
-        assigned = dict(assigned, **{model: model_units(frame, model, units)})
-    frame = _beside_humans(frame[frame["coder"].isin(coders)], humans, units, assigned)
-    table = compare.disagreements(frame, coders, units, assigned)
-    if table.empty:
-        return table
-    differs = [m != "—" and any(h != "—" and h != m for h in row) for m, row in
-               zip(table[model], table[list(humans)].itertuples(index=False))]
-    return table[differs].reset_index(drop=True)
-
-
-def model_span_pairs(frame: pd.DataFrame, humans: Sequence[str], models: Sequence[str]) -> pd.DataFrame:
-    """``compare.span_pairs`` of each model with each human (spans matched exactly and by overlap)."""
-    pairs = [compare.span_pairs(frame, [human, model]) for model in models for human in humans]
-    return pd.concat(pairs, ignore_index=True) if pairs else compare.span_pairs(frame, [])

@@ -18,8 +18,7 @@ from typing import Any, Optional
 import pandas as pd
 
 from ..common import LoadedCorpus
-from ..contract import REFERENT_COLUMNS, ReferentPlane, no_referents
-from ..registry import corpus_module
+from ..contract import REFERENT_COLUMNS, ReferentPlane, no_referents, package_of
 
 __all__ = ["REFERENT_COLUMNS", "ReferentPlane", "no_referents", "referents", "turn_utterances"]
 
@@ -28,7 +27,7 @@ def referents(loaded: LoadedCorpus, dialog_id: str, round: Optional[int], turn: 
     """What a span at this place can refer to (the corpus's ``referents``), columns ``REFERENT_COLUMNS``."""
     if not len(loaded.dialogs):
         return no_referents()
-    return corpus_module(loaded.corpus).referents(loaded, dialog_id, round, turn)
+    return package_of(loaded).referents(loaded, dialog_id, round, turn)
 
 
 def turn_utterances(loaded: LoadedCorpus, dialog_id: str, round: Optional[int], turn: Optional[int]) -> pd.DataFrame:
@@ -57,7 +56,7 @@ def referent_canvas(loaded: LoadedCorpus, dialog_id: str, round: Optional[int], 
     the clip art over the target scene on its 500 x 400 canvas, A Game Of Sorts the 3 x 3 board)."""
     if not len(loaded.dialogs):
         return ReferentCanvas()
-    package = corpus_module(loaded.corpus)
+    package = package_of(loaded)
     plane = package.REFERENT_PLANE
     return ReferentCanvas(plane.x_range, plane.y_range, named=plane.show_names,
                           background=package.referent_background(loaded, dialog_id, round, turn))

@@ -15,13 +15,17 @@ from typing import TYPE_CHECKING, Optional
 import pandas as pd
 
 from ..access import Identity
-from ..corpora import corpus_module
+from ..registry import CorpusAttribute
 from .codebook import Codebook
 
 if TYPE_CHECKING:  # only the store's methods are used: any store with them will do
     from ..store import CodingStore
 
 UNKNOWN_LABEL_COLOUR = "#7f7f7f"  # an annotation whose label the codebook no longer has
+
+
+# corpus name -> whether its replay steps within rounds (the coding names its corpus by name)
+_REPLAY_IN_ROUNDS = CorpusAttribute("REPLAY_IN_ROUNDS")
 
 
 def stored_round(scope: str, round: Optional[int], replay_in_rounds: bool) -> Optional[int]:
@@ -48,7 +52,7 @@ class CodingContext:
     def at(cls, corpus: str, dialog: str, round: Optional[int], turn: int, coder: str,
            codebook: Codebook, actor: Optional[Identity] = None) -> "CodingContext":
         """The context of a step of ``corpus``, with the corpus's ``REPLAY_IN_ROUNDS`` from its package."""
-        return cls(corpus, dialog, round, turn, coder, codebook, bool(corpus_module(corpus).REPLAY_IN_ROUNDS),
+        return cls(corpus, dialog, round, turn, coder, codebook, bool(_REPLAY_IN_ROUNDS[corpus]),
                    actor)
 
     def place(self, scope: str) -> tuple[Optional[int], Optional[int]]:

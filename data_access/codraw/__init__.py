@@ -75,6 +75,16 @@ def referent_background(loaded, dialog_id: str, round, turn):
     return picture(loaded, dialog_id, round, turn)
 
 
+def annotation_layer(name: str):
+    """The module of the corpus's published layer ``name`` (``contract.AnnotationLayer``): the instruction
+    clarification requests (``icr_layer``), imported when first asked for (it needs pyarrow)."""
+    from . import icr_layer
+
+    if name != icr_layer.LAYER:
+        raise ValueError(f"{TITLE} has no layer {name!r}; its layers: {', '.join(LAYERS)}")
+    return icr_layer
+
+
 def run_scoring():
     """Drawer models' runs, scored with both scene-similarity metrics; see ``data_access.codraw.scoring``."""
     from . import scoring

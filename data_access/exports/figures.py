@@ -50,13 +50,13 @@ def browser_path() -> Optional[str]:
 def source_line(corpora: Iterable[str]) -> str:
     """'Data: CoDraw (CoDraw_1_0.json.gz); …' for the configured sources (file or folder names only)."""
     from ..common import CORPUS_TITLES
-    from ..sources import configured_source
+    from ..sources import configured_data_path
 
     parts = []
     for name in corpora:
-        source = configured_source(name)
+        path = configured_data_path(name)
         title = CORPUS_TITLES.get(name, name)
-        parts.append(f"{title} (built-in demo corpus)" if source.path is None else f"{title} ({Path(source.path).name})")
+        parts.append(f"{title} (built-in demo corpus)" if path is None else f"{title} ({path.name})")
     return "Data: " + "; ".join(parts) + "." if parts else ""
 
 

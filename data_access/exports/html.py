@@ -302,9 +302,9 @@ def run_panel(loaded, run, dialog_id: str, round: Optional[int] = None) -> Panel
     n_steps = snapshots.step_count(loaded, dialog_id, round)
     if n_steps <= 0:
         raise ValueError(f"{dialog_id}: no steps to export")
-    from ..corpora import corpus_module
+    from ..contract import scoring_of
 
-    pictures = corpus_module(loaded.corpus).run_scoring().run_pictures(loaded, run, dialog_id, round, n_steps)
+    pictures = scoring_of(loaded).run_pictures(loaded, run, dialog_id, round, n_steps)
     said = snapshots.step_messages(loaded, dialog_id, n_steps, round, up_to=True)
     lines = [Line(int(row.turn), str(row.speaker), str(row.text)) for row in said.itertuples(index=False)]
     return Panel(f"Model run: {run.name}", pictures, lines, unit=STEP_UNITS.get(loaded.corpus, "step"),

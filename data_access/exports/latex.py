@@ -235,9 +235,7 @@ def _dialog_transcript(loaded, dialog_id: str, round: Optional[int] = None, firs
                        marked: tuple = ()) -> _Transcript:
     """The lines of steps ``first``…``last`` of a dialog (a Game Of Sorts round), its caption and step notes."""
     from .. import snapshots
-    from ..common import CORPUS_TITLES
-    from ..contract import optional
-    from ..corpora import corpus_module
+    from ..contract import optional, package_of
     from .html import STEP_UNITS
 
     n_steps = snapshots.step_count(loaded, dialog_id, round)
@@ -248,9 +246,9 @@ def _dialog_transcript(loaded, dialog_id: str, round: Optional[int] = None, firs
     where = f", round {round}" if round is not None else ""
     unit = STEP_UNITS.get(loaded.corpus, "step")
     span = f"{unit}s {first}--{last}" if (first, last) != (1, n_steps) else f"all {n_steps} {unit}s"
-    title = f"{CORPUS_TITLES.get(loaded.corpus, loaded.corpus)}, {dialog_id}{where} ({span})"
+    title = f"{package_of(loaded).TITLE}, {dialog_id}{where} ({span})"
     notes = None
-    notes_of = optional(corpus_module(loaded.corpus), "transcript_notes")
+    notes_of = optional(package_of(loaded), "transcript_notes")
     if notes_of is not None:
         notes, summary = notes_of(loaded, dialog_id, marked)
         title += f": {summary}"
@@ -283,13 +281,13 @@ def slice_transcripts_zip(loaded, dialog_ids: Sequence[str], description: str,
     complete document, one section per dialog, ``description`` as its title: ``pdflatex slice.tex`` compiles it) and
     each transcript's table alone as ``tables/<corpus>-<dialog>.tex``. ``marked``: dialog -> steps its published
     layer marks (CoDraw's CR rounds). ``ValueError`` past ``MAX_SLICE_TRANSCRIPTS`` dialogs."""
-    from ..corpora import corpus_module
+    from ..contract import package_of
 
     ids = list(dict.fromkeys(str(d) for d in dialog_ids))
     if len(ids) > MAX_SLICE_TRANSCRIPTS:
         raise ValueError(f"a slice's transcripts are exported for at most {MAX_SLICE_TRANSCRIPTS:,} dialogs; "
                          f"this one has {len(ids):,}")
-    in_rounds = bool(getattr(corpus_module(loaded.corpus), "REPLAY_IN_ROUNDS", False))
+    in_rounds = bool(getattr(package_of(loaded), "REPLAY_IN_ROUNDS", False))
     rounds = (dict(zip(loaded.dialogs["dialog_id"].astype(str), loaded.dialogs["n_rounds"])) if in_rounds else {})
     buffer = io.BytesIO()
     body = [r"\title{" + latex_escape(description) + "}", r"\date{}", r"\maketitle"]

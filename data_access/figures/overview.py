@@ -23,9 +23,9 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from ..analysis.charts import PALETTE, Chart, readable_log_axis, style
 from ..common import CORPUS_NAMES, CORPUS_TITLES, CorpusAttribute, LoadedCorpus
 from ..corpora import cached_summary, frame_row_counts
-from .charts import PALETTE, Chart, readable_log_axis, style
 
 WORD_PATTERN = r"[^\W_]+(?:'[^\W_]+)*"
 SHORT_NAMES: Mapping[str, str] = CorpusAttribute("SHORT_TITLE")  # axis labels

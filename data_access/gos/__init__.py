@@ -86,6 +86,16 @@ def round_outcomes(loaded):
     return rounds[["interaction_id", "round", "mismatches"]].rename(columns={"interaction_id": "dialog_id"})
 
 
+def annotation_layer(name: str):
+    """The module of the corpus's published layer ``name`` (``contract.AnnotationLayer``): the mentions
+    (``mentions_layer``), imported when first asked for."""
+    from . import mentions_layer
+
+    if name != mentions_layer.LAYER:
+        raise ValueError(f"{TITLE} has no layer {name!r}; its layers: {', '.join(LAYERS)}")
+    return mentions_layer
+
+
 def run_scoring():
     """Reference-resolution runs, scored per message; see ``data_access.gos.scoring``."""
     from . import scoring

@@ -5,11 +5,18 @@ Two layers are supported, each read from its published file and linked to the co
 ``gos-mentions`` (``gos-mentions.jsonl``; Willemsen, Qian & Skantze, SIGDIAL 2023)
     Referring expressions in A Game Of Sorts messages: per message (interaction_id, round_number,
     message_number) a list of mentions with character offsets into the message's ``body_text``, whether the
-    mention names one image (``single``) and the board images it refers to. See ``gos_mentions``.
+    mention names one image (``single``) and the board images it refers to. See ``data_access.gos.mentions_layer``.
 ``codraw-icr`` (``icr-codraw-data.tsv``; Madureira & Schlangen, EACL 2023)
     Instruction clarification requests in CoDraw: rows of (previous Teller message, Drawer message, next
     Teller message, is CR?, impossible to know?) without ids, aligned to CoDraw (dialog, round) by their
-    normalised text. See ``codraw_icr``.
+    normalised text. See ``data_access.codraw.icr_layer``.
+
+Each layer's reading and alignment belong to the corpus it annotates: its package hands the layer's module out
+(``annotation_layer(name)``, an optional member of the corpus contract) and ``layer_module`` asks the package
+whose ``LAYERS`` names the layer, and so do what the pages show of it (``codraw.icr_analysis``,
+``gos.mentions_analysis``, ``gos.mentions_view``, the charts in each package's ``figures``). This package holds
+what is corpus-free: the tables of the layers, where their files come from and loading them (``load``), and the
+store's coded labels in the common form (``coded``).
 
 The common annotation form
 --------------------------
@@ -44,12 +51,15 @@ Spans whose offsets do not fit the message text are kept with ``span_ok`` False 
 ``spans_out_of_range``; they are never moved to where the mention text happens to occur.
 
 Where layers come from: ``DIALOGUE_LAYERS_DIR`` names a folder holding the files under their published names
-(``LAYER_FILES``). Unset, the demo corpora come with small generated demo layers (``demo``).
+(``LAYER_FILES``). Unset, the demo corpora come with small generated demo layers (each layer module's
+``demo_lines``, written once by ``load.demo_layer_path``).
 """
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, cast
+
+from ..annotation_form import ANNOTATION_COLUMNS  # the common form, below the corpus packages that yield it
 
 if TYPE_CHECKING:
     from ..contract import AnnotationLayer
@@ -62,10 +72,9 @@ class _LayerCorpus(Mapping):
     """layer name -> the corpus it annotates: the registered corpus package whose ``LAYERS`` names it."""
 
     def _all(self) -> dict[str, str]:
-        from ..common import CORPUS_NAMES
-        from ..corpora import corpus_module
+        from ..registry import CorpusAttribute
 
-        return {layer: name for name in CORPUS_NAMES for layer in corpus_module(name).LAYERS}
+        return {layer: name for name, layers in CorpusAttribute("LAYERS").items() for layer in layers}
 
     def __getitem__(self, layer: str) -> str:
         return self._all()[layer]
@@ -78,23 +87,24 @@ class _LayerCorpus(Mapping):
 
 
 LAYER_CORPUS: Mapping[str, str] = _LayerCorpus()
-LAYER_MODULES = {"gos-mentions": "gos_mentions", "codraw-icr": "codraw_icr"}  # each a contract.AnnotationLayer
 LAYER_TITLES = {"gos-mentions": "A Game Of Sorts mentions (Willemsen et al., SIGDIAL 2023)",
                 "codraw-icr": "CoDraw instruction clarification requests (Madureira & Schlangen, EACL 2023)"}
 DEMO_VERSION = 1
 
-ANNOTATION_COLUMNS = ["corpus", "dialog_id", "round", "turn", "message", "role", "start", "end", "text", "label",
-                      "referents", "source", "record"]
-
-
 
 def layer_module(layer: str) -> AnnotationLayer:
-    """The module that reads and links ``layer`` (one of ``LAYER_NAMES``), typed by the contract."""
-    import importlib
+    """The module that reads and links ``layer`` (one of ``LAYER_NAMES``), typed by the contract: the one the
+    package of the corpus it annotates hands out (its ``annotation_layer``)."""
+    from ..contract import optional
+    from ..registry import layer_corpus
 
-    if layer not in LAYER_MODULES:
+    if layer not in LAYER_NAMES:
         raise ValueError(f"unknown layer {layer!r}; expected one of {', '.join(LAYER_NAMES)}")
-    return cast("AnnotationLayer", importlib.import_module(f"{__name__}.{LAYER_MODULES[layer]}"))
+    package = layer_corpus(layer)
+    module_of = optional(package, "annotation_layer")
+    if module_of is None:
+        raise ValueError(f"{package.TITLE} names the layer {layer!r} but offers no annotation_layer to read it")
+    return cast("AnnotationLayer", module_of(layer))
 
 
-__all__ = ["LAYER_NAMES", "LAYER_FILES", "LAYER_MODULES", "layer_module", "LAYER_CORPUS", "LAYER_TITLES", "ANNOTATION_COLUMNS", "DEMO_VERSION"]
+__all__ = ["LAYER_NAMES", "LAYER_FILES", "layer_module", "LAYER_CORPUS", "LAYER_TITLES", "ANNOTATION_COLUMNS", "DEMO_VERSION"]

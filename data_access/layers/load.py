@@ -10,16 +10,18 @@ import os
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
-from ..common import LoadedCorpus, SkippedRecord, SourceError
+from ..common import LoadedCorpus, SourceError
+from ..registry import layer_corpus
 from ..sources import Source, cache_dir, configured_source
-from . import DEMO_VERSION, LAYER_CORPUS, LAYER_FILES, LAYER_NAMES, layer_module
+from ..types import LoadedLayer as LoadedLayer  # the value type, where every layer's module finds it
+from . import DEMO_VERSION, LAYER_FILES, LAYER_NAMES, layer_module
 
 if TYPE_CHECKING:
-    import pandas as pd
+    pass
 
 LAYERS_VARIABLE = "DIALOGUE_LAYERS_DIR"
 
@@ -39,13 +41,13 @@ def layers_dir() -> Optional[Path]:
 
 def demo_layer_path(layer: str, cache_root: Optional[Path] = None) -> Path:
     """The generated demo layer over the demo corpus, written on first use (atomically)."""
-    from ..corpora import corpus_module, demo_path
+    from ..corpora import demo_folder
 
-    corpus = LAYER_CORPUS[layer]
+    package = layer_corpus(layer)
     root = Path(cache_root or cache_dir()) / "demo"
-    folder = root / f"layer-{layer}-v{DEMO_VERSION}-{corpus}-v{corpus_module(corpus).DEMO_VERSION}"
+    folder = root / f"layer-{layer}-v{DEMO_VERSION}-{package.NAME}-v{package.DEMO_VERSION}"
     if not folder.is_dir():
-        corpus_path = demo_path(corpus, cache_root)
+        corpus_path = demo_folder(package, cache_root)
         root.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=folder.name + ".", dir=root))
         lines = layer_module(layer).demo_lines(Path(corpus_path))
@@ -63,25 +65,10 @@ def configured_layer(layer: str, corpus_source: Optional[Source] = None, cache_r
     folder = layers_dir()
     if folder is not None:
         return LayerSource(layer, folder / LAYER_FILES[layer], False)
-    source = corpus_source or configured_source(LAYER_CORPUS[layer])
+    source = corpus_source or configured_source(layer_corpus(layer))
     if source.is_demo:
         return LayerSource(layer, demo_layer_path(layer, cache_root), True)
     return LayerSource(layer, None, False, f"{LAYERS_VARIABLE} is not set; set it to the folder holding {LAYER_FILES[layer]}")
-
-
-@dataclass
-class LoadedLayer:
-    """A layer linked to its corpus, as the app shows it (picklable for st.cache_data)."""
-
-    layer: str
-    path: str
-    is_demo: bool
-    annotations: "pd.DataFrame"  # pandas.DataFrame in the common annotation form (see data_access.layers)
-    figures: dict  # the layer-summary figures
-    rows: "object" = None  # codraw-icr: every row with its alignment (ROW_COLUMNS); None for gos-mentions
-    skipped: list[SkippedRecord] = field(default_factory=list)
-    unmatched: list[str] = field(default_factory=list)
-    load_seconds: float = 0.0
 
 
 def load_layer(layer: str, loaded: LoadedCorpus, path: Path | str, is_demo: bool = False) -> LoadedLayer:

@@ -242,7 +242,9 @@ METRIC_NOTE = "Net-action P/R/F1 micro-averaged over the samples (the BAP reposi
 
 
 def demo_runs(frames) -> dict[str, list[dict]]:
-    """The demo runs' lines (see ``runs.demo``)."""
+    """The demo runs' lines (written by ``runs.demo``). ``baseline``: the gold actions without their removals.
+    ``noisy``: gold actions shifted by one cell (25 %), recoloured (15 %), plus a stray removal (30 % of
+    samples, usually infeasible)."""
     samples = frames["bap_samples"]
     baseline, noisy = [], []
     rng = random.Random(1202)

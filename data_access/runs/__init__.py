@@ -23,11 +23,13 @@ import re
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Optional, Sequence
 
 from .. import cache
-from ..registry import CORPUS_NAMES, corpus_module
+from ..contract import package_of, scoring_of
+from ..registry import CORPUS_NAMES, CorpusAttribute
 from ..scoring.lines import RUN_SCHEMA_VERSION, RUN_SUFFIXES, frame_part, run_name  # noqa: F401 - frame_part re-exported
 from ..types import FramesByName, LoadedCorpus, LoadedRun, SkippedRecords, SourceError
 
@@ -76,10 +78,10 @@ class _HeavyPool:
 HEAVY_POOL = _HeavyPool(HEAVY_FRAMES_KEPT)
 
 
-def heavy_frames(corpus: str) -> tuple[str, ...]:
-    """The frames of a run of ``corpus`` that only a replay needs and that are large (its scoring's optional
-    ``HEAVY_FRAMES``)."""
-    return tuple(getattr(run_module(corpus), "HEAVY_FRAMES", ()))
+def heavy_frames(corpus) -> tuple[str, ...]:
+    """The frames of a run of the corpus that ``corpus`` carries (a loaded corpus or run) that only a replay
+    needs and that are large (its scoring's optional ``HEAVY_FRAMES``)."""
+    return tuple(getattr(scoring_of(corpus), "HEAVY_FRAMES", ()))
 
 
 class RunFrames(FramesByName):
@@ -125,8 +127,11 @@ def run_module(corpus: str) -> RunScoring:
     """The run scoring of corpus ``corpus`` (its package's ``run_scoring()``)."""
     if corpus not in CORPUS_NAMES:
         raise ValueError(f"unknown corpus {corpus!r}; expected one of {', '.join(CORPUS_NAMES)}")
+    return _SCORINGS[corpus]
 
-    return corpus_module(corpus).run_scoring()
+
+# corpus name -> its run scoring, for what names a corpus (a value at hand gives its own: ``scoring_of``)
+_SCORINGS: "Mapping[str, RunScoring]" = CorpusAttribute("run_scoring", lambda run_scoring: run_scoring())
 
 
 def _corpus_identity(corpus: LoadedCorpus) -> str:
@@ -147,7 +152,7 @@ def load_run(corpus: LoadedCorpus, path: Path | str, name: Optional[str] = None,
     from ..sources import cache_dir
 
     path = Path(path)
-    module = run_module(corpus.corpus)
+    module = scoring_of(corpus)
     started = time.perf_counter()
 
     def build():
@@ -178,7 +183,7 @@ def load_run(corpus: LoadedCorpus, path: Path | str, name: Optional[str] = None,
                 problems.append(problem)
             return built
 
-        heavy = heavy_frames(corpus.corpus)
+        heavy = heavy_frames(corpus)
         hit = cache.read_entry(entry, rebuild)
         if hit is not None:
             frames, skipped = RunFrames(hit[0], heavy), hit[1]
@@ -199,12 +204,13 @@ def load_run(corpus: LoadedCorpus, path: Path | str, name: Optional[str] = None,
     else:
         frames, skipped = build()
     return LoadedRun(corpus.corpus, name or run_name(path), str(path), frames, SkippedRecords(skipped), from_cache,
-                     time.perf_counter() - started, is_demo, problems[0] if problems else None)
+                     time.perf_counter() - started, is_demo, problems[0] if problems else None,
+                     package=package_of(corpus))
 
 
 def summarize(run: LoadedRun) -> dict:
     """The JSON object ``python -m data_access run-summary`` prints."""
-    return run_module(run.corpus).summary(run.frames, run.skipped, run.name)
+    return scoring_of(run).summary(run.frames, run.skipped, run.name)
 
 
 def runs_dir() -> Optional[Path]:

@@ -10,13 +10,14 @@ the two kinds of unit statistic (``UNIT_STATISTIC``): a mean of ``value``, or mi
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Callable, Optional
 
 import numpy as np
 import pandas as pd
 
-from ..contract import RunScoring
-from ..registry import corpus_module
+from ..contract import RunScoring, scoring_of
+from ..registry import CorpusAttribute
 from ..scoring.lines import prf
 from ..scoring.statistics import BOOTSTRAP_SAMPLES, HUMANS, bins, bootstrap_micro, metric_row  # noqa: F401 - re-exported
 from ..types import LoadedCorpus, LoadedRun
@@ -26,8 +27,12 @@ METRIC_COLUMNS = ["run", "split", "metric", "n", "value", "low", "high"]
 
 
 def scoring(corpus: str) -> RunScoring:
-    """The run scoring of corpus ``corpus`` (its package's ``run_scoring()``)."""
-    return corpus_module(corpus).run_scoring()
+    """The run scoring of corpus ``corpus`` (its package's ``run_scoring()``), by its name (a loaded run or
+    corpus at hand gives its own: ``contract.scoring_of``)."""
+    return _SCORINGS[corpus]
+
+
+_SCORINGS: Mapping[str, RunScoring] = CorpusAttribute("run_scoring", lambda run_scoring: run_scoring())
 
 
 def humans_label(run_name: str) -> str:
@@ -41,7 +46,7 @@ def metric_table(run: LoadedRun) -> pd.DataFrame:
     figures on the same dialogs, labelled with the run they stand beside: ``humans_label``). Computed once per
     run (the Runs page asks for every run's at each rerun); each call gets its own copy."""
     def compute() -> pd.DataFrame:
-        table = pd.DataFrame(scoring(run.corpus).metric_rows(run), columns=METRIC_COLUMNS)
+        table = pd.DataFrame(scoring_of(run).metric_rows(run), columns=METRIC_COLUMNS)
         table.loc[table["run"] == HUMANS, "run"] = humans_label(run.name)
         return table
 
@@ -54,7 +59,7 @@ def units(run: LoadedRun, humans: bool = False) -> pd.DataFrame:
     """Per unit of comparison: ``unit`` (dialog / game#sample / message key), ``dialog_id``, ``turn``-ish link
     fields and the values the statistic needs (``value``; micro F1: tp, fp, fn). Computed once per run and
     side; each call gets its own copy, free to change."""
-    return run.memoized(("units", humans), lambda: scoring(run.corpus).units(run, humans)).copy()
+    return run.memoized(("units", humans), lambda: scoring_of(run).units(run, humans)).copy()
 
 
 def micro_f1_statistic(frame: pd.DataFrame) -> float:
@@ -130,7 +135,7 @@ def paired_units(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
 def slice_features(corpus: LoadedCorpus, run: LoadedRun) -> pd.DataFrame:
     """Per unit of ``units(run)``: the corpus's domain features, as text categories."""
     base = units(run)
-    return pd.concat([base, scoring(run.corpus).slice_features(corpus, run, base)], axis=1)
+    return pd.concat([base, scoring_of(run).slice_features(corpus, run, base)], axis=1)
 
 
 def slice_gaps(features: pd.DataFrame, corpus: str, other: Optional[pd.DataFrame] = None, min_units: int = 3) -> pd.DataFrame:
@@ -164,12 +169,12 @@ def slice_gaps(features: pd.DataFrame, corpus: str, other: Optional[pd.DataFrame
 def unit_turns(corpus: LoadedCorpus) -> pd.DataFrame:
     """unit -> replay ``turn`` for links: e.g. Minecraft the utterance a sample follows (unit "game#sample_id"),
     Game Of Sorts the message's step (unit "interaction|round|message"); CoDraw units carry their own round."""
-    return scoring(corpus.corpus).unit_turns(corpus)
+    return scoring_of(corpus).unit_turns(corpus)
 
 
 def replay_view(corpus: LoadedCorpus, run: LoadedRun, dialog_id: str, turn: int, round: Optional[int] = None):
     """The run at one replay step, as the corpus shows it (its ``replay_view``)."""
-    return scoring(run.corpus).replay_view(corpus, run, dialog_id, turn, round)
+    return scoring_of(run).replay_view(corpus, run, dialog_id, turn, round)
 
 
 def with_turns(frame: pd.DataFrame, turns: pd.DataFrame) -> pd.DataFrame:

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..common import LoadedCorpus
+from ..contract import scoring_of
 from . import LoadedRun, run_module
 
 SCORE = "score"
@@ -30,7 +31,7 @@ def column_name(run: str, what: str) -> str:
 def run_columns(corpus: LoadedCorpus, run: LoadedRun) -> pd.DataFrame:
     """The run's Browse columns, indexed by ``dialog_id`` (the dialogs it scored): ``<run> · score`` and, where
     the corpus has a human figure on the same units (``HAS_HUMANS``), ``<run> · gap`` = score − humans'."""
-    scoring = run_module(run.corpus)
+    scoring = scoring_of(run)
     scores = scoring.dialog_scores(run)
     frame = pd.DataFrame({column_name(run.name, SCORE): scores["score"].to_numpy(dtype=float)},
                          index=pd.Index(scores["dialog_id"].astype(str), name="dialog_id"))

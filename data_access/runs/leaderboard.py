@@ -22,7 +22,8 @@ import pandas as pd
 
 from ..analysis.stats import mean_ci
 from ..budgets import SIDECAR
-from ..common import CORPUS_TITLES, LoadedCorpus, SourceError
+from ..common import LoadedCorpus, SourceError
+from ..contract import package_of, scoring_of
 from ..safe_io import check_lines, read_capped, without_bom
 from . import LoadedRun, heavy_frames, load_run
 from .analysis import BOOTSTRAP_SAMPLES, bootstrap_micro, paired_differences, scoring, units
@@ -68,7 +69,7 @@ def unit_splits(run: LoadedRun, frame: pd.DataFrame) -> pd.Series:
     """The split of each unit of ``frame`` (``units(run)``), from the run's frame that gives each dialog its
     split (CoDraw dialogs, Minecraft samples by game); ``ALL_SPLITS`` when no frame has one. The light frames
     are looked at first: a heavy one (CoDraw's rounds) is never read for this."""
-    heavy = heavy_frames(run.corpus)
+    heavy = heavy_frames(run)
     for name in sorted(run.frames, key=lambda name: name in heavy):
         table = run.frames[name]
         if "split" not in getattr(table, "columns", ()):
@@ -306,10 +307,10 @@ def folder_leaderboard(corpus: LoadedCorpus, folder: Path | str, cache_root: Opt
         metas[run.name] = meta
     if not runs:
         why = f"; {skipped[0].file}: {skipped[0].reason}" if skipped else ""
-        raise SourceError(folder, f"holds no run of {CORPUS_TITLES.get(corpus.corpus, corpus.corpus)} "
+        raise SourceError(folder, f"holds no run of {package_of(corpus).TITLE} "
                                   f"({len(skipped)} file(s) skipped{why})")
     entries = leaderboard(runs, samples, metas=metas)
-    return {"corpus": corpus.corpus, "metric": scoring(corpus.corpus).STATISTIC_LABEL, "alpha": ALPHA,
+    return {"corpus": corpus.corpus, "metric": scoring_of(corpus).STATISTIC_LABEL, "alpha": ALPHA,
             "bootstrap_samples": samples, "runs": [entry.as_dict() for entry in entries],
             "skipped": [s.as_dict() for s in skipped]}
 

@@ -18,9 +18,10 @@ import numpy as np
 import pandas as pd
 
 from ..common import LoadedCorpus
+from ..contract import scoring_of
 from ..links import replay_link
 from . import LoadedRun
-from .analysis import paired_units, scoring
+from .analysis import paired_units
 
 CASES_PARAM, CASE_PARAM, VERSUS_PARAM = "cases", "case", "vs"
 MAX_CASES = 100  # cases a link carries: enough to work through in a sitting, a link a few kB long
@@ -53,7 +54,7 @@ def ranked_cases(units_a: pd.DataFrame, units_b: Optional[pd.DataFrame] = None) 
 def worst_steps(corpus: LoadedCorpus, run: LoadedRun) -> pd.DataFrame:
     """unit -> ``turn``, ``round`` (Int64): where the Replay opens each unit of ``run`` (the corpus's
     ``worst_steps``)."""
-    steps = scoring(run.corpus).worst_steps(corpus, run)
+    steps = scoring_of(run).worst_steps(corpus, run)
     return pd.DataFrame({"unit": steps["unit"].astype(str), "turn": steps["turn"].astype("Int64"),
                          "round": steps["round"].astype("Int64")}).drop_duplicates("unit").reset_index(drop=True)
 

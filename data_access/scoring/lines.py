@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 from ..budgets import RUN
-from ..registry import CORPUS_NAMES, corpus_module
+from ..registry import CORPUS_TITLES, CorpusAttribute
 from ..safe_io import iter_lines, stream_lines
 from ..types import SkippedRecord, SkippedRecords, SourceError
 
@@ -33,7 +33,11 @@ UNMATCHED_COLUMNS = ["file", "line", "record", "reason"]
 def line_keys() -> dict[str, tuple[str, ...]]:
     """corpus -> the identifying keys of one line of its JSON Lines run (its scoring's ``LINE_KEYS``), to tell a
     wrong-corpus file apart."""
-    return {name: tuple(corpus_module(name).run_scoring().LINE_KEYS) for name in CORPUS_NAMES}
+    return dict(_LINE_KEYS)
+
+
+# the scoring of every registered corpus: a run's lines name no corpus, their keys tell it
+_LINE_KEYS: Mapping[str, tuple[str, ...]] = CorpusAttribute("run_scoring", lambda scoring: tuple(scoring().LINE_KEYS))
 
 
 def run_name(path: Path | str) -> str:
@@ -189,7 +193,7 @@ def no_usable_line(path: Path | str, corpus: str, records: list[dict], total_lin
     """The error for a file none of whose lines could be used, saying why as precisely as we can."""
     wrong = other_corpus(records, corpus)
     if wrong is not None:
-        return SourceError(path, f"looks like a run of {corpus_module(wrong).TITLE}, not of {corpus_module(corpus).TITLE}")
+        return SourceError(path, f"looks like a run of {CORPUS_TITLES[wrong]}, not of {CORPUS_TITLES[corpus]}")
     if total_lines == 0:
         return SourceError(path, f"holds no JSON object line; expected {expected}")
     return SourceError(path, f"has no usable line ({total_lines} read); expected {expected}")

@@ -21,6 +21,7 @@ import pandas as pd
 from ..coding.compare import GOLD
 from ..coding.label_filter import LabelFilter, label_counts
 from ..common import LoadedCorpus
+from ..contract import package_of
 from ..runs.browse_columns import GAP, SCORE, column_name
 from ..search import InvalidQuery, QueryTooSlow, SearchIndex, compile_query
 from .features import derived_features, feature_text, layer_features
@@ -78,8 +79,6 @@ def slice_data(loaded: LoadedCorpus, *, layers: Optional[Mapping[str, object]] =
                ) -> SliceData:
     """``SliceData`` of a loaded corpus: its dialogs frame with the derived features (``features.DERIVED``) and
     those of each loaded layer (``layers``: layer name -> ``LoadedLayer``) joined by dialog id."""
-    from ..corpora import corpus_module
-
     dialogs = loaded.dialogs.copy(deep=False)
     if "players" in dialogs.columns:  # lists: tested by membership; keep them as tuples (hashable, comparable)
         dialogs["players"] = dialogs["players"].map(lambda p: tuple(p) if hasattr(p, "__iter__") and not isinstance(p, str) else p)
@@ -89,7 +88,7 @@ def slice_data(loaded: LoadedCorpus, *, layers: Optional[Mapping[str, object]] =
         for column in frame.columns:
             if column not in dialogs.columns:
                 dialogs[column] = frame[column].reindex(ids).to_numpy()
-    return SliceData(loaded.corpus, corpus_module(loaded.corpus).TITLE, dialogs.reset_index(drop=True),
+    return SliceData(loaded.corpus, package_of(loaded).TITLE, dialogs.reset_index(drop=True),
                      dict(runs or {}), annotations, notes, loaded.utterances, search_index)
 
 

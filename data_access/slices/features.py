@@ -12,9 +12,9 @@ from typing import Callable, Optional
 
 import pandas as pd
 
+from ..codraw import figures as codraw_figures
+from ..codraw import icr_analysis as layer_analysis
 from ..common import COLUMN_LABELS, LoadedCorpus
-from ..figures import codraw as codraw_figures
-from ..layers import analysis as layer_analysis
 
 
 @dataclass(frozen=True)

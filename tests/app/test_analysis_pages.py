@@ -171,7 +171,7 @@ def _selection_app():
     import streamlit as st
 
     import ui.charts as charts
-    from data_access.figures.charts import Chart, row_positions
+    from data_access.analysis.charts import Chart, row_positions
 
     data = pd.DataFrame({"dialog_id": ["i1", "i2", "i3"], "round": [1, 2, 3], "duration_s": [10.0, 20.0, 30.0]})
     figure = go.Figure(go.Histogram(x=data["duration_s"], customdata=row_positions(data)))

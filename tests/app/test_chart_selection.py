@@ -3,9 +3,10 @@ selected dialog is listed page by page with its replay link (no cut at 500), and
 outcome charts of aggregates drill through to the rounds behind a bar."""
 from __future__ import annotations
 
+from data_access.analysis.charts import selected_rows, selection_table
+from data_access.codraw import figures as codraw
 from data_access.corpora import demo_path, load_path
-from data_access.figures import codraw, gos
-from data_access.figures.charts import selected_rows, selection_table
+from data_access.gos import figures as gos
 from data_access.gos.view import image_short_labels
 
 from .conftest import run_function
@@ -20,7 +21,7 @@ def _many_selected_app():
     import streamlit as st
 
     import ui.charts as charts
-    from data_access.figures.charts import Chart, row_positions
+    from data_access.analysis.charts import Chart, row_positions
 
     data = pd.DataFrame({"dialog_id": [f"train_{i:05d}" for i in range(1234)], "score": range(1234)})
     figure = go.Figure(go.Scatter(x=data["score"], y=data["score"], mode="markers", customdata=row_positions(data)))
@@ -125,7 +126,7 @@ def _selected_body(count: int) -> None:
 
     import ui.charts as charts
     import ui.url_state as url_state
-    from data_access.figures.charts import Chart, row_positions
+    from data_access.analysis.charts import Chart, row_positions
 
     data = pd.DataFrame({"dialog_id": [f"train_{i:05d}" for i in range(count)], "score": range(count)})
     figure = go.Figure(go.Scatter(x=data["score"], y=data["score"], mode="markers", customdata=row_positions(data)))

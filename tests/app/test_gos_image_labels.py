@@ -3,7 +3,7 @@ transcript, and the rank-sum chart all say the same short label (not the raw fil
 from __future__ import annotations
 
 from data_access.corpora import load_configured
-from data_access.figures.gos import rank_sum_chart
+from data_access.gos.figures import rank_sum_chart
 from data_access.gos.view import image_labels, image_short_labels, replay_step
 from tests.app.transcript_lines import player_captions
 

@@ -81,6 +81,10 @@ def _variable_names(node: ast.expr, constants: dict[str, ast.expr], depth: int =
         table = constants.get(node.func.value.id)
     if isinstance(table, ast.Dict) and all(isinstance(v, ast.Constant) and isinstance(v.value, str) for v in table.values):
         return {v.value for v in table.values}
+    if (isinstance(table, ast.Call) and ast.unparse(table.func) == "CorpusAttribute" and table.args
+            and isinstance(table.args[0], ast.Constant) and table.args[0].value in CONTRACT_VARIABLES):
+        # the registry's table of a corpus package member naming a variable (``CorpusAttribute("DATA_VARIABLE")``)
+        return {v for v in (getattr(corpus_module(name), table.args[0].value) for name in CORPUS_NAMES) if v}
     return None
 
 

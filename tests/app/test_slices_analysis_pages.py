@@ -97,8 +97,8 @@ def _peek_bars_selected() -> None:
 
     import ui.charts as charts
     import ui.url_state as url_state
+    from data_access.codraw import figures as codraw
     from data_access.corpora import demo_path, load_path
-    from data_access.figures import codraw
 
     chart = codraw.peek_gain_chart(load_path("codraw", demo_path("codraw")))
     rows = [i for i, gain in enumerate(chart.data["gain"]) if gain < 1]
@@ -113,7 +113,7 @@ def _peek_bars_selected() -> None:
 
 
 def test_selected_histogram_bars_become_a_range_of_their_feature():
-    from data_access.figures.codraw import peek_table
+    from data_access.codraw.figures import peek_table
     from data_access.slices import evaluate, slice_data
 
     from .conftest import run_function

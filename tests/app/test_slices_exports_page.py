@@ -31,7 +31,7 @@ def test_the_slice_table_is_the_slices_dialogs_with_their_features():
 
     at = run_function(app)
     loaded = load_path("codraw", demo_path("codraw"))
-    from data_access.figures.codraw import peek_table
+    from data_access.codraw.figures import peek_table
 
     gains = peek_table(loaded.dialogs)
     negative = set(gains.loc[gains["gain"] < 0, "dialog_id"])

@@ -7,8 +7,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from data_access.analysis.splits import filter_splits, ordered_splits
-from data_access.figures.charts import (
+from data_access.analysis.charts import (
     Chart,
     count_phrase,
     row_positions,
@@ -16,6 +15,7 @@ from data_access.figures.charts import (
     selection_table,
     trace_rows,
 )
+from data_access.analysis.splits import filter_splits, ordered_splits
 
 DATA = pd.DataFrame({"dialog_id": ["a", "b", "c", "d"], "split": ["train", "test", "train", "val"],
                      "score": [1.0, 2.0, 3.0, 4.0]})

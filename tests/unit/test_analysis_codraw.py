@@ -7,9 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from data_access.analysis.charts import selected_rows
+from data_access.codraw import figures as codraw
 from data_access.common import LoadedCorpus
-from data_access.figures import codraw
-from data_access.figures.charts import selected_rows
 
 
 def three_dialogs() -> pd.DataFrame:

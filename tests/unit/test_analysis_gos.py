@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from data_access.common import LoadedCorpus
-from data_access.figures import gos
+from data_access.gos import figures as gos
 
 
 def ranks_of(rows: list[tuple]) -> pd.DataFrame:

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from data_access.common import LoadedCorpus
-from data_access.figures import minecraft
+from data_access.minecraft import figures as minecraft
 
 
 def dialogs() -> pd.DataFrame:

@@ -49,7 +49,7 @@ def test_overview_table_and_charts():
 
 
 def test_log_axes_are_labelled_with_plain_numbers():
-    from data_access.figures.charts import log_ticks
+    from data_access.analysis.charts import log_ticks
 
     assert log_ticks(3, 460) == [2, 5, 10, 20, 50, 100, 200, 500]
     assert log_ticks(15, 9993) == [10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000]

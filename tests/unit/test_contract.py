@@ -155,7 +155,7 @@ def test_a_registered_corpus_is_listed_and_then_gone(tiny):
     from data_access.sources import configured_source
 
     assert CORPUS_NAMES[-1] == tinycorpus.NAME and CORPUS_TITLES[tinycorpus.NAME] == tinycorpus.TITLE
-    assert configured_source(tinycorpus.NAME).is_demo
+    assert configured_source(tinycorpus).is_demo
     corpora.unregister(tinycorpus.NAME)
     assert tinycorpus.NAME not in CORPUS_NAMES and list(CORPUS_NAMES) == list(BUILT_IN)
 

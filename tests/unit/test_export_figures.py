@@ -6,9 +6,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from data_access.codraw.figures import score_by_round_chart
 from data_access.corpora import load_configured
 from data_access.exports.figures import browser_path, corpora_of_chart, figure_bytes, source_line
-from data_access.figures.codraw import score_by_round_chart
 from tests.system import require
 
 from .latex_tools import squash

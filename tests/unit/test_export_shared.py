@@ -7,6 +7,7 @@ import pytest
 from data_access import snapshots
 from data_access.corpora import load_source
 from data_access.exports.html import dialog_replay_html
+from data_access.registry import corpus_module
 from data_access.sources import Source
 
 MB = 1_000_000
@@ -24,7 +25,7 @@ def _longest(loaded, count):
     ("minecraft", "minecraft", None, 5 * MB),
 ])
 def test_longest_real_dialog_fits_its_budget(shared_data, tmp_path, corpus, folder, assets, budget):
-    source = Source(corpus, shared_data / folder, shared_data / assets if assets else None)
+    source = Source(corpus, shared_data / folder, shared_data / assets if assets else None, corpus_module(corpus))
     loaded = load_source(source, cache_root=tmp_path / "cache")
     if corpus == "codraw":  # the longest dialog by rounds (counting all 10,000 × rounds would be slow)
         longest = loaded.dialogs.sort_values("n_steps").iloc[-1]

@@ -134,7 +134,6 @@ UNCHECKED = {
     "data_access/cache.py": "the Parquet cache of the configured sources (rebuilt from them, never a person's write)",
     "data_access/corpora.py": "the demo corpora generated into the cache folder, and its own lru caches",
     "data_access/layers/load.py": "the demo layers generated into the cache folder",
-    "data_access/layers/demo.py": "the demo layers generated into the cache folder",
     "data_access/runs/demo.py": "the demo runs generated into the cache folder",
     "data_access/codraw/demo.py": "the demo corpus",
     "data_access/gos/demo.py": "the demo corpus",

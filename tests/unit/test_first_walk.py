@@ -69,9 +69,10 @@ def test_a_first_loads_progress_text_says_the_number_its_bar_shows_and_ready_onl
     """Before: "Read 8 of 8 games" while the bar was still on its way from 1%, and "Done" at 100% while the
     Parquet cache was still being written (the box still said "Reading…")."""
     from data_access.corpora import is_cached, load_source
+    from data_access.registry import corpus_module
     from data_access.sources import Source
 
-    source = Source(corpus, None, None)
+    source = Source(corpus, None, None, corpus_module(corpus))
     reports = []
 
     def progress(message, fraction=None):

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 from data_access.common import LoadedCorpus
-from data_access.figures import gos as outcomes
 from data_access.gos import agreement
+from data_access.gos import figures as outcomes
 from data_access.gos.view import _comparison
 
 # Board b: i1 and i3 ranked all four images, i2 only two before the round ended (a partial ranking).

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from data_access import annotation_form
+from data_access.codraw import icr_analysis
+from data_access.codraw.figures import score_by_cr_chart
 from data_access.corpora import load_path
-from data_access.figures.layers import score_by_cr_chart
-from data_access.layers import analysis
-from data_access.layers.gos_view import mention_step
+from data_access.gos import mentions_analysis
+from data_access.gos.mentions_view import mention_step
 from data_access.layers.load import demo_layer_path, load_layer
 
 
@@ -26,22 +28,22 @@ def codraw(tmp_path_factory):
 
 
 def test_segments_cut_text_at_spans_and_leave_out_spans_that_do_not_fit():
-    assert analysis.segments("so the one with", [(3, 10), (7, 10), (20, 30)]) == [
+    assert annotation_form.segments("so the one with", [(3, 10), (7, 10), (20, 30)]) == [
         ("so ", None), ("the ", 0), ("one", 1), (" with", None)]
-    assert analysis.segments("abc", [(-1, -1)]) == [("abc", None)]
+    assert annotation_form.segments("abc", [(-1, -1)]) == [("abc", None)]
 
 
 def test_mention_counts_add_up_and_search_finds_them(gos):
     layer, corpus = gos
-    table = analysis.mentions_per_round(layer, corpus)
+    table = mentions_analysis.mentions_per_round(layer, corpus)
     assert len(table) == len(corpus.frames["rounds"])
     assert table["mentions"].sum() == len(layer.annotations)
     assert (table["single"] + table["group"] == table["mentions"]).all()
-    per_board = analysis.mentions_per_criterion(table)
+    per_board = mentions_analysis.mentions_per_criterion(table)
     assert per_board["mentions"].sum() == len(layer.annotations) and per_board["plays"].sum() == len(table)
-    hits = analysis.search_mentions(layer, corpus, "PUG")
+    hits = mentions_analysis.search_mentions(layer, corpus, "PUG")
     assert len(hits) == layer.annotations["text"].str.lower().str.contains("pug").sum() > 0
-    assert analysis.search_mentions(layer, corpus, "PUG", True).empty
+    assert mentions_analysis.search_mentions(layer, corpus, "PUG", True).empty
 
 
 def test_mention_step_frames_the_referents_on_both_boards(gos):
@@ -58,9 +60,9 @@ def test_mention_step_frames_the_referents_on_both_boards(gos):
 
 def test_cr_groups_and_score_by_cr(codraw):
     layer, corpus = codraw
-    per_dialog = analysis.cr_by_dialog(layer)
+    per_dialog = icr_analysis.cr_by_dialog(layer)
     assert per_dialog["crs"].sum() == int(layer.annotations["is_cr"].sum())
-    stats, data = analysis.score_by_cr(layer, corpus)
+    stats, data = icr_analysis.score_by_cr(layer, corpus)
     overall = stats[stats["split"] == "all"].set_index("group")
     assert overall["n"].sum() == corpus.dialogs["final_score"].notna().sum()
     assert overall.loc["with a CR", "n"] == (per_dialog["crs"] > 0).sum()

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from data_access.codraw import icr_layer as codraw_icr
 from data_access.common import SourceError
 from data_access.corpora import load_path
-from data_access.layers import ANNOTATION_COLUMNS, codraw_icr
+from data_access.layers import ANNOTATION_COLUMNS
 from data_access.layers.load import demo_layer_path, load_layer
 
 HEADER = "previous utterance by the teller\tdrawer's utterance\tnext utterance by the teller\tis CR?\timpossible to know?"

@@ -14,6 +14,7 @@ from data_access import budgets
 from data_access.access import AccessRefused, Identity, Role
 from data_access.coding import codebook as cb
 from data_access.coding import compare
+from data_access.coding import model_agreement as ma
 from data_access.coding import model_labels as ml
 from data_access.common import SKIPPED_KEPT, SourceError
 from data_access.corpora import demo_path, load_path
@@ -237,7 +238,7 @@ UNITS = [("codraw", "d", None, t) for t in (1, 2, 3, 4)]
 def test_model_against_the_humans_by_hand():
     # ann 1 1 0 0, bo 1 0 1 0, model 1 1 1 0 (CR on turns 1..4)
     frame = _frame({"ann": [1, 2], "bo": [1, 3], "model:m": [1, 2, 3]})
-    table = ml.model_agreement(frame, ["ann", "bo"], ["model:m"], units=UNITS).set_index(["label", "coders"])
+    table = ma.model_agreement(frame, ["ann", "bo"], ["model:m"], units=UNITS).set_index(["label", "coders"])
     humans, model = table.loc[("CR", "humans")], table.loc[("CR", "model:m")]
     # ann vs bo: agree on 2 of 4 (po .5), each says CR on half (pe .5·.5 + .5·.5 = .5): κ = 0
     assert humans["cohen_kappa"] == pytest.approx(0.0) and humans["units"] == 4
@@ -253,7 +254,7 @@ def test_model_against_the_humans_by_hand():
 def test_model_agreement_with_queue_units_and_one_human():
     frame = _frame({"ann": [1, 2], "model:m": [1, 2, 3]})
     assigned = {"ann": set(UNITS)}
-    table = ml.model_agreement(frame, ["ann"], ["model:m"], units=UNITS, assigned=assigned).set_index(["label", "coders"])
+    table = ma.model_agreement(frame, ["ann"], ["model:m"], units=UNITS, assigned=assigned).set_index(["label", "coders"])
     assert table.loc[("CR", "humans"), "units"] == 0 and math.isnan(table.loc[("CR", "humans"), "cohen_kappa"])
     # the model vs ann: 1 1 1 0 against 1 1 0 0, κ = .5 as above
     assert table.loc[("CR", "model:m"), "cohen_kappa"] == pytest.approx(0.5)
@@ -262,7 +263,7 @@ def test_model_agreement_with_queue_units_and_one_human():
 
 def test_model_disagreements_are_where_the_model_differs_from_a_human():
     frame = _frame({"ann": [1, 2], "bo": [1, 2, 4], "model:m": [1, 2, 3]})
-    table = ml.model_disagreements(frame, ["ann", "bo"], "model:m", units=UNITS)
+    table = ma.model_disagreements(frame, ["ann", "bo"], "model:m", units=UNITS)
     assert table["turn"].tolist() == [3, 4]  # turn 4: the humans disagree, and the model sides with ann
     assert table[["ann", "bo", "model:m"]].values.tolist() == [["none", "none", "CR"], ["none", "CR", "none"]]
     assert list(table.columns) == [*compare.disagreements(frame, ["ann", "bo", "model:m"]).columns]
@@ -283,7 +284,7 @@ def test_model_agreement_over_many_dialogs_is_not_quadratic():
                 rows.append({"corpus": "codraw", "dialog_id": f"d{d}", "round": None, "turn": t, "coder": "ann",
                              "label": "CR"})
     started = time.perf_counter()
-    table = ml.model_agreement(pd.DataFrame(rows), ["ann"], ["model:m"]).set_index(["label", "coders"])
+    table = ma.model_agreement(pd.DataFrame(rows), ["ann"], ["model:m"]).set_index(["label", "coders"])
     assert time.perf_counter() - started < 30
     assert table.loc[("CR", "model:m"), "units"] == 15_000
 
@@ -292,12 +293,12 @@ def test_a_models_labels_where_no_human_coded_change_nothing():
     frame = _frame({"ann": [1, 2], "bo": [1, 3], "model:m": [1, 2, 3]})
     elsewhere = pd.DataFrame([{"corpus": "codraw", "dialog_id": "other", "round": None, "turn": t, "coder": "model:m",
                                "label": "CR"} for t in (1, 2)])
-    alone = ml.model_agreement(frame, ["ann", "bo"], ["model:m"])
-    beside = ml.model_agreement(pd.concat([frame, elsewhere], ignore_index=True), ["ann", "bo"], ["model:m"])
+    alone = ma.model_agreement(frame, ["ann", "bo"], ["model:m"])
+    beside = ma.model_agreement(pd.concat([frame, elsewhere], ignore_index=True), ["ann", "bo"], ["model:m"])
     pd.testing.assert_frame_equal(alone, beside)
     # units anyone labelled, 1..3: the model against ann (1 1 0) and bo (1 0 1) says CR on all three
     assert alone.set_index(["label", "coders"]).loc[("CR", "model:m"), "units"] == 3
-    assert ml.model_disagreements(pd.concat([frame, elsewhere]), ["ann", "bo"], "model:m")["dialog_id"].tolist() == ["d", "d"]
+    assert ma.model_disagreements(pd.concat([frame, elsewhere]), ["ann", "bo"], "model:m")["dialog_id"].tolist() == ["d", "d"]
 
 
 def test_minecraft_names_its_steps_messages():
@@ -313,7 +314,7 @@ def test_model_span_pairs_are_each_model_against_each_human():
         {"corpus": "codraw", "dialog_id": "d", "round": None, "turn": 2, "utterance": 0, "start": s, "end": e,
          "label": "refers-to", "referents": [], "coder": coder}
         for coder, s, e in (("ann", 0, 5), ("bo", 2, 5), ("model:m", 0, 5))])
-    table = ml.model_span_pairs(spans, ["ann", "bo"], ["model:m"])
+    table = ma.model_span_pairs(spans, ["ann", "bo"], ["model:m"])
     assert table["coders"].tolist() == ["ann vs model:m", "bo vs model:m"]
     assert table["exact_matched"].tolist() == [1, 0] and table["overlap_matched"].tolist() == [1, 1]
 

@@ -84,7 +84,7 @@ def test_a_long_line_across_many_pieces_is_joined_once(tmp_path):
 
 
 def test_a_layer_is_read_as_a_stream(tmp_path):
-    from data_access.layers.common import read_lines
+    from data_access.annotation_form import read_lines
 
     path = tmp_path / "layer.tsv"
     path.write_bytes((b"x" * 100 + b"\ty\n") * 400_000)  # 41 MB, within the layer budget (bytes and lines)

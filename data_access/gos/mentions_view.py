@@ -13,10 +13,10 @@ from typing import Optional
 
 import pandas as pd
 
-from ..common import LoadedCorpus
-from .analysis import segments, step_mentions
-from .gos_mentions import corpus_messages
-from .load import LoadedLayer
+from ..annotation_form import segments
+from ..types import LoadedCorpus, LoadedLayer
+from .mentions_analysis import step_mentions
+from .mentions_layer import corpus_messages
 
 # Light background colours for up to eight mentions in one message (then they repeat).
 SPAN_COLOURS = ("#FDE68A", "#BFDBFE", "#BBF7D0", "#FBCFE8", "#DDD6FE", "#FED7AA", "#A5F3FC", "#E5E7EB")
@@ -51,8 +51,8 @@ def mention_step(layer: LoadedLayer, corpus: LoadedCorpus, dialog_id: str, round
                  ranks: tuple = (), players: tuple = ()) -> MentionStep:
     """``ranks``: ((image_id, rank), ...) agreed so far; ``players``: ((username, pending image or None), ...)
     in board order. Boards are rendered only when the step's message has mentions."""
-    from ..gos.render import render_board
-    from ..gos.view import image_labels
+    from .render import render_board
+    from .view import image_labels
 
     mentions = step_mentions(layer, corpus, dialog_id, round_number, step)
     messages = corpus_messages(corpus)

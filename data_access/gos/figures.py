@@ -11,11 +11,13 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from ..analysis.charts import PALETTE, PLOT_HEIGHT, Chart, ci_error_bars, count_phrase, empty_chart, row_positions, style
 from ..analysis.stats import grouped_mean_ci, interval_note, mean_ci
 from ..common import LoadedCorpus
-from ..gos import NAME as CORPUS  # noqa: F401 - the corpus these charts are drawn from (its pages use it)
-from ..gos.agreement import board_agreement, rank_matrix, rank_sums  # noqa: F401 - the one definition, re-exported
-from .charts import PALETTE, PLOT_HEIGHT, Chart, ci_error_bars, count_phrase, empty_chart, row_positions, style
+from ..types import LoadedLayer
+from . import NAME as CORPUS  # noqa: F401 - the corpus these charts are drawn from (its pages use it)
+from .agreement import board_agreement, rank_matrix, rank_sums  # noqa: F401 - the one definition, re-exported
+from .mentions_analysis import mentions_per_round
 
 LIKERT_QUESTIONS = ("q1", "q2", "q3")
 LIKERT_LABELS = {1: "Strongly disagree", 2: "Disagree", 3: "Neutral", 4: "Agree", 5: "Strongly agree"}
@@ -199,7 +201,7 @@ def rank_sum_chart(loaded: LoadedCorpus) -> Chart:
     ordered = sums.sort_values(["board_id", "rank_sum", "image_id"]).copy()
     ordered["slot"] = ordered.groupby("board_id").cumcount() + 1
     z = ordered.pivot(index="board", columns="slot", values="rank_sum")
-    from ..gos.view import image_short_labels
+    from .view import image_short_labels
 
     labels = image_short_labels(loaded)  # the label the replay's tiles show
     ordered["image"] = ordered["image_id"].map(lambda i: labels.get(i, i))
@@ -348,3 +350,25 @@ def survey_chart(loaded: LoadedCorpus) -> Chart:
                f"from {count_phrase(respondents['username'].nunique(), 'player')} after "
                f"{count_phrase(respondents['interaction_id'].nunique(), 'interaction')}.")
     return Chart("gos_survey", figure, table, caption)
+
+
+# -- the published mention layer ----------------------------------------------------------------------------------
+
+def mentions_round_chart(layer: LoadedLayer, corpus: LoadedCorpus) -> Chart:
+    table = mentions_per_round(layer, corpus)
+    if table.empty or not table["mentions"].sum():
+        return empty_chart("gos_mentions_by_round", "No mention of the published layer falls in a round of this corpus.")
+    by_round = table.groupby("round").agg(single=("single", "sum"), group=("group", "sum"), messages=("messages", "sum"),
+                                          rounds=("dialog_id", "size")).reset_index()
+    figure = go.Figure()
+    for index, (column, name) in enumerate((("single", "one image"), ("group", "a group of images"))):
+        figure.add_trace(go.Bar(x=by_round["round"], y=by_round[column] / by_round["rounds"], name=f"mentions of {name}",
+                                marker={"color": PALETTE[index]},
+                                hovertemplate=f"round %{{x}}: %{{y:.1f}} mentions of {name} per round<extra></extra>"))
+    style(figure, x="round number (play order)", y="mentions per round")
+    figure.update_layout(barmode="stack")
+    figure.update_xaxes(dtick=1)
+    caption = (f"Mentions of the published layer per round by round number: {int(table['mentions'].sum()):,} mentions "
+               f"({int(table['single'].sum()):,} of one image) in {int(table['annotated_messages'].sum()):,} messages of "
+               f"{count_phrase(len(table), 'round')}.")
+    return Chart("gos_mentions_by_round", figure, table, caption)

@@ -20,10 +20,10 @@ from typing import Any, Optional
 
 import pandas as pd
 
+from ..annotation_form import ANNOTATION_COLUMNS, LayerContent, is_int, read_lines
 from ..common import LoadedCorpus, SkippedRecord, SkippedRecords, SourceError, skipped_report
-from . import ANNOTATION_COLUMNS, LAYER_CORPUS
-from .common import LayerContent, is_int, read_lines
 
+CORPUS = "gos"  # the package's NAME (the package hands this module out: importing it here would be a cycle)
 LAYER = "gos-mentions"
 FILE_NAME = "gos-mentions.jsonl"
 EXTRA_COLUMNS = ["single", "span_ok"]
@@ -189,7 +189,7 @@ def link(layer: MentionLayer, messages: pd.DataFrame) -> LinkedMentions:
     skipped = SkippedRecords(layer.skipped)
     rows: list[dict] = []
     unmatched: list[str] = []
-    corpus = LAYER_CORPUS[LAYER]
+    corpus = CORPUS
     n_mentions = n_single = images_linked = out_of_range = 0
     for message in layer.messages:
         n_mentions += len(message.mentions)
@@ -257,8 +257,7 @@ def layer_content(loaded: LoadedCorpus, path: Path) -> LayerContent:
 
 def demo_lines(corpus_source: Path) -> list[str]:
     """The demo layer's lines over the A Game Of Sorts demo corpus in the folder ``corpus_source``."""
-    from ..gos.reader import LOG_FILE
-    from .demo import gos_mentions_lines
+    from .reader import LOG_FILE
 
     return gos_mentions_lines(Path(corpus_source) / LOG_FILE)
 
@@ -292,3 +291,38 @@ def to_jsonl(annotations: pd.DataFrame, messages: Optional[pd.DataFrame] = None)
     out = [json.dumps({"interaction_id": d, "round_number": r, "message_number": m, "annotations": mentions},
                       ensure_ascii=False) for (d, r, m), mentions in lines.items()]
     return "".join(line + "\n" for line in out)
+
+
+# -- the demo layer ---------------------------------------------------------------------------------------------
+
+def gos_mentions_lines(log_file: Path) -> list[str]:
+    """The demo mention layer of the demo A Game Of Sorts log (``a-game-of-sorts_log_interaction_all.jsonl``): every
+    demo message that names an image by one of the demo game's phrases ("the pug", "the red convertible") gets a
+    single mention per phrase with its offsets and image id; a message naming two or more images also gets a
+    group mention spanning them (``single`` false)."""
+    from .demo import GAMES
+
+    phrases = {game: info["images"] for game, info in GAMES.items()}
+    lines = []
+    for raw in Path(log_file).read_text(encoding="utf-8").splitlines():
+        if not raw.strip():
+            continue
+        record = json.loads(raw)
+        if "message_number" not in record:
+            continue
+        text = record["body_text"]
+        found = []
+        for image_id, phrase in phrases.get(record["game_id"], []):
+            start = text.find(phrase)
+            if start >= 0:
+                found.append((start, start + len(phrase), image_id))
+        if not found:
+            continue
+        found.sort()
+        annotations = [{"mention": text[s:e], "single": True, "image_ids": [i], "start": s, "end": e} for s, e, i in found]
+        if len(found) > 1:
+            s, e = found[0][0], found[-1][1]
+            annotations.append({"mention": text[s:e], "single": False, "image_ids": [i for _s, _e, i in found], "start": s, "end": e})
+        lines.append(json.dumps({"interaction_id": record["interaction_id"], "round_number": record["round_number"],
+                                 "message_number": record["message_number"], "annotations": annotations}))
+    return lines

@@ -13,11 +13,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..analysis.splits import filter_splits, splits_in
-from ..analysis.stats import INTERVALS, grouped_mean_ci, interval_note, mean_ci
-from ..common import LoadedCorpus
-from ..minecraft import NAME as CORPUS  # noqa: F401 - the corpus these charts are drawn from (its pages use it)
-from .charts import (
+from ..analysis.charts import (
     PALETTE,
     Chart,
     ci_error_bars,
@@ -27,6 +23,10 @@ from .charts import (
     split_colour,
     style,
 )
+from ..analysis.splits import filter_splits, splits_in
+from ..analysis.stats import INTERVALS, grouped_mean_ci, interval_note, mean_ci
+from ..common import LoadedCorpus
+from . import NAME as CORPUS  # noqa: F401 - the corpus these charts are drawn from (its pages use it)
 
 PROGRESS_POINTS = 21  # 0 %, 5 %, … 100 % of a game's states
 

@@ -15,11 +15,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..analysis.splits import filter_splits, splits_in
-from ..analysis.stats import grouped_mean_ci, interval_note, mean_ci, paired_difference
-from ..codraw import NAME as CORPUS  # noqa: F401 - the corpus these charts are drawn from (its pages use it)
-from ..common import LoadedCorpus
-from .charts import (
+from ..analysis.charts import (
     PALETTE,
     Chart,
     ci_error_bars,
@@ -29,6 +25,12 @@ from .charts import (
     split_colour,
     style,
 )
+from ..analysis.splits import filter_splits, splits_in
+from ..analysis.stats import grouped_mean_ci, interval_note, mean_ci, paired_difference
+from ..common import LoadedCorpus
+from ..types import LoadedLayer
+from . import NAME as CORPUS  # noqa: F401 - the corpus these charts are drawn from (its pages use it)
+from .icr_analysis import CR_GROUPS, score_by_cr
 
 METRICS = {"final_score": "paper metric (max 5)", "final_score_original": "original 7-term metric"}
 ROUND_METRICS = {"score_final": "paper metric", "score_original": "original 7-term metric"}
@@ -324,3 +326,33 @@ def duration_chart(loaded: LoadedCorpus, splits: tuple = ()) -> Chart:
 def peek_summary_for(loaded: LoadedCorpus, splits: tuple = ()):
     """``peek_summary`` of the chosen splits (the page's headline numbers)."""
     return peek_summary(_dialog_table(loaded, splits))
+
+
+# -- the published CR layer ---------------------------------------------------------------------------------------
+
+def score_by_cr_chart(layer: LoadedLayer, corpus: LoadedCorpus, splits: tuple = ()) -> Chart:
+    stats, data = score_by_cr(layer, corpus, splits)
+    overall = stats[(stats["split"] == "all") & (stats["n"] > 0)]
+    if overall.empty or layer.annotations.empty:
+        return empty_chart("codraw_score_by_cr", "No dialog of the chosen splits has both a final score and an aligned CR row.")
+    figure = go.Figure()
+    for index, group in enumerate(CR_GROUPS):
+        row = overall[overall["group"] == group]
+        if row.empty:
+            continue
+        figure.add_trace(go.Scatter(
+            x=[group], y=row["mean"], mode="markers", name=f"{group} (n = {int(row['n'].iloc[0]):,})",
+            marker={"color": PALETTE[index], "size": 14},
+            error_y=ci_error_bars(row["mean"], row["low"], row["high"], thickness=2),
+            hovertemplate="%{x}: mean %{y:.3f}<extra></extra>"))
+    style(figure, y="mean final score (95% bootstrap CI)")
+    low = float(overall["low"].fillna(overall["mean"]).min())
+    high = float(overall["high"].fillna(overall["mean"]).max())
+    pad = max(0.05, (high - low) * 0.3)
+    figure.update_yaxes(range=[max(0.0, low - pad), min(5.0, high + pad)])
+    n_cr = int(overall.loc[overall["group"] == CR_GROUPS[0], "n"].sum())
+    caption = (f"Mean final score (paper's metric, max 5) of dialogs with at least one clarification request of the "
+               f"published layer ({n_cr:,}), dialogs whose aligned rows hold none, and dialogs without a uniquely "
+               f"aligned row, over {count_phrase(len(data), 'dialog')}. {interval_note('bootstrap')} It stays within the "
+               "scores' 0–5 range.")
+    return Chart("codraw_score_by_cr", figure, stats, caption)

@@ -32,10 +32,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..annotation_form import ANNOTATION_COLUMNS, LayerContent, read_lines
 from ..common import LoadedCorpus, SkippedRecord, SkippedRecords, SourceError, skipped_report
-from . import ANNOTATION_COLUMNS, LAYER_CORPUS
-from .common import LayerContent, read_lines
 
+CORPUS = "codraw"  # the package's NAME (the package hands this module out: importing it here would be a cycle)
 LAYER = "codraw-icr"
 FILE_NAME = "icr-codraw-data.tsv"
 HEADER = ["previous utterance by the teller", "drawer's utterance", "next utterance by the teller", "is CR?",
@@ -235,7 +235,7 @@ def align(layer: IcrLayer, rounds: pd.DataFrame) -> AlignedLayer:
     file = layer.file
     corpus_text = rounds["msg_d"].to_numpy()
     annotations = pd.DataFrame({
-        "corpus": LAYER_CORPUS[LAYER], "dialog_id": unique["dialog_id"].astype(str), "round": pd.array([None] * len(unique), dtype="Int64"),
+        "corpus": CORPUS, "dialog_id": unique["dialog_id"].astype(str), "round": pd.array([None] * len(unique), dtype="Int64"),
         "turn": unique["round"].astype("Int64"), "message": unique["round"].astype("Int64"), "role": "Drawer",
         "start": pd.array([None] * len(unique), dtype="Int64"), "end": pd.array([None] * len(unique), dtype="Int64"),
         "text": [corpus_text[i] for i in matched if i is not None],
