@@ -130,6 +130,18 @@ def page(browser, request):
     context.close()
 
 
+# A browser test drives two processes (the server, Chromium) on a shared two-core machine, where a run or a
+# frame can come late enough to miss a wait; such a test is run again, at most twice, and each rerun is printed
+# ("R" in the progress line, "rerun" in the summary). A test that fails three times fails. docs/tooling.md.
+BROWSER_RERUNS = 2
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.get_closest_marker("e2e") and not item.get_closest_marker("flaky"):
+            item.add_marker(pytest.mark.flaky(reruns=BROWSER_RERUNS))
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield
@@ -143,7 +155,8 @@ def pytest_runtest_makereport(item, call):
 # not running; it is on screen when no element still waits for its code (Streamlit shows an stSkeleton until
 # then). The watch, put into each page (each document) by wait_for_app, notes the mark shown at each of the
 # reader's own actions (a click, a key, typing, a file chosen, Back / Forward; events the page makes itself are
-# not trusted and do not count), so that the wait knows which run came before the action, even one made with no
+# not trusted and do not count, nor a text field's "change" as it loses focus, which can come after the run that
+# its typing started), so that the wait knows which run came before the action, even one made with no
 # wait after it. With no action since the last wait (a page just loaded, a reconnect), the page need only be idle.
 _RUN_OVER = """() => {
   const shown = () => {
@@ -153,7 +166,14 @@ _RUN_OVER = """() => {
   if (!window.__appRuns) {
     window.__appRuns = {atAction: undefined};
     for (const type of ["pointerdown", "keydown", "input", "change", "popstate"]) {
-      window.addEventListener(type, (event) => { if (event.isTrusted) window.__appRuns.atAction = shown(); }, true);
+      window.addEventListener(type, (event) => {
+        // a text field's "change" comes when it loses focus, which can be after the run its typing started
+        // has ended: its "input" events were the action
+        const t = event.target;
+        const typedField = type === 'change' && t && (t.tagName === 'TEXTAREA' || (t.tagName === 'INPUT'
+          && ['text', 'search', 'number', 'email', 'url', 'tel', 'password'].includes(t.type)));
+        if (event.isTrusted && !typedField) window.__appRuns.atAction = shown();
+      }, true);
     }
   }
   const runs = window.__appRuns, app = document.querySelector('[data-testid="stApp"]'), now = shown();

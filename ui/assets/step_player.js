@@ -91,6 +91,7 @@ function createPlayer(parent) {
   }
 
   function report(step) {
+    p.reported = step;
     if (p.trigger) p.trigger('step', step);
   }
 
@@ -337,8 +338,12 @@ function createPlayer(parent) {
     if (d.wide && near.every((s) => p.steps[s])) return;
     // Asked once the page has been idle a moment: not while the reader is doing something (a click, a key,
     // Back), whose own run comes first and re-centres the window anyway.
+    // Idle: no run going and none about to follow (app.py marks a run that st.rerun() follows with "rerun"),
+    // and no drag under way. A request that met a run of the page could take that run's place.
     const app = document.querySelector('[data-testid="stApp"]');
-    const idle = () => !app || app.dataset.testScriptState !== 'running';
+    const lastRun = () => { const marks = document.querySelectorAll('style[data-app-run]');
+                            return marks.length ? marks[marks.length - 1].dataset.appRun : null; };
+    const idle = () => !p.dragging && (!app || (app.dataset.testScriptState !== 'running' && lastRun() !== 'rerun'));
     clearTimeout(p.askTimer);
     const later = () => {
       clearTimeout(p.askTimer);
@@ -350,8 +355,9 @@ function createPlayer(parent) {
       }, 250);
     };
     const wait = () => {
+      if (!app) return;
       const watch = new MutationObserver(() => { if (idle()) { watch.disconnect(); later(); } });
-      watch.observe(app, { attributes: true, attributeFilter: ['data-test-script-state'] });
+      watch.observe(app, { attributes: true, subtree: true, childList: true, attributeFilter: ['data-test-script-state'] });
     };
     if (idle()) later(); else wait();
   }
@@ -367,6 +373,7 @@ function createPlayer(parent) {
       p.steps = {};
       p.images = new Map();
       p.askedWindow = null;
+      p.reported = null;
       p.current = 0;
       p.showAll = Boolean(data.showAll);
       all.checked = p.showAll;
@@ -385,6 +392,13 @@ function createPlayer(parent) {
     root.dataset.loaded = String(Object.keys(p.steps).length);  // steps in the browser (benchmarks wait on it)
     const moved = fresh || data.goto !== p.goto;
     p.goto = data.goto;
+    // A report that met a run of the player's own (its window) can be lost: the server still at another step
+    // than the one reported, with no link moving it, the report is sent once more.
+    if (!fresh && !moved && p.reported && p.reported === p.current && data.step !== p.reported
+        && p.retried !== p.reported + '|' + p.goto) {
+      p.retried = p.reported + '|' + p.goto;
+      report(p.reported);
+    }
     if (moved && data.step !== p.current) show(data.step);
     else if (root.dataset.step !== String(p.current)) show(p.current);  // its step has arrived
     else { chrome(p.current); askWindow(); }
