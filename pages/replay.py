@@ -25,7 +25,7 @@ in_slice = st.container()  # filled once the section has put the dialog it shows
 coding_beside = coding_open()  # a coder at work: the coding panel beside the step (the workbench), else under it
 under_player(beside_next=coding_beside)
 views(corpus).replay_section(corpus)
-workbench = under_player()  # the coding panel right under the step player: coding while stepping, no scrolling
+workbench = under_player()  # beside or right under the step player: coding while stepping, no scrolling
 with in_slice:
     slice_navigation(corpus, query_param("dialog"))  # with a slice=: where this dialog is in it, previous / next
 replay_panel(corpus)  # a model run beside the humans, when one is chosen (&run=<name>)
