@@ -5,10 +5,10 @@ import streamlit as st
 
 from ui import cached
 from ui.picker import dialog_picker
-from ui.presentation import presentation_mode
+from ui.presentation import play_next, presentation_mode
 from ui.replay_state import UNITS, dialog_lines, prefetch_state, snapshots, step_caption
 from ui.router import ensure_routed
-from ui.slices import next_in_slice, play_next
+from ui.slices import next_in_slice
 from ui.step_player import player_step, snapshot_player
 from ui.url_state import one_history_entry_per_click, query_param, set_url
 from ui.widgets import corpus_selector, md_escape
@@ -51,7 +51,7 @@ step = player_step(n_steps, query_param("turn"), key=step_key, label="Step")
 following = next_in_slice(name, dialog)  # with a slice=: autoplay goes on to its next dialog, like a playlist
 snapshot_player("player_present", step_key, name, dialog, round_, step, n_steps, dialog_lines(name, dialog, step, round_),
                 UNITS.get(name, "step"), autoplay=playing, speed=seconds, layout="present" if presenting else None,
-                continues=following is not None, on_round=lambda delta: play_next(name, following, round_, delta))
+                continues=following is not None, on_round=lambda delta: play_next(following, round_, delta))
 prefetch_state(name, dialog, step, round_, n_steps)
 step_caption(name, dialog, step, round_, n_steps)
 one_history_entry_per_click()  # each step replaces the URL's entry, under a plain `streamlit run` too

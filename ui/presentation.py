@@ -1,5 +1,8 @@
 """Presentation mode for the Present page: the sidebar and Streamlit's header out of the way, the page
-using the whole window, and the picture as large as the window allows (CSS only, nothing from the data)."""
+using the whole window, and the picture as large as the window allows (CSS only, nothing from the data); and
+``play_next``, which plays a slice on like a playlist."""
+from typing import Optional
+
 import streamlit as st
 
 from ui.assets import asset_text
@@ -11,3 +14,14 @@ def presentation_mode(on: bool) -> None:
     """Switch the page's presentation layout on (collapsed sidebar, full-width picture)."""
     if on:
         st.html(CSS)
+
+
+def play_next(following: Optional[str], round_: Optional[int], delta: int) -> None:
+    """The player played to the end of its dialog (``delta`` 1) on a slice: ``following``, the slice's next
+    dialog, at its first step and still playing. Runs as the player's callback, before the page's picker (key
+    "present") reads its state."""
+    if delta <= 0 or following is None:
+        return
+    st.session_state["present"] = following
+    st.session_state[f"present_step_{following}_{round_}"] = 1
+    st.session_state["present_playing"] = True

@@ -244,16 +244,6 @@ def next_in_slice(corpus: str, dialog_id: Optional[str]) -> Optional[str]:
     return order[position + 1] if position is not None and position + 1 < len(order) else None
 
 
-def play_next(corpus: str, following: Optional[str], round_: Optional[int], delta: int) -> None:
-    """Present's player played to the end of its dialog (``delta`` 1): the next dialog of the slice at its first
-    step, still playing. Runs as the player's callback, before the picker reads its state."""
-    if delta <= 0 or following is None:
-        return
-    st.session_state["present"] = following
-    st.session_state[f"present_step_{following}_{round_}"] = 1
-    st.session_state["present_playing"] = True
-
-
 def browse_slice(corpus: str, shown: pd.DataFrame, *, splits, ranges, id_contains: str, only_noted: bool,
                  run_help: dict) -> tuple[Optional[str], str]:
     """The slice of Browse's view: its filters as a predicate (with the URL's slice), or, when a filter has no

@@ -354,10 +354,12 @@ function createPlayer(parent) {
         p.trigger('window', true);
       }, 250);
     };
+    // the script state alone is watched: a run that st.rerun() follows ("rerun") flips it again when its
+    // follower starts and ends
     const wait = () => {
       if (!app) return;
       const watch = new MutationObserver(() => { if (idle()) { watch.disconnect(); later(); } });
-      watch.observe(app, { attributes: true, subtree: true, childList: true, attributeFilter: ['data-test-script-state'] });
+      watch.observe(app, { attributes: true, attributeFilter: ['data-test-script-state'] });
     };
     if (idle()) later(); else wait();
   }
