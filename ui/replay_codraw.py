@@ -161,8 +161,9 @@ def show(name: str) -> None:
         return
     prefetch_neighbours(name, dialog_id, turn, n_steps, shown_round)
     view = shown.view
-    if view.problem:
-        st.warning(md_escape(view.problem))
+    with st.container():  # shown at some rounds only: in a container, the player after it keeps its place
+        if view.problem:
+            st.warning(md_escape(view.problem))
     with st.container(key="player_fallback_all"):  # the player has its own switch (all lines)
         show_all = st.toggle("Show full transcript", key=f"codraw_all_{md_escape(dialog_id)}")
     crs = set(layers.transcript_marks(name, dialog_id))

@@ -64,8 +64,11 @@ def show(name: str) -> None:
     prefetch_neighbours(name, dialog, step, steps_per_round[round_number], replay_step, round_number, with_round=True)
     # one line: the step below keeps the screen (the players' instruction, the same in every game, in its help)
     st.markdown(f"**Scenario.** {_md(view.criterion)}", help=_md(view.instruction) or None)
-    _search_match(view)
-    boards = layers.gos_replay_mentions(name, view)  # the published mentions of this message, if any
+    # What only some steps show (a search match, the published mentions) is in one container, so that the player
+    # after it keeps its place in the page: moved, the browser would build a new player and lose its state.
+    with st.container():
+        _search_match(view)
+        boards = layers.gos_replay_mentions(name, view)  # the published mentions of this message, if any
     mentions = {board.username: board.png for board in boards if board.png is not None}
     with st.container(key="player_fallback_all"):  # the player has its own switch (all lines)
         show_all = st.toggle("Show the whole round", key="gos_full_transcript")

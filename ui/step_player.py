@@ -23,7 +23,7 @@ import streamlit as st
 
 from data_access.player import Picture, PlayerDialog, PlayerStep, TimelineEntry, payload, window, within_budget
 from ui.assets import asset_text
-from ui.url_state import is_new_link, served
+from ui.url_state import is_new_link, query_param, remember_link, served
 from ui.widgets import stepper
 
 try:
@@ -45,16 +45,27 @@ def player_step(n_steps: int, requested: Optional[str], key: str, label: str, pa
     last with a warning). A link applied on this run moves the player too (its ``goto`` counter)."""
     if n_steps > 0 and (is_new_link(key, requested) or key not in st.session_state):
         st.session_state[_goto_key(key)] = st.session_state.get(_goto_key(key), 0) + 1
+    st.session_state[_param_key(key)] = param  # what the player's reports of this step leave as it is (_reported)
     with st.container(key=f"player_fallback_{key}"):
         return stepper(n_steps, requested, key=key, label=label, keyboard=_PLAYER is None, param=param)
 
 
+def _param_key(key: str) -> str:
+    return f"{key}__param"
+
+
 def _reported(player_key: str, step_key: str, n_steps: int) -> None:
-    """The player went to a step: it becomes the stepper's value before the page runs."""
+    """The player went to a step: it becomes the stepper's value before the page runs.
+
+    The report's request carries the address bar as the browser had it when it was sent, which may be before
+    the last run's ``turn=`` reached the browser (the reader stepping fast, or a report sent again). That value is
+    not a link to follow: the step reported wins, where taking the old ``turn=`` as a new link would move the
+    player back to it."""
     state = st.session_state.get(player_key) or {}
     step = state.get("step") if hasattr(state, "get") else None
     if isinstance(step, int) and not isinstance(step, bool) and 1 <= step <= n_steps:
         st.session_state[step_key] = step
+        remember_link(step_key, query_param(st.session_state.get(_param_key(step_key), "turn")))
 
 
 def _widen(player_key: str, token: str) -> None:

@@ -3,6 +3,7 @@ in Debian's Chromium (``/usr/bin/chromium``; a browser is never downloaded). A f
 screenshot in ``test-artifacts/``."""
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -127,13 +128,17 @@ def page(browser, request):
     if report is not None and report.failed:
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+        trace = page.evaluate("() => [...document.querySelectorAll('[data-step-player]')].map(r => r.__trace || [])")
+        if any(trace):  # what each step player did, for a test that came late
+            (ARTIFACTS / f"{request.node.name}.player.json").write_text(json.dumps(trace, indent=0))
     context.close()
 
 
 # A browser test drives two processes (the server, Chromium) on a shared two-core machine, where a run or a
 # frame can come late enough to miss a wait; such a test is run again, at most twice, and each rerun is printed
 # ("R" in the progress line, "rerun" in the summary). A test that fails three times fails. docs/tooling.md.
-BROWSER_RERUNS = 2
+# DIALOGUE_BROWSER_RERUNS=0 runs each once (to find what makes a test come late).
+BROWSER_RERUNS = int(os.environ.get("DIALOGUE_BROWSER_RERUNS") or 2)
 
 
 def pytest_collection_modifyitems(config, items):

@@ -47,6 +47,7 @@ def open_player(page, app, corpus: str) -> int:
 def test_keys_step_in_the_browser_and_the_url_and_back_follow(page, demo_app, corpus):
     n_steps = open_player(page, demo_app, corpus)
     assert n_steps >= 4
+    page.evaluate("() => { document.querySelector('[data-step-player]').__opened = true; }")
     page.keyboard.press("ArrowRight")
     wait_shown(page, 3)  # drawn by the player itself, whatever the server is doing
     wait_url(page, "turn", "3")
@@ -81,6 +82,8 @@ def test_keys_step_in_the_browser_and_the_url_and_back_follow(page, demo_app, co
     page.keyboard.press("ArrowLeft")  # before the first step: nothing to go to (no earlier round at round 1)
     assert page.evaluate("() => new Promise(r => setTimeout(() => r(document.querySelector('[data-step-player]').dataset.step), 0))") == "1"
     assert url_value(page, "turn") == "1"
+    # the same player throughout: one built anew (moved in the page) loses its steps, pictures and a key pressed
+    assert page.evaluate("() => document.querySelector('[data-step-player]').__opened === true")
 
 
 @pytest.mark.parametrize("corpus", sorted(OPENINGS))

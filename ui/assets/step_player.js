@@ -76,6 +76,13 @@ function createPlayer(parent) {
     timer: null, dragging: false, askedWindow: null, lineNodes: [], trigger: null,
   };
 
+  // What the player did, last first out: kept on the root for a failing browser test to print (a bounded list)
+  function trace(...entry) {
+    const log = root.__trace || (root.__trace = []);
+    log.push([Math.round(performance.now()), ...entry]);
+    if (log.length > 200) log.splice(0, 100);
+  }
+
   function image(src, caption) {
     let entry = p.images.get(src);
     if (!entry) {
@@ -91,6 +98,7 @@ function createPlayer(parent) {
   }
 
   function report(step) {
+    trace('report', step, location.search);
     p.reported = step;
     if (p.trigger) p.trigger('step', step);
   }
@@ -122,7 +130,10 @@ function createPlayer(parent) {
   function across(delta) {
     // past either end of a round, the corpus's next (previous) round: the server opens it
     const [round, rounds] = (p.data && p.data.rounds) || [0, 0];
-    if (round && p.trigger && ((delta > 0 && round < rounds) || (delta < 0 && round > 1))) p.trigger('round', delta);
+    if (round && p.trigger && ((delta > 0 && round < rounds) || (delta < 0 && round > 1))) {
+      trace('round', delta);
+      p.trigger('round', delta);
+    }
   }
 
   function stepBy(delta) {
@@ -184,6 +195,7 @@ function createPlayer(parent) {
                     ' ': () => (p.timer ? stop() : start()) };
     const move = moves[event.key];
     if (!move) return;
+    trace('key', event.key, p.current);
     event.preventDefault();
     if (event.key !== ' ') stop();
     move();
@@ -289,6 +301,7 @@ function createPlayer(parent) {
   }
 
   function show(step) {
+    trace('show', step);
     p.current = step;
     chrome(step);
     const entry = p.steps[step];
@@ -320,6 +333,7 @@ function createPlayer(parent) {
       });
       root.removeAttribute('data-waiting');
       root.dataset.step = String(step);
+      trace('drawn', step);
       askWindow();
     };
     // pictures decoded already (the window's, decoded ahead) are drawn in this task, the others when decoded
@@ -351,6 +365,7 @@ function createPlayer(parent) {
         if (p.data !== d || !root.isConnected) return;
         if (!idle()) { wait(); return; }
         p.askedWindow = d.token + '|' + d.wideRun;
+        trace('window', d.wideRun);
         p.trigger('window', true);
       }, 250);
     };
@@ -393,12 +408,14 @@ function createPlayer(parent) {
       .forEach((step) => data.steps[step].pictures.forEach((pic) => { if (pic.src) image(pic.src, pic.caption); }));
     root.dataset.loaded = String(Object.keys(p.steps).length);  // steps in the browser (benchmarks wait on it)
     const moved = fresh || data.goto !== p.goto;
+    trace('update', data.step, data.goto, fresh, moved, Boolean(data.wide), Boolean(data.more), data.wideRun, location.search);
     p.goto = data.goto;
     // A report that met a run of the player's own (its window) can be lost: the server still at another step
     // than the one reported, with no link moving it, the report is sent once more.
     if (!fresh && !moved && p.reported && p.reported === p.current && data.step !== p.reported
         && p.retried !== p.reported + '|' + p.goto) {
       p.retried = p.reported + '|' + p.goto;
+      trace('retry', p.reported);
       report(p.reported);
     }
     if (moved && data.step !== p.current) show(data.step);

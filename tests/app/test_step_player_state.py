@@ -1,0 +1,82 @@
+"""The step player's report of a step (``ui.step_player._reported``) against the URL its request carries: the
+browser sends the address bar as it had it, which can still name an earlier step when the reader steps fast or
+a report is sent again. Found by a browser test that came late: after Home the player was moved back to the step
+before it (tests/e2e/test_step_player_browser.py)."""
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.app.transcript_lines import player_data
+
+from .conftest import open_page
+
+
+def reporting_page():
+    import streamlit as st
+
+    from ui.step_player import _reported, player_step
+
+    report = st.session_state.pop("report", None)
+    if report is not None:  # what the player's callback does before the page runs
+        st.session_state["player"] = {"step": report}
+        _reported("player", "step", 60)
+    st.session_state["shown"] = player_step(60, st.query_params.get("turn"), key="step", label="Step")
+
+
+def test_a_report_sent_with_an_earlier_turn_in_the_url_keeps_the_step_reported():
+    at = AppTest.from_function(reporting_page)
+    at.query_params["turn"] = "50"
+    at.run()
+    assert at.session_state["shown"] == 50 and at.query_params["turn"] == "50"
+    at.session_state["report"] = 1  # Home: reported while the URL still says 50
+    at.run()
+    assert at.session_state["shown"] == 1 and at.query_params["turn"] == "1"
+    at.query_params["turn"] = "50"  # the same report sent again from a browser that had not seen turn=1 yet
+    at.session_state["report"] = 1
+    at.run()
+    assert at.session_state["shown"] == 1 and at.query_params["turn"] == "1"
+
+
+def test_a_link_without_a_report_still_moves_the_step():
+    at = AppTest.from_function(reporting_page)
+    at.query_params["turn"] = "50"
+    at.run()
+    at.session_state["report"] = 1
+    at.run()
+    at.query_params["turn"] = "7"  # Back, or a link: no report in the request, the URL wins
+    at.run()
+    assert at.session_state["shown"] == 7
+
+
+def player_path(at) -> tuple:
+    """Where the step player is in the page's element tree (the delta path the browser keys its elements by)."""
+    found = []
+
+    def walk(node, path):
+        for index, child in (getattr(node, "children", None) or {}).items():
+            if getattr(child, "type", None) == "bidi_component":
+                found.append(tuple(path + [index]))
+            walk(child, path + [index])
+
+    walk(at._tree, [])
+    assert len(found) == 1, found
+    return found[0]
+
+
+@pytest.mark.parametrize("corpus, extra", [("codraw", {}), ("gos", {"round": "1"}), ("minecraft", {})])
+def test_the_player_keeps_its_place_in_the_page_at_every_step(corpus, extra):
+    """An element shown at some steps only (A Game Of Sorts' published mentions, a CoDraw round's problem) above
+    the player moved it in the page, and the browser then built a new player: its steps and decoded pictures
+    gone, and a key pressed as it happened lost."""
+    at = open_page("pages/browse.py", corpus=corpus)
+    dialog = at.dataframe[0].value["dialog_id"].iloc[0]
+    at = open_page("pages/replay.py", corpus=corpus, dialog=dialog, turn="1", **extra)
+    n_steps = player_data(at)[0]["n"]
+    places = {}
+    for turn in range(1, min(n_steps, 14) + 1):
+        at.query_params["turn"] = str(turn)
+        at.run()
+        assert not at.exception and player_data(at)[0]["step"] == turn
+        places[turn] = player_path(at)
+    assert len(set(places.values())) == 1, places
