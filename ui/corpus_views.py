@@ -16,10 +16,9 @@ from typing import Callable, Optional, cast
 
 from data_access import codraw, gos, minecraft
 from data_access.corpus import Corpus
-from ui.corpus_edge import resolve
 
 
-def _nothing(name: str) -> None:
+def _nothing(corpus: Corpus) -> None:
     """No extra for this corpus."""
 
 
@@ -35,31 +34,32 @@ def _lazy(module: str, function: str) -> Callable:
 
 @dataclass(frozen=True)
 class CorpusViews:
-    replay_section: Callable[[str], None] = _lazy("ui.replay_generic", "show")  # the Replay page's section, show(name)
-    # Compare and Present: what is shown under a state's picture, details(name, dialog_id, step, round)
-    state_details: Callable[[str, str, int, Optional[int]], None] = _lazy("ui.replay_state", "no_details")
-    # the transcript of a state: lines(name, dialog_id, step, round), as snapshots.step_messages gives them
+    """Each part is called with the resolved corpus (``data_access.corpus.Corpus``) first."""
+    replay_section: Callable[[Corpus], None] = _lazy("ui.replay_generic", "show")  # the Replay page's, show(corpus)
+    # Compare and Present: what is shown under a state's picture, details(corpus, dialog_id, step, round)
+    state_details: Callable[[Corpus, str, int, Optional[int]], None] = _lazy("ui.replay_state", "no_details")
+    # the transcript of a state: lines(corpus, dialog_id, step, round), as snapshots.step_messages gives them
     dialog_lines: Callable = _lazy("ui.replay_state", "step_lines")
-    data_note: Callable[[str], None] = _nothing  # the Data page, under the corpus's source
-    browse_extra: Callable[[str], None] = _nothing  # the Browse page, under the table's downloads
-    # the Replay's model-run panel: one run's view, panel(name, view, dialog_id, step), or several side by side,
-    # side_by_side(name, views, dialog_id, step) (a view is what the corpus's ``RunScoring.replay_view`` gives)
+    data_note: Callable[[Corpus], None] = _nothing  # the Data page, under the corpus's source
+    browse_extra: Callable[[Corpus], None] = _nothing  # the Browse page, under the table's downloads
+    # the Replay's model-run panel: one run's view, panel(corpus, view, dialog_id, step), or several side by side,
+    # side_by_side(corpus, views, dialog_id, step) (a view is what the corpus's ``RunScoring.replay_view`` gives)
     run_panel: Callable = _lazy("ui.run_panels", "step_view_panel")
     run_side_by_side: Callable = _lazy("ui.run_panels", "step_views_side_by_side")
     # the module of the corpus's own chart builders (``<package>.figures``), None for a corpus without pages of its own
     figures: Optional[str] = None
 
 
-def _gos_data_note(name: str) -> None:
+def _gos_data_note(corpus: Corpus) -> None:
     from ui.provenance import gos_placeholder_note
 
-    gos_placeholder_note(name)
+    gos_placeholder_note(corpus)
 
 
-def _bap_download(name: str) -> None:
+def _bap_download(corpus: Corpus) -> None:
     from ui.minecraft_export import bap_samples_download
 
-    bap_samples_download(name)
+    bap_samples_download(corpus)
 
 
 def _run_panels(module: str) -> dict[str, Callable]:
@@ -84,12 +84,7 @@ def views_of(corpus: Corpus) -> CorpusViews:
     return VIEWS.get(cast(ModuleType, corpus.package), GENERIC)  # the module itself is the key
 
 
-def views(name: str) -> CorpusViews:
-    """``views_of`` corpus ``name``, resolved at the edge (``ui.corpus_edge``)."""
-    return views_of(resolve(name))
-
-
-def replays_in_rounds(name: str) -> bool:
-    """Whether corpus ``name`` is replayed within rounds, so a step's notes, labels and exports keep its round
-    (the package's ``REPLAY_IN_ROUNDS``)."""
-    return resolve(name).package.REPLAY_IN_ROUNDS
+def replays_in_rounds(corpus: Corpus) -> bool:
+    """Whether ``corpus`` is replayed within rounds, so a step's notes, labels and exports keep its round (the
+    package's ``REPLAY_IN_ROUNDS``)."""
+    return bool(corpus.package.REPLAY_IN_ROUNDS)
