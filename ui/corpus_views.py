@@ -1,8 +1,9 @@
 """The corpus-specific parts of the app's UI, in one place (the one registry of per-corpus UI): per corpus
 package, its Replay section, the compact details of a replay state (Compare, Present), its transcript lines, its
 model-run panels in the Replay, its extras on the Data and Browse pages, and the module of its own charts (its
-analysis pages, handed to them by ``ui.charts``). A corpus without an entry here (one registered with ``corpora.register``) gets the generic ones, which
-need nothing but the corpus contract (``data_access.contract``): adding a corpus needs no change here.
+analysis pages, handed to them by ``ui.charts``) with the page that draws them. A corpus without an entry here (one
+registered with ``corpora.register``) gets the generic ones, which need nothing but the corpus contract
+(``data_access.contract``): adding a corpus needs no change here.
 
 Entries are keyed by the corpus package itself, never by its name. Each part is imported when it is first
 called: the Data and Browse pages need one small extra per corpus, not the replay sections of every corpus
@@ -48,6 +49,8 @@ class CorpusViews:
     run_side_by_side: Callable = _lazy("ui.run_panels", "step_views_side_by_side")
     # the module of the corpus's own chart builders (``<package>.figures``), None for a corpus without pages of its own
     figures: Optional[str] = None
+    # the page of those charts (the Slices page links a slice to it), None for a corpus without one
+    analysis_page: Optional[str] = None
 
 
 def _gos_data_note(corpus: Corpus) -> None:
@@ -68,13 +71,15 @@ def _run_panels(module: str) -> dict[str, Callable]:
 
 VIEWS: dict[ModuleType, CorpusViews] = {
     codraw: CorpusViews(_lazy("ui.replay_codraw", "show"), _lazy("ui.replay_state", "codraw_details"),
-                        **_run_panels("ui.run_panels_codraw"), figures="data_access.codraw.figures"),
+                        **_run_panels("ui.run_panels_codraw"), figures="data_access.codraw.figures",
+                        analysis_page="pages/codraw_scores.py"),
     gos: CorpusViews(_lazy("ui.replay_gos", "show"), _lazy("ui.replay_state", "gos_details"),
                      _lazy("ui.replay_state", "gos_lines"), data_note=_gos_data_note,
-                     **_run_panels("ui.run_panels_gos"), figures="data_access.gos.figures"),
+                     **_run_panels("ui.run_panels_gos"), figures="data_access.gos.figures",
+                     analysis_page="pages/gos_outcomes.py"),
     minecraft: CorpusViews(_lazy("ui.replay_minecraft", "show"), _lazy("ui.replay_state", "minecraft_details"),
                            browse_extra=_bap_download, **_run_panels("ui.run_panels_minecraft"),
-                           figures="data_access.minecraft.figures"),
+                           figures="data_access.minecraft.figures", analysis_page="pages/minecraft_outcomes.py"),
 }
 GENERIC = CorpusViews()
 

@@ -58,20 +58,12 @@ def within_slice(frame, corpus_column: str = "corpus"):
     return frame[[key in kept for key in keys]].reset_index(drop=True), kept
 
 
-# The analysis page about one corpus, by the figures module it draws (its ``CORPUS`` names the corpus).
-ANALYSIS_PAGES = {"data_access.codraw.figures": "pages/codraw_scores.py",
-                  "data_access.gos.figures": "pages/gos_outcomes.py",
-                  "data_access.minecraft.figures": "pages/minecraft_outcomes.py"}
-
-
 def analysis_page(corpus: Corpus) -> Optional[str]:
-    """The page of ``corpus``'s own charts (None for a corpus without one, e.g. a plugin's)."""
-    import importlib
+    """The page of ``corpus``'s own charts (None for a corpus without one, e.g. a plugin's): its entry in the one
+    registry of per-corpus UI (``ui.corpus_views``)."""
+    from ui.corpus_views import views_of
 
-    for module, page in ANALYSIS_PAGES.items():
-        if getattr(importlib.import_module(module), "CORPUS", None) == corpus.name:
-            return page
-    return None
+    return views_of(corpus).analysis_page
 
 
 def on_dialogs(loaded: LoadedCorpus, chosen: DialogSelection, builder, *args):
@@ -144,4 +136,4 @@ def slice_against_rest(corpus: Corpus, column: str, label: str, *, splits: Seque
     return found
 
 
-__all__ = ["ANALYSIS_PAGES", "analysis_page", "build", "layer_build", "on_layer_dialogs", "on_dialogs", "said_selection", "selection", "slice_against_rest", "within_slice"]
+__all__ = ["analysis_page", "build", "layer_build", "on_layer_dialogs", "on_dialogs", "said_selection", "selection", "slice_against_rest", "within_slice"]
