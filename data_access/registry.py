@@ -1,8 +1,11 @@
-"""The corpus registry: the one module that maps a corpus name to its package, and the only one that imports a
-package by name (``importlib``). The corpora that come with the dashboard are registered exactly as third-party
-ones are: each is an entry point of the group ``dialogue_dashboard.corpora`` (pyproject.toml), found with
-``importlib.metadata``; a package installed by someone else adds its own entry point to the same group and is
-offered by every page, the command line and the Python API with no change to this repository
+"""The corpus registry: the one module that maps a corpus name to its package, and the one that imports a corpus
+package by its name (``importlib``). Elsewhere ``importlib`` imports known modules of the app itself when a page
+first needs them, never a package a name asks for: ``ui/corpus_views.py`` a corpus's replay section and run
+panels, ``ui/charts.py`` a corpus's chart builders (``ui/warm_imports.py`` imports third-party libraries ahead of
+the first page). The corpora that come with the dashboard are registered exactly
+as third-party ones are: each is an entry point of the group ``dialogue_dashboard.corpora`` (pyproject.toml),
+found with ``importlib.metadata``; a package installed by someone else adds its own entry point to the same group
+and is offered by every page, the command line and the Python API with no change to this repository
 (docs/architecture.md, "Writing a corpus plugin"). ``register`` adds a package at run time (a test's corpus).
 
 It sits just above the value types and the corpus contract and imports nothing else of the project. It is the

@@ -17,14 +17,15 @@ from ui.browse_filters import (
 )
 from ui.browse_runs import label_filter, run_column_config, with_runs
 from ui.cached import corpus_ready, shared
-from ui.corpus_views import views
+from ui.corpus_edge import corpus_selector
+from ui.corpus_views import views_of
 from ui.glossary import column_config as glossary_columns
 from ui.layers import browse_cr_filter
 from ui.notes import note_counts
 from ui.router import ensure_routed
 from ui.slices import apply_slice, browse_slice, current_slice
 from ui.url_state import open_page, served_links, url_filter, url_text_input, url_toggle
-from ui.widgets import corpus_selector, download_buttons, set_url
+from ui.widgets import download_buttons, set_url
 
 ensure_routed()
 
@@ -38,12 +39,12 @@ splits = [s for s in dict.fromkeys(table["split"].dropna())]
 filters = st.columns([3, 3, 2], vertical_alignment="bottom")
 chosen_splits = ()  # all (a dialog whose id names no split included); one split needs no filter
 if len(splits) > 1:
-    chosen_splits = url_filter("Split", splits, "split", key=f"browse_split_{corpus}", container=filters[0])
+    chosen_splits = url_filter("Split", splits, "split", key=f"browse_split_{corpus.name}", container=filters[0])
     chosen_splits = () if len(chosen_splits) == len(splits) else chosen_splits
 else:
     set_url(split=None)
-id_contains = url_text_input("Dialog id contains", "q", key=f"browse_q_{corpus}", container=filters[1])
-only_noted = url_toggle("Only with notes", "noted", key=f"browse_noted_{corpus}", container=filters[2])
+id_contains = url_text_input("Dialog id contains", "q", key=f"browse_q_{corpus.name}", container=filters[1])
+only_noted = url_toggle("Only with notes", "noted", key=f"browse_noted_{corpus.name}", container=filters[2])
 ranges = range_filters(table, corpus, run_help)
 
 shown = apply_filter(table, DialogFilter(tuple(chosen_splits), id_contains, only_with_notes=only_noted, ranges=ranges))
@@ -62,16 +63,16 @@ column_config.update({
 })
 selection = st.dataframe(
     served_links(shown, "replay"), hide_index=True, on_select="rerun", selection_mode="single-row",
-    key=f"browse_table_{corpus}", height=table_height(len(shown)), column_config=column_config,
+    key=f"browse_table_{corpus.name}", height=table_height(len(shown)), column_config=column_config,
 )
 if selection.selection.rows:
     dialog_id = shown.iloc[selection.selection.rows[0]]["dialog_id"]
     in_slice = {"slice": current_slice()} if current_slice() else {}  # the Replay then steps through the slice
-    open_page("pages/replay.py", corpus=corpus, dialog=dialog_id, **in_slice)
-download_buttons(shown.drop(columns=["replay"]), f"{corpus}-dialogs")
+    open_page("pages/replay.py", corpus=corpus.name, dialog=dialog_id, **in_slice)
+download_buttons(shown.drop(columns=["replay"]), f"{corpus.name}-dialogs")
 as_slice, why_not = browse_slice(corpus, shown, splits=chosen_splits, ranges=ranges, id_contains=id_contains,
                                  only_noted=only_noted, run_help=run_help)
-if as_slice is not None and st.button(f"Make a slice of these {len(shown):,} dialogs", key=f"browse_slice_{corpus}",
+if as_slice is not None and st.button(f"Make a slice of these {len(shown):,} dialogs", key=f"browse_slice_{corpus.name}",
                                       help="Opens the Slices page with this view as a slice, to save or share"):
-    open_page("pages/slices.py", corpus=corpus, slice=as_slice)
-views(corpus).browse_extra(corpus)
+    open_page("pages/slices.py", corpus=corpus.name, slice=as_slice)
+views_of(corpus).browse_extra(corpus)

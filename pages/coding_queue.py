@@ -7,11 +7,12 @@ import streamlit as st
 
 from ui import auth, cached
 from ui.coding import coder_box, empty_sample_reason, sample_items, store
+from ui.corpus_edge import corpus_selector
 from ui.router import ensure_routed
 from ui.slices import current_outcome, said, slice_ids
 from ui.store import QUEUE_COLUMNS, StoreError, remembered
 from ui.url_state import served
-from ui.widgets import corpus_selector, md_escape
+from ui.widgets import md_escape
 
 ensure_routed()
 
@@ -33,9 +34,9 @@ with st.expander("➕ New queue (or add items to one)", expanded=not queues):
     loaded = cached.loaded_corpus(corpus) if corpus is not None else None
     # with a slice= the sample is drawn from its dialogs (said above the form)
     in_slice = slice_ids(corpus) if corpus is not None and loaded is not None and said(current_outcome(corpus)) else None
-    if loaded is not None:
+    if corpus is not None and loaded is not None:
         with st.form("new_queue"):
-            name = st.text_input("Queue name", value=f"{corpus}-pilot")
+            name = st.text_input("Queue name", value=f"{corpus.name}-pilot")
             left, middle, right = st.columns(3)
             unit = left.radio("Sample", ["dialog", "turn"], format_func=lambda u: f"{u}s", horizontal=True)
             n = middle.number_input("How many", min_value=1, max_value=10_000, value=10, step=1)

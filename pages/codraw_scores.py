@@ -5,12 +5,13 @@ import streamlit as st
 
 from ui import charts
 from ui.charts import codraw_figures as codraw
+from ui.corpus_edge import drawn_by
 from ui.layers import codraw_score_by_cr
 from ui.router import ensure_routed
 
 ensure_routed()
 
-CORPUS = codraw.CORPUS
+CORPUS = drawn_by(codraw)  # this page's corpus, resolved once
 
 st.title("CoDraw scores & peeks")
 st.caption("Scene similarity of the Drawer's canvas to the target: the paper's final metric (max 5) and the "

@@ -5,36 +5,36 @@ playing the same Game Of Sorts board, or two CoDraw dialogs of similar score. Ev
 import streamlit as st
 
 from ui import cached
+from ui.corpus_edge import corpus_selector
 from ui.picker import dialog_picker
-from ui.replay_state import UNITS, dialog_lines, show_state, snapshots
+from ui.replay_state import dialog_lines, offers_same_board_plays, show_state, snapshots, step_unit
 from ui.router import ensure_routed
 from ui.share import compare_download
 from ui.step_player import player_step, snapshot_player
 from ui.url_state import query_param, set_url
-from ui.widgets import corpus_selector
 
 ensure_routed()
 
 st.title("Compare two dialogs")
-name = corpus_selector("compare_corpus")
-if not cached.corpus_ready(name):
+corpus = corpus_selector("compare_corpus")
+if not cached.corpus_ready(corpus):
     st.stop()
 controls = st.columns(2)
-left = dialog_picker(name, "compare_left", "Left dialog", param="left", round_param="lround",
+left = dialog_picker(corpus, "compare_left", "Left dialog", param="left", round_param="lround",
                      step_params=("step", "lstep"), container=controls[0])
 with controls[1]:
-    boards = snapshots.offers_same_board_plays(name)
+    boards = offers_same_board_plays(corpus)
     same_board = boards and st.toggle("Only plays of the same board", value=query_param("board") != "any",
                                              key="compare_same_board")
     if boards:
         set_url(board=None if same_board else "any")
-plays = cached.derived(snapshots.same_board_plays, name, *left) if same_board and left[0] else None
-right = dialog_picker(name, "compare_right", "Right dialog", param="right", round_param="rround",
+plays = cached.derived(snapshots.same_board_plays, corpus, *left) if same_board and left[0] else None
+right = dialog_picker(corpus, "compare_right", "Right dialog", param="right", round_param="rround",
                       step_params=("step", "rstep"), default_index=1, plays=plays, container=controls[1])
 if left[0] is None or right[0] is None:
     st.stop()
 
-counts = [cached.derived(snapshots.step_count, name, dialog, round_) for dialog, round_ in (left, right)]
+counts = [cached.derived(snapshots.step_count, corpus, dialog, round_) for dialog, round_ in (left, right)]
 together = st.toggle("Step together", value=query_param("together") != "0", key="compare_together",
                      help="One slider for both; the shorter dialog stays on its last step")
 set_url(together=None if together else "0")
@@ -58,10 +58,10 @@ longer = 0 if counts[0] >= counts[1] else 1  # stepping together, the longer dia
 for index, (column, (dialog, round_), step, count, side) in enumerate(zip(sides, (left, right), steps, counts, ("left", "right"))):
     with column:
         if count:
-            snapshot_player(f"player_compare_{side}", step_keys[index], name, dialog, round_, step, count,
-                            dialog_lines(name, dialog, step, round_), UNITS.get(name, "step"), layout="narrow",
+            snapshot_player(f"player_compare_{side}", step_keys[index], corpus, dialog, round_, step, count,
+                            dialog_lines(corpus, dialog, step, round_), step_unit(corpus), layout="narrow",
                             keys=together and index == longer, group="compare" if together else None)
-            show_state(name, dialog, step, round_, count, key=f"compare_transcript_{side}", with_picture=False)
+            show_state(corpus, dialog, step, round_, count, key=f"compare_transcript_{side}", with_picture=False)
         else:
             st.info("This dialog has no steps to show.")
-compare_download(name, [left, right])
+compare_download(corpus, [left, right])

@@ -2,9 +2,10 @@
 import pandas as pd
 import streamlit as st
 
-from ui import auth
-from ui.cached import CORPUS_NAMES, CORPUS_TITLES, LoadFailure, corpus, reload_all
-from ui.corpus_views import views
+from ui import auth, cached
+from ui.cached import LoadFailure, reload_all
+from ui.corpus_edge import every_corpus
+from ui.corpus_views import views_of
 from ui.glossary import glossary_markdown, markdown_table
 from ui.layers import layers_section
 from ui.provenance import (
@@ -31,9 +32,10 @@ if auth.allowed(auth.Action.RELOAD, "reloading every corpus") and st.button(
         "↻ Reload all corpora", help="Read changed files again (the Parquet cache notices what changed)"):
     reload_all(auth.writer())
 
-loaded = {name: corpus(name) for name in CORPUS_NAMES}
-caption_font_note([name for name, result in loaded.items() if not isinstance(result, LoadFailure)])
-counts = loaded_counts({name: result for name, result in loaded.items() if not isinstance(result, LoadFailure)})
+corpora = every_corpus()
+loaded = {corpus: cached.corpus(corpus) for corpus in corpora}
+caption_font_note([corpus for corpus, result in loaded.items() if not isinstance(result, LoadFailure)])
+counts = loaded_counts({corpus.name: result for corpus, result in loaded.items() if not isinstance(result, LoadFailure)})
 if not counts.empty:
     st.markdown(markdown_table(counts, labels={"corpus": "Corpus", "load_s": "load time (s)", "loaded_from": "loaded from",
                                                "skipped": "skipped records"}))
@@ -43,10 +45,10 @@ if not counts.empty:
     with st.expander("What the counts mean"):
         st.markdown(glossary_markdown(["dialogs", "rounds", "replay_steps", "messages"]))
 
-for name, result in loaded.items():
-    st.subheader(CORPUS_TITLES[name])
-    corpus_provenance(name)
-    variables = ", ".join(f"`{v}`" for v in (DATA_VARIABLES[name], ASSET_VARIABLES.get(name)) if v)
+for corpus, result in loaded.items():
+    st.subheader(corpus.title)
+    corpus_provenance(corpus)
+    variables = ", ".join(f"`{v}`" for v in (DATA_VARIABLES[corpus.name], ASSET_VARIABLES.get(corpus.name)) if v)
     if isinstance(result, LoadFailure):
         st.error(f"Could not be loaded: {md_escape(result.message)}", icon="⚠️")
         st.caption(f"Set by {variables}.")
@@ -55,7 +57,7 @@ for name, result in loaded.items():
     st.markdown(f"**Source** ({origin}, set by {variables}): {md_code(result.source)}")
     if result.assets:
         st.markdown(f"**Images / clip art:** {md_code(result.assets)}")
-    views(name).data_note(name)
+    views_of(corpus).data_note(corpus)
     if result.cache_note:
         st.caption(md_escape(result.cache_note))
     st.caption("Frames: " + ", ".join(f"{frame} ({rows:,} rows)" for frame, rows in frame_rows(result).items()))

@@ -5,12 +5,13 @@ import streamlit as st
 
 from ui import charts
 from ui.charts import gos_figures as gos
+from ui.corpus_edge import drawn_by
 from ui.layers import gos_mention_counts
 from ui.router import ensure_routed
 
 ensure_routed()
 
-CORPUS = gos.CORPUS
+CORPUS = drawn_by(gos)  # this page's corpus, resolved once
 
 st.title("A Game Of Sorts outcomes")
 st.caption("Every round ends with all nine images ranked, so the outcome lies in how the pair got there and "

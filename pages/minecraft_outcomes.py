@@ -5,11 +5,12 @@ import streamlit as st
 
 from ui import charts
 from ui.charts import minecraft_figures as minecraft
+from ui.corpus_edge import drawn_by
 from ui.router import ensure_routed
 
 ensure_routed()
 
-CORPUS = minecraft.CORPUS
+CORPUS = drawn_by(minecraft)  # this page's corpus, resolved once
 
 st.title("Minecraft outcomes")
 st.caption("Builds are compared with their target after aligning them (rotation about the vertical axis and an "

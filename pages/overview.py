@@ -3,9 +3,10 @@ messages per dialog, tokens per message and vocabulary — with links to the oth
 import streamlit as st
 
 from ui import charts
-from ui.cached import CORPUS_NAMES, CORPUS_TITLES
+from ui.cached import CORPUS_TITLES
 from ui.charts import ordered_splits
 from ui.charts import overview_figures as overview
+from ui.corpus_edge import every_corpus
 from ui.glossary import glossary_markdown, markdown_table
 from ui.router import ensure_routed
 from ui.share import latex_table_download
@@ -36,10 +37,11 @@ for row in (PAGE_LINKS[:4], PAGE_LINKS[4:]):
             st.page_link(page, label=label, icon=icon)
 
 st.header("The corpora side by side")
+corpora = {corpus.name: corpus for corpus in every_corpus()}
 filter_left, filter_right = st.columns(2)
 with filter_left:
-    chosen = charts.url_filter("Corpora", CORPUS_NAMES, "corpora", format_func=CORPUS_TITLES.get)
-split_lists = {name: charts.corpus_splits(name) for name in chosen}
+    chosen = charts.url_filter("Corpora", list(corpora), "corpora", format_func=CORPUS_TITLES.get)
+split_lists = {name: charts.corpus_splits(corpora[name]) for name in chosen}
 loaded_names = [name for name in chosen if split_lists[name] is not None]
 all_splits = ordered_splits({s for name in loaded_names for s in split_lists[name] if len(split_lists[name]) > 1})
 with filter_right:
@@ -48,8 +50,9 @@ if len(splits) == len(all_splits):
     splits = ()
 
 for name in loaded_names:  # with a slice= in the URL: each corpus's profile is the slice's, against the rest
-    charts.slice_against_rest(name, "n_utterances", "Messages per dialog", splits=splits, heading=True)
-profiles = [p for p in (charts.build(overview.cached_corpus_profile, name, splits) for name in loaded_names) if p is not None]
+    charts.slice_against_rest(corpora[name], "n_utterances", "Messages per dialog", splits=splits, heading=True)
+profiles = [p for p in (charts.build(overview.cached_corpus_profile, corpora[name], splits) for name in loaded_names)
+            if p is not None]
 if not profiles:
     st.info("No corpus to show: choose at least one that loads.")
     st.stop()

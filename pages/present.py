@@ -4,14 +4,15 @@ an animated GIF or a PNG strip for slides. Deep link: /present?corpus=...&dialog
 import streamlit as st
 
 from ui import cached
+from ui.corpus_edge import corpus_selector
 from ui.picker import dialog_picker
 from ui.presentation import play_next, presentation_mode
-from ui.replay_state import UNITS, dialog_lines, prefetch_state, snapshots, step_caption
+from ui.replay_state import dialog_lines, prefetch_state, snapshots, step_caption, step_unit
 from ui.router import ensure_routed
 from ui.slices import next_in_slice
 from ui.step_player import player_step, snapshot_player
 from ui.url_state import one_history_entry_per_click, query_param, set_url
-from ui.widgets import corpus_selector, md_escape
+from ui.widgets import md_escape
 
 ensure_routed()
 
@@ -22,11 +23,11 @@ presenting = st.session_state.get("present_mode", query_param("mode") == "presen
 presentation_mode(presenting)
 st.title("Present")  # hidden in presentation mode
 with st.expander("Dialog, speed and presentation mode", expanded=not presenting):
-    name = corpus_selector("present_corpus")
-    if not cached.corpus_ready(name):
+    corpus = corpus_selector("present_corpus")
+    if not cached.corpus_ready(corpus):
         st.stop()
     picker, speed_column, mode_column = st.columns([4, 2, 2], vertical_alignment="bottom")
-    dialog, round_ = dialog_picker(name, "present", "Dialog", container=picker)
+    dialog, round_ = dialog_picker(corpus, "present", "Dialog", container=picker)
     speed_text = (query_param("speed") or "").strip()  # ASCII only: "²" is a digit to isdigit() but not to float()
     requested_speed = float(speed_text) if speed_text.isascii() and speed_text.replace(".", "", 1).isdigit() else 2.0
     seconds = speed_column.select_slider("Seconds per step", SPEEDS, key="present_speed",
@@ -36,7 +37,7 @@ with st.expander("Dialog, speed and presentation mode", expanded=not presenting)
 set_url(speed=None if seconds == 2.0 else seconds, mode="present" if presenting else None)
 if dialog is None:
     st.stop()
-n_steps = cached.derived(snapshots.step_count, name, dialog, round_)
+n_steps = cached.derived(snapshots.step_count, corpus, dialog, round_)
 if n_steps == 0:
     st.info("This dialog has no steps to show.")
     st.stop()
@@ -48,12 +49,12 @@ set_url(play=playing)
 # The step player plays by itself in the browser (at ``seconds`` per step while autoplay is on) and reports
 # each step, which goes into the URL replacing its entry (no click made it: history.js); the caption follows.
 step = player_step(n_steps, query_param("turn"), key=step_key, label="Step")
-following = next_in_slice(name, dialog)  # with a slice=: autoplay goes on to its next dialog, like a playlist
-snapshot_player("player_present", step_key, name, dialog, round_, step, n_steps, dialog_lines(name, dialog, step, round_),
-                UNITS.get(name, "step"), autoplay=playing, speed=seconds, layout="present" if presenting else None,
+following = next_in_slice(corpus, dialog)  # with a slice=: autoplay goes on to its next dialog, like a playlist
+snapshot_player("player_present", step_key, corpus, dialog, round_, step, n_steps, dialog_lines(corpus, dialog, step, round_),
+                step_unit(corpus), autoplay=playing, speed=seconds, layout="present" if presenting else None,
                 continues=following is not None, on_round=lambda delta: play_next(following, round_, delta))
-prefetch_state(name, dialog, step, round_, n_steps)
-step_caption(name, dialog, step, round_, n_steps)
+prefetch_state(corpus, dialog, step, round_, n_steps)
+step_caption(corpus, dialog, step, round_, n_steps)
 one_history_entry_per_click()  # each step replaces the URL's entry, under a plain `streamlit run` too
 if playing and step >= n_steps:
     st.caption("End of the dialog." + (f" Next in the slice: {md_escape(following)}." if following else ""))
@@ -64,9 +65,9 @@ with st.expander("Export for slides"):
     columns = st.slider("Pictures per row", 1, 6, min(4, max(1, len(chosen))), key="present_strip_columns")  # keyed: kept when the steps change
     left, right = st.columns(2)
     if chosen and left.button("Build PNG strip"):
-        strip = snapshots.replay_png_strip(cached.loaded_corpus(name), dialog, sorted(chosen), round_, columns)
+        strip = snapshots.replay_png_strip(cached.loaded_corpus(corpus), dialog, sorted(chosen), round_, columns)
         left.download_button("⬇ PNG strip", strip, f"{dialog}-strip.png", "image/png", on_click="ignore")
     gif_steps = all_steps[:MAX_GIF_STEPS]
     if right.button(f"Build animated GIF ({len(gif_steps)} steps)"):
-        gif = snapshots.replay_gif(cached.loaded_corpus(name), dialog, gif_steps, round_, seconds)
+        gif = snapshots.replay_gif(cached.loaded_corpus(corpus), dialog, gif_steps, round_, seconds)
         right.download_button("⬇ Animated GIF", gif, f"{dialog}.gif", "image/gif", on_click="ignore")

@@ -4,7 +4,8 @@ import streamlit as st
 
 from ui.coding import coding_open, coding_panel
 from ui.concordance import next_hit_control
-from ui.corpus_views import replays_in_rounds, views
+from ui.corpus_edge import corpus_selector
+from ui.corpus_views import replays_in_rounds, views_of
 from ui.notes import notes_panel
 from ui.router import ensure_routed
 from ui.runs import replay_panel, run_link
@@ -12,7 +13,7 @@ from ui.share import replay_downloads
 from ui.slices import slice_navigation
 from ui.step_player import under_player
 from ui.url_state import parse_positive_int, served
-from ui.widgets import corpus_selector, md_code, query_param
+from ui.widgets import md_code, query_param
 from ui.worst_cases import case_stepper
 
 ensure_routed()
@@ -24,7 +25,7 @@ case_stepper(corpus)  # opened from "Worst cases first": walk its cases (previou
 in_slice = st.container()  # filled once the section has put the dialog it shows into the URL
 coding_beside = coding_open()  # a coder at work: the coding panel beside the step (the workbench), else under it
 under_player(beside_next=coding_beside)
-views(corpus).replay_section(corpus)
+views_of(corpus).replay_section(corpus)
 workbench = under_player()  # beside or right under the step player: coding while stepping, no scrolling
 with in_slice:
     slice_navigation(corpus, query_param("dialog"))  # with a slice=: where this dialog is in it, previous / next

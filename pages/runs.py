@@ -4,7 +4,7 @@ of it: &view=Slice+finder."""
 import streamlit as st
 
 from ui import cached
-from ui.cached import CORPUS_TITLES
+from ui.corpus_edge import corpus_selector
 from ui.router import ensure_routed
 from ui.run_leaderboard import leaderboard_section, problems_section
 from ui.run_sections import (
@@ -18,7 +18,7 @@ from ui.run_sections import (
 )
 from ui.runs import loaded_runs
 from ui.slice_charts import said_selection
-from ui.widgets import corpus_selector, views
+from ui.widgets import views
 from ui.worst_cases import worst_cases_section
 
 ensure_routed()
@@ -31,7 +31,7 @@ if cached.corpus_ready(corpus):
     collisions_box(corpus)
     runs = loaded_runs(corpus)
     if not runs:
-        st.info(f"No runs of {CORPUS_TITLES[corpus]} yet: upload one above or set DIALOGUE_RUNS_DIR.")
+        st.info(f"No runs of {corpus.title} yet: upload one above or set DIALOGUE_RUNS_DIR.")
     else:
         keep_view_choices(corpus)
         chosen = said_selection(corpus)  # with a slice= in the URL: every view on its dialogs only

@@ -5,6 +5,7 @@ import streamlit as st
 
 from ui import auth
 from ui.cached import corpus_ready
+from ui.corpus_edge import corpus_selector
 from ui.router import ensure_routed
 from ui.slice_charts import analysis_page
 from ui.slice_console import SqlRefused, result_slice, run_sql, sql_console
@@ -13,7 +14,7 @@ from ui.slices import SLICE_PARAM, current_outcome, said
 from ui.slices_saved import saved_table, write_saved
 from ui.url_state import page_link as same_tab_link
 from ui.url_state import set_url, url_text_input
-from ui.widgets import corpus_selector, md_escape
+from ui.widgets import md_escape
 
 ensure_routed()
 
@@ -33,7 +34,7 @@ url_text_input("Slice", SLICE_PARAM, key="slices_text", placeholder="crs and pee
 outcome = current_outcome(corpus)
 if said(outcome) and outcome is not None:
     links = st.columns(3)  # same-tab links, each with the slice
-    in_slice = {"corpus": corpus, SLICE_PARAM: outcome.text}
+    in_slice = {"corpus": corpus.name, SLICE_PARAM: outcome.text}
     same_tab_link("pages/browse.py", "Open in Browse", in_slice, container=links[0], icon=":material/table_rows:")
     if outcome.ordered_ids:
         same_tab_link("pages/replay.py", "Play in the Replay", {**in_slice, "dialog": outcome.ordered_ids[0]},
@@ -43,7 +44,7 @@ if said(outcome) and outcome is not None:
         same_tab_link(charts_page, "Its charts", in_slice, container=links[2],
                       icon=":material/bar_chart:",
                       help="The corpus's analysis page on the slice, with the slice against the rest")
-    slice_exports(corpus, outcome, f"slice-{corpus}")
+    slice_exports(corpus, outcome, f"slice-{corpus.name}")
     if auth.allowed(auth.Action.WRITE_OWN, "saving slices"):
         with st.form("slices_save", clear_on_submit=True):
             st.markdown("**Save this slice**")
@@ -52,7 +53,7 @@ if said(outcome) and outcome is not None:
             description = row[1].text_input("Description", max_chars=4000)
             shared = row[2].checkbox("Shared with the team", help="Private: listed for you only.")
             if st.form_submit_button("Save"):
-                refused = write_saved("save", name, outcome.text, description=description, corpus=corpus,
+                refused = write_saved("save", name, outcome.text, description=description, corpus=corpus.name,
                                       shared=shared)
                 if refused:
                     st.error(f"Not saved: {md_escape(refused)}", icon="⚠️")
@@ -106,20 +107,20 @@ with st.expander("Tables and columns"):
     st.caption("Read only: one SELECT at a time, at most 10,000 rows shown, stopped after 10 s. A result with a "
                "dialog_id column becomes a slice.")
     st.dataframe(console.schema(), hide_index=True, height=300)
-query = st.text_area("Query", value=EXAMPLE_QUERY, key=f"slices_sql_{corpus}", height=120)
+query = st.text_area("Query", value=EXAMPLE_QUERY, key=f"slices_sql_{corpus.name}", height=120)
 buttons = st.columns([1, 1, 6])
 run = buttons[0].button("Run", type="primary", key="slices_sql_run")
 buttons[1].button("Stop", key="slices_sql_stop", help="Stops a running query")
 status = st.empty()
 if run:
     try:
-        st.session_state["slices_sql_result"] = (corpus, query, run_sql(console, corpus, query, status))
+        st.session_state["slices_sql_result"] = (corpus.name, query, run_sql(console, corpus, query, status))
         status.empty()
     except SqlRefused as exc:
         st.session_state.pop("slices_sql_result", None)
         status.error(md_escape(exc), icon="⚠️")
 kept = st.session_state.get("slices_sql_result")
-if kept is not None and kept[0] == corpus:
+if kept is not None and kept[0] == corpus.name:
     result = kept[2]
     more = f" (the first {len(result.rows):,} shown)" if result.truncated else ""
     counted = f"{result.row_count:,}" if result.row_count_complete else f"more than {result.row_count:,}"

@@ -25,6 +25,7 @@ from data_access.browse import apply_filter as apply_filter
 from data_access.browse import browse_table as browse_table
 from data_access.browse import with_note_counts as with_note_counts
 from data_access.common import COLUMN_LABELS
+from data_access.corpus import Corpus
 from data_access.links import parse_positive_int
 from ui.url_state import drop_params, linked, publish, query_param, set_url, url_choice, url_toggle
 from ui.widgets import md_escape
@@ -55,7 +56,7 @@ def _requested(column: str) -> tuple[Optional[tuple[Optional[float], Optional[fl
     return (low, high), link
 
 
-def range_filters(table: pd.DataFrame, corpus: str, column_help: Optional[dict[str, str]] = None
+def range_filters(table: pd.DataFrame, corpus: Corpus, column_help: Optional[dict[str, str]] = None
                   ) -> tuple[tuple[str, float | None, float | None], ...]:
     """Sliders for every numeric column of ``table``; returns the active ranges (column, low, high).
     ``column_help``: the help of columns the corpus does not name (a run's columns), already escaped; such a
@@ -68,7 +69,7 @@ def range_filters(table: pd.DataFrame, corpus: str, column_help: Optional[dict[s
     sliders = {}  # column → (low, high, integral) of each column with a slider (more than one value)
     for column in columns:
         low, high, integral = column_bounds(table[column])
-        key = f"browse_range_{corpus}_{column}"
+        key = f"browse_range_{corpus.name}_{column}"
         if key in st.session_state and linked(key) == query_param(column):
             sliders[column] = (low, high, integral)
             continue
@@ -82,13 +83,13 @@ def range_filters(table: pd.DataFrame, corpus: str, column_help: Optional[dict[s
         st.session_state[key] = (int(start), int(end)) if integral else (float(start), float(end))
         sliders[column] = (low, high, integral)
     active = [c for c, (low, high, _) in sliders.items()
-              if not _full(st.session_state[f"browse_range_{corpus}_{c}"], low, high)]
+              if not _full(st.session_state[f"browse_range_{corpus.name}_{c}"], low, high)]
     ranges = []
     with st.expander(f"Range filters ({len(active)} active)" if active else "Range filters", expanded=bool(active)):
         grid = st.columns(3)
         for index, (column, (low, high, integral)) in enumerate(sliders.items()):
             bounds = (int(low), int(high)) if integral else (low, high)
-            key = f"browse_range_{corpus}_{column}"
+            key = f"browse_range_{corpus.name}_{column}"
             label = COLUMN_LABELS.get(column) or (column if column in COLUMN_HELP else md_escape(column))
             chosen = grid[index % 3].slider(label, *bounds, key=key,  # type: ignore[call-overload]
                                             step=1 if integral else 0.01,
@@ -115,15 +116,15 @@ def _full(chosen, low: float, high: float) -> bool:
 NATURAL_ORDER = ""
 
 
-def sort_control(table: pd.DataFrame, corpus: str) -> tuple[pd.DataFrame, str]:
+def sort_control(table: pd.DataFrame, corpus: Corpus) -> tuple[pd.DataFrame, str]:
     """"Sort by" a column (``sort=<column>``, ``desc=1``), kept in the URL so that Back and a shared link show
     the table in the order it had; returns the sorted table and the order in words for the caption."""
     columns = [c for c in table.columns if c not in ("replay",)]
     row = st.columns([3, 1, 4], vertical_alignment="bottom")
-    column = url_choice("selectbox", "Sort by", [NATURAL_ORDER, *columns], "sort", key=f"browse_sort_{corpus}",
+    column = url_choice("selectbox", "Sort by", [NATURAL_ORDER, *columns], "sort", key=f"browse_sort_{corpus.name}",
                         default=NATURAL_ORDER, container=row[0],
                         format_func=lambda c: "split, then id" if c == NATURAL_ORDER else COLUMN_LABELS.get(c, c))
-    descending = url_toggle("Descending", "desc", key=f"browse_desc_{corpus}", container=row[1],
+    descending = url_toggle("Descending", "desc", key=f"browse_desc_{corpus.name}", container=row[1],
                             disabled=column == NATURAL_ORDER)
     if column == NATURAL_ORDER:
         return table, "by split and then id"

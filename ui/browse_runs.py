@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from data_access.coding.label_filter import GOLD, LabelFilter, label_counts, label_options
+from data_access.corpus import Corpus
 from data_access.runs.browse_columns import column_help, run_columns, with_run_columns
 from ui import cached
 from ui.runs import loaded_runs
@@ -23,7 +24,7 @@ LABEL_COLUMN = "labels"
 ANY = ""
 
 
-def with_runs(corpus: str, table: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, str]]:
+def with_runs(corpus: Corpus, table: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, str]]:
     """``table`` with every loaded run's columns (a new frame), and their help text (escaped for markdown)."""
     frames, help_texts = [], {}
     for run, (key, _loaded) in loaded_runs(corpus).items():
@@ -31,7 +32,7 @@ def with_runs(corpus: str, table: pd.DataFrame) -> tuple[pd.DataFrame, dict[str,
         if frame is None:
             continue
         frames.append(frame)
-        help_texts.update({column: md_escape(column_help(corpus, run, column)) for column in frame.columns})
+        help_texts.update({column: md_escape(column_help(corpus.name, run, column)) for column in frame.columns})
     return with_run_columns(table, frames), help_texts
 
 
@@ -44,11 +45,11 @@ def run_column_config(help_texts: dict[str, str], shown: pd.DataFrame) -> dict:
     return config
 
 
-def _annotations(corpus: str) -> pd.DataFrame:
+def _annotations(corpus: Corpus) -> pd.DataFrame:
     shared = opened("Coding")
     if shared is None:
         return pd.DataFrame()
-    return remembered(f"browse annotations {corpus}", lambda: shared.coding.annotations(corpus=corpus),
+    return remembered(f"browse annotations {corpus.name}", lambda: shared.coding.annotations(corpus=corpus.name),
                       pd.DataFrame(), "Coding")
 
 
@@ -60,11 +61,11 @@ def _warn_unknown(param: str, options, what: str) -> None:
                    "annotations; the label filter ignores it.", icon="⚠️")
 
 
-def label_filter(corpus: str, table: pd.DataFrame) -> pd.DataFrame:
+def label_filter(corpus: Corpus, table: pd.DataFrame) -> pd.DataFrame:
     """The "has label L" filter (shown when the corpus has coded labels): ``table`` restricted to the dialogs
     labelled so, with their ``labels`` count before ``notes``; ``table`` as it is while no label is chosen."""
     annotations = _annotations(corpus)
-    options = label_options(annotations, corpus)
+    options = label_options(annotations, corpus.name)
     if not options.labels:
         _warn_unknown("label", (), "label")
         drop_params("label", "coder", "book")
@@ -75,20 +76,20 @@ def label_filter(corpus: str, table: pd.DataFrame) -> pd.DataFrame:
                                 ("book", books, "codebook")):
         _warn_unknown(param, values, what)
     row = st.columns(3)
-    label = url_choice("selectbox", "Has label", [ANY, *options.labels], "label", key=f"browse_label_{corpus}",
+    label = url_choice("selectbox", "Has label", [ANY, *options.labels], "label", key=f"browse_label_{corpus.name}",
                        default=ANY, container=row[0], format_func=lambda v: v or "any (no filter)",
                        help="Dialogs with this label anywhere: on the dialog, a turn or round, or a span.")
-    coder = url_choice("selectbox", "Labelled by", coders, "coder", key=f"browse_coder_{corpus}", default=ANY,
+    coder = url_choice("selectbox", "Labelled by", coders, "coder", key=f"browse_coder_{corpus.name}", default=ANY,
                        container=row[1], disabled=not label,
                        format_func=lambda v: {ANY: "any coder", GOLD: "the gold (adjudicated)"}.get(v) or v)
-    book = url_choice("selectbox", "In codebook", books, "book", key=f"browse_book_{corpus}", default=ANY,
+    book = url_choice("selectbox", "In codebook", books, "book", key=f"browse_book_{corpus.name}", default=ANY,
                       container=row[2], disabled=not label,
                       format_func=lambda v: v or "any codebook")
     # The options are as they are: Streamlit shows a selectbox's options as plain text (escaping them would show
     # a coder "ann.smith" as "ann\.smith"); the label above them is markdown, and ours.
     if not label:
         return table
-    counts = label_counts(annotations, corpus, LabelFilter(label, coder, book))
+    counts = label_counts(annotations, corpus.name, LabelFilter(label, coder, book))
     shown = table[table["dialog_id"].astype(str).isin(counts.index)].copy()
     at = shown.columns.get_loc("notes") if "notes" in shown.columns else len(shown.columns)
     shown.insert(at, LABEL_COLUMN, shown["dialog_id"].astype(str).map(counts).astype("int64"))

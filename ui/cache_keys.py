@@ -1,6 +1,6 @@
-"""What the app's caches (``ui.cached``) key their entries on: a corpus's source, a model run's file and version, a
-published layer's file, and a function passed to a derived cache by its module and name; and a load that failed,
-which the caches return instead of raising. Plain values, no Streamlit."""
+"""What the app's caches (``ui.cached``) key their entries on: a resolved corpus's source, a model run's file and
+version, a published layer's file, and a function passed to a derived cache by its module and name; and a load that
+failed, which the caches return instead of raising. Plain values, no Streamlit of their own."""
 from __future__ import annotations
 
 import types
@@ -75,14 +75,11 @@ def corpus_key(corpus: Corpus) -> CorpusKey:
 
 
 def key_source(key: CorpusKey) -> Source:
-    """The source a key names, with its corpus's package (resolved at the edge, ``ui.corpus_edge``)."""
+    """The source a key names, with its corpus's package, for the loader behind the caches."""
+    # A key holds its corpus's name, not its package (Streamlit hashes a key as plain values; a module is none),
+    # so the cached loader, given only the key, asks the edge for the package once more.
     return Source(key.corpus, Path(key.data) if key.data else None, Path(key.assets) if key.assets else None,
                   resolve(key.corpus).package)
-
-
-def source_key(name: str) -> CorpusKey:
-    """``corpus_key`` of corpus ``name``, resolved at the edge (``ui.corpus_edge``)."""
-    return corpus_key(resolve(name))
 
 
 def _function_identity(function: types.FunctionType) -> str:
@@ -91,9 +88,11 @@ def _function_identity(function: types.FunctionType) -> str:
     return f"{function.__module__}.{function.__qualname__}"
 
 
-# Lets the derived caches take the function itself as an argument.
+# Lets the derived caches take the function itself as an argument, and a corpus (hashed by its source: Streamlit
+# would hash a dataclass field by field, its package module too).
 _HASH_FUNCTIONS: dict[Any, Callable[[Any], Any]] = {types.FunctionType: _function_identity,
-                                                    DialogSelection: lambda selection: selection.digest}
+                                                    DialogSelection: lambda selection: selection.digest,
+                                                    Corpus: corpus_key}
 
 
 def _derivable(function: Callable) -> Callable:

@@ -1,8 +1,8 @@
 """The only place that wraps ``data_access`` in ``st.cache_data``.
 
-Pages call these functions, never the loaders directly, so every corpus is parsed once per source and
-each rerun only pays for small per-dialog results. Every cached function is keyed by the source's path
-(not just the corpus name), so pointing an environment variable elsewhere loads the new data. Load
+Pages call these functions, never the loaders directly, so every corpus is parsed once per source and each rerun
+only pays for small per-dialog results. They take the corpus resolved at the edge (``ui.corpus_edge``) and key on
+its source's path (not just its name), so pointing an environment variable elsewhere loads the new data. Load
 failures are returned, not raised, so one broken corpus shows an error box while the others stay usable.
 """
 from __future__ import annotations
@@ -15,14 +15,16 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from data_access.access import Action, Identity, check
-from data_access.common import CORPUS_NAMES, CORPUS_TITLES, LoadedCorpus, SourceError, describe_unexpected
+from data_access.common import CORPUS_NAMES, CORPUS_TITLES, LoadedCorpus, SourceError, describe_unexpected  # noqa: F401 - the pages' lists
 from data_access.corpora import is_cached, load_source
+from data_access.corpus import Corpus
 from ui.cache_keys import _HASH_FUNCTIONS, _derivable, key_source
 from ui.cache_keys import CorpusKey as CorpusKey  # the keys, as every caller has named them
 from ui.cache_keys import LayerKey as LayerKey
 from ui.cache_keys import LoadFailure as LoadFailure
 from ui.cache_keys import RunKey as RunKey
-from ui.cache_keys import source_key as source_key
+from ui.cache_keys import corpus_key as _key_of
+from ui.corpus_edge import every_corpus, layer_corpus_of
 from ui.widgets import md_escape
 
 
@@ -43,18 +45,18 @@ def _load(key: CorpusKey) -> LoadedCorpus | LoadFailure:
 _prepared: set[CorpusKey] = set()
 
 
-def _parse_with_progress(key: CorpusKey) -> None:
+def _parse_with_progress(corpus: Corpus) -> None:
     """Parse a source that is not in the Parquet cache yet, showing what is read and how far.
 
     st.cache_data cannot show live progress from inside a cached function, so the first parse happens
     here (it fills the Parquet cache) and ``_load`` then reads the cache."""
-    source = key_source(key)
+    source = corpus.source
     try:
         if is_cached(source):
             return
     except OSError:
         return  # _load reports the problem
-    with st.status(f"Reading {CORPUS_TITLES[key.corpus]} for the first time…", expanded=True) as status:
+    with st.status(f"Reading {corpus.title} for the first time…", expanded=True) as status:
         bar = st.progress(0.0, text="starting")
 
         def progress(message: str, fraction=None) -> None:
@@ -66,26 +68,29 @@ def _parse_with_progress(key: CorpusKey) -> None:
         except Exception:  # noqa: BLE001 - _load turns the same failure into a LoadFailure with its message
             status.update(state="error", expanded=False)
             return
-        status.update(label=f"{CORPUS_TITLES[key.corpus]} is ready (parsed in {time.perf_counter() - started:.1f} s); "
+        status.update(label=f"{corpus.title} is ready (parsed in {time.perf_counter() - started:.1f} s); "
                             "later starts read it from the cache.",
                       state="complete", expanded=False)
 
 
-def _prepared_key(name: str) -> CorpusKey:
-    """The source key of ``name``, after making sure its first parse (if still due) showed progress."""
-    key = source_key(name)
+def _prepared_key(corpus: Corpus) -> CorpusKey:
+    """The source key of ``corpus``, after making sure its first parse (if still due) showed progress."""
+    key = _key_of(corpus)
     if key not in _prepared:
-        _parse_with_progress(key)
+        _parse_with_progress(corpus)
         _prepared.add(key)
     return key
 
 
-def corpus(name: str) -> LoadedCorpus | LoadFailure:
-    """The configured corpus, parsed once per source (with visible progress the first time)."""
-    result = _load(_prepared_key(name))
+def corpus(corpus: Corpus) -> LoadedCorpus | LoadFailure:
+    """The corpus loaded, parsed once per source (with visible progress the first time)."""
+    result = _load(_prepared_key(corpus))
     if isinstance(result, LoadedCorpus) and result.cache_note:
         _say_once(result.cache_note)
     return result
+
+
+_loaded = corpus  # for the functions below whose parameter ``corpus`` hides this one
 
 
 def _say_once(note: str) -> None:
@@ -107,11 +112,11 @@ def reload_all(actor: Identity) -> None:
     _search.clear()
 
 
-def loaded_corpus(name: str) -> Optional[LoadedCorpus]:
-    """The corpus, or None after showing an error box naming the file."""
-    result = corpus(name)
+def loaded_corpus(corpus: Corpus) -> Optional[LoadedCorpus]:
+    """The corpus loaded, or None after showing an error box naming the file."""
+    result = _loaded(corpus)
     if isinstance(result, LoadFailure):
-        st.error(f"{CORPUS_TITLES[name]} could not be loaded: {md_escape(result.message)}", icon="⚠️")
+        st.error(f"{corpus.title} could not be loaded: {md_escape(result.message)}", icon="⚠️")
         return None
     return result
 
@@ -120,12 +125,12 @@ def _is_loaded(loaded: LoadedCorpus) -> bool:
     return True
 
 
-def corpus_ready(name: str) -> bool:
+def corpus_ready(corpus: Corpus) -> bool:
     """Whether the corpus loaded; shows the error box otherwise. Unlike ``loaded_corpus`` it does not
     copy the whole corpus out of the cache, so a page that then uses ``derived`` reruns light."""
-    if derived(_is_loaded, name):
+    if derived(_is_loaded, corpus):
         return True
-    loaded_corpus(name)
+    loaded_corpus(corpus)
     return False
 
 
@@ -133,22 +138,27 @@ def _dialogs(loaded: LoadedCorpus):
     return loaded.dialogs
 
 
-def dialogs_frame(name: str):
+def dialogs_frame(corpus: Corpus):
     """The corpus's ``dialogs`` frame alone (one row per dialog), without copying the rest of the corpus."""
-    return derived(_dialogs, name)
+    return derived(_dialogs, corpus)
+
+
+def loadable_corpora() -> list[Corpus]:
+    """Every registered corpus that loads, without copying any of them out of the cache."""
+    return [corpus for corpus in every_corpus() if derived(_is_loaded, corpus)]
 
 
 def available_corpora() -> list[str]:
-    """The corpora that load, without copying any of them out of the cache."""
-    return [name for name in CORPUS_NAMES if derived(_is_loaded, name)]
+    """The names of the corpora that load: the choices of a filter over rows that name their corpus (Search)."""
+    return [corpus.name for corpus in loadable_corpora()]
 
 
-def derived(function: Callable, name: str, *args):
+def derived(function: Callable, corpus: Corpus, *args):
     """``function(loaded_corpus, *args)`` cached per source and arguments.
 
     For per-dialog views and statistics: the whole corpus is only touched on a cache miss, so a
     replay rerun unpickles a few small frames instead of the full corpus."""
-    return _derived(_derivable(function), _prepared_key(name), args)
+    return _derived(_derivable(function), _prepared_key(corpus), args)
 
 
 @st.cache_data(show_spinner=False, max_entries=512, hash_funcs=_HASH_FUNCTIONS)
@@ -159,10 +169,10 @@ def _derived(function: Callable, key: CorpusKey, args: tuple):
     return _as_on_a_hit(function(loaded, *args))
 
 
-def shared(function: Callable, name: str, *args):
+def shared(function: Callable, corpus: Corpus, *args):
     """Like ``derived``, for a large result that is never modified (e.g. the dialog labels of a picker): one
     object shared by all sessions, so a rerun does not unpickle a copy of it."""
-    return _shared(_derivable(function), _prepared_key(name), args)
+    return _shared(_derivable(function), _prepared_key(corpus), args)
 
 
 @st.cache_resource(show_spinner=False, max_entries=256, hash_funcs=_HASH_FUNCTIONS)
@@ -187,7 +197,7 @@ def search_index():
     """One SearchIndex over the utterances of every loadable corpus, rebuilt only when a source changes.
 
     A shared resource (immutable), so a rerun does not copy the corpora's utterances out of a cache."""
-    return _search_index(tuple(_prepared_key(name) for name in CORPUS_NAMES))
+    return _search_index(tuple(_prepared_key(corpus) for corpus in every_corpus()))
 
 
 @st.cache_resource(show_spinner="Indexing utterances…", max_entries=2)
@@ -202,7 +212,7 @@ def search(query: str, mode: str, case_sensitive: bool, whole_word: bool, corpor
     """The search's result (counts and matching rows, no KWIC rows: see ``search_page``), or the
     ``InvalidQuery`` message as a string. Shared and not copied, like the index; failures are kept too,
     so a slow or malformed pattern costs its time once, not on every rerun."""
-    return _search(tuple(_prepared_key(name) for name in CORPUS_NAMES), query, mode, case_sensitive, whole_word,
+    return _search(tuple(_prepared_key(corpus) for corpus in every_corpus()), query, mode, case_sensitive, whole_word,
                    tuple(corpora), within)
 
 
@@ -247,35 +257,35 @@ def _run_keys_listed() -> Optional[dict[str, dict[str, RunKey]]]:
     return listed
 
 
-def run_keys(name: str) -> dict[str, RunKey]:
+def run_keys(corpus: Corpus) -> dict[str, RunKey]:
     """The runs of a corpus by name: demo runs of a demo corpus, DIALOGUE_RUNS_DIR/<corpus>/ and uploads.
     Listed at most once per script run (``forget_run_keys`` after adding or removing a run file)."""
     listed = _run_keys_listed()
     if listed is None:
-        return _list_run_keys(name)
-    if name not in listed:
-        listed[name] = _list_run_keys(name)
-    return dict(listed[name])
+        return _list_run_keys(corpus)
+    if corpus.name not in listed:
+        listed[corpus.name] = _list_run_keys(corpus)
+    return dict(listed[corpus.name])
 
 
-def forget_run_keys(name: str) -> None:
-    """List the runs of ``name`` again at the next ``run_keys``, in this script run too (a run file was saved
+def forget_run_keys(corpus: Corpus) -> None:
+    """List the runs of ``corpus`` again at the next ``run_keys``, in this script run too (a run file was saved
     or removed)."""
     listed = _run_keys_listed()
     if listed is not None:
-        listed.pop(name, None)
+        listed.pop(corpus.name, None)
 
 
-def _list_run_keys(name: str) -> dict[str, RunKey]:
+def _list_run_keys(corpus: Corpus) -> dict[str, RunKey]:
     from data_access.runs import available_runs
 
     keys = {}
-    for run, (file, demo) in available_runs(name, source_key(name).is_demo).items():
+    for run, (file, demo) in available_runs(corpus.name, corpus.is_demo).items():
         try:
             stamp = file.stat().st_mtime_ns
         except OSError:
             stamp = 0
-        keys[run] = RunKey(name, run, str(file), demo, stamp)
+        keys[run] = RunKey(corpus.name, run, str(file), demo, stamp)
     return keys
 
 
@@ -296,17 +306,17 @@ def _load_run(key: CorpusKey, run_key: RunKey):
         return LoadFailure(key.corpus, f"{run_key.file}: {describe_unexpected(exc)}")
 
 
-def model_run(name: str, run_key: RunKey):
+def model_run(corpus: Corpus, run_key: RunKey):
     """The scored run (``LoadedRun``), or a ``LoadFailure`` naming the run file."""
-    run = _load_run(_prepared_key(name), run_key)
+    run = _load_run(_prepared_key(corpus), run_key)
     if getattr(run, "cache_note", None):
         _say_once(run.cache_note)
     return run
 
 
-def run_derived(function: Callable, name: str, run_key: RunKey, *args):
+def run_derived(function: Callable, corpus: Corpus, run_key: RunKey, *args):
     """``function(loaded_corpus, loaded_run, *args)`` cached per corpus source, run file and arguments."""
-    return _run_derived(_derivable(function), _prepared_key(name), run_key, args)
+    return _run_derived(_derivable(function), _prepared_key(corpus), run_key, args)
 
 
 @st.cache_data(show_spinner=False, max_entries=256, hash_funcs=_HASH_FUNCTIONS)
@@ -324,14 +334,11 @@ def _run_derived(function: Callable, key: CorpusKey, run_key: RunKey, args: tupl
 def layer_source(name: str):
     """Where the layer ``name`` comes from (``data_access.layers.load.LayerSource``)."""
     from data_access.layers.load import configured_layer
-    from data_access.registry import layer_corpus
 
-    return configured_layer(name, key_source(source_key(layer_corpus(name).NAME)))
+    return configured_layer(name, layer_corpus_of(name).source)
 
 
 def _layer_key(name: str) -> Optional[LayerKey]:
-    from data_access.layers import LAYER_CORPUS
-
     source = layer_source(name)
     if source.path is None:
         return None
@@ -340,13 +347,13 @@ def _layer_key(name: str) -> Optional[LayerKey]:
         stamp: Optional[tuple[int, int]] = (stat.st_size, stat.st_mtime_ns)
     except OSError:
         stamp = None
-    return LayerKey(name, _prepared_key(LAYER_CORPUS[name]), str(source.path), source.is_demo, stamp)
+    return LayerKey(name, _prepared_key(layer_corpus_of(name)), str(source.path), source.is_demo, stamp)
 
 
-def corpus_key(name: str) -> CorpusKey:
-    """The cache key of corpus ``name``'s current source, for caches of things built from it outside this
-    module (the Words index); a changed source file gives a new key. Its first parse shows progress."""
-    return _prepared_key(name)
+def corpus_key(corpus: Corpus) -> CorpusKey:
+    """The cache key of ``corpus``'s current source, for caches of things built from it outside this module (the
+    Words index, the slice features); a changed source file gives a new key. Its first parse shows progress."""
+    return _prepared_key(corpus)
 
 
 def layer_key(name: str) -> Optional[LayerKey]:

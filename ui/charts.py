@@ -17,7 +17,7 @@ from data_access.analysis.charts import Chart, selected_rows, selection_table
 from data_access.analysis.charts import count_phrase as count_phrase
 from data_access.analysis.splits import available_splits
 from data_access.analysis.splits import ordered_splits as ordered_splits
-from data_access.common import CORPUS_TITLES
+from data_access.corpus import Corpus
 from ui.cached import derived, loaded_corpus, shared
 from ui.corpus_views import VIEWS
 from ui.share import chart_downloads
@@ -54,20 +54,20 @@ SELECT_HINT = (" Click a bar or point to list its dialogs with replay links (shi
                "toolbar's box and lasso select many; double-click clears).")
 
 
-def corpus_splits(corpus: str) -> Optional[tuple[str, ...]]:
+def corpus_splits(corpus: Corpus) -> Optional[tuple[str, ...]]:
     """The corpus's splits, or None after showing its load error (without unpickling the whole corpus)."""
-    with st.spinner(f"Loading {CORPUS_TITLES.get(corpus, corpus)}…"):
+    with st.spinner(f"Loading {corpus.title}…"):
         splits = derived(available_splits, corpus)
     if splits is None:
         loaded_corpus(corpus)  # shows the error box naming the file
     return splits
 
 
-def build(builder, corpus: str, *args) -> Optional[Chart]:
+def build(builder, corpus: Corpus, *args) -> Optional[Chart]:
     """``builder(loaded, *args)`` computed once per source and arguments (a spinner shows on a miss). A chart
     is never modified once built, so every session shares the one object instead of unpickling a copy of
     its figure on each rerun. With a ``slice=`` in the URL that the corpus can use, on the slice's dialogs."""
-    with st.spinner(f"Computing {CORPUS_TITLES.get(corpus, corpus)} statistics…"):
+    with st.spinner(f"Computing {corpus.title} statistics…"):
         if query_param("slice") is None:
             return shared(builder, corpus, *args)
         from ui import slice_charts  # the URL's slice: the figure on its dialogs
@@ -87,7 +87,7 @@ def layer_build(builder, layer: str, *args):
     return slice_charts.layer_build(builder, layer, *args)
 
 
-def slice_against_rest(corpus: str, column: str, label: str, **options):
+def slice_against_rest(corpus: Corpus, column: str, label: str, **options):
     """With a ``slice=`` in the URL: the slice in words and ``label`` on the slice against the rest with its
     interval (``ui.slice_charts.slice_against_rest``); nothing without one."""
     if query_param("slice") is None:
@@ -111,7 +111,7 @@ def split_filter(available: Sequence[str], param: str = "split", label: str = "S
     return url_filter(label, available, param)
 
 
-def show(chart: Optional[Chart], corpus: Optional[str] = None) -> None:
+def show(chart: Optional[Chart], corpus: Optional[Corpus] = None) -> None:
     """The figure, its caption and CSV download; with ``corpus`` and a selectable chart, selecting
     points or bars lists their dialogs with replay links below the chart."""
     if chart is None:  # the corpus failed to load; its error box is already on the page
@@ -128,16 +128,16 @@ def show(chart: Optional[Chart], corpus: Optional[str] = None) -> None:
                            mime="text/csv", key=f"csv__{chart.key}", icon=":material/download:", type="tertiary",
                            on_click="ignore")
         chart_downloads(chart)
-    if not selectable:
+    if not selectable or corpus is None:  # a selectable chart has a corpus; the test says so to the type checker
         return
     selection = event.get("selection") if isinstance(event, dict) else getattr(event, "selection", None)
     rows = selected_rows(chart.figure, selection)
     if not rows:
         return
-    selection_list(chart, selection_table(chart, rows, corpus), corpus)  # type: ignore[arg-type]  # selectable: corpus is set
+    selection_list(chart, selection_table(chart, rows, corpus.name), corpus)
 
 
-def selection_list(chart: Chart, table, corpus: Optional[str] = None) -> None:
+def selection_list(chart: Chart, table, corpus: Optional[Corpus] = None) -> None:
     """Every selected dialog (or round), page by page, each with its replay link; with ``corpus``, one click
     makes them a slice."""
     if table.empty:
@@ -162,7 +162,7 @@ def selection_list(chart: Chart, table, corpus: Optional[str] = None) -> None:
                  column_config={"replay": st.column_config.LinkColumn("Replay", display_text="▶ open")})
 
 
-def show_all(charts: Sequence[Chart], corpus: Optional[str] = None, columns: int = 1) -> None:
+def show_all(charts: Sequence[Chart], corpus: Optional[Corpus] = None, columns: int = 1) -> None:
     """Several charts, ``columns`` side by side."""
     if columns <= 1:
         for chart in charts:

@@ -23,6 +23,7 @@ from data_access.coding.queue import empty_sample_reason as empty_sample_reason 
 from data_access.coding.queue import sample_items as sample_items
 from data_access.coding.referents import ReferentCanvas, referent_canvas, referents, turn_utterances
 from data_access.coding.rules import CodingContext, Saved, label_colour, links_referents, same_place
+from data_access.corpus import Corpus
 from data_access.store import CodingStore
 from data_access.store import StoreError as NotesStoreError
 from ui import auth, cached
@@ -116,7 +117,7 @@ def _handle(action: dict, coding: CodingStore, context: CodingContext, utterance
     return rules.toggle_label(coding, context, action["label"])
 
 
-def coding_panel(corpus: str, dialog: str, turn: int, round_: Optional[int] = None, *, stacked: bool = False) -> None:
+def coding_panel(corpus: Corpus, dialog: str, turn: int, round_: Optional[int] = None, *, stacked: bool = False) -> None:
     """The coding panel for one replay step (called by pages/replay.py); says so when the store is unreachable.
     ``stacked``: its coder and codebook one under the other (the panel in a column beside the step)."""
     coding = store()
@@ -133,7 +134,7 @@ def coding_open() -> bool:
     return bool(query_param("coder") or st.session_state.get("coder"))
 
 
-def _coding_panel(coding: CodingStore, corpus: str, dialog: str, turn: int, round_: Optional[int], stacked: bool) -> None:
+def _coding_panel(coding: CodingStore, corpus: Corpus, dialog: str, turn: int, round_: Optional[int], stacked: bool) -> None:
     with st.expander("Coding", expanded=coding_open()):
         top = [st.container(), st.container(), st.container()] if stacked else st.columns([2, 2, 3])
         coder = coder_box("replay", top[0])
@@ -150,13 +151,13 @@ def _coding_panel(coding: CodingStore, corpus: str, dialog: str, turn: int, roun
         utterances = cached.derived(turn_utterances, corpus, dialog, round_, turn)
         if utterances is None:
             return
-        context = CodingContext.at(corpus, dialog, round_, turn, coder, book, actor=auth.writer())
+        context = CodingContext.at(corpus.name, dialog, round_, turn, coder, book, actor=auth.writer())
         message = st.session_state.pop("coding_message", None)
         mine = rules.my_annotations(coding, context)
         here = mine[same_place(mine, round_, turn)]
         if _SPAN_EDITOR is not None:
             result = _SPAN_EDITOR(data=_editor_data(book, utterances, here[here["scope"] == "span"]),
-                                  key=f"coding_{corpus}_{dialog}_{round_}_{turn}", on_action_change=lambda: None)
+                                  key=f"coding_{corpus.name}_{dialog}_{round_}_{turn}", on_action_change=lambda: None)
             action = getattr(result, "action", None)
             if action:
                 _attempt(lambda: _handle(action, coding, context, utterances))
@@ -165,7 +166,7 @@ def _coding_panel(coding: CodingStore, corpus: str, dialog: str, turn: int, roun
         _label_buttons(coding, context, mine)
         if message:
             _show_message(message)
-        _referent_linker(coding, context, here)
+        _referent_linker(coding, corpus, context, here)
         _my_annotations(coding, here)
 
 
@@ -250,7 +251,7 @@ def referent_figure(points: pd.DataFrame, linked: set, canvas: ReferentCanvas) -
     return figure
 
 
-def _referent_linker(coding: CodingStore, context: CodingContext, here: pd.DataFrame) -> None:
+def _referent_linker(coding: CodingStore, corpus: Corpus, context: CodingContext, here: pd.DataFrame) -> None:
     book = context.codebook
     linking = here[here["label"].map(lambda name: links_referents(book, name))]
     if linking.empty:
@@ -261,7 +262,7 @@ def _referent_linker(coding: CodingStore, context: CodingContext, here: pd.DataF
     chosen = st.selectbox("Link referents of", ids, index=ids.index(active) if active in ids else len(ids) - 1,
                           format_func=options.__getitem__, key=f"coding_link_target_{context.corpus}")
     st.session_state["coding_active"] = chosen
-    place = (context.corpus, context.dialog, context.round, context.turn)
+    place = (corpus, context.dialog, context.round, context.turn)
     points = cached.derived(referents, *place)
     if points is None or points.empty:
         st.caption("No referents are known at this place (no target scene, board or structure).")

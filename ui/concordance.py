@@ -15,7 +15,6 @@ from urllib.parse import parse_qsl, urlencode
 import numpy as np
 import streamlit as st
 
-from data_access.common import CORPUS_TITLES
 from data_access.exports import UNICODE_MARK, latex_escape
 from data_access.links import parse_positive_int
 from data_access.search import MODES, default_whole_word, split_words
@@ -175,14 +174,17 @@ def concordance_view(hit_list: HitList, key: str, page_param: str = "page") -> i
 
 def hits_as_slices(index, found: concordance.Hits, key: str) -> None:
     """One click from the hits to their dialogs as a slice, per corpus (a slice is one corpus's dialogs)."""
+    from ui.corpus_edge import every_corpus
     from ui.slices import make_slice_button
 
     dialogs = concordance.hit_dialogs(index, found)
     per_corpus = list(dialogs.groupby("corpus", sort=False))
+    corpora = {corpus.name: corpus for corpus in every_corpus()}  # the index's rows name their corpus
     with st.container(horizontal=True):
         for name, part in per_corpus:
-            title = f" {CORPUS_TITLES.get(str(name), name)}" if len(per_corpus) > 1 else ""
-            make_slice_button(str(name), part["dialog_id"], key=f"{key}_slice_{name}", within_current=False,
+            corpus = corpora[str(name)]
+            title = f" {corpus.title}" if len(per_corpus) > 1 else ""
+            make_slice_button(corpus, part["dialog_id"], key=f"{key}_slice_{name}", within_current=False,
                               label=f"Make a slice of the {len(part):,}{title} dialogs of these hits")
 
 

@@ -1,19 +1,76 @@
-"""The app's edge for corpora: the one ui module that resolves a corpus name (the URL's ``corpus=``, a picker's
-choice, the name a cache key holds) into its resolved value, a ``data_access.corpus.Corpus`` (package, title,
-source, scoring), as ``ui.url_state`` is the one module that reads the URL. Below it a corpus travels as that
-value, or as the loaded corpus and runs, which carry their package: nothing else in the app asks the registry
-for a package by name (``tests/unit/test_corpus_resolution.py``). The cache key of a resolved corpus is
-``ui.cache_keys.corpus_key``, its per-corpus UI ``ui.corpus_views.views_of``. The pages still hand the ui
-modules a corpus's name; those that need its package resolve it here."""
+"""The app's edge for corpora: the one ui module that makes a corpus's resolved value, a ``data_access.corpus.
+Corpus`` (package, title, source, scoring), from a name that comes in from outside, as ``ui.url_state`` is the one
+module that reads the URL. A page gets its corpus here once per run: from the corpus picker (``corpus_selector``,
+kept in the URL's ``corpus=``), as the corpus its own charts draw (``drawn_by``), or as every registered corpus
+(``every_corpus``); and hands that value to the ui modules, which take the name from it (``corpus.name``: widget
+keys, URL parameters, file names, store rows) and the behaviour (``corpus.package``, ``corpus.title``, its UI in
+``ui.corpus_views.views_of``). Nothing below asks the registry for a package by name again
+(``tests/unit/test_corpus_resolution.py``, ``tests/unit/test_corpus_edge.py``); the cache key of a resolved
+corpus is ``ui.cache_keys.corpus_key``."""
 from __future__ import annotations
 
+from types import ModuleType
+from typing import Optional
+
+import streamlit as st
+
+from data_access.common import CORPUS_NAMES, CORPUS_TITLES
+from data_access.contract import CorpusPackage
 from data_access.corpus import Corpus
-from data_access.registry import corpus_module
+from data_access.registry import corpus_module, layer_corpus
+from data_access.registry import resolve as registered_name
 from data_access.sources import configured_source
+from ui.url_state import linked, publish, query_param, swap_url
+from ui.widgets import md_link_value
 
 
 def resolve(name: str) -> Corpus:
     """Corpus ``name`` where the environment points (``CODRAW_DATA``...; unset: its demo corpus). Raises
     ValueError for a name that is not a registered corpus. Cheap: a lookup and two environment variables."""
-    package = corpus_module(name)
-    return Corpus(name, configured_source(package), package)
+    return corpus_of(corpus_module(name))
+
+
+def corpus_of(package: CorpusPackage) -> Corpus:
+    """The corpus of ``package`` (a ``contract.CorpusPackage`` at hand), where the environment points."""
+    return Corpus(package.NAME, configured_source(package), package)
+
+
+def every_corpus() -> tuple[Corpus, ...]:
+    """Every registered corpus, in the order the pages list them: for a page over all of them (Data, Overview)
+    and for the indexes built over every corpus (Search, Words)."""
+    return tuple(resolve(name) for name in CORPUS_NAMES)
+
+
+def layer_corpus_of(layer: str) -> Corpus:
+    """The corpus the published annotation layer ``layer`` lies over (its package's ``LAYERS`` names it)."""
+    return corpus_of(layer_corpus(layer))
+
+
+def drawn_by(figures: ModuleType) -> Corpus:
+    """The corpus a module of chart builders draws (``ui.charts.codraw_figures``...; its ``CORPUS`` names it): an
+    analysis page's own corpus."""
+    return resolve(figures.CORPUS)
+
+
+def corpus_selector(key: str, default: Optional[str] = None, label: str = "Corpus") -> Corpus:
+    """Segmented control over the registered corpora (the first by default), kept in the URL's ``corpus``
+    parameter; the corpus chosen, resolved."""
+    default = default or CORPUS_NAMES[0]
+    requested = query_param("corpus")
+    if requested is not None and registered_name(requested) is None:
+        st.warning(f"The link names an unknown corpus “{md_link_value(requested)}”; showing {CORPUS_TITLES[default]}.")
+    requested = registered_name(requested) if requested is not None else None
+    # The URL names another corpus than the one it was last given (Back over a corpus switch, a new link):
+    # the URL wins, as a deep link does.
+    if key not in st.session_state or (requested is not None and requested != linked(key)):
+        st.session_state[key] = requested or default
+    choice = st.segmented_control(label, CORPUS_NAMES, format_func=CORPUS_TITLES.__getitem__, key=key,
+                                  on_change=_switch_corpus, args=(key,)) or default
+    publish(key, "corpus", choice)
+    return resolve(choice)
+
+
+def _switch_corpus(key: str) -> None:
+    """Another corpus's dialog, turn and filters mean nothing in this one, so the URL is cleared; what it said
+    for the corpus left is kept (per page), and coming back to a corpus brings back its dialog and filters."""
+    swap_url(key, leaving=query_param("corpus"), entering=st.session_state.get(key))

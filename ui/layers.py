@@ -18,12 +18,13 @@ import streamlit as st
 
 from data_access.codraw import icr_analysis
 from data_access.corpora import cached_summary_if_any
+from data_access.corpus import Corpus
 from data_access.gos import mentions_analysis
 from data_access.gos.mentions_view import SPAN_COLOURS, mention_step
 from data_access.layers import LAYER_CORPUS, LAYER_FILES, LAYER_NAMES, LAYER_TITLES
 from data_access.layers.load import LAYERS_VARIABLE
 from ui import cached
-from ui.corpus_edge import resolve
+from ui.corpus_edge import layer_corpus_of
 from ui.url_state import served_links, url_toggle
 from ui.widgets import md_code, md_escape, skipped_count
 
@@ -77,7 +78,7 @@ def _highlighted_html(step) -> str:
             '<ol style="margin:0.3rem 0 0 0;font-size:0.9rem">' + "".join(items) + "</ol></div>")
 
 
-def gos_replay_mentions(name: str, view) -> tuple:
+def gos_replay_mentions(corpus: Corpus, view) -> tuple:
     """Under the step's event: the message with its published mentions highlighted and listed; returns the
     boards to show (the view's own, or re-rendered with the mentioned images framed on both boards)."""
     if not _ready("gos-mentions"):
@@ -131,10 +132,10 @@ def codraw_replay_crs(dialog_id: str, turn: int) -> None:
                f" · rounds annotated: {', '.join(map(str, sorted(set(rows['round'].astype(int)))))}.")
 
 
-def transcript_marks(corpus: str, dialog_id: str) -> tuple[int, ...]:
+def transcript_marks(corpus: Corpus, dialog_id: str) -> tuple[int, ...]:
     """The steps of a dialog its corpus's published layer marks for a transcript: CoDraw's CR rounds (empty
     when the corpus has no such layer or it is not loaded)."""
-    if "codraw-icr" not in resolve(corpus).package.LAYERS or not _ready("codraw-icr"):
+    if "codraw-icr" not in corpus.package.LAYERS or not _ready("codraw-icr"):
         return ()
     rows = cached.layer_derived(icr_analysis.dialog_crs, "codraw-icr", dialog_id)
     if rows is None or rows.empty:
@@ -142,9 +143,9 @@ def transcript_marks(corpus: str, dialog_id: str) -> tuple[int, ...]:
     return tuple(sorted(set(rows.loc[rows["is_cr"], "round"].astype(int))))
 
 
-def browse_cr_filter(corpus: str, table: pd.DataFrame) -> pd.DataFrame:
+def browse_cr_filter(corpus: Corpus, table: pd.DataFrame) -> pd.DataFrame:
     """CoDraw Browse: a CRs column from the published layer and an "only with a CR" filter (``cr=1``)."""
-    if "codraw-icr" not in resolve(corpus).package.LAYERS:
+    if "codraw-icr" not in corpus.package.LAYERS:
         return table
     if not _ready("codraw-icr"):
         return table
@@ -236,7 +237,7 @@ def layer_data_figures(name: str) -> Optional[dict]:
     key = cached.layer_key(name)
     if key is None:
         return None
-    loaded = cached.corpus(LAYER_CORPUS[name])
+    loaded = cached.corpus(layer_corpus_of(name))
     if isinstance(loaded, cached.LoadFailure):
         return None
     version = hashlib.sha1(repr((key.file, key.stamp, key.is_demo)).encode()).hexdigest()[:16]

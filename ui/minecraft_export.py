@@ -1,11 +1,12 @@
 """Download of Minecraft Builder Action Prediction samples as JSON Lines, in the documented field names."""
 import streamlit as st
 
+from data_access.corpus import Corpus
 from data_access.minecraft import bap_jsonl_bytes
 from ui.cached import loaded_corpus
 
 
-def bap_samples_download(name: str) -> None:
+def bap_samples_download(corpus: Corpus) -> None:
     """The corpus is copied out of the cache only when the file is asked for, not on every rerun."""
     with st.expander("Builder Action Prediction samples as JSON Lines"):
         st.caption("One sample per line with the fields of the BAP data format (Jayannthan et al., 2020): "
@@ -16,7 +17,7 @@ def bap_samples_download(name: str) -> None:
         split = left.selectbox("Split", ["train", "val", "test"], key="bap_split")
         with_perspective = middle.toggle("With perspective coordinates", help="3×11×9×11 numbers per sample")
         if right.button("Prepare the file", key="bap_prepare"):
-            loaded = loaded_corpus(name)
+            loaded = loaded_corpus(corpus)
             if loaded is None:
                 return
             with st.spinner("Deriving samples…"):

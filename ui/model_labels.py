@@ -20,6 +20,7 @@ from data_access.common import CORPUS_NAMES, LoadedCorpus, SourceError
 from data_access.store import CodingStore, StoreError
 from ui import auth, cached
 from ui.agreement import LAYER_SCOPES, disagreement_layout, fmt, linked
+from ui.corpus_edge import resolve
 from ui.widgets import md_escape
 
 _OUTCOME = "model_labels_outcome"
@@ -30,7 +31,8 @@ def is_model(coder: str) -> bool:
 
 
 def _loaded(name: str) -> Optional[LoadedCorpus]:
-    result = cached.corpus(name)
+    """The corpus an imported file's lines name (a registered one: ``ml.parse`` checks), loaded; None when not."""
+    result = cached.corpus(resolve(name))  # a name from outside: the uploaded file's
     return result if isinstance(result, LoadedCorpus) else None
 
 

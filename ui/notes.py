@@ -12,6 +12,7 @@ import streamlit as st
 
 from data_access import corpora
 from data_access.access import AccessRefused, Action
+from data_access.corpus import Corpus
 from data_access.links import Place
 from data_access.store import NotesStore
 from data_access.store import StoreError as NotesStoreError
@@ -29,13 +30,13 @@ def store() -> Optional[NotesStore]:
     return shared.notes if shared is not None else None
 
 
-def note_counts(corpus: str) -> pd.Series:
+def note_counts(corpus: Corpus) -> pd.Series:
     """Live notes per dialog of ``corpus`` (dialog_id → count)."""
     notes = store()
     if notes is None:
         return pd.Series(dtype="int64")
     try:
-        return notes.notes(corpus=corpus)["dialog_id"].value_counts()
+        return notes.notes(corpus=corpus.name)["dialog_id"].value_counts()
     except NotesStoreError as exc:
         unavailable("Notes", exc)
         return pd.Series(dtype="int64")
@@ -62,15 +63,15 @@ def _save(form_key: str, corpus: str, dialog_id: str, round: Optional[int], turn
     state[f"{form_key}_message"] = ("success", "Note saved.")
 
 
-def notes_panel(corpus: str, dialog_id: str, turn: Optional[int], round: Optional[int] = None,
+def notes_panel(corpus: Corpus, dialog_id: str, turn: Optional[int], round: Optional[int] = None,
                 turn_label: str = "turn") -> None:
     """Notes on this turn and on the whole dialog, and a form to add one."""
     notes = store()
     if notes is None:
         return
     try:
-        here = notes.notes_at(Place(corpus, dialog_id, round, turn)) if turn is not None else pd.DataFrame()
-        whole = notes.notes_at(Place(corpus, dialog_id))
+        here = notes.notes_at(Place(corpus.name, dialog_id, round, turn)) if turn is not None else pd.DataFrame()
+        whole = notes.notes_at(Place(corpus.name, dialog_id))
     except NotesStoreError as exc:
         # the form is still drawn below, so a note being typed survives the outage
         unavailable("Notes", exc)
@@ -89,7 +90,7 @@ def notes_panel(corpus: str, dialog_id: str, turn: Optional[int], round: Optiona
                         st.text(note.text[:SHOWN_NOTE_CHARS] + "…")
                         st.caption(f"The first {SHOWN_NOTE_CHARS:,} of {len(note.text):,} characters; the whole note is "
                                    "on the Notes page and in its downloads.")
-        form_key = f"note_form_{corpus}"
+        form_key = f"note_form_{corpus.name}"
         may_write = auth.allowed(Action.WRITE_OWN, "adding notes")
         if may_write and auth.sign_in_configured():
             st.caption(f"Notes are saved as **{md_escape(auth.writer().coder)}**.")
@@ -100,7 +101,7 @@ def notes_panel(corpus: str, dialog_id: str, turn: Optional[int], round: Optiona
             left.text_input("Tags (comma-separated)", key=f"{form_key}_tags", placeholder="e.g. repair, spatial")
             right.radio("Attach to", ["this turn", "the whole dialog"], key=f"{form_key}_scope", horizontal=True,
                         disabled=turn is None)
-            st.form_submit_button("Save note", on_click=_save, args=(form_key, corpus, dialog_id, round, turn),
+            st.form_submit_button("Save note", on_click=_save, args=(form_key, corpus.name, dialog_id, round, turn),
                                   disabled=not may_write)
         message = st.session_state.pop(f"{form_key}_message", None)
         if message:

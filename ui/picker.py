@@ -11,6 +11,7 @@ from typing import Optional, Sequence
 import streamlit as st
 
 from data_access import snapshots
+from data_access.corpus import Corpus
 from data_access.links import HIGHLIGHT_PARAM, parse_positive_int
 from ui import cached
 from ui.url_state import drop_params, forget_widget, linked, publish, query_param, remember_link, seed, set_url
@@ -19,19 +20,19 @@ from ui.widgets import md_escape, md_link_value
 PICKER_SIZE = 1000  # dialogs a picker lists at once (a search box finds the others)
 
 
-def _steps_label(name: str, dialog_id: str):
+def _steps_label(corpus: Corpus, dialog_id: str):
     def label(round_number: int) -> str:
-        return f"Round {round_number} ({cached.derived(snapshots.step_count, name, dialog_id, round_number)} steps)"
+        return f"Round {round_number} ({cached.derived(snapshots.step_count, corpus, dialog_id, round_number)} steps)"
     return label
 
 
-def dialog_picker(name: str, key: str, label: str = "Dialog", *, param: Optional[str] = "dialog",
+def dialog_picker(corpus: Corpus, key: str, label: str = "Dialog", *, param: Optional[str] = "dialog",
                   round_param: str = "round", step_params: Sequence[str] = ("turn", HIGHLIGHT_PARAM), default_index: int = 0,
                   plays: Optional[list[tuple[str, int]]] = None, container=None) -> tuple[Optional[str], Optional[int]]:
     """(dialog id, round or None). With ``param`` the choice lives in the URL under ``param`` and
     ``round_param``; ``plays`` restricts the choice to given (dialog, round) plays of A Game Of Sorts."""
     where = container or st
-    choices: dict[str, str] = cached.shared(snapshots.dialog_choices, name) or {}
+    choices: dict[str, str] = cached.shared(snapshots.dialog_choices, corpus) or {}
     if not choices:
         where.info("This corpus has no dialogs to show.")
         return None, None
@@ -40,7 +41,7 @@ def dialog_picker(name: str, key: str, label: str = "Dialog", *, param: Optional
     if param in ("dialog", "left", "right"):  # Replay's, Present's and Compare's pickers offer the URL's slice
         from ui.slices import slice_choices
 
-        choices = slice_choices(name, choices, query_param(param))
+        choices = slice_choices(corpus, choices, query_param(param))
 
     ids = list(choices)
     requested = query_param(param) if param else None
@@ -58,7 +59,7 @@ def dialog_picker(name: str, key: str, label: str = "Dialog", *, param: Optional
     if key not in st.session_state or st.session_state[key] not in choices:
         st.session_state[key] = ids[min(default_index, len(ids) - 1)]
     pick_in = round_in = where
-    if not large and container is None and _has_rounds(name, st.session_state.get(key, ids[0])):
+    if not large and container is None and _has_rounds(corpus, st.session_state.get(key, ids[0])):
         pick_in, round_in = st.columns([3, 2], gap="small")  # the round beside the dialog: the step keeps the screen
     if large:
         # A selectbox sends all its options to the browser on every rerun: past a few thousand dialogs that is
@@ -82,17 +83,17 @@ def dialog_picker(name: str, key: str, label: str = "Dialog", *, param: Optional
             drop_params(round_param, *step_params)
         publish(key, param, dialog_id)
 
-    rounds = cached.derived(snapshots.rounds_of, name, dialog_id)
+    rounds = cached.derived(snapshots.rounds_of, corpus, dialog_id)
     if not rounds or rounds == [None]:
         if param:
             drop_params(round_param)
         return dialog_id, None
-    return dialog_id, _round_picker(round_in, name, dialog_id, rounds, f"{key}_round_{dialog_id}",
+    return dialog_id, _round_picker(round_in, corpus, dialog_id, rounds, f"{key}_round_{dialog_id}",
                                     round_param if param else None, step_params)
 
 
-def _has_rounds(name: str, dialog_id: str) -> bool:
-    rounds = cached.derived(snapshots.rounds_of, name, dialog_id)
+def _has_rounds(corpus: Corpus, dialog_id: str) -> bool:
+    rounds = cached.derived(snapshots.rounds_of, corpus, dialog_id)
     return bool(rounds) and rounds != [None]
 
 
@@ -118,7 +119,7 @@ def _take_typed(choices: dict[str, str], key: str, current: Optional[str]) -> No
         st.session_state.pop(key)
 
 
-def _round_picker(where, name: str, dialog_id: str, rounds: list[int], key: str, param: Optional[str],
+def _round_picker(where, corpus: Corpus, dialog_id: str, rounds: list[int], key: str, param: Optional[str],
                   step_params: Sequence[str]) -> int:
     if param:
         requested = query_param(param)
@@ -130,7 +131,7 @@ def _round_picker(where, name: str, dialog_id: str, rounds: list[int], key: str,
             seed(key, param, parse_positive_int)
     if st.session_state.get(key) not in rounds:
         st.session_state[key] = rounds[0]
-    choice = where.radio("Round", rounds, key=key, horizontal=True, format_func=_steps_label(name, dialog_id))
+    choice = where.radio("Round", rounds, key=key, horizontal=True, format_func=_steps_label(corpus, dialog_id))
     if param:
         if query_param(param) not in (None, str(choice)):  # the reader picked another round
             drop_params(*step_params)

@@ -11,9 +11,10 @@ import streamlit as st
 
 from data_access import fonts
 from data_access.common import LoadedCorpus
+from data_access.corpus import Corpus
 from data_access.figures.overview import frame_rows as frame_rows
 from data_access.figures.overview import loaded_counts as loaded_counts
-from data_access.provenance import PROVENANCE, ImageCoverage, gos_image_coverage
+from data_access.provenance import ImageCoverage, gos_image_coverage
 from data_access.sources import ASSET_VARIABLES as ASSET_VARIABLES
 from data_access.sources import DATA_VARIABLES as DATA_VARIABLES
 from data_access.sources import cache_dir as cache_dir
@@ -33,9 +34,9 @@ def _folder_stamp(folder) -> int:
         return -1
 
 
-def gos_placeholder_note(name: str, compact: bool = False) -> None:
+def gos_placeholder_note(corpus: Corpus, compact: bool = False) -> None:
     """An info box (a caption when ``compact``) when some or all tiles are placeholders."""
-    coverage = cached.derived(_coverage, name, _folder_stamp(cached.source_key(name).assets))
+    coverage = cached.derived(_coverage, corpus, _folder_stamp(corpus.source.assets))
     if coverage is None or coverage.total == 0 or coverage.placeholders == 0:
         return
     if coverage.folder is None:
@@ -57,12 +58,12 @@ def _characters(loaded: LoadedCorpus) -> frozenset[str]:
     return frozenset().union(*(set("".join(text)) for text in texts))
 
 
-def caption_font_note(names) -> None:
-    """A warning naming the Debian package of each caption font that is missing for characters the corpora hold
+def caption_font_note(corpora) -> None:
+    """A warning naming the Debian package of each caption font that is missing for characters ``corpora`` hold
     (the GIF / PNG exports would draw a box for them); nothing when every character has a glyph."""
     characters: set[str] = set()
-    for name in names:
-        characters |= cached.derived(_characters, name) or frozenset()
+    for corpus in corpora:
+        characters |= cached.derived(_characters, corpus) or frozenset()
     wanted = fonts.missing_font_packages(characters)
     if not wanted:
         return
@@ -72,9 +73,9 @@ def caption_font_note(names) -> None:
                f"restart the app. Missing: {examples}.", icon=":material/font_download_off:")
 
 
-def corpus_provenance(name: str) -> None:
+def corpus_provenance(corpus: Corpus) -> None:
     """Where to get the corpus, its images or clip art, its licence and the references to cite."""
-    source = PROVENANCE[name]
+    source = corpus.package.PROVENANCE
     with st.expander("Where to get it and how to cite it"):
         st.markdown(source.obtain)
         st.markdown(source.assets)
@@ -82,5 +83,5 @@ def corpus_provenance(name: str) -> None:
         st.markdown("**Cite:**" if len(source.citations) == 1 else "**Cite both:**")
         for entry in source.citations:
             st.text(entry)
-        st.download_button("BibTeX", "\n\n".join(source.citations), f"{name}.bib", "application/x-bibtex",
-                           key=f"bibtex__{name}", on_click="ignore", icon=":material/download:", type="tertiary")
+        st.download_button("BibTeX", "\n\n".join(source.citations), f"{corpus.name}.bib", "application/x-bibtex",
+                           key=f"bibtex__{corpus.name}", on_click="ignore", icon=":material/download:", type="tertiary")

@@ -14,6 +14,7 @@ from typing import Optional
 import streamlit as st
 
 from data_access.codraw.view import ReplayStep, replay_step
+from data_access.corpus import Corpus
 from data_access.player import Picture, PlayerDialog, PlayerStep, TimelineEntry, transcript_lines
 from data_access.snapshots import dialog_row, source_facts
 from ui import cached, layers
@@ -107,9 +108,9 @@ def _score_panel(shown: ShownRound) -> None:
         st.markdown(shown.final_terms_markdown)
 
 
-def player_view(name: str, dialog_id: str, step: int) -> Optional[PlayerStep]:
+def player_view(corpus: Corpus, dialog_id: str, step: int) -> Optional[PlayerStep]:
     """Round ``step`` as the step player shows it: both pictures, the scores, the peek and the changes."""
-    shown = cached.derived(shown_round, name, dialog_id, step)
+    shown = cached.derived(shown_round, corpus, dialog_id, step)
     if shown is None:
         return None
     view = shown.view
@@ -146,33 +147,33 @@ def _timeline(n_steps: int, known: dict[int, PlayerStep], peek_round, crs) -> tu
     return tuple(entries)
 
 
-def show(name: str) -> None:
-    if not cached.corpus_ready(name):
+def show(corpus: Corpus) -> None:
+    if not cached.corpus_ready(corpus):
         return
-    dialog_id, _ = dialog_picker(name, key="codraw_dialog")
+    dialog_id, _ = dialog_picker(corpus, key="codraw_dialog")
     if dialog_id is None:
         return
-    n_steps = int(cached.derived(dialog_row, name, dialog_id)["n_steps"])
+    n_steps = int(cached.derived(dialog_row, corpus, dialog_id)["n_steps"])
     step_key = f"codraw_turn_{dialog_id}"
     turn = player_step(n_steps, query_param("turn"), key=step_key, label="Round")
-    shown = cached.derived(shown_round, name, dialog_id, turn)
+    shown = cached.derived(shown_round, corpus, dialog_id, turn)
     if shown is None:
         st.warning("This dialog could not be shown.")
         return
-    prefetch_neighbours(name, dialog_id, turn, n_steps, shown_round)
+    prefetch_neighbours(corpus, dialog_id, turn, n_steps, shown_round)
     view = shown.view
     with st.container():  # shown at some rounds only: in a container, the player after it keeps its place
         if view.problem:
             st.warning(md_escape(view.problem))
     with st.container(key="player_fallback_all"):  # the player has its own switch (all lines)
         show_all = st.toggle("Show full transcript", key=f"codraw_all_{md_escape(dialog_id)}")
-    crs = set(layers.transcript_marks(name, dialog_id))
-    dialog = PlayerDialog(f"{name}|{dialog_id}", "Round", n_steps, transcript_lines(view.transcript, LEADING_ROLES), (),
+    crs = set(layers.transcript_marks(corpus, dialog_id))
+    dialog = PlayerDialog(f"{corpus.name}|{dialog_id}", "Round", n_steps, transcript_lines(view.transcript, LEADING_ROLES), (),
                           legend="Bars: each round's final metric (max 5) · 👁 the peek · ? a CR (published layer)")
-    show_player("player_replay", step_key, dialog, turn, partial(player_view, name, dialog_id),
+    show_player("player_replay", step_key, dialog, turn, partial(player_view, corpus, dialog_id),
                 timeline=lambda known: _timeline(n_steps, known, view.peek_round, crs), showAll=show_all, notesKey=True)
     layers.codraw_replay_crs(dialog_id, view.step)
     if shown.target_png is not None:
-        if not cached.derived(source_facts, name)["assets"]:
+        if not cached.derived(source_facts, corpus)["assets"]:
             st.caption("Art-free rendering; set CODRAW_CLIPART to the Abstract Scenes clip-art folder for the real pictures.")
         _score_panel(shown)

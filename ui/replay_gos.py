@@ -10,6 +10,7 @@ from typing import Optional
 
 import streamlit as st
 
+from data_access.corpus import Corpus
 from data_access.gos import replay_step, round_steps
 from data_access.player import Picture, PlayerDialog, PlayerStep, TimelineEntry, transcript_lines
 from data_access.snapshots import source_facts
@@ -38,16 +39,16 @@ def _search_match(view) -> None:
             st.html(marked)
 
 
-def show(name: str) -> None:
-    if not cached.corpus_ready(name):
+def show(corpus: Corpus) -> None:
+    if not cached.corpus_ready(corpus):
         return
-    if cached.derived(source_facts, name)["is_demo"]:
+    if cached.derived(source_facts, corpus)["is_demo"]:
         st.caption("Showing the generated demo corpus; set GAME_OF_SORTS_DATA to the data folder to see the real one.")
-    gos_placeholder_note(name, compact=True)
-    dialog, round_number = dialog_picker(name, key="gos_dialog", label="Interaction")
+    gos_placeholder_note(corpus, compact=True)
+    dialog, round_number = dialog_picker(corpus, key="gos_dialog", label="Interaction")
     if dialog is None:
         return
-    steps_per_round = cached.derived(round_steps, name, dialog)
+    steps_per_round = cached.derived(round_steps, corpus, dialog)
     if not steps_per_round or round_number not in steps_per_round:
         st.info("This interaction has no rounds to replay.")
         return
@@ -57,30 +58,30 @@ def show(name: str) -> None:
     step_key = f"gos_step_{dialog}_{round_number}"
     step = player_step(steps_per_round[round_number], query_param("turn"), key=step_key, label="Step")
 
-    view = cached.derived(replay_step, name, dialog, step, round_number)
+    view = cached.derived(replay_step, corpus, dialog, step, round_number)
     if view is None:
         st.warning("This round cannot be shown.")
         return
-    prefetch_neighbours(name, dialog, step, steps_per_round[round_number], replay_step, round_number, with_round=True)
+    prefetch_neighbours(corpus, dialog, step, steps_per_round[round_number], replay_step, round_number, with_round=True)
     # one line: the step below keeps the screen (the players' instruction, the same in every game, in its help)
     st.markdown(f"**Scenario.** {_md(view.criterion)}", help=_md(view.instruction) or None)
     # What only some steps show (a search match, the published mentions) is in one container, so that the player
     # after it keeps its place in the page: moved, the browser would build a new player and lose its state.
     with st.container():
         _search_match(view)
-        boards = layers.gos_replay_mentions(name, view)  # the published mentions of this message, if any
+        boards = layers.gos_replay_mentions(corpus, view)  # the published mentions of this message, if any
     mentions = {board.username: board.png for board in boards if board.png is not None}
     with st.container(key="player_fallback_all"):  # the player has its own switch (all lines)
         show_all = st.toggle("Show the whole round", key="gos_full_transcript")
     lines = view.transcript.rename(columns={"step": "turn", "player": "speaker", "event": "text"})
     rounds = sorted(steps_per_round)
-    dialog_view = PlayerDialog(f"{name}|{dialog}|{round_number}", "Step", steps_per_round[round_number],
+    dialog_view = PlayerDialog(f"{corpus.name}|{dialog}|{round_number}", "Step", steps_per_round[round_number],
                                transcript_lines(lines, LEADING_ROLES), _timeline(view), rounds=(round_number, rounds[-1]),
                                legend="Bars: images ranked so far · 🔒 a lock · ★ a rank agreed · ✗ a mismatch · "
                                       "→ at the last step opens the next round",
                                extra={"roundLabel": f"{view.category} · board {view.board_number} · round {view.round} of {view.n_rounds}"})
     show_player("player_replay", step_key, dialog_view, step,
-                lambda number: player_view(name, dialog, number, round_number, mentions if number == step else None),
+                lambda number: player_view(corpus, dialog, number, round_number, mentions if number == step else None),
                 on_round=lambda delta: _cross_round(dialog, round_number, rounds, steps_per_round, delta), showAll=show_all,
                 notesKey=True)
     st.caption("Number badge = agreed rank · blue border and lock = the player's own pending lock (the partner cannot "
@@ -131,9 +132,9 @@ def _timeline(view) -> tuple[TimelineEntry, ...]:
     return tuple(entries)
 
 
-def player_view(name: str, dialog: str, step: int, round_number: int, mentions: Optional[dict] = None) -> Optional[PlayerStep]:
+def player_view(corpus: Corpus, dialog: str, step: int, round_number: int, mentions: Optional[dict] = None) -> Optional[PlayerStep]:
     """Step ``step`` of a round as the step player shows it: both boards, the event, the locks and the ranks."""
-    view = cached.derived(replay_step, name, dialog, step, round_number)
+    view = cached.derived(replay_step, corpus, dialog, step, round_number)
     if view is None:
         return None
     pictures = []

@@ -13,6 +13,7 @@ from typing import Optional
 
 import streamlit as st
 
+from data_access.corpus import Corpus
 from data_access.minecraft.render import build_figure, target_figure
 from data_access.minecraft.view import f1_by_step, replay_step, step_pictures
 from data_access.player import Picture, PlayerDialog, PlayerStep, TimelineEntry, transcript_lines
@@ -26,13 +27,13 @@ from ui.url_state import url_toggle
 from ui.widgets import md_escape, query_param
 
 
-def show(name: str) -> None:
-    if not corpus_ready(name):
+def show(corpus: Corpus) -> None:
+    if not corpus_ready(corpus):
         return
-    game_id, _ = dialog_picker(name, key="minecraft_dialog", label="Game")
+    game_id, _ = dialog_picker(corpus, key="minecraft_dialog", label="Game")
     if game_id is None:
         return
-    game = derived(dialog_row, name, game_id)
+    game = derived(dialog_row, corpus, game_id)
     n_steps = int(game["n_steps"])
     st.caption(f"{md_escape(game['config'])} · {md_escape(game['split'])} split · Builder {md_escape(game['builder'])}, "
                f"Architect {md_escape(game['architect'])} · "
@@ -43,12 +44,12 @@ def show(name: str) -> None:
         return
     step_key = f"minecraft_turn_{game_id}"
     turn = player_step(n_steps, query_param("turn"), key=step_key, label="Message")
-    step = derived(replay_step, name, game_id, turn)
+    step = derived(replay_step, corpus, game_id, turn)
     if step is None:
         st.error("This game could not be prepared for replay.")
         return
     for function in (replay_step, step_pictures):  # the view, then its pictures (which read the view's cache)
-        prefetch_neighbours(name, game_id, turn, n_steps, function)
+        prefetch_neighbours(corpus, game_id, turn, n_steps, function)
 
     alignment = step.alignment
     note = "" if alignment is None else f" (rotated {alignment.rotation}°, shifted {-alignment.dx:+d}, {-alignment.dz:+d})"
@@ -56,11 +57,11 @@ def show(name: str) -> None:
                + ("match" if step.outcome_match else f"F1 {step.facts['final_f1']:.2f}"))
     with st.container(key="player_fallback_all"):  # the player has its own switch (all lines)
         show_all = st.toggle("Show the whole game", key="minecraft_show_all")
-    dialog = PlayerDialog(f"{name}|{game_id}", "Message", n_steps, transcript_lines(step.utterances, LEADING_ROLES), (),
+    dialog = PlayerDialog(f"{corpus.name}|{game_id}", "Message", n_steps, transcript_lines(step.utterances, LEADING_ROLES), (),
                           legend="Bars: F1 of the build to the target · + blocks placed · − blocks removed")
-    show_player("player_replay", step_key, dialog, turn, partial(player_view, name, game_id, note),
+    show_player("player_replay", step_key, dialog, turn, partial(player_view, corpus, game_id, note),
                 # F1 after every step costs an alignment per step: not on the run that opens the game (its step alone)
-                timeline=lambda known: _timeline(derived(f1_by_step, name, game_id) if len(known) > 1 else None, n_steps, known),
+                timeline=lambda known: _timeline(derived(f1_by_step, corpus, game_id) if len(known) > 1 else None, n_steps, known),
                 showAll=show_all, notesKey=True)
     in_3d = url_toggle("Interactive 3D view", param="view3d", key="minecraft_view3d",
                        help="Turn, zoom and hover the build and the target (WebGL: slower to draw than the pictures).")
@@ -85,10 +86,10 @@ def show(name: str) -> None:
             st.dataframe(step.next_actions, hide_index=True, width="stretch")
 
 
-def player_view(name: str, game_id: str, note: str, number: int) -> Optional[PlayerStep]:
+def player_view(corpus: Corpus, game_id: str, note: str, number: int) -> Optional[PlayerStep]:
     """Message ``number`` as the step player shows it: the build and the aligned target, blocks and F1."""
-    step = derived(replay_step, name, game_id, number)
-    pictures = derived(step_pictures, name, game_id, number)
+    step = derived(replay_step, corpus, game_id, number)
+    pictures = derived(step_pictures, corpus, game_id, number)
     if step is None or pictures is None:
         return None
     build = Picture(pictures.build_png, f"Build after message {number}: black outline = placed in this step, magenta "

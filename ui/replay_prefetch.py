@@ -20,6 +20,7 @@ from typing import Callable, Optional
 
 import streamlit as st
 
+from data_access.corpus import Corpus
 from ui import cached
 
 MAX_PENDING = 8
@@ -85,10 +86,10 @@ def neighbours(step: int, n_steps: int) -> list[int]:
     return [s for s in (step + 1, step - 1) if 1 <= s <= n_steps]
 
 
-def prefetch_neighbours(name: str, dialog_id: str, step: int, n_steps: int, function: Callable,
+def prefetch_neighbours(corpus: Corpus, dialog_id: str, step: int, n_steps: int, function: Callable,
                         round_number: Optional[int] = None, with_round: bool = False) -> None:
-    """``cached.derived(function, name, dialog_id, s)`` (``..., s, round_number)`` with ``with_round``) for
+    """``cached.derived(function, corpus, dialog_id, s)`` (``..., s, round_number)`` with ``with_round``) for
     the steps next to ``step``."""
     for neighbour in neighbours(step, n_steps):
-        args = (function, name, dialog_id, neighbour, *((round_number,) if with_round else ()))
+        args = (function, corpus, dialog_id, neighbour, *((round_number,) if with_round else ()))
         prefetch(cached.derived, *args)

@@ -10,10 +10,12 @@ from typing import Optional
 import pandas as pd
 import streamlit as st
 
-from data_access.common import CORPUS_TITLES, skipped_total
+from data_access.common import skipped_total
 from data_access.corpora import cached_summary_if_any
+from data_access.corpus import Corpus
 from data_access.runs import RUNS_VARIABLE
 from ui import cached
+from ui.corpus_edge import every_corpus
 from ui.run_sections import collisions_box
 from ui.widgets import md_escape, skipped_count
 
@@ -23,17 +25,17 @@ _CODE = hashlib.sha1(Path(__file__).read_bytes()).hexdigest()[:12]
 PROBLEM_ROWS = 1_000  # unmatched and skipped rows of a run kept for the Data page (the counts are complete)
 
 
-def run_data_figures(name: str, key: cached.RunKey) -> Optional[dict]:
+def run_data_figures(corpus: Corpus, key: cached.RunKey) -> Optional[dict]:
     """What the Data page shows of a run: its unmatched and skipped counts and the first ``PROBLEM_ROWS`` of
     those rows, read from the corpus's cache entry when they were computed before; None when the run could
     not be loaded (``cached.model_run`` says why)."""
-    loaded = cached.corpus(name)
+    loaded = cached.corpus(corpus)
     if isinstance(loaded, cached.LoadFailure):
         return None
     version = hashlib.sha1(repr((key.file, key.stamp, key.is_demo, key.run)).encode()).hexdigest()[:16]
 
     def compute() -> Optional[dict]:
-        result = cached.model_run(name, key)
+        result = cached.model_run(corpus, key)
         if isinstance(result, cached.LoadFailure):
             return None
         skipped = pd.DataFrame([{"file": s.record, "line": None, "record": "", "reason": s.reason} for s in result.skipped])
@@ -49,29 +51,27 @@ def run_data_figures(name: str, key: cached.RunKey) -> Optional[dict]:
 def data_page_section() -> None:
     """For the Data page: every configured run, its file, counts and its unmatched / skipped rows (from a
     summary in the corpus's cache entry: no run is loaded again after a restart)."""
-    from data_access.common import CORPUS_NAMES
-
     st.subheader("Model runs")
     st.caption(f"Runs come from `{RUNS_VARIABLE}/<corpus>/` (one sub-folder per corpus: codraw, gos, minecraft), "
                "from uploads on the Runs page and, for the demo corpora, two generated demo runs each.")
     rows: list[dict] = []
-    for name in CORPUS_NAMES:
-        if isinstance(cached.corpus(name), cached.LoadFailure):
+    for corpus in every_corpus():
+        if isinstance(cached.corpus(corpus), cached.LoadFailure):
             continue
-        collisions_box(name)
-        for run, key in cached.run_keys(name).items():
-            figures = run_data_figures(name, key)
+        collisions_box(corpus)
+        for run, key in cached.run_keys(corpus).items():
+            figures = run_data_figures(corpus, key)
             if figures is None:
-                result = cached.model_run(name, key)
+                result = cached.model_run(corpus, key)
                 message = result.message if isinstance(result, cached.LoadFailure) else "could not be summarised"
-                rows.append({"corpus": name, "run": run, "file": key.file, "status": f"error: {message}",
+                rows.append({"corpus": corpus.name, "run": run, "file": key.file, "status": f"error: {message}",
                              "unmatched": None, "skipped": None})
                 continue
-            rows.append({"corpus": name, "run": run, "file": key.file, "status": "demo run" if key.is_demo else "loaded",
+            rows.append({"corpus": corpus.name, "run": run, "file": key.file, "status": "demo run" if key.is_demo else "loaded",
                          "unmatched": figures["unmatched"], "skipped": figures["skipped"]})
             if figures["problem_rows"]:
                 shown = figures["problem_rows"]
-                with st.expander(f"{CORPUS_TITLES[name]} · {md_escape(run)}: {figures['unmatched']:,} unmatched, "
+                with st.expander(f"{corpus.title} · {md_escape(run)}: {figures['unmatched']:,} unmatched, "
                                  f"{figures['skipped_text']}"):
                     if shown > len(figures["problems"]):
                         st.caption(f"The first {len(figures['problems']):,} of {shown:,} rows.")

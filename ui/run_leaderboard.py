@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from data_access.runs import analysis
+from data_access.corpus import Corpus
 from ui import cached
 from ui.share import latex_table_download
 from ui.widgets import download_buttons, md_escape, skipped_count
@@ -31,17 +31,18 @@ def _sidecar_stamps(run_keys: tuple) -> tuple:
     return tuple(stamps)
 
 
-def leaderboard_tables(loaded_corpus, run_keys: tuple, sidecar_stamps: tuple = (), chosen=None) -> dict:
+def leaderboard_tables(loaded_corpus, corpus: Corpus, run_keys: tuple, sidecar_stamps: tuple = (), chosen=None) -> dict:
     """split -> the leaderboard table of the runs ``run_keys`` (``data_access.runs.leaderboard``), with each
     run's sidecar (``<run>.meta.json``) as plain-text columns; on the slice's dialogs only with ``chosen`` (a
-    ``DialogSelection``). Cached by ``cached.derived`` (``sidecar_stamps`` only keys the entry)."""
+    ``DialogSelection``). Cached by ``cached.derived`` (``sidecar_stamps`` only keys the entry). ``corpus``: the
+    one ``loaded_corpus`` was loaded from, whose scored runs it reads."""
 
     from data_access.runs.leaderboard import leaderboard, run_meta
     from data_access.slices.subcorpus import restrict_run
 
     runs, metas = [], {}
     for key in run_keys:
-        loaded = cached.model_run(loaded_corpus.corpus, key)
+        loaded = cached.model_run(corpus, key)
         if isinstance(loaded, cached.LoadFailure):
             continue
         runs.append(loaded if chosen is None else restrict_run(loaded, chosen.ids))
@@ -56,15 +57,15 @@ def leaderboard_tables(loaded_corpus, run_keys: tuple, sidecar_stamps: tuple = (
             for split, rows in sorted(tables.items())}
 
 
-def leaderboard_section(name: str, runs: dict, chosen=None) -> None:
+def leaderboard_section(corpus: Corpus, runs: dict, chosen=None) -> None:
     """Every run per split: the corpus metric with its 95% interval, rank, the humans on the same units and
     whether the run is significantly below the split's best (paired bootstrap, Holm); CSV and LaTeX. With
     ``chosen`` (the URL's slice), on its dialogs only."""
     from data_access.runs.leaderboard import ALPHA
 
-    statistic = analysis.scoring(name).STATISTIC_LABEL
+    statistic = corpus.scoring.STATISTIC_LABEL
     keys = tuple(key for key, _ in runs.values())
-    tables = cached.derived(leaderboard_tables, name, keys, _sidecar_stamps(keys), chosen)
+    tables = cached.derived(leaderboard_tables, corpus, corpus, keys, _sidecar_stamps(keys), chosen)
     if chosen is not None and not tables:
         st.info("No run has a scored unit in the slice's dialogs.")
     for split, table in (tables or {}).items():
@@ -78,7 +79,7 @@ def leaderboard_section(name: str, runs: dict, chosen=None) -> None:
                                     "p_holm": st.column_config.NumberColumn("p (Holm)", format="%.4f"),
                                     "below_best": st.column_config.CheckboxColumn("significantly below the best"),
                                     "link": st.column_config.TextColumn("link")})
-        stem = f"leaderboard-{name}-{split}"
+        stem = f"leaderboard-{corpus.name}-{split}"
         download_buttons(table, stem)
         latex_table_download(table.drop(columns=["description", "link"]),
                              f"Leaderboard ({split}): {statistic} with its 95% interval; below the best = one-sided "
@@ -89,7 +90,7 @@ def leaderboard_section(name: str, runs: dict, chosen=None) -> None:
                "date, description, link).")
 
 
-def problems_section(name: str, runs: dict) -> None:
+def problems_section(corpus: Corpus, runs: dict) -> None:
     """Unmatched and skipped rows of every run, with file and line (also shown on the Data page)."""
     for run, (_key, loaded) in runs.items():
         unmatched, skipped = loaded.unmatched, loaded.skipped

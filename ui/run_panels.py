@@ -8,6 +8,7 @@ import math
 import streamlit as st
 
 from data_access.contract import RunStepView
+from data_access.corpus import Corpus
 from ui.widgets import md_escape
 
 
@@ -16,7 +17,7 @@ def number(value, digits: int = 3) -> str:
 
 
 
-def step_view_panel(name: str, view: RunStepView, dialog: str, turn: int) -> None:
+def step_view_panel(corpus: Corpus, view: RunStepView, dialog: str, turn: int) -> None:
     """A run's view in the contract's common form (``contract.RunStepView``): pictures, scores, a note."""
     if view.note:
         st.info(view.note)
@@ -30,11 +31,11 @@ def step_view_panel(name: str, view: RunStepView, dialog: str, turn: int) -> Non
             column.image(png, caption=md_escape(caption), width="stretch", output_format="PNG")
 
 
-def step_views_side_by_side(name: str, shown: list, dialog: str, turn: int) -> None:
+def step_views_side_by_side(corpus: Corpus, shown: list, dialog: str, turn: int) -> None:
     """Several runs in the contract's common form, one column each, each shown by ``step_view_panel``."""
     for column, view in zip(st.columns(len(shown)), shown):
         with column:
             st.markdown(f"**{md_escape(view.run)}**")
-            step_view_panel(name, view, dialog, turn)
+            step_view_panel(corpus, view, dialog, turn)
 
 

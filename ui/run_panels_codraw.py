@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from data_access.corpus import Corpus
 from ui.run_panels import number
 from ui.widgets import md_escape
 
@@ -39,11 +40,11 @@ def _codraw_marks_and_final(shown: list) -> None:
                        f"{number(final.get('human_final_score'))}.")
 
 
-def panel(name: str, view, dialog: str, turn: int) -> None:
-    side_by_side(name, [view], dialog, turn)
+def panel(corpus: Corpus, view, dialog: str, turn: int) -> None:
+    side_by_side(corpus, [view], dialog, turn)
 
 
-def side_by_side(name: str, shown: list, dialog: str, turn: int) -> None:
+def side_by_side(corpus: Corpus, shown: list, dialog: str, turn: int) -> None:
     """Target, the human's canvas and each run's canvas in one row, each canvas with its scores."""
     columns = st.columns(2 + len(shown))
     columns[0].image(shown[0].target_png, caption="Target", width="stretch", output_format="PNG")

@@ -6,11 +6,12 @@ from typing import Sequence
 
 import streamlit as st
 
+from data_access.corpus import Corpus
 from ui.run_panels import number
 from ui.widgets import md_escape
 
 
-def panel(name: str, view, dialog: str, step: int) -> None:
+def panel(corpus: Corpus, view, dialog: str, step: int) -> None:
     if view.message_number is None:
         st.info(view.note)
         return
@@ -47,7 +48,7 @@ def _gos_run_scores_and_boards(view, cells: Sequence) -> None:
         column.image(png, caption=f"Board of {md_escape(username)}", width="stretch", output_format="PNG")
 
 
-def side_by_side(name: str, shown: list, dialog: str, step: int) -> None:
+def side_by_side(corpus: Corpus, shown: list, dialog: str, step: int) -> None:
     """The message and its gold once, then per run (one column each) its images, scores and marked boards."""
     first = shown[0]
     if first.message_number is None:

@@ -6,6 +6,7 @@ from typing import Sequence
 
 import streamlit as st
 
+from data_access.corpus import Corpus
 from data_access.minecraft.run_views import NET_ACTION_HELP, scores_and_marks
 from ui.run_panels import number
 from ui.runs import run_link
@@ -13,7 +14,7 @@ from ui.url_state import served
 from ui.widgets import md_escape, query_param
 
 
-def panel(name: str, view, dialog: str, turn: int) -> None:
+def panel(corpus: Corpus, view, dialog: str, turn: int) -> None:
     """One run at a BAP sample: its scores, then its predicted structure beside the human's as server-drawn
     pictures (one frame), or as the interactive 3D figures behind the replay's ``view3d=1`` toggle."""
     from data_access.minecraft.run_views import gold_figure, model_figure
@@ -21,7 +22,7 @@ def panel(name: str, view, dialog: str, turn: int) -> None:
     if view.sample_id is None:
         st.info(view.note)
         if view.sample_turns:
-            links = " · ".join(f"[utterance {t} (sample {s})]({served(run_link(name, dialog, t, None, view.run))})"
+            links = " · ".join(f"[utterance {t} (sample {s})]({served(run_link(corpus, dialog, t, None, view.run))})"
                                for s, t in view.sample_turns if t > 0)
             st.markdown(f"Samples of this game in the run: {links}")
         return
@@ -51,7 +52,7 @@ def _minecraft_scores(view, cells: Sequence) -> None:
     cells[4].metric("Infeasible actions", f"{scores['infeasible']} of {scores['n_actions']}")
 
 
-def side_by_side(name: str, shown: list, dialog: str, turn: int) -> None:
+def side_by_side(corpus: Corpus, shown: list, dialog: str, turn: int) -> None:
     """Each run's predicted structure after the sample as the server-drawn picture (no WebGL scene per run),
     marked against the human's, with its scores; the human's build and target are the pictures above."""
     for column, view in zip(st.columns(len(shown)), shown):

@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 import pandas as pd
 import streamlit as st
 
-from data_access.common import CORPUS_TITLES
+from data_access.corpus import Corpus
 from data_access.runs import analysis, save_upload
 from ui import auth, cached
 from ui.run_panels import number
@@ -22,71 +22,71 @@ from ui.widgets import download_buttons, md_escape
 
 # ------------------------------------------------------------------------------------------- runs page
 
-def upload_box(name: str) -> None:
+def upload_box(corpus: Corpus) -> None:
     """The uploader of run files, for those who may add runs (a caption says why not to the others)."""
     if not auth.allowed(auth.Action.ADD_RUN, "uploading runs"):
         return
-    uploaded = st.file_uploader(f"Add a run of {CORPUS_TITLES[name]} (formats: docs/formats.md)",
-                                type=["jsonl", "json", "gz", "txt"], key=f"upload_{name}")
+    uploaded = st.file_uploader(f"Add a run of {corpus.title} (formats: docs/formats.md)",
+                                type=["jsonl", "json", "gz", "txt"], key=f"upload_{corpus.name}")
     if uploaded is None:
         return
-    marker = f"uploaded_{name}_{uploaded.name}_{uploaded.size}"
+    marker = f"uploaded_{corpus.name}_{uploaded.name}_{uploaded.size}"
     if st.session_state.get(marker):
         st.success(md_escape(st.session_state[marker]))
         return
     from data_access.runs import replaces_upload, upload_dir
 
-    uploads = Path(upload_dir(name)).resolve()
+    uploads = Path(upload_dir(corpus.name)).resolve()
     # demo and configured runs keep their names: an upload of one of them is refused, never silently hidden
-    taken = {run for run, key in cached.run_keys(name).items() if Path(key.file).resolve().parent != uploads}
-    earlier = replaces_upload(name, uploaded.name)
+    taken = {run for run, key in cached.run_keys(corpus).items() if Path(key.file).resolve().parent != uploads}
+    earlier = replaces_upload(corpus.name, uploaded.name)
     try:
-        path = save_upload(name, uploaded.name, uploaded.getvalue(), actor=auth.writer(), taken=taken)
+        path = save_upload(corpus.name, uploaded.name, uploaded.getvalue(), actor=auth.writer(), taken=taken)
     except auth.AccessRefused as exc:  # its message says who, what and why ("Not allowed: …")
         st.error(md_escape(str(exc)))
         return
     except (ValueError, OSError) as exc:
         st.error(md_escape(f"Not saved: {exc}"))
         return
-    cached.forget_run_keys(name)
+    cached.forget_run_keys(corpus)
     said = f"Saved as {path.name}" + (f", replacing the earlier upload {earlier}." if earlier else ".")
     st.session_state[marker] = said
     st.success(md_escape(said))
 
 
-def collisions_box(name: str) -> None:
+def collisions_box(corpus: Corpus) -> None:
     """Every run file left out because its name is taken, said (names are unique, nothing is hidden)."""
     from data_access.runs import run_name_collisions
 
-    for message in run_name_collisions(name, cached.source_key(name).is_demo):
+    for message in run_name_collisions(corpus.name, corpus.is_demo):
         st.warning(md_escape(message), icon="⚠️")
 
 
-def uploads_box(name: str) -> None:
+def uploads_box(corpus: Corpus) -> None:
     """The runs uploaded in the browser; each that this session may remove (its own, or any for an admin) has
     a button that removes it (a run that fails to load too)."""
     from data_access.runs import folder_runs, remove_upload, upload_dir, upload_owner
 
-    uploads = folder_runs(upload_dir(name))
+    uploads = folder_runs(upload_dir(corpus.name))
     if not uploads:
         return
     person = auth.writer()
     row = st.container(horizontal=True, gap="small", vertical_alignment="center")
     row.caption("Uploaded:")
     for run in uploads:
-        owner = upload_owner(name, run) or ""
+        owner = upload_owner(corpus.name, run) or ""
         if not person.may(auth.Action.CHANGE_RUN, owner):
             row.caption(md_escape(run) + (f" ({md_escape(owner)}'s)" if owner else ""))
             continue
-        if row.button(md_escape(run), icon=":material/delete:", key=f"remove_upload_{name}_{run}",
+        if row.button(md_escape(run), icon=":material/delete:", key=f"remove_upload_{corpus.name}_{run}",
                       help=f"Remove the uploaded run {md_escape(run)}"):
             try:
-                remove_upload(name, run, actor=person)
+                remove_upload(corpus.name, run, actor=person)
             except auth.AccessRefused as exc:
                 st.error(md_escape(str(exc)))
                 return
-            cached.forget_run_keys(name)
-            for key in [k for k in st.session_state if str(k).startswith(f"uploaded_{name}_")]:
+            cached.forget_run_keys(corpus)
+            for key in [k for k in st.session_state if str(k).startswith(f"uploaded_{corpus.name}_")]:
                 del st.session_state[key]  # the same file may then be uploaded again
             st.rerun()
 
@@ -96,7 +96,7 @@ def uploads_box(name: str) -> None:
 VIEW_CHOICES = ("compare_a", "compare_b", "slice_a", "slice_b", "slice_pick", "worst_run", "worst_versus")
 
 
-def keep_view_choices(name: str) -> None:
+def keep_view_choices(corpus: Corpus) -> None:
     """Keep the choices made in the Runs page's views while another view is open: only the open view is drawn,
     and Streamlit forgets the value of a widget on a run that does not draw it (so back on "Compare two runs",
     Run B would be the default again). Writing a value back to its own key makes it the session's, not the
@@ -104,7 +104,7 @@ def keep_view_choices(name: str) -> None:
     is a browser test (tests/e2e/test_runs_browser.py)."""
     state = st.session_state
     for prefix in VIEW_CHOICES:
-        key = f"{prefix}_{name}"
+        key = f"{prefix}_{corpus.name}"
         if key in state:
             state[key] = state[key]
 
@@ -118,71 +118,72 @@ def _on(run, chosen):
     return restrict_run(run, chosen.ids)
 
 
-def metrics_section(name: str, runs: dict, chosen=None) -> None:
+def metrics_section(corpus: Corpus, runs: dict, chosen=None) -> None:
     tables = [analysis.metric_table(_on(loaded, chosen)) for _, loaded in runs.values()]
     table = pd.concat(tables, ignore_index=True).drop_duplicates(["run", "split", "metric"], keep="first")
     table["interval (95%)"] = [f"{number(lo)} – {number(hi)}" if not math.isnan(lo) else "—" for lo, hi in zip(table["low"], table["high"])]
     st.dataframe(table[["run", "split", "metric", "n", "value", "interval (95%)"]], hide_index=True, width="stretch",
                  column_config={"value": st.column_config.NumberColumn(format="%.4f")})
-    note = analysis.scoring(name).METRIC_NOTE
+    note = corpus.scoring.METRIC_NOTE
     st.caption(note)
-    download_buttons(table.drop(columns=["interval (95%)"]), f"runs-{name}-metrics")
-    latex_table_download(table.drop(columns=["interval (95%)"]), note, f"runs-{name}-metrics", digits=3)
+    download_buttons(table.drop(columns=["interval (95%)"]), f"runs-{corpus.name}-metrics")
+    latex_table_download(table.drop(columns=["interval (95%)"]), note, f"runs-{corpus.name}-metrics", digits=3)
 
 
-def _links(name: str, frame: pd.DataFrame, run: str) -> list[str]:
+def _links(corpus: Corpus, frame: pd.DataFrame, run: str) -> list[str]:
     """A replay link (with the run) per unit row: dialog, its turn and (Game Of Sorts) round."""
     def number(value):
         return None if value is None or pd.isna(value) else int(value)
     rounds = frame["round"] if "round" in frame.columns else [None] * len(frame)
-    return [served(run_link(name, d, number(t), number(r), run)) for d, t, r in zip(frame["dialog_id"], frame["turn"], rounds)]
+    return [served(run_link(corpus, d, number(t), number(r), run)) for d, t, r in zip(frame["dialog_id"], frame["turn"], rounds)]
 
 
-def default_partner(name: str, runs: dict, a: str) -> str:
+def default_partner(corpus: Corpus, runs: dict, a: str) -> str:
     """The first other run that shares units with run ``a``, else the humans on ``a``'s own units: the pair the
     comparison opens with is never an empty one (e.g. a val-split and a test-split run)."""
     shared = set(analysis.units(runs[a][1])["unit"])
     for other in runs:
         if other != a and shared & set(analysis.units(runs[other][1])["unit"]):
             return other
-    return humans_option(name)
+    return humans_option(corpus)
 
 
 COMPARED_ROWS = 200  # the comparison's table: the units with the largest differences
 
 
-def comparison_figures(loaded_corpus, key_a, key_b, humans: bool, chosen=None) -> tuple:
+def comparison_figures(loaded_corpus, corpus: Corpus, key_a, key_b, humans: bool, chosen=None) -> tuple:
     """Run A against run B (the humans on A's units when ``humans``): the paired bootstrap, each side's number
     of units and the ``COMPARED_ROWS`` units of largest difference; on the slice's dialogs with ``chosen``. Cached
     by ``cached.derived``: the bootstrap over every unit (10,000 CoDraw dialogs, 2,000 resamples) would otherwise
-    be drawn again at every rerun of the page."""
-    run_a = _on(cached.model_run(loaded_corpus.corpus, key_a), chosen)
-    run_b = _on(cached.model_run(loaded_corpus.corpus, key_b), chosen)
+    be drawn again at every rerun of the page. ``corpus``: the one ``loaded_corpus`` was loaded from, whose
+    scored runs it reads."""
+    run_a = _on(cached.model_run(corpus, key_a), chosen)
+    run_b = _on(cached.model_run(corpus, key_b), chosen)
     units_a = analysis.units(run_a)
     units_b = analysis.units(run_b, humans=True) if humans else analysis.units(run_b)
     result = analysis.paired_bootstrap(units_a, units_b, loaded_corpus.corpus)
     return result, len(units_a), len(units_b), analysis.paired_units(units_a, units_b).head(COMPARED_ROWS)
 
 
-def comparison_section(name: str, runs: dict, chosen=None) -> None:
+def comparison_section(corpus: Corpus, runs: dict, chosen=None) -> None:
     names = list(runs)
     left, right = st.columns(2)
-    a = left.selectbox("Run A", names, key=f"compare_a_{name}")
-    others = [n for n in names if n != a] + [humans_option(name)]
-    key_b = f"compare_b_{name}"
+    a = left.selectbox("Run A", names, key=f"compare_a_{corpus.name}")
+    others = [n for n in names if n != a] + [humans_option(corpus)]
+    key_b = f"compare_b_{corpus.name}"
     if st.session_state.get(f"{key_b}__for") != a or st.session_state.get(key_b) not in others:
-        st.session_state[key_b] = default_partner(name, runs, a)  # a new run A opens with a pair that shares units
+        st.session_state[key_b] = default_partner(corpus, runs, a)  # a new run A opens with a pair that shares units
         st.session_state[f"{key_b}__for"] = a
     b = right.selectbox("Run B", others, key=key_b)
-    humans = b == humans_option(name)
-    result, n_a, n_b, paired = cached.derived(comparison_figures, name, runs[a][0], runs[a if humans else b][0], humans,
+    humans = b == humans_option(corpus)
+    result, n_a, n_b, paired = cached.derived(comparison_figures, corpus, corpus, runs[a][0], runs[a if humans else b][0], humans,
                                               chosen)
     if result["n"] == 0:
         st.warning(f"“{md_escape(a)}” ({n_a:,} units) and “{md_escape(b)}” ({n_b:,} units) share no "
                    "unit (e.g. one run is of the val split, the other of the test split): there is nothing to "
-                   f"compare. Pick another run B, or “{humans_option(name)}”, which is scored on run A's own units.")
+                   f"compare. Pick another run B, or “{humans_option(corpus)}”, which is scored on run A's own units.")
         return
-    statistic = analysis.scoring(name).STATISTIC_LABEL
+    statistic = corpus.scoring.STATISTIC_LABEL
     cols = st.columns(3)
     cols[0].metric(f"A: {md_escape(a)}", number(result["a"]))
     cols[1].metric(f"B: {md_escape(b)}", number(result["b"]))
@@ -192,10 +193,10 @@ def comparison_section(name: str, runs: dict, chosen=None) -> None:
                f"{number(result['low'])} to {number(result['high'])}.")
     latex_table_download(pd.DataFrame([{"run A": a, "run B": b, "units": result["n"], "A": result["a"], "B": result["b"],
                                         "difference": result["difference"], "low": result["low"], "high": result["high"]}]),
-                         f"{statistic}: run A vs run B, A − B with its 95% paired bootstrap interval.", f"runs-{name}-{a}-vs-{b}",
+                         f"{statistic}: run A vs run B, A − B with its 95% paired bootstrap interval.", f"runs-{corpus.name}-{a}-vs-{b}",
                          digits=3, column_names={"difference": "A − B"})
-    paired = analysis.with_turns(paired, cached.derived(analysis.unit_turns, name))
-    paired["open"] = _links(name, paired, a)
+    paired = analysis.with_turns(paired, cached.derived(analysis.unit_turns, corpus))
+    paired["open"] = _links(corpus, paired, a)
     shown = paired[["unit", "value_a", "value_b", "difference", "open"]]
     st.dataframe(shown, hide_index=True, width="stretch",
                  column_config={"open": st.column_config.LinkColumn("replay", display_text="open ▶"),
@@ -211,14 +212,15 @@ def _in_slice(features: pd.DataFrame, chosen) -> pd.DataFrame:
     return features[features["dialog_id"].astype(str).isin(set(chosen.ids)).to_numpy()].reset_index(drop=True)
 
 
-def slice_table(loaded_corpus, key_a, key_b, humans: bool, chosen=None) -> pd.DataFrame:
+def slice_table(loaded_corpus, corpus: Corpus, key_a, key_b, humans: bool, chosen=None) -> pd.DataFrame:
     """The slice finder's table of run A: against its own overall score (``key_b`` None), run B, or the humans on
     A's units; within the URL's slice with ``chosen``. Each row with ``dialogs``, its dialogs' ids (a slice a click
-    away). Cached by ``cached.derived``, as every rerun of the page shows it."""
-    features = _in_slice(cached.run_derived(analysis.slice_features, loaded_corpus.corpus, key_a), chosen)
+    away). Cached by ``cached.derived``, as every rerun of the page shows it. ``corpus``: the one
+    ``loaded_corpus`` was loaded from, whose scored runs it reads."""
+    features = _in_slice(cached.run_derived(analysis.slice_features, corpus, key_a), chosen)
     other = None
     if key_b is not None:
-        run_b = cached.model_run(loaded_corpus.corpus, key_b)
+        run_b = cached.model_run(corpus, key_b)
         other = analysis.units(run_b, humans=True) if humans else analysis.units(run_b)
     gaps = analysis.slice_gaps(features, loaded_corpus.corpus, other)
     gaps["slice_text"] = [_row_slice(features, f, level) for f, level in zip(gaps["feature"], gaps["slice"])]
@@ -237,16 +239,16 @@ def _row_slice(features: pd.DataFrame, feature: str, level: str) -> Optional[str
     return text
 
 
-def slice_section(name: str, runs: dict, chosen=None) -> None:
+def slice_section(corpus: Corpus, runs: dict, chosen=None) -> None:
     names = list(runs)
     left, right = st.columns(2)
-    a = left.selectbox("Run", names, key=f"slice_a_{name}")
+    a = left.selectbox("Run", names, key=f"slice_a_{corpus.name}")
     against = right.selectbox("Compared with", ["its own overall score"] + [n for n in names if n != a]
-                              + (["humans"] if analysis.scoring(name).HAS_HUMANS else []), key=f"slice_b_{name}")
-    features = _in_slice(cached.run_derived(analysis.slice_features, name, runs[a][0]), chosen)
+                              + (["humans"] if corpus.scoring.HAS_HUMANS else []), key=f"slice_b_{corpus.name}")
+    features = _in_slice(cached.run_derived(analysis.slice_features, corpus, runs[a][0]), chosen)
     other = None if against == "its own overall score" else against
     key_b = None if other is None else runs[a if against == "humans" else against][0]
-    gaps = cached.derived(slice_table, name, runs[a][0], key_b, against == "humans", chosen)
+    gaps = cached.derived(slice_table, corpus, corpus, runs[a][0], key_b, against == "humans", chosen)
     if gaps.empty:
         st.caption("No slice has at least 3 units.")
         return
@@ -254,7 +256,7 @@ def slice_section(name: str, runs: dict, chosen=None) -> None:
                + ("(the run's own statistic)." if other is None else f"(difference {md_escape(a)} − {md_escape(against)}).")
                + " Each row's “open” makes its dialogs the slice (on the Slices page, to save, share or play).")
     shown = gaps.drop(columns=["slice_text"]).assign(open=[
-        None if text is None else served("/slices?" + urlencode({"corpus": name, "slice": text}))
+        None if text is None else served("/slices?" + urlencode({"corpus": corpus.name, "slice": text}))
         for text in gaps["slice_text"]])
     st.dataframe(shown, hide_index=True, width="stretch",
                  column_config={"open": st.column_config.LinkColumn("as a slice", display_text="open ▶",
@@ -265,15 +267,15 @@ def slice_section(name: str, runs: dict, chosen=None) -> None:
     # The choice is the slice itself ("feature = value"), never its row: the rows reorder when "Compared with"
     # changes, and a remembered row number would then list another slice's dialogs under the old label.
     slices = {f"{f} = {s}": (f, s, n, g) for f, s, n, g in zip(gaps["feature"], gaps["slice"], gaps["n"], gaps["gap"])}
-    key = f"slice_pick_{name}"
+    key = f"slice_pick_{corpus.name}"
     if st.session_state.get(key) not in slices:
         st.session_state[key] = next(iter(slices))
     picked = st.selectbox("Open a slice's dialogs", list(slices), key=key)
     feature, level, count, gap = slices[picked]
     st.caption(f"{md_escape(picked)}: {count:,} units, gap {gap:+.3f}"
                + ("." if other is None else f" ({md_escape(a)} − {md_escape(against)})."))
-    members = analysis.with_turns(features[features[feature] == level], cached.derived(analysis.unit_turns, name))
-    members = members.assign(open=_links(name, members, a))
+    members = analysis.with_turns(features[features[feature] == level], cached.derived(analysis.unit_turns, corpus))
+    members = members.assign(open=_links(corpus, members, a))
     st.dataframe(members[["unit", "value", "open"]], hide_index=True, width="stretch",
                  column_config={"open": st.column_config.LinkColumn("replay", display_text="open ▶"),
                                 "value": st.column_config.NumberColumn(f"{a}", format="%.3f")})

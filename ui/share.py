@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from data_access import exports, snapshots
+from data_access.corpus import Corpus
 from data_access.exports import FigureExportError, corpora_of_chart, figure_bytes, source_line
 from ui import cached
 from ui.widgets import md_escape, query_param
@@ -19,18 +20,18 @@ def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "-" for c in str(name))
 
 
-def _dialog_name(corpus: str, dialog: str, round_: Optional[int]) -> str:
-    return _safe(f"{corpus}-{dialog}" + (f"-round{round_}" if round_ is not None else ""))
+def _dialog_name(corpus: Corpus, dialog: str, round_: Optional[int]) -> str:
+    return _safe(f"{corpus.name}-{dialog}" + (f"-round{round_}" if round_ is not None else ""))
 
 
-def replay_downloads(corpus: str, dialog: str, round_: Optional[int], key: str = "share", step: int = 1) -> None:
+def replay_downloads(corpus: Corpus, dialog: str, round_: Optional[int], key: str = "share", step: int = 1) -> None:
     """The HTML replay of a dialog (opening at ``step``, the one being viewed) and its transcript as LaTeX (a
     range of steps, thumbnails optional)."""
     n_steps = cached.derived(snapshots.step_count, corpus, dialog, round_)
     if not n_steps:
         return
     name = _dialog_name(corpus, dialog, round_)
-    unit = exports.STEP_UNITS.get(corpus, "step")
+    unit = corpus.package.STEP_UNIT
     with st.expander("Share: HTML replay, LaTeX transcript", key=f"{key}_open_{name}"):
         st.caption("The HTML file holds every step's picture and the transcript; it opens offline by "
                    "double-click and loads nothing from the network.")
@@ -60,7 +61,7 @@ def replay_downloads(corpus: str, dialog: str, round_: Optional[int], key: str =
                                                        first, last, pictures, marked))
 
 
-def compare_download(corpus: str, dialogs: Sequence[tuple[str, Optional[int]]], key: str = "share_compare") -> None:
+def compare_download(corpus: Corpus, dialogs: Sequence[tuple[str, Optional[int]]], key: str = "share_compare") -> None:
     """Both dialogs of Compare, stepping together, as one self-contained HTML file."""
     dialogs = tuple((str(d), r) for d, r in dialogs)
     name = "-vs-".join(_dialog_name(corpus, d, r) for d, r in dialogs)

@@ -9,27 +9,29 @@ from typing import Optional, Sequence
 
 import streamlit as st
 
-from data_access.common import CORPUS_TITLES, LoadedCorpus
+from data_access.common import LoadedCorpus
+from data_access.corpus import Corpus
 from data_access.slices.subcorpus import Contrast, contrast_of, restrict
 from ui.cache_keys import DialogSelection
 from ui.cached import shared
+from ui.corpus_edge import every_corpus, layer_corpus_of
 from ui.slices import current_outcome, said
 
 
-def selection(corpus: str) -> Optional[DialogSelection]:
+def selection(corpus: Corpus) -> Optional[DialogSelection]:
     """The dialogs of the URL's slice on ``corpus`` (None without a usable one); says nothing."""
     outcome = current_outcome(corpus)
     if outcome is None or outcome.kept is None:
         return None
     memo = st.session_state.setdefault("_slice_selections", {})  # one per corpus: the last slice's
-    chosen, ids = memo.get(corpus), tuple(outcome.kept.tolist())
+    chosen, ids = memo.get(corpus.name), tuple(outcome.kept.tolist())
     if chosen is None or chosen.text != outcome.text or chosen.ids != ids:  # a code or note may change its dialogs
         chosen = DialogSelection.of(outcome.text, ids)
-        memo[corpus] = chosen
+        memo[corpus.name] = chosen
     return chosen
 
 
-def said_selection(corpus: str) -> Optional[DialogSelection]:
+def said_selection(corpus: Corpus) -> Optional[DialogSelection]:
     """The URL's slice in words (or the warning why it is not used) and its dialogs on ``corpus`` (None without a
     usable slice): for a page whose sections each take the slice (the Runs page, Agreement)."""
     return selection(corpus) if said(current_outcome(corpus)) else None
@@ -44,10 +46,11 @@ def within_slice(frame, corpus_column: str = "corpus"):
     if current_slice() is None:
         return frame, None
     kept: set[tuple[str, str]] = set()
-    for corpus in sorted(set(frame[corpus_column].astype(str))) if len(frame) else []:
+    named = set(frame[corpus_column].astype(str)) if len(frame) else set()
+    for corpus in sorted((corpus for corpus in every_corpus() if corpus.name in named), key=lambda c: c.name):
         outcome = current_outcome(corpus)
         if said(outcome) and outcome is not None and outcome.kept is not None:
-            kept.update((corpus, str(d)) for d in outcome.kept.tolist())
+            kept.update((corpus.name, str(d)) for d in outcome.kept.tolist())
     if not len(frame):
         st.caption("With the slice: nothing is coded yet to restrict to it.")
         return frame, kept
@@ -55,20 +58,12 @@ def within_slice(frame, corpus_column: str = "corpus"):
     return frame[[key in kept for key in keys]].reset_index(drop=True), kept
 
 
-# The analysis page about one corpus, by the figures module it draws (its ``CORPUS`` names the corpus).
-ANALYSIS_PAGES = {"data_access.codraw.figures": "pages/codraw_scores.py",
-                  "data_access.gos.figures": "pages/gos_outcomes.py",
-                  "data_access.minecraft.figures": "pages/minecraft_outcomes.py"}
+def analysis_page(corpus: Corpus) -> Optional[str]:
+    """The page of ``corpus``'s own charts (None for a corpus without one, e.g. a plugin's): its entry in the one
+    registry of per-corpus UI (``ui.corpus_views``)."""
+    from ui.corpus_views import views_of
 
-
-def analysis_page(corpus: str) -> Optional[str]:
-    """The page of ``corpus``'s own charts (None for a corpus without one, e.g. a plugin's)."""
-    import importlib
-
-    for module, page in ANALYSIS_PAGES.items():
-        if getattr(importlib.import_module(module), "CORPUS", None) == corpus:
-            return page
-    return None
+    return views_of(corpus).analysis_page
 
 
 def on_dialogs(loaded: LoadedCorpus, chosen: DialogSelection, builder, *args):
@@ -76,7 +71,7 @@ def on_dialogs(loaded: LoadedCorpus, chosen: DialogSelection, builder, *args):
     return builder(restrict(loaded, chosen.ids), *args)
 
 
-def build(builder, corpus: str, *args):
+def build(builder, corpus: Corpus, *args):
     """``builder(loaded, *args)`` on the URL's slice when it has one that ``corpus`` can use, else on the whole
     corpus; shared by every session."""
     chosen = selection(corpus)
@@ -94,10 +89,9 @@ def on_layer_dialogs(layer, loaded: LoadedCorpus, chosen: DialogSelection, build
 def layer_build(builder, layer: str, *args):
     """``cached.layer_derived(builder, layer, *args)`` on the URL's slice of the layer's corpus (whole without a
     usable one)."""
-    from data_access.layers import LAYER_CORPUS
     from ui.cached import layer_derived
 
-    chosen = selection(LAYER_CORPUS[layer])
+    chosen = selection(layer_corpus_of(layer))
     if chosen is None:
         return layer_derived(builder, layer, *args)
     return layer_derived(on_layer_dialogs, layer, chosen, builder, *args)
@@ -110,7 +104,7 @@ def _contrast(loaded: LoadedCorpus, chosen: DialogSelection, column: str, splits
     return contrast_of(dialogs, column, chosen.ids)
 
 
-def slice_against_rest(corpus: str, column: str, label: str, *, splits: Sequence[str] = (), digits: int = 2,
+def slice_against_rest(corpus: Corpus, column: str, label: str, *, splits: Sequence[str] = (), digits: int = 2,
                        heading: bool = False) -> Optional[Contrast]:
     """The URL's slice in words (or why it is not used), then, when it filters, ``label`` (the dialog table's
     ``column``) on the slice, on the rest and their difference with its interval, as three metrics; the contrast
@@ -119,7 +113,7 @@ def slice_against_rest(corpus: str, column: str, label: str, *, splits: Sequence
     if outcome is None:
         return None
     if heading:
-        st.markdown(f"**{CORPUS_TITLES.get(corpus, corpus)}**")
+        st.markdown(f"**{corpus.title}**")
     if not said(outcome):
         return None
     chosen = selection(corpus)
@@ -142,4 +136,4 @@ def slice_against_rest(corpus: str, column: str, label: str, *, splits: Sequence
     return found
 
 
-__all__ = ["ANALYSIS_PAGES", "analysis_page", "build", "layer_build", "on_layer_dialogs", "on_dialogs", "said_selection", "selection", "slice_against_rest", "within_slice"]
+__all__ = ["analysis_page", "build", "layer_build", "on_layer_dialogs", "on_dialogs", "said_selection", "selection", "slice_against_rest", "within_slice"]

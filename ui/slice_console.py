@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from data_access import slices
+from data_access.corpus import Corpus
 from data_access.slices import SliceError
 from data_access.sql_console import SqlConsole, SqlRefused, SqlResult, console_tables
 from ui import cached
@@ -17,32 +18,33 @@ from ui.slices import base_key, layers_of, slice_base
 from ui.store import opened, remembered
 
 
+# ``_corpus`` is not hashed (a leading underscore): ``key`` holds its source and its layers' files.
 @st.cache_resource(show_spinner="Opening the SQL console…", max_entries=3)
-def _console(key: tuple, corpus: str, run_keys: tuple) -> Optional[SqlConsole]:
-    loaded = cached.corpus(corpus)
-    base = slice_base(corpus)
+def _console(key: tuple, _corpus: Corpus, run_keys: tuple) -> Optional[SqlConsole]:
+    loaded = cached.corpus(_corpus)
+    base = slice_base(_corpus)
     if not hasattr(loaded, "frames") or base is None:
         return None
     runs = {}
     for run_key in run_keys:
-        run = cached.model_run(corpus, run_key)
+        run = cached.model_run(_corpus, run_key)
         if hasattr(run, "frames"):
             runs[run_key.run] = run
-    return SqlConsole(console_tables(loaded, layers=layers_of(corpus), runs=runs, features=base.dialogs,
+    return SqlConsole(console_tables(loaded, layers=layers_of(_corpus), runs=runs, features=base.dialogs,
                                      codes=pd.DataFrame({"corpus": pd.Series(dtype="str")})))
 
 
-def sql_console(corpus: str) -> Optional[SqlConsole]:
+def sql_console(corpus: Corpus) -> Optional[SqlConsole]:
     """The corpus's console (shared by every session; None when the corpus does not load)."""
     run_keys = tuple(sorted(cached.run_keys(corpus).values(), key=lambda k: k.run))
     return _console(base_key(corpus), corpus, run_keys)
 
 
-def _codes_frame(corpus: str) -> pd.DataFrame:
+def _codes_frame(corpus: Corpus) -> pd.DataFrame:
     store = opened("The SQL console's codes")
     if store is None:
         return pd.DataFrame({"corpus": pd.Series(dtype="str")})
-    frame = remembered(f"sql codes {corpus}", lambda: store.coding.annotations(corpus=corpus), pd.DataFrame(),
+    frame = remembered(f"sql codes {corpus.name}", lambda: store.coding.annotations(corpus=corpus.name), pd.DataFrame(),
                        "The SQL console's codes")
     if frame.empty:
         return pd.DataFrame({"corpus": pd.Series(dtype="str")})
@@ -53,7 +55,7 @@ def _codes_frame(corpus: str) -> pd.DataFrame:
     return frame
 
 
-def run_sql(console: SqlConsole, corpus: str, query: str, status) -> SqlResult:
+def run_sql(console: SqlConsole, corpus: Corpus, query: str, status) -> SqlResult:
     """Run ``query`` while the page stays live: the script waits in short steps (each a Streamlit call), so a
     click anywhere on the page (the Stop button) ends this run and the ``finally`` interrupts the query."""
     if "codes" in query.lower():

@@ -9,15 +9,15 @@ from typing import Optional
 import pandas as pd
 import streamlit as st
 
+from data_access.corpus import Corpus
 from data_access.exports.latex import MAX_SLICE_TRANSCRIPTS, slice_transcripts_zip
 from ui import cached
 from ui.cache_keys import DialogSelection
-from ui.corpus_edge import resolve
 from ui.slices import SliceOutcome, slice_base
 from ui.widgets import download_buttons, md_escape
 
 
-def slice_table(corpus: str, outcome: SliceOutcome) -> pd.DataFrame:
+def slice_table(corpus: Corpus, outcome: SliceOutcome) -> pd.DataFrame:
     """The slice's rows of the corpus's dialog table with the slice features joined (as the SQL console's
     ``features``), in the corpus's order."""
     base = slice_base(corpus)
@@ -38,7 +38,7 @@ def _transcripts(loaded, chosen: DialogSelection, description: str, marked: Opti
     return slice_transcripts_zip(loaded, chosen.ids, description, marked)
 
 
-def slice_exports(corpus: str, outcome: SliceOutcome, stem: str) -> None:
+def slice_exports(corpus: Corpus, outcome: SliceOutcome, stem: str) -> None:
     """CSV / Parquet of the slice's dialog table and its transcripts as LaTeX (.zip)."""
     if outcome.kept is None or not len(outcome.kept):
         return
@@ -50,7 +50,7 @@ def slice_exports(corpus: str, outcome: SliceOutcome, stem: str) -> None:
         return
     chosen = DialogSelection.of(outcome.text, outcome.kept.tolist())
     marked = None
-    if "codraw-icr" in resolve(corpus).package.LAYERS:  # CoDraw's CR rounds noted under their steps
+    if "codraw-icr" in corpus.package.LAYERS:  # CoDraw's CR rounds noted under their steps
         marked = cached.layer_derived(_cr_marks, "codraw-icr", chosen)
     st.download_button("⬇ Its transcripts as LaTeX (.zip: slice.tex and a table per dialog)", key=f"{stem}__latex",
                        file_name=f"{stem}-transcripts.zip", mime="application/zip", on_click="ignore",

@@ -20,11 +20,10 @@ import pandas as pd
 import streamlit as st
 
 from data_access import slices
-from data_access.common import CORPUS_TITLES
+from data_access.corpus import Corpus
 from data_access.links import shortened
 from data_access.slices import SliceData, SliceError
 from ui import cached
-from ui.corpus_edge import resolve
 from ui.store import opened, remembered
 from ui.url_state import page_link as same_tab_link
 from ui.url_state import query_param, served
@@ -54,41 +53,42 @@ class SliceOutcome:
 
 # ------------------------------------------------------------------------------------------ the features
 
-def layers_of(corpus: str) -> dict:
+def layers_of(corpus: Corpus) -> dict:
     loaded = {}
-    for name in resolve(corpus).package.LAYERS:
+    for name in corpus.package.LAYERS:
         layer = cached.layer(name)
         if layer is not None and hasattr(layer, "annotations"):
             loaded[name] = layer
     return loaded
 
 
+# ``_corpus`` is not hashed (a leading underscore): ``key`` holds its source and its layers' files.
 @st.cache_resource(show_spinner="Preparing the slice features…", max_entries=6)
-def _base(key: tuple, corpus: str) -> Optional[SliceData]:
-    loaded = cached.corpus(corpus)
+def _base(key: tuple, _corpus: Corpus) -> Optional[SliceData]:
+    loaded = cached.corpus(_corpus)
     if not hasattr(loaded, "dialogs"):
         return None
-    return slices.slice_data(loaded, layers=layers_of(corpus))  # type: ignore[arg-type]
+    return slices.slice_data(loaded, layers=layers_of(_corpus))  # type: ignore[arg-type]
 
 
-def base_key(corpus: str) -> tuple:
-    return (cached.corpus_key(corpus), tuple(cached.layer_key(name) for name in resolve(corpus).package.LAYERS))
+def base_key(corpus: Corpus) -> tuple:
+    return (cached.corpus_key(corpus), tuple(cached.layer_key(name) for name in corpus.package.LAYERS))
 
 
-def slice_base(corpus: str) -> Optional[SliceData]:
+def slice_base(corpus: Corpus) -> Optional[SliceData]:
     """The corpus's slice features (shared; None when the corpus does not load)."""
     return _base(base_key(corpus), corpus)
 
 
-def _with_what_it_tests(base: SliceData, node) -> SliceData:
-    """``base`` with the runs, codes and notes the slice's calls read (and only those)."""
+def _with_what_it_tests(corpus: Corpus, base: SliceData, node) -> SliceData:
+    """``base`` (of ``corpus``) with the runs, codes and notes the slice's calls read (and only those)."""
     calls = {test.feature.name for test in slices.grammar.tests(node) if test.feature.args is not None}
     runs, annotations, notes = {}, None, None
     if calls & {"score", "gap"}:
         from data_access.runs.browse_columns import run_columns
 
-        for name, key in cached.run_keys(base.corpus).items():
-            frame = cached.run_derived(run_columns, base.corpus, key)
+        for name, key in cached.run_keys(corpus).items():
+            frame = cached.run_derived(run_columns, corpus, key)
             if frame is not None:
                 runs[name] = frame
     if calls & {"code", "tag"}:
@@ -104,9 +104,9 @@ def _with_what_it_tests(base: SliceData, node) -> SliceData:
                      cached.search_index)
 
 
-def evaluate(corpus: str, text: str) -> SliceOutcome:
+def evaluate(corpus: Corpus, text: str) -> SliceOutcome:
     """``text`` on ``corpus``: which dialogs it keeps and what it says, or why it cannot be used."""
-    title = CORPUS_TITLES.get(corpus, corpus)
+    title = corpus.title
     try:
         node = slices.parse(text)
     except SliceError as exc:
@@ -116,7 +116,7 @@ def evaluate(corpus: str, text: str) -> SliceOutcome:
     if base is None:
         return SliceOutcome(canonical, None, "", f"{title} could not be loaded.")
     try:
-        keep = slices.evaluate(node, _with_what_it_tests(base, node))
+        keep = slices.evaluate(node, _with_what_it_tests(corpus, base, node))
     except SliceError as exc:
         return SliceOutcome(canonical, None, "", f"The slice “{shortened(canonical)}” cannot be used on {title}: {exc}.")
     ids = base.dialogs["dialog_id"].to_numpy(dtype=object)[keep]
@@ -128,14 +128,14 @@ def current_slice() -> Optional[str]:
     return query_param(SLICE_PARAM)
 
 
-def current_outcome(corpus: str) -> Optional[SliceOutcome]:
+def current_outcome(corpus: Corpus) -> Optional[SliceOutcome]:
     """The URL's slice evaluated on ``corpus`` (None without one); evaluated once per script run and corpus, however
     many of the page's figures ask."""
     text = current_slice()
     return None if text is None else outcome_of(corpus, text)
 
 
-def outcome_of(corpus: str, text: str) -> SliceOutcome:
+def outcome_of(corpus: Corpus, text: str) -> SliceOutcome:
     """``evaluate(corpus, text)``, once per script run (a page asks for the same slice from several places)."""
     from ui.store import run_token
 
@@ -145,9 +145,9 @@ def outcome_of(corpus: str, text: str) -> SliceOutcome:
         memo = (run, {})
         if run is not None:
             st.session_state["_slice_outcomes"] = memo
-    if (corpus, text) not in memo[1]:
-        memo[1][(corpus, text)] = evaluate(corpus, text)
-    return memo[1][(corpus, text)]
+    if (corpus.name, text) not in memo[1]:
+        memo[1][(corpus.name, text)] = evaluate(corpus, text)
+    return memo[1][(corpus.name, text)]
 
 
 def said(outcome: Optional[SliceOutcome], container=None) -> bool:
@@ -162,7 +162,7 @@ def said(outcome: Optional[SliceOutcome], container=None) -> bool:
     return True
 
 
-def apply_slice(corpus: str, table: pd.DataFrame, container=None) -> pd.DataFrame:
+def apply_slice(corpus: Corpus, table: pd.DataFrame, container=None) -> pd.DataFrame:
     """``table`` (one row per dialog, with ``dialog_id``) restricted to the URL's slice, which is said above it;
     ``table`` itself without a slice or when the slice cannot be used (said)."""
     outcome = current_outcome(corpus)
@@ -172,7 +172,7 @@ def apply_slice(corpus: str, table: pd.DataFrame, container=None) -> pd.DataFram
     return table[table["dialog_id"].astype(object).isin(outcome.kept).to_numpy()]
 
 
-def slice_ids(corpus: str) -> Optional[tuple[str, ...]]:
+def slice_ids(corpus: Corpus) -> Optional[tuple[str, ...]]:
     """The ids the URL's slice keeps on ``corpus``, in dialog order, without saying anything; None without a
     usable slice."""
     outcome = current_outcome(corpus)
@@ -180,13 +180,14 @@ def slice_ids(corpus: str) -> Optional[tuple[str, ...]]:
 
 
 def page_link(page: str, corpus: str, text: str, **params: str) -> str:
-    """A served link to ``page`` (``browse``, ``replay`` …) on ``corpus`` with the slice ``text``."""
+    """A served link to ``page`` (``browse``, ``replay`` …) on the corpus named ``corpus`` (a saved slice's row names
+    it) with the slice ``text``."""
     from urllib.parse import urlencode
 
     return served(f"/{page}?" + urlencode({"corpus": corpus, SLICE_PARAM: text, **params}))
 
 
-def slice_choices(corpus: str, choices: dict[str, str], requested: Optional[str]) -> dict[str, str]:
+def slice_choices(corpus: Corpus, choices: dict[str, str], requested: Optional[str]) -> dict[str, str]:
     """A dialog picker's choices narrowed to the URL's slice (in their own order), the ``requested`` dialog kept
     so that a link to it still opens it; ``choices`` as they are without a usable slice."""
     ids = slice_ids(corpus)
@@ -197,7 +198,7 @@ def slice_choices(corpus: str, choices: dict[str, str], requested: Optional[str]
     return narrowed or choices
 
 
-def slice_navigation(corpus: str, dialog_id: Optional[str]) -> None:
+def slice_navigation(corpus: Corpus, dialog_id: Optional[str]) -> None:
     """On the Replay (and Present): the slice in words, where the dialog shown is in it, and links to the
     previous and the next dialog of the slice, so a slice plays like a playlist."""
     outcome = current_outcome(corpus)
@@ -209,7 +210,7 @@ def slice_navigation(corpus: str, dialog_id: Optional[str]) -> None:
     position = order.index(dialog_id) if dialog_id in order else None
 
     def link(target: str) -> dict[str, str]:
-        return {"corpus": corpus, "dialog": target, SLICE_PARAM: outcome.text}
+        return {"corpus": corpus.name, "dialog": target, SLICE_PARAM: outcome.text}
 
     where = (f"dialog {position + 1:,} of {len(order):,} in the slice" if position is not None
              else f"this dialog is not in the slice of {len(order):,}")
@@ -225,7 +226,7 @@ def slice_navigation(corpus: str, dialog_id: Optional[str]) -> None:
         same_tab_link("pages/replay.py", "Next in the slice ▶", link(following), container=columns[2])
 
 
-def _slice_order(corpus: str, outcome) -> list[str]:
+def _slice_order(corpus: Corpus, outcome) -> list[str]:
     """The slice's dialogs in the corpus's own order (the dialog pickers')."""
     from data_access import snapshots
 
@@ -233,7 +234,7 @@ def _slice_order(corpus: str, outcome) -> list[str]:
     return [d for d in (cached.shared(snapshots.dialog_choices, corpus) or {}) if d in kept]
 
 
-def next_in_slice(corpus: str, dialog_id: Optional[str]) -> Optional[str]:
+def next_in_slice(corpus: Corpus, dialog_id: Optional[str]) -> Optional[str]:
     """With a slice in the URL, the dialog after ``dialog_id`` in it (Present's autoplay goes on to it), or None
     (no slice, the last dialog of the slice, or one outside it)."""
     outcome = current_outcome(corpus)
@@ -244,7 +245,7 @@ def next_in_slice(corpus: str, dialog_id: Optional[str]) -> Optional[str]:
     return order[position + 1] if position is not None and position + 1 < len(order) else None
 
 
-def browse_slice(corpus: str, shown: pd.DataFrame, *, splits, ranges, id_contains: str, only_noted: bool,
+def browse_slice(corpus: Corpus, shown: pd.DataFrame, *, splits, ranges, id_contains: str, only_noted: bool,
                  run_help: dict) -> tuple[Optional[str], str]:
     """The slice of Browse's view: its filters as a predicate (with the URL's slice), or, when a filter has no
     predicate (id contains, only with notes), the list of the dialogs shown; with why there is none."""
@@ -280,7 +281,7 @@ def browse_slice(corpus: str, shown: pd.DataFrame, *, splits, ranges, id_contain
     return text, ""
 
 
-def make_slice_button(corpus: str, dialog_ids, key: str, container=None, *, within_current: bool = True,
+def make_slice_button(corpus: Corpus, dialog_ids, key: str, container=None, *, within_current: bool = True,
                       label: Optional[str] = None, bars: Optional[tuple] = None) -> None:
     """"Make a slice of these N dialogs" under a list of dialogs (a chart's selected bars or lasso, a concordance's
     hits, a worst-cases list): a click opens the Slices page with exactly them, within the current slice when there
@@ -307,10 +308,10 @@ def make_slice_button(corpus: str, dialog_ids, key: str, container=None, *, with
         return
     if where.button(label or f"Make a slice of these {len(ids):,} dialogs", key=key, icon=":material/filter_alt:",
                     help="Opens the Slices page with exactly these dialogs as the slice, to save, share or play"):
-        open_page("pages/slices.py", corpus=corpus, slice=text)
+        open_page("pages/slices.py", corpus=corpus.name, slice=text)
 
 
-def _as_bars(corpus: str, within: list, bars: tuple, ids: list[str]):
+def _as_bars(corpus: Corpus, within: list, bars: tuple, ids: list[str]):
     """The selected bars as ranges of their feature (with the current slice), when that keeps exactly ``ids``."""
     from data_access.slices.builders import bars_node
 

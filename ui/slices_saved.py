@@ -15,16 +15,10 @@ from ui.store import opened, remembered
 def counts_per_corpus(text: str) -> dict[str, Optional[int]]:
     """How many dialogs ``text`` keeps on each corpus that loads (None where it cannot be used there)."""
     counts: dict[str, Optional[int]] = {}
-    for corpus in CORPUS_NAMES:
-        if not cached.derived(_loads, corpus):
-            continue
+    for corpus in cached.loadable_corpora():
         outcome = evaluate(corpus, text)
-        counts[corpus] = None if outcome.kept is None else len(outcome.kept)
+        counts[corpus.name] = None if outcome.kept is None else len(outcome.kept)
     return counts
-
-
-def _loads(loaded) -> bool:
-    return True
 
 
 def saved_table() -> Optional[pd.DataFrame]:

@@ -21,6 +21,7 @@ from typing import Callable, Optional
 
 import streamlit as st
 
+from data_access.corpus import Corpus
 from data_access.player import Picture, PlayerDialog, PlayerStep, TimelineEntry, payload, window, within_budget
 from ui.assets import asset_text
 from ui.url_state import is_new_link, query_param, remember_link, served
@@ -190,7 +191,7 @@ def _with_highlight(dialog: PlayerDialog, step: int) -> PlayerDialog:
     return replace(dialog, lines=lines)
 
 
-def snapshot_player(key: str, step_key: str, name: str, dialog_id: str, round_number: Optional[int], step: int,
+def snapshot_player(key: str, step_key: str, corpus: Corpus, dialog_id: str, round_number: Optional[int], step: int,
                     n_steps: int, lines, unit: str, **settings) -> None:
     """The player over the corpus's snapshot of each step (Compare, Present): one picture per step, the
     transcript; what a corpus shows around its snapshot (``state_details``) stays on the page and follows."""
@@ -200,9 +201,9 @@ def snapshot_player(key: str, step_key: str, name: str, dialog_id: str, round_nu
     from ui.transcript import LEADING_ROLES
 
     def describe(number: int) -> PlayerStep:
-        png = cached.derived(snapshot_png, name, dialog_id, number, round_number)
+        png = cached.derived(snapshot_png, corpus, dialog_id, number, round_number)
         return PlayerStep(number, (Picture(png, f"{unit.capitalize()} {number} of {n_steps}"),))
 
-    dialog = PlayerDialog(f"{name}|{dialog_id}|{round_number}", unit.capitalize(), n_steps,
+    dialog = PlayerDialog(f"{corpus.name}|{dialog_id}|{round_number}", unit.capitalize(), n_steps,
                           transcript_lines(lines, LEADING_ROLES), tuple(TimelineEntry() for _ in range(n_steps)))
     show_player(key, step_key, dialog, step, describe, **settings)

@@ -1,6 +1,6 @@
-"""Widgets the pages share: the corpus selector, the replay stepper (slider, previous/next buttons and the
-URL kept in step with them) and table downloads. The dialog picker is ``ui.picker``, the transcript
-``ui.transcript``, URL state ``ui.url_state``."""
+"""Widgets the pages share: the replay stepper (slider, previous/next buttons and the URL kept in step with them)
+and table downloads. The corpus picker is ``ui.corpus_edge.corpus_selector`` (it resolves the corpus chosen), the
+dialog picker ``ui.picker``, the transcript ``ui.transcript``, URL state ``ui.url_state``."""
 from __future__ import annotations
 
 import re
@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from data_access.links import parse_positive_int, shortened
-from ui.url_state import is_new_link, linked, publish, query_param, remember_link, set_url, swap_url, url_list, url_tabs  # noqa: F401 - some re-exported for the pages
+from ui.url_state import is_new_link, publish, query_param, remember_link, set_url, url_list, url_tabs  # noqa: F401 - some re-exported for the pages
 
 
 def stepper(n_steps: int, requested: Optional[str], key: str, label: str = "Turn", keyboard: bool = True,
@@ -69,33 +69,6 @@ def stepper(n_steps: int, requested: Optional[str], key: str, label: str = "Turn
     if sync_url:
         publish(key, param, step)
     return step
-
-
-def corpus_selector(key: str, default: Optional[str] = None, label: str = "Corpus") -> str:
-    """Segmented control over the registered corpora (the first by default), kept in the URL's ``corpus``
-    parameter."""
-    from data_access.common import CORPUS_NAMES, CORPUS_TITLES
-    from data_access.registry import resolve
-
-    default = default or CORPUS_NAMES[0]
-    requested = query_param("corpus")
-    if requested is not None and resolve(requested) is None:
-        st.warning(f"The link names an unknown corpus “{md_link_value(requested)}”; showing {CORPUS_TITLES[default]}.")
-    requested = resolve(requested) if requested is not None else None
-    # The URL names another corpus than the one it was last given (Back over a corpus switch, a new link):
-    # the URL wins, as a deep link does.
-    if key not in st.session_state or (requested is not None and requested != linked(key)):
-        st.session_state[key] = requested or default
-    choice = st.segmented_control(label, CORPUS_NAMES, format_func=CORPUS_TITLES.__getitem__, key=key,
-                                  on_change=_switch_corpus, args=(key,)) or default
-    publish(key, "corpus", choice)
-    return choice
-
-
-def _switch_corpus(key: str) -> None:
-    """Another corpus's dialog, turn and filters mean nothing in this one, so the URL is cleared; what it said
-    for the corpus left is kept (per page), and coming back to a corpus brings back its dialog and filters."""
-    swap_url(key, leaving=query_param("corpus"), entering=st.session_state.get(key))
 
 
 def download_buttons(frame: pd.DataFrame | Callable[[], pd.DataFrame], stem: str, label: str = "table") -> None:

@@ -22,7 +22,7 @@ from data_access.words.stats import p_text, with_p_text
 from data_access.words.subcorpus import BUILD, CR, GOLD, GOS_LOCK, MENTION, Filters
 from ui import cached
 from ui.assets import asset_text
-from ui.corpus_edge import resolve
+from ui.corpus_edge import every_corpus
 from ui.url_state import query_param, served, url_choice, url_filter, url_text_input, url_toggle
 
 ANY = "any"
@@ -46,7 +46,7 @@ def _layer_annotations(name: str):
 
 def word_corpus() -> WordCorpus:
     """The word index and message facts of every loadable corpus, rows as in the search index."""
-    keys = tuple(cached.corpus_key(name) for name in CORPUS_NAMES)
+    keys = tuple(cached.corpus_key(corpus) for corpus in every_corpus())
     layers = tuple(cached.layer_key(name) for name in ("codraw-icr", "gos-mentions"))
     return _word_corpus(keys, layers)
 
@@ -54,9 +54,10 @@ def word_corpus() -> WordCorpus:
 @st.cache_resource(show_spinner="Indexing words…", max_entries=2)
 def _word_corpus(keys: tuple, layers: tuple) -> WordCorpus:
     frame = cached.search_index().frame
-    dialogs = {name: cached.dialogs_frame(name) for name in cached.available_corpora()}
-    rounds = {name: cached.derived(_round_outcomes, name) for name in dialogs
-              if optional(resolve(name).package, "round_outcomes") is not None}
+    loadable = cached.loadable_corpora()
+    dialogs = {corpus.name: cached.dialogs_frame(corpus) for corpus in loadable}
+    rounds = {corpus.name: cached.derived(_round_outcomes, corpus) for corpus in loadable
+              if optional(corpus.package, "round_outcomes") is not None}
     corpus = WordCorpus.build(frame, dialogs, rounds, _layer_annotations("codraw-icr"), _layer_annotations("gos-mentions"),
                               prepare=False)
     # The word tables now (Search needs no more); the 2- and 3-word tables meanwhile, off the page's thread
@@ -95,13 +96,13 @@ def slice_messages(text: str) -> tuple[np.ndarray, dict[str, str]]:
     keep = np.zeros(len(frame), dtype=bool)
     said: dict[str, str] = {}
     corpora = frame["corpus"].astype(str).to_numpy()
-    for corpus in cached.available_corpora():
+    for corpus in cached.loadable_corpora():
         outcome = outcome_of(corpus, text)
         if outcome.kept is None:
-            said[corpus] = outcome.error or "cannot be used"
+            said[corpus.name] = outcome.error or "cannot be used"
             continue
-        said[corpus] = outcome.description
-        rows = corpora == corpus
+        said[corpus.name] = outcome.description
+        rows = corpora == corpus.name
         keep[rows] = pd.Index(outcome.kept).get_indexer(frame["dialog_id"].to_numpy()[rows].astype(str)) >= 0
     if run is not None:
         st.session_state["_words_slice_messages"] = (run, text, keep, said)

@@ -172,6 +172,7 @@ def _selection_app():
 
     import ui.charts as charts
     from data_access.analysis.charts import Chart, row_positions
+    from ui.corpus_edge import resolve
 
     data = pd.DataFrame({"dialog_id": ["i1", "i2", "i3"], "round": [1, 2, 3], "duration_s": [10.0, 20.0, 30.0]})
     figure = go.Figure(go.Histogram(x=data["duration_s"], customdata=row_positions(data)))
@@ -181,7 +182,7 @@ def _selection_app():
     # Patched only for this call: AppTest runs in the test process, so a plain assignment would leak
     # the fake into every later test.
     with mock.patch.object(st, "plotly_chart", lambda *args, **kwargs: event):
-        charts.show(Chart("fake", figure, data, "Three rounds.", selectable=True), "gos")
+        charts.show(Chart("fake", figure, data, "Three rounds.", selectable=True), resolve("gos"))
 
 
 def test_a_selection_lists_its_rounds_with_replay_links():

@@ -8,6 +8,9 @@ import pytest
 
 from tests.app.conftest import run_function
 from ui import cached
+from ui.corpus_edge import resolve
+
+CODRAW = resolve("codraw")
 
 
 def test_keys_are_frozen_values_with_named_fields():
@@ -21,15 +24,15 @@ def test_keys_are_frozen_values_with_named_fields():
 
 def test_a_lambda_is_refused_with_a_clear_error_at_the_call():
     with pytest.raises(TypeError, match="defined with def at module level.*<lambda>"):
-        cached.derived(lambda loaded: 1, "codraw")
+        cached.derived(lambda loaded: 1, CODRAW)
     with pytest.raises(TypeError, match="module level"):
-        cached.shared(lambda loaded: 1, "codraw")
+        cached.shared(lambda loaded: 1, CODRAW)
 
     def nested(loaded):
         return 1
 
     with pytest.raises(TypeError, match="<locals>"):
-        cached.derived(nested, "codraw")
+        cached.derived(nested, CODRAW)
 
 
 def test_derived_caches_take_the_function_itself_and_keep_functions_apart():
@@ -37,10 +40,12 @@ def test_derived_caches_take_the_function_itself_and_keep_functions_apart():
         import streamlit as st
 
         from ui import cached
+        from ui.corpus_edge import resolve
 
-        st.session_state["ready"] = cached.derived(cached._is_loaded, "codraw")
-        st.session_state["dialogs"] = len(cached.dialogs_frame("codraw"))
-        st.session_state["again"] = cached.derived(cached._is_loaded, "codraw")
+        codraw = resolve("codraw")
+        st.session_state["ready"] = cached.derived(cached._is_loaded, codraw)
+        st.session_state["dialogs"] = len(cached.dialogs_frame(codraw))
+        st.session_state["again"] = cached.derived(cached._is_loaded, codraw)
 
     at = run_function(script)
     assert at.session_state["ready"] is True and at.session_state["again"] is True
@@ -63,14 +68,16 @@ def test_run_folders_are_listed_once_per_script_run(monkeypatch):
         import streamlit as st
 
         from ui import cached
+        from ui.corpus_edge import resolve
 
-        keys = [cached.run_keys("codraw") for _ in range(5)]
+        codraw = resolve("codraw")
+        keys = [cached.run_keys(codraw) for _ in range(5)]
         st.session_state["same"] = all(k == keys[0] for k in keys)
         st.session_state["fields"] = sorted({(k.corpus, k.run, k.is_demo) for k in keys[0].values()})
         keys[0].clear()  # a caller's copy: the next call still sees every run
-        st.session_state["after_clear"] = len(cached.run_keys("codraw"))
-        cached.forget_run_keys("codraw")
-        cached.run_keys("codraw")
+        st.session_state["after_clear"] = len(cached.run_keys(codraw))
+        cached.forget_run_keys(codraw)
+        cached.run_keys(codraw)
 
     at = run_function(script)
     assert at.session_state["same"] and at.session_state["fields"]

@@ -22,12 +22,13 @@ def _many_selected_app():
 
     import ui.charts as charts
     from data_access.analysis.charts import Chart, row_positions
+    from ui.corpus_edge import resolve
 
     data = pd.DataFrame({"dialog_id": [f"train_{i:05d}" for i in range(1234)], "score": range(1234)})
     figure = go.Figure(go.Scatter(x=data["score"], y=data["score"], mode="markers", customdata=row_positions(data)))
     event = {"selection": {"points": [{"curve_number": 0, "point_index": i, "customdata": [i]} for i in range(1234)]}}
     with mock.patch.object(st, "plotly_chart", lambda *args, **kwargs: event):
-        charts.show(Chart("many", figure, data, "Many dialogs.", selectable=True), "codraw")
+        charts.show(Chart("many", figure, data, "Many dialogs.", selectable=True), resolve("codraw"))
 
 
 def test_every_selected_dialog_is_listed_page_by_page():
@@ -127,6 +128,7 @@ def _selected_body(count: int) -> None:
     import ui.charts as charts
     import ui.url_state as url_state
     from data_access.analysis.charts import Chart, row_positions
+    from ui.corpus_edge import resolve
 
     data = pd.DataFrame({"dialog_id": [f"train_{i:05d}" for i in range(count)], "score": range(count)})
     figure = go.Figure(go.Scatter(x=data["score"], y=data["score"], mode="markers", customdata=row_positions(data)))
@@ -137,4 +139,4 @@ def _selected_body(count: int) -> None:
 
     with mock.patch.object(st, "plotly_chart", lambda *args, **kwargs: event), \
             mock.patch.object(url_state, "open_page", opened):
-        charts.show(Chart("chosen", figure, data, "Chosen dialogs.", selectable=True), "codraw")
+        charts.show(Chart("chosen", figure, data, "Chosen dialogs.", selectable=True), resolve("codraw"))

@@ -15,9 +15,10 @@ CHOICES = {f"train_{i:05d}": f"train_{i:05d} · train · {i % 9 + 1} rounds" for
 def picker_script():
     import streamlit as st
 
+    from ui.corpus_edge import resolve
     from ui.picker import dialog_picker
 
-    dialog, _ = dialog_picker("codraw", "pick", param="dialog")
+    dialog, _ = dialog_picker(resolve("codraw"), "pick", param="dialog")
     st.markdown(f"picked={dialog}")
 
 

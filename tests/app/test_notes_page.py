@@ -123,9 +123,10 @@ def test_a_note_is_edited_saved_deleted_and_restored_in_the_page():
 
 
 def _panel_script():
+    from ui.corpus_edge import resolve
     from ui.notes import notes_panel
 
-    notes_panel("codraw", "train_00001", 3)
+    notes_panel(resolve("codraw"), "train_00001", 3)
 
 
 def test_a_very_long_note_is_shown_cut_in_the_replay_panel_and_kept_whole():

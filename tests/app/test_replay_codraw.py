@@ -12,9 +12,10 @@ from .conftest import run_function
 
 
 def replay_script():
+    from ui.corpus_edge import resolve
     from ui.replay_codraw import show
 
-    show("codraw")
+    show(resolve("codraw"))
 
 
 def open_replay(**params) -> AppTest:

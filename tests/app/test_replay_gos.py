@@ -9,9 +9,10 @@ from .conftest import run_function
 
 
 def replay_script():
+    from ui.corpus_edge import resolve
     from ui.replay_gos import show
 
-    show("gos")
+    show(resolve("gos"))
 
 
 def open_replay(**params) -> AppTest:

@@ -11,9 +11,10 @@ GAME = "B1-A2-C1-1523304955000"  # the demo's tower game: 9 utterances, removals
 
 
 def replay_script():
+    from ui.corpus_edge import resolve
     from ui.replay_minecraft import show
 
-    show("minecraft")
+    show(resolve("minecraft"))
 
 
 def open_replay(**params) -> AppTest:

@@ -99,6 +99,7 @@ def _peek_bars_selected() -> None:
     import ui.url_state as url_state
     from data_access.codraw import figures as codraw
     from data_access.corpora import demo_path, load_path
+    from ui.corpus_edge import resolve
 
     chart = codraw.peek_gain_chart(load_path("codraw", demo_path("codraw")))
     rows = [i for i, gain in enumerate(chart.data["gain"]) if gain < 1]
@@ -109,7 +110,7 @@ def _peek_bars_selected() -> None:
 
     with mock.patch.object(st, "plotly_chart", lambda *args, **kwargs: event), \
             mock.patch.object(url_state, "open_page", opened):
-        charts.show(chart, "codraw")
+        charts.show(chart, resolve("codraw"))
 
 
 def test_selected_histogram_bars_become_a_range_of_their_feature():

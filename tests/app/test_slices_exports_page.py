@@ -20,10 +20,12 @@ def test_the_slice_table_is_the_slices_dialogs_with_their_features():
     def app():
         import streamlit as st
 
+        from ui.corpus_edge import resolve
         from ui.slice_exports import slice_table
         from ui.slices import evaluate
 
-        table = slice_table("codraw", evaluate("codraw", "split = train and peek_gain < 0"))
+        codraw = resolve("codraw")
+        table = slice_table(codraw, evaluate(codraw, "split = train and peek_gain < 0"))
         st.session_state["ids"] = table["dialog_id"].tolist()
         st.session_state["has_gain"] = "peek_gain" in table.columns
 

@@ -33,7 +33,8 @@ def test_server_py_starts_the_warm_imports():
 
 
 def test_the_corpus_views_import_no_replay_section_until_one_is_used():
-    out = _run("import sys\nfrom ui.corpus_views import views\nviews('codraw'); views('gos')\n"
+    out = _run("import sys\nfrom ui.corpus_edge import resolve\nfrom ui.corpus_views import views_of\n"
+               "views_of(resolve('codraw')); views_of(resolve('gos'))\n"
                "print(sorted(m for m in sys.modules if m.startswith('ui.replay')))")
     assert out.strip().splitlines()[-1] == "[]"
 
