@@ -8,7 +8,6 @@ failures are returned, not raised, so one broken corpus shows an error box while
 from __future__ import annotations
 
 import pickle
-import time
 from typing import Callable, Optional
 
 import streamlit as st
@@ -16,7 +15,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from data_access.access import Action, Identity, check
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES, LoadedCorpus, SourceError, describe_unexpected  # noqa: F401 - the pages' lists
-from data_access.corpora import is_cached, load_source
+from data_access.corpora import load_source
 from data_access.corpus import Corpus
 from ui.cache_keys import _HASH_FUNCTIONS, _derivable, key_source
 from ui.cache_keys import CorpusKey as CorpusKey  # the keys, as every caller has named them
@@ -25,6 +24,7 @@ from ui.cache_keys import LoadFailure as LoadFailure
 from ui.cache_keys import RunKey as RunKey
 from ui.cache_keys import corpus_key as _key_of
 from ui.corpus_edge import every_corpus, layer_corpus_of
+from ui.first_parse import parse_with_progress
 from ui.widgets import md_escape
 
 
@@ -45,39 +45,11 @@ def _load(key: CorpusKey) -> LoadedCorpus | LoadFailure:
 _prepared: set[CorpusKey] = set()
 
 
-def _parse_with_progress(corpus: Corpus) -> None:
-    """Parse a source that is not in the Parquet cache yet, showing what is read and how far.
-
-    st.cache_data cannot show live progress from inside a cached function, so the first parse happens
-    here (it fills the Parquet cache) and ``_load`` then reads the cache."""
-    source = corpus.source
-    try:
-        if is_cached(source):
-            return
-    except OSError:
-        return  # _load reports the problem
-    with st.status(f"Reading {corpus.title} for the first time…", expanded=True) as status:
-        bar = st.progress(0.0, text="starting")
-
-        def progress(message: str, fraction=None) -> None:
-            bar.progress(min(max(float(fraction or 0.0), 0.0), 1.0), text=message)
-
-        started = time.perf_counter()
-        try:
-            load_source(source, progress=progress)
-        except Exception:  # noqa: BLE001 - _load turns the same failure into a LoadFailure with its message
-            status.update(state="error", expanded=False)
-            return
-        status.update(label=f"{corpus.title} is ready (parsed in {time.perf_counter() - started:.1f} s); "
-                            "later starts read it from the cache.",
-                      state="complete", expanded=False)
-
-
 def _prepared_key(corpus: Corpus) -> CorpusKey:
     """The source key of ``corpus``, after making sure its first parse (if still due) showed progress."""
     key = _key_of(corpus)
     if key not in _prepared:
-        _parse_with_progress(corpus)
+        parse_with_progress(corpus)
         _prepared.add(key)
     return key
 
@@ -127,11 +99,14 @@ def _is_loaded(loaded: LoadedCorpus) -> bool:
 
 def corpus_ready(corpus: Corpus) -> bool:
     """Whether the corpus loaded; shows the error box otherwise. Unlike ``loaded_corpus`` it does not
-    copy the whole corpus out of the cache, so a page that then uses ``derived`` reruns light."""
-    if derived(_is_loaded, corpus):
-        return True
-    loaded_corpus(corpus)
-    return False
+    copy the whole corpus out of the cache, so a page that then uses ``derived`` reruns light. It is one element
+    of the page on every run, whatever it shows (a first parse's progress, an error), so that what follows keeps
+    its place: moved, the browser builds it anew (the step player then lost its state and a key pressed)."""
+    with st.container():
+        if derived(_is_loaded, corpus):
+            return True
+        loaded_corpus(corpus)
+        return False
 
 
 def _dialogs(loaded: LoadedCorpus):
