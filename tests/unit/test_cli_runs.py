@@ -61,10 +61,8 @@ def test_bad_run_files_exit_2_with_one_line_naming_the_file(tmp_path):
     bad["fifo"] = tmp_path / "pipe.jsonl"
     os.mkfifo(bad["fifo"])
     bad["gzip bomb"] = tmp_path / "bomb.jsonl.gz"
-    with gzip.open(bad["gzip bomb"], "wb", compresslevel=1) as out:  # 1 GiB + 64 MiB of spaces, ~1 MB on disk
-        block = b" " * (64 << 20)
-        for _ in range(17):
-            out.write(block)
+    # 1 GiB + 64 MiB of spaces, ~1 MB on disk: 17 gzip members of 64 MiB each (one compressed, written 17 times)
+    bad["gzip bomb"].write_bytes(gzip.compress(b" " * (64 << 20), compresslevel=1) * 17)
     bad["binary"].write_bytes(bytes(range(256)) * 4)
     bad["truncated gzip"].write_bytes(gzip.compress(b'{"game": "x", "sample_id": 1, "actions": []}\n' * 50)[:-10])
     bad["wrong corpus"].write_text('{"dialog_id": "train_00001", "round": 1, "scene": "0,"}\n')
