@@ -71,7 +71,15 @@ def test_replay_steps_with_buttons_and_arrow_keys(demo_app, page, tmp_path_facto
 CANVAS_CAPTION = "() => document.querySelectorAll('[data-step-player] figcaption')[1]?.textContent"
 
 
+# The player has drawn the step the URL names: its pictures are decoded, which can be after the run is over.
+STEP_OF_URL_DRAWN = """() => { const root = document.querySelector('[data-step-player]');
+  const turn = new URLSearchParams(location.search).get('turn');
+  return root && turn && root.dataset.step === turn && !root.hasAttribute('data-waiting'); }"""
+
+
 def _canvas_caption(page) -> str:
+    """The caption of the Drawer's canvas, once the step in the URL is drawn."""
+    page.wait_for_function(STEP_OF_URL_DRAWN, timeout=30_000)
     return page.evaluate(CANVAS_CAPTION)
 
 
