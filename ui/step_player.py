@@ -93,6 +93,9 @@ def show_player(key: str, step_key: str, dialog: PlayerDialog, step: int, descri
         return
     st.session_state.pop(_moved_key(key), None)  # this run is the page's: it follows the reported step already
     _full_run_after_reconnect()
+    # Hidden with the fallback stepper: what the player clicks when a report of its got no answer (below)
+    with st.container(key=f"player_fallback_page_run_{key}"):
+        st.button("Run the page again", key=_page_run_key(key))
     if st.session_state.pop(_beside_key(key), False):  # the workbench: the page's panel beside the player
         player_column, beside = st.columns([5, 2], gap="small")
         with player_column:
@@ -101,6 +104,15 @@ def show_player(key: str, step_key: str, dialog: PlayerDialog, step: int, descri
         return
     _player_fragment(key, step_key, dialog, step, describe, timeline, on_round, settings)
     st.session_state[_after_key(key)] = st.container()  # what a page wants right under the player (coding)
+
+
+def _page_run_key(key: str) -> str:
+    """The hidden button whose click runs the whole page. After a fail-over the other server has not run this page:
+    a run of the player's fragment that Streamlit asks for there is ignored ("The fragment with id … does not
+    exist anymore"), and so is each step the player reports; the player then clicks this button (a run of the
+    whole page, the widgets' values kept), after which its reports reach the new server
+    (tests/e2e/test_two_servers.py)."""
+    return f"{key}__page_run"
 
 
 def _moved_key(key: str) -> str:
@@ -147,7 +159,8 @@ def _player_fragment(key: str, step_key: str, dialog: PlayerDialog, step: int, d
     dialog = _with_highlight(dialog, step)
     data = payload(dialog, sorted(steps, key=lambda s: s.step), step, st.session_state.get(_goto_key(step_key), 0),
                    partial(_media_url, key), wide=wide, more=more,
-                   wideRun=st.session_state.get(f"{key}__wide_runs", 0), **settings)
+                   wideRun=st.session_state.get(f"{key}__wide_runs", 0), pageRun=f"player_fallback_page_run_{key}",
+                   **settings)
     _PLAYER(data=data, key=key, on_step_change=partial(_moved, key, partial(_reported, key, step_key, dialog.n_steps)),
             on_window_change=partial(_widen, key, dialog.token),
             on_round_change=partial(_moved, key, (lambda: on_round(_delta(key))) if on_round else (lambda: None)))

@@ -134,6 +134,12 @@ def test_a_browser_keeps_to_one_server_and_visitors_are_spread(deployment, brows
     assert reached == {server.port for server in deployment["servers"]}
 
 
+# Notes when the page has seen its connection go (Streamlit's connection state leaves CONNECTED).
+WATCH_CONNECTION = """() => { const app = document.querySelector('[data-testid="stApp"]');
+  new MutationObserver(() => { if (app.dataset.testConnectionState !== 'CONNECTED') window.__lostConnection = true; })
+    .observe(app, {attributes: true, attributeFilter: ['data-test-connection-state']}); }"""
+
+
 def test_killing_a_server_sends_its_visitors_to_the_other(deployment, browser, tmp_path):
     proxy, servers = deployment["proxy"], deployment["servers"]
     context = browser.new_context()
@@ -142,20 +148,27 @@ def test_killing_a_server_sends_its_visitors_to_the_other(deployment, browser, t
     page.goto(f"{proxy.url}/replay?corpus=gos")
     wait_for_app(page)
     first = _server_of(proxy, before)
+    page.evaluate(WATCH_CONNECTION)
     victim = next(server for server in servers if server.port == first)
     victim.process.kill()  # in the middle of the visit, without a goodbye
     victim.process.wait(timeout=10)
-    after_kill = len(proxy.upstreams_used())
-    # Streamlit's page reconnects by itself; it lands on the surviving server, which runs the page again
-    page.wait_for_function("() => document.querySelector('[data-testid=\"stApp\"]')"
-                           "?.dataset.testConnectionState === 'CONNECTED'", timeout=60_000)
+    # Streamlit's page notices, reconnects by itself and lands on the surviving server
+    page.wait_for_function("() => window.__lostConnection && document.querySelector('[data-testid=\"stApp\"]')"
+                           ".dataset.testConnectionState === 'CONNECTED'", timeout=60_000)
+    # nginx logs a request when it ends: the killed server's connection is logged by now, the new one when it closes
+    reconnected = len(proxy.upstreams_used())
+    page.get_by_role("button", name="Next step").click()  # the step player's
+    # the step reaches the surviving server, which had never run this page (its address bar follows)
+    page.wait_for_function("() => new URLSearchParams(location.search).get('turn') === '2'", timeout=60_000)
+    page.wait_for_selector("[data-step-player][data-step='2']")
     wait_for_app(page)
-    page.get_by_role("button", name="Next").first.click()
-    wait_for_app(page)
-    survivors = set(proxy.upstreams_used()[after_kill:])
-    assert survivors and first not in survivors
     assert "gos" in page.url
     context.close()
+    deadline = time.monotonic() + 20
+    while not proxy.upstreams_used()[reconnected:] and time.monotonic() < deadline:
+        time.sleep(0.1)  # the interval between reads of nginx's log, whose line for the closed connection comes
+    survivors = set(proxy.upstreams_used()[reconnected:])
+    assert survivors and first not in survivors
 
 
 SERVERS, CODERS, EACH = ("a", "b"), 8, 200

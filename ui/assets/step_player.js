@@ -97,10 +97,54 @@ function createPlayer(parent) {
     return entry;
   }
 
-  function report(step) {
+  function report(step, attempt = 0) {
     trace('report', step, location.search);
     p.reported = step;
     if (p.trigger) p.trigger('step', step);
+    awaitAnswer(step, attempt);
+  }
+
+  // A report that no run answers is sent again; one sent twice without an answer is followed by a click on the
+  // hidden button the server draws for a run of the whole page (ui/step_player._page_run_key), then sent a third
+  // time. After a fail-over the other server ignores a run of the player's fragment until it has run the page
+  // itself (tests/e2e/test_two_servers.py). Nothing is done while a run goes on or the connection is down.
+  function awaitAnswer(step, attempt) {
+    clearTimeout(p.answerTimer);
+    const updatesThen = p.updates;
+    const check = () => {
+      if (!root.isConnected || p.updates !== updatesThen || p.current !== step) return;  // answered, or moved on
+      const app = document.querySelector('[data-testid="stApp"]');
+      if (app && (app.dataset.testConnectionState !== 'CONNECTED' || app.dataset.testScriptState === 'running')) {
+        p.answerTimer = setTimeout(check, 1000);
+        return;
+      }
+      if (attempt === 1) {
+        const button = p.data && p.data.pageRun && document.querySelector('.st-key-' + p.data.pageRun + ' button');
+        trace('page run', Boolean(button));
+        if (button) button.click();
+        awaitAnswer(step, 2);
+      } else if (attempt === 0 || attempt === 2) {
+        report(step, attempt + 1);
+      }
+    };
+    p.answerTimer = setTimeout(check, 3000);
+  }
+
+  // A step the reader goes to is reported once it is on the screen: after the next paint, so that what the page
+  // does on a report (Streamlit marks every element as running) does not hold up drawing the step. Steps gone to
+  // within one frame (a key held down) send one report, the last. A hidden tab paints nothing: at once there.
+  function reportAfterPaint(step) {
+    p.pendingReport = step;
+    if (p.reportQueued) return;
+    const send = () => {
+      p.reportQueued = false;
+      const pending = p.pendingReport;
+      p.pendingReport = null;
+      if (pending !== null && root.isConnected) report(pending);
+    };
+    if (document.hidden) { send(); return; }
+    p.reportQueued = true;
+    requestAnimationFrame(() => setTimeout(send, 0));
   }
 
   function stepAt(clientX) {
@@ -117,7 +161,7 @@ function createPlayer(parent) {
     if (!quiet && p.data && p.data.group) {
       document.dispatchEvent(new CustomEvent('step-player-group', { detail: { group: p.data.group, step, from: root } }));
     }
-    if (!quiet && !p.dragging && (!p.data || p.data.reports !== false)) report(step);
+    if (!quiet && !p.dragging && (!p.data || p.data.reports !== false)) reportAfterPaint(step);
   }
 
   document.addEventListener('step-player-group', (event) => {
@@ -173,7 +217,7 @@ function createPlayer(parent) {
     event.preventDefault();
   });
   timeline.addEventListener('pointermove', (event) => { if (p.dragging) go(stepAt(event.clientX)); });
-  const release = () => { if (p.dragging) { p.dragging = false; report(p.current); } };
+  const release = () => { if (p.dragging) { p.dragging = false; reportAfterPaint(p.current); } };
   timeline.addEventListener('pointerup', release);
   timeline.addEventListener('pointercancel', release);
 
@@ -381,6 +425,7 @@ function createPlayer(parent) {
   ['pointerdown', 'keydown', 'popstate'].forEach((type) => window.addEventListener(type, () => clearTimeout(p.askTimer), true));
 
   p.update = (data) => {
+    p.updates = (p.updates || 0) + 1;
     const fresh = data.token !== p.token;
     p.data = data;
     p.n = data.n;
@@ -391,6 +436,7 @@ function createPlayer(parent) {
       p.images = new Map();
       p.askedWindow = null;
       p.reported = null;
+      p.pendingReport = null;  // a step of the dialog before is not this one's
       p.current = 0;
       p.showAll = Boolean(data.showAll);
       all.checked = p.showAll;
