@@ -76,7 +76,7 @@ function createPlayer(parent) {
     timer: null, dragging: false, askedWindow: null, lineNodes: [], trigger: null,
   };
 
-  // What the player did, last first out: kept on the root for a failing browser test to print (a bounded list)
+  // What the player did, the latest 100 to 200 entries, kept on its root for a failing browser test to save
   function trace(...entry) {
     const log = root.__trace || (root.__trace = []);
     log.push([Math.round(performance.now()), ...entry]);
