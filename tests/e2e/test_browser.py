@@ -1,8 +1,10 @@
-"""The app in a real browser: every page opens, the replay steps with buttons and arrow keys, deep links
-of each corpus open the right state, and script in the data never runs."""
+"""The app in a real browser: every page opens and asks nothing of another host, the replay steps with buttons
+and arrow keys, deep links of each corpus open the right state, and script in the data never runs."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -10,12 +12,17 @@ from .conftest import wait_for_app
 
 pytestmark = pytest.mark.e2e
 
+APP = Path(__file__).resolve().parents[2] / "app.py"
+APP_PAGES = re.findall(r'url_path="([a-z_]+)"', APP.read_text(encoding="utf-8"))
+# every page of the app (its url_path) -> what its title says; "" is the home page, served at the root
 PAGES = {
-    "": "dialogue dashboard",  # the home page (Overview) is served at the root only "browse": "Browse", "replay": "Replay", "search": "Search", "compare": "Compare",
-    "present": "Present", "codraw_scores": "CoDraw", "durations": "Durations", "gos_outcomes": "Game Of Sorts",
-    "minecraft_outcomes": "Minecraft", "notes": "Notes", "data": "Data",
+    "": "dialogue dashboard", "overview": "dialogue dashboard", "browse": "Browse", "replay": "Replay",
+    "search": "Search", "words": "Words", "compare": "Compare", "present": "Present", "slices": "Slices",
+    "codraw_scores": "CoDraw", "durations": "Durations", "gos_outcomes": "Game Of Sorts",
+    "minecraft_outcomes": "Minecraft", "runs": "Model runs", "notes": "Notes", "data": "Data",
     "codebooks": "Codebooks", "agreement": "Agreement", "coding_queue": "Coding queue",
 }
+CORPUS_PAGES = {"replay?corpus=gos": "Replay", "replay?corpus=minecraft": "Replay"}
 
 
 def assert_no_error(page) -> None:
@@ -24,13 +31,28 @@ def assert_no_error(page) -> None:
     assert "Traceback" not in body and "Page not found" not in body
 
 
-@pytest.mark.parametrize("path", sorted(PAGES))
-def test_every_page_opens(demo_app, page, path):
+def test_every_page_of_the_app_is_opened_below():
+    assert set(APP_PAGES) == set(PAGES) - {""}
+
+
+@pytest.mark.parametrize("path", sorted({**PAGES, **CORPUS_PAGES}))
+def test_every_page_opens_and_asks_only_its_own_server(demo_app, page, path):
+    """Each page, in a fresh browser session, shows its title and no error, and requests only its own server:
+    nothing leaves the machine (a lab's data and a demo offline must not depend on, or tell, any other host;
+    Streamlit's own defaults asked fonts.gstatic.com for a ``:material/...:`` favicon on every page)."""
+    own = urlsplit(demo_app.url).netloc
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
     page.goto(f"{demo_app.url}/{path}")
     wait_for_app(page)
+    page.wait_for_load_state("networkidle")
     assert_no_error(page)
     heading = page.locator("h1").first.inner_text()
-    assert re.search(PAGES[path], heading, re.IGNORECASE), heading
+    assert re.search({**PAGES, **CORPUS_PAGES}[path], heading, re.IGNORECASE), heading
+    assert requested, f"{path} made no request at all"
+    elsewhere = sorted({url for url in requested if urlsplit(url).scheme in ("http", "https", "ws", "wss")
+                        and urlsplit(url).netloc != own})
+    assert not elsewhere, f"{path} asked other hosts"
 
 
 def _demo_dialog(corpus: str, tmp_path_factory, min_steps: int = 5):
