@@ -83,8 +83,9 @@ def test_the_issues_question_in_about_a_minute(full_app, page):
     wait_for_app(page)
     assert "/slices" in page.url and "slice=crs" in page.url
 
-    # its charts: the peek chart's bars left of 0, as a slice within it
-    page.get_by_role("link", name="Its charts").click()
+    # its charts: the peek chart's bars left of 0, as a slice within it. The Slices page's first look at a slice of
+    # the full corpus computes its table (once a server): on a loaded machine longer than a click's 30 s default.
+    page.get_by_role("link", name="Its charts").click(timeout=120_000)
     wait_for_app(page)
     page.get_by_role("tab", name="Peek effects").click()
     wait_for_app(page)
