@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.unit.test_corpus_resolution import ScopedFinds
+
 ROOT = Path(__file__).resolve().parents[2]
 EDGE = "ui/corpus_edge.py"
 RESOLVERS = {"resolve", "corpus_module"}  # the edge's and the registry's; ``Corpus.resolve`` as an attribute
@@ -26,22 +28,8 @@ IMPORT = "<import>"  # a module-level import of a resolver: allowed where one of
 PAGE_EDGE_CALLS = {"corpus_selector", "drawn_by", "every_corpus"}
 
 
-class _Resolutions(ast.NodeVisitor):
+class _Resolutions(ScopedFinds):
     """Where a module resolves a corpus name: (enclosing function's qualified name, IMPORT or None, line)."""
-
-    def __init__(self) -> None:
-        self.scope: list[str] = []
-        self.found: list[tuple[str | None, int]] = []
-
-    def _enter(self, node) -> None:
-        self.scope.append(node.name)
-        self.generic_visit(node)
-        self.scope.pop()
-
-    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = _enter
-
-    def _here(self) -> str | None:
-        return ".".join(self.scope) or None
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         resolving = (node.module or "").endswith(("corpus_edge", "registry", "corpus"))

@@ -29,8 +29,8 @@ ALLOWED = {
 }
 
 
-class _Uses(ast.NodeVisitor):
-    """Where a module names the resolver: (enclosing function's qualified name or None, line)."""
+class ScopedFinds(ast.NodeVisitor):
+    """A syntax-tree walk that knows the function (or class) it is in and collects (that scope or None, line)."""
 
     def __init__(self) -> None:
         self.scope: list[str] = []
@@ -45,6 +45,10 @@ class _Uses(ast.NodeVisitor):
 
     def _here(self) -> str | None:
         return ".".join(self.scope) or None
+
+
+class _Uses(ScopedFinds):
+    """Where a module names the resolver: (enclosing function's qualified name or None, line)."""
 
     def visit_Name(self, node: ast.Name) -> None:
         if node.id == RESOLVER:
