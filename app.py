@@ -4,34 +4,15 @@
 Every ``url_path`` equals its file's name: until this router has run once in a new browser session,
 Streamlit resolves the URL against the files in ``pages/``, and a path that differs from the file name
 would greet a deep link with a "Page not found" box (see also ``ui/router.py``)."""
-import uuid
-
 import streamlit as st
-from streamlit.runtime.scriptrunner_utils.exceptions import RerunException
+from streamlit.runtime.scriptrunner_utils.exceptions import RerunException, StopException
 
 from ui.auth import require_sign_in
 from ui.router import FAVICON, mark_routed
+from ui.run_mark import mark_run
 from ui.url_state import warn_if_link_cut
 
-
-def mark_run(rerun: bool = False) -> None:
-    """Show the browser which run this is: an invisible ``<style data-app-run="S-N">``, S the session's own
-    random name and N its run number, or "rerun" when another run follows at once (Streamlit puts a style-only
-    ``st.html`` in its event container: no space, nothing shown). Browser tests wait for a new mark while the app
-    says it is not running, instead of sleeping (tests/e2e/conftest.py). S tells a new session (a page that
-    reconnected to another server) from the old one. AppTest has no browser (no request headers) and gets none."""
-    if not st.context.headers:
-        return
-    state = st.session_state
-    if not rerun:
-        state["app_run"] = state.get("app_run", 0) + 1
-        state.setdefault("app_session", uuid.uuid4().hex[:8])
-    st.html(f'<style data-app-run="{"rerun" if rerun else f"{state.app_session}-{state.app_run}"}"></style>')
-
-
 st.set_page_config(page_title="Visually grounded dialogue dashboard", page_icon=str(FAVICON), layout="wide")
-mark_run()  # first, so that no st.stop (the sign-in page's, a page's) can skip the mark
-require_sign_in()  # with sign-in configured, nobody reaches a page before signing in
 
 PAGES = {
     "Explore": [
@@ -61,11 +42,18 @@ PAGES = {
 }
 
 
-page = st.navigation(PAGES)
-mark_routed()
-warn_if_link_cut()
 try:
+    require_sign_in()  # with sign-in configured, nobody reaches a page before signing in
+    page = st.navigation(PAGES)
+    mark_routed()
+    warn_if_link_cut()
     page.run()
-except RerunException:  # st.rerun, st.switch_page or a newer click: Streamlit says "not running" in between
+except RerunException:  # st.rerun, st.switch_page or a newer click: another run follows this one
     mark_run(rerun=True)
     raise
+except StopException:  # ui.run_mark.stop_run marked the run before it stopped it (nothing reaches the browser after)
+    raise
+except Exception:  # an error the page shows: this run is over too
+    mark_run()
+    raise
+mark_run()  # the run is over (ui/run_mark.py)

@@ -103,11 +103,19 @@ def window_loaded(page, wanted: int) -> None:
                            arg=wanted, timeout=TIMEOUT_MS)
 
 
+# The run a step's report starts is over: the URL names the step (the run's own turn=) and the page is idle. The
+# report is sent after the step's paint, so right after the step is drawn the page is idle *before* that run.
+REPORTED = """s => { const app = document.querySelector('[data-testid="stApp"]');
+  return new URLSearchParams(location.search).get('turn') === s && app
+    && app.dataset.testConnectionState === 'CONNECTED' && app.dataset.testScriptState === 'notRunning'; }"""
+
+
 def press(page) -> float:
     page.evaluate(ARM_KEY)
     page.keyboard.press("ArrowRight")
     ms = page.evaluate("() => window.__keyTime")
-    page.wait_for_function(IDLE, timeout=TIMEOUT_MS)  # the page's run after the step is over
+    step = page.get_attribute("[data-step-player]", "data-step")
+    page.wait_for_function(REPORTED, arg=step, timeout=TIMEOUT_MS)  # the page's run after the step is over
     return ms
 
 

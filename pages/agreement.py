@@ -22,6 +22,7 @@ from ui.agreement import agreement_statistics as ag
 from ui.coding import codebook_picker, coder_box, store
 from ui.model_labels import import_box, is_model, model_section
 from ui.router import ensure_routed
+from ui.run_mark import stop_run
 from ui.share import latex_table_download
 from ui.slice_charts import within_slice
 from ui.store import ANNOTATION_FRAME_COLUMNS, remembered
@@ -32,13 +33,13 @@ ensure_routed()
 st.title("Agreement")
 coding = store()
 if coding is None:
-    st.stop()
+    stop_run()
 EMPTY = compare.coded_sources(pd.DataFrame(columns=ANNOTATION_FRAME_COLUMNS))
 top = st.columns([2, 2, 2])
 me = coder_box("agreement", top[0])
 book = codebook_picker(coding, "agreement_codebook", top[1])
 if book is None:
-    st.stop()
+    stop_run()
 scopes = [scope for scope in ("turn", "dialog", "span") if book.labels_for(scope)]
 scope = top[2].segmented_control("Scope", scopes, default=scopes[0], key="agreement_scope") or scopes[0]
 if "agreement_message" in st.session_state:
@@ -67,7 +68,7 @@ st.session_state[kept] = coders
 if len(coders) < 2:
     st.info("Choose at least two coders (or a coder and the gold or a published layer). Coders appear here once "
             "they have coded with this codebook on the Replay.")
-    st.stop()
+    stop_run()
 chosen = frame[frame["coder"].isin(coders)]
 units, assigned, units_note = None, None, UNITS_ANYONE
 if layer is not None and layer[0] in coders and scope != "span":

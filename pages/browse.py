@@ -23,6 +23,7 @@ from ui.glossary import column_config as glossary_columns
 from ui.layers import browse_cr_filter
 from ui.notes import note_counts
 from ui.router import ensure_routed
+from ui.run_mark import stop_run
 from ui.slices import apply_slice, browse_slice, current_slice
 from ui.url_state import open_page, served_links, url_filter, url_text_input, url_toggle
 from ui.widgets import download_buttons, set_url
@@ -32,7 +33,7 @@ ensure_routed()
 st.title("Browse dialogs")
 corpus = corpus_selector("browse_corpus")
 if not corpus_ready(corpus):
-    st.stop()
+    stop_run()
 
 table, run_help = with_runs(corpus, with_note_counts(shared(browse_table, corpus), note_counts(corpus)))
 splits = [s for s in dict.fromkeys(table["split"].dropna())]

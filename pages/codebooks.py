@@ -6,6 +6,7 @@ from ui import auth
 from ui.codebooks import cb, import_file, label_editor, labels_from_frame, pick_version, save
 from ui.coding import coder_box, store
 from ui.router import ensure_routed
+from ui.run_mark import stop_run
 from ui.store import remembered
 from ui.widgets import md_escape
 
@@ -14,7 +15,7 @@ ensure_routed()
 st.title("Codebooks")
 coding = store()
 if coding is None:
-    st.stop()
+    stop_run()
 st.caption(f"Stored in {md_escape(coding.location)}. Saving an edited codebook makes a new version; annotations keep the "
            "version they were made under.")
 coder = coder_box("codebooks")

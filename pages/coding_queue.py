@@ -9,6 +9,7 @@ from ui import auth, cached
 from ui.coding import coder_box, empty_sample_reason, sample_items, store
 from ui.corpus_edge import corpus_selector
 from ui.router import ensure_routed
+from ui.run_mark import stop_run
 from ui.slices import current_outcome, said, slice_ids
 from ui.store import QUEUE_COLUMNS, StoreError, remembered
 from ui.url_state import served
@@ -19,7 +20,7 @@ ensure_routed()
 st.title("Coding queue")
 coding = store()
 if coding is None:
-    st.stop()
+    stop_run()
 me = coder_box("queue")
 if "queue_message" in st.session_state:
     st.success(st.session_state.pop("queue_message"))
@@ -65,7 +66,7 @@ with st.expander("➕ New queue (or add items to one)", expanded=not queues):
 
 if not queues:
     st.info("No queue yet: create one above.")
-    st.stop()
+    stop_run()
 
 st.subheader("Progress")
 st.dataframe(progress.assign(progress=progress["done"] / progress["items"]), hide_index=True, width="stretch",
@@ -75,12 +76,12 @@ st.dataframe(progress.assign(progress=progress["done"] / progress["items"]), hid
 queue = st.selectbox("Queue", queues, key="queue_name")
 if not me:
     st.info("Enter your name as coder to see your items.")
-    st.stop()
+    stop_run()
 mine = remembered(f"queue {queue} {me}", lambda: coding.queue_items(queue, coder=me), pd.DataFrame(columns=QUEUE_COLUMNS),
                   "Coding queue")
 if mine.empty:
     st.info(f"Nothing in {md_escape(queue)} is assigned to {md_escape(me)}.")
-    st.stop()
+    stop_run()
 todo = mine[mine["status"] == "todo"]
 may_tick = auth.allowed(auth.Action.WRITE_OWN, "marking items done")
 st.caption(f"{len(mine) - len(todo)} of {len(mine)} done. Open an item, code it on the Replay, then tick it here.")

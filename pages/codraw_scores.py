@@ -8,6 +8,7 @@ from ui.charts import codraw_figures as codraw
 from ui.corpus_edge import drawn_by
 from ui.layers import codraw_score_by_cr
 from ui.router import ensure_routed
+from ui.run_mark import stop_run
 
 ensure_routed()
 
@@ -19,7 +20,7 @@ st.caption("Scene similarity of the Drawer's canvas to the target: the paper's f
 
 available = charts.corpus_splits(CORPUS)
 if available is None:
-    st.stop()
+    stop_run()
 splits = charts.split_filter(available)
 charts.slice_against_rest(CORPUS, "final_score", "Final score", splits=splits)  # with a slice= in the URL
 

@@ -9,6 +9,7 @@ from ui.corpus_edge import corpus_selector
 from ui.picker import dialog_picker
 from ui.replay_state import dialog_lines, offers_same_board_plays, show_state, snapshots, step_unit
 from ui.router import ensure_routed
+from ui.run_mark import stop_run
 from ui.share import compare_download
 from ui.step_player import player_step, snapshot_player
 from ui.url_state import query_param, set_url
@@ -18,7 +19,7 @@ ensure_routed()
 st.title("Compare two dialogs")
 corpus = corpus_selector("compare_corpus")
 if not cached.corpus_ready(corpus):
-    st.stop()
+    stop_run()
 controls = st.columns(2)
 left = dialog_picker(corpus, "compare_left", "Left dialog", param="left", round_param="lround",
                      step_params=("step", "lstep"), container=controls[0])
@@ -32,7 +33,7 @@ plays = cached.derived(snapshots.same_board_plays, corpus, *left) if same_board 
 right = dialog_picker(corpus, "compare_right", "Right dialog", param="right", round_param="rround",
                       step_params=("step", "rstep"), default_index=1, plays=plays, container=controls[1])
 if left[0] is None or right[0] is None:
-    st.stop()
+    stop_run()
 
 counts = [cached.derived(snapshots.step_count, corpus, dialog, round_) for dialog, round_ in (left, right)]
 together = st.toggle("Step together", value=query_param("together") != "0", key="compare_together",

@@ -8,6 +8,7 @@ from ui.charts import gos_figures as gos
 from ui.corpus_edge import drawn_by
 from ui.layers import gos_mention_counts
 from ui.router import ensure_routed
+from ui.run_mark import stop_run
 
 ensure_routed()
 
@@ -18,7 +19,7 @@ st.caption("Every round ends with all nine images ranked, so the outcome lies in
            "how much the three pairs that played a board agree.")
 
 if charts.corpus_splits(CORPUS) is None:
-    st.stop()
+    stop_run()
 charts.slice_against_rest(CORPUS, "mismatches", "Mismatched locks per interaction")  # with a slice= in the URL
 
 VIEWS = {

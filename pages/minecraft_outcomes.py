@@ -7,6 +7,7 @@ from ui import charts
 from ui.charts import minecraft_figures as minecraft
 from ui.corpus_edge import drawn_by
 from ui.router import ensure_routed
+from ui.run_mark import stop_run
 
 ensure_routed()
 
@@ -18,7 +19,7 @@ st.caption("Builds are compared with their target after aligning them (rotation 
 
 available = charts.corpus_splits(CORPUS)
 if available is None:
-    st.stop()
+    stop_run()
 splits = charts.split_filter(available)
 charts.slice_against_rest(CORPUS, "outcome_f1", "Block F1 to the target", splits=splits)  # with a slice= in the URL
 

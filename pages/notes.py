@@ -6,6 +6,7 @@ from ui import auth
 from ui.cached import CORPUS_NAMES, CORPUS_TITLES
 from ui.notes import apply_edits, forget_edits, note_editor_frame, shown_places, store, table_edits
 from ui.router import ensure_routed
+from ui.run_mark import stop_run
 from ui.store import StoreError, remembered
 from ui.url_state import app_address, served_links, url_choice, url_text_input
 from ui.widgets import md_escape
@@ -15,11 +16,11 @@ ensure_routed()
 st.title("Notes")
 notes = store()
 if notes is None:
-    st.stop()
+    stop_run()
 # While the store is unreachable the page shows what it read last, and edits made in the table stay there.
 if remembered("notes empty", notes.is_empty, False, "Notes"):
     st.info("No notes yet: open a dialog in Replay and use the Notes panel under it.")
-    st.stop()
+    stop_run()
 
 filters = st.columns([2, 2, 3, 2], vertical_alignment="bottom")
 corpus = url_choice("selectbox", "Corpus", ["all", *CORPUS_NAMES], "corpus", key="notes_corpus", default="all",
@@ -34,7 +35,7 @@ show_deleted = filters[3].toggle("Show deleted", value=False)
 selection = dict(corpus=None if corpus == "all" else corpus, tag=None if tag == "any" else tag, text=text or None)
 shown = note_editor_frame(notes, selection, show_deleted)
 if shown is None:  # the store is unreachable and nothing was read before (said above)
-    st.stop()
+    stop_run()
 frame, newer = shown
 st.caption(f"{len(frame):,} note(s) in {md_escape(notes.location)}. Edit a text or its tags in the table and press Save; "
            "deleting only hides a note (toggle “Show deleted” to bring it back).")
@@ -44,7 +45,7 @@ if newer:
 if frame.empty:
     st.info("No note matches these filters." if show_deleted else
             "No note matches these filters (deleted notes are hidden: toggle “Show deleted” to see them too).")
-    st.stop()
+    stop_run()
 
 # A viewer sees the table read only; a coder edits it, and the store refuses edits of another coder's notes.
 may_write = auth.allowed(auth.Action.WRITE_OWN, "editing notes")

@@ -9,6 +9,7 @@ from ui.charts import overview_figures as overview
 from ui.corpus_edge import every_corpus
 from ui.glossary import glossary_markdown, markdown_table
 from ui.router import ensure_routed
+from ui.run_mark import stop_run
 from ui.share import latex_table_download
 
 ensure_routed()
@@ -55,7 +56,7 @@ profiles = [p for p in (charts.build(overview.cached_corpus_profile, corpora[nam
             if p is not None]
 if not profiles:
     st.info("No corpus to show: choose at least one that loads.")
-    st.stop()
+    stop_run()
 
 table = overview.overview_table(profiles)
 

@@ -9,6 +9,7 @@ from ui.picker import dialog_picker
 from ui.presentation import play_next, presentation_mode
 from ui.replay_state import dialog_lines, prefetch_state, snapshots, step_caption, step_unit
 from ui.router import ensure_routed
+from ui.run_mark import stop_run
 from ui.slices import next_in_slice
 from ui.step_player import player_step, snapshot_player
 from ui.url_state import one_history_entry_per_click, query_param, set_url
@@ -25,7 +26,7 @@ st.title("Present")  # hidden in presentation mode
 with st.expander("Dialog, speed and presentation mode", expanded=not presenting):
     corpus = corpus_selector("present_corpus")
     if not cached.corpus_ready(corpus):
-        st.stop()
+        stop_run()
     picker, speed_column, mode_column = st.columns([4, 2, 2], vertical_alignment="bottom")
     dialog, round_ = dialog_picker(corpus, "present", "Dialog", container=picker)
     speed_text = (query_param("speed") or "").strip()  # ASCII only: "²" is a digit to isdigit() but not to float()
@@ -36,11 +37,11 @@ with st.expander("Dialog, speed and presentation mode", expanded=not presenting)
                                     help="Large picture, sidebar and page controls out of the way")
 set_url(speed=None if seconds == 2.0 else seconds, mode="present" if presenting else None)
 if dialog is None:
-    st.stop()
+    stop_run()
 n_steps = cached.derived(snapshots.step_count, corpus, dialog, round_)
 if n_steps == 0:
     st.info("This dialog has no steps to show.")
-    st.stop()
+    stop_run()
 step_key = f"present_step_{dialog}_{round_}"
 playing = st.toggle("▶ Autoplay", key="present_playing", value=query_param("play") == "1")
 set_url(play=playing)

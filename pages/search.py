@@ -12,6 +12,7 @@ from ui.charts import count_phrase
 from ui.concordance import MODES, PAGE_SIZE, HitList, concordance_view, default_whole_word, sort_widgets
 from ui.layers import mention_search
 from ui.router import ensure_routed
+from ui.run_mark import stop_run
 from ui.url_state import served_links, url_choice, url_filter, url_text_input
 from ui.widgets import download_buttons, md_escape, query_param, set_url
 
@@ -40,12 +41,12 @@ set_url(case=case_sensitive, whole=None if whole_word == whole_default else ("1"
 
 if not query.strip():
     st.caption(f"{len(search_index()):,} utterances indexed in {len(corpora)} corpora.")
-    st.stop()
+    stop_run()
 options = (query, mode, case_sensitive, whole_word, tuple(c for c in corpora if c in chosen))
 result = search(*options, within)
 if isinstance(result, str):
     st.warning(md_escape(result), icon="⚠️")
-    st.stop()
+    stop_run()
 
 counts = st.columns(max(1, len(result.counts)))
 for column, row in zip(counts, result.counts.itertuples(index=False)):

@@ -7,6 +7,7 @@ from ui import auth
 from ui.cached import corpus_ready
 from ui.corpus_edge import corpus_selector
 from ui.router import ensure_routed
+from ui.run_mark import stop_run
 from ui.slice_charts import analysis_page
 from ui.slice_console import SqlRefused, result_slice, run_sql, sql_console
 from ui.slice_exports import slice_exports
@@ -26,7 +27,7 @@ EXAMPLE_QUERY = "SELECT dialog_id, split, n_rounds FROM dialogs ORDER BY n_round
 st.title("Slices")
 corpus = corpus_selector("slices_corpus")
 if not corpus_ready(corpus):
-    st.stop()
+    stop_run()
 
 # ---------------------------------------------------------------------------- the current slice
 st.subheader("The current slice")
@@ -102,7 +103,7 @@ elif saved is not None:
 st.subheader("SQL console")
 console = sql_console(corpus)
 if console is None:
-    st.stop()
+    stop_run()
 with st.expander("Tables and columns"):
     st.caption("Read only: one SELECT at a time, at most 10,000 rows shown, stopped after 10 s. A result with a "
                "dialog_id column becomes a slice.")

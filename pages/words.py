@@ -5,6 +5,7 @@ import streamlit as st
 from ui import words as ui_words
 from ui.concordance import HitList, concordance_view, sort_widgets
 from ui.router import ensure_routed
+from ui.run_mark import stop_run
 from ui.url_state import url_choice, url_text_input
 from ui.widgets import md_escape, query_param
 
@@ -71,7 +72,7 @@ elif view == "Collocations":
                        default="log_dice", container=controls[3])
     if not node.strip():
         st.info("Type a word (or phrase) to list the words found within ±N words of it in the same message.", icon="ℹ️")
-        st.stop()
+        stop_run()
     table = ui_words.collocation_table(node, ui_words.mask(filters), window, minimum, order)
     st.caption(md_escape(f"Collocates of “{node}” within ±{window} words in the same message — {filters.describe()}. "
                          "log-Dice = 14 + log2(2·f(xy) / (f(x) + f(y))); G²: log-likelihood of the window against "

@@ -22,6 +22,7 @@ import streamlit as st
 
 from data_access.access import AccessRefused, Action, Identity, Role, RoleBook, RolesFileError, configured_roles
 from data_access.store import StoreError
+from ui.run_mark import stop_run
 
 from . import sign_in
 from .exposure import served_beyond_localhost
@@ -162,12 +163,12 @@ def require_sign_in() -> None:
         person = signed_in_identity()
     except RolesFileError as exc:
         st.error(md_escape(str(exc)), icon=":material/error:")
-        st.stop()
+        stop_run()
     if person is None:
         st.title("Visually grounded dialogue dashboard")
         st.write("Sign in with your lab account to continue.")
         st.button("Sign in", on_click=st.login, type="primary")
-        st.stop()
+        stop_run()
     st.sidebar.caption(f"Signed in as {md_escape(person.who)} ({person.role.label})")
     if person.unverified_email:
         st.sidebar.caption(f"Your provider did not verify the e-mail {md_escape(person.unverified_email)}, so it is "

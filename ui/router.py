@@ -12,7 +12,7 @@ import runpy
 import threading
 from pathlib import Path
 
-import streamlit as st
+from ui.run_mark import stop_run
 
 # app.py beside ui/ in a checkout; an installed wheel keeps it in dialogue_dashboard/app/, beside the
 # server.py Streamlit runs, which is where ``app_file`` looks first.
@@ -50,4 +50,4 @@ def ensure_routed() -> None:
         _run.routed = False
         return
     runpy.run_path(str(app_file()), run_name="__main__")
-    st.stop()
+    stop_run()

@@ -4,6 +4,7 @@ demo corpora, placeholders filled in) without a warning and keeps its state."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 from urllib.parse import parse_qsl
@@ -45,6 +46,17 @@ def readme_variables(text: str = README) -> list[str]:
     return [cell.strip("`") for cell in cells]
 
 
+@functools.lru_cache(maxsize=None)
+def _parsed(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+@functools.lru_cache(maxsize=None)
+def _module_constants(path: Path, depth: int) -> dict[str, ast.expr]:
+    """``_constants`` of a module imported from (the same modules are imported from by most files)."""
+    return _constants(_parsed(path), depth)
+
+
 def _constants(tree: ast.Module, depth: int = 0) -> dict[str, ast.expr]:
     """``NAME = value`` assignments of the module (module level first, then local ones not shadowing them), and
     the constants it imports by name from the app's own modules (``from data_access.access import ROLES_VARIABLE``)."""
@@ -54,7 +66,7 @@ def _constants(tree: ast.Module, depth: int = 0) -> dict[str, ast.expr]:
             base = ROOT / node.module.replace(".", "/")
             source = base.with_suffix(".py") if base.with_suffix(".py").exists() else base / "__init__.py"
             if source.exists():
-                theirs = _constants(ast.parse(source.read_text(encoding="utf-8")), depth + 1)
+                theirs = _module_constants(source, depth + 1)
                 imported |= {alias.asname or alias.name: theirs[alias.name] for alias in node.names if alias.name in theirs}
     anywhere = {target.id: node.value for node in ast.walk(tree) if isinstance(node, ast.Assign)
                 for target in node.targets if isinstance(target, ast.Name)}
@@ -88,25 +100,36 @@ def _variable_names(node: ast.expr, constants: dict[str, ast.expr], depth: int =
     return None
 
 
+def _dotted(node: ast.expr) -> str | None:
+    """``os.environ.get`` for that attribute chain of names, None for anything else (cheaper than ``ast.unparse``
+    on every call of every module, which took most of this test's time)."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return f"{base}.{node.attr}" if base else None
+    return None
+
+
 def code_variables() -> set[str]:
     """Every environment variable the app's code reads: ``os.environ.get / [] / setdefault``, ``os.getenv``,
     and calls of a module's own helper that passes its parameter on to one of those (``sources._env_path``)."""
     found: set[str] = set()
     unresolved: list[str] = []
     for path in CODE:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = _parsed(path)
         constants = _constants(tree)
         reads: list[ast.expr] = []  # the name argument of each read
         helpers: set[str] = set()  # functions that read the variable named by their first parameter
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and ast.unparse(node.func) in ENV_CALLS and node.args:
+            if isinstance(node, ast.Call) and _dotted(node.func) in ENV_CALLS and node.args:
                 reads.append(node.args[0])
-            elif isinstance(node, ast.Subscript) and ast.unparse(node.value) in ("os.environ", "environ"):
+            elif isinstance(node, ast.Subscript) and _dotted(node.value) in ("os.environ", "environ"):
                 reads.append(node.slice)
         for function in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
             parameters = [a.arg for a in function.args.args]
             for node in ast.walk(function):
-                if (isinstance(node, ast.Call) and ast.unparse(node.func) in ENV_CALLS and node.args
+                if (isinstance(node, ast.Call) and _dotted(node.func) in ENV_CALLS and node.args
                         and isinstance(node.args[0], ast.Name) and parameters and node.args[0].id == parameters[0]):
                     helpers.add(function.name)
                     reads.remove(node.args[0])

@@ -129,6 +129,7 @@ def test_deep_links_work_under_a_base_path(lab_app, page, tmp_path_factory):
     dialogs = _demo_dialogs("codraw", tmp_path_factory).dialogs["dialog_id"].tolist()
     page.goto(f"{lab_app.url}/lab/replay?corpus=codraw&dialog={dialogs[0]}&turn=3")
     wait_for_app(page)
+    page.wait_for_selector("[data-step-player][data-step='3']")  # its captions are drawn with its pictures
     body = page.inner_text("body")
     assert "Page not found" not in body and "Drawer's canvas after round 3" in body
     link = page.get_by_role("link", name="Link to exactly this state")

@@ -224,14 +224,14 @@ def test_ten_sessions_on_one_server_hold_no_more_connections_than_its_pool(tmp_p
     server = AppServer(tmp_path_factory.mktemp("pooled"), {"DIALOGUE_NOTES_DB": store, "DIALOGUE_STORE_POOL_SIZE": "3"})
     contexts = []
     try:
-        for _ in range(10):  # ten readers at once, each with the Replay (and its notes, from the store) open
-            context = browser.new_context()
-            page = context.new_page()
-            page.goto(f"{server.url}/replay?corpus=codraw")
+        pages = []
+        for _ in range(10):  # ten readers at once, each with the Notes page (which reads the store) open
+            contexts.append(browser.new_context())
+            pages.append(contexts[-1].new_page())
+            pages[-1].goto(f"{server.url}/notes", wait_until="commit")
+        for page in pages:  # the ten load together, as ten readers' pages would, not one after another
             wait_for_app(page)
-            page.get_by_role("button", name="Next").first.click()
-            wait_for_app(page)
-            contexts.append(context)
+            assert "Notes" in page.inner_text("body")
         database = store.rsplit("/", 1)[1]
         with psycopg.connect(postgres_cluster.url(), autocommit=True) as admin:
             held = admin.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND application_name = "
