@@ -169,15 +169,16 @@ def pytest_runtest_makereport(item, call):
     setattr(item, f"rep_{report.when}", report)
 
 
-# app.py ends every finished run of a browser session with <style data-app-run="S-N"> (S names the session, N
-# counts its runs); a run cut short (st.rerun, st.switch_page) writes no such mark, at most one saying "rerun"
-# (Streamlit says "not running" in between, and may drop that mark). A run is over when the page's last mark is a run's (not "rerun") and the app says it is
-# not running; it is on screen when no element still waits for its code (Streamlit shows an stSkeleton until
-# then). The watch, put into each page (each document) by wait_for_app, notes the mark shown at each of the
-# reader's own actions (a click, a key, typing, a file chosen, Back / Forward; events the page makes itself are
-# not trusted and do not count, nor a text field's "change" as it loses focus, which can come after the run that
-# its typing started), so that the wait knows which run came before the action, even one made with no
-# wait after it. With no action since the last wait (a page just loaded, a reconnect), the page need only be idle.
+# app.py ends every finished run of a browser session with <style data-app-run="S-N"> (S names the session, N counts
+# its runs; ui/run_mark.py); a run cut short (st.rerun, st.switch_page) writes no such mark, at most one saying
+# "rerun" (Streamlit says "not running" in between, and may drop that mark). A run is over when the page's last mark
+# is a run's (not "rerun") and the app says it is not running; it is on screen when no element still waits for its
+# code (Streamlit shows an stSkeleton until then). The watch, put into each page (each document) by wait_for_app,
+# notes the mark shown at each of the reader's own actions (a click, a key, typing, a file chosen, Back / Forward;
+# events the page makes itself are not trusted and do not count, nor a text field's "change" as it loses focus,
+# which can come after the run that its typing started), so that the wait knows which run came before the action,
+# even one made with no wait after it. With no action since the last wait (a page just loaded, a reconnect), the
+# page need only be idle.
 _RUN_OVER = """() => {
   const shown = () => {
     const marks = document.querySelectorAll('style[data-app-run]');  // the event container, in run order
