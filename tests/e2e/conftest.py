@@ -173,7 +173,8 @@ def pytest_runtest_makereport(item, call):
 # its runs; ui/run_mark.py); a run cut short (st.rerun, st.switch_page) writes no such mark, at most one saying
 # "rerun" (Streamlit says "not running" in between, and may drop that mark). A run is over when the page's last mark
 # is a run's (not "rerun") and the app says it is not running; it is on screen when no element still waits for its
-# code (Streamlit shows an stSkeleton until then). The watch, put into each page (each document) by wait_for_app,
+# code (Streamlit shows an stSkeleton until then) and none is left from the run before (Streamlit removes those a
+# moment after it says the run is over). The watch, put into each page (each document) by wait_for_app,
 # notes the mark shown at each of the reader's own actions (a click, a key, typing, a file chosen, Back / Forward;
 # events the page makes itself are not trusted and do not count, nor a text field's "change" as it loses focus,
 # which can come after the run that its typing started), so that the wait knows which run came before the action,
@@ -200,7 +201,8 @@ _RUN_OVER = """() => {
   const runs = window.__appRuns, app = document.querySelector('[data-testid="stApp"]'), now = shown();
   if (!(app && app.dataset.testConnectionState === 'CONNECTED' && app.dataset.testScriptState === 'notRunning'
         && now !== null && now !== 'rerun' && now !== runs.atAction && document.querySelector('h1')
-        && !document.querySelector('[data-testid="stSkeleton"]'))) return false;  // every element's code is loaded
+        && !document.querySelector('[data-testid="stSkeleton"]')  // every element's code is loaded
+        && !document.querySelector('[data-stale="true"]'))) return false;  // the run before's elements are gone
   runs.atAction = undefined;
   return true;
 }"""
