@@ -102,7 +102,7 @@ def _variable_names(node: ast.expr, constants: dict[str, ast.expr], depth: int =
 
 def _dotted(node: ast.expr) -> str | None:
     """``os.environ.get`` for that attribute chain of names, None for anything else (cheaper than ``ast.unparse``
-    on every call of every module, which took most of this test's time)."""
+    on every call of every module)."""
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Attribute):

@@ -211,6 +211,7 @@ _RUN_OVER = """() => {
 def wait_for_app(page) -> None:
     """Wait until the script run that follows the last action (or the page's load) is over and its output is on
     the page: app.py's run mark has changed since that action (if there was one since the last wait), the app is
-    connected and says it is not running, no element waits for its code, and it shows its title. What the page
+    connected and says it is not running, no element waits for its code or is left from the run before, and it
+    shows its title. What the page
     does not show then, that run will not show: it is over."""
     page.wait_for_function(_RUN_OVER, timeout=60_000)
