@@ -107,9 +107,7 @@ def window_loaded(page, wanted: int) -> None:
 
 # The run a step's report starts is over: the URL names the step (the run's own turn=) and the page is idle. The
 # report is sent after the step's paint, so right after the step is drawn the page is idle *before* that run.
-REPORTED = """s => { const app = document.querySelector('[data-testid="stApp"]');
-  return new URLSearchParams(location.search).get('turn') === s && app
-    && app.dataset.testConnectionState === 'CONNECTED' && app.dataset.testScriptState === 'notRunning'; }"""
+REPORTED = f"s => new URLSearchParams(location.search).get('turn') === s && ({IDLE})()"
 
 
 def press(page) -> float:

@@ -50,4 +50,4 @@ def ensure_routed() -> None:
         _run.routed = False
         return
     runpy.run_path(str(app_file()), run_name="__main__")
-    stop_run()
+    stop_run(marked=True)  # app.py ran to its end here, so it marked the run (any other end raised through)

@@ -30,8 +30,10 @@ def mark_run(rerun: bool = False) -> None:
     st.html(f'<style data-app-run="{"rerun" if rerun else f"{state.app_session}-{state.app_run}"}"></style>')
 
 
-def stop_run() -> NoReturn:
-    """``st.stop()``, with the run marked finished first."""
-    mark_run()
+def stop_run(*, marked: bool = False) -> NoReturn:
+    """``st.stop()``, with the run marked finished first (``marked``: it is already, e.g. by app.py run within
+    it: a second mark in one run would show the browser two)."""
+    if not marked:
+        mark_run()
     st.stop()
     raise AssertionError("st.stop() returned")  # it raises; this keeps NoReturn honest for the type checker

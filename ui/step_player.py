@@ -94,7 +94,7 @@ def show_player(key: str, step_key: str, dialog: PlayerDialog, step: int, descri
     st.session_state.pop(_moved_key(key), None)  # this run is the page's: it follows the reported step already
     _full_run_after_reconnect()
     # Hidden with the fallback stepper: what the player clicks when a report of its got no answer (below)
-    with st.container(key=f"player_fallback_page_run_{key}"):
+    with st.container(key=_page_run_box(key)):
         st.button("Run the page again", key=_page_run_key(key))
     if st.session_state.pop(_beside_key(key), False):  # the workbench: the page's panel beside the player
         player_column, beside = st.columns([5, 2], gap="small")
@@ -113,6 +113,11 @@ def _page_run_key(key: str) -> str:
     whole page, the widgets' values kept), after which its reports reach the new server
     (tests/e2e/test_two_servers.py)."""
     return f"{key}__page_run"
+
+
+def _page_run_box(key: str) -> str:
+    """The container of that button: the player finds the button by it, and the fallback's style hides it."""
+    return f"player_fallback_page_run_{key}"
 
 
 def _moved_key(key: str) -> str:
@@ -159,7 +164,7 @@ def _player_fragment(key: str, step_key: str, dialog: PlayerDialog, step: int, d
     dialog = _with_highlight(dialog, step)
     data = payload(dialog, sorted(steps, key=lambda s: s.step), step, st.session_state.get(_goto_key(step_key), 0),
                    partial(_media_url, key), wide=wide, more=more,
-                   wideRun=st.session_state.get(f"{key}__wide_runs", 0), pageRun=f"player_fallback_page_run_{key}",
+                   wideRun=st.session_state.get(f"{key}__wide_runs", 0), pageRun=_page_run_box(key),
                    **settings)
     _PLAYER(data=data, key=key, on_step_change=partial(_moved, key, partial(_reported, key, step_key, dialog.n_steps)),
             on_window_change=partial(_widen, key, dialog.token),

@@ -14,6 +14,7 @@ import pytest
 from data_access.common import CORPUS_NAMES
 from data_access.corpora import corpus_module, demo_path, load_path
 from data_access.runs.demo import RUN_NAMES
+from tests.unit.test_private_names import dotted_name
 
 from .conftest import open_page
 
@@ -100,17 +101,6 @@ def _variable_names(node: ast.expr, constants: dict[str, ast.expr], depth: int =
     return None
 
 
-def _dotted(node: ast.expr) -> str | None:
-    """``os.environ.get`` for that attribute chain of names, None for anything else (cheaper than ``ast.unparse``
-    on every call of every module)."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        base = _dotted(node.value)
-        return f"{base}.{node.attr}" if base else None
-    return None
-
-
 def code_variables() -> set[str]:
     """Every environment variable the app's code reads: ``os.environ.get / [] / setdefault``, ``os.getenv``,
     and calls of a module's own helper that passes its parameter on to one of those (``sources._env_path``)."""
@@ -122,14 +112,14 @@ def code_variables() -> set[str]:
         reads: list[ast.expr] = []  # the name argument of each read
         helpers: set[str] = set()  # functions that read the variable named by their first parameter
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and _dotted(node.func) in ENV_CALLS and node.args:
+            if isinstance(node, ast.Call) and dotted_name(node.func) in ENV_CALLS and node.args:
                 reads.append(node.args[0])
-            elif isinstance(node, ast.Subscript) and _dotted(node.value) in ("os.environ", "environ"):
+            elif isinstance(node, ast.Subscript) and dotted_name(node.value) in ("os.environ", "environ"):
                 reads.append(node.slice)
         for function in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
             parameters = [a.arg for a in function.args.args]
             for node in ast.walk(function):
-                if (isinstance(node, ast.Call) and _dotted(node.func) in ENV_CALLS and node.args
+                if (isinstance(node, ast.Call) and dotted_name(node.func) in ENV_CALLS and node.args
                         and isinstance(node.args[0], ast.Name) and parameters and node.args[0].id == parameters[0]):
                     helpers.add(function.name)
                     reads.remove(node.args[0])

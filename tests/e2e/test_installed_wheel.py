@@ -17,6 +17,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.unit.test_packaging import pinned_requirements
+
 from .conftest import wait_for_app
 from .test_browser import assert_no_error
 
@@ -46,7 +48,7 @@ def installed(tmp_path_factory) -> Path:
                    check=True, cwd=base, timeout=600)
     wheels = list(dist.glob("dialogue_dashboard-*.whl"))
     assert len(wheels) == 1, wheels
-    assert _declared_requirements(wheels[0]) == _pinned_requirements()
+    assert _declared_requirements(wheels[0]) == {pin.lower() for pin in pinned_requirements()}
     venv = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     where = "import sysconfig; print(sysconfig.get_path('purelib'))"
@@ -65,11 +67,6 @@ def _declared_requirements(wheel: Path) -> set[str]:
         lines = archive.read(metadata).decode().splitlines()
     return {line.removeprefix("Requires-Dist: ").replace(" ", "").lower() for line in lines
             if line.startswith("Requires-Dist: ")}
-
-
-def _pinned_requirements() -> set[str]:
-    lines = (ROOT / "requirements.txt").read_text().splitlines()
-    return {line.strip().lower() for line in lines if line.strip() and not line.lstrip().startswith("#")}
 
 
 def _environment(workdir: Path) -> dict[str, str]:

@@ -12,10 +12,15 @@ from dialogue_dashboard.cli import SERVE_VARIABLES, main, serve_environment
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def pinned_requirements() -> list[str]:
+    """requirements.txt's pins, in its order (also the installed wheel's check of its metadata)."""
+    return [line.strip() for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.lstrip().startswith("#")]
+
+
 def test_the_package_depends_on_exactly_the_pinned_runtime_requirements():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    pinned = [line.strip() for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines()
-              if line.strip() and not line.lstrip().startswith("#")]
+    pinned = pinned_requirements()
     assert project["dependencies"] == pinned
     assert all("==" in requirement for requirement in pinned)
     assert project["scripts"]["dialogue-dashboard"] == "dialogue_dashboard.cli:main"

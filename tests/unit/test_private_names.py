@@ -36,11 +36,12 @@ def _imported_from(module: str, node: ast.ImportFrom, packages: set[str]) -> str
     return ".".join(base + ([node.module] if node.module else []))
 
 
-def _dotted(node: ast.expr) -> Optional[str]:
+def dotted_name(node: ast.expr) -> Optional[str]:
+    """``os.environ.get`` for that attribute chain of names, None for anything else (also tests/app/test_readme.py)."""
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Attribute):
-        head = _dotted(node.value)
+        head = dotted_name(node.value)
         return f"{head}.{node.attr}" if head else None
     return None
 
@@ -70,7 +71,7 @@ def private_uses(sources: dict[str, str], packages: set[str]) -> list[str]:
                             aliases.setdefault(alias.name.split(".")[0], alias.name.split(".")[0])
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and _is_private(node.attr):
-                dotted = _dotted(node.value)
+                dotted = dotted_name(node.value)
                 if dotted is None:
                     continue
                 head, _, rest = dotted.partition(".")
