@@ -1,7 +1,7 @@
 """The one entry point for loading a corpus: resolves demo vs. real source, uses the Parquet cache,
 times the load and turns every whole-source failure into a ``SourceError`` that names the file.
 
-Each corpus package (``data_access.codraw``, ``.gos``, ``.minecraft``, and any package added with
+Each corpus package (``corpora.codraw.data``, ``.gos``, ``.minecraft``, and any package added with
 ``register``) implements the contract in ``data_access.contract.CorpusPackage``. The loader works on a ``Source``,
 which carries its package; the functions that take a corpus's name (``load_path``, ``load_configured``,
 ``demo_path``, ``frames_version``) are the command line's, the tests' and a notebook's way in, and resolve it with

@@ -2,15 +2,15 @@
 messages per dialog, tokens per message and vocabulary — with links to the other pages."""
 import streamlit as st
 
-from ui import charts
+from ui.analysis import charts
+from ui.analysis.charts import ordered_splits
+from ui.analysis.charts import overview_figures as overview
 from ui.cached import CORPUS_TITLES
-from ui.charts import ordered_splits
-from ui.charts import overview_figures as overview
-from ui.corpus_edge import every_corpus
 from ui.glossary import glossary_markdown, markdown_table
-from ui.router import ensure_routed
-from ui.run_mark import stop_run
-from ui.share import latex_table_download
+from ui.share.downloads import latex_table_download
+from ui.shell.corpus_edge import every_corpus
+from ui.shell.router import ensure_routed
+from ui.shell.run_mark import stop_run
 
 ensure_routed()
 

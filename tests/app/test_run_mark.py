@@ -1,4 +1,4 @@
-"""The run mark (ui/run_mark.py) is for a browser only: an AppTest session, which has no browser, gets no mark,
+"""The run mark (ui/shell/run_mark.py) is for a browser only: an AppTest session, which has no browser, gets no mark,
 so the elements the page tests count are the page's own. And the app ends a run early only through
 ``stop_run``, which marks the run first: after a bare ``st.stop()`` no mark would reach the browser, and every
 browser test's wait on that page would run into its time-out."""

@@ -1,6 +1,6 @@
 """What the first page after a server restart has to import: the server imports the heavy libraries as it
-starts (``ui.warm_imports``), and the corpus-specific UI parts are imported when first used, so that the
-Data and Browse pages do not import every corpus's replay section (``ui.corpus_views``)."""
+starts (``ui.shell.warm_imports``), and the corpus-specific UI parts are imported when first used, so that the
+Data and Browse pages do not import every corpus's replay section (``ui.shell.corpus_views``)."""
 import dataclasses
 import importlib
 import subprocess
@@ -22,7 +22,7 @@ def test_the_warm_imports_import_their_modules_in_the_background_and_survive_a_m
 
 
 def test_every_module_the_server_warms_exists():
-    from ui import warm_imports
+    from ui.shell import warm_imports
 
     for name in warm_imports.MODULES:
         importlib.import_module(name)
@@ -33,14 +33,14 @@ def test_server_py_starts_the_warm_imports():
 
 
 def test_the_corpus_views_import_no_replay_section_until_one_is_used():
-    out = _run("import sys\nfrom ui.corpus_edge import resolve\nfrom ui.corpus_views import views_of\n"
+    out = _run("import sys\nfrom ui.shell.corpus_edge import resolve\nfrom ui.shell.corpus_views import views_of\n"
                "views_of(resolve('codraw')); views_of(resolve('gos'))\n"
                "print(sorted(m for m in sys.modules if m.startswith('ui.replay')))")
     assert out.strip().splitlines()[-1] == "[]"
 
 
 def test_every_lazy_corpus_view_names_a_function_that_exists():
-    from ui.corpus_views import GENERIC, VIEWS
+    from ui.shell.corpus_views import GENERIC, VIEWS
 
     targets = [field.target for views in [*VIEWS.values(), GENERIC]
                for field in (getattr(views, f.name) for f in dataclasses.fields(views)) if hasattr(field, "target")]
@@ -50,14 +50,14 @@ def test_every_lazy_corpus_view_names_a_function_that_exists():
 
 
 def test_the_chart_helpers_import_a_corpus_figures_module_only_when_a_page_asks_for_it():
-    out = _run("import sys\nimport ui.charts\nbefore = sorted(m for m in sys.modules if m.startswith("
-               "('data_access.figures.', 'data_access.codraw.figures', 'data_access.gos.figures', "
-               "'data_access.minecraft.figures')))\nfrom ui.charts import gos_figures\nprint(before, gos_figures.__name__)")
-    assert out.strip().splitlines()[-1] == "[] data_access.gos.figures"
+    out = _run("import sys\nimport ui.analysis.charts\nbefore = sorted(m for m in sys.modules if m.startswith("
+               "('data_access.figures.', 'corpora.codraw.data.figures', 'corpora.gos.data.figures', "
+               "'corpora.minecraft.data.figures')))\nfrom ui.analysis.charts import gos_figures\nprint(before, gos_figures.__name__)")
+    assert out.strip().splitlines()[-1] == "[] corpora.gos.data.figures"
 
 
 def test_every_figures_module_of_the_chart_helpers_exists():
-    import ui.charts
+    import ui.analysis.charts
 
-    for name, module in ui.charts.FIGURE_MODULES.items():
-        assert getattr(ui.charts, name) is importlib.import_module(module)
+    for name, module in ui.analysis.charts.FIGURE_MODULES.items():
+        assert getattr(ui.analysis.charts, name) is importlib.import_module(module)

@@ -1,4 +1,4 @@
-// The step player (ui/step_player.py), an st.components.v2 component: it receives a dialog's transcript and
+// The step player (ui/replay/step_player.py), an st.components.v2 component: it receives a dialog's transcript and
 // timeline once and the steps of a window around the step shown (pictures as media URLs, facts, event, table),
 // then steps, scrubs and plays in the browser. Each step the reader goes to is reported back (trigger "step"),
 // so that the server puts it into the URL and the panels that depend on it follow; the player does not wait
