@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from ui.shell.url_state import url_toggle as url_toggle
     from ui.widgets import md_escape as md_escape
     from ui.widgets import query_param as query_param
+    from ui.widgets import stepper as stepper
 
 # public name -> (the module that defines it, its name there)
 NAMES: dict[str, tuple[str, str]] = {
@@ -76,6 +77,7 @@ NAMES: dict[str, tuple[str, str]] = {
     "markdown_table": ("ui.glossary", "markdown_table"),
     "md_escape": ("ui.widgets", "md_escape"),
     "query_param": ("ui.widgets", "query_param"),
+    "stepper": ("ui.widgets", "stepper"),
     "marked_html": ("ui.replay.highlight", "marked_html"),
     "requested_highlight": ("ui.replay.highlight", "requested_highlight"),
     "dialog_picker": ("ui.replay.picker", "dialog_picker"),
@@ -93,7 +95,7 @@ __all__ = ["Corpus", "CorpusViews", "DurationsView", "LEADING_ROLES", "LoadedCor
            "latex_table_download", "layer_derived", "layer_ready", "lazy", "linked_layer", "loaded_corpus",
            "loaded_layer", "markdown_table", "marked_html", "md_escape", "number", "player_step",
            "prefetch_neighbours", "query_param", "requested_highlight", "run_link", "served", "served_links",
-           "show_player", "source_facts", "step_lines", "stop_run", "transcript_lines", "url_toggle"]  # the keys of NAMES (tests/unit/test_plugin_api.py)
+           "show_player", "source_facts", "step_lines", "stepper", "stop_run", "transcript_lines", "url_toggle"]  # the keys of NAMES (tests/unit/test_plugin_api.py)
 
 
 def __getattr__(name: str) -> Any:

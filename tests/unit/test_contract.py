@@ -169,9 +169,9 @@ PENDING: set[str] = set()
 
 def _outside_the_corpus_packages() -> list[Path]:
     files = [ROOT / "app.py"]
-    for folder in ("data_access", "ui", "pages"):
+    for folder in ("data_access", "ui", "pages", "dialogue_dashboard"):
         files += sorted((ROOT / folder).rglob("*.py"))
-    corpus_folders = {ROOT / "data_access" / name for name in BUILT_IN}
+    corpus_folders = {ROOT / "corpora" / name for name in BUILT_IN}
     return [f for f in files if not any(folder in f.parents for folder in corpus_folders)
             and f.relative_to(ROOT).as_posix() not in PENDING]
 

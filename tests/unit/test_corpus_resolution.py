@@ -13,7 +13,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("data_access", "ui", "pages", "dialogue_dashboard")
+PACKAGES = ("data_access", "ui", "pages", "corpora", "dialogue_dashboard")
 RESOLVER = "corpus_module"
 IMPORT = "<import>"  # a module-level import of the resolver: allowed where one of the module's functions is
 # (file, function or None for the whole module) -> why a name is resolved there

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-OWNER = ROOT / "ui" / "url_state.py"
+OWNER = ROOT / "ui" / "shell" / "url_state.py"
 APP_MODULES = sorted([*(ROOT / "ui").rglob("*.py"), *(ROOT / "pages").rglob("*.py"), ROOT / "app.py", ROOT / "server.py"])
 
 

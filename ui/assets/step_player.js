@@ -105,7 +105,7 @@ function createPlayer(parent) {
   }
 
   // A report that no run answers is sent again; one sent twice without an answer is followed by a click on the
-  // hidden button the server draws for a run of the whole page (ui/step_player._page_run_key), then sent a third
+  // hidden button the server draws for a run of the whole page (ui/replay/step_player._page_run_key), then sent a third
   // time. After a fail-over the other server ignores a run of the player's fragment until it has run the page
   // itself (tests/e2e/test_two_servers.py). Nothing is done while a run goes on or the connection is down.
   function awaitAnswer(step, attempt) {
