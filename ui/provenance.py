@@ -1,5 +1,6 @@
-"""Data page sections: where to obtain each corpus and how to cite it, and a visible note when the Game Of
-Sorts tiles are placeholders (GAME_OF_SORTS_IMAGES unset, or images missing from it).
+"""Data page sections: where to obtain each corpus and how to cite it, a visible note when the Game Of Sorts tiles
+are placeholders (GAME_OF_SORTS_IMAGES unset, or images missing from it), and the installed corpus plugins that
+cannot be used, with why.
 
 The source settings and load counts the Data page shows (``DATA_VARIABLES``, ``cache_dir``,
 ``loaded_counts``, …) are handed to it from here, so that pages import no data_access module."""
@@ -20,6 +21,8 @@ from data_access.sources import DATA_VARIABLES as DATA_VARIABLES
 from data_access.sources import cache_dir as cache_dir
 from data_access.sources import notes_db_display as notes_db_display
 from ui import cached
+from ui.corpus_edge import skip_broken_plugins
+from ui.widgets import md_code, md_escape
 
 
 def _coverage(loaded: LoadedCorpus, _folder_stamp: int) -> ImageCoverage:
@@ -71,6 +74,13 @@ def caption_font_note(corpora) -> None:
     st.warning(f"The GIF / PNG-strip captions cannot draw some characters of these corpora (they come out as boxes). "
                f"Install the caption fonts: `apt-get install {' '.join(wanted)}` (as root, `make run` does), then "
                f"restart the app. Missing: {examples}.", icon=":material/font_download_off:")
+
+
+def broken_plugin_notes() -> None:
+    """An error box for each installed corpus plugin that cannot be used (no page offers it), with its error."""
+    for plugin, problem in skip_broken_plugins().items():
+        named = "The installed corpus plugins" if plugin == "*" else f"The corpus plugin {md_code(plugin)}"
+        st.error(f"{named} cannot be used, so no page offers it: {md_escape(problem)}", icon="⚠️")
 
 
 def corpus_provenance(corpus: Corpus) -> None:
