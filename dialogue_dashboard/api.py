@@ -7,14 +7,15 @@ from pathlib import Path
 from typing import Optional
 
 from data_access.contract import CorpusPackage, RunScoring
-from data_access.corpus import Corpus, Run
+from data_access.corpus import Corpus, Run, SliceResult
 from data_access.links import Place
 from data_access.registry import CORPUS_NAMES, ENTRY_POINT_GROUP, check_plugins
+from data_access.slices import SliceError
 from data_access.types import LayerContent, LoadedCorpus, LoadedRun, PluginError, Provenance, SkippedRecord, SourceError
 
 __all__ = ["CORPUS_NAMES", "Corpus", "CorpusNames", "CorpusPackage", "ENTRY_POINT_GROUP", "LayerContent", "LoadedCorpus",
-           "LoadedRun", "Place", "PluginError", "Provenance", "Run", "RunScoring", "SkippedRecord", "SourceError",
-           "corpora", "open_corpus", "open_run"]
+           "LoadedRun", "Place", "PluginError", "Provenance", "Run", "RunScoring", "SkippedRecord", "SliceError",
+           "SliceResult", "SourceError", "corpora", "open_corpus", "open_run"]
 
 
 class CorpusNames(list):
