@@ -149,17 +149,25 @@ def resolve(text: str) -> str | None:
     if text in CORPUS_NAMES:
         return text
     wanted = text.strip().casefold()
-    for name in CORPUS_NAMES:
-        if wanted in (name.casefold(), corpus_module(name).TITLE.casefold()):
+    for name in list(CORPUS_NAMES):  # a copy: a broken plugin met here leaves the list
+        if wanted == name.casefold():
             return name
+        try:
+            if wanted == corpus_module(name).TITLE.casefold():
+                return name
+        except PluginError:
+            continue
     return None
 
 
 def layer_corpus(layer: str) -> CorpusPackage:
     """The registered corpus package whose ``LAYERS`` names ``layer`` (a layer's name is unique across corpora);
     ValueError when none does."""
-    for name in CORPUS_NAMES:
-        package = corpus_module(name)
+    for name in list(CORPUS_NAMES):  # a copy: a broken plugin met here leaves the list
+        try:
+            package = corpus_module(name)
+        except PluginError:
+            continue
         if layer in package.LAYERS:
             return package
     raise ValueError(f"no registered corpus has the layer {layer!r}")

@@ -109,3 +109,10 @@ def test_the_built_in_corpora_and_the_tiny_corpus_pass_the_check(tmp_path):
     with registry.registered(tinycorpus) as package:
         assert len(load_source(configured_source(package), cache_root=tmp_path).dialogs) == 3
     assert checked_frames(tinycorpus, (FRAMES, [SkippedRecord("f", "r")]))[0] is FRAMES
+
+
+def test_a_title_or_a_layer_is_resolved_past_a_broken_plugin_met_on_the_way():
+    assert registry.resolve("Text Frames Plugin") == "textframes"  # after crashes and exits in the list
+    assert registry.resolve("no such title") is None
+    assert registry.layer_corpus("gos-mentions").NAME == "gos"
+    assert "crashes" not in registry.CORPUS_NAMES and "exits" not in registry.CORPUS_NAMES
