@@ -13,7 +13,7 @@ from ui.concordance import MODES, PAGE_SIZE, HitList, concordance_view, default_
 from ui.layers import mention_search
 from ui.router import ensure_routed
 from ui.run_mark import stop_run
-from ui.url_state import served_links, url_choice, url_filter, url_text_input
+from ui.url_state import corpus_filter, served_links, url_choice, url_text_input
 from ui.widgets import download_buttons, md_escape, query_param, set_url
 
 ensure_routed()
@@ -34,7 +34,7 @@ flags = controls[2].pills("Match", list(wanted), selection_mode="multi", default
                           help="Match case: “Tree” is not “tree”. Whole words: “tree” does not find “street” "
                                "(off: any substring matches).") or []
 case_sensitive, whole_word = "Match case" in flags, "Whole words" in flags
-chosen = url_filter("Corpora", corpora, "in", format_func=CORPUS_TITLES.get, key="search_in")
+chosen = corpus_filter(corpora, "in", key="search_in")
 filters = ui_words.optional_filter_widgets("search")
 within = None if filters.is_empty() else ui_words.mask(filters)
 set_url(case=case_sensitive, whole=None if whole_word == whole_default else ("1" if whole_word else "0"))
@@ -86,7 +86,7 @@ if result.total:
                + ". Click a line to replay it here with the match highlighted; the Replay then walks the list (next hit).")
     keys = sort_widgets("search")
     in_corpora = dataclasses.replace(filters, corpora=tuple(chosen)) if len(chosen) < len(corpora) else filters
-    concordance_view(dataclasses.replace(hit_list, keys=keys, filters=in_corpora), "search", "lines")
+    concordance_view(dataclasses.replace(hit_list, keys=keys, filters=in_corpora), "search", "lines", searched=result.total)
 
 if result.total:
     index = search_index()  # the files are made on a click, on another thread: no Streamlit call in there
