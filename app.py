@@ -8,6 +8,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner_utils.exceptions import RerunException, StopException
 
 from ui.shell.auth import require_sign_in
+from ui.shell.corpus_edge import skip_broken_plugins
 from ui.shell.router import FAVICON, mark_routed
 from ui.shell.run_mark import mark_run
 from ui.shell.url_state import warn_if_link_cut
@@ -46,6 +47,7 @@ try:
     require_sign_in()  # with sign-in configured, nobody reaches a page before signing in
     page = st.navigation(PAGES)
     mark_routed()
+    skip_broken_plugins()  # a corpus plugin that cannot be used is in no page's list of corpora (Data says why)
     warn_if_link_cut()
     page.run()
 except RerunException:  # st.rerun, st.switch_page or a newer click: another run follows this one

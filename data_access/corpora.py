@@ -16,14 +16,25 @@ import os
 import shutil
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Callable, Optional, cast
+from typing import Callable, NoReturn, Optional, cast
 
 from . import cache, registry
 from .contract import CorpusPackage
 from .registry import CorpusAttribute, corpus_module
 from .sources import Source, cache_dir, configured_source
-from .types import LoadedCorpus, ProgressCallback, SkippedRecords, SourceError, no_progress, staged_progress
+from .types import (
+    FramesByName,
+    LoadedCorpus,
+    PluginError,
+    ProgressCallback,
+    SkippedRecord,
+    SkippedRecords,
+    SourceError,
+    no_progress,
+    staged_progress,
+)
 
 # Modules outside a corpus package that shape its frames: the common schema, the cache format, file reading.
 FRAME_CODE = ("types.py", "common.py", "cache.py", "readahead.py", "safe_io.py")
@@ -127,9 +138,12 @@ def load_source(
             raise
         except (OSError, UnicodeError, ValueError, EOFError) as exc:
             raise SourceError(path, f"cannot be read ({type(exc).__name__}: {exc})") from exc
+        except SystemExit as exc:  # a plugin's code must not end the app or a notebook's process
+            raise PluginError(module.NAME, f"its build_frames raised SystemExit ({exc})") from exc
+        checked = checked_frames(module, built)
         if use_cache:
             staged_progress(progress, BUILD_SHARE, 1.0)("Writing the Parquet cache", 0.0)
-        return built
+        return checked
 
     problems: list[str] = []
     if use_cache:
@@ -151,6 +165,32 @@ def load_source(
         cache_note=problems[0] if problems else None,
         package=module,
     )
+
+
+def checked_frames(module: CorpusPackage, built: object) -> tuple[Mapping, list]:
+    """What ``module.build_frames`` returned, if it is what the contract asks for: a pair (the frames by name, at
+    least the package's ``FRAMES``, each a pandas frame; the list of skipped records). Else a ``PluginError``
+    saying what came instead, so that a plugin's mistake reads as such, not as an error deep in the cache."""
+    import pandas as pd
+
+    def refuse(problem: str) -> NoReturn:
+        raise PluginError(module.NAME, f"its build_frames returned {problem}, not (frames, skipped records)")
+
+    if not isinstance(built, tuple) or len(built) != 2:
+        refuse(f"a {type(built).__name__}" + (f" of {len(built)}" if isinstance(built, tuple) else ""))
+    frames, skipped = built
+    if not isinstance(frames, Mapping):
+        refuse(f"a {type(frames).__name__} as its frames")
+    missing = [name for name in module.FRAMES if name not in frames]
+    if missing:
+        refuse(f"frames without {', '.join(missing)}")
+    if not isinstance(frames, FramesByName):  # the loaders' own lazy frames make pandas frames when asked
+        wrong = [name for name, frame in frames.items() if not isinstance(frame, pd.DataFrame)]
+        if wrong:
+            refuse(f"{', '.join(wrong)} as a {type(frames[wrong[0]]).__name__}")
+    if not isinstance(skipped, list) or not all(isinstance(record, SkippedRecord) for record in skipped):
+        refuse(f"a {type(skipped).__name__} as its skipped records")
+    return frames, skipped
 
 
 def _package(source: Source) -> CorpusPackage:

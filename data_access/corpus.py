@@ -124,10 +124,17 @@ class Corpus:
         return base.rstrip("/") + replay_link(self.name, dialog_id, turn=step, round=round)
 
     # -- what is read beside it ----------------------------------------------------------------------------
+    @functools.cached_property
+    def _layers_read(self) -> dict[str, tuple[tuple, "LoadedLayer"]]:
+        """layer name -> (its file's path and stat stamp when read, the layer read)."""
+        return {}
+
     def layer(self, layer: Optional[str] = None) -> "LoadedLayer":
         """A published annotation layer over this corpus (the package's ``LAYERS``; the first by default), from
-        ``DIALOGUE_LAYERS_DIR`` or, over the demo corpus, the generated demo layer. Raises ValueError when the
-        corpus has no such layer or its file is not configured."""
+        ``DIALOGUE_LAYERS_DIR`` or, over the demo corpus, the generated demo layer. Read once, and again only when
+        its file changes (a layer of the full corpus takes seconds to read and link). Raises ValueError when the
+        corpus has no such layer or its file is not configured, SourceError naming the file when it cannot be
+        read."""
         from .layers.load import configured_layer, load_layer
 
         names = layers_of(self.package)
@@ -137,7 +144,51 @@ class Corpus:
         found = configured_layer(name, self.source)
         if found.path is None:
             raise ValueError(found.reason or f"{name}: no file")
-        return load_layer(name, self.loaded, found.path, is_demo=found.is_demo)
+        stamp = _file_stamp(Path(found.path))
+        kept = self._layers_read.get(name)
+        if kept is None or kept[0] != stamp:
+            kept = (stamp, load_layer(name, self.loaded, found.path, is_demo=found.is_demo))
+            self._layers_read[name] = kept
+        return kept[1]
+
+    def slice(self, text: str, annotations: Optional["pd.DataFrame"] = None,
+              notes: Optional["pd.DataFrame"] = None) -> "SliceResult":
+        """The dialogs the slice ``text`` keeps (its grammar and features: docs/slices.md), evaluated as the app
+        evaluates it: on the dialogs with their derived features, the features of the layers this corpus has
+        configured (``layer``), and, for ``score(RUN)`` / ``gap(RUN)``, the runs ``runs()`` offers.
+        ``annotations`` and ``notes`` (the store's ``coding.annotations()`` and ``notes.notes()``) are what
+        ``code(…)`` and ``tag(…)`` test; without them those tests find nothing. Raises ``SliceError`` (a
+        ValueError) when the text is not a slice or cannot be used on this corpus, saying why."""
+        from .slices import SliceData, describe, evaluate, parse, slice_data, unparse
+        from .slices.grammar import tests
+        from .slices.subcorpus import restrict
+
+        node = parse(text)
+        base = slice_data(self.loaded, layers=self._slice_layers())
+        calls = {test.feature.name for test in tests(node) if test.feature.args is not None}
+        runs = self._run_columns() if calls & {"score", "gap"} else {}
+        data = SliceData(base.corpus, base.title, base.dialogs, runs, annotations, notes, base.utterances)
+        keep = evaluate(node, data)
+        ids = tuple(str(d) for d in base.dialogs["dialog_id"].to_numpy()[keep])
+        return SliceResult(unparse(node), ids, restrict(self.loaded, ids).frames, describe(node, self.title, len(ids)))
+
+    def _slice_layers(self) -> dict:
+        """The layers a slice's features come from: each of ``LAYERS`` whose file is configured and reads."""
+        from .types import SourceError
+
+        read = {}
+        for name in layers_of(self.package):
+            try:
+                read[name] = self.layer(name)
+            except (ValueError, SourceError):  # not configured, or unreadable: its features are absent, as in the app
+                continue
+        return read
+
+    def _run_columns(self) -> dict[str, "pd.DataFrame"]:
+        """run name -> its Browse columns (score, gap), for ``score(RUN)`` and ``gap(RUN)``."""
+        from .runs.browse_columns import run_columns
+
+        return {name: run_columns(self.loaded, self.open_run(path).loaded) for name, path in self.runs().items()}
 
     def word_index(self) -> "WordCorpus":
         """The Words page's token index and message facts over this corpus's messages."""
@@ -155,6 +206,31 @@ class Corpus:
     def open_run(self, path: Path | str, name: Optional[str] = None) -> "Run":
         """A model run over this corpus (a file in the run format, docs/formats.md), read and scored."""
         return Run.open(self, path, name)
+
+
+def _file_stamp(path: Path) -> tuple:
+    """What changes when the file at ``path`` is written again (or replaced): its path, size, times and inode."""
+    try:
+        found = path.stat()
+    except OSError:
+        return (str(path),)
+    return (str(path), found.st_size, found.st_mtime_ns, found.st_ctime_ns, found.st_ino)
+
+
+@dataclass(frozen=True)
+class SliceResult:
+    """A slice evaluated on a corpus (``Corpus.slice``): ``text``, the slice in its canonical form (what a link's
+    ``slice=`` holds); ``ids``, the ids of the dialogs it keeps, in the corpus's order; ``frames``, every frame of
+    the corpus narrowed to those dialogs (each frame cut when first read); ``description``, the slice in words with
+    its count, as the pages say it."""
+
+    text: str
+    ids: tuple[str, ...]
+    frames: Mapping[str, "pd.DataFrame"] = field(repr=False)
+    description: str
+
+    def __len__(self) -> int:
+        return len(self.ids)
 
 
 @dataclass(frozen=True)

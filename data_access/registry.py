@@ -21,9 +21,10 @@ import importlib
 import importlib.metadata
 from collections.abc import Mapping
 from types import ModuleType
-from typing import Any, Callable, Iterator, cast
+from typing import Any, Callable, Iterable, Iterator, NoReturn, Optional, cast
 
 from .contract import CorpusPackage, missing_members
+from .types import PluginError
 
 ENTRY_POINT_GROUP = "dialogue_dashboard.corpora"
 # The corpus packages that come with the dashboard, in the order pages list them (first, before any plugin). They
@@ -35,19 +36,27 @@ BUILT_IN_PACKAGES = ("corpora.codraw.data", "corpora.gos.data", "corpora.minecra
 CORPUS_NAMES: list[str] = [package.split(".")[1] for package in BUILT_IN_PACKAGES]
 # name -> the module path of its package (built-in and plugins), or the package itself (``register``)
 _packages: dict[str, str | ModuleType] = dict(zip(CORPUS_NAMES, BUILT_IN_PACKAGES))
-# plugins whose package failed to import or to meet the contract: name -> why (the Data page and the CLI say it)
+# plugins whose package failed to import or to meet the contract: name -> why. Such a plugin is taken out of
+# ``CORPUS_NAMES`` (no page, picker or table lists it); the Data page, ``dialogue_dashboard.corpora()`` and a
+# command naming it say why.
 PLUGIN_PROBLEMS: dict[str, str] = {}
 
 
 def _discover_plugins() -> None:
     """Add every installed corpus plugin (entry point ``<name> = <package>``) after the built-in corpora, sorted by
-    name. A plugin is only imported when it is first used; one that names a built-in corpus is ignored."""
+    name. A plugin is only imported when it is first used (or by ``check_plugins``)."""
     try:
         found = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
     except Exception as exc:  # noqa: BLE001 - broken metadata of some other distribution must not stop the app
         PLUGIN_PROBLEMS["*"] = f"the installed entry points cannot be read ({exc})"
         return
-    for entry in sorted(found, key=lambda e: e.name):
+    _add_plugins(found)
+
+
+def _add_plugins(entries: Iterable[importlib.metadata.EntryPoint]) -> None:
+    """Add the plugins ``entries`` name (``<name> = <package>``), sorted by name; one that names a corpus already
+    registered (a built-in one) is ignored."""
+    for entry in sorted(entries, key=lambda e: e.name):
         if entry.name in _packages:
             continue
         _packages[entry.name] = entry.value
@@ -91,23 +100,48 @@ def registered(package: ModuleType) -> Iterator[CorpusPackage]:
 
 def corpus_module(name: str) -> CorpusPackage:
     """The package of corpus ``name`` (one of ``CORPUS_NAMES``), typed by the corpus contract. Raises ValueError
-    for an unknown name, and for a plugin whose package cannot be imported or lacks a member of the contract."""
+    for an unknown name, and ``PluginError`` (a ValueError) for a plugin whose package cannot be imported or lacks
+    a member of the contract: that plugin is taken out of ``CORPUS_NAMES`` and its problem kept in
+    ``PLUGIN_PROBLEMS``."""
     if name not in CORPUS_NAMES:
+        if name in PLUGIN_PROBLEMS:
+            raise PluginError(name, PLUGIN_PROBLEMS[name])
         raise ValueError(f"unknown corpus {name!r}; expected one of {', '.join(CORPUS_NAMES)}")
     found = _packages[name]
     if isinstance(found, ModuleType):
         return cast(CorpusPackage, found)
     try:
         package = importlib.import_module(found)
-    except Exception as exc:  # noqa: BLE001 - a plugin's own bug is reported as the plugin's, by its name
-        PLUGIN_PROBLEMS[name] = f"{found} cannot be imported ({type(exc).__name__}: {exc})"
-        raise ValueError(f"the corpus plugin {name!r} cannot be used: {PLUGIN_PROBLEMS[name]}") from exc
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - a plugin's own failure (SystemExit too) is the plugin's, by its name
+        _refuse(name, f"{found} cannot be imported ({type(exc).__name__}: {exc})", exc)
     missing = missing_members(package)
     if missing:
-        PLUGIN_PROBLEMS[name] = f"{found} lacks {', '.join(missing)}"
-        raise ValueError(f"the corpus plugin {name!r} cannot be used: {PLUGIN_PROBLEMS[name]}")
+        _refuse(name, f"{found} lacks {', '.join(missing)}")
     _packages[name] = package
     return cast(CorpusPackage, package)
+
+
+def _refuse(name: str, problem: str, cause: Optional[BaseException] = None) -> NoReturn:
+    """Take the plugin ``name`` out of the registered corpora, keep why, and raise it as a ``PluginError``."""
+    PLUGIN_PROBLEMS[name] = problem
+    _packages.pop(name, None)
+    if name in CORPUS_NAMES:
+        CORPUS_NAMES.remove(name)
+    raise PluginError(name, problem) from cause
+
+
+def check_plugins() -> dict[str, str]:
+    """Import every installed plugin not imported yet, so that ``CORPUS_NAMES`` holds only corpora that can be
+    used: the app's router does it before a page lists the corpora, the Python API before ``corpora()``. Returns
+    the plugins refused, name -> why (``PLUGIN_PROBLEMS``). Cheap once every plugin was imported."""
+    for name in list(CORPUS_NAMES):
+        found = _packages.get(name)
+        if isinstance(found, str) and found not in BUILT_IN_PACKAGES:
+            with contextlib.suppress(PluginError):
+                corpus_module(name)
+    return dict(PLUGIN_PROBLEMS)
 
 
 def resolve(text: str) -> str | None:
@@ -116,17 +150,25 @@ def resolve(text: str) -> str | None:
     if text in CORPUS_NAMES:
         return text
     wanted = text.strip().casefold()
-    for name in CORPUS_NAMES:
-        if wanted in (name.casefold(), corpus_module(name).TITLE.casefold()):
+    for name in list(CORPUS_NAMES):  # a copy: a broken plugin met here leaves the list
+        if wanted == name.casefold():
             return name
+        try:
+            if wanted == corpus_module(name).TITLE.casefold():
+                return name
+        except PluginError:
+            continue
     return None
 
 
 def layer_corpus(layer: str) -> CorpusPackage:
     """The registered corpus package whose ``LAYERS`` names ``layer`` (a layer's name is unique across corpora);
     ValueError when none does."""
-    for name in CORPUS_NAMES:
-        package = corpus_module(name)
+    for name in list(CORPUS_NAMES):  # a copy: a broken plugin met here leaves the list
+        try:
+            package = corpus_module(name)
+        except PluginError:
+            continue
         if layer in getattr(package, "LAYERS", ()):
             return package
     raise ValueError(f"no registered corpus has the layer {layer!r}")

@@ -1,5 +1,5 @@
 """The value types every layer shares, at the very bottom of data_access: what a load reports (``SourceError``,
-``SkippedRecord``, ``SkippedRecords``), a loaded corpus, a loaded model run, a published layer's content and the
+``PluginError``, ``SkippedRecord``, ``SkippedRecords``), a loaded corpus, a loaded model run, a published layer's content and the
 layer loaded as the app shows it (``LoadedLayer``), and a corpus's provenance. This module imports nothing of the project but the input budgets, so that
 every other module, the corpus contract and the registry included, can name these types without a cycle."""
 from __future__ import annotations
@@ -58,6 +58,16 @@ class SourceError(Exception):
         self.path = str(path)
         self.problem = problem
         super().__init__(f"{self.path}: {problem}")
+
+
+class PluginError(ValueError):
+    """A corpus plugin cannot be used: its package cannot be imported, lacks a member of the corpus contract, or
+    its ``build_frames`` gave something else than the frames. The message names the plugin and says why."""
+
+    def __init__(self, corpus: str, problem: str):
+        self.corpus = corpus
+        self.problem = problem
+        super().__init__(f"the corpus plugin {corpus!r} cannot be used: {problem}")
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 PACKAGE = Path(__file__).resolve().parent
-API_NAMES = ("CORPUS_NAMES", "Corpus", "CorpusPackage", "ENTRY_POINT_GROUP", "LayerContent", "LoadedCorpus",
-             "LoadedRun", "Place", "Provenance", "Run", "RunScoring", "SkippedRecord", "SourceError", "corpora",
-             "open_corpus", "open_run")
+API_NAMES = ("CORPUS_NAMES", "Corpus", "CorpusNames", "CorpusPackage", "ENTRY_POINT_GROUP", "LayerContent",
+             "LoadedCorpus", "LoadedRun", "Place", "PluginError", "Provenance", "Run", "RunScoring", "SkippedRecord",
+             "SliceError", "SliceResult", "SourceError", "corpora", "open_corpus", "open_run")
 
 
 def app_folder() -> Path:

@@ -8,6 +8,7 @@ from ui.cached import LoadFailure, reload_all
 from ui.data.provenance import (
     ASSET_VARIABLES,
     DATA_VARIABLES,
+    broken_plugin_notes,
     cache_dir,
     caption_font_note,
     corpus_provenance,
@@ -33,6 +34,7 @@ if auth.allowed(auth.Action.RELOAD, "reloading every corpus") and st.button(
         "↻ Reload all corpora", help="Read changed files again (the Parquet cache notices what changed)"):
     reload_all(auth.writer())
 
+broken_plugin_notes()
 corpora = every_corpus()
 loaded = {corpus: cached.corpus(corpus) for corpus in corpora}
 caption_font_note([corpus for corpus, result in loaded.items() if not isinstance(result, LoadFailure)])

@@ -5,12 +5,13 @@ import streamlit as st
 from ui.analysis import charts
 from ui.analysis.charts import ordered_splits
 from ui.analysis.charts import overview_figures as overview
-from ui.cached import CORPUS_TITLES
+from ui.data.provenance import demo_corpora_note
 from ui.glossary import glossary_markdown, markdown_table
-from ui.share.downloads import latex_table_download
+from ui.share.downloads.downloads import latex_table_download
 from ui.shell.corpus_edge import every_corpus
 from ui.shell.router import ensure_routed
 from ui.shell.run_mark import stop_run
+from ui.shell.url_state import corpus_filter
 
 ensure_routed()
 
@@ -39,9 +40,10 @@ for row in (PAGE_LINKS[:4], PAGE_LINKS[4:]):
 
 st.header("The corpora side by side")
 corpora = {corpus.name: corpus for corpus in every_corpus()}
+demo_corpora_note(corpora.values())
 filter_left, filter_right = st.columns(2)
 with filter_left:
-    chosen = charts.url_filter("Corpora", list(corpora), "corpora", format_func=CORPUS_TITLES.get)
+    chosen = corpus_filter(list(corpora), "corpora")
 split_lists = {name: charts.corpus_splits(corpora[name]) for name in chosen}
 loaded_names = [name for name in chosen if split_lists[name] is not None]
 all_splits = ordered_splits({s for name in loaded_names for s in split_lists[name] if len(split_lists[name]) > 1})

@@ -11,10 +11,10 @@ from ui.analysis.layers import corpus_search_extras
 from ui.cached import CORPUS_TITLES, available_corpora, search, search_index, search_page
 from ui.shell.router import ensure_routed
 from ui.shell.run_mark import stop_run
-from ui.shell.url_state import served_links, url_choice, url_filter, url_text_input
+from ui.shell.url_state import corpus_filter, served_links, url_choice, url_text_input
 from ui.widgets import download_buttons, md_escape, query_param, set_url
-from ui.words import index as ui_words
 from ui.words.concordance import MODES, PAGE_SIZE, HitList, concordance_view, default_whole_word, sort_widgets
+from ui.words.index import index as ui_words
 
 ensure_routed()
 
@@ -34,7 +34,7 @@ flags = controls[2].pills("Match", list(wanted), selection_mode="multi", default
                           help="Match case: “Tree” is not “tree”. Whole words: “tree” does not find “street” "
                                "(off: any substring matches).") or []
 case_sensitive, whole_word = "Match case" in flags, "Whole words" in flags
-chosen = url_filter("Corpora", corpora, "in", format_func=CORPUS_TITLES.get, key="search_in")
+chosen = corpus_filter(corpora, "in", key="search_in")
 filters = ui_words.optional_filter_widgets("search")
 within = None if filters.is_empty() else ui_words.mask(filters)
 set_url(case=case_sensitive, whole=None if whole_word == whole_default else ("1" if whole_word else "0"))
@@ -86,7 +86,7 @@ if result.total:
                + ". Click a line to replay it here with the match highlighted; the Replay then walks the list (next hit).")
     keys = sort_widgets("search")
     in_corpora = dataclasses.replace(filters, corpora=tuple(chosen)) if len(chosen) < len(corpora) else filters
-    concordance_view(dataclasses.replace(hit_list, keys=keys, filters=in_corpora), "search", "lines")
+    concordance_view(dataclasses.replace(hit_list, keys=keys, filters=in_corpora), "search", "lines", searched=result.total)
 
 if result.total:
     index = search_index()  # the files are made on a click, on another thread: no Streamlit call in there

@@ -6,14 +6,14 @@ from ui.shell.router import ensure_routed
 from ui.shell.run_mark import stop_run
 from ui.shell.url_state import url_choice, url_text_input
 from ui.widgets import md_escape, query_param
-from ui.words import index as ui_words
 from ui.words.concordance import HitList, concordance_view, sort_widgets
+from ui.words.index import index as ui_words
 
 ensure_routed()
 
 VIEWS = ("Frequency", "Collocations", "Keyness")
 SIZES = {"words": 1, "2-word sequences": 2, "3-word sequences": 3}
-TOPS = ("50", "100", "200", "500")
+TOPS = ("50", "100", "200", "500", "1000")
 
 st.title("Words")
 st.caption("Words are runs of letters and digits, lower-cased, apostrophes inside a word kept; CoDraw's “it 's” "
@@ -22,6 +22,16 @@ st.caption("Words are runs of letters and digits, lower-cased, apostrophes insid
 view = url_choice("segmented_control", "View", VIEWS, "view", key="words_view", default="Frequency")
 filters = ui_words.filter_widgets("", "words", title="Sub-corpus A (filters)" if view == "Keyness" else "Filters")
 word = query_param("w")
+
+
+def top_widget(container) -> int:
+    """How many words the list shows (``top=``), one of ``TOPS``; a link's other number is said, not ignored."""
+    asked = query_param("top")
+    top = int(url_choice("selectbox", "Show the top", TOPS, "top", key="words_top", default="100", container=container))
+    if asked is not None and asked not in TOPS:
+        st.caption(f"The link asks for the top {md_escape(asked[:20])}; the list shows the top {top} (it offers "
+                   f"{', '.join(TOPS)}).")
+    return top
 
 
 def link(params: dict) -> str:
@@ -41,7 +51,7 @@ def concordance_of(text: str, chosen, key: str, title: str, page_param: str) -> 
 if view == "Frequency":
     controls = st.columns([2, 1, 3])
     size = url_choice("segmented_control", "Count", list(SIZES), "n", key="words_n", default="words", container=controls[0])
-    top = int(url_choice("selectbox", "Show the top", TOPS, "top", key="words_top", default="100", container=controls[1]))
+    top = top_widget(controls[1])
     mask = ui_words.mask(filters)
     n = SIZES[size]
     found = ui_words.counts(mask, n)
@@ -91,7 +101,7 @@ else:
     size = url_choice("segmented_control", "Count", list(SIZES), "n", key="words_n", default="words", container=controls[0])
     minimum = int(url_choice("selectbox", "Min. count (A + B)", ["1", "3", "5", "10", "20"], "min", key="words_kmin",
                              default="3", container=controls[1]))
-    top = int(url_choice("selectbox", "Show the top", TOPS, "top", key="words_top", default="100", container=controls[2]))
+    top = top_widget(controls[2])
     if filters == other:
         st.info("Sub-corpora A and B are the same: set different filters for them (e.g. A: role Drawer and CoDraw "
                 "rounds labelled CR; B: role Drawer and not CR).", icon="ℹ️")

@@ -155,3 +155,8 @@ def hit_dialogs(index, hits: Hits) -> pd.DataFrame:
     rows = np.searchsorted(index.row_starts, hits.starts, side="right") - 1
     found = index.frame.iloc[rows][["corpus", "dialog_id"]].astype(str)
     return found.drop_duplicates().reset_index(drop=True)
+
+
+def hit_messages(index, hits: Hits) -> int:
+    """How many messages the hits occur in (a message with the words twice gives two hits, one message)."""
+    return int(len(np.unique(np.searchsorted(index.row_starts, hits.starts, side="right") - 1))) if len(hits) else 0

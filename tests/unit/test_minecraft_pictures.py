@@ -56,6 +56,20 @@ def test_a_step_s_removals_are_magenta_wire_cubes_where_the_blocks_were(loaded):
     assert PLACED_MARK not in colours_near(build, frame.to_screen(0, 5.5, 0.5))  # nothing was placed at step 3
 
 
+def test_a_removal_under_a_layer_that_stays_or_behind_a_column_is_drawn_over_them():
+    layer = [(x, 2, z, "orange") for x in (-1, 0, 1) for z in (-1, 0, 1)]  # covers (0, 1, 0) from above
+    column = [(3, 1, 3, "green"), (3, 2, 3, "green")]  # stands in front of (2, 1, 2)
+    removed = [(0, 1, 0, "blue"), (2, 1, 2, "red")]
+    image = snapshot_image(layer + column, removed=removed, cell=26)
+    frame = isometric_frame([b[:3] for b in layer + column + removed], cell=26)
+    for x, y, z, _ in removed:
+        # the crossing of the top face's diagonals, where a block in front had hidden the whole mark
+        assert image.getpixel(tuple(round(c) for c in frame.to_screen(x, y + 0.5, z))) == REMOVED_MARK, (x, y, z)
+    marked = sum(pixel == REMOVED_MARK for pixel in image.get_flattened_data())
+    alone = sum(pixel == REMOVED_MARK for pixel in snapshot_image([], removed=removed, cell=26).get_flattened_data())
+    assert marked == alone  # the whole mark, as on an empty grid
+
+
 def test_the_target_outlines_missing_blocks_and_shares_the_build_s_frame(loaded):
     step = replay_step(loaded, TOWER, 3)
     pictures = step_pictures(loaded, TOWER, 3)

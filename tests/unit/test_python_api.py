@@ -70,3 +70,58 @@ def test_the_full_codraw_corpus():
         pytest.skip(f"{source} is not present")
     codraw = dd.open_corpus("codraw", source)
     assert (len(codraw.dialogs), len(codraw.frames["rounds"])) == (9993, 77502)
+
+
+def test_a_layer_is_read_once_and_again_when_its_file_changes(tmp_path, monkeypatch):
+    import shutil
+
+    import data_access.layers.load as layer_load
+    from data_access.layers import LAYER_FILES
+
+    codraw = dd.open_corpus("codraw")
+    demo = Path(codraw.layer().path)
+    folder = tmp_path / "layers"
+    folder.mkdir()
+    shutil.copy(demo, folder / LAYER_FILES["codraw-icr"])
+    monkeypatch.setenv("DIALOGUE_LAYERS_DIR", str(folder))
+    reads = []
+    real = layer_load.load_layer
+    monkeypatch.setattr(layer_load, "load_layer", lambda *args, **kwargs: reads.append(args[0]) or real(*args, **kwargs))
+    first = codraw.layer()
+    assert codraw.layer() is first and codraw.layer("codraw-icr") is first and reads == ["codraw-icr"]
+    lines = (folder / LAYER_FILES["codraw-icr"]).read_text(encoding="utf-8").splitlines(keepends=True)
+    (folder / LAYER_FILES["codraw-icr"]).write_text("".join(lines[:-5]), encoding="utf-8")  # five rows fewer
+    again = codraw.layer()
+    assert again is not first and len(reads) == 2 and len(again.annotations) < len(first.annotations)
+
+
+def test_a_slice_keeps_the_dialogs_its_features_say_and_narrows_every_frame():
+    codraw = dd.open_corpus("codraw")
+    dialogs = codraw.dialogs
+    long = codraw.slice("n_rounds >= 5 and split = train")
+    expected = dialogs.loc[(dialogs["n_rounds"] >= 5) & (dialogs["split"] == "train"), "dialog_id"].astype(str)
+    assert long.ids == tuple(expected) and len(long) > 0
+    assert long.text == "n_rounds >= 5 and split = train"
+    assert long.description == f"CoDraw · rounds ≥ 5 · split = train · {len(long)} dialogs"
+    for name in ("dialogs", "rounds", "utterances"):
+        assert set(long.frames[name]["dialog_id"].astype(str)) == set(long.ids), name
+    assert long.frames["cliparts"].equals(codraw.frames["cliparts"])  # the clip-art catalogue names no dialog
+    assert len(long.frames["utterances"]) == dialogs.set_index("dialog_id").loc[list(long.ids), "n_utterances"].sum()
+
+
+def test_a_slice_of_a_layer_feature_and_of_a_run_s_score():
+    codraw = dd.open_corpus("codraw")
+    annotations = codraw.layer().annotations
+    with_cr = annotations.loc[annotations["label"].astype(str) == "CR", "dialog_id"].astype(str)
+    assert set(codraw.slice("crs > 0").ids) == set(with_cr) and len(with_cr) > 0
+    run = dd.open_run(codraw, codraw.runs()["noisy"])
+    scores = run.loaded.package.run_scoring().dialog_scores(run.loaded)
+    high = scores.loc[scores["score"] > 3.5, "dialog_id"].astype(str)
+    assert set(codraw.slice("score(noisy) > 3.5").ids) == set(high)
+
+
+@pytest.mark.parametrize("text, says", [("mentions > 0", "no feature “mentions”"), ("crs >", "expected"),
+                                        ("score(nope) > 1", "no run “nope”")])
+def test_a_slice_that_cannot_be_used_says_why(text, says):
+    with pytest.raises(dd.SliceError, match=says):
+        dd.open_corpus("codraw").slice(text)

@@ -1,8 +1,12 @@
-"""Data page sections: where to obtain each corpus and how to cite it, its counts and the fonts of its captions.
+"""Where the corpora come from: the Data page's sections (where to obtain each corpus and how to cite it, its
+counts and the fonts of its captions, the installed corpus plugins that cannot be used, with why) and the Overview's
+note on the generated demo corpora.
 
 The source settings and load counts the Data page shows (``DATA_VARIABLES``, ``cache_dir``,
 ``loaded_counts``, …) are handed to it from here, so that pages import no data_access module."""
 from __future__ import annotations
+
+from typing import Iterable
 
 import streamlit as st
 
@@ -16,6 +20,8 @@ from data_access.sources import DATA_VARIABLES as DATA_VARIABLES
 from data_access.sources import cache_dir as cache_dir
 from data_access.sources import notes_db_display as notes_db_display
 from ui import cached
+from ui.shell.corpus_edge import skip_broken_plugins
+from ui.widgets import md_code, md_escape
 
 
 def _characters(loaded: LoadedCorpus) -> frozenset[str]:
@@ -37,6 +43,30 @@ def caption_font_note(corpora) -> None:
     st.warning(f"The GIF / PNG-strip captions cannot draw some characters of these corpora (they come out as boxes). "
                f"Install the caption fonts: `apt-get install {' '.join(wanted)}` (as root, `make run` does), then "
                f"restart the app. Missing: {examples}.", icon=":material/font_download_off:")
+
+
+def broken_plugin_notes() -> None:
+    """An error box for each installed corpus plugin that cannot be used (no page offers it), with its error."""
+    for plugin, problem in skip_broken_plugins().items():
+        named = "The installed corpus plugins" if plugin == "*" else f"The corpus plugin {md_code(plugin)}"
+        st.error(f"{named} cannot be used, so no page offers it: {md_escape(problem)}", icon="⚠️")
+
+
+def demo_corpora_note(corpora: Iterable[Corpus]) -> None:
+    """An info box naming the corpora that are the generated demo ones (no data configured), whose figures are
+    nobody's findings, and the variables that point them at real copies; nothing when every corpus is real data."""
+    corpora = list(corpora)
+    demo = [corpus for corpus in corpora if corpus.is_demo]
+    if not demo:
+        return
+    one = len(demo) == 1
+    which = "" if len(demo) == len(corpora) else " for " + " and ".join(md_escape(corpus.title) for corpus in demo)
+    variables = ", ".join(md_code(corpus.package.DATA_VARIABLE) for corpus in demo)
+    st.info(f"No corpus data is configured{which}, so {'it is the small demo corpus' if one else 'these are the small demo corpora'} "
+            "the app generates itself (in the real file format, with made-up dialogs): the figures below describe "
+            f"{'it, not the published corpus' if one else 'them, not the published corpora'}. Set {variables} to your "
+            f"cop{'y' if one else 'ies'} before starting the app; the Data page says where to get each corpus.",
+            icon=":material/science:")
 
 
 def corpus_provenance(corpus: Corpus) -> None:

@@ -17,7 +17,7 @@ import streamlit as st
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES
 from data_access.contract import CorpusPackage
 from data_access.corpus import Corpus
-from data_access.registry import corpus_module, layer_corpus
+from data_access.registry import PLUGIN_PROBLEMS, check_plugins, corpus_module, layer_corpus
 from data_access.registry import resolve as registered_name
 from data_access.sources import configured_source
 from ui.shell.url_state import linked, publish, query_param, swap_url
@@ -38,7 +38,16 @@ def corpus_of(package: CorpusPackage) -> Corpus:
 def every_corpus() -> tuple[Corpus, ...]:
     """Every registered corpus, in the order the pages list them: for a page over all of them (Data, Overview)
     and for the indexes built over every corpus (Search, Words)."""
+    skip_broken_plugins()
     return tuple(resolve(name) for name in CORPUS_NAMES)
+
+
+def skip_broken_plugins() -> dict[str, str]:
+    """Leave out of every list of corpora the installed plugins that cannot be used (their package raises on
+    import, ``SystemExit`` included, or misses a member of the contract): the router does it before a page runs,
+    so that no picker or table meets one. Returns them, name -> why, for the Data page. Cheap after the first
+    call of a process (``registry.check_plugins``)."""
+    return check_plugins()
 
 
 def layer_corpus_of(layer: str) -> Corpus:
@@ -64,7 +73,10 @@ def corpus_selector(key: str, default: Optional[str] = None, label: str = "Corpu
     parameter; the corpus chosen, resolved."""
     default = default or CORPUS_NAMES[0]
     requested = query_param("corpus")
-    if requested is not None and registered_name(requested) is None:
+    if requested in PLUGIN_PROBLEMS:
+        st.warning(f"The link names the corpus plugin “{md_link_value(requested)}”, which cannot be used (the Data "
+                   f"page says why); showing {CORPUS_TITLES[default]}.")
+    elif requested is not None and registered_name(requested) is None:
         st.warning(f"The link names an unknown corpus “{md_link_value(requested)}”; showing {CORPUS_TITLES[default]}.")
     requested = registered_name(requested) if requested is not None else None
     # The URL names another corpus than the one it was last given (Back over a corpus switch, a new link):

@@ -220,6 +220,17 @@ def url_filter(label: str, options: Sequence[str], param: str, format_func=str, 
     return tuple(chosen)
 
 
+def corpus_filter(options: Sequence[str], param: str, key: Optional[str] = None, container=None) -> tuple[str, ...]:
+    """The corpus filter, one control with one meaning on every page that has one (Overview, Search, Words): a pill
+    per corpus (``options``, names), none on at first, which means all; a click keeps only the corpus clicked, a
+    second click adds another. Kept in the URL's ``param`` (comma-separated; absent = all). Returns the corpora
+    chosen, all of them when none is."""
+    from data_access.common import CORPUS_TITLES
+
+    return url_filter("Corpora", options, param, format_func=CORPUS_TITLES.get, key=key, container=container,
+                      start_empty=True)
+
+
 def url_tabs(labels: Sequence[str], param: str):
     """Tabs whose open one is kept in the URL's ``param`` (as its label) by Streamlit's own binding of a widget
     to the URL; returns the tabs (each knows whether it is ``open``)."""

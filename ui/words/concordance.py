@@ -138,8 +138,10 @@ def concordance_latex(frame, caption: str) -> str:
                       r"\end{table}", ""])
 
 
-def concordance_view(hit_list: HitList, key: str, page_param: str = "page") -> int:
-    """The sorted concordance of ``hit_list``, page by page, with its exports; returns the number of hits."""
+def concordance_view(hit_list: HitList, key: str, page_param: str = "page", searched: Optional[int] = None) -> int:
+    """The sorted concordance of ``hit_list``, page by page, with its exports; returns the number of hits.
+    ``searched``: how many messages the search above it counts (the Search page), said beside the lines' own count
+    where the two differ."""
     from ui.widgets import download_buttons, md_escape
 
     corpus = ui_words.word_corpus()
@@ -152,6 +154,7 @@ def concordance_view(hit_list: HitList, key: str, page_param: str = "page") -> i
         st.caption("No occurrence of these words in this sub-corpus (words as the tokenisation counts them: "
                    "see the Words page).")
         return 0
+    st.caption(md_escape(lines_count(total, concordance.hit_messages(corpus.index, found), searched)))
     pages = max(1, -(-total // PAGE_LINES))
     page = 1
     if pages > 1:
@@ -170,6 +173,18 @@ def concordance_view(hit_list: HitList, key: str, page_param: str = "page") -> i
                            data=lambda: concordance_latex(every().head(500), caption))
     hits_as_slices(corpus.index, found, key)
     return total
+
+
+def lines_count(lines: int, messages: int, searched: Optional[int] = None) -> str:
+    """What the concordance's count is: one line per occurrence, so more lines than messages where a message
+    holds the words twice; and, beside a search's count of messages, why the two differ."""
+    said = f"{lines:,} lines, one per occurrence, in {messages:,} messages"
+    if lines > messages:
+        said += f" ({lines - messages:,} more lines than messages: a message with the words twice has two)"
+    if searched is not None and searched != messages:
+        said += (f"; the search above counts {searched:,} messages: the concordance finds the words as the Words "
+                 "page counts them, so a match that is no such word (punctuation, part of a word) has no line")
+    return said + "."
 
 
 def hits_as_slices(index, found: concordance.Hits, key: str) -> None:

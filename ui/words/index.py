@@ -23,7 +23,7 @@ from data_access.words.subcorpus import BUILD, CR, GOLD, GOS_LOCK, MENTION, Filt
 from ui import cached
 from ui.assets import asset_text
 from ui.shell.corpus_edge import every_corpus
-from ui.shell.url_state import query_param, served, url_choice, url_filter, url_text_input, url_toggle
+from ui.shell.url_state import corpus_filter, query_param, served, url_choice, url_filter, url_text_input, url_toggle
 
 ANY = "any"
 SCORE_RANGES = {ANY: (None, None), "0–2": (0.0, 2.0), "2–3": (2.0, 3.0), "3–4": (3.0, 4.0), "4–5": (4.0, 5.0)}
@@ -81,10 +81,10 @@ def mask(filters: Filters) -> Optional[np.ndarray]:
     return word_corpus().mask(filters, coded_annotations() if filters.code_label else None, within)
 
 
-def slice_messages(text: str) -> tuple[np.ndarray, dict[str, str]]:
+def slice_messages(text: str) -> tuple[np.ndarray, dict[str, tuple[bool, str]]]:
     """The messages (rows of the word index) of the dialogs the slice ``text`` keeps on each corpus, and per
-    corpus what it keeps in words, or why it cannot be used there (that corpus's messages are then left out). Made
-    once per script run and slice (the lists, the concordance and the filter's caption all ask)."""
+    corpus whether it can be used there and what it keeps in words, or why not (that corpus's messages are then
+    left out). Made once per script run and slice (the lists, the concordance and the filter's caption all ask)."""
     from ui.slices.current import outcome_of
     from ui.store import run_token
 
@@ -94,14 +94,14 @@ def slice_messages(text: str) -> tuple[np.ndarray, dict[str, str]]:
         return memo[2], memo[3]
     frame = cached.search_index().frame
     keep = np.zeros(len(frame), dtype=bool)
-    said: dict[str, str] = {}
+    said: dict[str, tuple[bool, str]] = {}
     corpora = frame["corpus"].astype(str).to_numpy()
     for corpus in cached.loadable_corpora():
         outcome = outcome_of(corpus, text)
         if outcome.kept is None:
-            said[corpus.name] = outcome.error or "cannot be used"
+            said[corpus.name] = (False, outcome.error or "cannot be used")
             continue
-        said[corpus.name] = outcome.description
+        said[corpus.name] = (True, outcome.description)
         rows = corpora == corpus.name
         keep[rows] = pd.Index(outcome.kept).get_indexer(frame["dialog_id"].to_numpy()[rows].astype(str)) >= 0
     if run is not None:
@@ -164,13 +164,14 @@ def filter_widgets(prefix: str = "", key: str = "words", with_corpora: bool = Tr
     facts = word_corpus().facts
     corpora = [c for c in CORPUS_NAMES if c in set(facts["corpus"])]
     with st.expander(title, expanded=expanded or bool(query_param(prefix + "slice")), icon=":material/filter_alt:"):
-        sliced = slice_widget(prefix, key)
+        sliced, slice_said = slice_widget(prefix, key)
         top = st.columns(3)
         chosen = tuple(corpora)
         # No pill on means all: one click keeps only the corpus, role or split clicked.
         if with_corpora:
-            chosen = url_filter("Corpora", corpora, prefix + "in", format_func=CORPUS_TITLES.get, key=f"{key}_in",
-                                container=top[0], start_empty=True)
+            chosen = corpus_filter(corpora, prefix + "in", key=f"{key}_in", container=top[0])
+        if sliced:
+            slice_note(slice_said, sliced, chosen)
         roles = url_filter("Speaker role", _options(facts[facts["corpus"].isin(chosen)], "role"), prefix + "role",
                            key=f"{key}_role", container=top[1], start_empty=True)
         splits = url_filter("Split", _options(facts[facts["corpus"].isin(chosen)], "split"), prefix + "split",
@@ -201,9 +202,9 @@ def filter_widgets(prefix: str = "", key: str = "words", with_corpora: bool = Tr
                    mention=value(mention), code_label=code_label, code_coder=coder, slice=sliced)
 
 
-def slice_widget(prefix: str, key: str) -> str:
-    """The sub-corpus's slice (``slice=`` for A, the page's slice; ``b_slice=`` for B), kept in the URL, with what it
-    keeps on each corpus; the slice's canonical text, or "" for none or one that does not parse (said)."""
+def slice_widget(prefix: str, key: str):
+    """The sub-corpus's slice (``slice=`` for A, the page's slice; ``b_slice=`` for B), kept in the URL; the slice's
+    canonical text, or "" for none or one that does not parse (said), and the place under it for ``slice_note``."""
     from data_access.slices import SliceError, canonical
     from ui.widgets import md_escape
 
@@ -211,17 +212,30 @@ def slice_widget(prefix: str, key: str) -> str:
                            placeholder="e.g. crs and peek_gain < 0, or split = train",
                            help="A slice (docs/slices.md), as on the Slices page; a corpus the slice cannot be used "
                                 "on is left out of the sub-corpus.")
+    said = st.empty()
     if not typed.strip():
-        return ""
+        return "", said
     try:
-        text = canonical(typed)
+        return canonical(typed), said
     except SliceError as exc:
-        st.warning(f"Not a slice, so no slice is applied: {md_escape(exc)}.", icon="⚠️")
-        return ""
-    _, said = slice_messages(text)
-    st.caption(md_escape("; ".join(f"{CORPUS_TITLES.get(c, c)}: {s}" if s.startswith("The ") else s
-                                    for c, s in said.items())))
-    return text
+        said.warning(f"Not a slice, so no slice is applied: {md_escape(exc)}.", icon="⚠️")
+        return "", said
+
+
+def slice_note(place, text: str, corpora) -> None:
+    """Under the slice, what it keeps on each of ``corpora`` (the sub-corpus's), and in one line those of them it
+    cannot be used on, whose messages are left out (why, with each corpus's features, in the line's help: a
+    slice of CoDraw's features named every feature of the other corpora, twice on the Keyness view)."""
+    from ui.widgets import md_escape
+
+    said = slice_messages(text)[1]
+    kept = [why for corpus, (usable, why) in said.items() if usable and corpus in corpora]
+    refused = {corpus: why for corpus, (usable, why) in said.items() if not usable and corpus in corpora}
+    if refused:
+        names = " and ".join(CORPUS_TITLES.get(corpus, corpus) for corpus in refused)
+        kept.append(f"it cannot be used on {names}, so {'its' if len(refused) == 1 else 'their'} messages are left "
+                    "out (the ? beside this line says why)")
+    place.caption(md_escape("; ".join(kept)), help="\n\n".join(md_escape(why) for why in refused.values()) or None)
 
 
 def _code_widgets(prefix: str, key: str, container) -> tuple[str, str]:

@@ -12,6 +12,7 @@ and its view cone.
 from __future__ import annotations
 
 import io
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence
@@ -246,7 +247,7 @@ def snapshot_image(blocks: Sequence[Block], ghosts: Sequence[Block] = (), highli
 
     ``ghosts`` are drawn as outlines in their colour (e.g. missing target blocks), ``highlight`` blocks (this
     step's placements) get a thick black outline (``PLACED_MARK``), ``removed`` cells (this step's removals) a
-    magenta wire cube crossed on top (``REMOVED_MARK``); ``builder`` (x, y, z, yaw, pitch, as the replay's)
+    magenta wire cube crossed on top (``REMOVED_MARK``), drawn over every block so that none hides it; ``builder`` (x, y, z, yaw, pitch, as the replay's)
     is drawn as a standing figure looking along its yaw when it is within the picture. The picture covers
     the build region and every block drawn, and the cells of ``frame_of`` too (so that two pictures share
     one frame). ``mode="P"`` returns the palette image it is drawn in (the same pixels; its PNG is a
@@ -265,19 +266,12 @@ def snapshot_image(blocks: Sequence[Block], ghosts: Sequence[Block] = (), highli
 
     highlighted = {tuple(b[:3]) for b in highlight}
     # Painter's order: farthest first (smallest x + y + z), each block tagged with how it is drawn.
-    drawn = [(b, "solid") for b in blocks] + [(b, "ghost") for b in ghosts] + [(b, "removed") for b in removed]
+    drawn = [(b, "solid") for b in blocks] + [(b, "ghost") for b in ghosts]
     drawn.sort(key=lambda item: (item[0][0] + item[0][1] + item[0][2], item[0][1]))
     mark_width = max(2, cell // 8)
     for block, kind in drawn:
         x, y, z, color = block[:4]
         faces = _cube_faces(x, y, z)
-        if kind == "removed":
-            for polygon, _ in faces:
-                draw.polygon([to_screen(*p) for p in polygon], outline=REMOVED_MARK, width=2)
-            top = [to_screen(*p) for p in faces[0][0]]
-            draw.line([top[0], top[2]], fill=REMOVED_MARK, width=mark_width)
-            draw.line([top[1], top[3]], fill=REMOVED_MARK, width=mark_width)
-            continue
         for polygon, factor in faces:
             points = [to_screen(*p) for p in polygon]
             if kind == "ghost":
@@ -286,11 +280,28 @@ def snapshot_image(blocks: Sequence[Block], ghosts: Sequence[Block] = (), highli
                 draw.polygon(points, fill=_shade(COLOR_HEX[color], factor), outline=EDGE)
         if kind == "solid" and (x, y, z) in highlighted:
             draw.line([to_screen(*p) for p in _silhouette(x, y, z)], fill=PLACED_MARK, width=mark_width, joint="curve")
+    # The removals over every block, as if seen through them: a cell emptied under a layer that stays, or behind
+    # a column, would otherwise be painted over and not be seen at all.
+    for x, y, z, *_ in sorted(removed, key=lambda b: (b[0] + b[1] + b[2], b[1])):
+        _draw_removed(draw, frame, x, y, z, mark_width)
     if builder is not None:
         _draw_builder(draw, frame, builder)
     if title:
         draw.text((6, 5), title, fill=(20, 20, 20))
     return image if mode == "P" else image.convert(mode)
+
+
+def _draw_removed(draw: ImageDraw.ImageDraw, frame: IsometricFrame, x: int, y: int, z: int, width: int) -> None:
+    """The removed cell's mark: its cube's twelve edges in ``REMOVED_MARK`` (the three hidden ones too, so that it
+    reads as a box seen through whatever stands in front) and a cross on its top face."""
+    corner = {(dx, dy, dz): frame.to_screen(x + dx, y + dy, z + dz)
+              for dx in (-.5, .5) for dy in (-.5, .5) for dz in (-.5, .5)}
+    for a, b in itertools.combinations(corner, 2):
+        if sum(p != q for p, q in zip(a, b)) == 1:  # an edge: the corners differ on one axis
+            draw.line([corner[a], corner[b]], fill=REMOVED_MARK, width=2)
+    top = [corner[(-.5, .5, -.5)], corner[(.5, .5, -.5)], corner[(.5, .5, .5)], corner[(-.5, .5, .5)]]
+    draw.line([top[0], top[2]], fill=REMOVED_MARK, width=width)
+    draw.line([top[1], top[3]], fill=REMOVED_MARK, width=width)
 
 
 def _draw_builder(draw: ImageDraw.ImageDraw, frame: IsometricFrame, builder: tuple) -> None:

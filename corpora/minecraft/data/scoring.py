@@ -13,8 +13,11 @@ Metric (the repository's ``generate.py``): the net change of a structure is the 
 (placement|removal, x, y, z, colour) between the sample's initial structure and an end structure; the
 prediction's net change is compared with the gold one, and true positives, false positives and false
 negatives are summed over the split before precision, recall and F1 (each 0 when its denominator is 0).
-Predicted actions are applied in order; an infeasible one (placing on an occupied cell, removing from an
-empty cell, any cell outside the 11 x 9 x 11 region) is counted and skipped.
+A sample's initial and gold end structures are the logged world states (the repository's ``prev_config`` and
+``end_built_config_raw``): the Builder's actions replayed step by step, a step's removals before its placements
+(``replay_logged``), so that a block recoloured within one step keeps its new colour. Predicted actions are
+applied in order; an infeasible one (placing on an occupied cell, removing from an empty cell, any cell outside
+the 11 x 9 x 11 region) is counted and skipped.
 """
 from __future__ import annotations
 
@@ -80,6 +83,25 @@ def apply_actions(initial: Config, actions: Iterable[tuple[str, int, int, int, O
     return config, infeasible
 
 
+def replay_logged(config: Config, actions: Iterable[tuple[int, str, int, int, int, Optional[str]]]) -> Config:
+    """``config`` (changed in place, and returned) after the Builder's logged actions (step, kind, x, y, z,
+    colour), the corpus's diffs of consecutive kept world states: each step's removals before its placements, so
+    that the world state of every step is the logged one. A block recoloured within one step is both a placement
+    of its new colour and a removal of its old one in that step (placement first in the action order); applied
+    one by one, the placement would meet the old block and the removal then empty the cell."""
+    step, placements = None, []  # type: Optional[int], list
+    for action_step, kind, x, y, z, color in actions:
+        if action_step != step:
+            config.update(placements)
+            step, placements = action_step, []
+        if kind == "placement":
+            placements.append(((x, y, z), color))
+        else:
+            config.pop((x, y, z), None)
+    config.update(placements)
+    return config
+
+
 def net_change(initial: Config, end: Config) -> set[tuple[str, int, int, int, str]]:
     """(placement|removal, x, y, z, colour) of every block in end but not initial, and the reverse."""
     start = {(*cell, color) for cell, color in initial.items()}
@@ -97,21 +119,30 @@ def counts(initial: Config, predicted_end: Config, gold_end: Config) -> tuple[in
 
 def sample_table(corpus: LoadedCorpus, wanted: Optional[set] = None) -> pd.DataFrame:
     """The corpus's BAP samples with their gold actions decoded: game, split, sample_id, turn, gold (list of
-    (kind, x, y, z, colour)); only the ``wanted`` (game, sample_id) keys when given (decoding is the cost)."""
+    (kind, x, y, z, colour)), gold_steps (the logged step, a kept state's index, of each gold action); only the
+    ``wanted`` (game, sample_id) keys when given (decoding is the cost)."""
     samples = corpus.frames["bap_samples"][["game", "split", "sample_id", "turn", "next_actions"]]
     if wanted is not None:
         keys = pd.MultiIndex.from_arrays([samples["game"], samples["sample_id"]])
         samples = samples[keys.isin(list(wanted))]
     samples = samples.reset_index(drop=True)
     kinds = {"putdown": "placement", "pickup": "removal"}
-    gold = [[(kinds[a[0]], int(a[1]), int(a[2]), int(a[3]), a[4]) for a in orjson.loads(text)]
-            for text in samples["next_actions"]]
-    return samples.drop(columns="next_actions").assign(gold=gold)
+    decoded = [orjson.loads(text) for text in samples["next_actions"]]
+    gold = [[(kinds[a[0]], int(a[1]), int(a[2]), int(a[3]), a[4]) for a in actions] for actions in decoded]
+    steps = [[int(a[5]) for a in actions] for actions in decoded]
+    return samples.drop(columns="next_actions").assign(gold=gold, gold_steps=steps)
+
+
+def gold_end(start: Config, gold: list, gold_steps: list[int]) -> Config:
+    """The structure after a sample's gold actions: the logged world state after its last step (the BAP
+    repository's ``end_built_config_raw``)."""
+    return replay_logged(dict(start), ((step, *action) for step, action in zip(gold_steps, gold)))
 
 
 def initial_configs(corpus: LoadedCorpus, wanted: Iterable[tuple[str, int]]) -> dict[tuple[str, int], Config]:
     """The built structure before each wanted sample (game, sample_id): the human actions of the game's
-    kept states before ``sample_id`` (the repository's ``prev_config``; empty for sample_id 1)."""
+    kept states before ``sample_id`` replayed step by step (``replay_logged``): the logged world state, the
+    repository's ``prev_config`` (empty for sample_id 1)."""
     by_game: dict[str, list[int]] = {}
     for game, sample_id in wanted:
         by_game.setdefault(game, []).append(sample_id)
@@ -119,7 +150,7 @@ def initial_configs(corpus: LoadedCorpus, wanted: Iterable[tuple[str, int]]) -> 
     actions = actions[actions["game"].isin(list(by_game))].sort_values(["game", "seq"], kind="stable")
     games = actions["game"].to_numpy(dtype=object)
     states = actions["state_idx"].to_numpy()
-    rows = list(zip(actions["kind"].to_numpy(dtype=object), actions["x"].to_numpy().tolist(),
+    rows = list(zip(states.tolist(), actions["kind"].to_numpy(dtype=object), actions["x"].to_numpy().tolist(),
                     actions["y"].to_numpy().tolist(), actions["z"].to_numpy().tolist(), actions["color"].to_numpy(dtype=object)))
     starts: dict = {}
     for index, game in enumerate(games):  # games are contiguous after the sort
@@ -130,13 +161,10 @@ def initial_configs(corpus: LoadedCorpus, wanted: Iterable[tuple[str, int]]) -> 
         config: Config = {}
         position = begin
         for sample_id in sorted(set(ids)):
+            done = position
             while position < end and states[position] <= sample_id - 1:
-                kind, x, y, z, color = rows[position]
-                if kind == "placement":
-                    config[(x, y, z)] = color
-                else:
-                    config.pop((x, y, z), None)
                 position += 1
+            replay_logged(config, rows[done:position])  # whole steps: a step's actions share its state index
             result[(game, sample_id)] = dict(config) if sample_id > 1 else {}
     return result
 
@@ -173,7 +201,7 @@ def score(corpus: LoadedCorpus, rows: list[dict], tally: Tally, generated: bool)
         key = (row["game"], row["sample_id"])
         start = initial[key]
         sample = records[known[key]]
-        gold_end, _ = apply_actions(start, sample["gold"])
+        gold_built = gold_end(start, sample["gold"], sample["gold_steps"])
         if "end_config" in row:
             predicted_end, infeasible = {}, 0
             for x, y, z, color in row["end_config"]:
@@ -185,11 +213,11 @@ def score(corpus: LoadedCorpus, rows: list[dict], tally: Tally, generated: bool)
         else:
             predicted_end, infeasible = apply_actions(start, row["actions"])
             n_actions = len(row["actions"])
-        tp, fp, fn = counts(start, predicted_end, gold_end)
+        tp, fp, fn = counts(start, predicted_end, gold_built)
         precision, recall, f1 = prf(tp, fp, fn)
         values = (row["game"], str(sample["split"]), row["sample_id"], row["line"], row["record"], row.get("match", "id"),
                   n_actions, infeasible, tp, fp, fn, precision, recall, f1, _json_config(start),
-                  _json_config(predicted_end), _json_config(gold_end))
+                  _json_config(predicted_end), _json_config(gold_built))
         for name, value in zip(SAMPLE_COLUMNS, values):
             out[name].append(value)
     frame = pd.DataFrame(out, columns=SAMPLE_COLUMNS).astype({
@@ -376,5 +404,5 @@ def run_pictures(corpus, run, dialog_id: str, round, n_steps: int) -> list:
     return pictures
 
 
-__all__ = ["apply_actions", "net_change", "counts", "prf", "read_rows", "score", "build", "summary", "micro",
+__all__ = ["apply_actions", "replay_logged", "gold_end", "net_change", "counts", "prf", "read_rows", "score", "build", "summary", "micro",
            "initial_configs", "config_from_json"]

@@ -102,7 +102,8 @@ def player_view(corpus: Corpus, game_id: str, note: str, number: int) -> Optiona
     if step is None or pictures is None:
         return None
     build = Picture(pictures.build_png, f"Build after message {number}: black outline = placed in this step, magenta "
-                                        "crossed wire cube = removed in this step; the dark figure is the Builder, its line the gaze.")
+                                        "crossed wire cube = removed in this step (drawn over the blocks in front); "
+                                        "the dark figure is the Builder, its line the gaze.")
     target = Picture(pictures.target_png, "Target, aligned" + note + ": outlined cells are not built yet." if pictures.target_png
                      else "No gold configuration is available for this game.")
     return PlayerStep(number, (build, target),
