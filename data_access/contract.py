@@ -256,10 +256,11 @@ class OptionalCapabilities(Protocol):
         ``dialog_id``; a dialog without a value is absent. Computed by the functions behind the corpus's charts."""
 
     FEATURE_TEXTS: Mapping[str, FeatureText]  # how descriptions name the corpus's own features and columns
+    ASSET_KIND: str  # what its ASSET_VARIABLE names, for the serve flag --<name>-<kind> ("clipart"; default "assets")
 
 
 OPTIONAL = ("LAYERS", "run_scoring", "same_board_plays", "round_outcomes", "annotation_layer", "transcript_notes",
-            "dialog_features", "FEATURE_TEXTS")
+            "dialog_features", "FEATURE_TEXTS", "ASSET_KIND")
 
 
 def optional(package: CorpusPackage, name: str) -> Optional[Callable]:

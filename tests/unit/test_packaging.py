@@ -7,7 +7,7 @@ import tomllib
 from pathlib import Path
 
 from dialogue_dashboard import app_folder
-from dialogue_dashboard.cli import SERVE_VARIABLES, main, serve_environment
+from dialogue_dashboard.cli import main, serve_environment, serve_variables
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,7 +31,7 @@ def test_in_a_checkout_the_app_is_the_checkouts_own():
 
 
 def _serve_args(**given) -> argparse.Namespace:
-    values = {flag.replace("-", "_"): None for flag in SERVE_VARIABLES}
+    values = {flag.replace("-", "_"): None for flag in serve_variables()}
     values.update(port=8600, host="0.0.0.0")
     values.update(given)
     return argparse.Namespace(**values)
@@ -50,7 +50,8 @@ def test_serve_flags_set_their_variables_as_absolute_paths_and_keep_the_rest(tmp
 
 
 def test_every_data_variable_of_the_readme_has_a_serve_flag():
-    variables = {variable for variable, _ in SERVE_VARIABLES.values()}
+    variables = {variable for variable, _ in serve_variables().values()}
+    assert {"codraw", "codraw-clipart", "gos", "gos-images", "minecraft"} <= set(serve_variables())  # as documented
     assert {"CODRAW_DATA", "CODRAW_CLIPART", "GAME_OF_SORTS_DATA", "GAME_OF_SORTS_IMAGES", "MINECRAFT_DATA",
             "DIALOGUE_RUNS_DIR", "DIALOGUE_LAYERS_DIR", "DIALOGUE_NOTES_DB", "DIALOGUE_CACHE_DIR"} <= variables
 

@@ -30,6 +30,7 @@ BROWSE_COLUMNS = {
     "score_before_peek": "The paper's metric of the last drawing before the peek",
 }
 DATA_VARIABLE = "CODRAW_DATA"
+ASSET_KIND = "clipart"  # its images' flag: `dialogue-dashboard serve --codraw-clipart`
 ASSET_VARIABLE = "CODRAW_CLIPART"
 EXPORT_BUDGET = 1_000_000  # one dialog's HTML replay
 LAYERS = ("codraw-icr",)

@@ -15,7 +15,6 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from corpora.codraw.data import NAME as CORPUS  # noqa: F401 - the corpus these charts are drawn from (its pages use it)
 from corpora.codraw.data.icr_analysis import CR_GROUPS, score_by_cr
 from dialogue_dashboard.plugin import (
     PALETTE,

@@ -32,6 +32,7 @@ BROWSE_COLUMNS = {
     "manual_unlocks": "Locks a player released by hand",
 }
 DATA_VARIABLE = "GAME_OF_SORTS_DATA"
+ASSET_KIND = "images"  # its images' flag: `dialogue-dashboard serve --gos-images`
 ASSET_VARIABLE = "GAME_OF_SORTS_IMAGES"
 EXPORT_BUDGET = 2_000_000  # one round's HTML replay
 LAYERS = ("gos-mentions",)

@@ -11,7 +11,6 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from corpora.gos.data import NAME as CORPUS  # noqa: F401 - the corpus these charts are drawn from (its pages use it)
 from corpora.gos.data.agreement import board_agreement, rank_matrix, rank_sums  # noqa: F401 - the one definition, re-exported
 from corpora.gos.data.mentions_analysis import mentions_per_round
 from dialogue_dashboard.plugin import (

@@ -13,7 +13,6 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from corpora.minecraft.data import NAME as CORPUS  # noqa: F401 - the corpus these charts are drawn from (its pages use it)
 from dialogue_dashboard.plugin import (
     INTERVALS,
     PALETTE,
