@@ -29,15 +29,15 @@ SETTING_VARIABLES = {
 def corpus_flags() -> dict[str, tuple[str, str]]:
     """A flag per registered corpus for its files (``--codraw``: its ``DATA_VARIABLE``) and one for its images or
     clip art (``--codraw-clipart``: ``--<name>-<ASSET_KIND>``, its ``ASSET_VARIABLE``), a plugin's too."""
-    from data_access.registry import CORPUS_NAMES, corpus_module
+    from data_access.registry import CORPUS_NAMES, CORPUS_TITLES, CorpusAttribute
 
+    data, assets = CorpusAttribute("DATA_VARIABLE"), CorpusAttribute("ASSET_VARIABLE")
+    kinds = CorpusAttribute("ASSET_KIND", missing="assets")
     flags: dict[str, tuple[str, str]] = {}
     for name in CORPUS_NAMES:
-        package = corpus_module(name)
-        flags[name] = (package.DATA_VARIABLE, f"the {package.TITLE} corpus: its file or folder")
-        if package.ASSET_VARIABLE:
-            kind = getattr(package, "ASSET_KIND", "assets")
-            flags[f"{name}-{kind}"] = (package.ASSET_VARIABLE, f"the {package.TITLE} corpus's {kind} folder")
+        flags[name] = (data[name], f"the {CORPUS_TITLES[name]} corpus: its file or folder")
+        if assets[name]:
+            flags[f"{name}-{kinds[name]}"] = (assets[name], f"the {CORPUS_TITLES[name]} corpus's {kinds[name]} folder")
     return flags
 
 

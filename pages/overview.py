@@ -7,7 +7,7 @@ from ui.analysis.charts import ordered_splits
 from ui.analysis.charts import overview_figures as overview
 from ui.data.provenance import demo_corpora_note
 from ui.glossary import glossary_markdown, markdown_table
-from ui.share.downloads.downloads import latex_table_download
+from ui.share.downloads import latex_table_download
 from ui.shell.corpus_edge import every_corpus
 from ui.shell.router import ensure_routed
 from ui.shell.run_mark import stop_run

@@ -14,7 +14,7 @@ from ui.shell.run_mark import stop_run
 from ui.shell.url_state import corpus_filter, served_links, url_choice, url_text_input
 from ui.widgets import download_buttons, md_escape, query_param, set_url
 from ui.words.concordance import MODES, PAGE_SIZE, HitList, concordance_view, default_whole_word, sort_widgets
-from ui.words.index import index as ui_words
+from ui.words import index as ui_words
 
 ensure_routed()
 

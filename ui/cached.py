@@ -33,8 +33,9 @@ from ui.widgets import md_escape
 # loaded frames are immutable by convention: nothing may modify them in place.
 @st.cache_resource(show_spinner=False, max_entries=6)
 def _load(key: CorpusKey) -> LoadedCorpus | LoadFailure:
+    source = key_source(key)  # the key's source, resolved here once: below it the corpus travels as this value
     try:
-        return load_source(key_source(key))
+        return load_source(source)
     except SourceError as exc:
         return LoadFailure(key.corpus, str(exc))
     except Exception as exc:  # noqa: BLE001 - a broken corpus must not take the app down
