@@ -72,11 +72,12 @@ elif saved is not None:
     counts = [c for c in saved.columns if c not in {"id", "name", "description", "slice", "corpus", "owner", "shared",
                                                    "created_at", "updated_at", "changed_by", "note", "link"}]
     chosen = st.dataframe(
-        saved[["name", "description", "slice", "owner", "shared", *counts, "note", "link"]], hide_index=True,
+        saved[["name", "description", "slice", "owner", "shared", "note", *counts, "link"]], hide_index=True,
         on_select="rerun", selection_mode="single-row", key="slices_saved",
         column_config={"link": st.column_config.LinkColumn("Open", display_text="in Browse ▶"),
-                       "note": st.column_config.TextColumn("Why no count", help="Why a count is missing: not counted "
-                                                           "yet, or why the slice cannot be used"),
+                       "slice": st.column_config.TextColumn(width="medium"),
+                       "note": st.column_config.TextColumn("Why no count", width="medium", help="Why a count is "
+                                                           "missing: not counted yet, or why the slice cannot be used"),
                        **{c: st.column_config.NumberColumn(help=f"Dialogs the slice keeps in {c} (empty: it "
                                                                 "names what this corpus does not have)") for c in counts}})
     waiting = not_counted(saved)
