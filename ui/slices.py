@@ -3,9 +3,10 @@ honours it asks here which of a corpus's dialogs it keeps, and shows it in words
 
 A slice that does not parse, names what the corpus does not have, or runs past its evaluation budget is said in a
 warning and the page shows itself unfiltered: every evaluation in the app goes through ``kept_by``, the one place
-its errors are caught, with one ``EvaluationBudget`` that stops when the session is gone. The slice's features (the corpus's dialog table with the analysis pages' and the layers'
-per-dialog features) are built once per corpus source and layer file and shared by every session; the runs'
-columns, the codes and the notes are read only for a slice that tests them.
+its errors are caught, with one ``EvaluationBudget`` that stops when the session is gone. The slice's features
+(the corpus's dialog table with the analysis pages' and the layers' per-dialog features) are built once per
+corpus source and layer file and shared by every session; the runs' columns, the codes and the notes are read
+only for a slice that tests them.
 
 The saved slices of the store are ``ui.slices_saved``, the SQL console ``ui.slice_console`` (both for the Slices
 page); the figures of the analysis pages on a slice and the slice against the rest ``ui.slice_charts``.
@@ -353,5 +354,5 @@ def _as_bars(corpus: Corpus, within: list, bars: tuple, ids: list[str]):
 
 
 __all__ = ["SLICE_PARAM", "SliceOutcome", "apply_slice", "base_key", "browse_slice", "current_outcome",
-           "current_slice", "evaluate", "evaluation_budget", "kept_by", "layers_of", "outcome_of", "make_slice_button", "page_link", "said", "slice_base",
-           "slice_choices", "slice_ids", "slice_navigation"]
+           "current_slice", "evaluate", "evaluation_budget", "kept_by", "layers_of", "outcome_of", "make_slice_button",
+           "page_link", "said", "slice_base", "slice_choices", "slice_ids", "slice_navigation"]

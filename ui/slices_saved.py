@@ -156,9 +156,10 @@ def said_counts(text: str) -> str:
 
 
 def saved_table() -> Optional[pd.DataFrame]:
-    """The saved slices this session sees, with their count on each corpus (``n_<corpus>``: empty where the
-    slice cannot be used), why a count is missing (``note``) and a link that opens each in Browse; None when the
-    store cannot be read (said). Counts not kept yet are counted for ``COUNT_SECONDS`` of this run."""
+    """The saved slices this session sees, with their count on each corpus that loads (a column named by its
+    title: empty where the slice cannot be used or is not counted yet), why a count is missing (``note``) and a
+    link that opens each in Browse; None when the store cannot be read (said). Counts not kept yet are counted
+    for ``COUNT_SECONDS`` of this run."""
     from ui import auth
 
     store = opened("Saved slices")
@@ -166,8 +167,8 @@ def saved_table() -> Optional[pd.DataFrame]:
         return None
     viewer = auth.identity()
     frame = remembered("saved slices", lambda: store.slices.list(viewer=viewer), None, "Saved slices")
-    if frame is None:
-        return None
+    if frame is None or frame.empty:
+        return frame
     frame = frame.copy()
     counter, stop = _Counter(), time.monotonic() + COUNT_SECONDS
     counts: list[Optional[dict[str, Count]]] = []

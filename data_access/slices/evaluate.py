@@ -236,7 +236,7 @@ def _operand(value: Value, kind: str, feature: Feature, values: pd.Series):
         try:  # a tree built in code may hold an int no float holds (parsed text cannot: MAX_NUMBER_CHARS)
             return float(value)
         except OverflowError:
-            raise SliceError(f"{name} is compared with a number too large to compare") from None
+            raise SliceError(f"the number compared with {name} is too large") from None
     if kind == "bool":
         if isinstance(value, bool) or value in (0, 1):
             return bool(value)

@@ -14,10 +14,10 @@ A slice is a predicate over a corpus's dialogs::
 
 A ``name`` is ASCII letters, digits and ``_`` (not starting with a digit); any other text is a quoted string
 (inside, ``\\"`` is a quote and ``\\\\`` a backslash; any other backslash is itself, so ``re("\\bleft\\b")`` reads as
-written). Keywords (``and or not in true false``) are lower case. The text is
-bounded (``MAX_CHARS``, ``MAX_DEPTH`` of nested parentheses and ``not``, ``MAX_TESTS``, ``MAX_NUMBER_CHARS`` of one
-number); whatever breaks the grammar or a bound raises ``SliceSyntaxError`` with the character position. ``unparse(parse(text))`` is the
-canonical form, and ``parse(unparse(tree)) == tree``.
+written). Keywords (``and or not in true false``) are lower case. The text is bounded (``MAX_CHARS``,
+``MAX_DEPTH`` of nested parentheses and ``not``, ``MAX_TESTS``, ``MAX_NUMBER_CHARS`` of one number); whatever
+breaks the grammar or a bound raises ``SliceSyntaxError`` with the character position. ``unparse(parse(text))`` is
+the canonical form, and ``parse(unparse(tree)) == tree``.
 """
 from __future__ import annotations
 

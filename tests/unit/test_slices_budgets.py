@@ -62,10 +62,12 @@ def test_a_number_past_the_bound_is_refused_naming_it(template, number, digits):
 def test_numbers_within_the_bound_read_and_print_back():
     rng = random.Random(45)
     extremes = [1.7976931348623157e308, -2.2250738585072014e-308, 5e-324, 1e16, 123456789012345678, -0.0]
-    for value in extremes + [rng.uniform(-1e6, 1e6) for _ in range(200)] + [rng.randint(-10**31, 10**31) for _ in range(50)]:
+    randoms = [rng.uniform(-1e6, 1e6) for _ in range(200)] + [rng.randint(-10**31, 10**31) for _ in range(50)]
+    for value in extremes + randoms:
         tree = slices.Test(Feature("n_rounds"), ">", value)
         assert parse(unparse(tree)) == tree, value
-    assert parse("n_rounds > " + "9" * MAX_NUMBER_CHARS) == slices.Test(Feature("n_rounds"), ">", int("9" * MAX_NUMBER_CHARS))
+    longest = "9" * MAX_NUMBER_CHARS
+    assert parse("n_rounds > " + longest) == slices.Test(Feature("n_rounds"), ">", int(longest))
 
 
 @pytest.mark.parametrize("value", [10 ** 400, 10 ** 5000, float("inf"), float("nan"), 10 ** 40],
@@ -172,7 +174,8 @@ def test_the_apps_stop_asks_the_runtime_whether_the_session_is_still_there(monke
     assert session_gone()() is False  # no script run context here
     active = {"s1"}
     runtime = types.SimpleNamespace(is_active_session=lambda session_id: session_id in active)
-    monkeypatch.setattr(streamlit.runtime, "Runtime", types.SimpleNamespace(exists=lambda: True, instance=lambda: runtime))
+    monkeypatch.setattr(streamlit.runtime, "Runtime",
+                        types.SimpleNamespace(exists=lambda: True, instance=lambda: runtime))
     monkeypatch.setattr(streamlit.runtime.scriptrunner, "get_script_run_ctx",
                         lambda suppress_warning=False: types.SimpleNamespace(session_id="s1"))
     gone = session_gone()

@@ -85,6 +85,7 @@ def test_names_are_unique_per_owner_and_edits_see_conflicts(store):
     ("x" * 200, "crs", "at most 120"),
     ("bad", "crs and", "the slice is not one"),
     ("bad", "(" * 100 + "a", "the slice is not one"),
+    ("zeros", "n_rounds > 1" + "0" * 400, "a number has at most 32 characters"),  # issue 45: it broke every list
 ])
 def test_a_bad_name_or_slice_is_refused_and_nothing_written(store, name, text, words):
     with pytest.raises(ValueError, match=words):
