@@ -15,6 +15,7 @@ signed in. Tests stand in for a signed-in person by patching ``sign_in_configure
 from __future__ import annotations
 
 # Action and AccessRefused are re-exported for the pages (which import ui, not data_access).
+import dataclasses
 import os
 from typing import Optional
 
@@ -89,8 +90,7 @@ def signed_in_identity() -> Optional[Identity]:
     if ended:
         return None
     if ended is None:
-        return Identity(coder=person.coder, role=Role.VIEWER, email=person.email, subject=person.subject,
-                        signed_in=True, unverified_email=person.unverified_email)
+        return dataclasses.replace(person, role=Role.VIEWER)
     return person
 
 
