@@ -13,10 +13,15 @@ is fixed by it (no free-text name), and the role comes from the roles file:
 
 The store refuses a change the identity may not make (``AccessRefused``), whatever the page sent: a forged
 coder name in a direct call is refused and logged (logger ``dialogue.access``).
+
+Someone the roles file does not list is named by their verified e-mail, or else by their provider subject written
+``subject:<sub>`` (``RoleBook.unlisted_name``): never by a name a listed person has or one that only looks like it,
+so an account whose subject is ``alice`` neither reads nor writes as alice.
 """
 from __future__ import annotations
 
 import enum
+import functools
 import logging
 import os
 import tomllib
@@ -27,6 +32,9 @@ from typing import Mapping, Optional
 
 ROLES_VARIABLE = "DIALOGUE_ROLES"
 LOCAL_USER = "local user"
+# How an unlisted person without a usable e-mail is named: their provider subject after this, a prefix no listed
+# person's coder name may start like (the roles file refuses it).
+UNLISTED_SUBJECT_PREFIX = "subject:"
 log = logging.getLogger("dialogue.access")
 
 
@@ -92,6 +100,8 @@ class Identity:
     signed_in: bool = False
     # the e-mail the provider gave without verifying it: shown so the person knows why it is not used
     unverified_email: Optional[str] = None
+    # whether the roles file lists them; an unlisted person is shown by their coder name (``RoleBook.unlisted_name``)
+    listed: bool = True
 
     @classmethod
     def local(cls, coder: str = "") -> "Identity":
@@ -103,6 +113,8 @@ class Identity:
         """How messages name the identity (never a secret: e-mail or subject as the provider gave them)."""
         if not self.signed_in:
             return LOCAL_USER
+        if not self.listed:
+            return self.coder or self.email or self.subject or ""
         return self.email or self.subject or self.coder
 
     @property
@@ -195,14 +207,37 @@ class RoleBook:
                         subject)
             email = None
         person = (self.by_email.get(email.lower()) if email else None) or (self.by_subject.get(subject) if subject else None)
-        coder = person.coder if person else (email or subject or "")
-        if not coder:
-            raise AccessRefused("Not allowed: the sign-in gave neither a verified e-mail nor a subject.")
-        if person is None and (reason := reserved_name_reason(coder)):
+        if person is not None:
+            return Identity(coder=person.coder, role=person.role, email=email, subject=subject, signed_in=True,
+                            unverified_email=unverified)
+        coder = self.unlisted_name(email, subject)
+        return Identity(coder=coder, role=self.default, email=email if coder == email else None, subject=subject,
+                        signed_in=True, unverified_email=unverified, listed=False)
+
+    def unlisted_name(self, email: Optional[str], subject: Optional[str]) -> str:
+        """The coder name (and the name shown) of someone the file does not list: their verified ``email``,
+        unless it reads as a listed person's e-mail, subject or coder name (in another case, with look-alike
+        letters); else ``subject:<subject>``, which no listed name starts like. ``AccessRefused`` when neither
+        gives a name that is theirs alone."""
+        if email and name_skeleton(email) not in self._listed_skeletons:
+            coder = email
+        elif subject:
+            coder = UNLISTED_SUBJECT_PREFIX + subject
+        else:
+            raise AccessRefused("Not allowed: the sign-in gave neither a verified e-mail of its own nor a subject.")
+        reason = reserved_name_reason(coder)
+        if reason is None and name_skeleton(coder) in self._listed_skeletons:
+            reason = f"{coder!r} reads as the name of someone the roles file lists"
+        if reason:
             raise AccessRefused(f"Not allowed: this account's name cannot be a coder name ({reason}); ask an admin "
                                 "to list it in the roles file with a coder name.")
-        return Identity(coder=coder, role=person.role if person else self.default, email=email, subject=subject,
-                        signed_in=True, unverified_email=unverified)
+        return coder
+
+    @functools.cached_property
+    def _listed_skeletons(self) -> frozenset[str]:
+        """What every listed person's e-mail, subject and coder name look like (``name_skeleton``)."""
+        people = [*self.by_email.items(), *self.by_subject.items()]
+        return frozenset(name_skeleton(name) for key, person in people for name in (key, person.coder))
 
     def identity_from_claims(self, claims: Mapping[str, object]) -> Identity:
         """``identity`` from the provider's claims as Streamlit keeps them (``st.user``)."""
@@ -224,22 +259,32 @@ _MAX_CODER_NAME = 80
 
 def name_skeleton(name: str) -> str:
     """What a name looks like, for telling apart names a reader would take for one another: compatibility forms
-    folded (full-width, superscript), accents dropped, case folded, and each letter of another script that is
-    drawn like a Latin letter or digit (Cyrillic о, script ɡ) read as that letter (Unicode's confusables,
-    through ``confusable_homoglyphs``); spaces and separators dropped."""
-    from confusable_homoglyphs import confusables
-
+    folded (full-width, superscript), accents dropped, case folded, each letter of another script that is
+    drawn like a Latin letter or digit (Cyrillic о, script ɡ) read as that letter, and the digits and signs drawn
+    like a Latin letter (0, 1, |) read as it (Unicode's confusables, through ``confusable_homoglyphs``); spaces
+    and separators dropped."""
     folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name))
     out = []
     for char in folded:
         if unicodedata.combining(char) or unicodedata.category(char) in ("Cf", "Zs", "Pd", "Pc"):
             continue
         if not char.isascii():
-            found = confusables.is_confusable(char, preferred_aliases=[], greedy=True)
-            ascii_like = [h["c"] for h in (found or [{}])[0].get("homoglyphs", []) if h["c"].isascii()]
-            char = ascii_like[0] if ascii_like else char
+            char = _ascii_homoglyph(char, letters_only=False)
+        if char.isascii() and not char.isalpha():
+            char = _ascii_homoglyph(char, letters_only=True)
         out.append(char.casefold())
     return "".join(out).replace("_", "").replace(" ", "")
+
+
+@functools.lru_cache(maxsize=4096)
+def _ascii_homoglyph(char: str, letters_only: bool) -> str:
+    """The ASCII character (a letter, if ``letters_only``) that ``char`` is drawn like; ``char`` when none is."""
+    from confusable_homoglyphs import confusables
+
+    found = confusables.is_confusable(char, preferred_aliases=[], greedy=True)
+    ascii_like = [h["c"] for h in (found or [{}])[0].get("homoglyphs", []) if h["c"].isascii()]
+    chosen = [c for c in ascii_like if c.isalpha()] if letters_only else ascii_like
+    return chosen[0] if chosen else char
 
 
 def reserved_name_reason(name: str) -> Optional[str]:
@@ -322,6 +367,9 @@ def read_roles(path: Path | str) -> RoleBook:
         coder = " ".join(named.split())
         if reason := reserved_name_reason(coder):
             raise RolesFileError(f"{where}: coder {coder!r} cannot be used: {reason}")
+        if name_skeleton(coder).startswith(name_skeleton(UNLISTED_SUBJECT_PREFIX)):
+            raise RolesFileError(f"{where}: coder {coder!r} cannot be used: names starting with "
+                                 f"{UNLISTED_SUBJECT_PREFIX!r} are those of people the file does not list")
         key = email.strip().lower() if email else f"subject {(subject or '').strip()}"
         # Two people whose coder names differ only in case or look-alike letters would read as one in every table.
         skeleton = name_skeleton(coder)

@@ -1,7 +1,7 @@
 """The corpus registry: the one module that maps a corpus name to its package, and the one that imports a corpus
 package by its name (``importlib``). Elsewhere ``importlib`` imports known modules of the app itself when a page
 first needs them, never a package a name asks for: ``ui/shell/corpus_views.py`` a corpus's replay section and run
-panels, ``ui/analysis/charts.py`` a corpus's chart builders (``ui/shell/warm_imports.py`` imports third-party libraries ahead of
+panels, ``ui/analysis/charts.py`` a corpus's chart builders (``ui/server/warm_imports.py`` imports third-party libraries ahead of
 the first page). The corpora that come with the dashboard are registered exactly
 as third-party ones are: each is an entry point of the group ``dialogue_dashboard.corpora`` (pyproject.toml),
 found with ``importlib.metadata``; a package installed by someone else adds its own entry point to the same group

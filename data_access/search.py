@@ -22,7 +22,7 @@ import math
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Sequence
+from typing import Callable, Iterable, Optional, Sequence
 
 import numpy as np
 import pandas as pd
@@ -263,16 +263,27 @@ class SearchIndex:
         ``data_access.words`` sub-corpus) to those utterances; ``limit=None`` builds KWIC rows for every match
         (``limit=0`` none: use ``page`` for one corpus's page of hits)."""
         compiled = query if isinstance(query, CompiledQuery) else compile_query(query, mode, case_sensitive, whole_word)
+        mask, engine = self._mask(compiled, self._selected(corpora, within), time_limit)
+        rows = np.flatnonzero(mask)
+        shown = rows if limit is None else rows[: max(0, int(limit))]
+        return SearchResult(compiled, self.kwic(compiled, shown, context), self._counts(mask, corpora),
+                            int(len(rows)), engine, rows)
+
+    def matching_rows(self, compiled: CompiledQuery, *, corpora: Optional[Sequence[str]] = None,
+                      within: Optional[np.ndarray] = None, time_limit: float = TIME_LIMIT_S,
+                      check: Optional[Callable[[], None]] = None) -> np.ndarray:
+        """The rows matching ``compiled``, as ``search`` finds them but without its hits and counts (a slice's
+        text test). ``check`` is called between the chunks of utterances matched and may raise to stop the
+        matching (a slice's one deadline over all its tests)."""
+        return np.flatnonzero(self._mask(compiled, self._selected(corpora, within), time_limit, check)[0])
+
+    def _selected(self, corpora: Optional[Sequence[str]], within: Optional[np.ndarray]) -> np.ndarray:
         selected = np.ones(len(self.frame), dtype=bool)
         if corpora is not None:
             selected = self.frame["corpus"].isin(list(corpora)).to_numpy()
         if within is not None:
             selected = selected & np.asarray(within, dtype=bool)
-        mask, engine = self._mask(compiled, selected, time_limit)
-        rows = np.flatnonzero(mask)
-        shown = rows if limit is None else rows[: max(0, int(limit))]
-        return SearchResult(compiled, self.kwic(compiled, shown, context), self._counts(mask, corpora),
-                            int(len(rows)), engine, rows)
+        return selected
 
     def page(self, result: SearchResult, corpus: str, page: int = 1, size: int = PAGE_SIZE,
              context: int = DEFAULT_CONTEXT) -> pd.DataFrame:
@@ -284,7 +295,8 @@ class SearchIndex:
 
     # -- matching --------------------------------------------------------------------------------------------
 
-    def _mask(self, compiled: CompiledQuery, selected: np.ndarray, time_limit: float) -> tuple[np.ndarray, str]:
+    def _mask(self, compiled: CompiledQuery, selected: np.ndarray, time_limit: float,
+              check: Optional[Callable[[], None]] = None) -> tuple[np.ndarray, str]:
         """Which selected utterances match every required pattern, in slices under a deadline."""
         start = time.monotonic()
         text = self.text.combine_chunks() if self.text.num_chunks != 1 else self.text.chunk(0)
@@ -306,6 +318,8 @@ class SearchIndex:
                 done += int(selected[position:end].sum())
             mask[position:end] = keep
             position = end
+            if check is not None and position < len(mask):
+                check()
             elapsed = time.monotonic() - start
             if position < len(mask) and done and (elapsed > time_limit or elapsed / done * total > 2 * time_limit):
                 raise QueryTooSlow(

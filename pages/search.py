@@ -13,8 +13,8 @@ from ui.shell.router import ensure_routed
 from ui.shell.run_mark import stop_run
 from ui.shell.url_state import corpus_filter, served_links, url_choice, url_text_input
 from ui.widgets import download_buttons, md_escape, query_param, set_url
-from ui.words.concordance import MODES, PAGE_SIZE, HitList, concordance_view, default_whole_word, sort_widgets
 from ui.words import index as ui_words
+from ui.words.concordance import MODES, PAGE_SIZE, HitList, concordance_view, default_whole_word, sort_widgets
 
 ensure_routed()
 

@@ -14,7 +14,7 @@ from ui.slices.charts import analysis_page
 from ui.slices.console import SqlRefused, result_slice, run_sql, sql_console
 from ui.slices.current import SLICE_PARAM, current_outcome, said
 from ui.slices.exports import slice_exports
-from ui.slices.saved import saved_table, write_saved
+from ui.slices.saved import COUNT_SECONDS, may_remove_shared, not_counted, said_counts, saved_table, write_saved
 from ui.widgets import md_escape
 
 ensure_routed()
@@ -70,16 +70,26 @@ if saved is not None and saved.empty:
     st.caption("None saved yet.")
 elif saved is not None:
     counts = [c for c in saved.columns if c not in {"id", "name", "description", "slice", "corpus", "owner", "shared",
-                                                   "created_at", "updated_at", "changed_by", "link"}]
+                                                   "created_at", "updated_at", "changed_by", "note", "link"}]
     chosen = st.dataframe(
-        saved[["name", "description", "slice", "owner", "shared", *counts, "link"]], hide_index=True,
+        saved[["name", "description", "slice", "owner", "shared", "note", *counts, "link"]], hide_index=True,
         on_select="rerun", selection_mode="single-row", key="slices_saved",
         column_config={"link": st.column_config.LinkColumn("Open", display_text="in Browse ▶"),
+                       "slice": st.column_config.TextColumn(width="medium"),
+                       "note": st.column_config.TextColumn("Why no count", width="medium", help="Why a count is "
+                                                           "missing: not counted yet, or why the slice cannot be used"),
                        **{c: st.column_config.NumberColumn(help=f"Dialogs the slice keeps in {c} (empty: it "
                                                                 "names what this corpus does not have)") for c in counts}})
+    waiting = not_counted(saved)
+    if waiting:
+        left, right = st.columns([5, 1], vertical_alignment="center")
+        left.caption(f"{waiting:,} of the {len(saved):,} saved slices are not counted yet (a run of this page counts "
+                     f"for {COUNT_SECONDS:g} s): choose one to count it now.")
+        right.button("Count more", key="slices_count_more", help=f"Counts the next ones for {COUNT_SECONDS:g} s")
     rows = chosen.selection.rows
     if rows:
         record = saved.iloc[rows[0]]
+        st.caption(md_escape(f"“{record['name']}”: {said_counts(record['slice'])}"))
         if st.button("Make it the current slice", key="slices_use"):
             set_url(**{SLICE_PARAM: record["slice"]})
             st.rerun()
@@ -98,6 +108,10 @@ elif saved is not None:
                 if delete.form_submit_button("Delete"):
                     refused = write_saved("delete", int(record["id"]))
                     st.error(f"Not deleted: {md_escape(refused)}", icon="⚠️") if refused else st.rerun()
+        elif may_remove_shared(record) and st.button("Delete this shared slice", key="slices_admin_delete",
+                                                     help="As an admin: it is removed for everyone"):
+            refused = write_saved("delete", int(record["id"]))
+            st.error(f"Not deleted: {md_escape(refused)}", icon="⚠️") if refused else st.rerun()
 
 # ---------------------------------------------------------------------------- the SQL console
 st.subheader("SQL console")

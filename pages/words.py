@@ -6,8 +6,8 @@ from ui.shell.router import ensure_routed
 from ui.shell.run_mark import stop_run
 from ui.shell.url_state import url_choice, url_text_input
 from ui.widgets import md_escape, query_param
-from ui.words.concordance import HitList, concordance_view, sort_widgets
 from ui.words import index as ui_words
+from ui.words.concordance import HitList, concordance_view, sort_widgets
 
 ensure_routed()
 

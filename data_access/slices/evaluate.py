@@ -3,7 +3,8 @@
 ``SliceData`` holds what the tests read: the dialog table with the analysis pages' and the layers' per-dialog
 features joined (``slice_data`` builds it from a loaded corpus), each loaded run's Browse columns, the coding
 store's annotations, the notes, and the utterances (for ``text`` / ``re``). Everything but the dialog table is
-optional; a test that needs what is absent says so (``SliceError``), never a traceback.
+optional; a test that needs what is absent says so (``SliceError``), never a traceback. One
+``EvaluationBudget`` bounds the whole evaluation, checked before each test and between the chunks of a text test.
 
 Semantics (docs/slices.md): a comparison with a dialog that has no value (NaN: no peek, not in a layer, not
 scored by a run) is false, so ``not`` of it is true; a bare feature is true where it is true, non-zero or
@@ -24,6 +25,7 @@ from ..common import LoadedCorpus
 from ..contract import package_of
 from ..runs.browse_columns import GAP, SCORE, column_name
 from ..search import InvalidQuery, QueryTooSlow, SearchIndex, compile_query
+from .budget import EvaluationBudget
 from .features import derived_features, feature_text, layer_features
 from .grammar import And, Feature, In, Node, Not, Or, SliceError, Test, Value, format_value, parse
 
@@ -94,33 +96,41 @@ def slice_data(loaded: LoadedCorpus, *, layers: Optional[Mapping[str, object]] =
 
 # ------------------------------------------------------------------------------------------ evaluation
 
-def evaluate(node: Union[Node, str], data: SliceData) -> np.ndarray:
+def evaluate(node: Union[Node, str], data: SliceData, budget: Optional[EvaluationBudget] = None) -> np.ndarray:
     """A boolean array over ``data.dialogs``'s rows: the dialogs the slice keeps. ``SliceError`` when a test
-    cannot be made on this corpus (unknown feature, run, value of the wrong kind)."""
+    cannot be made on this corpus (unknown feature, run, value of the wrong kind), or when the tests together
+    run past ``budget`` (``SliceTooSlow``; a fresh ``EvaluationBudget`` when None) or it says stop
+    (``SliceStopped``)."""
     if isinstance(node, str):
         node = parse(node)
+    return _evaluate(node, data, budget if budget is not None else EvaluationBudget())
+
+
+def _evaluate(node: Node, data: SliceData, budget: EvaluationBudget) -> np.ndarray:
     if isinstance(node, Test):
-        return _test(node, data)
+        budget.begin(_feature_text(node.feature))
+        return _test(node, data, budget)
     if isinstance(node, In):
-        return _in(node, data)
+        budget.begin(_feature_text(node.feature))
+        return _in(node, data, budget)
     if isinstance(node, Not):
-        return ~evaluate(node.operand, data)
+        return ~_evaluate(node.operand, data, budget)
     if isinstance(node, And):
         keep = np.ones(len(data.dialogs), dtype=bool)
         for operand in node.operands:
-            keep &= evaluate(operand, data)
+            keep &= _evaluate(operand, data, budget)
         return keep
     if isinstance(node, Or):
         keep = np.zeros(len(data.dialogs), dtype=bool)
         for operand in node.operands:
-            keep |= evaluate(operand, data)
+            keep |= _evaluate(operand, data, budget)
         return keep
     raise TypeError(f"not a slice node: {node!r}")
 
 
-def dialog_ids(node: Union[Node, str], data: SliceData) -> list[str]:
+def dialog_ids(node: Union[Node, str], data: SliceData, budget: Optional[EvaluationBudget] = None) -> list[str]:
     """The ids of the dialogs the slice keeps, in the order of ``data.dialogs``."""
-    return [str(d) for d in data.dialogs["dialog_id"].to_numpy()[evaluate(node, data)]]
+    return [str(d) for d in data.dialogs["dialog_id"].to_numpy()[evaluate(node, data, budget)]]
 
 
 def _feature_text(feature: Feature) -> str:
@@ -128,7 +138,7 @@ def _feature_text(feature: Feature) -> str:
         f"{feature.name}({', '.join(format_value(v) for v in feature.args)})")
 
 
-def _values(feature: Feature, data: SliceData) -> pd.Series:
+def _values(feature: Feature, data: SliceData, budget: EvaluationBudget) -> pd.Series:
     """The feature's value per dialog (a Series over ``data.dialogs``'s rows)."""
     if feature.args is None:
         if feature.name in CALLS:
@@ -152,7 +162,7 @@ def _values(feature: Feature, data: SliceData) -> pd.Series:
                                               data.corpus, LabelFilter(*strings)))
     if feature.name == "tag":
         return _per_dialog(data, _tag_counts(data.notes, strings[0]))
-    return _per_dialog(data, _text_counts(data, feature.name, *strings))
+    return _per_dialog(data, _text_counts(data, budget, feature.name, *strings))
 
 
 def _per_dialog(data: SliceData, counts: pd.Series) -> pd.Series:
@@ -184,7 +194,7 @@ def _tag_counts(notes: Optional[pd.DataFrame], tag: str) -> pd.Series:
     return chosen.groupby(chosen["dialog_id"].astype(str)).size()
 
 
-def _text_counts(data: SliceData, mode: str, query: str, role: str = "") -> pd.Series:
+def _text_counts(data: SliceData, budget: EvaluationBudget, mode: str, query: str, role: str = "") -> pd.Series:
     index = data.index()
     within = None
     if role:
@@ -195,10 +205,12 @@ def _text_counts(data: SliceData, mode: str, query: str, role: str = "") -> pd.S
             raise SliceError(f"{data.title} has no role “{role}” (its roles: {', '.join(known)})")
     try:
         compiled = compile_query(query, "words" if mode == "text" else "regex")
-        found = index.search(compiled, corpora=[data.corpus], within=within, limit=0)
+        # the slice's one deadline (and its stop) between the chunks of utterances, beside the test's own limit
+        rows = index.matching_rows(compiled, corpora=[data.corpus], within=within,
+                                   check=lambda: budget.check(f"{mode}({format_value(query)})"))
     except (InvalidQuery, QueryTooSlow) as exc:
         raise SliceError(f"{mode}({format_value(query)}): {exc}") from None
-    hits = index.frame.iloc[found.rows]
+    hits = index.frame.iloc[rows]
     return hits.groupby(hits["dialog_id"].astype(str)).size()
 
 
@@ -221,7 +233,10 @@ def _operand(value: Value, kind: str, feature: Feature, values: pd.Series):
     if kind == "number":
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise SliceError(f"{name} is a number; {format_value(value)} is not")
-        return float(value)
+        try:  # a tree built in code may hold an int no float holds (parsed text cannot: MAX_NUMBER_CHARS)
+            return float(value)
+        except OverflowError:
+            raise SliceError(f"the number compared with {name} is too large") from None
     if kind == "bool":
         if isinstance(value, bool) or value in (0, 1):
             return bool(value)
@@ -240,8 +255,8 @@ def _operand(value: Value, kind: str, feature: Feature, values: pd.Series):
     return value if isinstance(value, str) else format_value(value)  # text: a number reads as its text
 
 
-def _test(node: Test, data: SliceData) -> np.ndarray:
-    values = _values(node.feature, data)
+def _test(node: Test, data: SliceData, budget: EvaluationBudget) -> np.ndarray:
+    values = _values(node.feature, data, budget)
     kind = _kind(values)
     if node.op is None:
         if kind == "bool":
@@ -283,8 +298,8 @@ def _order(left: str, op: str, right: str) -> bool:
     return {"<": left < right, "<=": left <= right, ">": left > right, ">=": left >= right}[op]
 
 
-def _in(node: In, data: SliceData) -> np.ndarray:
-    values = _values(node.feature, data)
+def _in(node: In, data: SliceData, budget: EvaluationBudget) -> np.ndarray:
+    values = _values(node.feature, data, budget)
     kind = _kind(values)
     wanted = {_operand(v, kind, node.feature, values) for v in node.values}
     if kind == "list":

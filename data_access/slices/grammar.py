@@ -14,10 +14,10 @@ A slice is a predicate over a corpus's dialogs::
 
 A ``name`` is ASCII letters, digits and ``_`` (not starting with a digit); any other text is a quoted string
 (inside, ``\\"`` is a quote and ``\\\\`` a backslash; any other backslash is itself, so ``re("\\bleft\\b")`` reads as
-written). Keywords (``and or not in true false``) are lower case. The text is
-bounded (``MAX_CHARS``, ``MAX_DEPTH`` of nested parentheses and ``not``, ``MAX_TESTS``); whatever breaks the
-grammar or a bound raises ``SliceSyntaxError`` with the character position. ``unparse(parse(text))`` is the
-canonical form, and ``parse(unparse(tree)) == tree``.
+written). Keywords (``and or not in true false``) are lower case. The text is bounded (``MAX_CHARS``,
+``MAX_DEPTH`` of nested parentheses and ``not``, ``MAX_TESTS``, ``MAX_NUMBER_CHARS`` of one number); whatever
+breaks the grammar or a bound raises ``SliceSyntaxError`` with the character position. ``unparse(parse(text))`` is
+the canonical form, and ``parse(unparse(tree)) == tree``.
 """
 from __future__ import annotations
 
@@ -30,6 +30,9 @@ MAX_CHARS = 16_000  # a chart bar of a few hundred dialog ids fits; a link behin
 MAX_DEPTH = 24  # nested parentheses and "not"s; a deeper slice is no one's query but a hostile one's
 MAX_TESTS = 200  # tests (comparisons, calls) in one slice
 MAX_ARGS = 2_000  # values of one call or one "in" list (id(...) of a chart selection)
+# Characters of one number: every float's shortest text (-2.2250738585072014e-308, 24) fits, and no number read is
+# too large for a float or too long for int() (400 zeros made an OverflowError, 4,301 digits a ValueError).
+MAX_NUMBER_CHARS = 32
 
 KEYWORDS = ("and", "or", "not", "in", "true", "false")
 OPERATORS = ("=", "!=", "<", "<=", ">", ">=")
@@ -135,10 +138,7 @@ def _tokens(text: str) -> list[_Token]:
         kind = match.lastgroup or ""
         word = match.group()
         if kind == "number":
-            number = float(word) if any(c in word for c in ".eE") else int(word)
-            if isinstance(number, float) and not math.isfinite(number):
-                raise SliceSyntaxError(f"the number {word} is too large", position, text)
-            found.append(_Token("number", word, position, number))
+            found.append(_Token("number", word, position, _number(word, position, text)))
         elif kind == "name":
             found.append(_Token("keyword" if word in KEYWORDS else "name", word, position, word))
         elif kind == "string":
@@ -148,6 +148,17 @@ def _tokens(text: str) -> list[_Token]:
         position = match.end()
     found.append(_Token("end", "", len(text)))
     return found
+
+
+def _number(word: str, position: int, text: str) -> Union[int, float]:
+    """The value of a number's text, bounded before it is converted."""
+    if len(word) > MAX_NUMBER_CHARS:
+        raise SliceSyntaxError(f"a number has at most {MAX_NUMBER_CHARS} characters; this one has {len(word):,} "
+                               "(quote it to mean text)", position, text)
+    number = float(word) if any(c in word for c in ".eE") else int(word)
+    if isinstance(number, float) and not math.isfinite(number):
+        raise SliceSyntaxError(f"the number {word} is too large", position, text)
+    return number
 
 
 class _Parser:
@@ -303,15 +314,26 @@ def format_value(value: Value) -> str:
     """A value in the canonical text: a name as it is, other text quoted, numbers as short as they read back."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        text = repr(value)
-        return text if any(c in text for c in ".e") else text + ".0"
+    if isinstance(value, (int, float)):
+        return _number_text(value)
     if _NAME.fullmatch(value) and value not in KEYWORDS:
         return value
     # Only a backslash before a quote, another backslash or the end is doubled: "\bleft\b" stays readable.
     return '"' + _NEEDS_ESCAPE.sub(r"\\\\", value).replace('"', '\\"') + '"'
+
+
+def _number_text(value: Union[int, float]) -> str:
+    """A number as the grammar reads it back; ``SliceError`` for one it would not read (a tree built in code)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise SliceError(f"a slice's numbers are finite; {value} is not")
+    if isinstance(value, int) and value.bit_length() > 3.33 * MAX_NUMBER_CHARS:  # before str() of a huge int
+        raise SliceError(f"a number has at most {MAX_NUMBER_CHARS} characters")
+    text = repr(value)
+    if isinstance(value, float) and not any(c in text for c in ".e"):
+        text += ".0"
+    if len(text) > MAX_NUMBER_CHARS:
+        raise SliceError(f"a number has at most {MAX_NUMBER_CHARS} characters; {text[:12]}… has {len(text):,}")
+    return text
 
 
 def _feature_text(feature: Feature) -> str:

@@ -141,6 +141,12 @@ class Cursor:
         self.raw.execute(self._sql(sql + " RETURNING id"), tuple(params))
         return int(self.raw.fetchone()[0])
 
+    def serialize(self, key: str) -> None:
+        """Make every other write transaction that serializes on ``key`` wait until this one ends (PostgreSQL: a
+        transaction advisory lock; SQLite's writes are one at a time already, ``BEGIN IMMEDIATE``)."""
+        if self._placeholder != "?":
+            self.raw.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (key,))
+
     @property
     def rowcount(self) -> int:
         """How many rows the last UPDATE or DELETE changed."""

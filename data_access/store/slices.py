@@ -3,8 +3,10 @@ owner or shared with the team.
 
 Who may do what follows the notes (``data_access.access``): saving takes the coder role (``Action.WRITE_OWN``),
 and a slice is saved under the writer's own coder name (signed in, another name is refused as a forgery);
-editing, sharing and deleting take the same role on the slice's stored owner. A private slice is listed
-for its owner only; a shared one for everyone. Without sign-in the local user owns and sees every slice.
+editing, sharing and deleting take the same role on the slice's stored owner, and an admin may delete any
+shared slice (``Action.MANAGE``: one that breaks or clutters every colleague's list). A private slice is listed
+for its owner only; a shared one for everyone. Without sign-in the local user owns and sees every slice. One
+owner keeps at most ``MAX_SAVED_PER_OWNER`` live slices (every list counts them all).
 
 A slice is stored in its canonical text (``data_access.slices.canonical``): one that does not parse is refused
 before anything is written. Deleting only marks the row deleted. Names are unique per owner among live slices.
@@ -23,6 +25,7 @@ from .values import now as _now
 
 MAX_NAME_CHARS = 120
 MAX_DESCRIPTION_CHARS = 4_000
+MAX_SAVED_PER_OWNER = 200  # live slices of one owner: a researcher's working set, and a bound on every list
 SLICE_COLUMNS = ["id", "name", "description", "slice", "corpus", "owner", "shared", "created_at", "updated_at",
                  "changed_by"]
 _SELECT = ("SELECT id, name, description, slice, corpus, owner, shared, created_at, updated_at, changed_by "
@@ -90,6 +93,7 @@ class SavedSlices:
             check(identity, Action.WRITE_OWN, what=what)
             written_as = attributed(identity, owner, what)
             written_as = checked_coder_name(written_as, "the owner") if written_as else ""
+            self._room_for(conn, written_as)
             self._name_free(conn, written_as, name)
             now = _now()
             return conn.insert(
@@ -131,7 +135,8 @@ class SavedSlices:
         with self.db.write() as conn:
             current = self._live(conn, slice_id)
             identity = acting(actor, self.sign_in, what, current["owner"])
-            check(identity, Action.WRITE_OWN, owner=current["owner"], what=what)
+            if not (current["shared"] and identity.may(Action.MANAGE)):  # an admin removes any shared slice
+                check(identity, Action.WRITE_OWN, owner=current["owner"], what=what)
             now = _now()
             conn.execute("UPDATE saved_slices SET deleted_at = ?, updated_at = ?, changed_by = ? WHERE id = ?",
                          (now, now, identity.signature, current["id"]))
@@ -161,6 +166,16 @@ class SavedSlices:
         if row is None:
             raise SavedSliceNotFound(f"there is no saved slice {slice_id} (it may have been deleted)")
         return _row(row)
+
+    @staticmethod
+    def _room_for(conn, owner: str) -> None:
+        """Refuse a new slice of ``owner`` past ``MAX_SAVED_PER_OWNER``; two saves of one owner count one at a time."""
+        conn.serialize(f"saved_slices of {owner}")
+        held = conn.execute("SELECT count(*) FROM saved_slices WHERE owner = ? AND deleted_at IS NULL",
+                            (owner,)).fetchone()[0]
+        if held >= MAX_SAVED_PER_OWNER:
+            raise ValueError(f"Not saved: {owner or 'you'} already {'has' if owner else 'have'} {held:,} saved slices, "
+                             f"the most one person may keep ({MAX_SAVED_PER_OWNER:,}); delete some first.")
 
     @staticmethod
     def _name_free(conn, owner: str, name: str) -> None:

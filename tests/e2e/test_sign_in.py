@@ -25,6 +25,8 @@ PEOPLE = [
     {"sub": "bob-sub", "email": "bob@lab.example", "email_verified": True, "name": "Bob"},
     # an account that claims alice's address without the provider having verified it
     {"sub": "mallory-sub", "email": "ALICE@lab.example", "email_verified": False, "name": "Mallory"},
+    # an unlisted account whose subject is alice's coder name (issue 45)
+    {"sub": "alice", "name": "Not Alice"},
 ]
 ROLES = """default = "viewer"
 
@@ -152,9 +154,15 @@ def test_anyone_else_signs_in_as_a_viewer(signed_app, page):
 def test_an_unverified_email_claim_takes_no_ones_role(signed_app, page):
     sign_in(page, signed_app.url, "mallory-sub")
     sidebar = page.locator("[data-testid=stSidebar]")
-    sidebar.get_by_text(shown("Signed in as mallory-sub (viewer)")).wait_for()
+    sidebar.get_by_text(shown("Signed in as subject:mallory-sub (viewer)")).wait_for()
     sidebar.get_by_text("did not verify the e-mail", exact=False).wait_for()
     assert sidebar.get_by_text("adjudicator", exact=False).count() == 0
+
+
+def test_an_unlisted_subject_named_like_a_coder_is_not_that_coder(signed_app, page):
+    sign_in(page, signed_app.url, "alice")
+    sidebar = page.locator("[data-testid=stSidebar]")
+    sidebar.get_by_text(shown("Signed in as subject:alice (viewer)")).wait_for()
 
 
 def test_signing_out_ends_the_sign_in_for_a_copy_of_its_cookies_too(signed_app, page, browser):
@@ -225,7 +233,7 @@ def test_a_signed_in_coder_saves_a_note_as_herself_and_a_viewer_cannot_save(sign
 
 def test_before_sign_in_uploads_and_media_are_refused_and_after_it_they_are_not(signed_app, page):
     """With sign-in configured, Streamlit's upload endpoint and its media need the signed-in cookie
-    (``ui/shell/upload_guard.py``): the sign-in page's own session may not upload, nor fetch a media file."""
+    (``ui/server/upload_guard.py``): the sign-in page's own session may not upload, nor fetch a media file."""
     from .test_exposure_and_uploads import open_session, put_upload
 
     session = open_session(page, f"{signed_app.url}/")

@@ -1,5 +1,5 @@
 """What the first page after a server restart has to import: the server imports the heavy libraries as it
-starts (``ui.shell.warm_imports``), and the corpus-specific UI parts are imported when first used, so that the
+starts (``ui.server.warm_imports``), and the corpus-specific UI parts are imported when first used, so that the
 Data and Browse pages do not import every corpus's replay section (``ui.shell.corpus_views``)."""
 import dataclasses
 import importlib
@@ -15,14 +15,14 @@ def _run(code: str) -> str:
 
 
 def test_the_warm_imports_import_their_modules_in_the_background_and_survive_a_missing_one():
-    out = _run("import sys\nfrom ui.shell import warm_imports\n"
+    out = _run("import sys\nfrom ui.server import warm_imports\n"
                "thread = warm_imports.start(('colorsys', 'no_such_module_here', 'this'))\nthread.join(30)\n"
                "print(thread.daemon, 'colorsys' in sys.modules, 'this' in sys.modules)")
     assert out.split()[-3:] == ["True", "True", "True"]
 
 
 def test_every_module_the_server_warms_exists():
-    from ui.shell import warm_imports
+    from ui.server import warm_imports
 
     for name in warm_imports.MODULES:
         importlib.import_module(name)

@@ -1,7 +1,9 @@
 """Identities only from verified claims, and the coder names no person may take (issue 35, items 2 and 10): an
 unverified e-mail neither matches the roles file nor becomes a coder name; ``gold`` and the model prefix are
 refused in any case or look-alike spelling wherever a name is set (the store, the roles file); a model's
-labels are replaced only by their importer or an admin, so an empty re-import cannot wipe a colleague's."""
+labels are replaced only by their importer or an admin, so an empty re-import cannot wipe a colleague's. An
+unlisted account never takes a listed person's name, or one that only looks like it (issue 45, item 7): it is
+named by its verified e-mail or by ``subject:<sub>``."""
 from __future__ import annotations
 
 import pytest
@@ -43,8 +45,8 @@ def book(tmp_path) -> RoleBook:
 
 def test_an_unverified_email_claim_takes_no_ones_role(book):
     claimed = book.identity_from_claims({"email": "ALICE@lab.example", "email_verified": False, "sub": "mallory"})
-    assert (claimed.role, claimed.coder, claimed.email) == (Role.VIEWER, "mallory", None)
-    assert claimed.unverified_email == "ALICE@lab.example" and claimed.who == "mallory"
+    assert (claimed.role, claimed.coder, claimed.email) == (Role.VIEWER, "subject:mallory", None)
+    assert claimed.unverified_email == "ALICE@lab.example" and claimed.who == "subject:mallory"
     # a claim left out is not a verified one either
     assert book.identity_from_claims({"email": "alice@lab.example", "sub": "m2"}).role is Role.VIEWER
     # the subject still finds a person listed by it
@@ -86,9 +88,84 @@ def test_the_roles_file_refuses_reserved_and_look_alike_coder_names(tmp_path, en
         read_roles(path)
 
 
-def test_an_unlisted_account_whose_subject_reads_as_gold_cannot_code():
-    with pytest.raises(AccessRefused, match="cannot be a coder name"):
-        RoleBook().identity_from_claims({"sub": "Gold"})
+def test_an_unlisted_account_whose_subject_reads_as_gold_is_not_gold():
+    assert RoleBook().identity_from_claims({"sub": "Gold"}).coder == "subject:Gold"
+    with pytest.raises(AccessRefused, match="cannot be a coder name"):  # an e-mail that reads as a model's labels
+        RoleBook().identity_from_claims({"email": "model:x@lab.example", "email_verified": True, "sub": "s"})
+
+
+# -- issue 45, item 7: an unlisted identity never takes a listed person's name ------------------------------------
+
+LISTED = ROLES + """
+[[person]]
+email = "robert@lab.example"
+role = "coder"
+coder = "bob@lab.example"
+"""
+
+
+@pytest.fixture
+def listed(tmp_path) -> RoleBook:
+    path = tmp_path / "roles.toml"
+    path.write_text('default = "coder"\n' + LISTED, encoding="utf-8")
+    return read_roles(path)
+
+
+def _names(book: RoleBook) -> set[str]:
+    people = [*book.by_email.items(), *book.by_subject.items()]
+    return {name_skeleton(name) for key, person in people for name in (key, person.coder)}
+
+
+@pytest.mark.parametrize("claims", [
+    {"sub": "alice"},  # the issue's account: its subject is alice's coder name
+    {"sub": "Alice"}, {"sub": " alice "}, {"sub": "al\u0456ce"}, {"sub": "\uff41lice"},  # case, spaces, look-alikes
+    {"sub": "alice-sub"},  # not listed: a subject only in another provider's namespace
+    {"sub": "x", "email": "bob@lab.example", "email_verified": True},  # a verified e-mail that is a listed coder name
+    {"sub": "x", "email": "B\u043eb@lab.example", "email_verified": True},  # ... with a look-alike letter
+    {"sub": "x", "email": "alice@lab.examp\u0031e", "email_verified": True},  # listed e-mail, 1 for l
+    {"sub": "alice-by-subject"},
+])
+def test_an_unlisted_account_never_takes_a_listed_name(listed, claims):
+    if claims.get("sub") == "alice-sub":
+        assert listed.identity_from_claims(claims).listed  # listed by subject: hers
+        return
+    person = listed.identity_from_claims(claims)
+    assert not person.listed and person.role is Role.CODER
+    assert person.coder.startswith("subject:") and person.who == person.coder
+    for name in (person.coder, person.who):
+        assert name_skeleton(name) not in _names(listed), name
+
+
+def test_an_unlisted_e_mail_of_its_own_is_its_name(listed):
+    eve = listed.identity_from_claims({"sub": "e1", "email": "eve@elsewhere.example", "email_verified": True})
+    assert (eve.coder, eve.who, eve.listed) == ("eve@elsewhere.example", "eve@elsewhere.example", False)
+
+
+def test_the_roles_file_keeps_the_unlisted_names_prefix(tmp_path):
+    for coder in ("subject:bob", "Subject : bob", "\u0405ubject:bob"):
+        path = tmp_path / "roles.toml"
+        path.write_text(f'[[person]]\nemail = "b@x.example"\nrole = "coder"\ncoder = "{coder}"\n', encoding="utf-8")
+        with pytest.raises(RolesFileError, match="people the file does not list"):
+            read_roles(path)
+
+
+def test_a_subject_named_like_alice_neither_reads_nor_edits_her_work(listed, store_target):
+    store = Store(store_target, sign_in=True)
+    try:
+        alice = listed.identity_from_claims({"sub": "a", "email": "alice@lab.example", "email_verified": True})
+        mallory = listed.identity_from_claims({"sub": "alice"})  # default = "coder": may write, as themselves
+        private = store.slices.save("alice's", "n_rounds > 3", actor=alice)
+        note = store.notes.add_note("codraw", "d1", "hers", author="alice", actor=alice)
+        assert list(store.slices.list(viewer=alice)["name"]) == ["alice's"]
+        assert store.slices.list(viewer=mallory).empty
+        with pytest.raises(AccessRefused):
+            store.slices.update(private, name="mine", actor=mallory)
+        with pytest.raises(AccessRefused):
+            store.notes.update_note(note, text="mine", actor=mallory)
+        store.notes.add_note("codraw", "d1", "theirs", author="subject:alice", actor=mallory)
+        assert sorted(store.notes.notes()["author"]) == ["alice", "subject:alice"]
+    finally:
+        store.close()
 
 
 BOOK = cb.Codebook("clarification", (cb.Label("CR", scope="turn"), cb.Label("not-CR", scope="turn")))

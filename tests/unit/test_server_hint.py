@@ -1,4 +1,4 @@
-"""The middleware server.py serves the app with (ui/shell/server_hint.py): Streamlit's index.html, served for the root or a page's path, tells the page where
+"""The middleware server.py serves the app with (ui/server/server_hint.py): Streamlit's index.html, served for the root or a page's path, tells the page where
 the server is; every other response (a download of an HTML replay, a static file, anything under a hostile
 path) passes through byte for byte, with the request as the browser sent it."""
 from __future__ import annotations
@@ -9,8 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from ui.shell import server_hint
-from ui.shell.server_hint import HISTORY_SCRIPT, PRELOAD_LINKS, STREAMLIT_INDEX, ServerLocationHint, hint_script
+from ui.server import server_hint
+from ui.server.server_hint import HISTORY_SCRIPT, PRELOAD_LINKS, STREAMLIT_INDEX, ServerLocationHint, hint_script
 
 HTML = [(b"content-type", b"text/html; charset=utf-8")]
 

@@ -15,6 +15,7 @@ signed in. Tests stand in for a signed-in person by patching ``sign_in_configure
 from __future__ import annotations
 
 # Action and AccessRefused are re-exported for the pages (which import ui, not data_access).
+import dataclasses
 import os
 from typing import Optional
 
@@ -22,8 +23,8 @@ import streamlit as st
 
 from data_access.access import AccessRefused, Action, Identity, Role, RoleBook, RolesFileError, configured_roles
 from data_access.store import StoreError
+from ui.server.exposure import served_beyond_localhost
 from ui.shell import sign_in
-from ui.shell.exposure import served_beyond_localhost
 from ui.shell.run_mark import stop_run
 from ui.shell.url_state import query_param
 from ui.widgets import md_escape
@@ -88,8 +89,7 @@ def signed_in_identity() -> Optional[Identity]:
     if ended:
         return None
     if ended is None:
-        return Identity(coder=person.coder, role=Role.VIEWER, email=person.email, subject=person.subject,
-                        signed_in=True, unverified_email=person.unverified_email)
+        return dataclasses.replace(person, role=Role.VIEWER)
     return person
 
 

@@ -22,7 +22,7 @@ APP = Path(__file__).resolve().parents[2] / "app.py"
 FAVICON = Path(__file__).resolve().parents[1] / "assets" / "favicon.png"
 # The url_path of app.py's default page (written out there too, where the benchmarks read the pages; a test
 # checks the two agree): Streamlit serves it at the root, and at its own path shows "Page not found", so
-# server.py sends that path to the root (ui/shell/server_hint.py).
+# server.py sends that path to the root (ui/server/server_hint.py).
 DEFAULT_PAGE = "overview"
 _run = threading.local()  # a script run happens on one thread from start to end
 

@@ -21,7 +21,7 @@ from data_access.links import parse_positive_int as parse_positive_int  # how pa
 from ui.assets import asset_text
 
 # The script server.py puts into the page's head: only the first URL change after a click, touch or key pushes
-# a browser history entry, every other one replaces the entry (ui/shell/server_hint.py says why).
+# a browser history entry, every other one replaces the entry (ui/server/server_hint.py says why).
 _HISTORY_SCRIPT = f"<script>{asset_text('history.js')}</script>"
 
 

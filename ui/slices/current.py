@@ -1,10 +1,12 @@
 """Slices in the app (issue 37): the current slice is the URL's ``slice=`` (docs/slices.md); every page that
 honours it asks here which of a corpus's dialogs it keeps, and shows it in words above what it filters.
 
-A slice that does not parse, or names what the corpus does not have, is said in a warning and the page shows
-itself unfiltered. The slice's features (the corpus's dialog table with the analysis pages' and the layers'
-per-dialog features) are built once per corpus source and layer file and shared by every session; the runs'
-columns, the codes and the notes are read only for a slice that tests them.
+A slice that does not parse, names what the corpus does not have, or runs past its evaluation budget is said in a
+warning and the page shows itself unfiltered: every evaluation in the app goes through ``kept_by``, the one place
+its errors are caught, with one ``EvaluationBudget`` that stops when the session is gone. The slice's features
+(the corpus's dialog table with the analysis pages' and the layers' per-dialog features) are built once per
+corpus source and layer file and shared by every session; the runs' columns, the codes and the notes are read
+only for a slice that tests them.
 
 The saved slices of the store are ``ui.slices.saved``, the SQL console ``ui.slices.console`` (both for the Slices
 page); the figures of the analysis pages on a slice and the slice against the rest ``ui.slices.charts``.
@@ -12,6 +14,7 @@ page); the figures of the analysis pages on a slice and the slice against the re
 from __future__ import annotations
 
 import functools
+import logging
 from dataclasses import dataclass
 from typing import Optional
 
@@ -23,14 +26,16 @@ from data_access import slices
 from data_access.contract import layers_of as package_layers
 from data_access.corpus import Corpus
 from data_access.links import shortened
-from data_access.slices import SliceData, SliceError
+from data_access.slices import EvaluationBudget, Node, SliceData, SliceError, SliceStopped
 from ui import cached
+from ui.shell.session_alive import session_gone
 from ui.shell.url_state import page_link as same_tab_link
 from ui.shell.url_state import query_param, served
 from ui.store import opened, remembered
 from ui.widgets import md_escape
 
 SLICE_PARAM = "slice"
+log = logging.getLogger("dialogue.slices")
 
 
 @dataclass(frozen=True)
@@ -105,6 +110,30 @@ def _with_what_it_tests(corpus: Corpus, base: SliceData, node) -> SliceData:
                      cached.search_index)
 
 
+def evaluation_budget(seconds: Optional[float] = None) -> EvaluationBudget:
+    """One evaluation's budget in this session: ``seconds`` for all its tests (None: ``EVALUATION_SECONDS``), and
+    stopped once the session is gone."""
+    return EvaluationBudget(seconds, stopped=session_gone())
+
+
+def kept_by(corpus: Corpus, base: SliceData, node: Node, budget: Optional[EvaluationBudget] = None
+            ) -> tuple[Optional[np.ndarray], Optional[SliceError]]:
+    """The one place the app evaluates a slice: which rows of ``base`` (``corpus``'s features) ``node`` keeps, or
+    the error that kept it from being used (a ``SliceError``, whose text is for the user), never a traceback.
+    ``budget``: ``evaluation_budget()`` when None."""
+    budget = budget if budget is not None else evaluation_budget()
+    try:
+        return slices.evaluate(node, _with_what_it_tests(corpus, base, node), budget), None
+    except SliceStopped as exc:
+        log.warning("a slice on %s: %s", corpus.name, exc)
+        return None, exc
+    except SliceError as exc:
+        return None, exc
+    except (ArithmeticError, LookupError, TypeError, ValueError) as exc:  # what pandas raises on what no test foresaw
+        log.warning("a slice on %s failed: %r", corpus.name, exc, exc_info=True)
+        return None, SliceError(f"unexpected {type(exc).__name__}: {exc}")
+
+
 def evaluate(corpus: Corpus, text: str) -> SliceOutcome:
     """``text`` on ``corpus``: which dialogs it keeps and what it says, or why it cannot be used."""
     title = corpus.title
@@ -116,10 +145,10 @@ def evaluate(corpus: Corpus, text: str) -> SliceOutcome:
     base = slice_base(corpus)
     if base is None:
         return SliceOutcome(canonical, None, "", f"{title} could not be loaded.")
-    try:
-        keep = slices.evaluate(node, _with_what_it_tests(corpus, base, node))
-    except SliceError as exc:
-        return SliceOutcome(canonical, None, "", f"The slice “{shortened(canonical)}” cannot be used on {title}: {exc}.")
+    keep, error = kept_by(corpus, base, node)
+    if keep is None:
+        return SliceOutcome(canonical, None, "", f"The slice “{shortened(canonical)}” cannot be used on {title}: "
+                                                 f"{str(error).rstrip('.')}.")
     ids = base.dialogs["dialog_id"].to_numpy(dtype=object)[keep]
     return SliceOutcome(canonical, ids, slices.describe(node, title, int(keep.sum())))
 
@@ -326,5 +355,5 @@ def _as_bars(corpus: Corpus, within: list, bars: tuple, ids: list[str]):
 
 
 __all__ = ["SLICE_PARAM", "SliceOutcome", "apply_slice", "base_key", "browse_slice", "current_outcome",
-           "current_slice", "evaluate", "layers_of", "outcome_of", "make_slice_button", "page_link", "said", "slice_base",
-           "slice_choices", "slice_ids", "slice_navigation"]
+           "current_slice", "evaluate", "evaluation_budget", "kept_by", "layers_of", "outcome_of", "make_slice_button",
+           "page_link", "said", "slice_base", "slice_choices", "slice_ids", "slice_navigation"]
