@@ -192,6 +192,10 @@ class RunScoring(Protocol):
     def unit_turns(self, corpus: LoadedCorpus) -> pd.DataFrame:
         """``unit`` -> replay ``turn`` for the links of units that do not carry their own turn (may be empty)."""
 
+    # Optional: ``step_scores(run) -> pd.DataFrame`` with dialog_id, round, turn, score, humans per replay step,
+    # where the corpus scores a run step by step within a unit (CoDraw's rounds); without it a step's score is the
+    # statistic of the units at that step (``worst_steps`` places each unit).
+
     def worst_steps(self, corpus: LoadedCorpus, run: LoadedRun) -> pd.DataFrame:
         """One row per unit of ``units(run)``: ``unit`` and the replay ``turn`` (and ``round``, <NA> where the
         corpus has no rounds) where, within the unit, the run differs most from the humans (a CoDraw dialog's
@@ -223,7 +227,8 @@ class AnnotationLayer(Protocol):
         """The lines of the generated demo layer over the demo corpus at ``corpus_source``."""
 
     # Optional: ``dialog_features(loaded_layer) -> pd.DataFrame`` by dialog_id, the slice features the layer gives
-    # (CoDraw's ``crs``); a dialog the layer does not cover has no value.
+    # (CoDraw's ``crs``); a dialog the layer does not cover has no value. ``step_features(loaded_layer)``: rows
+    # of dialog_id, round, turn with the layer's step features (CoDraw's ``cr``, A Game Of Sorts' ``mentions``).
 
 
 class OptionalCapabilities(Protocol):
@@ -255,12 +260,22 @@ class OptionalCapabilities(Protocol):
         """Per-dialog features a slice can test besides the dialogs frame's columns (CoDraw's peek gain), indexed by
         ``dialog_id``; a dialog without a value is absent. Computed by the functions behind the corpus's charts."""
 
+    def step_features(self, loaded: LoadedCorpus) -> pd.DataFrame:
+        """One row per replay step, the rows a step slice selects (docs/slices.md, "Step slices"): ``dialog_id``,
+        ``round`` (Int64, <NA> where the corpus has no rounds), ``turn`` (the step as in ``turn=``) and the
+        corpus's step features (CoDraw's score change, A Game Of Sorts' mismatch, Minecraft's removals...), each a
+        column; ``role`` and ``speaker`` when it knows who acted at a step (else they are taken from its
+        messages). Without it a corpus's steps are its messages' (dialog_id, round, turn)."""
+
     FEATURE_TEXTS: Mapping[str, FeatureText]  # how descriptions name the corpus's own features and columns
     ASSET_KIND: str  # what its ASSET_VARIABLE names, for the serve flag --<name>-<kind> ("clipart"; default "assets")
+    # level ("dialog" | "step") -> (the column naming the item played, what it is called): a contrast pairs its two
+    # slices by it where the same item was played more than once (A Game Of Sorts' board, Minecraft's structure)
+    PAIRED_ITEMS: Mapping[str, tuple[str, str]]
 
 
 OPTIONAL = ("LAYERS", "run_scoring", "same_board_plays", "round_outcomes", "annotation_layer", "transcript_notes",
-            "dialog_features", "FEATURE_TEXTS", "ASSET_KIND")
+            "dialog_features", "step_features", "FEATURE_TEXTS", "ASSET_KIND", "PAIRED_ITEMS")
 
 
 def optional(package: CorpusPackage, name: str) -> Optional[Callable]:

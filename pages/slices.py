@@ -31,7 +31,7 @@ if not corpus_ready(corpus):
 
 # ---------------------------------------------------------------------------- the current slice
 st.subheader("The current slice")
-url_text_input("Slice", SLICE_PARAM, key="slices_text", placeholder="crs and peek_gain < 0", help=GRAMMAR_HELP)
+url_text_input("Slice", SLICE_PARAM, key="slices_text", placeholder="crs > 0 and peek_gain < 0", help=GRAMMAR_HELP)
 outcome = current_outcome(corpus)
 if said(outcome) and outcome is not None:
     links = st.columns(3)  # same-tab links, each with the slice

@@ -209,7 +209,7 @@ def slice_widget(prefix: str, key: str):
     from ui.widgets import md_escape
 
     typed = url_text_input("Slice: only the messages of these dialogs", prefix + "slice", key=f"{key}_slice",
-                           placeholder="e.g. crs and peek_gain < 0, or split = train",
+                           placeholder="e.g. crs > 0 and peek_gain < 0, or split = train",
                            help="A slice (docs/slices.md), as on the Slices page; a corpus the slice cannot be used "
                                 "on is left out of the sub-corpus.")
     said = st.empty()

@@ -449,6 +449,16 @@ def worst_steps(corpus: LoadedCorpus, run) -> pd.DataFrame:
                          "round": pd.array([pd.NA] * len(scored), dtype="Int64")})
 
 
+def step_scores(run) -> pd.DataFrame:
+    """The run's score at each replay step (a round): the paper's metric of the model's canvas after the round (0
+    for a canvas it left empty, as an empty canvas scores) and the human Drawer's (``RunScoring``'s optional
+    ``step_scores``)."""
+    rounds = run.frames["rounds"]
+    return pd.DataFrame({"dialog_id": rounds["dialog_id"].astype(str), "round": pd.array([pd.NA] * len(rounds), dtype="Int64"),
+                         "turn": rounds["round"].astype("int64"), "score": rounds["score_final"].fillna(0.0).astype(float),
+                         "humans": rounds["human_score_final"].astype(float)})
+
+
 def replay_view(corpus: LoadedCorpus, run, dialog_id: str, turn: int, round=None):
     """Target, human and model canvases after round ``turn`` (``views.CodrawRunView``)."""
     from corpora.codraw.data.run_views import codraw_view
