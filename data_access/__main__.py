@@ -9,7 +9,12 @@ counts (``tokens``, ``types``, ``top``: ``{word, count, dialogs}``, ``skipped``;
 see ``data_access.runs.leaderboard``);
 ``python -m data_access sql <corpus> CORPUS_PATH QUERY [--runs DIR] [--layers DIR] [--codes STORE]`` runs one
 read-only SQL query over the corpus's frames, and the runs, published layers and codes given (one JSON object: ``columns``, ``rows`` (at most 10,000 lists), ``row_count``; see ``data_access.sql_console``
-and docs/slices.md). A refused or stopped query exits 2 with one stderr line.
+and docs/slices.md). A refused or stopped query exits 2 with one stderr line;
+``python -m data_access slice <corpus> CORPUS_PATH SLICE`` prints the dialogs or steps a slice keeps (``level``,
+``count``, ``ids``) and ``python -m data_access contrast <corpus> CORPUS_PATH MEASURE A B`` a measure on slice A against
+slice B (``measure``, ``n_a``, ``n_b``, ``mean_a``, ``mean_b``, ``diff``, ``ci_low``, ``ci_high``, ``p``, ``paired``); a
+slice is its text in the grammar or ``sql:SELECT …``, B may be ``rest`` (or ``humans``); a bad slice exits 2 with one
+stderr line.
 
 Exit codes: 0 when the source loads (even with skipped records), 2 with one stderr line naming the file
 when it cannot be loaded at all. Never a traceback."""
@@ -179,6 +184,104 @@ def _sql(args) -> int:
     return 0
 
 
+def _slice_data(args):
+    """The corpus, its slice features with the layers, runs and codes the options name, and a way to open its SQL
+    console for a ``sql:`` slice."""
+    from . import corpora, slices
+    from .runs.browse_columns import run_columns, step_run_scores
+
+    loaded = _naming(args.path, corpora.load_path, args.corpus, args.path)
+    _say_cache_notes(loaded.cache_note)
+    layers = _sql_layers(loaded, args.layers) if args.layers else {}
+    runs = _sql_runs(loaded, args.runs) if args.runs else {}
+    codes = _sql_codes(args.codes, loaded.corpus) if args.codes else None
+    data = slices.slice_data(loaded, layers=layers, annotations=codes,
+                             runs={name: run_columns(loaded, run) for name, run in runs.items()},
+                             step_runs={name: step_run_scores(loaded, run) for name, run in runs.items()})
+    consoles: list = []
+
+    def console():
+        from .sql_console import SqlConsole, console_tables
+
+        if not consoles:
+            consoles.append(SqlConsole(console_tables(loaded, layers=layers, runs=runs, codes=codes,
+                                                      features=data.dialogs)))
+        return consoles[0]
+    return data, console, consoles
+
+
+def _kept(text: str, data, console):
+    """What slice ``text`` (the grammar, or ``sql:…``) keeps on ``data``; ``SliceError`` for a bad one."""
+    from . import slices
+    from .slices.definitions import is_sql, run_sql_slice
+
+    if is_sql(text):
+        return run_sql_slice(console(), text, data)
+    return slices.select(text, data)
+
+
+def _closing(consoles: list) -> None:
+    for console in consoles:
+        console.close()
+
+
+def _slice(args) -> int:
+    from .slices import STEP, SliceError
+
+    data, console, consoles = _slice_data(args)
+    try:
+        kept = _kept(args.slice, data, console)
+    except SliceError as exc:
+        _say(f"error: the slice {args.slice!r}: {exc}")
+        return 2
+    finally:
+        _closing(consoles)
+    if kept.level == STEP:
+        keys = data.steps.keys(kept.steps)
+        rounds = data.steps.has_rounds
+        ids = [[d, int(r), int(t)] if rounds else [d, int(t)] for d, r, t in keys.itertuples(index=False)]
+    else:
+        ids = data.dialogs["dialog_id"].astype(str).to_numpy()[kept.dialogs].tolist()
+    print(json.dumps({"level": kept.level, "count": len(ids), "ids": ids}, ensure_ascii=False,
+                     indent=None if args.compact else 2))
+    return 0
+
+
+def _contrast(args) -> int:
+    from .slices import SliceError
+    from .slices.measures import HUMANS, REST, Groups, contrast_groups, contrast_with_humans
+
+    data, console, consoles = _slice_data(args)
+    try:
+        a = _kept(args.a, data, console)
+        if args.b.strip() == HUMANS:
+            result = contrast_with_humans(data, args.measure, a.steps if a.steps is not None else a.dialogs, a.level,
+                                          resamples=args.resamples, permutations=args.resamples)
+            return _print_contrast(result, args)
+        b = None if args.b.strip() == REST else _kept(args.b, data, console)
+        if b is not None and b.level != a.level:
+            raise SliceError(f"A is a {a.level} slice and B a {b.level} slice: a contrast compares rows of one level")
+        mask_a = a.steps if a.steps is not None else a.dialogs
+        mask_b = ~mask_a if b is None else (b.steps if b.steps is not None else b.dialogs)
+        result = contrast_groups(data, args.measure, Groups(a.level, mask_a, mask_b), paired=args.paired,
+                                 resamples=args.resamples, permutations=args.resamples)
+    except SliceError as exc:
+        _say(f"error: {exc}")
+        return 2
+    finally:
+        _closing(consoles)
+    return _print_contrast(result, args)
+
+
+def _print_contrast(result, args) -> int:
+    if result.paired:
+        _say(f"note: paired by {result.paired_label or result.paired_by} ({result.n_pairs:,} in both groups)")
+    elif result.note:
+        _say(f"note: {result.note}")
+    print(json.dumps(result.as_json(), indent=None if args.compact else 2))
+    return 0
+
+
 def _sql_layers(loaded, folder: str) -> dict:
     """The published layers of ``loaded``'s corpus in ``folder``, under their published names (as
     ``DIALOGUE_LAYERS_DIR``); SourceError naming the folder or the layer file that fails."""
@@ -302,6 +405,28 @@ def main(argv=None) -> int:
     sql.add_argument("--codes", metavar="STORE", help="the app's store (its SQLite file, or a postgresql:// URL): the "
                                                       "table codes, the corpus's annotations by every coder and the gold")
     sql.set_defaults(run=_sql)
+    one = sub.add_parser("slice", help="print the dialogs or replay steps a slice keeps (one JSON object)")
+    one.add_argument("corpus", choices=CORPUS_NAMES)
+    one.add_argument("path", help="the corpus file or folder")
+    one.add_argument("slice", help="a slice in the grammar of docs/slices.md, or sql:SELECT … (rows naming dialog_id, "
+                                   "and turn or round for steps)")
+    two = sub.add_parser("contrast", help="a measure on slice A against slice B: difference, interval, p-value")
+    two.add_argument("corpus", choices=CORPUS_NAMES)
+    two.add_argument("path", help="the corpus file or folder")
+    two.add_argument("measure", help="a column of the dialogs frame or of the step features, or score(RUN), code(L)…")
+    two.add_argument("a", help="slice A (the grammar, or sql:SELECT …)")
+    two.add_argument("b", help="slice B, rest (every row A does not keep), or humans (a run's score against the "
+                               "humans' on the same units)")
+    two.add_argument("--paired", default="auto", help="auto (by the corpus's played item: board, structure, scene), "
+                                                      "none, or a column to pair by")
+    two.add_argument("--resamples", type=_positive(int), default=2000, help="bootstrap resamples and permutations")
+    for command, run in ((one, _slice), (two, _contrast)):
+        command.add_argument("--compact", action="store_true", help="one line of JSON")
+        command.add_argument("--runs", metavar="DIR", help="a folder of run files of the corpus (score(RUN), gap(RUN))")
+        command.add_argument("--layers", metavar="DIR", help="a folder with published layers under their published "
+                                                             "names (crs, cr, mentions)")
+        command.add_argument("--codes", metavar="STORE", help="the app's store (code(LABEL)), read only")
+        command.set_defaults(run=run)
     args = parser.parse_args(argv)
     try:
         return args.run(args)

@@ -334,3 +334,9 @@ def console_tables(loaded, *, layers: Optional[Mapping[str, Any]] = None, runs: 
         frame = codes[codes["corpus"] == loaded.corpus] if "corpus" in codes.columns else codes
         tables["codes"] = frame.reset_index(drop=True)
     return tables
+
+
+def check_query(query: str) -> None:
+    """``SqlRefused`` (one line) unless ``query`` is one read-only query the console would run: what a slice defined
+    by SQL is checked with when it is saved or linked (data_access.slices.definitions)."""
+    _reading_only(query)

@@ -4,7 +4,8 @@ slices of one corpus, at their level, and how they are paired.
 A **measure** is written as a slice's feature: a column of the dialog table or of the step features
 (``peek_gain``, ``round_score``, ``removals``), or a call (``score(RUN)``, ``gap(RUN)``, ``code(CR)``: a code's
 count). It is read at the slices' level (a step slice's measure is a step feature); a true / false feature counts
-as 1 / 0. Slice B may be ``rest``: every row A does not keep.
+as 1 / 0. Slice B may be ``rest``: every row A does not keep; or ``humans`` where the measure is a run's score: the
+humans' score on the same units, each dialog (step) paired with itself.
 
 **Pairing** (``paired``): ``auto`` pairs by the corpus's played item at that level (its ``PAIRED_ITEMS``: A Game Of
 Sorts' board, Minecraft's target structure, CoDraw's scene) when at least two items are in both groups and they
@@ -22,9 +23,10 @@ import pandas as pd
 from .budget import EvaluationBudget
 from .contrast import Contrast, contrast
 from .evaluate import SliceData, evaluate, feature_values
-from .grammar import DIALOG, STEP, Node, SliceError, Test, level, parse, unparse
+from .grammar import DIALOG, STEP, Node, SliceError, Test, format_value, level, parse, unparse
 
 REST = "rest"
+HUMANS = "humans"  # B: the humans' score on the units of A (the measure a run's score)
 AUTO, NONE = "auto", "none"
 MIN_SHARED_ITEMS = 2
 MIN_PAIRED_SHARE = 0.5
@@ -114,19 +116,43 @@ def contrast_groups(data: SliceData, measure: str, chosen: Groups, *, paired: st
             return contrast(measure, values[chosen.a], values[chosen.b], items_a=items[chosen.a].astype(str).tolist(),
                             items_b=items[chosen.b].astype(str).tolist(), paired_by=column, paired_label=label,
                             check=check, **options)
-        note = (f"Not paired by {label}: {len(shared):,} {label}s are in both groups"
-                + (f", holding {min(share_a, share_b):.0%} of one group's values" if len(shared) >= MIN_SHARED_ITEMS
-                   else "") + ".")
+        note = "" if not shared else (
+            f"Not paired by {label}: {len(shared):,} {label}{'' if len(shared) == 1 else 's'} in both groups"
+            + (f", holding {min(share_a, share_b):.0%} of one group's values" if len(shared) >= MIN_SHARED_ITEMS
+               else "") + ".")
         return contrast(measure, values[chosen.a], values[chosen.b], check=check, note=note, **options)
     return contrast(measure, values[chosen.a], values[chosen.b], check=check, **options)
+
+
+def contrast_with_humans(data: SliceData, measure: str, kept: np.ndarray, at: str, *,
+                         budget: Optional[EvaluationBudget] = None, **options) -> Contrast:
+    """A run's score (``measure`` = ``score(RUN)``) on the rows ``kept`` against the humans' on the same units, paired
+    by dialog (by step in a step slice): B = ``HUMANS``."""
+    feature = measure_feature(measure)
+    if feature.name != "score" or not feature.args:
+        raise SliceError(f"B = {HUMANS} sets a run's score against the humans': the measure is score(RUN), not {measure}")
+    run = str(feature.args[0])
+    budget = budget if budget is not None else EvaluationBudget()
+    model = measure_values(measure, data, at, budget)
+    gap = measure_values(f"gap({format_value(run)})", data, at, budget)
+    frame = data.dialogs if at == DIALOG else data.steps.frame
+    rows = (frame["dialog_id"].astype(str) if at == DIALOG else
+            frame["dialog_id"].astype(str) + "#" + frame["round"].astype(str) + "#" + frame["turn"].astype(str))
+    keys = rows[kept].tolist()
+    return contrast(measure, model[kept], (model - gap)[kept], items_a=keys, items_b=keys,
+                    paired_by="dialog_id" if at == DIALOG else "step", paired_label="dialog" if at == DIALOG else "step",
+                    check=budget.check, **options)
 
 
 def contrast_slices(data: SliceData, measure: str, a: str, b: str = REST, *, paired: str = AUTO,
                     budget: Optional[EvaluationBudget] = None, **options) -> Contrast:
     """``measure`` on slice ``a`` against slice ``b`` (``REST``: the rest), both evaluated on ``data``."""
     budget = budget if budget is not None else EvaluationBudget()
+    if isinstance(b, str) and b.strip() == HUMANS:
+        node = parse(a)
+        return contrast_with_humans(data, measure, evaluate(node, data, budget), level(node), budget=budget, **options)
     return contrast_groups(data, measure, groups(data, a, b, budget), paired=paired, budget=budget, **options)
 
 
-__all__ = ["AUTO", "DIALOG", "Groups", "NONE", "REST", "STEP", "contrast_groups", "contrast_slices", "groups",
-           "measure_feature", "measure_values"]
+__all__ = ["AUTO", "DIALOG", "Groups", "HUMANS", "NONE", "REST", "STEP", "contrast_groups", "contrast_slices",
+           "contrast_with_humans", "groups", "measure_feature", "measure_values"]
