@@ -272,10 +272,13 @@ class OptionalCapabilities(Protocol):
     # level ("dialog" | "step") -> (the column naming the item played, what it is called): a contrast pairs its two
     # slices by it where the same item was played more than once (A Game Of Sorts' board, Minecraft's structure)
     PAIRED_ITEMS: Mapping[str, tuple[str, str]]
+    # frame -> (its dialog column, its round column or None, its turn column): the frames with a row per replay step
+    # (or per event of one), which an analysis page on a step slice cuts to the slice's moments
+    STEP_FRAMES: Mapping[str, tuple[str, Optional[str], str]]
 
 
 OPTIONAL = ("LAYERS", "run_scoring", "same_board_plays", "round_outcomes", "annotation_layer", "transcript_notes",
-            "dialog_features", "step_features", "FEATURE_TEXTS", "ASSET_KIND", "PAIRED_ITEMS")
+            "dialog_features", "step_features", "FEATURE_TEXTS", "ASSET_KIND", "PAIRED_ITEMS", "STEP_FRAMES")
 
 
 def optional(package: CorpusPackage, name: str) -> Optional[Callable]:

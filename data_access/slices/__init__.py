@@ -39,17 +39,12 @@ from .grammar import (
     Steps,
     Test,
     Window,
-    all_of,
-    any_of,
     canonical,
     format_value,
-    level,
-    lift,
-    lower,
     parse,
     unparse,
-    within,
 )
+from .tree import all_of, any_of, level, lift, lower, within
 
 
 def ids_slice(dialog_ids) -> str:

@@ -12,7 +12,8 @@ import math
 import re
 from typing import Iterable, Mapping, Optional, Sequence
 
-from .grammar import And, Feature, In, Node, Or, SliceError, Test, Value, all_of
+from .grammar import And, Feature, In, Node, Or, SliceError, Test, Value
+from .tree import all_of
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
 

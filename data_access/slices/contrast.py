@@ -93,6 +93,23 @@ class Contrast:
                 f"B {self.mean_b:.{digits}f}, n = {self.n_b:,})")
 
 
+def contrast_frame(result: Contrast, a: str, b: str) -> pd.DataFrame:
+    """The contrast as a table (the CSV and LaTeX exports): a row for A, for B and for A − B, with n, the mean (the
+    difference's with its interval), the median, the p-value and the effect size."""
+    nan = math.nan
+    return pd.DataFrame({
+        "group": ["A", "B", "A − B"],
+        "slice": [a, b, "paired by " + (result.paired_label or str(result.paired_by)) if result.paired else "independent"],
+        "n": pd.array([result.n_a, result.n_b, result.n_pairs if result.paired else pd.NA], dtype="Int64"),
+        "mean": [result.mean_a, result.mean_b, result.diff],
+        "low": [nan, nan, result.ci_low],
+        "high": [nan, nan, result.ci_high],
+        "median": [result.median_a, result.median_b, result.median_diff],
+        "p": [nan, nan, result.p],
+        "effect size": [nan, nan, result.effect_size],
+    })
+
+
 def _numbers(values) -> np.ndarray:
     return pd.to_numeric(pd.Series(np.asarray(values, dtype=object) if not isinstance(values, pd.Series) else values),
                          errors="coerce").astype("float64").to_numpy()
@@ -219,4 +236,4 @@ def _paired(measure, a, b, items_a, items_b, paired_by, paired_label, confidence
                     len(shared), resamples, permutations)
 
 
-__all__ = ["CHUNK_VALUES", "Contrast", "JSON_KEYS", "PERMUTATIONS", "contrast"]
+__all__ = ["CHUNK_VALUES", "Contrast", "JSON_KEYS", "PERMUTATIONS", "contrast", "contrast_frame"]

@@ -58,6 +58,19 @@ def check_sql(text: str) -> str:
     return SQL_PREFIX + query
 
 
+def canonical_definition(text: str) -> str:
+    """A definition as links carry it: the grammar's canonical text, a checked ``sql:`` query, or ``@ID``;
+    ``SliceError`` for anything else."""
+    from .grammar import canonical
+
+    stripped = text.strip() if isinstance(text, str) else text
+    if isinstance(stripped, str) and saved_id(stripped) is not None:
+        return stripped
+    if isinstance(stripped, str) and is_sql(stripped):
+        return check_sql(stripped)
+    return canonical(text)
+
+
 def wrapped(query: str, columns: list[str]) -> tuple[str, list[str]]:
     """The query that reads the keys of ``query``'s rows (whose columns are ``columns``), and those keys."""
     lowered = {c.lower(): c for c in columns}
@@ -115,5 +128,5 @@ def run_sql_slice(console, text: str, data: SliceData, *, timeout_s: Optional[fl
     return kept_of_rows(pd.DataFrame(result.rows, columns=keys), data)
 
 
-__all__ = ["SAVED_PREFIX", "SQL_PREFIX", "check_sql", "is_sql", "kept_of_rows", "run_sql_slice", "saved_id", "sql_query",
+__all__ = ["SAVED_PREFIX", "SQL_PREFIX", "canonical_definition", "check_sql", "is_sql", "kept_of_rows", "run_sql_slice", "saved_id", "sql_query",
            "wrapped"]

@@ -43,10 +43,10 @@ from .grammar import (
     Value,
     Window,
     format_value,
-    level,
     parse,
 )
 from .steps import KEY_COLUMNS
+from .tree import level
 
 CALLS = call_values.CALLS
 _NUMERIC_OPS = ("<", "<=", ">", ">=")

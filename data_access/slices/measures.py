@@ -23,7 +23,8 @@ import pandas as pd
 from .budget import EvaluationBudget
 from .contrast import Contrast, contrast
 from .evaluate import SliceData, evaluate, feature_values
-from .grammar import DIALOG, STEP, Node, SliceError, Test, format_value, level, parse, unparse
+from .grammar import DIALOG, STEP, Node, SliceError, Test, format_value, parse, unparse
+from .tree import level
 
 REST = "rest"
 HUMANS = "humans"  # B: the humans' score on the units of A (the measure a run's score)

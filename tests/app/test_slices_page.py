@@ -50,9 +50,11 @@ def test_a_sql_result_becomes_the_slice():
     at.button(key="slices_sql_slice").click().run()
     text = at.query_params["slice"]
     text = text[0] if isinstance(text, list) else text
-    assert text.startswith("dialog_id in (")
+    # issue 46: the slice is the query itself, of any size, evaluated again wherever it is used
+    assert text == "sql:SELECT dialog_id FROM features WHERE n_rounds >= 5 ORDER BY dialog_id"
+    dialogs = load_path("codraw", None).dialogs
     info = [m.value for m in at.info]
-    assert info and "chosen dialogs" in info[0]
+    assert info and "dialogs of the query" in info[0] and f"{int((dialogs['n_rounds'] >= 5).sum()):,} dialogs" in info[0]
 
 
 def test_a_hostile_query_is_refused_in_one_line():

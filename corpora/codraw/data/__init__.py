@@ -60,6 +60,8 @@ FEATURE_TEXTS = {
 }
 # What a contrast pairs by where the same item was played more than once (contract.OptionalCapabilities).
 PAIRED_ITEMS = {"dialog": ("image_id", "scene"), "step": ("image_id", "scene")}
+# The frames an analysis page on a step slice cuts to its moments (contract.OptionalCapabilities).
+STEP_FRAMES = {"rounds": ("dialog_id", None, "round"), "utterances": ("dialog_id", None, "turn")}
 PROVENANCE = Provenance(
     obtain=("The dialogs: **CoDraw v1.0** (`CoDraw_1_0.json`, 149 MB), linked under *Download* in the "
             "[facebookresearch/CoDraw](https://github.com/facebookresearch/CoDraw) repository. Set `CODRAW_DATA` "
@@ -193,5 +195,5 @@ def dialog_labels(loaded) -> dict[str, str]:
 __all__ = ["NAME", "TITLE", "SHORT_TITLE", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "STEP_UNIT", "EXPORT_STEP_UNIT", "FRAMES",
            "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "source_root", "REFERENT_PLANE", "referents", "referent_background",
            "run_scoring", "build_frames", "summarize", "write_demo", "demo_source", "dialog_labels", "step_count",
-           "FEATURE_TEXTS", "dialog_features", "step_features", "PAIRED_ITEMS",
+           "FEATURE_TEXTS", "dialog_features", "step_features", "PAIRED_ITEMS", "STEP_FRAMES",
            "replay_step", "snapshot", "transcript_notes"]

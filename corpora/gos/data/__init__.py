@@ -56,6 +56,9 @@ FEATURE_TEXTS = {
 # What a contrast pairs by where the same item was played more than once (contract.OptionalCapabilities): an
 # interaction's game (its nine images, three interactions each), a step's board (three plays each).
 PAIRED_ITEMS = {"dialog": ("game_id", "game"), "step": ("board", "board")}
+# The frames an analysis page on a step slice cuts to its moments (contract.OptionalCapabilities).
+STEP_FRAMES = {"steps": ("interaction_id", "round", "step"), "messages": ("interaction_id", "round", "step"),
+               "lock_events": ("interaction_id", "round", "step"), "utterances": ("dialog_id", "round", "turn")}
 PROVENANCE = Provenance(
     obtain=("The six `a-game-of-sorts_*.jsonl` files in `dataset/data` of the "
             "[willemsenbram/a-game-of-sorts](https://github.com/willemsenbram/a-game-of-sorts) repository. "
@@ -130,7 +133,7 @@ def run_scoring():
 
 __all__ = [
     "NAME", "TITLE", "SHORT_TITLE", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "STEP_UNIT", "EXPORT_STEP_UNIT", "FRAMES",
-    "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "FEATURE_TEXTS", "PAIRED_ITEMS", "step_features", "source_root", "run_scoring", "REFERENT_PLANE", "referents", "referent_background", "same_board_plays", "round_outcomes", "build_frames", "summarize", "write_demo", "demo_source",
+    "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "FEATURE_TEXTS", "PAIRED_ITEMS", "STEP_FRAMES", "step_features", "source_root", "run_scoring", "REFERENT_PLANE", "referents", "referent_background", "same_board_plays", "round_outcomes", "build_frames", "summarize", "write_demo", "demo_source",
     "replay_step", "round_steps", "step_count", "snapshot", "dialog_labels", "ReplayStep", "render_board", "replay_locks", "LockEvent",
     "ranking_agreement", "pairwise_agreement", "board_agreement", "rank_sums",
 ]

@@ -49,6 +49,8 @@ FEATURE_TEXTS = {
 }
 # What a contrast pairs games by where one target structure was built more than once (contract.OptionalCapabilities).
 PAIRED_ITEMS = {"dialog": ("config", "target structure"), "step": ("config", "target structure")}
+# The frames an analysis page on a step slice cuts to its moments (contract.OptionalCapabilities).
+STEP_FRAMES = {"utterances": ("dialog_id", None, "turn"), "actions": ("game", None, "turn")}
 PROVENANCE = Provenance(
     obtain=("The Minecraft Dialogue Corpus as the "
             "[prashant-jayan21/minecraft-bap-models](https://github.com/prashant-jayan21/minecraft-bap-models) "
@@ -113,7 +115,7 @@ def run_scoring():
 
 __all__ = [
     "NAME", "TITLE", "SHORT_TITLE", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "STEP_UNIT", "EXPORT_STEP_UNIT", "FRAMES",
-    "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "FEATURE_TEXTS", "PAIRED_ITEMS", "step_features", "source_root", "run_scoring", "REFERENT_PLANE", "referents", "referent_background", "dialog_labels", "ReplayStep", "build_frames", "summarize", "write_demo", "demo_source",
+    "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "FEATURE_TEXTS", "PAIRED_ITEMS", "STEP_FRAMES", "step_features", "source_root", "run_scoring", "REFERENT_PLANE", "referents", "referent_background", "dialog_labels", "ReplayStep", "build_frames", "summarize", "write_demo", "demo_source",
     "iter_bap_samples", "sample_dicts", "export_jsonl", "bap_jsonl_bytes", "best_alignment", "block_f1", "Alignment",
     "parse_gold_xml", "perspective_coordinates", "replay_step", "step_count", "snapshot",
 ]

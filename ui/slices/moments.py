@@ -1,0 +1,167 @@
+"""A step slice's moments in the app (docs/slices.md, "Step slices in the app"): Browse lists them (a table of the
+steps with their features, each opening the Replay at that step in its round, paged; counted by any feature, so
+"which board has the most mismatched locks" is one choice), the Replay walks them ("moment k of N", the previous
+and the next moment), and the pages that read messages (Words, Search, the Coding queue) take the messages or the
+steps of the moments. Every function takes the kept steps as a mask over the corpus's step table
+(``SliceOutcome.steps``)."""
+from __future__ import annotations
+
+from typing import Optional
+from urllib.parse import urlencode
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from data_access.corpus import Corpus
+from data_access.links import REPLAY_PATH, parse_positive_int
+from ui.shell.url_state import open_page, query_param, served
+from ui.shell.url_state import page_link as same_tab_link
+from ui.slices.base import slice_base
+from ui.widgets import md_escape
+
+PAGE_SIZE = 1_000  # moments a table shows at once (77,502 CoDraw rounds would be megabytes per rerun)
+SLICE_PARAM = "slice"
+
+
+def moment_frame(corpus: Corpus, steps: np.ndarray) -> pd.DataFrame:
+    """The kept steps with their features, in the step table's order (a list feature, e.g. CoDraw's roles of a
+    round, written as its items joined with “, ”)."""
+    base = slice_base(corpus)
+    if base is None:
+        return pd.DataFrame()
+    frame = base.steps.frame[np.asarray(steps, dtype=bool)].reset_index(drop=True)
+    for column in frame.columns:
+        if frame[column].dtype == object and len(frame) and isinstance(frame[column].iloc[0], tuple):
+            frame[column] = frame[column].map(lambda v: ", ".join(map(str, v)) if isinstance(v, tuple) else v)
+    return frame
+
+
+def moment_link(corpus: str, text: str, dialog_id: str, round_: Optional[int], turn: int) -> str:
+    """The Replay at one moment, in its round, walking the slice ``text``."""
+    params: dict[str, object] = {"corpus": corpus, "dialog": dialog_id}
+    if round_ is not None:
+        params["round"] = int(round_)
+    params["turn"] = int(turn)
+    params[SLICE_PARAM] = text
+    return served(f"{REPLAY_PATH}?{urlencode(params)}")
+
+
+def _round(value) -> Optional[int]:
+    return None if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)) else int(value)
+
+
+def moments_section(corpus: Corpus, text: str, steps: np.ndarray, key: str) -> None:
+    """Browse's moments: how many, counted by a feature of the reader's choice, and a page of them, each row a link
+    to the Replay at that step (a selected row opens it)."""
+    frame = moment_frame(corpus, steps)
+    st.subheader("Moments")
+    if frame.empty:
+        st.caption("The slice keeps no step.")
+        return
+    dialogs = frame["dialog_id"].nunique()
+    features = [c for c in frame.columns if c not in ("turn",)]
+    by = st.selectbox("Count the moments by", ["(none)", *features], key=f"{key}_by",
+                      help="How many of the moments have each value of a feature, most first (e.g. board: the "
+                           "boards with the most of them)")
+    if by != "(none)":
+        counted = frame[by].astype(str).value_counts().rename_axis(by).reset_index(name="moments")
+        counted["dialogs"] = counted[by].map(frame.groupby(frame[by].astype(str))["dialog_id"].nunique())
+        st.dataframe(counted, hide_index=True, key=f"{key}_counts", height=min(400, 38 + 35 * len(counted)))
+        values = ["(all)", *counted[by].tolist()[:200]]
+        only = st.selectbox(f"Only the moments of one {by}", values, key=f"{key}_only_{by}")
+        if only != "(all)":
+            frame = frame[frame[by].astype(str) == only].reset_index(drop=True)
+    pages = max(1, -(-len(frame) // PAGE_SIZE))
+    page = 1
+    if pages > 1:
+        page = int(st.number_input(f"Page (of {pages:,}, {PAGE_SIZE:,} moments each)", 1, pages, 1, key=f"{key}_page"))
+    shown = frame.iloc[(page - 1) * PAGE_SIZE: page * PAGE_SIZE].reset_index(drop=True)
+    shown.insert(0, "replay", [moment_link(corpus.name, text, d, _round(r), int(t)) for d, r, t in
+                               zip(shown["dialog_id"], shown["round"], shown["turn"])])
+    st.caption(f"{len(frame):,} moments in {frame['dialog_id'].nunique():,} of the slice's {dialogs:,} dialogs"
+               + (f"; {len(shown):,} shown (page {page:,} of {pages:,})" if pages > 1 else "")
+               + ". A row opens the Replay at that step, in its round, walking the moments.")
+    selection = st.dataframe(
+        shown, hide_index=True, on_select="rerun", selection_mode="single-row", key=f"{key}_table",
+        column_config={"replay": st.column_config.LinkColumn("Replay", display_text="open ▶",
+                                                             help="The Replay at this step, in its round")},
+        height=min(500, 38 + 35 * len(shown)))
+    if selection.selection.rows:
+        row = shown.iloc[selection.selection.rows[0]]
+        params = {"corpus": corpus.name, "dialog": str(row["dialog_id"]), "turn": str(int(row["turn"])),
+                  SLICE_PARAM: text}
+        if _round(row["round"]) is not None:
+            params["round"] = str(_round(row["round"]))
+        open_page("pages/replay.py", **params)
+
+
+def _keys(corpus: Corpus, steps: np.ndarray) -> pd.DataFrame:
+    base = slice_base(corpus)
+    return pd.DataFrame() if base is None else base.steps.keys(steps)
+
+
+def moment_navigation(corpus: Corpus, text: str, steps: Optional[np.ndarray], dialog_id: Optional[str]) -> None:
+    """On the Replay: which moment of the slice the step shown is ("moment k of N"), with links to the previous and
+    the next moment, each at its step in its round (a step outside the slice: the next moment after it)."""
+    keys = _keys(corpus, steps) if steps is not None else pd.DataFrame()
+    if steps is None or keys.empty:
+        st.caption("The slice keeps no step.")
+        return
+    ids = keys["dialog_id"].astype(str).to_numpy(dtype=object)
+    rounds = keys["round"].fillna(-1).to_numpy(dtype=np.int64)
+    turns = keys["turn"].to_numpy(dtype=np.int64)
+    round_ = parse_positive_int(query_param("round")) if keys["round"].notna().any() else None
+    turn = parse_positive_int(query_param("turn")) or 1
+    here = np.flatnonzero((ids == dialog_id) & (rounds == (round_ if round_ is not None else -1)) & (turns == turn))
+    position = int(here[0]) if len(here) else None
+    if position is None:  # where the step shown stands among the moments: the next one after it (in table order)
+        base = slice_base(corpus)
+        table = base.steps if base is not None else None
+        row = table.rows_of([dialog_id or ""], pd.array([round_], dtype="Int64"), [turn])[0] if table is not None else -1
+        kept_rows = np.flatnonzero(steps)
+        after = int(np.searchsorted(kept_rows, row, side="right")) if row >= 0 else 0
+        previous, following = (after - 1 if after > 0 else None), (after if after < len(keys) else None)
+        where = f"this step is not one of the slice's {len(keys):,} moments"
+    else:
+        previous = position - 1 if position > 0 else None
+        following = position + 1 if position + 1 < len(keys) else None
+        where = f"moment {position + 1:,} of {len(keys):,} in the slice"
+
+    def link(at: int) -> dict[str, str]:
+        params = {"corpus": corpus.name, "dialog": str(ids[at]), "turn": str(int(turns[at])), SLICE_PARAM: text}
+        if rounds[at] >= 0:
+            params["round"] = str(int(rounds[at]))
+        return params
+
+    columns = st.columns([4, 1, 1], vertical_alignment="center")
+    columns[0].caption(md_escape(where))
+    if previous is not None:
+        same_tab_link("pages/replay.py", "◀ Previous moment", link(previous), container=columns[1])
+    if following is not None:
+        same_tab_link("pages/replay.py", "Next moment ▶", link(following), container=columns[2])
+
+
+def moment_messages(corpus: Corpus, steps: Optional[np.ndarray], frame: pd.DataFrame) -> np.ndarray:
+    """Which rows of ``frame`` (utterances of any corpus: corpus, dialog_id, round, turn) are messages of the
+    moments of ``corpus``."""
+    base = slice_base(corpus)
+    keep = np.zeros(len(frame), dtype=bool)
+    if base is None or steps is None:
+        return keep
+    mine = np.flatnonzero(frame["corpus"].astype(str).to_numpy() == corpus.name)
+    part = frame.iloc[mine]
+    rows = base.steps.rows_of(part["dialog_id"], part["round"], part["turn"])
+    found = rows >= 0
+    keep[mine[found]] = np.asarray(steps, dtype=bool)[rows[found]]
+    return keep
+
+
+def moment_items(corpus: Corpus, steps: np.ndarray) -> list[tuple[str, Optional[int], int]]:
+    """The moments as (dialog_id, round, turn): the Coding queue samples its turns from them."""
+    keys = _keys(corpus, steps)
+    return [(str(d), _round(r), int(t)) for d, r, t in keys.itertuples(index=False)]
+
+
+__all__ = ["PAGE_SIZE", "moment_frame", "moment_items", "moment_link", "moment_messages", "moment_navigation",
+           "moments_section"]
