@@ -5,8 +5,10 @@ builder gives the figures of the data layer; a saved slice opens by its id, a SQ
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 
 import numpy as np
+import pandas as pd
 
 from data_access import slices
 from data_access.corpora import demo_path, load_path
@@ -34,20 +36,63 @@ def _said(elements) -> str:
     return re.sub(r"\\(.)", r"\1", " ".join(e.value for e in elements))
 
 
+class _Cells(HTMLParser):
+    """The header, cells and links of an HTML table (the standard library's parser)."""
+
+    def __init__(self):
+        super().__init__()
+        self.rows: list[list[str]] = []
+        self.links: list[str] = []
+        self.cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            self.cell = []
+        elif tag == "a" and self.rows and len(self.links) < len(self.rows) - 1:
+            self.links.append(dict(attrs)["href"])
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self.cell is not None:
+            self.rows[-1].append("".join(self.cell).strip())
+            self.cell = None
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell.append(data)
+
+
+def _table(at, key: str) -> tuple[pd.DataFrame, list[str]]:
+    """The HTML table ``key`` the page shows (``data-table``): its cells (numbers as numbers), each row's link."""
+    body = next(h.proto.body for h in at.get("html") if f'data-table="{key}"' in h.proto.body)
+    parser = _Cells()
+    parser.feed(body)
+    frame = pd.DataFrame(parser.rows[1:], columns=parser.rows[0])
+    for column in frame.columns:
+        numbers = pd.to_numeric(frame[column].str.replace(",", ""), errors="coerce")
+        if numbers.notna().all():
+            frame[column] = numbers
+    return frame, parser.links
+
+
 def test_browse_lists_the_moments_each_opening_the_replay_at_its_round():
     loaded, data = _data("gos")
     expected = slices.step_keys(MISMATCH, data)
     at = open_page("browse", corpus="gos", slice=MISMATCH)
-    moments = next(frame for frame in _frames(at) if "replay" in frame.columns and "mismatch" in frame.columns)
-    assert len(moments) == len(expected) > 0 and bool(moments["mismatch"].all())
-    for link, (dialog, round_, turn) in zip(moments["replay"], expected.itertuples(index=False)):
+    moments, links = _table(at, "moments")
+    assert len(moments) == len(links) == len(expected) > 0 and set(moments["mismatch"]) == {"yes"}
+    for link, (dialog, round_, turn) in zip(links, expected.itertuples(index=False)):
         assert f"dialog={dialog}" in link and f"round={round_}&turn={turn}&" in link and "slice=steps%28mismatch%29" in link
     # counted by board: the board with the most mismatched locks first, as pandas counts them
-    at.selectbox(key="browse_moments_gos_by").set_value("board").run()
-    counts = next(frame for frame in _frames(at) if list(frame.columns) == ["board", "moments", "dialogs"])
+    at = open_page("browse", corpus="gos", slice=MISMATCH, moments_by="board")
+    counts, links = _table(at, "moment-counts")
     locks = loaded.frames["lock_events"]
     by_board = locks[locks["mismatch"]].groupby("board_id").size().sort_values(ascending=False)
     assert counts["moments"].tolist() == by_board.tolist() and counts["board"].iloc[0] == by_board.index[0]
+    assert f"moments_of={by_board.index[0]}" in links[0]
+    at = open_page("browse", corpus="gos", slice=MISMATCH, moments_by="board", moments_of=by_board.index[0])
+    assert len(_table(at, "moments")[0]) == by_board.iloc[0]
 
 
 def test_the_replay_walks_the_moments():
@@ -111,5 +156,5 @@ def test_a_saved_sql_slice_opens_by_its_id(tmp_path, monkeypatch):
     info = _said(at.info)
     expected = int((rounds["score_final"] > 3).sum())
     assert "good rounds" in info and f"{expected:,} steps" in info
-    moments = next(frame for frame in _frames(at) if "replay" in frame.columns and "round_score" in frame.columns)
-    assert len(moments) == min(expected, 1000) and f"slice=%40{slice_id}" in moments["replay"].iloc[0]
+    moments, links = _table(at, "moments")
+    assert len(moments) == min(expected, 1000) and f"slice=%40{slice_id}" in links[0]

@@ -94,7 +94,7 @@ def test_the_issues_question_in_about_a_minute(full_app, page):
     page.get_by_role("button", name=re.compile(r"Make a slice of these [\d,]+ dialogs")).click()
     wait_for_app(page)
     said = page.locator('[data-testid="stAlertContentInfo"]').first.inner_text()
-    assert "has a CR" in said and "peek gain < 0" in said and f"{len(expected):,} dialogs" in said, said
+    assert "CRs > 0" in said and "peek gain < 0" in said and f"{len(expected):,} dialogs" in said, said
 
     # saved with a name
     page.get_by_label("Name").fill("CR and a drop after the peek")

@@ -1,11 +1,13 @@
 """A step slice's moments in the app (docs/slices.md, "Step slices in the app"): Browse lists them (a table of the
 steps with their features, each opening the Replay at that step in its round, paged; counted by any feature, so
-"which board has the most mismatched locks" is one choice), the Replay walks them ("moment k of N", the previous
+"which board has the most mismatched locks" is one choice; HTML tables of real links, so each is a click and
+a link), the Replay walks them ("moment k of N", the previous
 and the next moment), and the pages that read messages (Words, Search, the Coding queue) take the messages or the
 steps of the moments. Every function takes the kept steps as a mask over the corpus's step table
 (``SliceOutcome.steps``)."""
 from __future__ import annotations
 
+import html
 from typing import Optional
 from urllib.parse import urlencode
 
@@ -15,13 +17,16 @@ import streamlit as st
 
 from data_access.corpus import Corpus
 from data_access.links import REPLAY_PATH, parse_positive_int
-from ui.shell.url_state import open_page, query_param, served
+from ui.assets import asset_text
+from ui.shell.url_state import link_with, query_param, served, url_choice
 from ui.shell.url_state import page_link as same_tab_link
 from ui.slices.base import slice_base
 from ui.widgets import md_escape
 
 PAGE_SIZE = 1_000  # moments a table shows at once (77,502 CoDraw rounds would be megabytes per rerun)
+MAX_COUNTED = 500  # values a count of the moments lists (the most frequent first)
 SLICE_PARAM = "slice"
+BY_PARAM, OF_PARAM, PAGE_PARAM = "moments_by", "moments_of", "moments_page"
 
 
 def moment_frame(corpus: Corpus, steps: np.ndarray) -> pd.DataFrame:
@@ -51,49 +56,80 @@ def _round(value) -> Optional[int]:
     return None if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)) else int(value)
 
 
+def _cell(value) -> str:
+    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
+        return "<td></td>"
+    if isinstance(value, (bool, np.bool_)):
+        return f"<td>{'yes' if value else 'no'}</td>"
+    if isinstance(value, (int, np.integer)):
+        return f'<td class="num">{int(value):,}</td>'
+    if isinstance(value, (float, np.floating)):
+        return f'<td class="num">{float(value):,.3f}</td>'
+    return f"<td>{html.escape(str(value))}</td>"
+
+
+def table_html(frame: pd.DataFrame, links: list[str], label: str, key: str, link_column: Optional[str] = None) -> str:
+    """``frame`` as an HTML table (the Words page's style) with a link per row (same tab): in the ``link_column``'s
+    cells, or in a first column of ``label``; every value escaped."""
+    head = ([] if link_column else [f"<th>{html.escape(label)}</th>"]) + [
+        f"<th>{html.escape(str(c).replace('_', ' '))}</th>" for c in frame.columns]
+    rows = []
+    for link, row in zip(links, frame.itertuples(index=False)):
+        anchor = f'<a href="{html.escape(link)}" target="_self">'
+        cells = [] if link_column else [f"<td>{anchor}{html.escape(label)}</a></td>"]
+        for column, value in zip(frame.columns, row):
+            cells.append(f"<td>{anchor}{html.escape(str(value))}</a></td>" if column == link_column else _cell(value))
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return (f"<style>{asset_text('words.css')}</style>"
+            f'<div style="overflow-x:auto"><table class="vgd-words" data-table="{html.escape(key)}">'
+            f"<thead><tr>{''.join(head)}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
+
+
+def _here(**changed: Optional[str]) -> str:
+    """Browse's link with ``changed`` parameters (None: dropped)."""
+    return link_with("/browse", **changed)
+
+
 def moments_section(corpus: Corpus, text: str, steps: np.ndarray, key: str) -> None:
-    """Browse's moments: how many, counted by a feature of the reader's choice, and a page of them, each row a link
-    to the Replay at that step (a selected row opens it)."""
+    """Browse's moments: how many, counted by a feature of the reader's choice (``moments_by=``; each value a link to
+    its moments, ``moments_of=``), and a page of them (``moments_page=``), each row a link to the Replay at that
+    step in its round, walking the moments."""
     frame = moment_frame(corpus, steps)
     st.subheader("Moments")
     if frame.empty:
         st.caption("The slice keeps no step.")
         return
     dialogs = frame["dialog_id"].nunique()
-    features = [c for c in frame.columns if c not in ("turn",)]
-    by = st.selectbox("Count the moments by", ["(none)", *features], key=f"{key}_by",
-                      help="How many of the moments have each value of a feature, most first (e.g. board: the "
-                           "boards with the most of them)")
+    features = [c for c in frame.columns if c != "turn"]
+    by = url_choice("selectbox", "Count the moments by", ["(none)", *features], BY_PARAM, key=f"{key}_by",
+                    default="(none)", help="How many of the moments have each value of a feature, most first (board: "
+                                           "the boards with the most of them); a value opens its moments")
+    of = query_param(OF_PARAM) if by != "(none)" else None
     if by != "(none)":
-        counted = frame[by].astype(str).value_counts().rename_axis(by).reset_index(name="moments")
-        counted["dialogs"] = counted[by].map(frame.groupby(frame[by].astype(str))["dialog_id"].nunique())
-        st.dataframe(counted, hide_index=True, key=f"{key}_counts", height=min(400, 38 + 35 * len(counted)))
-        values = ["(all)", *counted[by].tolist()[:200]]
-        only = st.selectbox(f"Only the moments of one {by}", values, key=f"{key}_only_{by}")
-        if only != "(all)":
-            frame = frame[frame[by].astype(str) == only].reset_index(drop=True)
+        values = frame[by].astype(str)
+        counted = values.value_counts().rename_axis(by).reset_index(name="moments")
+        counted["dialogs"] = counted[by].map(frame.groupby(values)["dialog_id"].nunique())
+        counted = counted.head(MAX_COUNTED)
+        links = [_here(**{OF_PARAM: value, PAGE_PARAM: None}) for value in counted[by]]
+        st.html(table_html(counted, links, "", "moment-counts", link_column=by))
+        if of is not None:
+            frame = frame[values == of].reset_index(drop=True)
+            st.caption(md_escape(f"The moments of {by} {of}:") + f" [all of them]({_here(**{OF_PARAM: None})})")
     pages = max(1, -(-len(frame) // PAGE_SIZE))
-    page = 1
-    if pages > 1:
-        page = int(st.number_input(f"Page (of {pages:,}, {PAGE_SIZE:,} moments each)", 1, pages, 1, key=f"{key}_page"))
+    page = min(max(1, parse_positive_int(query_param(PAGE_PARAM)) or 1), pages)
     shown = frame.iloc[(page - 1) * PAGE_SIZE: page * PAGE_SIZE].reset_index(drop=True)
-    shown.insert(0, "replay", [moment_link(corpus.name, text, d, _round(r), int(t)) for d, r, t in
-                               zip(shown["dialog_id"], shown["round"], shown["turn"])])
+    links = [moment_link(corpus.name, text, d, _round(r), int(t)) for d, r, t in
+             zip(shown["dialog_id"], shown["round"], shown["turn"])]
     st.caption(f"{len(frame):,} moments in {frame['dialog_id'].nunique():,} of the slice's {dialogs:,} dialogs"
-               + (f"; {len(shown):,} shown (page {page:,} of {pages:,})" if pages > 1 else "")
-               + ". A row opens the Replay at that step, in its round, walking the moments.")
-    selection = st.dataframe(
-        shown, hide_index=True, on_select="rerun", selection_mode="single-row", key=f"{key}_table",
-        column_config={"replay": st.column_config.LinkColumn("Replay", display_text="open ▶",
-                                                             help="The Replay at this step, in its round")},
-        height=min(500, 38 + 35 * len(shown)))
-    if selection.selection.rows:
-        row = shown.iloc[selection.selection.rows[0]]
-        params = {"corpus": corpus.name, "dialog": str(row["dialog_id"]), "turn": str(int(row["turn"])),
-                  SLICE_PARAM: text}
-        if _round(row["round"]) is not None:
-            params["round"] = str(_round(row["round"]))
-        open_page("pages/replay.py", **params)
+               + (f"; page {page:,} of {pages:,} ({PAGE_SIZE:,} each)" if pages > 1 else "")
+               + ". “open ▶” opens the Replay at that step, in its round, walking the moments.")
+    if pages > 1:
+        step = st.columns(2)
+        if page > 1:
+            step[0].markdown(f"[◀ Previous {PAGE_SIZE:,}]({_here(**{PAGE_PARAM: str(page - 1)})})")
+        if page < pages:
+            step[1].markdown(f"[Next {PAGE_SIZE:,} ▶]({_here(**{PAGE_PARAM: str(page + 1)})})")
+    st.html(table_html(shown, links, "open ▶", "moments"))
 
 
 def _keys(corpus: Corpus, steps: np.ndarray) -> pd.DataFrame:
@@ -163,5 +199,5 @@ def moment_items(corpus: Corpus, steps: np.ndarray) -> list[tuple[str, Optional[
     return [(str(d), _round(r), int(t)) for d, r, t in keys.itertuples(index=False)]
 
 
-__all__ = ["PAGE_SIZE", "moment_frame", "moment_items", "moment_link", "moment_messages", "moment_navigation",
-           "moments_section"]
+__all__ = ["BY_PARAM", "OF_PARAM", "PAGE_PARAM", "PAGE_SIZE", "moment_frame", "moment_items", "moment_link",
+           "moment_messages", "moment_navigation", "moments_section", "table_html"]
