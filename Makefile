@@ -13,12 +13,17 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-$(STAMP_RUN): requirements.txt | $(PY)
+# The dashboard itself is installed too (editable, without its dependencies: they are the pins above), so that
+# `import dialogue_dashboard` works in this venv's notebooks, a corpus plugin can depend on it, and the corpora's and
+# their views' entry points are registered as an installed plugin's are (docs/python-api.md).
+$(STAMP_RUN): requirements.txt pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps --editable .
 	touch $@
 
-$(STAMP_TEST): requirements.txt requirements-test.txt | $(PY)
+$(STAMP_TEST): requirements.txt requirements-test.txt pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -r requirements-test.txt
+	$(PY) -m pip install --quiet --no-deps --editable .
 	touch $@ $(STAMP_RUN)
 
 # Port and headless mode come from Streamlit's own variables (STREAMLIT_SERVER_PORT, ...).

@@ -3,15 +3,15 @@
 
 Every ``url_path`` equals its file's name: until this router has run once in a new browser session,
 Streamlit resolves the URL against the files in ``pages/``, and a path that differs from the file name
-would greet a deep link with a "Page not found" box (see also ``ui/router.py``)."""
+would greet a deep link with a "Page not found" box (see also ``ui/shell/router.py``)."""
 import streamlit as st
 from streamlit.runtime.scriptrunner_utils.exceptions import RerunException, StopException
 
-from ui.auth import require_sign_in
-from ui.corpus_edge import skip_broken_plugins
-from ui.router import FAVICON, mark_routed
-from ui.run_mark import mark_run
-from ui.url_state import warn_if_link_cut
+from ui.shell.auth import require_sign_in
+from ui.shell.corpus_edge import skip_broken_plugins
+from ui.shell.router import FAVICON, mark_routed
+from ui.shell.run_mark import mark_run
+from ui.shell.url_state import warn_if_link_cut
 
 st.set_page_config(page_title="Visually grounded dialogue dashboard", page_icon=str(FAVICON), layout="wide")
 
@@ -53,9 +53,9 @@ try:
 except RerunException:  # st.rerun, st.switch_page or a newer click: another run follows this one
     mark_run(rerun=True)
     raise
-except StopException:  # ui.run_mark.stop_run marked the run before it stopped it (nothing reaches the browser after)
+except StopException:  # ui.shell.run_mark.stop_run marked the run before it stopped it (nothing reaches the browser after)
     raise
 except Exception:  # an error the page shows: this run is over too
     mark_run()
     raise
-mark_run()  # the run is over (ui/run_mark.py)
+mark_run()  # the run is over (ui/shell/run_mark.py)

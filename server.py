@@ -10,14 +10,14 @@ adds that one line to Streamlit's own ``index.html``, for a page's path only, an
 when the browser's path is the one the server received: behind a proxy that strips a prefix the two differ,
 and Streamlit's own search finds the server as before. The same page gets a script that keeps one browser
 history entry per click (``HISTORY_SCRIPT``: Streamlit adds one for every query parameter a click changes).
-Every other response passes through untouched (``ui/server_hint.py``, ``tests/unit/test_server_hint.py``).
+Every other response passes through untouched (``ui/server/server_hint.py``, ``tests/unit/test_server_hint.py``).
 
 It also starts importing the libraries every page needs (pandas, numpy, pyarrow) on a background thread as
-the server starts (``ui/warm_imports.py``), so that the first page after a restart does not wait for them.
+the server starts (``ui/server/warm_imports.py``), so that the first page after a restart does not wait for them.
 
-A second middleware, ``UploadGuard`` (``ui/upload_guard.py``), bounds what Streamlit's upload endpoint keeps per
+A second middleware, ``UploadGuard`` (``ui/server/upload_guard.py``), bounds what Streamlit's upload endpoint keeps per
 session and in all, and with sign-in configured keeps uploads and ``/media/`` to signed-in people. As it starts,
-the server says who can reach it (``ui/exposure.py``): it listens on localhost unless told otherwise, and says
+the server says who can reach it (``ui/server/exposure.py``): it listens on localhost unless told otherwise, and says
 loudly when it listens beyond this machine without sign-in.
 
 ``streamlit run app.py`` still works (without any of this); tests of pages use ``app.py`` directly."""
@@ -26,11 +26,11 @@ import sys
 import streamlit as st
 from starlette.middleware import Middleware
 
-from ui import warm_imports
-from ui.auth import sign_in_configured
-from ui.exposure import startup_notice
-from ui.server_hint import ServerLocationHint
-from ui.upload_guard import UploadGuard, budgets_from_environment
+from ui.server import warm_imports
+from ui.server.exposure import startup_notice
+from ui.server.server_hint import ServerLocationHint
+from ui.server.upload_guard import UploadGuard, budgets_from_environment
+from ui.shell.auth import sign_in_configured
 
 warm_imports.start()
 

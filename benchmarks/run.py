@@ -47,7 +47,7 @@ for path in sorted(glob.glob(sys.argv[1] + '/logs/*/logs/*/postprocessed-observa
 RENDER_CANVAS = """
 import json, statistics, sys, time
 from data_access.corpora import load_path
-from data_access.codraw import render
+from corpora.codraw.data import render
 loaded = load_path('codraw', sys.argv[1])
 scene_ids = loaded.frames['cliparts']['scene_id'].drop_duplicates().sample(200, random_state=0).tolist()
 by_scene = {k: g for k, g in loaded.frames['cliparts'].groupby('scene_id')}

@@ -69,7 +69,7 @@ out["features_build_s"] = time.perf_counter() - started
 
 def applied(text):
     def apply():
-        keep = slices.evaluate(text, data)  # what ui/slices.py does for a page: evaluate, then narrow its table
+        keep = slices.evaluate(text, data)  # what ui/slices/current.py does for a page: evaluate, then narrow its table
         ids = data.dialogs["dialog_id"].to_numpy(dtype=object)[keep]
         return len(table[table["dialog_id"].astype(object).isin(ids).to_numpy()])
     return apply
@@ -94,7 +94,7 @@ if layer_path:
 
 # The analysis page on a slice: its figures drawn on the slice's dialogs (the corpus cut to them) and the slice
 # against the rest with its bootstrap interval, beside the same figures on the whole corpus.
-from data_access.codraw import figures
+from corpora.codraw.data import figures
 from data_access.slices.subcorpus import contrast_of, restrict
 kept = data.dialogs["dialog_id"].to_numpy(dtype=object)[slices.evaluate(slice_text, data)].tolist()
 

@@ -182,14 +182,14 @@ def _sql(args) -> int:
 def _sql_layers(loaded, folder: str) -> dict:
     """The published layers of ``loaded``'s corpus in ``folder``, under their published names (as
     ``DIALOGUE_LAYERS_DIR``); SourceError naming the folder or the layer file that fails."""
-    from .contract import package_of
+    from .contract import layers_of, package_of
     from .layers import LAYER_FILES, load
 
     root = Path(folder)
     if not root.is_dir():
         raise SourceError(root, "is not a folder of published layers" if root.exists() else "does not exist")
     found = {}
-    for name in package_of(loaded).LAYERS:
+    for name in layers_of(package_of(loaded)):
         path = root / LAYER_FILES[name]
         if path.is_file():
             found[name] = _naming(path, load.load_layer, name, loaded, path)

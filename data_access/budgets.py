@@ -88,7 +88,7 @@ MAX_DESCRIPTION = 2000  # characters, of a label's or a codebook's description
 MAX_LINK_PARAMETERS = 1000
 
 # Streamlit's upload endpoint keeps every uploaded file in the server's memory while its widget holds it, so
-# what uploads may hold is budgeted per session and in all (ui/upload_guard.py; docs/hardening.md, "The upload
+# what uploads may hold is budgeted per session and in all (ui/server/upload_guard.py; docs/hardening.md, "The upload
 # endpoint"). One request may carry one upload plus Streamlit's multipart framing (1 MB): the proxy's
 # client_max_body_size (deploy/nginx.conf) is this.
 UPLOAD_FRAMING_BYTES = 1 * MiB

@@ -1,6 +1,6 @@
 """The corpus contract: everything the app needs from a corpus, in three Protocols.
 
-- ``CorpusPackage``: a corpus package (``data_access.codraw``, ``.gos``, ``.minecraft``, or one added with
+- ``CorpusPackage``: a corpus package (``corpora.codraw.data``, ``.gos``, ``.minecraft``, or one added with
   ``corpora.register``), as a module. Loading, the cache, the CLI, every page, the coding, the exports and the
   figures only use what is declared here; they never compare a corpus name (``tests/unit/test_contract.py``
   counts such comparisons and expects none).
@@ -39,7 +39,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Protocol, Sequence, runtime_checkable
+from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Protocol, Sequence, cast, runtime_checkable
 
 from .types import LoadedCorpus, ProgressCallback, SkippedRecord, no_progress
 
@@ -78,7 +78,6 @@ class CorpusPackage(Protocol):
     ASSET_VARIABLE: Optional[str]  # ... naming its images / clip art, None when it has none
     PROVENANCE: Provenance  # where to obtain it, its licence and how to cite it (the Data page)
     EXPORT_BUDGET: int  # bytes one dialog's (round's) HTML replay export should stay under
-    LAYERS: tuple[str, ...]  # the published annotation layers (data_access.layers.LAYER_NAMES) over this corpus
     REFERENT_PLANE: ReferentPlane  # how the coding draws the referents to click
 
     def referents(self, loaded: LoadedCorpus, dialog_id: str, round: Optional[int], turn: Optional[int]) -> pd.DataFrame:
@@ -91,9 +90,6 @@ class CorpusPackage(Protocol):
     def source_root(self, path: Path) -> Path:
         """The file or folder the loader reads when given ``path`` (the cache key covers every file below it);
         may raise for a path the loader refuses (the key then covers ``path`` itself)."""
-
-    def run_scoring(self) -> RunScoring:
-        """How model runs over this corpus are read and scored (``RunScoring``)."""
 
     def build_frames(self, path: Path, progress: ProgressCallback = no_progress) -> tuple[dict[str, pd.DataFrame], list[SkippedRecord]]:
         """Parse the source at ``path``; raise ``SourceError`` when nothing can be loaded, list bad records."""
@@ -119,6 +115,16 @@ class CorpusPackage(Protocol):
 
     def snapshot(self, loaded: LoadedCorpus, dialog_id: str, step: int, round: Optional[int] = None) -> Image.Image:
         """The picture of the state after ``step`` (for Compare, Present and the GIF / PNG exports)."""
+
+
+@dataclass(frozen=True)
+class FeatureText:
+    """How a slice's description and the documentation name a feature (a corpus's ``FEATURE_TEXTS``)."""
+
+    label: str  # how a description names it: "peek gain"
+    has: Optional[str] = None  # the bare feature in a description: "has a CR" (None: the label)
+    lacks: Optional[str] = None  # its negation: "no CR" (None: "not " + the above)
+    help: str = ""
 
 
 @dataclass(frozen=True)
@@ -148,7 +154,7 @@ class RunStepView:
 @runtime_checkable
 class RunScoring(Protocol):
     """What ``data_access.runs`` needs from a corpus to read, score, compare and show a model run over it, as a
-    module (``data_access.codraw.scoring`` ...). A *unit* is what a run is scored on (a CoDraw dialog, a Minecraft
+    module (``corpora.codraw.data.scoring`` ...). A *unit* is what a run is scored on (a CoDraw dialog, a Minecraft
     BAP sample, an A Game Of Sorts message); ``units`` gives one row per unit with at least ``unit``,
     ``dialog_id``, ``turn`` and ``round`` (<NA> where the corpus has no rounds) and the values the statistic
     needs: ``value``, plus ``tp``, ``fp``, ``fn`` when ``UNIT_STATISTIC`` is "micro-f1"."""
@@ -216,9 +222,18 @@ class AnnotationLayer(Protocol):
     def demo_lines(self, corpus_source: Path) -> list[str]:
         """The lines of the generated demo layer over the demo corpus at ``corpus_source``."""
 
+    # Optional: ``dialog_features(loaded_layer) -> pd.DataFrame`` by dialog_id, the slice features the layer gives
+    # (CoDraw's ``crs``); a dialog the layer does not cover has no value.
+
 
 class OptionalCapabilities(Protocol):
     """Members a corpus package may provide; ``optional(package, name)`` returns them or None."""
+
+    LAYERS: tuple[str, ...]  # the published annotation layers (data_access.layers.LAYER_NAMES) over this corpus
+
+    def run_scoring(self) -> RunScoring:
+        """How model runs over this corpus are read and scored (``RunScoring``); a corpus without it scores no
+        runs (``scoring_of`` gives ``UNSCORED``)."""
 
     def same_board_plays(self, loaded: LoadedCorpus, dialog_id: str, round: Optional[int]) -> list[tuple[str, int]]:
         """Other (dialog, round) plays of the same board (A Game Of Sorts), for Compare."""
@@ -236,8 +251,16 @@ class OptionalCapabilities(Protocol):
         """The analysis a transcript carries (CoDraw: the peek, each round's score, the CR rounds ``marked`` by the
         published layer): a note per step (step -> text) and one summary line for the caption."""
 
+    def dialog_features(self, loaded: LoadedCorpus) -> pd.DataFrame:
+        """Per-dialog features a slice can test besides the dialogs frame's columns (CoDraw's peek gain), indexed by
+        ``dialog_id``; a dialog without a value is absent. Computed by the functions behind the corpus's charts."""
 
-OPTIONAL = ("same_board_plays", "round_outcomes", "annotation_layer", "transcript_notes")
+    FEATURE_TEXTS: Mapping[str, FeatureText]  # how descriptions name the corpus's own features and columns
+    ASSET_KIND: str  # what its ASSET_VARIABLE names, for the serve flag --<name>-<kind> ("clipart"; default "assets")
+
+
+OPTIONAL = ("LAYERS", "run_scoring", "same_board_plays", "round_outcomes", "annotation_layer", "transcript_notes",
+            "dialog_features", "FEATURE_TEXTS", "ASSET_KIND")
 
 
 def optional(package: CorpusPackage, name: str) -> Optional[Callable]:
@@ -259,8 +282,76 @@ def package_of(value: Any) -> CorpusPackage:
 
 
 def scoring_of(value: Any) -> RunScoring:
-    """The run scoring (``RunScoring``) of the corpus ``value`` carries (``package_of``)."""
-    return package_of(value).run_scoring()
+    """The run scoring (``RunScoring``) of the corpus ``value`` carries (``package_of``); ``UNSCORED`` for a corpus
+    that scores no runs."""
+    return package_scoring(package_of(value))
+
+
+def package_scoring(package: CorpusPackage) -> RunScoring:
+    """``package``'s run scoring (its optional ``run_scoring()``), ``UNSCORED`` when it has none."""
+    offered = optional(package, "run_scoring")
+    return offered() if offered is not None else UNSCORED
+
+
+def layers_of(package: CorpusPackage) -> tuple[str, ...]:
+    """The published layers over ``package``'s corpus (its optional ``LAYERS``; none when it has none)."""
+    return tuple(getattr(package, "LAYERS", ()))
+
+
+class _Unscored:
+    """The run scoring of a corpus that scores no model runs (``RunScoring`` is an optional part of the contract):
+    no demo runs, and a run file over it is refused with one line."""
+
+    LINE_KEYS: tuple[str, ...] = ()
+    HAS_HUMANS = False
+    UNIT_STATISTIC: Literal["mean", "micro-f1"] = "mean"
+    STATISTIC_LABEL = "no metric"
+    METRIC_NOTE = "This corpus scores no model runs."
+
+    def build(self, path: Path, corpus: LoadedCorpus):
+        from .types import SourceError
+
+        raise SourceError(str(path), f"{corpus.corpus} scores no model runs (its package offers no run_scoring)")
+
+    def summary(self, frames, skipped, name: str) -> dict:
+        return {"run": name, "units": 0}
+
+    def demo_runs(self, frames) -> dict[str, list[dict]]:
+        return {}
+
+    def metric_rows(self, run) -> list[tuple]:
+        return []
+
+    def _empty(self, *columns: str):
+        import pandas as pd
+
+        return pd.DataFrame({column: pd.Series(dtype="object") for column in columns})
+
+    def units(self, run, humans: bool = False):
+        return self._empty("unit", "dialog_id", "turn", "round", "value")
+
+    def dialog_scores(self, run):
+        return self._empty("dialog_id", "units", "score", "humans")
+
+    def slice_features(self, corpus, run, base):
+        import pandas as pd
+
+        return pd.DataFrame(index=base.index)
+
+    def unit_turns(self, corpus):
+        return self._empty("unit", "turn")
+
+    def worst_steps(self, corpus, run):
+        return self._empty("unit", "turn", "round")
+
+    def replay_view(self, corpus, run, dialog_id: str, turn: int, round: Optional[int] = None):
+        return None
+
+    def run_pictures(self, corpus, run, dialog_id: str, round: Optional[int], n_steps: int) -> list:
+        return []
+
+
+UNSCORED: RunScoring = cast("RunScoring", _Unscored())
 
 
 # Members whose presence ``missing_members`` checks (the Protocols' data members carry no value to look up).

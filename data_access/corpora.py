@@ -1,7 +1,7 @@
 """The one entry point for loading a corpus: resolves demo vs. real source, uses the Parquet cache,
 times the load and turns every whole-source failure into a ``SourceError`` that names the file.
 
-Each corpus package (``data_access.codraw``, ``.gos``, ``.minecraft``, and any package added with
+Each corpus package (``corpora.codraw.data``, ``.gos``, ``.minecraft``, and any package added with
 ``register``) implements the contract in ``data_access.contract.CorpusPackage``. The loader works on a ``Source``,
 which carries its package; the functions that take a corpus's name (``load_path``, ``load_configured``,
 ``demo_path``, ``frames_version``) are the command line's, the tests' and a notebook's way in, and resolve it with
@@ -43,12 +43,13 @@ register, unregister, registered = registry.register, registry.unregister, regis
 
 
 def frames_version(name: str, root: Optional[Path] = None) -> str:
-    """A hash of the code that builds corpus ``name``'s frames: every .py file of its package plus
-    ``FRAME_CODE`` (below ``root``, by default this package). It is part of the Parquet cache key, so editing
-    that code rebuilds the cache by itself (no version number to remember to bump)."""
+    """A hash of the code that builds corpus ``name``'s frames: every .py file of its package plus ``FRAME_CODE``
+    (by default wherever the package is installed; below ``root``, a checkout's root, its ``corpora/<name>/data``
+    and ``data_access``). It is part of the Parquet cache key, so editing that code rebuilds the cache by itself
+    (no version number to remember to bump)."""
     if root is None:
         return _installed_version(name, str(_PACKAGE_FILES[name]))
-    return _code_hash(name, Path(root))
+    return _code_hash(Path(root) / "corpora" / name / "data", Path(root) / "data_access")
 
 
 # corpus name -> the file of its package (``__init__.py``), wherever it is installed
@@ -57,15 +58,13 @@ _PACKAGE_FILES = CorpusAttribute("__file__")
 
 @functools.lru_cache(maxsize=None)
 def _installed_version(name: str, package_file: str) -> str:
-    # the package's own folder wherever it is installed (a plugin's outside data_access), with the shared frame code
-    folder = Path(package_file).parent
-    return _code_hash(folder.name, folder.parent, Path(__file__).parent)
+    # the package's own folder wherever it is installed (a plugin's anywhere), with the shared frame code
+    return _code_hash(Path(package_file).parent, Path(__file__).parent)
 
 
-def _code_hash(name: str, root: Path, frame_code_root: Optional[Path] = None) -> str:
-    shared = frame_code_root or root
-    files = [(file, root) for file in sorted((root / name).rglob("*.py"))]
-    files += [(shared / f, shared) for f in FRAME_CODE if (shared / f).is_file()]
+def _code_hash(package: Path, frame_code_root: Path) -> str:
+    files = [(file, package.parent) for file in sorted(package.rglob("*.py"))]
+    files += [(frame_code_root / f, frame_code_root) for f in FRAME_CODE if (frame_code_root / f).is_file()]
     digest = hashlib.sha1()
     for file, base in files:
         digest.update(file.relative_to(base).as_posix().encode() + b"\0" + file.read_bytes() + b"\0")

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
 from . import corpora
-from .contract import CorpusPackage, RunScoring
+from .contract import CorpusPackage, RunScoring, layers_of, package_scoring
 from .links import replay_link
 from .registry import corpus_module
 from .sources import Source, configured_source
@@ -63,8 +63,9 @@ class Corpus:
 
     @property
     def scoring(self) -> RunScoring:
-        """How this corpus's model runs are read and scored (``contract.RunScoring``)."""
-        return self.package.run_scoring()
+        """How this corpus's model runs are read and scored (``contract.RunScoring``; ``contract.UNSCORED`` for a
+        corpus that scores none)."""
+        return package_scoring(self.package)
 
     # -- its frames ----------------------------------------------------------------------------------------
     @functools.cached_property
@@ -136,7 +137,7 @@ class Corpus:
         read."""
         from .layers.load import configured_layer, load_layer
 
-        names = tuple(self.package.LAYERS)
+        names = layers_of(self.package)
         name = layer or (names[0] if names else None)
         if name is None or name not in names:
             raise ValueError(f"{self.title} has no layer {layer!r}; its layers: {', '.join(names) or 'none'}")
@@ -176,7 +177,7 @@ class Corpus:
         from .types import SourceError
 
         read = {}
-        for name in self.package.LAYERS:
+        for name in layers_of(self.package):
             try:
                 read[name] = self.layer(name)
             except (ValueError, SourceError):  # not configured, or unreadable: its features are absent, as in the app

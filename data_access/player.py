@@ -1,4 +1,4 @@
-"""What the step player (``ui/step_player.py``) is sent about one dialog: pure data, no streamlit.
+"""What the step player (``ui/replay/step_player.py``) is sent about one dialog: pure data, no streamlit.
 
 The player steps, scrubs and plays in the browser; the server sends each dialog's transcript and timeline
 once and the steps of a *window* around the step shown (their pictures as PNG, their facts, event and table).

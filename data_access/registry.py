@@ -1,7 +1,7 @@
 """The corpus registry: the one module that maps a corpus name to its package, and the one that imports a corpus
 package by its name (``importlib``). Elsewhere ``importlib`` imports known modules of the app itself when a page
-first needs them, never a package a name asks for: ``ui/corpus_views.py`` a corpus's replay section and run
-panels, ``ui/charts.py`` a corpus's chart builders (``ui/warm_imports.py`` imports third-party libraries ahead of
+first needs them, never a package a name asks for: ``ui/shell/corpus_views.py`` a corpus's replay section and run
+panels, ``ui/analysis/charts.py`` a corpus's chart builders (``ui/server/warm_imports.py`` imports third-party libraries ahead of
 the first page). The corpora that come with the dashboard are registered exactly
 as third-party ones are: each is an entry point of the group ``dialogue_dashboard.corpora`` (pyproject.toml),
 found with ``importlib.metadata``; a package installed by someone else adds its own entry point to the same group
@@ -9,7 +9,7 @@ and is offered by every page, the command line and the Python API with no change
 (docs/architecture.md, "Writing a corpus plugin"). ``register`` adds a package at run time (a test's corpus).
 
 It sits just above the value types and the corpus contract and imports nothing else of the project. It is the
-only module that resolves a name (``corpus_module``): below the app's edge (``ui/corpus_edge.py``, the command
+only module that resolves a name (``corpus_module``): below the app's edge (``ui/shell/corpus_edge.py``, the command
 line, the Python API) a corpus travels as a value that carries its package (``LoadedCorpus.package``,
 ``Source.package``, ``LoadedRun.package``), and data whose rows name their corpus (notes, codes, the overview of
 every corpus) read a member of each package through the tables of ``CorpusAttribute``
@@ -28,13 +28,14 @@ from .types import PluginError
 
 ENTRY_POINT_GROUP = "dialogue_dashboard.corpora"
 # The corpus packages that come with the dashboard, in the order pages list them (first, before any plugin). They
-# are named here too so that a checkout run without installing it (its entry points unknown) still has them.
-BUILT_IN_PACKAGES = ("data_access.codraw", "data_access.gos", "data_access.minecraft")
+# are named here too so that a checkout run without installing it (its entry points unknown) still has them; each
+# is the data part of its unit ``corpora.<name>``.
+BUILT_IN_PACKAGES = ("corpora.codraw.data", "corpora.gos.data", "corpora.minecraft.data")
 # The names of every registered corpus: one list, extended in place, so that every module that imported it sees
 # a corpus registered later.
-CORPUS_NAMES: list[str] = [package.rpartition(".")[2] for package in BUILT_IN_PACKAGES]
+CORPUS_NAMES: list[str] = [package.split(".")[1] for package in BUILT_IN_PACKAGES]
 # name -> the module path of its package (built-in and plugins), or the package itself (``register``)
-_packages: dict[str, str | ModuleType] = {package.rpartition(".")[2]: package for package in BUILT_IN_PACKAGES}
+_packages: dict[str, str | ModuleType] = dict(zip(CORPUS_NAMES, BUILT_IN_PACKAGES))
 # plugins whose package failed to import or to meet the contract: name -> why. Such a plugin is taken out of
 # ``CORPUS_NAMES`` (no page, picker or table lists it); the Data page, ``dialogue_dashboard.corpora()`` and a
 # command naming it say why.
@@ -168,7 +169,7 @@ def layer_corpus(layer: str) -> CorpusPackage:
             package = corpus_module(name)
         except PluginError:
             continue
-        if layer in package.LAYERS:
+        if layer in getattr(package, "LAYERS", ()):
             return package
     raise ValueError(f"no registered corpus has the layer {layer!r}")
 

@@ -15,19 +15,37 @@ from typing import Optional, Sequence
 
 from . import app_folder
 
-# flag -> (environment variable, what it names); paths unless the value is a database URL
-SERVE_VARIABLES = {
-    "codraw": ("CODRAW_DATA", "the CoDraw corpus file (CoDraw_1_0.json[.gz]) or folder of per-dialog files"),
-    "codraw-clipart": ("CODRAW_CLIPART", "the Abstract Scenes clip-art PNG folder"),
-    "gos": ("GAME_OF_SORTS_DATA", "the A Game Of Sorts data folder"),
-    "gos-images": ("GAME_OF_SORTS_IMAGES", "the A Game Of Sorts images folder"),
-    "minecraft": ("MINECRAFT_DATA", "the Minecraft corpus root (logs/, gold-configurations/)"),
+# flag -> (environment variable, what it names); paths unless the value is a database URL. Each registered corpus
+# adds its own first (``corpus_flags``).
+SETTING_VARIABLES = {
     "runs": ("DIALOGUE_RUNS_DIR", "model runs: one sub-folder per corpus"),
     "layers": ("DIALOGUE_LAYERS_DIR", "published annotation layers"),
     "store": ("DIALOGUE_NOTES_DB", "notes and annotations: a SQLite file or a postgresql:// URL"),
     "cache": ("DIALOGUE_CACHE_DIR", "where parsed frames are cached"),
     "roles": ("DIALOGUE_ROLES", "the roles file of a deployment with sign-in"),
 }
+
+
+def corpus_flags() -> dict[str, tuple[str, str]]:
+    """A flag per registered corpus for its files (``--codraw``: its ``DATA_VARIABLE``) and one for its images or
+    clip art (``--codraw-clipart``: ``--<name>-<ASSET_KIND>``, its ``ASSET_VARIABLE``), a plugin's too."""
+    from data_access.registry import CORPUS_NAMES, CORPUS_TITLES, CorpusAttribute
+
+    data, assets = CorpusAttribute("DATA_VARIABLE"), CorpusAttribute("ASSET_VARIABLE")
+    kinds = CorpusAttribute("ASSET_KIND", missing="assets")
+    flags: dict[str, tuple[str, str]] = {}
+    for name in CORPUS_NAMES:
+        flags[name] = (data[name], f"the {CORPUS_TITLES[name]} corpus: its file or folder")
+        if assets[name]:
+            flags[f"{name}-{kinds[name]}"] = (assets[name], f"the {CORPUS_TITLES[name]} corpus's {kinds[name]} folder")
+    return flags
+
+
+def serve_variables() -> dict[str, tuple[str, str]]:
+    """Every flag of ``serve``: the corpora's, then the settings'."""
+    return {**corpus_flags(), **SETTING_VARIABLES}
+
+
 DATA_TOOLS = ("summary", "run-summary", "layer-summary", "cache", "leaderboard", "words", "sql")
 
 
@@ -41,7 +59,7 @@ def _absolute(value: str) -> str:
 def serve_environment(args: argparse.Namespace, environ: Optional[dict] = None) -> dict[str, str]:
     """The server's environment: ``environ`` with each given flag's variable set, every path made absolute."""
     env = dict(os.environ if environ is None else environ)
-    for flag, (variable, _) in SERVE_VARIABLES.items():
+    for flag, (variable, _) in serve_variables().items():
         given = getattr(args, flag.replace("-", "_"))
         if given is not None:
             env[variable] = given
@@ -61,7 +79,7 @@ def _serve_parser(sub) -> None:
     serve = sub.add_parser("serve", help="serve the dashboard (the demo corpora unless told otherwise)",
                            description="Serve the dashboard. Every flag defaults to its environment variable, "
                                        "then to the built-in demo.")
-    for flag, (variable, what) in SERVE_VARIABLES.items():
+    for flag, (variable, what) in serve_variables().items():
         serve.add_argument(f"--{flag}", metavar="URL" if flag == "store" else "PATH", help=f"{what} (default: ${variable})")
     serve.add_argument("--port", type=int, default=int(os.environ.get("STREAMLIT_SERVER_PORT") or 8501),
                        help="the port (default: $STREAMLIT_SERVER_PORT, else 8501)")

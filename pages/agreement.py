@@ -4,8 +4,7 @@ as a coder and compared with the humans; adjudication into gold."""
 import pandas as pd
 import streamlit as st
 
-from ui import auth
-from ui.agreement import (
+from ui.coding.agreement import (
     OVERALL_NOTE,
     UNITS_ANYONE,
     adjudicate,
@@ -18,13 +17,14 @@ from ui.agreement import (
     shown_places,
     statistics_table,
 )
-from ui.agreement import agreement_statistics as ag
-from ui.coding import codebook_picker, coder_box, store
-from ui.model_labels import import_box, is_model, model_section
-from ui.router import ensure_routed
-from ui.run_mark import stop_run
-from ui.share import latex_table_download
-from ui.slice_charts import within_slice
+from ui.coding.agreement import agreement_statistics as ag
+from ui.coding.model_labels import import_box, is_model, model_section
+from ui.coding.panel import codebook_picker, coder_box, store
+from ui.share.downloads import latex_table_download
+from ui.shell import auth
+from ui.shell.router import ensure_routed
+from ui.shell.run_mark import stop_run
+from ui.slices.charts import within_slice
 from ui.store import ANNOTATION_FRAME_COLUMNS, remembered
 from ui.widgets import md_escape
 

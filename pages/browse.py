@@ -4,7 +4,8 @@ Every filter — split, id, a range on any numeric column (a run's too), notes, 
 the sort live in the URL, so a filtered view can be shared; the view is one click from its slice."""
 import streamlit as st
 
-from ui.browse_filters import (
+from ui.browse.by_run import label_filter, run_column_config, with_runs
+from ui.browse.filters import (
     COLUMN_HELP,
     COMMON_COLUMNS,
     DialogFilter,
@@ -15,17 +16,15 @@ from ui.browse_filters import (
     table_height,
     with_note_counts,
 )
-from ui.browse_runs import label_filter, run_column_config, with_runs
 from ui.cached import corpus_ready, shared
-from ui.corpus_edge import corpus_selector
-from ui.corpus_views import views_of
+from ui.coding.notes import note_counts
 from ui.glossary import column_config as glossary_columns
-from ui.layers import browse_cr_filter
-from ui.notes import note_counts
-from ui.router import ensure_routed
-from ui.run_mark import stop_run
-from ui.slices import apply_slice, browse_slice, current_slice
-from ui.url_state import open_page, served_links, url_filter, url_text_input, url_toggle
+from ui.shell.corpus_edge import corpus_selector
+from ui.shell.corpus_views import views_of
+from ui.shell.router import ensure_routed
+from ui.shell.run_mark import stop_run
+from ui.shell.url_state import open_page, served_links, url_filter, url_text_input, url_toggle
+from ui.slices.current import apply_slice, browse_slice, current_slice
 from ui.widgets import download_buttons, set_url
 
 ensure_routed()
@@ -49,7 +48,7 @@ only_noted = url_toggle("Only with notes", "noted", key=f"browse_noted_{corpus.n
 ranges = range_filters(table, corpus, run_help)
 
 shown = apply_filter(table, DialogFilter(tuple(chosen_splits), id_contains, only_with_notes=only_noted, ranges=ranges))
-shown = browse_cr_filter(corpus, shown)
+shown = views_of(corpus).browse_filter(corpus, shown)  # its own columns and filter (CoDraw's CRs)
 shown = label_filter(corpus, shown)
 shown = apply_slice(corpus, shown)
 shown, order = sort_control(shown, corpus)

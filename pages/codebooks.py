@@ -2,11 +2,11 @@
 import pandas as pd
 import streamlit as st
 
-from ui import auth
-from ui.codebooks import cb, import_file, label_editor, labels_from_frame, pick_version, save
-from ui.coding import coder_box, store
-from ui.router import ensure_routed
-from ui.run_mark import stop_run
+from ui.coding.codebooks import cb, import_file, label_editor, labels_from_frame, pick_version, save
+from ui.coding.panel import coder_box, store
+from ui.shell import auth
+from ui.shell.router import ensure_routed
+from ui.shell.run_mark import stop_run
 from ui.store import remembered
 from ui.widgets import md_escape
 

@@ -5,14 +5,15 @@ from urllib.parse import quote
 import pandas as pd
 import streamlit as st
 
-from ui import auth, cached
-from ui.coding import coder_box, empty_sample_reason, sample_items, store
-from ui.corpus_edge import corpus_selector
-from ui.router import ensure_routed
-from ui.run_mark import stop_run
-from ui.slices import current_outcome, said, slice_ids
+from ui import cached
+from ui.coding.panel import coder_box, empty_sample_reason, sample_items, store
+from ui.shell import auth
+from ui.shell.corpus_edge import corpus_selector
+from ui.shell.router import ensure_routed
+from ui.shell.run_mark import stop_run
+from ui.shell.url_state import served
+from ui.slices.current import current_outcome, said, slice_ids
 from ui.store import QUEUE_COLUMNS, StoreError, remembered
-from ui.url_state import served
 from ui.widgets import md_escape
 
 ensure_routed()

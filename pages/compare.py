@@ -5,14 +5,14 @@ playing the same Game Of Sorts board, or two CoDraw dialogs of similar score. Ev
 import streamlit as st
 
 from ui import cached
-from ui.corpus_edge import corpus_selector
-from ui.picker import dialog_picker
-from ui.replay_state import dialog_lines, offers_same_board_plays, show_state, snapshots, step_unit
-from ui.router import ensure_routed
-from ui.run_mark import stop_run
-from ui.share import compare_download
-from ui.step_player import player_step, snapshot_player
-from ui.url_state import query_param, set_url
+from ui.replay.picker import dialog_picker
+from ui.replay.state import dialog_lines, offers_same_board_plays, show_state, snapshots, step_unit
+from ui.replay.step_player import player_step, snapshot_player
+from ui.share.downloads import compare_download
+from ui.shell.corpus_edge import corpus_selector
+from ui.shell.router import ensure_routed
+from ui.shell.run_mark import stop_run
+from ui.shell.url_state import query_param, set_url
 
 ensure_routed()
 

@@ -2,13 +2,10 @@
 import pandas as pd
 import streamlit as st
 
-from ui import auth, cached
+from ui import cached
+from ui.analysis.layers import layers_section
 from ui.cached import LoadFailure, reload_all
-from ui.corpus_edge import every_corpus
-from ui.corpus_views import views_of
-from ui.glossary import glossary_markdown, markdown_table
-from ui.layers import layers_section
-from ui.provenance import (
+from ui.data.provenance import (
     ASSET_VARIABLES,
     DATA_VARIABLES,
     broken_plugin_notes,
@@ -19,8 +16,12 @@ from ui.provenance import (
     loaded_counts,
     notes_db_display,
 )
-from ui.router import ensure_routed
-from ui.run_data import data_page_section
+from ui.glossary import glossary_markdown, markdown_table
+from ui.runs.data_page import data_page_section
+from ui.shell import auth
+from ui.shell.corpus_edge import every_corpus
+from ui.shell.corpus_views import views_of
+from ui.shell.router import ensure_routed
 from ui.widgets import md_code, md_escape, skipped_count
 
 ensure_routed()

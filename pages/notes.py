@@ -2,13 +2,13 @@
 import pandas as pd
 import streamlit as st
 
-from ui import auth
 from ui.cached import CORPUS_NAMES, CORPUS_TITLES
-from ui.notes import apply_edits, forget_edits, note_editor_frame, shown_places, store, table_edits
-from ui.router import ensure_routed
-from ui.run_mark import stop_run
+from ui.coding.notes import apply_edits, forget_edits, note_editor_frame, shown_places, store, table_edits
+from ui.shell import auth
+from ui.shell.router import ensure_routed
+from ui.shell.run_mark import stop_run
+from ui.shell.url_state import app_address, served_links, url_choice, url_text_input
 from ui.store import StoreError, remembered
-from ui.url_state import app_address, served_links, url_choice, url_text_input
 from ui.widgets import md_escape
 
 ensure_routed()

@@ -2,16 +2,16 @@
 messages per dialog, tokens per message and vocabulary — with links to the other pages."""
 import streamlit as st
 
-from ui import charts
-from ui.charts import ordered_splits
-from ui.charts import overview_figures as overview
-from ui.corpus_edge import every_corpus
+from ui.analysis import charts
+from ui.analysis.charts import ordered_splits
+from ui.analysis.charts import overview_figures as overview
+from ui.data.provenance import demo_corpora_note
 from ui.glossary import glossary_markdown, markdown_table
-from ui.provenance import demo_corpora_note
-from ui.router import ensure_routed
-from ui.run_mark import stop_run
-from ui.share import latex_table_download
-from ui.url_state import corpus_filter
+from ui.share.downloads import latex_table_download
+from ui.shell.corpus_edge import every_corpus
+from ui.shell.router import ensure_routed
+from ui.shell.run_mark import stop_run
+from ui.shell.url_state import corpus_filter
 
 ensure_routed()
 

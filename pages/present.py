@@ -4,15 +4,15 @@ an animated GIF or a PNG strip for slides. Deep link: /present?corpus=...&dialog
 import streamlit as st
 
 from ui import cached
-from ui.corpus_edge import corpus_selector
-from ui.picker import dialog_picker
-from ui.presentation import play_next, presentation_mode
-from ui.replay_state import dialog_lines, prefetch_state, snapshots, step_caption, step_unit
-from ui.router import ensure_routed
-from ui.run_mark import stop_run
-from ui.slices import next_in_slice
-from ui.step_player import player_step, snapshot_player
-from ui.url_state import one_history_entry_per_click, query_param, set_url
+from ui.replay.picker import dialog_picker
+from ui.replay.presentation import play_next, presentation_mode
+from ui.replay.state import dialog_lines, prefetch_state, snapshots, step_caption, step_unit
+from ui.replay.step_player import player_step, snapshot_player
+from ui.shell.corpus_edge import corpus_selector
+from ui.shell.router import ensure_routed
+from ui.shell.run_mark import stop_run
+from ui.shell.url_state import one_history_entry_per_click, query_param, set_url
+from ui.slices.current import next_in_slice
 from ui.widgets import md_escape
 
 ensure_routed()

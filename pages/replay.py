@@ -2,19 +2,19 @@
 (and round=... for A Game Of Sorts)."""
 import streamlit as st
 
-from ui.coding import coding_open, coding_panel
-from ui.concordance import next_hit_control
-from ui.corpus_edge import corpus_selector
-from ui.corpus_views import replays_in_rounds, views_of
-from ui.notes import notes_panel
-from ui.router import ensure_routed
-from ui.runs import replay_panel, run_link
-from ui.share import replay_downloads
-from ui.slices import slice_navigation
-from ui.step_player import under_player
-from ui.url_state import parse_positive_int, served
+from ui.coding.notes import notes_panel
+from ui.coding.panel import coding_open, coding_panel
+from ui.replay.step_player import under_player
+from ui.runs.picker import replay_panel, run_link
+from ui.runs.worst_cases import case_stepper
+from ui.share.downloads import replay_downloads
+from ui.shell.corpus_edge import corpus_selector
+from ui.shell.corpus_views import replays_in_rounds, views_of
+from ui.shell.router import ensure_routed
+from ui.shell.url_state import parse_positive_int, served
+from ui.slices.current import slice_navigation
 from ui.widgets import md_code, query_param
-from ui.worst_cases import case_stepper
+from ui.words.concordance import next_hit_control
 
 ensure_routed()
 

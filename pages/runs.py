@@ -4,10 +4,9 @@ of it: &view=Slice+finder."""
 import streamlit as st
 
 from ui import cached
-from ui.corpus_edge import corpus_selector
-from ui.router import ensure_routed
-from ui.run_leaderboard import leaderboard_section, problems_section
-from ui.run_sections import (
+from ui.runs.leaderboard import leaderboard_section, problems_section
+from ui.runs.picker import loaded_runs
+from ui.runs.sections import (
     collisions_box,
     comparison_section,
     keep_view_choices,
@@ -16,10 +15,11 @@ from ui.run_sections import (
     upload_box,
     uploads_box,
 )
-from ui.runs import loaded_runs
-from ui.slice_charts import said_selection
+from ui.runs.worst_cases import worst_cases_section
+from ui.shell.corpus_edge import corpus_selector
+from ui.shell.router import ensure_routed
+from ui.slices.charts import said_selection
 from ui.widgets import views
-from ui.worst_cases import worst_cases_section
 
 ensure_routed()
 

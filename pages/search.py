@@ -6,15 +6,15 @@ import dataclasses
 
 import streamlit as st
 
-from ui import words as ui_words
+from ui.analysis.charts import count_phrase
+from ui.analysis.layers import corpus_search_extras
 from ui.cached import CORPUS_TITLES, available_corpora, search, search_index, search_page
-from ui.charts import count_phrase
-from ui.concordance import MODES, PAGE_SIZE, HitList, concordance_view, default_whole_word, sort_widgets
-from ui.layers import mention_search
-from ui.router import ensure_routed
-from ui.run_mark import stop_run
-from ui.url_state import corpus_filter, served_links, url_choice, url_text_input
+from ui.shell.router import ensure_routed
+from ui.shell.run_mark import stop_run
+from ui.shell.url_state import corpus_filter, served_links, url_choice, url_text_input
 from ui.widgets import download_buttons, md_escape, query_param, set_url
+from ui.words import index as ui_words
+from ui.words.concordance import MODES, PAGE_SIZE, HitList, concordance_view, default_whole_word, sort_widgets
 
 ensure_routed()
 
@@ -92,4 +92,4 @@ if result.total:
     index = search_index()  # the files are made on a click, on another thread: no Streamlit call in there
     download_buttons(lambda: index.kwic(result.query, result.rows).drop(columns=["text"]), "search-results",
                      f"all {result.total:,} hits")
-mention_search(query, case_sensitive)
+corpus_search_extras(query, case_sensitive)  # a corpus's own results (published mentions)

@@ -3,18 +3,18 @@ description (private or shared with the team), the saved slices with their count
 read-only SQL console over the corpus whose result becomes a slice (docs/slices.md)."""
 import streamlit as st
 
-from ui import auth
 from ui.cached import corpus_ready
-from ui.corpus_edge import corpus_selector
-from ui.router import ensure_routed
-from ui.run_mark import stop_run
-from ui.slice_charts import analysis_page
-from ui.slice_console import SqlRefused, result_slice, run_sql, sql_console
-from ui.slice_exports import slice_exports
-from ui.slices import SLICE_PARAM, current_outcome, said
-from ui.slices_saved import COUNT_SECONDS, may_remove_shared, not_counted, said_counts, saved_table, write_saved
-from ui.url_state import page_link as same_tab_link
-from ui.url_state import set_url, url_text_input
+from ui.shell import auth
+from ui.shell.corpus_edge import corpus_selector
+from ui.shell.router import ensure_routed
+from ui.shell.run_mark import stop_run
+from ui.shell.url_state import page_link as same_tab_link
+from ui.shell.url_state import set_url, url_text_input
+from ui.slices.charts import analysis_page
+from ui.slices.console import SqlRefused, result_slice, run_sql, sql_console
+from ui.slices.current import SLICE_PARAM, current_outcome, said
+from ui.slices.exports import slice_exports
+from ui.slices.saved import COUNT_SECONDS, may_remove_shared, not_counted, said_counts, saved_table, write_saved
 from ui.widgets import md_escape
 
 ensure_routed()

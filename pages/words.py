@@ -2,12 +2,12 @@
 concordance (sorted by context). Everything — the view, the filters, the word clicked — lives in the URL."""
 import streamlit as st
 
-from ui import words as ui_words
-from ui.concordance import HitList, concordance_view, sort_widgets
-from ui.router import ensure_routed
-from ui.run_mark import stop_run
-from ui.url_state import url_choice, url_text_input
+from ui.shell.router import ensure_routed
+from ui.shell.run_mark import stop_run
+from ui.shell.url_state import url_choice, url_text_input
 from ui.widgets import md_escape, query_param
+from ui.words import index as ui_words
+from ui.words.concordance import HitList, concordance_view, sort_widgets
 
 ensure_routed()
 

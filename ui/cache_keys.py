@@ -10,7 +10,7 @@ from typing import Any, Callable, Optional
 
 from data_access.corpus import Corpus
 from data_access.sources import Source
-from ui.corpus_edge import resolve
+from ui.shell.corpus_edge import resolve
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """The only place that wraps ``data_access`` in ``st.cache_data``.
 
 Pages call these functions, never the loaders directly, so every corpus is parsed once per source and each rerun
-only pays for small per-dialog results. They take the corpus resolved at the edge (``ui.corpus_edge``) and key on
+only pays for small per-dialog results. They take the corpus resolved at the edge (``ui.shell.corpus_edge``) and key on
 its source's path (not just its name), so pointing an environment variable elsewhere loads the new data. Load
 failures are returned, not raised, so one broken corpus shows an error box while the others stay usable.
 """
@@ -23,8 +23,8 @@ from ui.cache_keys import LayerKey as LayerKey
 from ui.cache_keys import LoadFailure as LoadFailure
 from ui.cache_keys import RunKey as RunKey
 from ui.cache_keys import corpus_key as _key_of
-from ui.corpus_edge import every_corpus, layer_corpus_of
-from ui.first_parse import parse_with_progress
+from ui.shell.corpus_edge import every_corpus, layer_corpus_of
+from ui.shell.first_parse import parse_with_progress
 from ui.widgets import md_escape
 
 
@@ -33,8 +33,9 @@ from ui.widgets import md_escape
 # loaded frames are immutable by convention: nothing may modify them in place.
 @st.cache_resource(show_spinner=False, max_entries=6)
 def _load(key: CorpusKey) -> LoadedCorpus | LoadFailure:
+    source = key_source(key)  # the key's source, resolved here once: below it the corpus travels as this value
     try:
-        return load_source(key_source(key))
+        return load_source(source)
     except SourceError as exc:
         return LoadFailure(key.corpus, str(exc))
     except Exception as exc:  # noqa: BLE001 - a broken corpus must not take the app down

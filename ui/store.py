@@ -4,9 +4,9 @@ cannot be reached.
 ``shared_store()`` returns the cached ``data_access.store.Store`` for ``DIALOGUE_NOTES_DB``: the Notes page,
 the Replay's notes and coding panels, Codebooks, Agreement and the Coding queue all use the same one, so a
 PostgreSQL store costs one connection pool per process (``DIALOGUE_STORE_POOL_SIZE`` connections at most),
-not a connection per page and thread. With sign-in configured (``ui.auth``) the store is opened with
+not a connection per page and thread. With sign-in configured (``ui.shell.auth``) the store is opened with
 ``sign_in=True``: every write must name a signed-in actor, which every write of ``ui/`` passes
-(``ui.auth.identity(current_coder())``).
+(``ui.shell.auth.identity(current_coder())``).
 
 When the server stops while the app runs, every store call raises a ``StoreError`` with the URL's password
 hidden; panels show ``unavailable(...)`` instead of Streamlit's error box, keep what the user typed (their
@@ -23,7 +23,7 @@ from data_access.sources import notes_db_target
 from data_access.store import ANNOTATION_FRAME_COLUMNS as ANNOTATION_FRAME_COLUMNS  # the empty tables of pages
 from data_access.store import QUEUE_COLUMNS as QUEUE_COLUMNS
 from data_access.store import Store, StoreBusy, StoreError, StoreUnavailable
-from ui import sign_in
+from ui.shell import sign_in
 from ui.widgets import md_escape
 
 T = TypeVar("T")
@@ -49,7 +49,7 @@ def _open(target: str, sign_in: bool) -> Store:
 
 def shared_store() -> Store:
     """The store of ``DIALOGUE_NOTES_DB`` (raises ``StoreError`` when it cannot be opened); with sign-in
-    configured it refuses every write without a signed-in actor (``ui.auth.identity``; ``ui.sign_in``)."""
+    configured it refuses every write without a signed-in actor (``ui.shell.auth.identity``; ``ui.shell.sign_in``)."""
     return _open(str(notes_db_target()), sign_in.configured())
 
 

@@ -1,6 +1,6 @@
 """Widgets the pages share: the replay stepper (slider, previous/next buttons and the URL kept in step with them)
-and table downloads. The corpus picker is ``ui.corpus_edge.corpus_selector`` (it resolves the corpus chosen), the
-dialog picker ``ui.picker``, the transcript ``ui.transcript``, URL state ``ui.url_state``."""
+and table downloads. The corpus picker is ``ui.shell.corpus_edge.corpus_selector`` (it resolves the corpus chosen), the
+dialog picker ``ui.replay.picker``, the transcript ``ui.replay.transcript``, URL state ``ui.shell.url_state``."""
 from __future__ import annotations
 
 import re
@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from data_access.links import parse_positive_int, shortened
-from ui.url_state import is_new_link, publish, query_param, remember_link, set_url, url_list, url_tabs  # noqa: F401 - some re-exported for the pages
+from ui.shell.url_state import is_new_link, publish, query_param, remember_link, set_url, url_list, url_tabs  # noqa: F401 - some re-exported for the pages
 
 
 def stepper(n_steps: int, requested: Optional[str], key: str, label: str = "Turn", keyboard: bool = True,

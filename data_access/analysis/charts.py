@@ -37,6 +37,9 @@ class Chart:
     # dialog_id (and round) and the ``group`` of the bar it counts in; the traces' customdata then holds
     # each bar's group instead of a row position. Setting it makes the chart selectable.
     drill: Optional[pd.DataFrame] = None
+    # For a histogram whose selected bars a slice says as ranges of a feature (``slices.builders.bars_node``): the
+    # slice feature, its column in ``data``, the bars' width and an edge of a bar.
+    bars: Optional[tuple[str, str, float, float]] = None
 
     def __post_init__(self):
         if self.drill is not None:

@@ -1,7 +1,7 @@
 """What coding at one replay step means, without Streamlit: the context an action happens in (a step of a
 dialog, a coder, a codebook), where a label of each scope is stored, which of a coder's annotations are at a
 place, and the two actions of the Replay's coding panel — a span saved once its offsets are checked, and a
-turn or dialog label put on or taken off. ``ui/coding.py`` shows them; the store (``data_access.store``) saves them.
+turn or dialog label put on or taken off. ``ui/coding/panel.py`` shows them; the store (``data_access.store``) saves them.
 
 Where a label is stored: a span or a turn label at the step's round and turn; a dialog label at no turn, and
 at the round only where the corpus replays in rounds (the contract's ``REPLAY_IN_ROUNDS``: A Game Of Sorts'

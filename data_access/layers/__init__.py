@@ -5,11 +5,11 @@ Two layers are supported, each read from its published file and linked to the co
 ``gos-mentions`` (``gos-mentions.jsonl``; Willemsen, Qian & Skantze, SIGDIAL 2023)
     Referring expressions in A Game Of Sorts messages: per message (interaction_id, round_number,
     message_number) a list of mentions with character offsets into the message's ``body_text``, whether the
-    mention names one image (``single``) and the board images it refers to. See ``data_access.gos.mentions_layer``.
+    mention names one image (``single``) and the board images it refers to. See ``corpora.gos.data.mentions_layer``.
 ``codraw-icr`` (``icr-codraw-data.tsv``; Madureira & Schlangen, EACL 2023)
     Instruction clarification requests in CoDraw: rows of (previous Teller message, Drawer message, next
     Teller message, is CR?, impossible to know?) without ids, aligned to CoDraw (dialog, round) by their
-    normalised text. See ``data_access.codraw.icr_layer``.
+    normalised text. See ``corpora.codraw.data.icr_layer``.
 
 Each layer's reading and alignment belong to the corpus it annotates: its package hands the layer's module out
 (``annotation_layer(name)``, an optional member of the corpus contract) and ``layer_module`` asks the package
@@ -74,7 +74,7 @@ class _LayerCorpus(Mapping):
     def _all(self) -> dict[str, str]:
         from ..registry import CorpusAttribute
 
-        return {layer: name for name, layers in CorpusAttribute("LAYERS").items() for layer in layers}
+        return {layer: name for name, layers in CorpusAttribute("LAYERS", missing=()).items() for layer in layers}
 
     def __getitem__(self, layer: str) -> str:
         return self._all()[layer]

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Optional, Sequence
 
 from .. import cache
-from ..contract import package_of, scoring_of
+from ..contract import UNSCORED, package_of, scoring_of
 from ..registry import CORPUS_NAMES, CorpusAttribute
 from ..scoring.lines import RUN_SCHEMA_VERSION, RUN_SUFFIXES, frame_part, run_name  # noqa: F401 - frame_part re-exported
 from ..types import FramesByName, LoadedCorpus, LoadedRun, SkippedRecords, SourceError
@@ -131,7 +131,7 @@ def run_module(corpus: str) -> RunScoring:
 
 
 # corpus name -> its run scoring, for what names a corpus (a value at hand gives its own: ``scoring_of``)
-_SCORINGS: "Mapping[str, RunScoring]" = CorpusAttribute("run_scoring", lambda run_scoring: run_scoring())
+_SCORINGS: "Mapping[str, RunScoring]" = CorpusAttribute("run_scoring", lambda run_scoring: run_scoring(), missing=UNSCORED)
 
 
 def _corpus_identity(corpus: LoadedCorpus) -> str:

@@ -16,7 +16,7 @@ from typing import Callable, Optional
 import numpy as np
 import pandas as pd
 
-from ..contract import RunScoring, scoring_of
+from ..contract import UNSCORED, RunScoring, scoring_of
 from ..registry import CorpusAttribute
 from ..scoring.lines import prf
 from ..scoring.statistics import BOOTSTRAP_SAMPLES, HUMANS, bins, bootstrap_micro, metric_row  # noqa: F401 - re-exported
@@ -32,7 +32,7 @@ def scoring(corpus: str) -> RunScoring:
     return _SCORINGS[corpus]
 
 
-_SCORINGS: Mapping[str, RunScoring] = CorpusAttribute("run_scoring", lambda run_scoring: run_scoring())
+_SCORINGS: Mapping[str, RunScoring] = CorpusAttribute("run_scoring", lambda run_scoring: run_scoring(), missing=UNSCORED)
 
 
 def humans_label(run_name: str) -> str:

@@ -79,7 +79,7 @@ def slice_data(loaded: LoadedCorpus, *, layers: Optional[Mapping[str, object]] =
                runs: Optional[Mapping[str, pd.DataFrame]] = None, annotations: Optional[pd.DataFrame] = None,
                notes: Optional[pd.DataFrame] = None, search_index: Optional[Callable[[], SearchIndex]] = None
                ) -> SliceData:
-    """``SliceData`` of a loaded corpus: its dialogs frame with the derived features (``features.DERIVED``) and
+    """``SliceData`` of a loaded corpus: its dialogs frame with the corpus's derived features (``features.derived_features``) and
     those of each loaded layer (``layers``: layer name -> ``LoadedLayer``) joined by dialog id."""
     dialogs = loaded.dialogs.copy(deep=False)
     if "players" in dialogs.columns:  # lists: tested by membership; keep them as tuples (hashable, comparable)

@@ -170,9 +170,9 @@ def _selection_app():
     import plotly.graph_objects as go
     import streamlit as st
 
-    import ui.charts as charts
+    import ui.analysis.charts as charts
     from data_access.analysis.charts import Chart, row_positions
-    from ui.corpus_edge import resolve
+    from ui.shell.corpus_edge import resolve
 
     data = pd.DataFrame({"dialog_id": ["i1", "i2", "i3"], "round": [1, 2, 3], "duration_s": [10.0, 20.0, 30.0]})
     figure = go.Figure(go.Histogram(x=data["duration_s"], customdata=row_positions(data)))

@@ -1,6 +1,6 @@
 """Browse (issue 11, item 8): range filters on every numeric column kept in the URL, more than 10 rows,
 the natural order (split, then id in numeric order) and column help."""
-from ui.browse_filters import table_height
+from ui.browse.filters import table_height
 
 from .conftest import open_page
 

@@ -8,7 +8,7 @@ import pytest
 
 from tests.app.conftest import run_function
 from ui import cached
-from ui.corpus_edge import resolve
+from ui.shell.corpus_edge import resolve
 
 CODRAW = resolve("codraw")
 
@@ -40,7 +40,7 @@ def test_derived_caches_take_the_function_itself_and_keep_functions_apart():
         import streamlit as st
 
         from ui import cached
-        from ui.corpus_edge import resolve
+        from ui.shell.corpus_edge import resolve
 
         codraw = resolve("codraw")
         st.session_state["ready"] = cached.derived(cached._is_loaded, codraw)
@@ -68,7 +68,7 @@ def test_run_folders_are_listed_once_per_script_run(monkeypatch):
         import streamlit as st
 
         from ui import cached
-        from ui.corpus_edge import resolve
+        from ui.shell.corpus_edge import resolve
 
         codraw = resolve("codraw")
         keys = [cached.run_keys(codraw) for _ in range(5)]

@@ -3,11 +3,11 @@ selected dialog is listed page by page with its replay link (no cut at 500), and
 outcome charts of aggregates drill through to the rounds behind a bar."""
 from __future__ import annotations
 
+from corpora.codraw.data import figures as codraw
+from corpora.gos.data import figures as gos
+from corpora.gos.data.view import image_short_labels
 from data_access.analysis.charts import selected_rows, selection_table
-from data_access.codraw import figures as codraw
 from data_access.corpora import demo_path, load_path
-from data_access.gos import figures as gos
-from data_access.gos.view import image_short_labels
 
 from .conftest import run_function
 
@@ -20,9 +20,9 @@ def _many_selected_app():
     import plotly.graph_objects as go
     import streamlit as st
 
-    import ui.charts as charts
+    import ui.analysis.charts as charts
     from data_access.analysis.charts import Chart, row_positions
-    from ui.corpus_edge import resolve
+    from ui.shell.corpus_edge import resolve
 
     data = pd.DataFrame({"dialog_id": [f"train_{i:05d}" for i in range(1234)], "score": range(1234)})
     figure = go.Figure(go.Scatter(x=data["score"], y=data["score"], mode="markers", customdata=row_positions(data)))
@@ -125,10 +125,10 @@ def _selected_body(count: int) -> None:
     import plotly.graph_objects as go
     import streamlit as st
 
-    import ui.charts as charts
-    import ui.url_state as url_state
+    import ui.analysis.charts as charts
+    import ui.shell.url_state as url_state
     from data_access.analysis.charts import Chart, row_positions
-    from ui.corpus_edge import resolve
+    from ui.shell.corpus_edge import resolve
 
     data = pd.DataFrame({"dialog_id": [f"train_{i:05d}" for i in range(count)], "score": range(count)})
     figure = go.Figure(go.Scatter(x=data["score"], y=data["score"], mode="markers", customdata=row_positions(data)))

@@ -78,7 +78,7 @@ def test_codebooks_page_lists_and_saves_a_new_version():
 
 
 def test_codebook_rows_from_the_editor_are_validated():
-    from ui.codebooks import labels_from_frame
+    from ui.coding.codebooks import labels_from_frame
 
     rows = pd.DataFrame([{"name": "CR", "description": None, "colour": None, "scope": "turn",
                           "links_referents": None, "key": "c"}, {"name": None}])

@@ -1,4 +1,4 @@
-"""The corpus picker (``ui.corpus_edge.corpus_selector``) hands its page the corpus resolved, once per run, while the
+"""The corpus picker (``ui.shell.corpus_edge.corpus_selector``) hands its page the corpus resolved, once per run, while the
 URL's ``corpus=`` and the widget behave as they always have: a link naming a corpus by its name or its title
 (however cased) opens it, an unknown one says so and shows the first corpus, and the URL names the corpus shown."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ from .conftest import run_function
 def picker_script():
     import streamlit as st
 
-    from ui.corpus_edge import corpus_selector
+    from ui.shell.corpus_edge import corpus_selector
 
     corpus = corpus_selector("picked_corpus")
     st.session_state["picked"] = (type(corpus).__name__, corpus.name, corpus.title)

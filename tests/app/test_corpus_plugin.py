@@ -30,12 +30,14 @@ def _record_line(name: str, data: bytes) -> list[str]:
 
 
 def build_wheel(folder: Path) -> Path:
-    """The tiny corpus as an installable wheel declaring ``tiny = tinycorpus`` in ``dialogue_dashboard.corpora``."""
+    """The tiny corpus as an installable wheel declaring ``tiny = tinycorpus`` in ``dialogue_dashboard.corpora`` and
+    its views, ``tiny = tinycorpus.views``, in ``dialogue_dashboard.views``."""
     info = f"{DISTRIBUTION}-{VERSION}.dist-info"
     files = {f"{PACKAGE}/{path.name}": path.read_bytes() for path in sorted(FIXTURE.glob("*.py"))}
     files[f"{info}/METADATA"] = f"Metadata-Version: 2.1\nName: {DISTRIBUTION}\nVersion: {VERSION}\n".encode()
     files[f"{info}/WHEEL"] = b"Wheel-Version: 1.0\nGenerator: tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
-    files[f"{info}/entry_points.txt"] = f"[dialogue_dashboard.corpora]\ntiny = {PACKAGE}\n".encode()
+    files[f"{info}/entry_points.txt"] = (f"[dialogue_dashboard.corpora]\ntiny = {PACKAGE}\n\n"
+                                         f"[dialogue_dashboard.views]\ntiny = {PACKAGE}.views\n").encode()
     record = io.StringIO()
     writer = csv.writer(record, lineterminator="\n")
     for name, data in files.items():

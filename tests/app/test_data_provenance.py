@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from PIL import Image
 
+from corpora.gos.data.images import image_coverage
 from data_access.corpora import load_configured
-from data_access.provenance import PROVENANCE, gos_image_coverage
+from data_access.provenance import PROVENANCE
 
 from .conftest import open_page
 
@@ -42,5 +43,5 @@ def test_a_partial_image_folder_says_how_many_are_missing_and_a_full_one_says_no
     assert len(notes) == 1 and notes[0].startswith(f"3 of the {len(ids)} Game Of Sorts images are not in the")
     for image_id in ids[-3:]:
         Image.new("RGB", (8, 8), "white").save(tmp_path / f"{image_id}.jpg")
-    assert gos_image_coverage(ids, str(tmp_path)).placeholders == 0
+    assert image_coverage(ids, str(tmp_path)).placeholders == 0
     assert _placeholder_notes(open_page("data")) == []

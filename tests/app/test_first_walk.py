@@ -52,7 +52,7 @@ def test_a_coder_who_labels_the_layers_not_cr_rounds_no_cr_agrees_with_it_overal
 def _address_page():
     import streamlit as st
 
-    from ui.url_state import app_address
+    from ui.shell.url_state import app_address
 
     st.markdown(f"address: {app_address()}")
 

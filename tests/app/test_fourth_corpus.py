@@ -67,11 +67,14 @@ def test_the_other_pages_open_with_it_registered(page):
     assert not at.error, [e.value for e in at.error]
 
 
-def test_replay_steps_through_a_tiny_dialog_with_its_picture_and_transcript():
+def test_replay_shows_the_plugins_own_view_at_the_linked_turn():
+    from tests.fixtures.tinycorpus import views
+
     at = open_page("replay", corpus=NAME, dialog="t3", turn="2")
     assert (at.query_params["dialog"], at.query_params["turn"]) == ("t3", "2")
-    assert len(at.get("image")) >= 1
-    assert "blue it is" in _text(at) or any("blue it is" in str(h.proto) for h in at.get("html"))
+    assert views.HEADING in _text(at)  # its own section, not the generic one
+    shown = [str(h.proto) for h in at.get("html") if "data-tiny-replay" in str(h.proto)]
+    assert len(shown) == 1 and "Ann: blue it is" in shown[0] and "blue" in shown[0]
 
 
 def test_runs_page_scores_the_tiny_demo_runs():

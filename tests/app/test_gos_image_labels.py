@@ -2,9 +2,9 @@
 transcript, and the rank-sum chart all say the same short label (not the raw file name)."""
 from __future__ import annotations
 
+from corpora.gos.data.figures import rank_sum_chart
+from corpora.gos.data.view import image_labels, image_short_labels, replay_step
 from data_access.corpora import load_configured
-from data_access.gos.figures import rank_sum_chart
-from data_access.gos.view import image_labels, image_short_labels, replay_step
 from tests.app.transcript_lines import player_captions
 
 from .conftest import open_page

@@ -12,8 +12,9 @@ import pytest
 
 from data_access.access import Identity, Role
 from data_access.store import Store
-from ui import auth, slices_saved
-from ui import sign_in as sign_in_module
+from ui.shell import auth
+from ui.shell import sign_in as sign_in_module
+from ui.slices import saved as slices_saved
 
 from .conftest import open_page
 

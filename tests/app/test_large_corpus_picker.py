@@ -15,8 +15,8 @@ CHOICES = {f"train_{i:05d}": f"train_{i:05d} · train · {i % 9 + 1} rounds" for
 def picker_script():
     import streamlit as st
 
-    from ui.corpus_edge import resolve
-    from ui.picker import dialog_picker
+    from ui.replay.picker import dialog_picker
+    from ui.shell.corpus_edge import resolve
 
     dialog, _ = dialog_picker(resolve("codraw"), "pick", param="dialog")
     st.markdown(f"picked={dialog}")

@@ -41,9 +41,9 @@ def test_the_pictures_share_one_frame_and_mark_the_extra_blocks():
 
     from PIL import Image
 
+    from corpora.minecraft.data.render import PLACED_MARK
+    from corpora.minecraft.data.run_views import minecraft_view
     from data_access.corpora import load_path
-    from data_access.minecraft.render import PLACED_MARK
-    from data_access.minecraft.run_views import minecraft_view
     from data_access.runs import load_run
     from data_access.runs.demo import demo_runs
 

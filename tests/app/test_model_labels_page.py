@@ -14,7 +14,7 @@ from data_access.access import Identity, Role
 from data_access.coding import codebook as cb
 from data_access.corpora import demo_path, load_path
 from data_access.store import CodingStore
-from ui import auth, sign_in
+from ui.shell import auth, sign_in
 
 from .conftest import open_page
 

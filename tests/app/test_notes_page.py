@@ -37,7 +37,7 @@ def test_filters_matching_nothing_say_so_and_point_at_deleted_notes():
 def test_table_edits_name_each_changed_note_by_id():
     import pandas as pd
 
-    from ui.notes import table_edits
+    from ui.coding.notes import table_edits
 
     before = pd.DataFrame({"id": [4, 7, 9], "text": ["a", "b", "c"], "tags": ["x", "", "y"],
                            "deleted": [False, False, True], "updated_at": ["t4", "t7", "t9"]})
@@ -53,7 +53,7 @@ def _editor_script():
     import streamlit as st
 
     from data_access.store import NotesStore
-    from ui.notes import note_editor_frame
+    from ui.coding.notes import note_editor_frame
 
     shown, newer = note_editor_frame(NotesStore(), {}, False)
     st.write(f"shown={list(shown['text'])} newer={newer}")
@@ -123,14 +123,14 @@ def test_a_note_is_edited_saved_deleted_and_restored_in_the_page():
 
 
 def _panel_script():
-    from ui.corpus_edge import resolve
-    from ui.notes import notes_panel
+    from ui.coding.notes import notes_panel
+    from ui.shell.corpus_edge import resolve
 
     notes_panel(resolve("codraw"), "train_00001", 3)
 
 
 def test_a_very_long_note_is_shown_cut_in_the_replay_panel_and_kept_whole():
-    from ui.notes import SHOWN_NOTE_CHARS
+    from ui.coding.notes import SHOWN_NOTE_CHARS
 
     store = NotesStore(notes_db_path())
     long_text = "x" * 1_000_000

@@ -6,14 +6,14 @@ from tests.app.conftest import run_function
 
 
 def test_saving_a_note_while_the_store_is_unavailable_keeps_the_text_and_says_why(monkeypatch):
-    import ui.notes
+    import ui.coding.notes
 
-    monkeypatch.setattr(ui.notes, "store", lambda: None)
+    monkeypatch.setattr(ui.coding.notes, "store", lambda: None)
 
     def script():
         import streamlit as st
 
-        from ui import notes
+        from ui.coding import notes
 
         st.session_state["form_text"] = "keep me"
         notes._save("form", "codraw", "d1", None, 1)

@@ -12,8 +12,8 @@ from .conftest import run_function
 
 
 def replay_script():
-    from ui.corpus_edge import resolve
-    from ui.replay_codraw import show
+    from corpora.codraw.views.replay import show
+    from ui.shell.corpus_edge import resolve
 
     show(resolve("codraw"))
 
@@ -23,7 +23,7 @@ def open_replay(**params) -> AppTest:
 
 
 def image_captions(at: AppTest) -> list[str]:
-    """The pictures of the step shown: the step player's (``ui.step_player``)."""
+    """The pictures of the step shown: the step player's (``ui.replay.step_player``)."""
     return player_captions(at)
 
 

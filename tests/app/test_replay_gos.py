@@ -9,8 +9,8 @@ from .conftest import run_function
 
 
 def replay_script():
-    from ui.corpus_edge import resolve
-    from ui.replay_gos import show
+    from corpora.gos.views.replay import show
+    from ui.shell.corpus_edge import resolve
 
     show(resolve("gos"))
 
@@ -24,7 +24,7 @@ def first_dialog() -> str:
 
 
 def image_captions(at: AppTest) -> list[str]:
-    """The pictures of the step shown: the step player's (``ui.step_player``)."""
+    """The pictures of the step shown: the step player's (``ui.replay.step_player``)."""
     return player_captions(at)
 
 

@@ -11,8 +11,8 @@ GAME = "B1-A2-C1-1523304955000"  # the demo's tower game: 9 utterances, removals
 
 
 def replay_script():
-    from ui.corpus_edge import resolve
-    from ui.replay_minecraft import show
+    from corpora.minecraft.views.replay import show
+    from ui.shell.corpus_edge import resolve
 
     show(resolve("minecraft"))
 

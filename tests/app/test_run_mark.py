@@ -1,4 +1,4 @@
-"""The run mark (ui/run_mark.py) is for a browser only: an AppTest session, which has no browser, gets no mark,
+"""The run mark (ui/shell/run_mark.py) is for a browser only: an AppTest session, which has no browser, gets no mark,
 so the elements the page tests count are the page's own. And the app ends a run early only through
 ``stop_run``, which marks the run first: after a bare ``st.stop()`` no mark would reach the browser, and every
 browser test's wait on that page would run into its time-out."""
@@ -31,4 +31,4 @@ def bare_stops(paths) -> list[str]:
 def test_no_run_ends_with_a_bare_st_stop():
     code = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "ui").rglob("*.py"))]
     assert bare_stops([p for p in code if p.name != "run_mark.py"]) == []
-    assert len(bare_stops([ROOT / "ui" / "run_mark.py"])) == 1  # the scan sees the one in stop_run
+    assert len(bare_stops([ROOT / "ui" / "shell" / "run_mark.py"])) == 1  # the scan sees the one in stop_run

@@ -9,7 +9,7 @@ import pytest
 from data_access.corpora import load_configured
 from data_access.links import highlight_segments
 from tests.app.transcript_lines import player_marked
-from ui.highlight import marked_html
+from ui.replay.highlight import marked_html
 
 from .conftest import open_page
 

@@ -2,7 +2,7 @@
 the write controls the role may use, read only with a caption saying why otherwise, writes as the signed-in
 coder (no free-text name), and a write the store refuses is said in words with what was typed kept.
 
-AppTest cannot go through an OpenID Connect provider, so ``ui.auth``'s two sign-in look-ups are patched; the
+AppTest cannot go through an OpenID Connect provider, so ``ui.shell.auth``'s two sign-in look-ups are patched; the
 real sign-in is tested in tests/e2e/test_sign_in.py."""
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from data_access.access import Identity, Role
 from data_access.coding import codebook as cb
 from data_access.corpora import demo_path, load_path
 from data_access.store import Store
-from ui import auth
-from ui import sign_in as sign_in_module
+from ui.shell import auth
+from ui.shell import sign_in as sign_in_module
 
 from .conftest import open_page
 

@@ -95,11 +95,11 @@ def _peek_bars_selected() -> None:
 
     import streamlit as st
 
-    import ui.charts as charts
-    import ui.url_state as url_state
-    from data_access.codraw import figures as codraw
+    import ui.analysis.charts as charts
+    import ui.shell.url_state as url_state
+    from corpora.codraw.data import figures as codraw
     from data_access.corpora import demo_path, load_path
-    from ui.corpus_edge import resolve
+    from ui.shell.corpus_edge import resolve
 
     chart = codraw.peek_gain_chart(load_path("codraw", demo_path("codraw")))
     rows = [i for i, gain in enumerate(chart.data["gain"]) if gain < 1]
@@ -114,7 +114,7 @@ def _peek_bars_selected() -> None:
 
 
 def test_selected_histogram_bars_become_a_range_of_their_feature():
-    from data_access.codraw.figures import peek_table
+    from corpora.codraw.data.figures import peek_table
     from data_access.slices import evaluate, slice_data
 
     from .conftest import run_function

@@ -20,9 +20,9 @@ def test_the_slice_table_is_the_slices_dialogs_with_their_features():
     def app():
         import streamlit as st
 
-        from ui.corpus_edge import resolve
-        from ui.slice_exports import slice_table
-        from ui.slices import evaluate
+        from ui.shell.corpus_edge import resolve
+        from ui.slices.current import evaluate
+        from ui.slices.exports import slice_table
 
         codraw = resolve("codraw")
         table = slice_table(codraw, evaluate(codraw, "split = train and peek_gain < 0"))
@@ -33,7 +33,7 @@ def test_the_slice_table_is_the_slices_dialogs_with_their_features():
 
     at = run_function(app)
     loaded = load_path("codraw", demo_path("codraw"))
-    from data_access.codraw.figures import peek_table
+    from corpora.codraw.data.figures import peek_table
 
     gains = peek_table(loaded.dialogs)
     negative = set(gains.loc[gains["gain"] < 0, "dialog_id"])

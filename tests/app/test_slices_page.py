@@ -3,7 +3,7 @@ a bad slice said and nothing filtered, saving a slice and seeing it listed with 
 console's result made into a slice, and a hostile query refused in one line."""
 from __future__ import annotations
 
-from data_access.codraw.figures import peek_table
+from corpora.codraw.data.figures import peek_table
 from data_access.corpora import load_path
 from tests.app.conftest import open_page
 

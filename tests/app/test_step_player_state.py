@@ -1,4 +1,4 @@
-"""The step player's report of a step (``ui.step_player._reported``) against the URL its request carries: the
+"""The step player's report of a step (``ui.replay.step_player._reported``) against the URL its request carries: the
 browser sends the address bar as it had it, which can still name an earlier step when the reader steps fast or
 a report is sent again. Found by a browser test that came late: after Home the player was moved back to the step
 before it (tests/e2e/test_step_player_browser.py)."""
@@ -15,7 +15,7 @@ from .conftest import open_page
 def reporting_page():
     import streamlit as st
 
-    from ui.step_player import _reported, player_step
+    from ui.replay.step_player import _reported, player_step
 
     report = st.session_state.pop("report", None)
     if report is not None:  # what the player's callback does before the page runs

@@ -102,7 +102,8 @@ def test_ui_notes_and_coding_use_one_cached_store():
     def script():
         import streamlit as st
 
-        from ui import coding, notes
+        from ui.coding import notes
+        from ui.coding import panel as coding
         from ui.store import shared_store
 
         st.text(str(notes.store() is shared_store().notes and coding.store() is shared_store().coding))

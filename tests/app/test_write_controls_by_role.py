@@ -8,7 +8,7 @@ import pytest
 
 from data_access.access import Identity, Role
 from data_access.runs import save_upload, upload_dir
-from ui import auth
+from ui.shell import auth
 
 from .conftest import open_page
 from .test_signed_in_roles import _captions, _codraw_dialog, _unescaped, sign_in  # noqa: F401  (the fixture)

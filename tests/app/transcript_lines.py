@@ -1,4 +1,4 @@
-"""Reading the shared transcript renderer's output (``ui.transcript``) back from an AppTest run."""
+"""Reading the shared transcript renderer's output (``ui.replay.transcript``) back from an AppTest run."""
 from __future__ import annotations
 
 import html
@@ -23,7 +23,7 @@ def transcript_texts(at) -> list[str]:
 
 
 def player_data(at) -> list[dict]:
-    """The payload of every step player on the page (``ui.step_player``), as its JavaScript receives it."""
+    """The payload of every step player on the page (``ui.replay.step_player``), as its JavaScript receives it."""
     import json
 
     return [json.loads(element.proto.json) for element in at.get("bidi_component")

@@ -170,7 +170,7 @@ def pytest_runtest_makereport(item, call):
 
 
 # app.py ends every finished run of a browser session with <style data-app-run="S-N"> (S names the session, N counts
-# its runs; ui/run_mark.py); a run cut short (st.rerun, st.switch_page) writes no such mark, at most one saying
+# its runs; ui/shell/run_mark.py); a run cut short (st.rerun, st.switch_page) writes no such mark, at most one saying
 # "rerun" (Streamlit says "not running" in between, and may drop that mark). A run is over when the page's last mark
 # is a run's (not "rerun") and the app says it is not running; it is on screen when no element still waits for its
 # code (Streamlit shows an stSkeleton until then) and none is left from the run before (Streamlit removes those a

@@ -139,7 +139,7 @@ def _back_to(page, query: str) -> None:
 
 def test_back_undoes_one_click_at_a_time(demo_app, page):
     """Streamlit pushes a history entry per URL change, several per click; server.py keeps one per click
-    (ui/server_hint.HISTORY_SCRIPT), and the replay follows the URL it is taken back to, corpus included."""
+    (ui/server/server_hint.HISTORY_SCRIPT), and the replay follows the URL it is taken back to, corpus included."""
     page.goto(f"{demo_app.url}/agreement")
     wait_for_app(page)
     page.locator('[data-testid="stSidebarNavLink"]', has_text="Replay").click()

@@ -1,7 +1,7 @@
 """The served app is safe by default (the issue "Trust for a lab deployment", items 3 and 4): ``server.py`` as
 ``make run`` starts it listens on the loopback interface only and says how to open it to a network; and
 Streamlit's upload endpoint keeps at most the session's budget of uploads, whatever a client PUTs into its
-own session (``ui/upload_guard.py``)."""
+own session (``ui/server/upload_guard.py``)."""
 from __future__ import annotations
 
 import ipaddress

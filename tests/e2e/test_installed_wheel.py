@@ -118,7 +118,7 @@ def test_the_installed_command_runs_the_data_tools(installed, tmp_path):
     assert help_text.returncode == 0 and "serve" in help_text.stdout and "leaderboard" in help_text.stdout
     demo = tmp_path / "demo"
     written = subprocess.run([str(installed.parent / "python"), "-c",
-                              "import sys; from data_access.codraw import write_demo, demo_source; "
+                              "import sys; from corpora.codraw.data import write_demo, demo_source; "
                               "write_demo(__import__('pathlib').Path(sys.argv[1])); "
                               "print(demo_source(__import__('pathlib').Path(sys.argv[1])))", str(demo)],
                              capture_output=True, text=True, env=env, timeout=120)

@@ -58,7 +58,7 @@ def test_the_data_page_makes_a_layer_export_when_it_is_clicked(demo_app, page, t
     """The Data page shows a layer's figures from its summary; its exports link the layer on the click."""
     import re
 
-    from data_access.codraw import icr_layer as codraw_icr
+    from corpora.codraw.data import icr_layer as codraw_icr
 
     from .test_share_downloads import _download
 

@@ -1,5 +1,5 @@
 """A replay step in a real browser while the steps beside it are computed in the background
-(``ui.replay_prefetch``): each click shows its own step's pictures and what follows the step (the link, the notes) follows it; a step shown
+(``ui.replay.prefetch``): each click shows its own step's pictures and what follows the step (the link, the notes) follows it; a step shown
 again keeps its image's URL (the bytes and their key are the same, so the browser reuses the image)."""
 from __future__ import annotations
 

@@ -233,7 +233,7 @@ def test_a_signed_in_coder_saves_a_note_as_herself_and_a_viewer_cannot_save(sign
 
 def test_before_sign_in_uploads_and_media_are_refused_and_after_it_they_are_not(signed_app, page):
     """With sign-in configured, Streamlit's upload endpoint and its media need the signed-in cookie
-    (``ui/upload_guard.py``): the sign-in page's own session may not upload, nor fetch a media file."""
+    (``ui/server/upload_guard.py``): the sign-in page's own session may not upload, nor fetch a media file."""
     from .test_exposure_and_uploads import open_session, put_upload
 
     session = open_session(page, f"{signed_app.url}/")

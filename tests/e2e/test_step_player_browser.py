@@ -1,4 +1,4 @@
-"""The step player (ui/step_player.py) in Chromium on each demo corpus: keys, the buttons, dragging the
+"""The step player (ui/replay/step_player.py) in Chromium on each demo corpus: keys, the buttons, dragging the
 timeline, the URL's turn= following each step (one history entry per step: Back undoes one), and the round
 crossing of A Game Of Sorts. Every wait is on the player's data-step contract or on the URL, never a pause."""
 from __future__ import annotations

@@ -13,7 +13,7 @@ from .test_browser import assert_no_error
 
 pytestmark = pytest.mark.e2e
 
-LARGE_CORPUS_DIALOGS = 1200  # more than ui.picker.PICKER_SIZE lists at once
+LARGE_CORPUS_DIALOGS = 1200  # more than ui.replay.picker.PICKER_SIZE lists at once
 
 SHOWN_AND_LINKED = """() => {
   const player = document.querySelector('[data-step-player]');
@@ -45,7 +45,7 @@ def test_autoplay_keeps_the_url_at_the_step_shown_without_a_history_entry_per_st
 @pytest.fixture(scope="module")
 def large_app(tmp_path_factory):
     """The app over a CoDraw file of 1,200 dialogs (the demo's dialogs under new ids)."""
-    from data_access.codraw.demo import demo_source, write_demo
+    from corpora.codraw.data.demo import demo_source, write_demo
 
     folder = tmp_path_factory.mktemp("large-codraw")
     write_demo(folder)

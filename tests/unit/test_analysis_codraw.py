@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from corpora.codraw.data import figures as codraw
 from data_access.analysis.charts import selected_rows
-from data_access.codraw import figures as codraw
 from data_access.common import LoadedCorpus
 
 

@@ -5,8 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from corpora.gos.data import figures as gos
 from data_access.common import LoadedCorpus
-from data_access.gos import figures as gos
 
 
 def ranks_of(rows: list[tuple]) -> pd.DataFrame:

@@ -5,8 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from corpora.minecraft.data import figures as minecraft
 from data_access.common import LoadedCorpus
-from data_access.minecraft import figures as minecraft
 
 
 def dialogs() -> pd.DataFrame:

@@ -90,7 +90,7 @@ def test_a_run_copying_the_humans_reproduces_their_scores_on_the_real_corpora(sh
 
 @pytest.mark.shared
 def test_a_minecraft_run_of_the_gold_actions_scores_one(shared_data, tmp_path):
-    from data_access.minecraft.bap import iter_bap_samples
+    from corpora.minecraft.data.bap import iter_bap_samples
 
     root = shared_data / "minecraft"
     path = tmp_path / "gold.jsonl"

@@ -43,7 +43,7 @@ def test_the_context_takes_replay_in_rounds_from_the_corpus_package(corpus):
 
 
 def test_ui_coding_compares_no_corpus_name_and_holds_no_script():
-    source = (ROOT / "ui" / "coding.py").read_text()
+    source = (ROOT / "ui" / "coding" / "panel.py").read_text()
     names = "|".join(CORPUS_NAMES)
     assert not re.search(rf"""[=!]=\s*["']({names})["']|["']({names})["']\s*[=!]=""", source)
     assert "function(" not in source and "{ font" not in source  # its JavaScript and CSS are ui/assets files

@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from corpora.codraw.data import build_frames, demo_source, write_demo
+from corpora.codraw.data.frames import ROUND_COLUMNS
+from corpora.codraw.data.scenes import parse_scene, parse_scene_strings
 from data_access import cache
-from data_access.codraw import build_frames, demo_source, write_demo
-from data_access.codraw.frames import ROUND_COLUMNS
-from data_access.codraw.scenes import parse_scene, parse_scene_strings
 from data_access.common import DIALOG_COLUMNS, UTTERANCE_COLUMNS, SourceError
 
 TARGET = "2,s_3s.png,0,3,0,469,31,2,0,t_4s.png,1,4,7,279,115,1,1"

@@ -6,8 +6,8 @@ import random
 import numpy as np
 import pytest
 
-from data_access.codraw.metrics import final_score, original_score, score_pairs
-from data_access.codraw.scenes import Clipart, dense_scenes, identity_of, parse_scene, parse_scene_strings
+from corpora.codraw.data.metrics import final_score, original_score, score_pairs
+from corpora.codraw.data.scenes import Clipart, dense_scenes, identity_of, parse_scene, parse_scene_strings
 
 # A real-format target and drawing (written for this test) and the score the game would have stored
 # for them: [score, weights, terms, weighted] with terms 1..6 not multiplied by IoU.

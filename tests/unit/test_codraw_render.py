@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
-from data_access.codraw.render import draw_order, render_scene, scene_changes
-from data_access.codraw.scenes import Clipart, identity_of
+from corpora.codraw.data.render import draw_order, render_scene, scene_changes
+from corpora.codraw.data.scenes import Clipart, identity_of
 
 RED, BLUE = (255, 0, 0, 255), (0, 0, 255, 255)
 

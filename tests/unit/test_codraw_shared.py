@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from data_access.codraw import summarize
+from corpora.codraw.data import summarize
 from data_access.corpora import load_path
 
 

@@ -1,4 +1,4 @@
-"""The app's corpus is resolved once, at its edge (issue 36): ``ui/corpus_edge.py`` makes the ``Corpus`` value and
+"""The app's corpus is resolved once, at its edge (issue 36): ``ui/shell/corpus_edge.py`` makes the ``Corpus`` value and
 the pages hand it down. Below the edge no ui module turns a name into a corpus again (``resolve`` of the edge or of
 the registry, ``Corpus.resolve``, ``registry.corpus_module``) but where a name comes in from outside, each such
 place named here with the reason; and each page gets its corpus from the edge once per run: at the page's top
@@ -14,18 +14,18 @@ from pathlib import Path
 from tests.unit.test_corpus_resolution import ScopedFinds
 
 ROOT = Path(__file__).resolve().parents[2]
-EDGE = "ui/corpus_edge.py"
+EDGE = "ui/shell/corpus_edge.py"
 RESOLVERS = {"resolve", "corpus_module"}  # the edge's and the registry's; ``Corpus.resolve`` as an attribute
 RESOLVING_OWNERS = {"corpus_edge", "registry", "Corpus"}  # ``corpus_edge.resolve(…)``, ``registry.corpus_module``…
 # (file, function) -> why a name is resolved there, below the edge
 ALLOWED = {
     ("ui/cache_keys.py", "key_source"): "a cache key holds its corpus's name, not its package (Streamlit hashes a "
                                         "key as plain values): the cached loader, given the key alone, looks it up",
-    ("ui/model_labels.py", "_loaded"): "a name from outside: the corpus an uploaded file of a model's labels names",
+    ("ui/coding/model_labels.py", "_loaded"): "a name from outside: the corpus an uploaded file of a model's labels names",
 }
 IMPORT = "<import>"  # a module-level import of a resolver: allowed where one of the module's functions is
 # What a page may ask the edge for: the picker's corpus, the corpus its charts draw, every corpus.
-PAGE_EDGE_CALLS = {"corpus_selector", "drawn_by", "every_corpus"}
+PAGE_EDGE_CALLS = {"corpus_selector", "page_corpus", "every_corpus"}
 
 
 class _Resolutions(ScopedFinds):
@@ -66,7 +66,7 @@ def _ui_modules() -> list[tuple[str, str]]:
 
 
 def test_the_scan_sees_an_import_a_call_and_an_attribute():
-    text = ("from ui.corpus_edge import resolve\nfrom data_access.corpus import Corpus\nfrom pathlib import Path\n"
+    text = ("from ui.shell.corpus_edge import resolve\nfrom data_access.corpus import Corpus\nfrom pathlib import Path\n"
             "def f(name):\n    return resolve(name).package\n"
             "def g(name):\n    return Corpus.resolve(name), corpus_edge.resolve(name), registry.corpus_module(name)\n"
             "def h(name):\n    return Path(name).resolve()\n")
@@ -144,14 +144,14 @@ def _pages() -> list[tuple[str, str]]:
 
 def test_the_page_scan_tells_a_call_once_per_run_from_a_repeated_one():
     text = ("corpus = corpus_selector('k')\ncorpora = {c.name: c for c in every_corpus()}\n"
-            "for figures in (a, b):\n    drawn_by(figures)\n"
-            "def view():\n    return drawn_by(a)\n"
+            "for figures in (a, b):\n    page_corpus(figures)\n"
+            "def view():\n    return page_corpus(a)\n"
             "names = [every_corpus() for _ in range(2)]\n")
     edge = _PageEdge()
     edge.visit(ast.parse(text))
     assert [(call, once) for call, once, _line in edge.calls] == [
-        ("corpus_selector('k')", True), ("every_corpus()", True), ("drawn_by(figures)", False),
-        ("drawn_by(a)", False), ("every_corpus()", False)]
+        ("corpus_selector('k')", True), ("every_corpus()", True), ("page_corpus(figures)", False),
+        ("page_corpus(a)", False), ("every_corpus()", False)]
 
 
 def test_each_page_gets_its_corpus_from_the_edge_once_and_never_resolves_a_name():
@@ -160,7 +160,7 @@ def test_each_page_gets_its_corpus_from_the_edge_once_and_never_resolves_a_name(
         tree = ast.parse(text)
         wrong += [f"{file}:{line} resolves a name" for _function, line in resolutions(text)]
         for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module == "ui.corpus_edge":
+            if isinstance(node, ast.ImportFrom) and node.module == "ui.shell.corpus_edge":
                 wrong += [f"{file}:{node.lineno} imports {alias.name} from the edge" for alias in node.names
                           if alias.name not in PAGE_EDGE_CALLS]
         edge = _PageEdge()

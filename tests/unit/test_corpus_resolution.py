@@ -1,6 +1,6 @@
 """The registry is the only place that resolves a corpus name (issue 36). ``registry.corpus_module(name)`` turns a
 name into its package; it is called by the registry itself and at the edges where a name comes in from outside:
-the app's (``ui/corpus_edge.py``, which resolves the URL's corpus into a ``Corpus`` value), the command line's, the
+the app's (``ui/shell/corpus_edge.py``, which resolves the URL's corpus into a ``Corpus`` value), the command line's, the
 Python API's, and the few functions that take a name for the command line, the tests and a notebook. Everything
 below them gets the package from a value that carries it (``contract.package_of``: a loaded corpus, a run, a
 source) or, for data whose rows name their corpus, from the registry's tables (``registry.CorpusAttribute``).
@@ -13,13 +13,13 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("data_access", "ui", "pages", "dialogue_dashboard")
+PACKAGES = ("data_access", "ui", "pages", "corpora", "dialogue_dashboard")
 RESOLVER = "corpus_module"
 IMPORT = "<import>"  # a module-level import of the resolver: allowed where one of the module's functions is
 # (file, function or None for the whole module) -> why a name is resolved there
 ALLOWED = {
     ("data_access/registry.py", None): "the registry: the resolver and its tables",
-    ("ui/corpus_edge.py", None): "the app's edge: the URL's corpus name becomes a Corpus value",
+    ("ui/shell/corpus_edge.py", None): "the app's edge: the URL's corpus name becomes a Corpus value",
     ("data_access/corpus.py", "Corpus.resolve"): "the Python API's edge (dialogue_dashboard.open_corpus)",
     ("data_access/__main__.py", "_summary"): "the command line's edge",
     ("data_access/corpora.py", "demo_path"): "a name's entry for the command line and the tests",

@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from data_access.codraw.figures import score_by_round_chart
+from corpora.codraw.data.figures import score_by_round_chart
 from data_access.corpora import load_configured
 from data_access.exports.figures import browser_path, corpora_of_chart, figure_bytes, source_line
 from tests.system import require

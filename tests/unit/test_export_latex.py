@@ -113,8 +113,8 @@ def test_demo_transcripts_of_other_corpora_compile(tmp_path, corpus):
 
 
 def test_summary_of_per_dialog_data_is_split_means_with_intervals(tmp_path):
+    from corpora.codraw.data.figures import final_score_chart
     from data_access.analysis.stats import mean_ci
-    from data_access.codraw.figures import final_score_chart
     from data_access.exports.latex import summary_frame
 
     chart = final_score_chart(load_configured("codraw"))

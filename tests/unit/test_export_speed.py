@@ -7,10 +7,10 @@ import time
 
 import pytest
 
+from corpora.gos.data import view as gos_view
 from data_access import snapshots
 from data_access.corpora import load_configured, load_path
 from data_access.exports import html as export_html
-from data_access.gos import view as gos_view
 
 
 def test_a_round_s_snapshots_read_its_rows_once(monkeypatch):

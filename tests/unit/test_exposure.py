@@ -1,4 +1,4 @@
-"""``ui/exposure.py``: whether the server listens beyond this machine, what it says about it as it starts, and
+"""``ui/server/exposure.py``: whether the server listens beyond this machine, what it says about it as it starts, and
 the project's default (``.streamlit/config.toml``: localhost)."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit import config
 
-from ui.exposure import is_loopback, served_beyond_localhost, startup_notice
+from ui.server.exposure import is_loopback, served_beyond_localhost, startup_notice
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-LIMITS = {"data_access": 500, "ui": 400}
+LIMITS = {"data_access": 500, "corpora": 500, "ui": 400}  # a corpus unit: data and views alike
 # Files still over their limit, with the issue that splits them: the list may only shrink.
-EXCEPTIONS: set[str] = set()  # none since issue 37 split ui/slices.py
+EXCEPTIONS: set[str] = set()  # none since issue 37 split ui/slices/current.py
 
 
 def oversized(root: Path = ROOT) -> dict[str, int]:

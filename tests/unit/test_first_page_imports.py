@@ -1,6 +1,6 @@
 """What the first page after a server restart has to import: the server imports the heavy libraries as it
-starts (``ui.warm_imports``), and the corpus-specific UI parts are imported when first used, so that the
-Data and Browse pages do not import every corpus's replay section (``ui.corpus_views``)."""
+starts (``ui.server.warm_imports``), and the corpus-specific UI parts are imported when first used, so that the
+Data and Browse pages do not import every corpus's replay section (``ui.shell.corpus_views``)."""
 import dataclasses
 import importlib
 import subprocess
@@ -15,14 +15,14 @@ def _run(code: str) -> str:
 
 
 def test_the_warm_imports_import_their_modules_in_the_background_and_survive_a_missing_one():
-    out = _run("import sys\nfrom ui import warm_imports\n"
+    out = _run("import sys\nfrom ui.server import warm_imports\n"
                "thread = warm_imports.start(('colorsys', 'no_such_module_here', 'this'))\nthread.join(30)\n"
                "print(thread.daemon, 'colorsys' in sys.modules, 'this' in sys.modules)")
     assert out.split()[-3:] == ["True", "True", "True"]
 
 
 def test_every_module_the_server_warms_exists():
-    from ui import warm_imports
+    from ui.server import warm_imports
 
     for name in warm_imports.MODULES:
         importlib.import_module(name)
@@ -33,31 +33,38 @@ def test_server_py_starts_the_warm_imports():
 
 
 def test_the_corpus_views_import_no_replay_section_until_one_is_used():
-    out = _run("import sys\nfrom ui.corpus_edge import resolve\nfrom ui.corpus_views import views_of\n"
+    out = _run("import sys\nfrom ui.shell.corpus_edge import resolve\nfrom ui.shell.corpus_views import views_of\n"
                "views_of(resolve('codraw')); views_of(resolve('gos'))\n"
-               "print(sorted(m for m in sys.modules if m.startswith('ui.replay')))")
+               "print(sorted(m for m in sys.modules if m.startswith(('ui.replay', 'corpora.codraw.views.', "
+               "'corpora.gos.views.'))))")
     assert out.strip().splitlines()[-1] == "[]"
 
 
 def test_every_lazy_corpus_view_names_a_function_that_exists():
-    from ui.corpus_views import GENERIC, VIEWS
+    from data_access.registry import CORPUS_NAMES
+    from ui.shell.corpus_edge import resolve
+    from ui.shell.corpus_views import GENERIC, views_of
 
-    targets = [field.target for views in [*VIEWS.values(), GENERIC]
-               for field in (getattr(views, f.name) for f in dataclasses.fields(views)) if hasattr(field, "target")]
-    assert len(targets) >= 9
+    every = [views_of(resolve(name)) for name in CORPUS_NAMES] + [GENERIC]
+    parts = [value for views in every for value in (getattr(views, f.name) for f in dataclasses.fields(views))]
+    parts += [getattr(durations, f.name) for durations in parts if dataclasses.is_dataclass(durations)
+              for f in dataclasses.fields(durations)]
+    targets = [part.target for part in parts if hasattr(part, "target")]
+    assert len(targets) >= 30
     for module, function in targets:
         assert callable(getattr(importlib.import_module(module), function)), (module, function)
 
 
-def test_the_chart_helpers_import_a_corpus_figures_module_only_when_a_page_asks_for_it():
-    out = _run("import sys\nimport ui.charts\nbefore = sorted(m for m in sys.modules if m.startswith("
-               "('data_access.figures.', 'data_access.codraw.figures', 'data_access.gos.figures', "
-               "'data_access.minecraft.figures')))\nfrom ui.charts import gos_figures\nprint(before, gos_figures.__name__)")
-    assert out.strip().splitlines()[-1] == "[] data_access.gos.figures"
+def test_the_chart_helpers_import_a_figures_module_only_when_a_page_asks_for_it():
+    out = _run("import sys\nimport ui.analysis.charts\nbefore = sorted(m for m in sys.modules if m.startswith("
+               "('data_access.figures.', 'corpora.codraw.data.figures', 'corpora.gos.data.figures', "
+               "'corpora.minecraft.data.figures')))\nfrom ui.analysis.charts import overview_figures\n"
+               "print(before, overview_figures.__name__)")
+    assert out.strip().splitlines()[-1] == "[] data_access.figures.overview"
 
 
 def test_every_figures_module_of_the_chart_helpers_exists():
-    import ui.charts
+    import ui.analysis.charts
 
-    for name, module in ui.charts.FIGURE_MODULES.items():
-        assert getattr(ui.charts, name) is importlib.import_module(module)
+    for name, module in ui.analysis.charts.FIGURE_MODULES.items():
+        assert getattr(ui.analysis.charts, name) is importlib.import_module(module)

@@ -92,7 +92,7 @@ def test_a_first_loads_progress_text_says_the_number_its_bar_shows_and_ready_onl
 def test_keyness_shows_the_bound_of_a_p_that_underflows_not_zero():
     """Before: a keyness (or collocation) row with G² past ~1,490 showed p = 0."""
     from data_access.words.stats import chi2_1df_p
-    from ui.words import word_table_html
+    from ui.words.index import word_table_html
 
     g2 = 2000.0
     assert chi2_1df_p(g2)[0] == 0.0  # what the statistic gives in floating point

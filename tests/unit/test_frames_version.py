@@ -11,39 +11,45 @@ from data_access import corpora
 from data_access.common import CORPUS_NAMES
 
 PACKAGE = Path(corpora.__file__).parent
+ROOT = PACKAGE.parent
 
 
 def _copy_tree(root: Path) -> Path:
-    """The parts of data_access that frames_version reads, copied under ``root``."""
+    """The parts of a checkout that frames_version reads (each corpus's data part, data_access's frame code),
+    copied under ``root``."""
     for name in CORPUS_NAMES:
-        shutil.copytree(PACKAGE / name, root / name, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(ROOT / "corpora" / name / "data", root / "corpora" / name / "data",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    (root / "data_access").mkdir(parents=True)
     for file in (*corpora.FRAME_CODE, "notes.py"):
         if (PACKAGE / file).is_file():
-            shutil.copy(PACKAGE / file, root / file)
+            shutil.copy(PACKAGE / file, root / "data_access" / file)
     return root
 
 
 def test_each_corpus_has_its_own_stable_version():
     versions = {name: corpora.frames_version(name) for name in CORPUS_NAMES}
     assert len(set(versions.values())) == len(CORPUS_NAMES)
-    assert all(corpora.frames_version(name, PACKAGE) == version for name, version in versions.items())
+    assert all(corpora.frames_version(name, ROOT) == version for name, version in versions.items())
 
 
 def test_editing_the_code_that_builds_frames_changes_the_version(tmp_path):
-    root = _copy_tree(tmp_path / "data_access")
+    root = _copy_tree(tmp_path / "checkout")
     before = {name: corpora.frames_version(name, root) for name in CORPUS_NAMES}
-    (root / "gos" / "frames.py").write_text((root / "gos" / "frames.py").read_text() + "\n# changed\n")
+    frames = root / "corpora" / "gos" / "data" / "frames.py"
+    frames.write_text(frames.read_text() + "\n# changed\n")
     after = {name: corpora.frames_version(name, root) for name in CORPUS_NAMES}
     assert after["gos"] != before["gos"]
     assert after["codraw"] == before["codraw"] and after["minecraft"] == before["minecraft"]
-    (root / "common.py").write_text((root / "common.py").read_text() + "\n# the common schema changed\n")
+    common = root / "data_access" / "common.py"
+    common.write_text(common.read_text() + "\n# the common schema changed\n")
     assert all(corpora.frames_version(name, root) != after[name] for name in CORPUS_NAMES)
 
 
 def test_code_that_does_not_build_frames_leaves_the_version_alone(tmp_path):
-    root = _copy_tree(tmp_path / "data_access")
+    root = _copy_tree(tmp_path / "checkout")
     before = corpora.frames_version("codraw", root)
-    (root / "notes.py").write_text("# notes are not frames\n")
+    (root / "data_access" / "notes.py").write_text("# notes are not frames\n")
     assert corpora.frames_version("codraw", root) == before
 
 

@@ -1,4 +1,4 @@
-"""One definition of ranking agreement for A Game Of Sorts (data_access/gos/agreement.py): the replay's table
+"""One definition of ranking agreement for A Game Of Sorts (corpora/gos/data/agreement.py): the replay's table
 (this play against the board's other plays) and the outcomes page's per-board means agree, also when a
 round was not fully ranked (a partial ranking is compared on the images it ranked)."""
 from __future__ import annotations
@@ -8,10 +8,10 @@ import math
 import pandas as pd
 import pytest
 
+from corpora.gos.data import agreement
+from corpora.gos.data import figures as outcomes
+from corpora.gos.data.view import _comparison
 from data_access.common import LoadedCorpus
-from data_access.gos import agreement
-from data_access.gos import figures as outcomes
-from data_access.gos.view import _comparison
 
 # Board b: i1 and i3 ranked all four images, i2 only two before the round ended (a partial ranking).
 RANKS = pd.DataFrame([

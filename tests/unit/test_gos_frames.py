@@ -8,9 +8,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from corpora.gos.data import build_frames, demo_source, reader, summarize, write_demo
 from data_access import cache
 from data_access.common import DIALOG_COLUMNS, UTTERANCE_COLUMNS, LoadedCorpus, SourceError
-from data_access.gos import build_frames, demo_source, reader, summarize, write_demo
 
 GAME = "game_1_dogs_1"
 BOARD = f"{GAME}_board_1"

@@ -1,6 +1,6 @@
 """Rank reconstruction from lock events (FORMATS A.4) on hand-made rounds, including rule-breaking logs."""
-from data_access.gos.agreement import pairwise_agreement, ranking_agreement
-from data_access.gos.ranking import LockEvent, replay_locks
+from corpora.gos.data.agreement import pairwise_agreement, ranking_agreement
+from corpora.gos.data.ranking import LockEvent, replay_locks
 
 
 def kendall_tau(a, b):

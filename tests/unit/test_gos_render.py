@@ -6,10 +6,8 @@ import io
 import pytest
 from PIL import Image
 
-from data_access.common import LoadedCorpus
-from data_access.corpora import load_path
-from data_access.gos import build_frames, replay_step, round_steps, write_demo
-from data_access.gos.render import (
+from corpora.gos.data import build_frames, replay_step, round_steps, write_demo
+from corpora.gos.data.render import (
     BADGE_FILL,
     LOCK_COLOUR,
     MISMATCH_COLOUR,
@@ -21,6 +19,8 @@ from data_access.gos.render import (
     short_ids,
     tile_origin,
 )
+from data_access.common import LoadedCorpus
+from data_access.corpora import load_path
 
 from .test_gos_frames import IID, A, B, write_corpus
 

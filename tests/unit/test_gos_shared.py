@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from corpora.gos.data import replay_step, summarize
 from data_access.corpora import load_path
-from data_access.gos import replay_step, summarize
 
 
 @pytest.fixture(scope="module")

@@ -193,8 +193,8 @@ def test_an_upload_past_its_budget_is_refused(tmp_path, monkeypatch):
 
 
 def test_a_corpus_json_lines_file_has_a_line_budget(tmp_path, monkeypatch):
+    from corpora.gos.data import reader
     from data_access.common import SourceError
-    from data_access.gos import reader
 
     monkeypatch.setattr(budgets, "CORPUS", budgets.Budget("corpus", "corpus file", 1 << 30, 5, ""))
     monkeypatch.setattr(reader, "CORPUS", budgets.CORPUS)

@@ -105,7 +105,7 @@ def test_symlink_loops_neither_hang_nor_crash_and_are_fingerprinted_stably(tmp_p
 # a source given as one of its files or sub-folders ---------------------------------------------------
 
 def test_gos_given_as_one_of_its_files_is_keyed_by_its_folder(tmp_path):
-    from data_access.gos.reader import GAME_CONFIG_FILE, LOG_FILE
+    from corpora.gos.data.reader import GAME_CONFIG_FILE, LOG_FILE
 
     folder = demo_path("gos", tmp_path)
     key = _key("gos", folder / GAME_CONFIG_FILE)
@@ -114,7 +114,7 @@ def test_gos_given_as_one_of_its_files_is_keyed_by_its_folder(tmp_path):
 
 
 def test_gos_given_as_one_of_its_files_rebuilds_after_the_log_changed(tmp_path):
-    from data_access.gos.reader import GAME_CONFIG_FILE, LOG_FILE
+    from corpora.gos.data.reader import GAME_CONFIG_FILE, LOG_FILE
 
     folder = demo_path("gos", tmp_path)
     first = load_path("gos", folder / GAME_CONFIG_FILE, cache_root=tmp_path / "c")

@@ -11,11 +11,11 @@ import math
 
 import pytest
 
+from corpora.minecraft.data import build_frames, summarize
+from corpora.minecraft.data.blocks import parse_gold_xml
+from corpora.minecraft.data.reader import discover, read_game
+from corpora.minecraft.data.scoring import parse_action, parse_block
 from data_access.common import LoadedCorpus
-from data_access.minecraft import build_frames, summarize
-from data_access.minecraft.blocks import parse_gold_xml
-from data_access.minecraft.reader import discover, read_game
-from data_access.minecraft.scoring import parse_action, parse_block
 from tests.unit.test_minecraft_bap import GAME, GOLD_XML, game_json, write_corpus
 
 OTHER = "B7-A8-C64-1523304999999"

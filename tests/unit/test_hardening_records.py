@@ -13,14 +13,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from data_access.codraw import build_frames as codraw_frames
-from data_access.codraw.scenes import parse_scene_strings
+from corpora.codraw.data import build_frames as codraw_frames
+from corpora.codraw.data.scenes import parse_scene_strings
+from corpora.gos.data import build_frames as gos_frames
+from corpora.gos.data import reader as gos_reader
+from corpora.minecraft.data import build_frames as minecraft_frames
+from corpora.minecraft.data.blocks import parse_gold_xml, strict_color_id
 from data_access.common import SourceError
 from data_access.corpora import demo_path
-from data_access.gos import build_frames as gos_frames
-from data_access.gos import reader as gos_reader
-from data_access.minecraft import build_frames as minecraft_frames
-from data_access.minecraft.blocks import parse_gold_xml, strict_color_id
 
 GOOD_SCENE = "2,s_3s.png,0,3,0,469,31,2,0,t_4s.png,1,4,7,279,115,1,1"
 HUGE = "12345678901234567890123"
@@ -565,8 +565,8 @@ def test_gold_parser_refuses_what_it_cannot_hold():
 
 @pytest.mark.parametrize("value", [1e300, -1e300, float("nan"), float("inf"), -float("inf"), 1e6])
 def test_the_art_free_renderer_draws_far_off_or_non_finite_clip_art_without_raising(value):
-    from data_access.codraw.render import render_scene, scene_changes
-    from data_access.codraw.scenes import Clipart
+    from corpora.codraw.data.render import render_scene, scene_changes
+    from corpora.codraw.data.scenes import Clipart
 
     far = [Clipart(20, "hb0_0s.png", 2, 0, value, 200.0, 0, 0), Clipart(0, "s_0s.png", 0, 0, 100.0, value, 1, 1)]
     near = [Clipart(20, "hb0_0s.png", 2, 0, 100.0, 200.0, 0, 0)]
@@ -576,7 +576,7 @@ def test_the_art_free_renderer_draws_far_off_or_non_finite_clip_art_without_rais
 
 
 def test_an_id_outside_the_official_splits_is_a_split_of_its_own_and_the_splits_add_up(tmp_path):
-    from data_access.codraw.summary import summarize
+    from corpora.codraw.data.summary import summarize
     from data_access.corpora import load_path
 
     path, document = codraw_copy(tmp_path)

@@ -95,7 +95,7 @@ def test_a_demo_run_name_is_taken_too(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("first_line", [b"bleu4 0.31", b"f1_score: 0.5", b"net_action_f1 0.2", b"Loss 1.5e-3"])
 def test_a_generated_sentences_file_is_recognised_whatever_its_first_metric_holds(first_line):
-    from data_access.minecraft.scoring import _generated_sentences
+    from corpora.minecraft.data.scoring import _generated_sentences
 
     data = first_line + b"\nprecision 0.5\n\n" + json.dumps([{"generated_seq": [], "ground_truth_seq": []}]).encode()
     assert _generated_sentences(data) == [{"generated_seq": [], "ground_truth_seq": []}]

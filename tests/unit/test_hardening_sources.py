@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from corpora.minecraft.data import build_frames as minecraft_frames
+from corpora.minecraft.data.blocks import parse_gold_xml
 from data_access import cache
 from data_access.common import SourceError
 from data_access.corpora import demo_path, load_path
-from data_access.minecraft import build_frames as minecraft_frames
-from data_access.minecraft.blocks import parse_gold_xml
 from data_access.safe_io import LIMITS, GiB, gunzip_capped, read_capped
 
 ROOT = Path(__file__).resolve().parents[2]

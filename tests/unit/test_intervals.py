@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from corpora.gos.data import figures as gos
+from corpora.minecraft.data import figures as minecraft
 from data_access.analysis.stats import grouped_mean_ci, interval_note, mean_ci, wilson_interval
 from data_access.common import LoadedCorpus
-from data_access.gos import figures as gos
-from data_access.minecraft import figures as minecraft
 
 
 def test_wilson_interval_known_values():

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from corpora.codraw.data import icr_analysis
+from corpora.codraw.data.figures import score_by_cr_chart
+from corpora.gos.data import mentions_analysis
+from corpora.gos.data.mentions_view import mention_step
 from data_access import annotation_form
-from data_access.codraw import icr_analysis
-from data_access.codraw.figures import score_by_cr_chart
 from data_access.corpora import load_path
-from data_access.gos import mentions_analysis
-from data_access.gos.mentions_view import mention_step
 from data_access.layers.load import demo_layer_path, load_layer
 
 

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from corpora.gos.data import mentions_layer as gos_mentions
 from data_access.common import SourceError
 from data_access.corpora import load_path
-from data_access.gos import mentions_layer as gos_mentions
 from data_access.layers import ANNOTATION_COLUMNS
 from data_access.layers.load import demo_layer_path, load_layer
 

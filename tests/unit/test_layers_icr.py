@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from data_access.codraw import icr_layer as codraw_icr
+from corpora.codraw.data import icr_layer as codraw_icr
 from data_access.common import SourceError
 from data_access.corpora import load_path
 from data_access.layers import ANNOTATION_COLUMNS

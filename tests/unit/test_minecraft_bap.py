@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from data_access.minecraft.bap import export_jsonl, iter_bap_samples, sample_dicts
-from data_access.minecraft.blocks import COLOR_IDS, encode
-from data_access.minecraft.reader import discover, read_game
+from corpora.minecraft.data.bap import export_jsonl, iter_bap_samples, sample_dicts
+from corpora.minecraft.data.blocks import COLOR_IDS, encode
+from corpora.minecraft.data.reader import discover, read_game
 
 GAME = "B42-A12-C63-1523304955372"
 TOWER = [(0, y, 1) for y in range(1, 6)]
@@ -138,7 +138,7 @@ def test_an_exception_skips_the_rest_of_the_game_like_the_repo(tmp_path):
 
 
 def test_the_compact_frame_rows_agree_with_the_full_samples(tmp_path):
-    from data_access.minecraft.bap import sample_rows
+    from corpora.minecraft.data.bap import sample_rows
 
     root = write_corpus(tmp_path / "c", {GAME: game_json()})
     game = read_game(discover(root).games[0], "train")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from data_access.minecraft.blocks import (
+from corpora.minecraft.data.blocks import (
     COLOR_IDS,
     GRID_SHAPE,
     all_in_region,

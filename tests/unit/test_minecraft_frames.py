@@ -9,11 +9,11 @@ import pickle
 import pandas as pd
 import pytest
 
+from corpora.minecraft.data import build_frames, demo_source, summarize, write_demo
+from corpora.minecraft.data.render import build_figure, snapshot_image, target_figure
+from corpora.minecraft.data.view import f1_by_step, replay_step
 from data_access import cache
 from data_access.common import DIALOG_COLUMNS, UTTERANCE_COLUMNS, LoadedCorpus, SourceError
-from data_access.minecraft import build_frames, demo_source, summarize, write_demo
-from data_access.minecraft.render import build_figure, snapshot_image, target_figure
-from data_access.minecraft.view import f1_by_step, replay_step
 
 
 @pytest.fixture(scope="module")

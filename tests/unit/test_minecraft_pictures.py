@@ -8,11 +8,11 @@ import time
 import pytest
 from PIL import Image
 
+from corpora.minecraft.data import build_frames, demo_source, write_demo
+from corpora.minecraft.data.blocks import COLOR_HEX
+from corpora.minecraft.data.render import PLACED_MARK, REMOVED_MARK, _shade, isometric_frame, snapshot_image
+from corpora.minecraft.data.view import replay_step, step_pictures
 from data_access.common import LoadedCorpus
-from data_access.minecraft import build_frames, demo_source, write_demo
-from data_access.minecraft.blocks import COLOR_HEX
-from data_access.minecraft.render import PLACED_MARK, REMOVED_MARK, _shade, isometric_frame, snapshot_image
-from data_access.minecraft.view import replay_step, step_pictures
 
 TOWER = "B1-A2-C1-1523304955000"  # step 2 puts up a blue tower (0, 1..5, 1); step 3 removes levels 2 and 4
 

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
+from corpora.minecraft.data.scoring import gold_end, initial_configs, replay_logged, sample_table
 from data_access.corpora import load_path
-from data_access.minecraft.scoring import gold_end, initial_configs, replay_logged, sample_table
 from data_access.runs import load_run
 from tests.unit.test_minecraft_bap import GAME, game_json, samples_of, write_corpus
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from data_access.minecraft import build_frames, iter_bap_samples
+from corpora.minecraft.data import build_frames, iter_bap_samples
 
 pytestmark = pytest.mark.shared
 C63_GAME = "B42-A12-C63-1523304955372"

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from corpora.minecraft.data import build_frames, demo_source, summarize, write_demo
+from corpora.minecraft.data.view import replay_step
 from data_access.common import LoadedCorpus
-from data_access.minecraft import build_frames, demo_source, summarize, write_demo
-from data_access.minecraft.view import replay_step
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "B1-A2-C1-1523304955000"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from data_access.minecraft.tokenize import tokenize_utterance
+from corpora.minecraft.data.tokenize import tokenize_utterance
 
 
 @pytest.mark.parametrize("text, tokens", [

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Optional
 
 ROOT = Path(__file__).resolve().parents[2]
-APPLICATION = ("data_access", "ui", "pages", "dialogue_dashboard", "benchmarks")
+APPLICATION = ("data_access", "ui", "pages", "corpora", "dialogue_dashboard", "benchmarks")
 SCRIPTS = ("app.py", "server.py")
 
 

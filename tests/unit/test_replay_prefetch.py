@@ -1,10 +1,10 @@
-"""``ui.replay_prefetch``: the steps beside the one shown are computed on one background thread, each call
+"""``ui.replay.prefetch``: the steps beside the one shown are computed on one background thread, each call
 once while it is queued, at most ``MAX_PENDING`` at a time, a failing one dropped; nothing without a browser."""
 from __future__ import annotations
 
 import threading
 
-from ui import replay_prefetch
+from ui.replay import prefetch as replay_prefetch
 
 
 def _drain() -> None:

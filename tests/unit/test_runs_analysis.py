@@ -7,9 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from data_access.codraw.run_views import clipart_marks
-from data_access.codraw.scenes import Clipart
-from data_access.minecraft.run_views import block_marks
+from corpora.codraw.data.run_views import clipart_marks
+from corpora.codraw.data.scenes import Clipart
+from corpora.minecraft.data.run_views import block_marks
 from data_access.runs.analysis import paired_bootstrap, paired_units, slice_gaps
 
 

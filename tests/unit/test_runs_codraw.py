@@ -8,9 +8,9 @@ import math
 
 import pytest
 
+from corpora.codraw.data.metrics import final_score, original_score
+from corpora.codraw.data.scenes import parse_scene
 from data_access.access import Identity
-from data_access.codraw.metrics import final_score, original_score
-from data_access.codraw.scenes import parse_scene
 from data_access.common import SourceError
 from data_access.corpora import load_path
 from data_access.runs import load_run, summarize
@@ -144,7 +144,7 @@ def test_demo_run_scores_agree_with_the_readable_one_pair_metrics(tmp_path):
     """The vectorised run scoring against the straightforward per-pair functions, round by round."""
     corpus = load_path("codraw", None, cache_root=tmp_path)
     cliparts = corpus.frames["cliparts"]
-    from data_access.codraw.scenes import cliparts_of
+    from corpora.codraw.data.scenes import cliparts_of
 
     for _name, file in demo_runs("codraw", tmp_path).items():
         rounds = load_run(corpus, file, cache_root=tmp_path).frames["rounds"]

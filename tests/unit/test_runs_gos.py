@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from corpora.gos.data.scoring import figures, set_scores
 from data_access.common import SourceError
 from data_access.corpora import load_path
-from data_access.gos.scoring import figures, set_scores
 from data_access.runs import load_run, summarize
 from data_access.runs.demo import demo_runs
 

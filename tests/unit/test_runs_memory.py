@@ -12,8 +12,8 @@ import tracemalloc
 import orjson
 import pytest
 
+from corpora.codraw.data import scoring as codraw
 from data_access.budgets import RUN, Budget
-from data_access.codraw import scoring as codraw
 from data_access.safe_io import stream_lines
 
 MB = 1 << 20

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
+from corpora.minecraft.data.scoring import apply_actions, counts, net_change, prf
 from data_access.common import SourceError
 from data_access.corpora import load_path
-from data_access.minecraft.scoring import apply_actions, counts, net_change, prf
 from data_access.runs import load_run, summarize
 from data_access.runs.demo import demo_runs
 from tests.unit.test_minecraft_bap import GAME, game_json, write_corpus
@@ -192,7 +192,7 @@ def test_demo_runs_agree_with_an_independent_implementation(tmp_path):
     corpus = load_path("minecraft", None, cache_root=tmp_path)
     frame = corpus.frames["bap_samples"]
     table = {(g, int(s)): t for g, s, t in zip(frame["game"], frame["sample_id"], frame["next_actions"])}
-    from data_access.minecraft.scoring import initial_configs
+    from corpora.minecraft.data.scoring import initial_configs
 
     initial_of = initial_configs(corpus, list(table))
     rng = random.Random(7)

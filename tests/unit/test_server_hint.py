@@ -1,4 +1,4 @@
-"""The middleware server.py serves the app with (ui/server_hint.py): Streamlit's index.html, served for the root or a page's path, tells the page where
+"""The middleware server.py serves the app with (ui/server/server_hint.py): Streamlit's index.html, served for the root or a page's path, tells the page where
 the server is; every other response (a download of an HTML replay, a static file, anything under a hostile
 path) passes through byte for byte, with the request as the browser sent it."""
 from __future__ import annotations
@@ -9,8 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from ui import server_hint
-from ui.server_hint import HISTORY_SCRIPT, PRELOAD_LINKS, STREAMLIT_INDEX, ServerLocationHint, hint_script
+from ui.server import server_hint
+from ui.server.server_hint import HISTORY_SCRIPT, PRELOAD_LINKS, STREAMLIT_INDEX, ServerLocationHint, hint_script
 
 HTML = [(b"content-type", b"text/html; charset=utf-8")]
 
@@ -142,7 +142,7 @@ def test_the_path_sent_to_the_root_is_the_default_page_of_app_py():
     import re
     from pathlib import Path
 
-    from ui.router import APP, DEFAULT_PAGE
+    from ui.shell.router import APP, DEFAULT_PAGE
 
     defaults = re.findall(r'url_path="([^"]+)", default=True', Path(APP).read_text(encoding="utf-8"))
     assert defaults == [DEFAULT_PAGE]

@@ -226,8 +226,8 @@ def test_the_demo_codraw_corpus_with_its_layer(tmp_path):
     loaded = load_path("codraw", None, cache_root=tmp_path)
     layer = load_layer("codraw-icr", loaded, demo_layer_path("codraw-icr", tmp_path), is_demo=True)
     data = slices.slice_data(loaded, layers={"codraw-icr": layer})
-    from data_access.codraw.figures import peek_table
-    from data_access.codraw.icr_analysis import cr_by_dialog
+    from corpora.codraw.data.figures import peek_table
+    from corpora.codraw.data.icr_analysis import cr_by_dialog
 
     gains = peek_table(loaded.dialogs).set_index("dialog_id")["gain"]
     crs = cr_by_dialog(layer).set_index("dialog_id")["crs"]

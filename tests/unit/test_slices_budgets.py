@@ -162,14 +162,14 @@ def test_forty_slow_re_tests_stop_at_the_budget():
 
 
 def test_the_apps_stop_asks_the_runtime_whether_the_session_is_still_there(monkeypatch):
-    """``ui.session_alive``: gone once Streamlit's runtime drops the run's session (a closed tab); never without a
+    """``ui.shell.session_alive``: gone once Streamlit's runtime drops the run's session (a closed tab); never without a
     runtime (AppTest, a bare script). The real server: tests/e2e/test_slice_budget_browser.py."""
     import types
 
     import streamlit.runtime
     import streamlit.runtime.scriptrunner
 
-    from ui.session_alive import session_gone
+    from ui.shell.session_alive import session_gone
 
     assert session_gone()() is False  # no script run context here
     active = {"s1"}

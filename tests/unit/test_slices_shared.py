@@ -89,7 +89,7 @@ def test_a_slice_of_one_corpus_on_another_says_what_is_missing(real):
 def test_the_issues_slice_as_its_analysis_page_draws_it(real):
     """The CoDraw page on "crs and peek_gain < 0": its peek chart drawn on the cut corpus holds exactly the 221
     dialogs, and the slice against the rest is the pandas difference of the final-score means."""
-    from data_access.codraw.figures import peek_gain_chart
+    from corpora.codraw.data.figures import peek_gain_chart
     from data_access.slices import dialog_ids
     from data_access.slices.subcorpus import contrast_of, restrict
 

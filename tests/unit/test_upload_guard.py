@@ -1,4 +1,4 @@
-"""``ui/upload_guard.py``: what Streamlit's upload endpoint may keep per session and in all, refused with 413 as
+"""``ui/server/upload_guard.py``: what Streamlit's upload endpoint may keep per session and in all, refused with 413 as
 the bytes arrive (before the app has read the rest), and uploads and media only for a signed-in person when
 sign-in is configured (the ``st.login`` cookie, checked as Streamlit checks it)."""
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from data_access import budgets
-from ui.upload_guard import UploadBudgets, UploadGuard, budgets_from_environment, signed_in_cookie
+from ui.server.upload_guard import UploadBudgets, UploadGuard, budgets_from_environment, signed_in_cookie
 
 ROOT = Path(__file__).resolve().parents[2]
 MB = budgets.MiB

@@ -5,7 +5,7 @@ import pandas as pd
 from data_access.exports.latex import booktabs_table, standalone_document
 from data_access.words import concordance, keyness
 from data_access.words.tokens import TokenIndex
-from ui.concordance import concordance_latex
+from ui.words.concordance import concordance_latex
 
 from .latex_tools import compile_pdf, pdf_text, squash
 

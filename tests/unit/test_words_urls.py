@@ -5,8 +5,8 @@ from urllib.parse import parse_qsl
 import pytest
 
 from data_access.words.subcorpus import Filters
-from ui.concordance import HitList
-from ui.words import filter_params, filters_from_params
+from ui.words.concordance import HitList
+from ui.words.index import filter_params, filters_from_params
 
 EVERY = Filters(corpora=("codraw", "gos"), roles=("Drawer", "Player A"), splits=("train",), score_min=4.0, score_max=5.0,
                 gos_lock="with", build="not exact", cr="CR", mention="several", code_label="CR", code_coder="gold",

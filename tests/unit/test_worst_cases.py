@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from data_access.codraw import scoring as codraw_runs
-from data_access.gos import scoring as gos_runs
-from data_access.minecraft import scoring as minecraft_runs
+from corpora.codraw.data import scoring as codraw_runs
+from corpora.gos.data import scoring as gos_runs
+from corpora.minecraft.data import scoring as minecraft_runs
 from data_access.runs import LoadedRun, worst_cases
 from data_access.runs.worst_cases import (
     MAX_CASES,

@@ -1,6 +1,6 @@
 """The app's own static files beside this module: the JavaScript and CSS of its page parts, each in a file of
 its own (so that editors, linters and diffs see them as what they are) and read once when the module using it
-is imported, and the favicon (``ui.router``)."""
+is imported, and the favicon (``ui.shell.router``)."""
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,4 +1,4 @@
-// The coding panel's span editor (ui/coding.py), an st.components.v2 component: select characters of an
+// The coding panel's span editor (ui/coding/panel.py), an st.components.v2 component: select characters of an
 // utterance, then click a span label or press its key. Everything from the corpus or the store arrives as
 // data and is set with textContent, never as markup.
 export default function(component) {

@@ -1,6 +1,6 @@
 // Streamlit reads no query at all from a link with more than 1,000 parameters or 512 KiB of query (it drops
 // the whole query without a word). Before it reads the link, keep the first parameters that fit and add
-// truncated=<kept>,<all>, which the app shows as a warning (ui/url_state.py, warn_if_link_cut).
+// truncated=<kept>,<all>, which the app shows as a warning (ui/shell/url_state.py, warn_if_link_cut).
 (function () {
   var MAX_FIELDS = 1000, MAX_LENGTH = 512 * 1024;
   var query = location.search.slice(1);

@@ -1,4 +1,4 @@
-// The step player (ui/step_player.py), an st.components.v2 component: it receives a dialog's transcript and
+// The step player (ui/replay/step_player.py), an st.components.v2 component: it receives a dialog's transcript and
 // timeline once and the steps of a window around the step shown (pictures as media URLs, facts, event, table),
 // then steps, scrubs and plays in the browser. Each step the reader goes to is reported back (trigger "step"),
 // so that the server puts it into the URL and the panels that depend on it follow; the player does not wait
@@ -105,7 +105,7 @@ function createPlayer(parent) {
   }
 
   // A report that no run answers is sent again; one sent twice without an answer is followed by a click on the
-  // hidden button the server draws for a run of the whole page (ui/step_player._page_run_key), then sent a third
+  // hidden button the server draws for a run of the whole page (ui/replay/step_player._page_run_key), then sent a third
   // time. After a fail-over the other server ignores a run of the player's fragment until it has run the page
   // itself (tests/e2e/test_two_servers.py). Nothing is done while a run goes on or the connection is down.
   function awaitAnswer(step, attempt) {

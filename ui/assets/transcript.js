@@ -1,5 +1,5 @@
 // Scroll the transcript box (not the page) so that the first current line sits in its middle.
-// ui/transcript.py fills in the box's key before the script is sent.
+// ui/replay/transcript.py fills in the box's key before the script is sent.
 (function () {
   const boxes = document.querySelectorAll('[data-vgd-transcript="%(key)s"]');
   const box = boxes[boxes.length - 1];

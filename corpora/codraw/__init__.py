@@ -1,0 +1,1 @@
+"""CoDraw (Kim et al., 2019): the corpus package (``data``, the corpus contract) and its views (``views``)."""

@@ -1,0 +1,25 @@
+"""The views of CoDraw (Kim et al., 2019): its Replay section (``replay``), the compact replay state of Compare and Present (``state``), its model-run panels
+(``run_panels``), the published CR layer's parts (``layers``) and its analysis page with its part of the Durations
+page (``analysis``). Found through the entry point group
+``dialogue_dashboard.views``; each part is imported when first called (``lazy``)."""
+from dialogue_dashboard.plugin.views import CorpusViews, DurationsView, lazy
+
+HERE = __name__
+
+VIEWS = CorpusViews(
+    replay_section=lazy(f"{HERE}.replay", "show"),
+    state_details=lazy(f"{HERE}.state", "details"),
+    prefetch_details=lazy(f"{HERE}.state", "prefetch"),
+    browse_filter=lazy(f"{HERE}.layers", "browse_cr_filter"),
+    transcript_marks=lazy(f"{HERE}.layers", "transcript_marks"),
+    slice_marks=lazy(f"{HERE}.layers", "slice_marks"),
+    layer_report=lazy(f"{HERE}.layers", "layer_report"),
+    layer_exports=lazy(f"{HERE}.layers", "layer_exports"),
+    run_panel=lazy(f"{HERE}.run_panels", "panel"),
+    run_side_by_side=lazy(f"{HERE}.run_panels", "side_by_side"),
+    analysis_page="pages/codraw_scores.py",
+    analysis=lazy(f"{HERE}.analysis", "show"),
+    durations=DurationsView(tab="CoDraw", charts=lazy(f"{HERE}.analysis", "duration_charts"),
+                            show=lazy(f"{HERE}.analysis", "show_durations"), split_label="CoDraw splits",
+                            summary_note=lazy(f"{HERE}.analysis", "duration_note")),
+)
