@@ -9,7 +9,7 @@ from ui.corpus_edge import corpus_selector
 from ui.router import ensure_routed
 from ui.run_mark import stop_run
 from ui.slice_charts import analysis_page
-from ui.slice_console import SqlRefused, result_slice, run_sql, sql_console
+from ui.slice_console import LIMITS, SqlRefused, result_slice, run_sql, sql_console
 from ui.slice_exports import slice_exports
 from ui.slices import SLICE_PARAM, current_outcome, said
 from ui.slices_saved import saved_table, write_saved
@@ -105,8 +105,7 @@ console = sql_console(corpus)
 if console is None:
     stop_run()
 with st.expander("Tables and columns"):
-    st.caption("Read only: one SELECT at a time, at most 10,000 rows shown, stopped after 10 s. A result with a "
-               "dialog_id column becomes a slice.")
+    st.caption(f"{LIMITS} A result with a dialog_id column becomes a slice.")
     st.dataframe(console.schema(), hide_index=True, height=300)
 query = st.text_area("Query", value=EXAMPLE_QUERY, key=f"slices_sql_{corpus.name}", height=120)
 buttons = st.columns([1, 1, 6])
@@ -126,6 +125,8 @@ if kept is not None and kept[0] == corpus.name:
     more = f" (the first {len(result.rows):,} shown)" if result.truncated else ""
     counted = f"{result.row_count:,}" if result.row_count_complete else f"more than {result.row_count:,}"
     st.caption(f"{counted} rows{more} in {result.seconds:.2f} s.")
+    if result.note:
+        st.warning(md_escape(result.note), icon="✂️")
     st.dataframe(result.frame(), hide_index=True, key="slices_sql_grid")
     text, reason = result_slice(result)
     if text is None:
