@@ -30,6 +30,7 @@ import collections
 import hashlib
 import json
 import os
+import select
 import shutil
 import signal
 import socket
@@ -190,6 +191,7 @@ class RunningQuery:
 
     def _run(self) -> None:
         line = b""
+        rows: list[list[Any]] = []
         try:
             try:
                 assert self._process.stdin is not None and self._process.stdout is not None
@@ -203,7 +205,7 @@ class RunningQuery:
                                                                   f"{self._timeout_s:g} s and was stopped.")
                     self._process.stdin.write(json.dumps(self._request).encode("ascii") + b"\n")
                     self._process.stdin.close()
-                    line = self._process.stdout.readline(REPLY_BYTES + 1)
+                    line = self._read_rows(rows)
             except (BrokenPipeError, OSError, ValueError):
                 line = b""  # the process ended (killed, or it failed to start): said from its exit below
             # one that answered or closed its output is ending: given a moment, then killed
@@ -211,11 +213,11 @@ class RunningQuery:
             if self._stopped:
                 raise SqlRefused(self._stopped)
             if not line.endswith(b"\n"):
-                raise SqlRefused(self._ended_without_answer(status, len(line)))
+                raise SqlRefused(self._ended_without_answer(status))
             reply = json.loads(line)
             if "error" in reply:
                 raise SqlRefused(reply["error"])
-            self._result = SqlResult(reply["columns"], reply["rows"], reply["row_count"], reply["row_count_complete"],
+            self._result = SqlResult(reply["columns"], rows, reply["row_count"], reply["row_count_complete"],
                                      time.perf_counter() - self._started, reply["dialog_ids"], reply["cells_cut"],
                                      reply["bytes_cut"], reply["dialog_ids_complete"])
         except SqlRefused as exc:
@@ -236,6 +238,22 @@ class RunningQuery:
             self._release()
             self._done.set()
 
+    def _read_rows(self, rows: list[list[Any]]) -> bytes:
+        """Read the reply's rows into ``rows``, a line at a time, and return its last line (the rest of the result,
+        or an error). Past ``REPLY_BYTES`` in all (more than the process may send), the process is killed."""
+        assert self._process.stdout is not None
+        left = REPLY_BYTES
+        while True:
+            line = self._process.stdout.readline(left + 1)
+            left -= len(line)
+            if left < 0:
+                self._stop(f"The query's result passed {REPLY_BYTES / MiB:.0f} MB and was stopped; narrow it "
+                           "(fewer columns, LIMIT).")
+                return b""
+            if not line.startswith(b"["):
+                return line
+            rows.append(json.loads(line))
+
     def _reap(self, grace_s: float) -> int:
         """Wait for the process to end (killed after ``grace_s`` if it has not) and take its exit status and CPU
         time, once; returns the status as ``Popen.returncode`` has it (-N: ended by signal N)."""
@@ -255,10 +273,7 @@ class RunningQuery:
                     return self._process.returncode
             time.sleep(0.01)
 
-    def _ended_without_answer(self, status: int, read: int) -> str:
-        if read > REPLY_BYTES:
-            return (f"The query's result passed {REPLY_BYTES / MiB:.0f} MB and was stopped; narrow it "
-                    "(fewer columns, LIMIT).")
+    def _ended_without_answer(self, status: int) -> str:
         if status == -signal.SIGXCPU:  # its own CPU limit (the time limit and 2 s), should the kill not have come
             return f"The query ran past the time limit of {self._request['timeout_s']:g} s and was stopped."
         if status == -signal.SIGKILL:
@@ -286,6 +301,7 @@ class _Folder:
         self.replaced: dict[str, tuple[str, Path, Optional[str]]] = {}  # table -> (alias, file, fingerprint)
         self.users: collections.Counter[Path] = collections.Counter()  # replaced files in use by running queries
         self.retired: set[Path] = set()  # replaced files to delete once no running query uses them
+        self.written = 0  # replaced files written so far (each gets a name of its own)
         self.closed = False
 
     def spawn(self) -> subprocess.Popen:
@@ -389,7 +405,8 @@ class SqlConsole:
             if fingerprint is not None and name in files.replaced and files.replaced[name][2] == fingerprint:
                 self.tables = {**self.tables, name: frame}
                 return
-            alias = f"replaced_{len(files.replaced) + len(files.retired) + 1}_{time.monotonic_ns()}"
+            files.written += 1
+            alias = f"replaced_{files.written}"
             path = files.path / f"{alias}.duckdb"
             _write_tables(path, {name: frame})
             if name in files.replaced:
@@ -402,6 +419,14 @@ class SqlConsole:
         for path in [p for p in self._files.retired if not self._files.users[p]]:
             self._files.retired.discard(path)
             path.unlink(missing_ok=True)
+
+    def spare_ready(self, timeout_s: float) -> bool:
+        """Whether the spare process is ready (DuckDB imported, the tables open), waiting up to ``timeout_s``: a
+        query started then waits for nothing but its own work."""
+        spare = self._files.spare
+        if spare is None or spare.stdout is None:
+            return False
+        return bool(select.select([spare.stdout], [], [], timeout_s)[0])
 
     def table_names(self) -> list[str]:
         return list(self.tables)

@@ -26,7 +26,6 @@ import math
 import os
 import resource
 import sys
-import time
 import uuid
 from typing import Any
 
@@ -42,7 +41,8 @@ from .budgets import (
 
 THREADS = 1  # two cores are shared by every session; a query does not take both
 BATCH_ROWS = 2_048  # rows DuckDB hands over at a time (a batch of long values is held whole while it is read)
-REQUEST_BYTES = 4 * SQL_MAX_QUERY_CHARS + 64 * 1024  # one request line: the query (JSON-escaped) and file names
+# One request line: the query, JSON-escaped (at most 12 bytes a character: a surrogate pair), and the file names.
+REQUEST_BYTES = 12 * SQL_MAX_QUERY_CHARS + 64 * 1024
 # One reply line: the rows, the dialog ids (JSON-escaped, at most 6 bytes a character) and the few other fields.
 REPLY_BYTES = SQL_RESULT_BYTES + 6 * SQL_ID_CHARS + 64 * 1024
 CPU_SLACK_S = 2  # the process's own CPU limit is its time limit and this much (the server kills it at the limit)
@@ -70,8 +70,9 @@ def one_line(text: object) -> str:
 
 
 def cut_mark(length: int) -> str:
-    """What ends a value cut at ``SQL_CELL_CHARS`` characters (``length``: the characters it had)."""
-    return f"… [cut: {length:,} characters]"
+    """What ends a value cut at ``SQL_CELL_CHARS`` characters (``length``: the characters it had). ASCII: one
+    character past Latin-1 would make Python hold every cut value in two bytes a character."""
+    return f"... [cut: {length:,} characters]"
 
 
 def plain(value: Any) -> Any:
@@ -166,19 +167,19 @@ class Collected:
         cut = {i for i, n in enumerate(lengths) if n is not None and n > SQL_CELL_CHARS}
         return [head + cut_mark(lengths[i]) if i in cut else head for i, head in enumerate(heads)], cut
 
-    def reply(self, seconds: float) -> str:
-        """The reply line (the rows are already JSON: they are joined, not encoded again)."""
-        fields = {"seconds": seconds, "columns": self.columns, "row_count": min(self.count, SQL_COUNT_LIMIT),
+    def reply(self) -> str:
+        """The reply: each row on a line of its own (a JSON list, already encoded), then the rest of the result as
+        one JSON object, so the console reads it a row at a time."""
+        fields = {"columns": self.columns, "row_count": min(self.count, SQL_COUNT_LIMIT),
                   "row_count_complete": self.count < SQL_COUNT_LIMIT, "cells_cut": self.cells_cut,
                   "bytes_cut": self.bytes_cut,
                   "dialog_ids": list(self.ids) if self.id_column is not None else None,
                   "dialog_ids_complete": self.ids_complete}
-        head = json.dumps(fields, ensure_ascii=True, allow_nan=False)
-        return head[:-1] + ', "rows": [' + ",".join(self.rows) + "]}\n"
+        return "".join(row + "\n" for row in self.rows) + json.dumps(fields, ensure_ascii=True) + "\n"
 
 
 def answer(connection, request: dict) -> str:
-    """The reply line to one request (the query already checked by the console: one statement that reads)."""
+    """The reply to one request (``Collected.reply``, or one line ``{"error": …}``) (the query already checked by the console: one statement that reads)."""
     import duckdb
 
     try:
@@ -191,7 +192,6 @@ def answer(connection, request: dict) -> str:
             connection.execute(statement)
     except duckdb.Error as exc:
         return _error(f"The console's tables could not be opened: {one_line(exc)}")
-    started = time.perf_counter()
     try:
         reader = connection.sql(request["query"]).to_arrow_reader(BATCH_ROWS)
         collected = Collected(list(reader.schema.names), max(0, int(request.get("max_rows", 0))))
@@ -199,7 +199,7 @@ def answer(connection, request: dict) -> str:
             collected.add(batch)
             if collected.count >= SQL_COUNT_LIMIT:
                 break
-        return collected.reply(time.perf_counter() - started)
+        return collected.reply()
     except duckdb.OutOfMemoryException:
         return _error(f"The query needs more memory than the console's {SQL_MEMORY_LIMIT}; narrow it (WHERE, "
                       "LIMIT, fewer joined rows).")
