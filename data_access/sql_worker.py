@@ -41,6 +41,7 @@ from .budgets import (
 
 THREADS = 1  # two cores are shared by every session; a query does not take both
 BATCH_ROWS = 2_048  # rows DuckDB hands over at a time (a batch of long values is held whole while it is read)
+LINE_BYTES = 1 << 20  # rows are sent in lines of about this much (the console holds one line beside its rows)
 # One request line: the query, JSON-escaped (at most 12 bytes a character: a surrogate pair), and the file names.
 REQUEST_BYTES = 12 * SQL_MAX_QUERY_CHARS + 64 * 1024
 # One reply line: the rows, the dialog ids (JSON-escaped, at most 6 bytes a character) and the few other fields.
@@ -99,14 +100,16 @@ def plain(value: Any) -> Any:
 
 
 class Collected:
-    """The part of a result that is sent back: the first rows within the row and byte budgets (each row as its
-    compact JSON), the count of all rows, and the distinct dialog_id values while they fit ``SQL_ID_CHARS``."""
+    """The part of a result that is sent back: the first rows within the row and byte budgets (as JSON lines of
+    rows, a batch to a line), the count of all rows, and the distinct dialog_id values while they fit
+    ``SQL_ID_CHARS``."""
 
     def __init__(self, columns: list[str], max_rows: int):
         self.columns = columns
         self.max_rows = max_rows
-        self.rows: list[str] = []
-        self.bytes = 0
+        self.lines: list[str] = []  # each a JSON list of rows
+        self.shown = 0  # rows in ``lines``
+        self.bytes = 0  # their JSON, as the command prints it (", " between values): at most SQL_RESULT_BYTES
         self.bytes_cut = False  # rows were left out because the next one would pass SQL_RESULT_BYTES
         self.cells_cut = 0
         self.count = 0
@@ -116,19 +119,12 @@ class Collected:
         self.ids_complete = True
 
     def add(self, batch) -> None:
-        if len(self.rows) < self.max_rows and not self.bytes_cut:
-            taken = batch.slice(0, self.max_rows - len(self.rows))
-            columns = [self._values(taken.column(i)) for i in range(taken.num_columns)]
-            for index in range(taken.num_rows):
-                text = json.dumps([values[index] for values, _ in columns], ensure_ascii=True, allow_nan=False)
-                if self.bytes + len(text) + 1 > SQL_RESULT_BYTES:
-                    self.bytes_cut = True
-                    break
-                self.rows.append(text)
-                self.bytes += len(text) + 1
-                self.cells_cut += sum(index in cut for _, cut in columns)
+        if self.shown < self.max_rows and not self.bytes_cut:
+            self._show(batch.slice(0, self.max_rows - self.shown))
         if self.id_column is not None and self.ids_complete:
-            for value in batch.column(self.id_column).to_pylist():
+            import pyarrow.compute as pc
+
+            for value in pc.unique(batch.column(self.id_column)).to_pylist():
                 if value is None:
                     continue
                 text = str(value)
@@ -140,6 +136,36 @@ class Collected:
                     self.ids[text] = None
         self.count += batch.num_rows
 
+    def _show(self, taken) -> None:
+        """Keep the rows of ``taken`` that fit the byte budget: all of them as one line when it is short, else a row
+        at a time (up to the first that does not fit) in lines of about ``LINE_BYTES``, so that the console never
+        holds a long line beside the rows it has read."""
+        columns = [self._values(taken.column(i)) for i in range(taken.num_columns)]
+        rows = [list(row) for row in zip(*(values for values, _ in columns))]
+        text = json.dumps(rows, ensure_ascii=True, allow_nan=False)
+        if len(text) <= LINE_BYTES and self.bytes + len(text) <= SQL_RESULT_BYTES:
+            self.bytes += len(text)
+            self.lines.append(text)
+            kept = len(rows)
+        else:
+            kept, line, line_bytes = 0, [], 0
+            for row in rows:
+                row_text = json.dumps(row, ensure_ascii=True, allow_nan=False)
+                if self.bytes + len(row_text) + 2 > SQL_RESULT_BYTES:
+                    self.bytes_cut = True
+                    break
+                self.bytes += len(row_text) + 2
+                kept += 1
+                line.append(row_text)
+                line_bytes += len(row_text) + 2
+                if line_bytes >= LINE_BYTES:
+                    self.lines.append("[" + ", ".join(line) + "]")
+                    line, line_bytes = [], 0
+            if line:
+                self.lines.append("[" + ", ".join(line) + "]")
+        self.shown += kept
+        self.cells_cut += sum(sum(1 for index in cut if index < kept) for _, cut in columns)
+
     @staticmethod
     def _values(column) -> tuple[list, set[int]]:
         """The column's values as JSON, each cut at SQL_CELL_CHARS characters (text and bytes before they leave
@@ -148,8 +174,15 @@ class Collected:
         import pyarrow.compute as pc
 
         kind = column.type
+        if pa.types.is_integer(kind) or pa.types.is_boolean(kind):
+            return column.to_pylist(), set()
+        if pa.types.is_floating(kind):
+            return [v if v is None or math.isfinite(v) else None for v in column.to_pylist()], set()
         if pa.types.is_string(kind) or pa.types.is_large_string(kind):
-            lengths = pc.utf8_length(column).to_pylist()
+            lengths = pc.utf8_length(column)
+            if (pc.max(lengths).as_py() or 0) <= SQL_CELL_CHARS:
+                return column.to_pylist(), set()
+            lengths = lengths.to_pylist()
             heads = pc.utf8_slice_codeunits(column, 0, SQL_CELL_CHARS).to_pylist()
         elif pa.types.is_binary(kind) or pa.types.is_large_binary(kind):
             # base64 makes 4 characters of 3 bytes: the cut is counted in the characters shown
@@ -168,14 +201,14 @@ class Collected:
         return [head + cut_mark(lengths[i]) if i in cut else head for i, head in enumerate(heads)], cut
 
     def reply(self) -> str:
-        """The reply: each row on a line of its own (a JSON list, already encoded), then the rest of the result as
-        one JSON object, so the console reads it a row at a time."""
+        """The reply: the rows, a line of them at a time (JSON lists of rows, already encoded), then the rest of the
+        result as one JSON object, so the console reads it a piece at a time."""
         fields = {"columns": self.columns, "row_count": min(self.count, SQL_COUNT_LIMIT),
                   "row_count_complete": self.count < SQL_COUNT_LIMIT, "cells_cut": self.cells_cut,
                   "bytes_cut": self.bytes_cut,
                   "dialog_ids": list(self.ids) if self.id_column is not None else None,
                   "dialog_ids_complete": self.ids_complete}
-        return "".join(row + "\n" for row in self.rows) + json.dumps(fields, ensure_ascii=True) + "\n"
+        return "".join(line + "\n" for line in self.lines) + json.dumps(fields, ensure_ascii=True) + "\n"
 
 
 def answer(connection, request: dict) -> str:
