@@ -1,18 +1,19 @@
-"""The process one SQL console query runs in (``data_access.sql_console`` starts it; docs/slices.md, "The SQL console").
+"""The process one SQL console query runs in (``data_access.sql_process`` starts it; docs/slices.md, "The SQL console").
 
-Started ahead of its query (the console keeps one spare), it imports DuckDB and opens the console's database file
-READ-ONLY, then waits for one request on stdin: a JSON line with the query, the files of tables replaced since the
-database was written (attached read-only, first on the search path) and the bounds. It locks DuckDB's configuration
-(no external access, no SET), runs the query, writes one JSON line on stdout (the result, or ``{"error": line}``) and
-exits. So whatever a query does to its connection (a temporary table, a macro, a setting, memory) ends with its
-process, and a query past its time limit, or stopped, is ended by killing the process, which takes effect at once
-where DuckDB's interrupt waits for the end of a batch.
+Started ahead of its query (the console keeps one spare), it imports DuckDB, opens the console's database file
+READ-ONLY and says so in its first line (``{"ready": <CPU seconds so far>}``); then it waits for one request on
+stdin: a JSON line with the query, the files of tables replaced since the database was written (attached read-only,
+first on the search path) and the bounds. It locks DuckDB's configuration (no external access, no SET), runs the
+query, writes the reply and exits: the rows, a line of them at a time (JSON lists of rows), then one JSON object with
+the rest of the result, or ``{"error": line}``. So whatever a query does to its connection (a temporary table, a
+macro, a setting, memory) ends with its process, and a query past its time limit, or stopped, is ended by killing
+the process, which takes effect at once where DuckDB's interrupt waits for the end of a batch.
 
-The result is bounded here, before it leaves the process: at most ``max_rows`` rows, and those only while their
-compact JSON stays within ``SQL_RESULT_BYTES``; a value longer than ``SQL_CELL_CHARS`` characters is cut and ends in
-a marker saying how long it was. The rest of the result is only counted (up to ``SQL_COUNT_LIMIT`` rows). The process
-also bounds itself: its address space (``SQL_PROCESS_MEMORY``) and its CPU time (the time limit and 2 s), so it ends
-even if the server that started it does not kill it.
+The result is bounded here, before it leaves the process: at most ``max_rows`` rows, and those only while their JSON
+stays within ``SQL_RESULT_BYTES``; a value longer than ``SQL_CELL_CHARS`` characters is cut and ends in a marker
+saying how long it was. The rest of the result is only counted (up to ``SQL_COUNT_LIMIT`` rows). The process also
+bounds itself: its address space (``SQL_PROCESS_MEMORY``) and its CPU time (the time limit and 2 s), so it ends even
+if the server that started it does not kill it.
 
 Standard library, DuckDB and pyarrow only (no pandas): it starts in about half a second.
 """
