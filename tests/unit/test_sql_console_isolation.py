@@ -245,3 +245,22 @@ def test_codes_of_a_store_that_needs_a_migration_is_refused(tmp_path):
     assert f"its schema is version 3, this app's is {SCHEMA_VERSION}" in error and "never migrated" in error
     with sqlite3.connect(store) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == 3
+
+
+def test_a_store_opened_read_only_is_read_as_it_is_and_never_written(store_target):
+    from data_access.store import CodingStore, Store, StoreError, open_read_only
+
+    with pytest.raises(StoreError, match="holds no store|cannot open"):  # nothing there yet: not created
+        open_read_only(store_target)
+    if isinstance(store_target, Path):
+        assert not store_target.exists()
+    Store(store_target).notes.add_note("codraw", "d1", "a note")  # made by the app
+    db = open_read_only(store_target)
+    try:
+        assert CodingStore(db).annotations(corpus="codraw").empty
+        with pytest.raises(StoreError, match="read.?only"):
+            with db.write() as cur:
+                cur.execute("DELETE FROM notes")
+    finally:
+        getattr(db, "close", lambda: None)()
+    assert len(Store(store_target).notes.notes(corpus="codraw")) == 1
