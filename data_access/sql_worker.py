@@ -45,7 +45,7 @@ BATCH_ROWS = 2_048  # rows DuckDB hands over at a time (a batch of long values i
 LINE_BYTES = 1 << 20  # rows are sent in lines of about this much (the console holds one line beside its rows)
 # One request line: the query, JSON-escaped (at most 12 bytes a character: a surrogate pair), and the file names.
 REQUEST_BYTES = 12 * SQL_MAX_QUERY_CHARS + 64 * 1024
-# One reply line: the rows, the dialog ids (JSON-escaped, at most 6 bytes a character) and the few other fields.
+# A whole reply: the rows, the dialog ids (JSON-escaped, at most 6 bytes a character) and the few other fields.
 REPLY_BYTES = SQL_RESULT_BYTES + 6 * SQL_ID_CHARS + 64 * 1024
 CPU_SLACK_S = 2  # the process's own CPU limit is its time limit and this much (the server kills it at the limit)
 
@@ -123,9 +123,15 @@ class Collected:
         if self.shown < self.max_rows and not self.bytes_cut:
             self._show(batch.slice(0, self.max_rows - self.shown))
         if self.id_column is not None and self.ids_complete:
+            import pyarrow as pa
             import pyarrow.compute as pc
 
-            for value in pc.unique(batch.column(self.id_column)).to_pylist():
+            column = batch.column(self.id_column)
+            try:
+                values = pc.unique(column).to_pylist()
+            except pa.ArrowNotImplementedError:  # a type Arrow cannot hash (a list called dialog_id)
+                values = column.to_pylist()
+            for value in values:
                 if value is None:
                     continue
                 text = str(value)
@@ -213,7 +219,8 @@ class Collected:
 
 
 def answer(connection, request: dict) -> str:
-    """The reply to one request (``Collected.reply``, or one line ``{"error": …}``) (the query already checked by the console: one statement that reads)."""
+    """The reply to one request: ``Collected.reply``, or one line ``{"error": …}``. The console checked the query
+    already (one statement that reads)."""
     import duckdb
 
     try:

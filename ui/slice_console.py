@@ -65,7 +65,7 @@ def run_sql(console: SqlConsole, corpus: Corpus, query: str, status) -> SqlResul
     click anywhere on the page (the Stop button) ends this run and the ``finally`` kills the query's process."""
     if "codes" in query.lower():
         console.replace_table("codes", _codes_frame(corpus))
-    running = console.start(query, timeout_s=SQL_TIMEOUT_S)
+    running = console.start(query, timeout_s=SQL_TIMEOUT_S)  # the module's value, read now (a test shortens it)
     started = time.monotonic()
     try:
         while True:
