@@ -194,11 +194,8 @@ class SQLiteDatabase(Database):
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
         try:
-            if self.read_only:
-                conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", timeout=BUSY_TIMEOUT_S,
-                                       isolation_level=None, uri=True)
-            else:
-                conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+            where = f"{self.path.resolve().as_uri()}?mode=ro" if self.read_only else self.path
+            conn = sqlite3.connect(where, timeout=BUSY_TIMEOUT_S, isolation_level=None, uri=self.read_only)
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot open the notes database ({exc})") from exc
         try:
@@ -314,10 +311,9 @@ class PostgresDatabase(Database):
         return "IS NOT DISTINCT FROM"
 
     def _connect_kwargs(self) -> dict:
-        kwargs = {"connect_timeout": CONNECT_TIMEOUT_S, "autocommit": False, "application_name": "dialogue-dashboard"}
-        if self.read_only:
-            kwargs["options"] = "-c default_transaction_read_only=on"
-        return kwargs
+        read_only = {"options": "-c default_transaction_read_only=on"} if self.read_only else {}
+        return {"connect_timeout": CONNECT_TIMEOUT_S, "autocommit": False, "application_name": "dialogue-dashboard",
+                **read_only}
 
     def _checked_pool(self):
         """The pool, made on first use. After the server was found unreachable, one direct connection first says
