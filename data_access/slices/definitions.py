@@ -5,9 +5,10 @@ dialogs or 50,000 rounds never travels as the list of its members.
 
 A SQL query's rows name ``dialog_id``: with a ``turn`` column each row is a step (with ``round`` too where the
 corpus replays in rounds), with ``round`` only it is every step of that round (a CoDraw round is one step, its
-``round`` its ``turn``), with neither it is a dialog. The query runs in the SQL console (read only, its time limit)
-wrapped as ``SELECT DISTINCT`` of those columns, counted to the console's ``COUNT_LIMIT`` rows; a query that
-returns more is refused (narrow it), never cut.
+``round`` its ``turn``), with neither it is a dialog. The query runs in the SQL console (read only, in a process
+of its own, its time limit) wrapped as ``SELECT DISTINCT`` of those columns, read in pages in key order (a result
+is bounded in bytes) up to the console's ``COUNT_LIMIT`` keys; a query that returns more is refused (narrow it),
+never cut.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from .steps import NO_ROUND
 
 SQL_PREFIX = "sql:"
 SAVED_PREFIX = "@"
+PAGE_ROWS = 250_000  # keys read by one query of a SQL slice (and fewer when they pass the console's byte budget)
 
 
 def is_sql(text: str) -> bool:
@@ -45,7 +47,9 @@ def saved_id(text: str) -> Optional[int]:
 def check_sql(text: str) -> str:
     """A ``sql:`` definition as it is kept (its query stripped), ``SliceError`` when it is no single read-only query
     or longer than a query the console runs."""
-    from ..sql_console import MAX_QUERY_CHARS, SqlRefused, check_query
+    from ..budgets import SQL_MAX_QUERY_CHARS as MAX_QUERY_CHARS
+    from ..sql_check import SqlRefused
+    from ..sql_check import reading_only as check_query
 
     query = sql_query(text)
     if len(query) > min(MAX_QUERY_CHARS, MAX_CHARS):
@@ -112,20 +116,29 @@ def kept_of_rows(rows: pd.DataFrame, data: SliceData) -> Kept:
 
 def run_sql_slice(console, text: str, data: SliceData, *, timeout_s: Optional[float] = None) -> Kept:
     """Evaluate a ``sql:`` definition in ``console`` (a ``sql_console.SqlConsole`` over the same corpus) on ``data``;
-    ``SliceError`` for a refused or stopped query, a result without ``dialog_id`` or one too large to read whole."""
-    from ..sql_console import COUNT_LIMIT, TIMEOUT_S, SqlRefused
+    ``SliceError`` for a refused or stopped query, a result without ``dialog_id`` or one of more than the console's
+    ``COUNT_LIMIT`` distinct keys. The keys are read in pages (a result is at most ``SQL_RESULT_BYTES`` of JSON), in
+    key order, each page a query of its own within ``timeout_s``."""
+    from ..budgets import SQL_COUNT_LIMIT, SQL_TIMEOUT_S
+    from ..sql_check import SqlRefused
 
     query = sql_query(check_sql(text))
-    seconds = TIMEOUT_S if timeout_s is None else timeout_s
+    seconds = SQL_TIMEOUT_S if timeout_s is None else timeout_s
+    rows: list[list] = []
     try:
         columns = console.run(f"SELECT * FROM ({query}) AS slice_rows LIMIT 0", max_rows=0, timeout_s=seconds).columns
         keyed, keys = wrapped(query, columns)
-        result = console.run(keyed, max_rows=COUNT_LIMIT, timeout_s=seconds)
+        ordered = f"{keyed} ORDER BY {', '.join(keys)}"
+        while True:
+            page = console.run(f"{ordered} LIMIT {PAGE_ROWS} OFFSET {len(rows)}", max_rows=PAGE_ROWS, timeout_s=seconds)
+            rows.extend(page.rows)
+            if not page.rows or (len(page.rows) < PAGE_ROWS and not page.bytes_cut):
+                break
+            if len(rows) >= SQL_COUNT_LIMIT:
+                raise SliceError(f"the query returns more than {SQL_COUNT_LIMIT:,} rows: narrow it to make a slice of it")
     except SqlRefused as exc:
         raise SliceError(f"the query: {exc}") from None
-    if not result.row_count_complete or result.row_count > len(result.rows):
-        raise SliceError(f"the query returns more than {COUNT_LIMIT:,} rows: narrow it to make a slice of it")
-    return kept_of_rows(pd.DataFrame(result.rows, columns=keys), data)
+    return kept_of_rows(pd.DataFrame(rows, columns=keys), data)
 
 
 __all__ = ["SAVED_PREFIX", "SQL_PREFIX", "canonical_definition", "check_sql", "is_sql", "kept_of_rows", "run_sql_slice", "saved_id", "sql_query",

@@ -1,7 +1,8 @@
-"""The SQL console of the Slices page (docs/slices.md, "The SQL console"): one locked DuckDB database per corpus
-source and set of loaded runs, shared by every session, with the store's codes read again for a query that names
-them; a query runs while the page stays live, so its Stop button ends it. A slice defined by SQL (``sql:…``) is
-evaluated here, its result kept server-wide for a few minutes by its text and the corpus's version."""
+"""The SQL console of the Slices page (docs/slices.md, "The SQL console"): one console per corpus source and set of
+loaded runs (its tables in a read-only DuckDB file, each query in a process of its own), shared by every session,
+with the store's codes read again for a query that names them; a query runs while the page stays live, so its Stop
+button ends it (its process is killed). A slice defined by SQL (``sql:…``) is evaluated here, its result kept
+server-wide for a few minutes by its text and the corpus's version."""
 from __future__ import annotations
 
 import time
@@ -10,6 +11,7 @@ from typing import Optional
 import pandas as pd
 import streamlit as st
 
+from data_access.budgets import SQL_CELL_CHARS, SQL_COUNT_LIMIT, SQL_MAX_ROWS, SQL_RESULT_BYTES, SQL_TIMEOUT_S, MiB
 from data_access.corpus import Corpus
 from data_access.slices import Kept, SliceError
 from data_access.slices.definitions import SQL_PREFIX, check_sql, run_sql_slice
@@ -19,6 +21,8 @@ from ui.slices.base import base_key, layers_of, slice_base
 from ui.store import opened, remembered
 
 SQL_SLICE_SECONDS = 300  # how long a SQL slice's result is kept (a query of the codes sees them change after it)
+LIMITS = (f"Read only: one SELECT at a time, at most {SQL_MAX_ROWS:,} rows and {SQL_RESULT_BYTES / MiB:g} MB shown "
+          f"(a value cut after {SQL_CELL_CHARS:,} characters), stopped after {SQL_TIMEOUT_S:g} s.")
 
 
 # ``_corpus`` is not hashed (a leading underscore): ``key`` holds its source and its layers' files.
@@ -60,10 +64,10 @@ def _codes_frame(corpus: Corpus) -> pd.DataFrame:
 
 def run_sql(console: SqlConsole, corpus: Corpus, query: str, status) -> SqlResult:
     """Run ``query`` while the page stays live: the script waits in short steps (each a Streamlit call), so a
-    click anywhere on the page (the Stop button) ends this run and the ``finally`` interrupts the query."""
+    click anywhere on the page (the Stop button) ends this run and the ``finally`` kills the query's process."""
     if "codes" in query.lower():
         console.replace_table("codes", _codes_frame(corpus))
-    running = console.start(query)
+    running = console.start(query, timeout_s=SQL_TIMEOUT_S)  # the module's value, read now (a test shortens it)
     started = time.monotonic()
     try:
         while True:
@@ -83,6 +87,9 @@ def result_slice(query: str, result: SqlResult) -> tuple[Optional[str], str]:
         return None, "The result has no dialog_id column, so it is no set of dialogs."
     if not result.dialog_ids:
         return None, "The result holds no dialog."
+    if not result.row_count_complete:
+        return None, (f"The result has more than {SQL_COUNT_LIMIT:,} rows, more than a slice of its query can hold; "
+                      "narrow it to make a slice of it.")
     try:
         return check_sql(SQL_PREFIX + query), ""
     except SliceError as exc:
@@ -114,4 +121,4 @@ def sql_kept(corpus: Corpus, text: str) -> tuple[Optional[Kept], Optional[str]]:
     return _sql_kept((base_key(corpus), run_keys), text, corpus)
 
 
-__all__ = ["SqlRefused", "result_level", "result_slice", "run_sql", "sql_console", "sql_kept"]
+__all__ = ["LIMITS", "SqlRefused", "result_level", "result_slice", "run_sql", "sql_console", "sql_kept"]
