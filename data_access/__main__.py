@@ -172,8 +172,10 @@ def _sql(args) -> int:
     layers = _sql_layers(loaded, args.layers) if args.layers else {}
     runs = _sql_runs(loaded, args.runs) if args.runs else {}
     codes = _sql_codes(args.codes, loaded.corpus) if args.codes else None
-    console = SqlConsole(console_tables(loaded, layers=layers, runs=runs, codes=codes,
-                                        features=slices.slice_data(loaded, layers=layers).dialogs))
+    data = slices.slice_data(loaded, layers=layers)
+    steps = data.steps.frame if "step_features" in args.query.lower() else None  # built only for who asks
+    console = SqlConsole(console_tables(loaded, layers=layers, runs=runs, codes=codes, features=data.dialogs,
+                                        steps=steps))
     try:
         result = console.run(args.query, max_rows=args.max_rows, timeout_s=args.timeout)
     except SqlRefused as exc:

@@ -18,6 +18,7 @@ from ui.slices.current import SLICE_PARAM, current_outcome, said
 from ui.slices.exports import slice_exports
 from ui.slices.moments import moment_items
 from ui.slices.saved import COUNT_SECONDS, may_remove_shared, not_counted, said_counts, saved_table, write_saved
+from ui.slices.sql_result import refresh_saved, result_grid
 from ui.widgets import md_escape
 
 ensure_routed()
@@ -141,8 +142,10 @@ console = sql_console(corpus)
 if console is None:
     stop_run()
 with st.expander("Tables and columns"):
-    st.caption(f"{LIMITS} A result with a dialog_id column becomes a slice of any size: its query, evaluated again "
-               "wherever the slice is used (with a turn or round column: a slice of steps).")
+    st.caption(f"{LIMITS} A result is shown whole, page by page, a selected row in full. A result with a dialog_id "
+               "column becomes a slice of any size: its query, evaluated again wherever the slice is used (with a "
+               "turn or round column: a slice of steps). step_features holds the replay steps with their features, "
+               "saved_slices and saved_slice_members the saved slices you may read, codes the store's codes.")
     st.dataframe(console.schema(), hide_index=True, height=300)
 query = st.text_area("Query", value=EXAMPLE_QUERY, key=f"slices_sql_{corpus.name}", height=120)
 buttons = st.columns([1, 1, 6])
@@ -151,6 +154,7 @@ buttons[1].button("Stop", key="slices_sql_stop", help="Stops a running query")
 status = st.empty()
 if run:
     try:
+        refresh_saved(console, corpus, query)  # the saved slices this session may read, for a query naming them
         st.session_state["slices_sql_result"] = (corpus.name, query, run_sql(console, corpus, query, status))
         status.empty()
     except SqlRefused as exc:
@@ -159,12 +163,12 @@ if run:
 kept = st.session_state.get("slices_sql_result")
 if kept is not None and kept[0] == corpus.name:
     result = kept[2]
-    more = f" (the first {len(result.rows):,} shown)" if result.truncated else ""
+    more = f" ({len(result.rows):,} a page)" if result.truncated else ""
     counted = f"{result.row_count:,}" if result.row_count_complete else f"more than {result.row_count:,}"
     st.caption(f"{counted} rows{more} in {result.seconds:.2f} s.")
     if result.note:
         st.warning(md_escape(result.note), icon="✂️")
-    st.dataframe(result.frame(), hide_index=True, key="slices_sql_grid")
+    result_grid(console, corpus, kept[1], result, status, "slices_sql")
     text, reason = result_slice(kept[1], result)
     if text is None:
         st.caption(md_escape(reason))

@@ -38,7 +38,7 @@ def _console(key: tuple, _corpus: Corpus, run_keys: tuple) -> Optional[SqlConsol
         if hasattr(run, "frames"):
             runs[run_key.run] = run
     return SqlConsole(console_tables(loaded, layers=layers_of(_corpus), runs=runs, features=base.dialogs,
-                                     codes=pd.DataFrame({"corpus": pd.Series(dtype="str")})))
+                                     steps=base.steps.frame, codes=pd.DataFrame({"corpus": pd.Series(dtype="str")})))
 
 
 def sql_console(corpus: Corpus) -> Optional[SqlConsole]:
