@@ -29,16 +29,23 @@ SLICE_PARAM = "slice"
 BY_PARAM, OF_PARAM, PAGE_PARAM = "moments_by", "moments_of", "moments_page"
 
 
-def moment_frame(corpus: Corpus, steps: np.ndarray) -> pd.DataFrame:
-    """The kept steps with their features, in the step table's order (a list feature, e.g. CoDraw's roles of a
-    round, written as its items joined with “, ”)."""
+def as_text(values: pd.Series) -> pd.Series:
+    """A list feature (CoDraw's roles of a round) as its items joined with “, ”; any other column as it is."""
+    if values.dtype == object and len(values) and isinstance(values.iloc[0], tuple):
+        return values.map(lambda v: ", ".join(map(str, v)) if isinstance(v, tuple) else v)
+    return values
+
+
+def moment_frame(corpus: Corpus, steps: Optional[np.ndarray], lists_as_text: bool = True) -> pd.DataFrame:
+    """The kept steps with their features, in the step table's order (with ``lists_as_text``, a list feature
+    written as its items joined with “, ”)."""
     base = slice_base(corpus)
-    if base is None:
+    if base is None or steps is None:
         return pd.DataFrame()
     frame = base.steps.frame[np.asarray(steps, dtype=bool)].reset_index(drop=True)
-    for column in frame.columns:
-        if frame[column].dtype == object and len(frame) and isinstance(frame[column].iloc[0], tuple):
-            frame[column] = frame[column].map(lambda v: ", ".join(map(str, v)) if isinstance(v, tuple) else v)
+    if lists_as_text:
+        for column in frame.columns:
+            frame[column] = as_text(frame[column])
     return frame
 
 
@@ -94,7 +101,7 @@ def moments_section(corpus: Corpus, text: str, steps: np.ndarray, key: str) -> N
     """Browse's moments: how many, counted by a feature of the reader's choice (``moments_by=``; each value a link to
     its moments, ``moments_of=``), and a page of them (``moments_page=``), each row a link to the Replay at that
     step in its round, walking the moments."""
-    frame = moment_frame(corpus, steps)
+    frame = moment_frame(corpus, steps, lists_as_text=False)  # lists joined for what is shown only (77,502 rounds)
     st.subheader("Moments")
     if frame.empty:
         st.caption("The slice keeps no step.")
@@ -106,7 +113,7 @@ def moments_section(corpus: Corpus, text: str, steps: np.ndarray, key: str) -> N
                                            "the boards with the most of them); a value opens its moments")
     of = query_param(OF_PARAM) if by != "(none)" else None
     if by != "(none)":
-        values = frame[by].astype(str)
+        values = as_text(frame[by]).astype(str)
         counted = values.value_counts().rename_axis(by).reset_index(name="moments")
         counted["dialogs"] = counted[by].map(frame.groupby(values)["dialog_id"].nunique())
         counted = counted.head(MAX_COUNTED)
@@ -118,6 +125,7 @@ def moments_section(corpus: Corpus, text: str, steps: np.ndarray, key: str) -> N
     pages = max(1, -(-len(frame) // PAGE_SIZE))
     page = min(max(1, parse_positive_int(query_param(PAGE_PARAM)) or 1), pages)
     shown = frame.iloc[(page - 1) * PAGE_SIZE: page * PAGE_SIZE].reset_index(drop=True)
+    shown = shown.assign(**{c: as_text(shown[c]) for c in shown.columns})
     links = [moment_link(corpus.name, text, d, _round(r), int(t)) for d, r, t in
              zip(shown["dialog_id"], shown["round"], shown["turn"])]
     st.caption(f"{len(frame):,} moments in {frame['dialog_id'].nunique():,} of the slice's {dialogs:,} dialogs"
