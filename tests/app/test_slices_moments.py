@@ -1,11 +1,13 @@
 """Step slices on the pages (issue 46, item 2) on the demo corpora: Browse lists the moments, counted by a feature,
 each opening the Replay at its step in its round; the Replay walks them ("moment k of N"); Words counts only the
-messages of the moments (A and B as step slices); the Coding queue samples moments; the Slices page's contrast
+messages of the moments (A and B as step slices), Search finds only in them, an analysis page contrasts the
+moments' dialogs in the builder; the Coding queue samples moments; the Slices page's contrast
 builder gives the figures of the data layer; a saved slice opens by its id, a SQL one evaluated again."""
 from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from urllib.parse import parse_qsl
 
 import numpy as np
 import pandas as pd
@@ -125,6 +127,38 @@ def test_words_counts_the_messages_of_the_moments():
     a, b = words(REMOVALS), words(OTHERS)
     assert a > 0 and b > 0
     assert f"({a:,} words)" in said and f"({b:,} words)" in said
+
+
+def test_search_finds_only_in_the_messages_of_the_moments():
+    loaded, data = _data("minecraft")
+    keys = set(map(tuple, slices.step_keys(REMOVALS, data)[["dialog_id", "turn"]].itertuples(index=False)))
+    u = loaded.utterances
+    moments = u[[(d, t) in keys for d, t in zip(u["dialog_id"], u["turn"])]]
+    expected = int(moments["text"].astype(str).str.contains(r"(?<![^\W_])the(?![^\W_])", case=False).sum())
+    whole = int(u["text"].astype(str).str.contains(r"(?<![^\W_])the(?![^\W_])", case=False).sum())
+    at = open_page("search", q="the", slice=REMOVALS)
+    assert not at.exception
+    assert 0 < expected < whole
+    assert {m.label: m.value for m in at.metric}["Minecraft Collaborative Building"] == str(expected)
+
+
+def test_an_analysis_page_takes_a_step_slice_and_contrasts_its_dialogs():
+    loaded, data = _data("gos")
+    first_rounds = "steps(mismatch and round = 1)"
+    keys = slices.step_keys(first_rounds, data)
+    at = open_page("gos_outcomes", slice=first_rounds)
+    assert not at.exception and not at.error and not at.warning, [e.value for e in at.warning]
+    assert f"{len(keys):,} steps in {keys['dialog_id'].nunique():,} dialogs" in _said(at.info)
+    # the step-level figures on the moments (lock events: none is a message), the others on their dialogs
+    assert "No in-round message refers to an image before a rank." in _said(at.markdown)
+    assert "No in-round message" not in _said(open_page("gos_outcomes", slice="has_step(mismatch and round = 1)").markdown)
+    dialogs = loaded.dialogs.set_index("dialog_id")["mismatches"]
+    mine = dialogs.index.isin(set(keys["dialog_id"]))
+    assert [m.value for m in at.metric if m.label.endswith("the slice")] == [f"{dialogs[mine].mean():.2f}"]
+    link = next(p for p in at.get("page_link") if p.proto.label == "Contrast it in the builder")
+    target = dict(parse_qsl(link.proto.query_string))
+    assert link.proto.page == "slices" and target["b_slice"] == "rest" and target["measure"] == "mismatches"
+    assert target["slice"] == "has_step(mismatch and round = 1)"
 
 
 def test_the_coding_queue_samples_moments():
