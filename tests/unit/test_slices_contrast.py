@@ -33,6 +33,19 @@ def test_independent_groups_against_numpy():
     assert contrast("x", np.append(a, np.nan), b) == result  # seeded: the same figures on every load
 
 
+def test_the_export_table_has_a_row_per_group_and_the_difference_in_booktabs():
+    from data_access.exports import booktabs_table
+    from data_access.slices.contrast import contrast_frame
+
+    result = contrast("x", np.array([1.0, 2.0, 3.0, 4.0]), np.array([0.0, 1.0, 1.0]))
+    frame = contrast_frame(result, "crs > 0", "rest")
+    assert frame["group"].tolist() == ["A", "B", "A − B"] and frame["slice"].tolist() == ["crs > 0", "rest", "independent"]
+    assert frame["mean"].tolist() == [2.5, 2 / 3, result.diff] and frame["n"].tolist()[:2] == [4, 3]
+    table = booktabs_table(frame, caption="x", digits=3)
+    assert r"\toprule" in table and "mean [95\\% CI]" in table
+    assert f"{result.diff:.3f} [{result.ci_low:.3f}, {result.ci_high:.3f}]" in table
+
+
 def test_no_difference_gives_a_large_p_value():
     values = np.arange(100.0)
     result = contrast("x", values, values[::-1].copy())
