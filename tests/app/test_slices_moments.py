@@ -1,5 +1,5 @@
 """Step slices on the pages (issue 46, item 2) on the demo corpora: Browse lists the moments, counted by a feature,
-each opening the Replay at its step in its round; the Replay walks them ("moment k of N"); Words counts only the
+each opening the Replay at its step in its round; the Replay and Present walk them ("moment k of N"); Words counts only the
 messages of the moments (A and B as step slices), Search finds only in them, an analysis page contrasts the
 moments' dialogs in the builder; the Coding queue samples moments; the Slices page's contrast
 builder gives the figures of the data layer; a saved slice opens by its id, a SQL one evaluated again."""
@@ -111,6 +111,13 @@ def test_the_replay_walks_the_moments():
     assert int(first["turn"]) > 1  # the demo's first moment: its dialog's turn 1 is outside the slice
     outside = open_page("replay", corpus="minecraft", dialog=first["dialog_id"], turn="1", slice=REMOVALS)
     assert f"this step is not one of the slice's {len(keys):,} moments" in _said(outside.caption)
+    # Present walks them too, each link to Present at the moment
+    present = open_page("present", corpus="minecraft", dialog=second["dialog_id"], turn=str(second["turn"]),
+                        slice=REMOVALS)
+    assert not present.exception and f"moment 2 of {len(keys):,}" in _said(present.caption)
+    walk = [link for link in present.get("page_link") if "moment" in link.proto.label]
+    assert [link.proto.page for link in walk] == ["present", "present"]
+    assert dict(parse_qsl(walk[0].proto.query_string))["turn"] == str(first["turn"])
 
 
 def test_words_counts_the_messages_of_the_moments():

@@ -246,6 +246,18 @@ def slice_navigation(corpus: Corpus, dialog_id: Optional[str]) -> None:
         same_tab_link("pages/replay.py", "Next in the slice ▶", link(following), container=columns[2])
 
 
+def moment_walk(corpus: Corpus, dialog_id: Optional[str], page: str) -> None:
+    """On Present (``page``), with a step slice in the URL: the slice in words and which of its moments the step
+    shown is, with the previous and the next moment on the same page (a dialog slice: nothing here, its autoplay
+    goes on to the slice's next dialog)."""
+    outcome = current_outcome(corpus)
+    if outcome is None or outcome.kept is None or not outcome.is_moments or not said(outcome):
+        return
+    from ui.slices.moments import moment_navigation
+
+    moment_navigation(corpus, outcome.text, outcome.steps, dialog_id, page)
+
+
 def _slice_order(corpus: Corpus, outcome) -> list[str]:
     """The slice's dialogs in the corpus's own order (the dialog pickers')."""
     from data_access import snapshots
@@ -350,4 +362,4 @@ def _as_bars(corpus: Corpus, within: list, bars: tuple, ids: list[str]):
 __all__ = ["SLICE_PARAM", "SliceOutcome", "apply_slice", "base_key", "browse_slice", "current_outcome",
            "current_slice", "evaluate", "evaluation_budget", "grammar_node", "kept_by", "layers_of", "outcome_of",
            "make_slice_button", "page_link", "said", "saved_definition", "slice_base", "slice_choices", "slice_ids",
-           "slice_navigation"]
+           "moment_walk", "slice_navigation"]

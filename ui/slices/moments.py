@@ -145,9 +145,11 @@ def _keys(corpus: Corpus, steps: np.ndarray) -> pd.DataFrame:
     return pd.DataFrame() if base is None else base.steps.keys(steps)
 
 
-def moment_navigation(corpus: Corpus, text: str, steps: Optional[np.ndarray], dialog_id: Optional[str]) -> None:
-    """On the Replay: which moment of the slice the step shown is ("moment k of N"), with links to the previous and
-    the next moment, each at its step in its round (a step outside the slice: the next moment after it)."""
+def moment_navigation(corpus: Corpus, text: str, steps: Optional[np.ndarray], dialog_id: Optional[str],
+                      page: str = "pages/replay.py") -> None:
+    """On the Replay (and Present, ``page``): which moment of the slice the step shown is ("moment k of N"), with
+    links to the previous and the next moment on ``page``, each at its step in its round (a step outside the slice:
+    the next moment after it)."""
     keys = _keys(corpus, steps) if steps is not None else pd.DataFrame()
     if steps is None or keys.empty:
         st.caption("The slice keeps no step.")
@@ -181,9 +183,9 @@ def moment_navigation(corpus: Corpus, text: str, steps: Optional[np.ndarray], di
     columns = st.columns([4, 1, 1], vertical_alignment="center")
     columns[0].caption(md_escape(where))
     if previous is not None:
-        same_tab_link("pages/replay.py", "◀ Previous moment", link(previous), container=columns[1])
+        same_tab_link(page, "◀ Previous moment", link(previous), container=columns[1])
     if following is not None:
-        same_tab_link("pages/replay.py", "Next moment ▶", link(following), container=columns[2])
+        same_tab_link(page, "Next moment ▶", link(following), container=columns[2])
 
 
 def moment_messages(corpus: Corpus, steps: Optional[np.ndarray], frame: pd.DataFrame) -> np.ndarray:
