@@ -157,6 +157,19 @@ def test_calls_count_at_the_step(tiny):
     assert moments("steps(gap(base) < -0.5)", tiny) == [("d1", 1, 3)]
 
 
+def test_a_code_s_count_and_a_run_s_score_are_measures_at_either_level(tiny):
+    """Issue 46, item 3: a contrast's measure may be a code's count or a run's score, per dialog or per step."""
+    from data_access.slices.measures import contrast_slices, measure_values
+
+    assert measure_values("code(CR)", tiny, "dialog").tolist() == [2, 1]  # the whole-dialog code counts on d1
+    per_step = measure_values("code(CR)", tiny, "step")
+    assert per_step.sum() == 2 and len(per_step) == len(tiny.steps)
+    scores = measure_values("score(base)", tiny, "step")
+    assert sorted(scores[~np.isnan(scores)].tolist()) == [0.25, 0.75]
+    result = contrast_slices(tiny, "code(CR)", 'steps(role = "Player B")', "rest", paired="none")
+    assert (result.n_a, result.n_b, result.mean_a) == (1, len(tiny.steps) - 1, 1.0)
+
+
 @pytest.mark.parametrize("text, words", [
     ("steps(gain)", "gain != 0"),  # a bare number, at the step level too
     ("steps(split = train)", "split is a dialog feature: in a step slice write dialog(split"),
