@@ -266,3 +266,26 @@ def test_codraw_step_features_against_the_rounds(demo_root):
     # the score change: the previous round's score, 0 before the first drawing
     first = frame.groupby(level=0).head(1)
     assert np.allclose(first["score_change"].dropna(), first["round_score"].dropna())
+
+
+def test_a_minecraft_run_s_f1_at_each_step_against_its_samples(demo_root):
+    """Issue 46, item 1: ``score(RUN)`` at a Minecraft step is the run's block F1 over the BAP samples placed at that
+    step (micro: their true and false positives and negatives summed), computed here from the samples."""
+    from data_access.contract import scoring_of
+    from data_access.runs import load_run
+    from data_access.runs.browse_columns import step_run_scores
+    from data_access.runs.demo import demo_runs
+
+    loaded = load_path("minecraft", None, cache_root=demo_root)
+    run = load_run(loaded, demo_runs("minecraft", demo_root)["noisy"], cache_root=demo_root)
+    scoring = scoring_of(run)
+    placed = scoring.units(run).merge(scoring.worst_steps(loaded, run)[["unit", "turn"]], on="unit")
+    sums = placed.groupby(["dialog_id", "turn"])[["tp", "fp", "fn"]].sum()
+    expected = (2 * sums["tp"] / (2 * sums["tp"] + sums["fp"] + sums["fn"])).to_dict()
+    found = step_run_scores(loaded, run)
+    assert {(d, int(t)): s for d, t, s in zip(found["dialog_id"], found["turn"], found["score"])} == pytest.approx(expected)
+    data = slices.slice_data(loaded, step_runs={"noisy": found})
+    below = {key for key, value in expected.items() if value < 1}
+    assert 0 < len(below) < len(expected)
+    kept = slices.step_keys("steps(score(noisy) < 1)", data)
+    assert set(zip(kept["dialog_id"], kept["turn"].astype(int))) == below
