@@ -121,6 +121,10 @@ def test_the_three_moment_questions_against_pandas(real):
     result = contrast_slices(data, "peek_gain", "peek_gain is not null and crs > 0", "peek_gain is not null and crs = 0")
     assert (result.n_a, result.n_b) == (len(a), len(b)) and result.n_a == 3294  # the 3,294, zeros kept
     assert result.diff == pytest.approx(a.mean() - b.mean()) and result.ci_low < result.diff < result.ci_high
+    # the CR of a round (a step feature from the layer): the rounds the layer marks (its turn: a CoDraw round)
+    cr_rounds = set(zip(rows.loc[rows["is_cr"], "dialog_id"].astype(str), rows.loc[rows["is_cr"], "turn"].astype(int)))
+    kept = step_keys("steps(cr)", data)
+    assert set(zip(kept["dialog_id"], kept["turn"].astype(int))) == cr_rounds and len(cr_rounds) > 1000
     # (b) the most disputed board: its mismatched locks summed over its plays, each play a round of an interaction
     gos, gos_data, _ = real["gos"]
     locks = gos.frames["lock_events"]
