@@ -85,6 +85,7 @@ class StepTable:
         """Whether ``events`` holds at each step or within the ``k`` steps after it (``NEXT``) or before it, inside
         its round (its dialog where the corpus has no rounds): one cumulative sum, whatever ``k``."""
         events = np.asarray(events, dtype=bool)
+        k = min(int(k), len(self))  # a window past the table is the whole round; a k of 10^20 overflowed int64
         total = np.concatenate([[0], np.cumsum(events, dtype=np.int64)])
         at = np.arange(len(self), dtype=np.int64)
         if direction == NEXT:

@@ -134,6 +134,10 @@ def test_events_in_time_stay_within_their_round(tiny):
 def test_a_huge_window_is_one_pass(tiny):
     assert moments("steps(next(9999999999999, mismatch) and first(round))", tiny) == [
         ("d1", 1, 1), ("d1", 2, 1), ("d2", 1, 1)]
+    huge = "9" * 32  # the longest number a slice reads: past int64, once an OverflowError
+    assert moments(f"steps(next({huge}, mismatch) and first(round))", tiny) == moments(
+        "steps(next(9999999999999, mismatch) and first(round))", tiny)
+    assert moments(f"steps(prev({huge}, mismatch))", tiny) == moments("steps(prev(99, mismatch))", tiny)
 
 
 def test_lifting_and_lowering(tiny):
