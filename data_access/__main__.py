@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Optional
 
 from . import readahead
+from .budgets import CONTRAST_MAX_RESAMPLES
 from .common import CORPUS_NAMES, SourceError, describe_unexpected
 
 
@@ -352,7 +353,7 @@ def _sql_codes(target: str, corpus: str):
         raise SourceError("the store" if "://" in target else Path(target), str(exc)) from None
 
 
-def _positive(kind):
+def _positive(kind, most=None):
     def parse(text: str):
         try:
             value = kind(text)
@@ -360,6 +361,8 @@ def _positive(kind):
             raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
         if not value > 0 or value != value:
             raise argparse.ArgumentTypeError(f"{text!r} is not a positive number")
+        if most is not None and value > most:
+            raise argparse.ArgumentTypeError(f"{text!r} is more than {most:,}")
         return value
     return parse
 
@@ -433,7 +436,8 @@ def main(argv=None) -> int:
                                "humans' on the same units)")
     two.add_argument("--paired", default="auto", help="auto (by the corpus's played item: board, structure, scene), "
                                                       "none, or a column to pair by")
-    two.add_argument("--resamples", type=_positive(int), default=2000, help="bootstrap resamples and permutations")
+    two.add_argument("--resamples", type=_positive(int, CONTRAST_MAX_RESAMPLES), default=2000,
+                     help=f"bootstrap resamples and permutations (at most {CONTRAST_MAX_RESAMPLES:,})")
     for command, run in ((one, _slice), (two, _contrast)):
         command.add_argument("--compact", action="store_true", help="one line of JSON")
         command.add_argument("--runs", metavar="DIR", help="a folder of run files of the corpus (score(RUN), gap(RUN))")

@@ -14,8 +14,8 @@ compared, by their differences d = mean_A(item) − mean_B(item): the difference
 percentile bootstrap of that mean over items, the p-value a sign-flip permutation test of d, the effect size d_z
 (the mean of d over its standard deviation). ``mean_a`` and ``mean_b`` are then the means over those items.
 
-Work is bounded: the resamples are drawn in chunks of at most ``CHUNK_VALUES`` values, and ``check`` (a slice's
-evaluation budget) is called between chunks and may raise to stop.
+Work is bounded: at most ``MAX_RESAMPLES`` resamples and permutations, drawn in chunks of at most ``CHUNK_VALUES``
+values, and ``check`` (a slice's evaluation budget) is called between chunks and may raise to stop.
 """
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.stats import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, CONFIDENCE
+from ..budgets import CONTRAST_MAX_RESAMPLES as MAX_RESAMPLES
 
 PERMUTATIONS = 2000
 CHUNK_VALUES = 4_000_000  # values drawn at once (32 MB of indices)
@@ -190,7 +191,11 @@ def contrast(measure: str, a, b, *, items_a: Optional[Sequence] = None, items_b:
              resamples: int = BOOTSTRAP_RESAMPLES, permutations: int = PERMUTATIONS, seed: int = BOOTSTRAP_SEED,
              check: Optional[Callable[[], None]] = None, note: str = "") -> Contrast:
     """``measure``'s values ``a`` against ``b`` (NaNs left out); paired by item when ``items_a`` and ``items_b``
-    (one item per value) are given (``paired_by`` names their column)."""
+    (one item per value) are given (``paired_by`` names their column). At most ``MAX_RESAMPLES`` resamples and
+    permutations (each array of them is held whole)."""
+    for name, count in (("resamples", resamples), ("permutations", permutations)):
+        if not 1 <= count <= MAX_RESAMPLES:
+            raise ValueError(f"{name} must be between 1 and {MAX_RESAMPLES:,}; got {count:,}")
     a, b = _numbers(a), _numbers(b)
     rng = np.random.default_rng(seed)
     if items_a is not None and items_b is not None:

@@ -14,6 +14,7 @@ from data_access.__main__ import main
 from data_access.corpora import demo_path, load_path
 from data_access.layers.load import demo_layer_path
 from data_access.runs.demo import demo_runs
+from data_access.slices.contrast import contrast
 from dialogue_dashboard.cli import main as dashboard
 
 
@@ -96,6 +97,16 @@ def test_contrast_prints_exactly_its_keys(root, capsys):
     assert status == 0 and result["n_a"] > 0 and result["ci_low"] <= result["diff"] <= result["ci_high"]
     status, error = _run(capsys, "contrast", "codraw", corpus, "round_score", "steps(peek)", "split = train")
     assert status == 2 and "one level" in error
+
+
+def test_resamples_are_bounded(root, capsys):
+    """10^12 resamples ran out of memory (an array of that many means), said as if the corpus could not be read."""
+    with pytest.raises(SystemExit) as exit:
+        main(["contrast", "gos", str(demo_path("gos", root)), "mismatch", "steps(round = 1)", "rest",
+              "--resamples", "1000000000000"])
+    assert exit.value.code == 2 and "more than 100,000" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="between 1 and 100,000"):
+        contrast("x", [1.0, 2.0], [3.0, 4.0], resamples=10**12)
 
 
 def test_a_run_against_the_humans_is_paired_by_dialog(root, capsys):
