@@ -38,15 +38,17 @@ def _expected(shared, cache) -> set[str]:
 
 
 @pytest.fixture(scope="module")
-def full_app(tmp_path_factory):
+def full_app(tmp_path_factory, real_cache):
     from tests.conftest import SHARED_DATA
 
     if not (SHARED_DATA / "codraw" / "CoDraw_1_0.json.gz").is_file():
         pytest.skip("../shared/data is not present")
     workdir = tmp_path_factory.mktemp("slice-task")
-    expected = _expected(SHARED_DATA, workdir / "cache")  # also builds the server's Parquet cache
+    # also builds the server's Parquet cache, in the run's one cache of the real corpora (parsed once a run)
+    expected = _expected(SHARED_DATA, real_cache)
     CodingStore(workdir / "notes.sqlite3").save_codebook(BOOK)
-    server = AppServer(workdir, {"CODRAW_DATA": str(SHARED_DATA / "codraw" / "CoDraw_1_0.json.gz"),
+    server = AppServer(workdir, {"DIALOGUE_CACHE_DIR": str(real_cache),
+                                 "CODRAW_DATA": str(SHARED_DATA / "codraw" / "CoDraw_1_0.json.gz"),
                                  "DIALOGUE_LAYERS_DIR": str(SHARED_DATA / "annotations"), "DIALOGUE_CODER": "ann"})
     yield server, workdir / "notes.sqlite3", expected
     server.stop()
