@@ -68,13 +68,20 @@ def _enter(page, label: str, text: str) -> None:
     wait_for_app(page)
 
 
+# The header, the cells and each row's first link, read in one call (row by row, 1,000 rows took two minutes)
+READ_TABLE = """table => {
+    const text = cell => cell.innerText;
+    const rows = [...table.querySelectorAll("tbody tr")];
+    return [[...table.querySelectorAll("thead th")].map(text), rows.map(row => [...row.querySelectorAll("td")].map(text)),
+            rows.map(row => { const link = row.querySelector("a"); return link ? link.getAttribute("href") : null; })];
+}"""
+
+
 def _table(page, key: str) -> tuple[pd.DataFrame, list[str]]:
     """An HTML table of the page (``data-table``): its cells as text, and each row's first link."""
     table = page.locator(f'table[data-table="{key}"]')
     table.wait_for()
-    header = table.locator("thead th").all_inner_texts()
-    rows = [row.locator("td").all_inner_texts() for row in table.locator("tbody tr").all()]
-    links = [row.locator("a").first.get_attribute("href") for row in table.locator("tbody tr").all()]
+    header, rows, links = table.evaluate(READ_TABLE)
     return pd.DataFrame(rows, columns=header), links
 
 
