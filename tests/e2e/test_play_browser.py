@@ -13,9 +13,16 @@ from data_access.store import Store
 
 from .conftest import AppServer, wait_for_app
 from .playing import (
+    codraw_human_canvases,
+    codraw_scores,
     done,
+    drag_on_the_canvas,
+    draw_canvas,
     exported,
+    figure,
+    gos_pair_ranks,
     independent_score,
+    lock,
     minecraft_human_actions,
     open_play,
     place_and_remove_with_the_mouse,
@@ -41,6 +48,39 @@ def play_app(tmp_path_factory):
 @pytest.fixture(scope="module")
 def minecraft():
     return load_path("minecraft", demo_path("minecraft"))
+
+
+@pytest.fixture(scope="module")
+def codraw():
+    return load_path("codraw", demo_path("codraw"))
+
+
+@pytest.fixture(scope="module")
+def gos():
+    return load_path("gos", demo_path("gos"))
+
+
+def play_codraw_as_the_human(page, loaded, dialog_id: str) -> None:
+    """Every round of ``dialog_id`` drawn as the human Drawer drew it (positions in whole pixels, truncated as the game
+    did), with their reply; after each round the original metric the game stored is the human's exactly, both metrics
+    are those of the corpus's one-pair metric functions on the canvas drawn, and the score shown is the paper's."""
+    rounds = loaded.frames["rounds"].set_index(["dialog_id", "round"])
+    for number, (canvas, reply) in enumerate(codraw_human_canvases(loaded, dialog_id), start=1):
+        draw_canvas(page, canvas)
+        page.locator(".pl-reply").fill(reply)
+        done(page)
+        assert step_of(page) == number + 1
+        paper, original = codraw_scores(loaded, dialog_id, number, canvas) if canvas else (None, None)
+        yours, human = figure(page, "the original metric the game stored")
+        if not canvas:  # an empty canvas is no drawing, the human's was empty too
+            assert yours is None and human is None
+            continue
+        assert yours == pytest.approx(original, abs=1e-9) and yours == pytest.approx(human, abs=1e-9)
+        assert human == pytest.approx(float(rounds.loc[(dialog_id, number), "score_original"]), abs=1e-9)
+        shown, human_paper = figure(page, "scene similarity after this round (paper's metric)")
+        assert shown == pytest.approx(paper, abs=1e-9) and score_of(page) == pytest.approx(paper, abs=1e-12)
+        if all(float(c["y"]) == round(float(c["y"])) for c in canvas):  # no rounding between the two metrics here
+            assert human_paper == pytest.approx(float(rounds.loc[(dialog_id, number), "score_final"]), abs=1e-9)
 
 
 def _longest_game(loaded) -> str:
@@ -90,6 +130,33 @@ def test_two_tabs_of_one_person_cannot_fork_a_play(play_app, page, minecraft):
     play = Store(play_app.notes_db).plays.latest("minecraft", game, "Builder", "tabs")
     moves = Store(play_app.notes_db).plays.moves(play.id)
     assert play.steps_done == 1 and len(moves) == 1 and all("red" not in str(move) for move in moves)
+
+
+def test_codraw_a_whole_dialog_as_the_human_drawer(play_app, page, codraw, tmp_path):
+    dialogs = codraw.dialogs
+    dialog_id = str(dialogs[dialogs["target_scene"].notna()].sort_values(["n_rounds", "dialog_id"])["dialog_id"].iloc[0])
+    open_play(page, play_app.url, "codraw", dialog_id, name="dora", extra="&human=1")
+    assert step_of(page) == 1 and page.locator(".cd-palette [data-clipart]").count() == 58 + 2 * 35 - 2
+    drag_on_the_canvas(page, "s_3s.png")  # the sun: onto the empty canvas, across it, and away
+    play_codraw_as_the_human(page, codraw, dialog_id)
+    assert "The human's move at round" in page.locator(".pl-human-move").inner_text()
+    run_file = exported(page, tmp_path)
+    assert independent_score(codraw, run_file, dialog_id, tmp_path / "cache") == pytest.approx(score_of(page), abs=1e-12)
+
+
+def test_gos_a_whole_interaction_as_a_player(play_app, page, gos, tmp_path):
+    interaction = str(gos.dialogs["dialog_id"].iloc[0])
+    open_play(page, play_app.url, "gos", interaction, name="gil")
+    assert page.locator("[data-image-id]").count() == 9
+    for round_ranks in gos_pair_ranks(gos, interaction):
+        for image in round_ranks:
+            lock(page, image)
+            if step_of(page) > 2:  # two ranks or more: the pair's own order agrees with itself
+                assert score_of(page) == pytest.approx(1.0)
+                assert figure(page, "rank correlation so far (Spearman, mean over rounds)") == (pytest.approx(1.0), 1.0)
+    assert page.locator("[data-play][data-play-finished]").count() == 1
+    run_file = exported(page, tmp_path)
+    assert independent_score(gos, run_file, interaction, tmp_path / "cache") == pytest.approx(1.0)
 
 
 def test_a_reload_a_closed_tab_and_a_server_restart_lose_no_step(play_app, page, minecraft):

@@ -7,7 +7,8 @@
 //
 // Contract for tests outside the repository: the root has data-play and data-step (the step being played, set once
 // it is drawn; n + 1 when the play is over, with data-play-finished); the Done control has data-play-done; the score
-// shown is data-play-score="<number>" ("" while there is none); the run file is the link data-play-export.
+// shown is data-play-score="<number>" ("" while there is none); the run file is the link data-play-export; each row
+// of the step's figures has data-figure (its name), data-yours and data-human (the values, unrounded).
 // Everything from the corpus arrives as data and is set with textContent, never as markup.
 //
 // createGame(area, shell) gets the element to draw in and the shell ({setup, changed(), measure(event), trace()})
@@ -132,6 +133,8 @@ function createShell(parent) {
   };
 
   s.onKey = (event) => {
+    if (s.lastEvent === event) return;  // each call of the component listens: an event is handled once
+    s.lastEvent = event;
     if (!root.isConnected || !s.game.key) return;
     const t = event.target;
     if (t && t !== document.body && !root.contains(t)
@@ -148,6 +151,9 @@ function createShell(parent) {
     figures.appendChild(head);
     rows.forEach(([name, yours, theirs]) => {
       const row = el('tr');
+      row.setAttribute('data-figure', name);  // the values unrounded, for tests outside the repository
+      row.setAttribute('data-yours', typeof yours === 'number' ? String(yours) : '');
+      row.setAttribute('data-human', typeof theirs === 'number' ? String(theirs) : '');
       row.append(el('td', null, name), el('td', null, figure(yours)), el('td', null, figure(theirs)));
       figures.appendChild(row);
     });

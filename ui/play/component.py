@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from functools import partial
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import streamlit as st
 
@@ -26,6 +27,9 @@ from ui import cached
 from ui.assets import asset_text
 from ui.shell.corpus_views import PlayView
 from ui.shell.url_state import served
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 MAX_DONE_BYTES = 512 * 1024  # what one Done may send (a step's move is stored within 256 kB)
 _COMPONENTS: dict[str, Any] = {}
@@ -64,30 +68,32 @@ def step_view(loaded: LoadedCorpus, dialog_id: str, seat: str, step: int, moves:
     return rules_of(loaded).step_view(loaded, dialog_id, seat, step, json.loads(moves))
 
 
-def play_score(loaded: LoadedCorpus, dialog_id: str, seat: str, moves: str) -> PlayScore:
-    return score_moves(loaded, dialog_id, seat, json.loads(moves))[1]
+@dataclass(frozen=True)
+class PlayOutcome:
+    """A play so far, scored as a run once: its score, its units beside the humans' and its run file's text."""
+
+    score: PlayScore
+    units: "pd.DataFrame"
+    run_file: str
 
 
-def play_units(loaded: LoadedCorpus, dialog_id: str, seat: str, moves: str):
-    """The play's units as the corpus scores them (a CoDraw dialog, an A Game Of Sorts round, a Minecraft sample):
-    the play's value beside the humans' (their own doing scores 1 where it is the gold)."""
+def play_outcome(loaded: LoadedCorpus, dialog_id: str, seat: str, moves: str) -> PlayOutcome:
+    """The play whose steps were ``moves`` scored as a run (``score_moves``), its units as the corpus scores them (a
+    CoDraw dialog, an A Game Of Sorts round, a Minecraft sample) beside the humans' (their own doing scores 1 where it
+    is the gold), and its run file."""
     import pandas as pd
 
     from data_access.contract import scoring_of
 
-    run, _ = score_moves(loaded, dialog_id, seat, json.loads(moves))
-    if not run.frames:
-        return pd.DataFrame()
-    scoring = scoring_of(loaded)
-    mine, humans = scoring.units(run), scoring.units(run, humans=True)
-    keep = [c for c in ("unit", "turn", "round") if c in mine.columns]
-    table = mine[keep].copy()
-    table["you"], table["the humans"] = mine["value"].to_numpy(), humans["value"].to_numpy()
-    return table
-
-
-def run_file(loaded: LoadedCorpus, dialog_id: str, seat: str, moves: str) -> str:
-    return run_text(rules_of(loaded).run_lines(loaded, dialog_id, seat, json.loads(moves)))
+    played = json.loads(moves)
+    run, score = score_moves(loaded, dialog_id, seat, played)
+    units = pd.DataFrame()
+    if run.frames:
+        scoring = scoring_of(loaded)
+        mine, humans = scoring.units(run), scoring.units(run, humans=True)
+        units = mine[[c for c in ("unit", "turn", "round") if c in mine.columns]].copy()
+        units["you"], units["the humans"] = mine["value"].to_numpy(), humans["value"].to_numpy()
+    return PlayOutcome(score, units, run_text(rules_of(loaded).run_lines(loaded, dialog_id, seat, played)))
 
 
 # ------------------------------------------------------------------------------------------------- Done
@@ -154,8 +160,8 @@ def show_game(corpus: Corpus, view: PlayView, play: Play, moves: list, *, can_pl
     moves_text = moves_key(moves)
     step = min(play.next_step, play.n_steps + 1)
     setup = view.setup(corpus, cached.derived(play_setup, corpus, play.dialog_id, play.seat))
-    score: Optional[PlayScore] = cached.derived(play_score, corpus, play.dialog_id, play.seat, moves_text)
-    score = score or PlayScore(float("nan"), 0)
+    outcome: Optional[PlayOutcome] = cached.derived(play_outcome, corpus, play.dialog_id, play.seat, moves_text)
+    score = outcome.score if outcome is not None else PlayScore(float("nan"), 0)
     message, kind = st.session_state.pop(_message_key(key), (None, None))
     data = {
         "token": f"{corpus.name}|{play.dialog_id}|{play.seat}|{play.id}",
@@ -169,8 +175,7 @@ def show_game(corpus: Corpus, view: PlayView, play: Play, moves: list, *, can_pl
         "redraw": st.session_state.get(_redraw_key(key), 0),
         "can_play": can_play, "why_not": why_not, "done_label": view.done_label, "reply": view.reply,
         "show_human": show_human,
-        "export": {"name": play_file_name(play.player), "text": cached.derived(run_file, corpus, play.dialog_id,
-                                                                                play.seat, moves_text)} if moves else None,
+        "export": {"name": play_file_name(play.player), "text": outcome.run_file} if moves and outcome else None,
         "run": person_run_name(play.player),
     }
     _component(corpus, view)(data=data, key=key, on_done_change=partial(_on_done, corpus, key, play.id, view.reply,

@@ -19,13 +19,13 @@ from data_access.play.game import PlayUnavailable
 from data_access.store import Play, StoreError
 from data_access.types import LoadedCorpus
 from ui import cached
-from ui.play.component import moves_key, play_units, show_game
+from ui.play.component import moves_key, play_outcome, show_game
 from ui.shell import auth
 from ui.shell.corpus_views import PlayView, views_of
 from ui.shell.url_state import page_link, publish, query_param, seed, url_toggle
 from ui.widgets import md_escape, md_link_value
 
-PICKER_SIZE = 1000  # dialogs the picker lists at once (the Find box finds the others)
+PICKER_SIZE = 200  # dialogs the picker lists at once, around the one chosen (a selectbox sends them all every run)
 ALL_SPLITS = "all splits"
 
 
@@ -37,7 +37,7 @@ def game_of(corpus: Corpus) -> Optional[PlayView]:
 
 def play_link(corpus: Corpus, dialog_id: Optional[str], container=None) -> None:
     """The Replay's "Play this dialog": the Play page on the dialog shown, when the corpus can be played."""
-    if dialog_id is None or game_of(corpus) is None or dialog_id not in (cached.derived(playable, corpus) or []):
+    if dialog_id is None or game_of(corpus) is None or dialog_id not in (cached.shared(playable_set, corpus) or ()):
         return
     page_link("pages/play.py", "Play this dialog", {"corpus": corpus.name, "dialog": dialog_id}, container=container,
               icon=":material/sports_esports:")
@@ -45,22 +45,23 @@ def play_link(corpus: Corpus, dialog_id: Optional[str], container=None) -> None:
 
 # ------------------------------------------------------------------------------------------- what to play
 
-def playable(loaded: LoadedCorpus) -> list[str]:
-    return play_rules_of(loaded).playable(loaded)  # type: ignore[union-attr]  # asked only of a playable corpus
+def playable(loaded: LoadedCorpus) -> tuple[str, ...]:
+    return tuple(play_rules_of(loaded).playable(loaded))  # type: ignore[union-attr]  # asked only of a playable corpus
+
+
+def playable_set(loaded: LoadedCorpus) -> frozenset[str]:
+    return frozenset(playable(loaded))
 
 
 def seats_of(loaded: LoadedCorpus, dialog_id: str) -> list[str]:
     return play_rules_of(loaded).seats(loaded, dialog_id)  # type: ignore[union-attr]
 
 
-def _splits(loaded: LoadedCorpus, ids: tuple[str, ...]) -> dict[str, list[str]]:
-    """split -> the playable dialogs of it, in corpus order."""
+def split_of(loaded: LoadedCorpus) -> dict[str, str]:
+    """dialog -> its split, for the playable dialogs (shared: a corpus's dialogs are not hashed nor copied per run)."""
     dialogs = loaded.dialogs
-    split_of = dict(zip(dialogs["dialog_id"].astype(str), dialogs["split"].astype(str)))
-    by_split: dict[str, list[str]] = {}
-    for dialog_id in ids:
-        by_split.setdefault(split_of.get(dialog_id, ""), []).append(dialog_id)
-    return by_split
+    splits = dict(zip(dialogs["dialog_id"].astype(str), dialogs["split"].astype(str)))
+    return {dialog_id: splits.get(dialog_id, "") for dialog_id in playable(loaded)}
 
 
 def _pick_at_random(key: str, candidates: list[str]) -> None:
@@ -72,7 +73,7 @@ def choose_dialog(corpus: Corpus) -> Optional[tuple[str, str]]:
     """(dialog, seat) to play, kept in the URL (``dialog``, ``seat``), or None when there is none."""
     from ui.slices.current import current_outcome, said, slice_ids
 
-    ids = tuple(cached.derived(playable, corpus) or ())
+    ids: tuple[str, ...] = cached.shared(playable, corpus) or ()
     if not ids:
         st.info(f"{corpus.title} has no dialog to play here.")
         return None
@@ -83,7 +84,10 @@ def choose_dialog(corpus: Corpus) -> Optional[tuple[str, str]]:
         st.caption(f"From the slice: {len(narrowed):,} of its {len(in_slice):,} dialogs can be played."
                    if narrowed else "None of the slice's dialogs can be played; choosing among all.")
         ids = narrowed or ids
-    by_split = cached.derived(_splits, corpus, ids) or {}
+    splits_of = cached.shared(split_of, corpus) or {}
+    by_split: dict[str, list[str]] = {}
+    for dialog_id in ids:
+        by_split.setdefault(splits_of.get(dialog_id, ""), []).append(dialog_id)
     key = f"play_dialog_{corpus.name}"
     requested = query_param("dialog")
     if requested is not None and requested not in ids:
@@ -211,7 +215,7 @@ def _summary(corpus: Corpus, play: Play, moves: list, score, may: bool, name: st
     st.success(f"Played: {play.n_steps} {md_escape(play_rules_of(corpus.package).STEP_UNIT)}s. "  # type: ignore[union-attr]
                f"Your score: {score.score:.3f}" + (f" (the human: {score.human:.3f})" if score.human == score.human else ""),
                icon=":material/emoji_events:")
-    units = cached.derived(play_units, corpus, play.dialog_id, play.seat, moves_key(moves))
+    units = cached.derived(play_outcome, corpus, play.dialog_id, play.seat, moves_key(moves)).units
     if units is not None and len(units):
         st.dataframe(units, hide_index=True, width="stretch")
     run = person_run_name(play.player)
