@@ -70,30 +70,35 @@ def step_view(loaded: LoadedCorpus, dialog_id: str, seat: str, step: int, moves:
 
 @dataclass(frozen=True)
 class PlayOutcome:
-    """A play so far, scored as a run once: its score, its units beside the humans' and its run file's text."""
+    """A play so far, scored as a run once: its score and its run file's text."""
 
     score: PlayScore
-    units: "pd.DataFrame"
     run_file: str
 
 
 def play_outcome(loaded: LoadedCorpus, dialog_id: str, seat: str, moves: str) -> PlayOutcome:
-    """The play whose steps were ``moves`` scored as a run (``score_moves``), its units as the corpus scores them (a
-    CoDraw dialog, an A Game Of Sorts round, a Minecraft sample) beside the humans' (their own doing scores 1 where it
-    is the gold), and its run file."""
+    """The play whose steps were ``moves`` scored as a run (``score_moves``), and its run file."""
+    played = json.loads(moves)
+    _run, score = score_moves(loaded, dialog_id, seat, played)
+    return PlayOutcome(score, run_text(rules_of(loaded).run_lines(loaded, dialog_id, seat, played)))
+
+
+def play_units(loaded: LoadedCorpus, dialog_id: str, seat: str, moves: str) -> "pd.DataFrame":
+    """The play's units as the corpus scores them (a CoDraw dialog, an A Game Of Sorts round, a Minecraft sample)
+    beside the humans' (their own doing scores 1 where it is the gold): the summary of a finished play, so not
+    reckoned at every Done."""
     import pandas as pd
 
     from data_access.contract import scoring_of
 
-    played = json.loads(moves)
-    run, score = score_moves(loaded, dialog_id, seat, played)
+    run, _score = score_moves(loaded, dialog_id, seat, json.loads(moves))
     units = pd.DataFrame()
     if run.frames:
         scoring = scoring_of(loaded)
         mine, humans = scoring.units(run), scoring.units(run, humans=True)
         units = mine[[c for c in ("unit", "turn", "round") if c in mine.columns]].copy()
         units["you"], units["the humans"] = mine["value"].to_numpy(), humans["value"].to_numpy()
-    return PlayOutcome(score, units, run_text(rules_of(loaded).run_lines(loaded, dialog_id, seat, played)))
+    return units
 
 
 # ------------------------------------------------------------------------------------------------- Done

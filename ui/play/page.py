@@ -19,7 +19,7 @@ from data_access.play.game import PlayUnavailable
 from data_access.store import Play, StoreError
 from data_access.types import LoadedCorpus
 from ui import cached
-from ui.play.component import moves_key, play_outcome, show_game
+from ui.play.component import moves_key, play_units, show_game
 from ui.shell import auth
 from ui.shell.corpus_views import PlayView, views_of
 from ui.shell.url_state import page_link, publish, query_param, seed, url_toggle
@@ -215,7 +215,7 @@ def _summary(corpus: Corpus, play: Play, moves: list, score, may: bool, name: st
     st.success(f"Played: {play.n_steps} {md_escape(play_rules_of(corpus.package).STEP_UNIT)}s. "  # type: ignore[union-attr]
                f"Your score: {score.score:.3f}" + (f" (the human: {score.human:.3f})" if score.human == score.human else ""),
                icon=":material/emoji_events:")
-    units = cached.derived(play_outcome, corpus, play.dialog_id, play.seat, moves_key(moves)).units
+    units = cached.derived(play_units, corpus, play.dialog_id, play.seat, moves_key(moves))
     if units is not None and len(units):
         st.dataframe(units, hide_index=True, width="stretch")
     run = person_run_name(play.player)

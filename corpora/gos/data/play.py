@@ -13,6 +13,9 @@ A move is ``{"image_id": "<an image of the round's board not ranked yet>"}``.
 """
 from __future__ import annotations
 
+import threading
+import weakref
+from collections import OrderedDict
 from typing import Any, Optional, Sequence
 
 import pandas as pd
@@ -39,10 +42,28 @@ def _pair_ranks(loaded: LoadedCorpus, interaction: str) -> dict[int, list[str]]:
     return by_round
 
 
-def _steps(loaded: LoadedCorpus, interaction: str) -> list[tuple[int, int]]:
-    """(round, rank) of every step, in play order."""
+_STEPS_KEPT = 64  # interactions whose steps are kept (the plays under way on a server, about)
+_STEPS: "OrderedDict[tuple[int, str], tuple[weakref.ref, tuple[tuple[int, int], ...]]]" = OrderedDict()
+_STEPS_LOCK = threading.Lock()
+
+
+def _steps(loaded: LoadedCorpus, interaction: str) -> tuple[tuple[int, int], ...]:
+    """(round, rank) of every step, in play order; kept per corpus and interaction (a Done asks for them about ten
+    times, each a scan of the corpus's ranks)."""
+    key = (id(loaded), interaction)
+    with _STEPS_LOCK:
+        kept = _STEPS.get(key)
+        if kept is not None and kept[0]() is loaded:
+            _STEPS.move_to_end(key)
+            return kept[1]
     ranks = _pair_ranks(loaded, interaction)
-    return [(int(r), k) for r in _rounds(loaded, interaction)["round"] for k in range(1, len(ranks.get(int(r), [])) + 1)]
+    steps = tuple((int(r), k) for r in _rounds(loaded, interaction)["round"]
+                  for k in range(1, len(ranks.get(int(r), [])) + 1))
+    with _STEPS_LOCK:
+        _STEPS[key] = (weakref.ref(loaded), steps)
+        while len(_STEPS) > _STEPS_KEPT:
+            _STEPS.popitem(last=False)
+    return steps
 
 
 def playable(loaded: LoadedCorpus) -> list[str]:
