@@ -67,9 +67,10 @@ def play_codraw_as_the_human(page, loaded, dialog_id: str) -> None:
     rounds = loaded.frames["rounds"].set_index(["dialog_id", "round"])
     for number, (canvas, reply) in enumerate(codraw_human_canvases(loaded, dialog_id), start=1):
         draw_canvas(page, canvas)
-        page.locator(".pl-reply").fill(reply)
+        page.locator(".pl-reply").fill(reply + (" " + "x" * 400 if number == 1 else ""))  # a long word: wrapped
         done(page)
         assert step_of(page) == number + 1
+        assert page.locator(".cd-chat").evaluate("chat => chat.scrollWidth <= chat.clientWidth")
         paper, original = codraw_scores(loaded, dialog_id, number, canvas) if canvas else (None, None)
         yours, human = figure(page, "the original metric the game stored")
         if not canvas:  # an empty canvas is no drawing, the human's was empty too
