@@ -107,8 +107,9 @@ def frames_since(page, count: int) -> list[list]:
     return [entry[2:5] for entry in page.evaluate(TRACE)[count:] if entry[1] == "frame"]
 
 
-def done(page) -> float:
-    """Press Done; the milliseconds (in the page) until the next step was drawn with its score."""
+def done(page) -> tuple[float, float]:
+    """Press Done; the milliseconds (in the page) until the next step was drawn with its score, and of those the
+    drawing (from the page's answer arriving to the step drawn)."""
     step = int(page.get_attribute("[data-play]", "data-step"))
     marker = len(page.evaluate(TRACE))
     page.locator("[data-play-done]").click()
@@ -117,7 +118,8 @@ def done(page) -> float:
     trace = page.evaluate(TRACE)[marker:]
     began = next(entry[0] for entry in trace if entry[1] == "done")
     drawn = next(entry[0] for entry in trace if entry[1] == "update" and entry[2] == step + 1)
-    return drawn - began
+    arrived = next(entry[0] for entry in trace if entry[1] == "data" and entry[2] == step + 1)
+    return drawn - began, drawn - arrived
 
 
 def codraw_moves(page, round_number: int) -> None:
@@ -162,6 +164,7 @@ def minecraft_moves(page, commands: list[str]) -> None:
 def play(page, wire: Wire, name: str, info: dict, steps: int) -> dict:
     frames: list[list] = []
     dones: list[float] = []
+    drawing: list[float] = []
     sent_while_moving = 0
     for number in range(1, steps + 1):
         marker = len(page.evaluate(TRACE))
@@ -174,12 +177,14 @@ def play(page, wire: Wire, name: str, info: dict, steps: int) -> dict:
             minecraft_moves(page, info["commands"][number - 1])
         sent_while_moving += wire.sent - before
         frames += frames_since(page, marker)
-        dones.append(done(page))
+        whole, drawn = done(page)
+        dones.append(whole)
+        drawing.append(drawn)
     drawn = summary([frame for _, _, frame in frames])
     by_type = {kind: {"frame": summary([f for k, _, f in frames if k == kind]),
                       "handler": summary([h for k, h, _ in frames if k == kind])} for kind in sorted({f[0] for f in frames})}
     return {"dialog": info["dialog"], "moves_drawn": drawn, "by_event": by_type, "sent_while_moving": sent_while_moving,
-            "done_to_score": summary(dones),
+            "done_to_score": summary(dones), "done_drawing": summary(drawing),
             "met_moves": bool(frames) and drawn["p90_ms"] <= FRAME_TARGET_MS and sent_while_moving == 0,
             "met_done": summary(dones)["p90_ms"] <= DONE_TARGET_MS}
 
@@ -235,7 +240,8 @@ def main() -> None:
         print(f"{name:10} a move drawn: median {moves.get('median_ms')} ms, p90 {moves.get('p90_ms')} ms over "
               f"{moves.get('n')} moves, {row['sent_while_moving']} sent while moving "
               f"({'met' if row['met_moves'] else 'NOT met'}); Done → score: median {dones.get('median_ms')} ms, "
-              f"p90 {dones.get('p90_ms')} ms ({'met' if row['met_done'] else 'NOT met'})")
+              f"p90 {dones.get('p90_ms')} ms ({'met' if row['met_done'] else 'NOT met'}; drawing it: median "
+              f"{row['done_drawing'].get('median_ms')} ms)")
 
 
 if __name__ == "__main__":

@@ -184,6 +184,7 @@ function createShell(parent) {
   }
 
   s.update = (d) => {
+    trace('data', d.step);  // the page's answer arrived (its drawing is timed to the 'update' below)
     s.data = d;
     if (s.pending && d.answered === s.pending.token) {
       s.pending = null;
