@@ -1,10 +1,12 @@
 """The Play page (issue 49) through AppTest: it opens on every corpus (a corpus without a game says so), chooses a
 dialog from the link, a split at random or the URL's slice, starts a play under the player's name and resumes it;
 a viewer and the local user of a server open to other machines without sign-in get no play (the Start button
-disabled, the reason said, nothing in the store); the Replay offers "Play this dialog". The game itself (the
+disabled, the reason said, nothing in the store); the Replay offers "Play this dialog"; a finished play stands on the
+Runs page's leaderboard as ``person:<name>`` beside the models and the humans. The game itself (the
 browser component) is driven in tests/e2e/test_play_browser.py."""
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 from data_access.access import Role
@@ -103,3 +105,22 @@ def test_the_replay_offers_to_play_the_dialog_shown():
     at = open_page("replay", corpus="minecraft", dialog=dialog, turn="1")
     links = [link.proto for link in at.get("page_link") if link.proto.label == "Play this dialog"]
     assert [(link.page, link.query_string) for link in links] == [("play", f"corpus=minecraft&dialog={dialog}")]
+
+
+def test_a_finished_play_stands_on_the_leaderboard_beside_the_models_and_the_humans():
+    from data_access.play.game import start, submit_step
+
+    loaded = load_path("minecraft", demo_path("minecraft"))
+    rules = play_rules_of(loaded)
+    dialog = rules.playable(loaded)[0]
+    seat = rules.seats(loaded, dialog)[0]
+    store = Store()
+    play = start(store, loaded, dialog, seat, player="ann")
+    for step in range(1, play.n_steps + 1):  # the human Builder's own actions: F1 1 on the dialog's samples
+        play = submit_step(store, loaded, play, step, rules.human_move(loaded, dialog, seat, step))
+    at = open_page("pages/runs.py", corpus="minecraft")
+    boards = [d.value for d in at.dataframe if "below_best" in d.value.columns]  # one a split
+    mine = pd.concat([b for b in boards if "person:ann" in set(b["run"])])
+    assert {"person:ann", "baseline", "noisy"} <= set(mine["run"])  # a person ranked beside the models
+    ann = mine[mine["run"] == "person:ann"].iloc[0]
+    assert ann["score"] == pytest.approx(1.0) and ann["humans"] == pytest.approx(1.0)  # and beside the humans
