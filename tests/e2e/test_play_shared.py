@@ -1,9 +1,10 @@
 """The Play page in Chromium on the full corpora of ../shared (issue 49; skipped without them), one server for the
-file, in a 1280×720 window: a whole dialog of each corpus played with mouse and keyboard as the human played it
-(CoDraw with the real clip art), so that the score shown after every step equals the human's (the original metric
-the game stored for each round, the pair's own ranks, the human Builder's net-action F1 of 1) and the downloaded
-run file scores the same by the corpus's run scoring. The shortest dialogs are played: what a longer one adds is
-more of the same steps, and the demo corpora's whole dialogs are played in tests/e2e/test_play_browser.py."""
+file, in a 1280×720 window: a whole CoDraw dialog (with the real clip art) and Minecraft game, and a round of an A
+Game Of Sorts interaction, played with mouse and keyboard as the humans played them, so that the score shown after
+every step equals the human's (the original metric the game stored for each round, the pair's own ranks, the human
+Builder's net-action F1 of 1) and the downloaded run file scores the same by the corpus's run scoring. Short
+dialogs are played (CI's time): a longer one is more of the same steps, and the demo corpora's whole dialogs are
+played in tests/e2e/test_play_browser.py."""
 from __future__ import annotations
 
 import pytest
@@ -36,16 +37,20 @@ SOURCES = {"codraw": ("CODRAW_DATA", "codraw/CoDraw_1_0.json.gz"), "gos": ("GAME
 
 
 @pytest.fixture(scope="module")
-def shared_play(tmp_path_factory, browser):
-    """(the server on ../shared, a 1280×720 browser profile, the three corpora as the tests read them)."""
+def shared_play(tmp_path_factory, browser, real_cache):
+    """(the server on ../shared, a 1280×720 browser profile, the three corpora as the tests read them). The server
+    reads the real corpora from the run's shared Parquet cache (``real_cache``: its entries linked into the server's
+    own cache folder, where the server writes its plays' runs)."""
     from tests.conftest import SHARED_DATA
 
     if not all((SHARED_DATA / path).exists() for _, path in SOURCES.values()):
         pytest.skip("../shared/data is not present")
     workdir = tmp_path_factory.mktemp("play-shared")
-    # the corpora read here build the server's Parquet cache too (its first page then parses nothing)
-    loaded = {name: load_path(name, SHARED_DATA / path, cache_root=workdir / "cache")
-              for name, (_, path) in SOURCES.items()}
+    loaded = {name: load_path(name, SHARED_DATA / path, cache_root=real_cache) for name, (_, path) in SOURCES.items()}
+    (workdir / "cache").mkdir()
+    for entry in real_cache.iterdir():  # the corpora parsed once a run: the server's first page parses nothing
+        if entry.is_dir() and entry.name.split("-")[0] in SOURCES:
+            (workdir / "cache" / entry.name).symlink_to(entry, target_is_directory=True)
     env = {variable: str(SHARED_DATA / path) for variable, path in SOURCES.values()}
     env["CODRAW_CLIPART"] = str(SHARED_DATA / "codraw" / "clipart")
     server = AppServer(workdir, env)
@@ -66,10 +71,9 @@ def test_codraw_a_whole_dialog_as_the_human_drawer_on_the_full_corpus(shared_pla
     server, _, loaded = shared_play
     codraw = loaded["codraw"]
     rounds = codraw.frames["rounds"]
-    scored = rounds.groupby("dialog_id")["score_original"].apply(lambda s: bool(s.notna().all()))
-    dialogs = codraw.dialogs[codraw.dialogs["target_scene"].notna()
-                             & codraw.dialogs["dialog_id"].map(scored).fillna(False).astype(bool)]
-    dialog_id = str(dialogs.sort_values(["n_rounds", "dialog_id"])["dialog_id"].iloc[0])  # test_09329, 3 rounds
+    dialog_id = "train_02487"  # of the dialogs of 3 rounds each with a stored score, one of the fewest pieces (3)
+    mine = rounds[rounds["dialog_id"] == dialog_id]
+    assert len(mine) == 3 and mine["score_original"].notna().all()
     by_round = rounds.set_index(["dialog_id", "round"])
     open_play(small_page, server.url, "codraw", dialog_id, name="dora")
     assert small_page.locator(".cd-palette [data-clipart]").count() == 58 + 2 * 35 - 2
@@ -89,16 +93,18 @@ def test_codraw_a_whole_dialog_as_the_human_drawer_on_the_full_corpus(shared_pla
                                                                                              abs=1e-12)
 
 
-def test_gos_a_whole_interaction_as_a_player_on_the_full_corpus(shared_play, small_page, tmp_path):
+def test_gos_a_round_as_a_player_on_the_full_corpus(shared_play, small_page, tmp_path):
+    """One round's nine ranks (an interaction's four rounds are the same steps again; the demo's whole interaction
+    is played in test_play_browser.py)."""
     server, _, loaded = shared_play
     gos = loaded["gos"]
     interaction = str(sorted(gos.dialogs["dialog_id"])[0])
     open_play(small_page, server.url, "gos", interaction, name="gil")
     assert small_page.locator("[data-image-id]").count() == 9
-    for round_ranks in gos_pair_ranks(gos, interaction):
-        for image in round_ranks:
-            lock(small_page, image)
-    assert small_page.locator("[data-play][data-play-finished]").count() == 1
+    first_round = gos_pair_ranks(gos, interaction)[0]
+    for image in first_round:
+        lock(small_page, image)
+    assert step_of(small_page) == len(first_round) + 1
     assert score_of(small_page) == pytest.approx(1.0)  # the pair's own ranks agree with themselves
     run_file = exported(small_page, tmp_path)
     assert independent_score(gos, run_file, interaction, tmp_path / "cache") == pytest.approx(1.0)
