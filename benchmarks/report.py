@@ -262,10 +262,10 @@ def _play_done(r):
 
 CHECKS: list[Check] = [
     ("player.json", "38. the step player: key → step, each corpus", _player_keys),
-    ("play.json", "49. Play: a move drawn within one frame, no request, each corpus", _play_moves),
-    ("play.json", "49. Play: Done → score ≤ 0.3 s, each corpus", _play_done),
     ("player.json", "38. dragging the timeline across 30 steps ≥ 30 frames/s", _player_drag),
     ("player.json", "38. a fresh replay opens no slower than before (≤ 1.1× the baseline's median)", _player_fresh),
+    ("play.json", "49. Play: a move drawn within one frame, no request, each corpus", _play_moves),
+    ("play.json", "49. Play: Done → score ≤ 0.3 s, each corpus", _play_done),
     ("clicks.json", "click Next → settled ≤ 1.5× (median), ≤ 3× (p90) a blank page's click", _clicks),
     ("clicks.json", "1. Replay click ≤ 1.5× / 3× blank, each corpus", _clicks_on("replay")),
     ("clicks.json", "1. Replay with a model run: click ≤ 1.5× / 3× blank", _clicks_on("replay + run")),
