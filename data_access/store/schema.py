@@ -8,6 +8,7 @@ adjudicators deciding the same unit at once cannot both succeed (``CodingStore.d
 Version 4 records who made each change (``changed_by``), for sign-in and roles (``data_access.access``).
 Version 5 keeps the sign-ins ended by signing out (``sign_outs``).
 Version 6 keeps saved slices (``saved_slices``: issue 37, ``slices.py``).
+Version 7 keeps plays (``plays`` and their ``play_events``: issue 49, ``plays.py``).
 """
 from __future__ import annotations
 
@@ -198,5 +199,48 @@ def _v6_saved_slices(db: Database) -> list[str]:
     ]
 
 
-MIGRATIONS = [_v1_notes, _v2_coding, _v3_gold_decisions, _v4_changed_by, _v5_ended_sign_ins, _v6_saved_slices]
+def _v7_plays(db: Database) -> list[str]:
+    """Plays: a person playing one seat of a recorded dialog (``plays``: corpus, dialog, seat, player, how many steps
+    it has and how many are done) and its events in order (``play_events``: one per completed step, its move as
+    JSON). A player has one live play of a dialog and seat (the partial unique index); a step is one event
+    (``UNIQUE (play_id, seq)``), so two tabs saving the same step cannot both succeed."""
+    return [
+        f"""
+        CREATE TABLE IF NOT EXISTS plays (
+            {db.id_column},
+            corpus      TEXT    NOT NULL,
+            dialog_id   TEXT    NOT NULL,
+            seat        TEXT    NOT NULL,
+            player      TEXT    NOT NULL,
+            status      TEXT    NOT NULL DEFAULT 'playing' CHECK (status IN ('playing', 'finished', 'abandoned')),
+            n_steps     INTEGER NOT NULL CHECK (n_steps >= 1),
+            steps_done  INTEGER NOT NULL DEFAULT 0 CHECK (steps_done >= 0 AND steps_done <= n_steps),
+            created_at  TEXT    NOT NULL,
+            updated_at  TEXT    NOT NULL,
+            finished_at TEXT,
+            changed_by  TEXT
+        )
+        """,
+        "CREATE UNIQUE INDEX IF NOT EXISTS plays_live ON plays (corpus, dialog_id, seat, player) "
+        "WHERE status = 'playing'",
+        "CREATE INDEX IF NOT EXISTS plays_by_corpus ON plays (corpus, status, player)",
+        f"""
+        CREATE TABLE IF NOT EXISTS play_events (
+            {db.id_column},
+            play_id     INTEGER NOT NULL REFERENCES plays (id),
+            seq         INTEGER NOT NULL CHECK (seq >= 1),
+            step        INTEGER NOT NULL CHECK (step >= 1),
+            role        TEXT    NOT NULL,
+            kind        TEXT    NOT NULL,
+            payload     TEXT    NOT NULL {db.json_check.format(col='payload')},
+            at          TEXT    NOT NULL,
+            changed_by  TEXT,
+            UNIQUE (play_id, seq)
+        )
+        """,
+    ]
+
+
+MIGRATIONS = [_v1_notes, _v2_coding, _v3_gold_decisions, _v4_changed_by, _v5_ended_sign_ins, _v6_saved_slices,
+              _v7_plays]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -33,22 +33,23 @@ FIFTY_THOUSAND = "SELECT dialog_id, round FROM rounds ORDER BY dialog_id, round 
 
 @pytest.fixture(scope="module")
 def corpora(tmp_path_factory, real_cache):
-    """The three corpora loaded here (which also builds the server's Parquet caches, in the run's one cache of the
-    real corpora: parsed once a run) and the server's setting (the tests ask for ``shared_data`` too: skipped
-    without ../shared)."""
+    """The three corpora loaded here (which also builds their Parquet caches, in the run's one cache of the real
+    corpora: parsed once a run, linked into the server's own) and the server's setting (the tests ask for
+    ``shared_data`` too: skipped without ../shared)."""
     from data_access.corpora import load_path
     from data_access.layers.load import load_layer
     from tests.conftest import SHARED_DATA as shared_data
+    from tests.conftest import linked_cache
 
     if not shared_data.is_dir():
         pytest.skip("../shared/data is not present")
     workdir = tmp_path_factory.mktemp("moments")
-    cache = real_cache
     paths = {"codraw": shared_data / "codraw" / "CoDraw_1_0.json.gz", "gos": shared_data / "game-of-sorts",
              "minecraft": shared_data / "minecraft"}
-    loaded = {name: load_path(name, path, cache_root=cache) for name, path in paths.items()}
+    loaded = {name: load_path(name, path, cache_root=real_cache) for name, path in paths.items()}
     icr = load_layer("codraw-icr", loaded["codraw"], shared_data / "annotations" / "icr-codraw-data.tsv")
-    env = {"DIALOGUE_CACHE_DIR": str(cache), "CODRAW_DATA": str(paths["codraw"]), "GAME_OF_SORTS_DATA": str(paths["gos"]),
+    linked_cache(real_cache, workdir / "cache")  # the server's own cache, starting with the run's entries
+    env = {"CODRAW_DATA": str(paths["codraw"]), "GAME_OF_SORTS_DATA": str(paths["gos"]),
            "MINECRAFT_DATA": str(paths["minecraft"]), "DIALOGUE_LAYERS_DIR": str(shared_data / "annotations")}
     return workdir, env, loaded, icr
 
@@ -216,7 +217,8 @@ def test_d_sql_results_of_any_size_saved_and_used_after_a_restart(shared_data, a
     saved = Store(workdir / "notes.sqlite3").slices.list()
     ids = dict(zip(saved["name"], saved["id"]))
     (workdir / "restart").mkdir(exist_ok=True)
-    again = AppServer(workdir / "restart", {**env, "DIALOGUE_NOTES_DB": str(workdir / "notes.sqlite3")})  # a new process
+    again = AppServer(workdir / "restart", {**env, "DIALOGUE_CACHE_DIR": str(workdir / "cache"),
+                                            "DIALOGUE_NOTES_DB": str(workdir / "notes.sqlite3")})  # a new process
     try:
         dialogs = sorted(codraw.dialogs["dialog_id"].astype(str))[:5000]
         rounds = codraw.frames["rounds"].sort_values(["dialog_id", "round"]).head(50000)
