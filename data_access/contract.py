@@ -8,6 +8,8 @@
   a package returns it from ``run_scoring()`` (the built-in ones are ``data_access.runs.<name>``).
 - ``AnnotationLayer``: what loading a published annotation layer needs where the layers differ (a module of
   ``data_access.layers``); a layer belongs to the corpus whose ``LAYERS`` names it.
+- ``LiveRules``: how two people play the corpus's game against each other and how their games are written in the
+  corpus's own files (issue 50); a package returns it from ``live_rules()``; a corpus without it is not played live.
 - ``OptionalCapabilities``: members a corpus may offer (``optional(package, name)``).
 
 ``registry.corpus_module(name)`` returns a package typed as ``CorpusPackage``; below the app's edge a value
@@ -226,6 +228,37 @@ class AnnotationLayer(Protocol):
     # (CoDraw's ``crs``); a dialog the layer does not cover has no value.
 
 
+@dataclass(frozen=True)
+class LiveRecord:
+    """A finished live game as the store keeps it (``LiveGames.record``): ``game`` (a ``LiveGame``: its id, item,
+    roles, players, ``started_at`` and ``finished_at``), ``setup`` (``{"shared", "roles"}``) and ``events`` (its
+    ``LiveEvent`` rows in order: ``seq``, ``role``, ``kind``, ``payload``, ``at``)."""
+
+    game: Any
+    setup: Mapping[str, Any]
+    events: Sequence[Any]
+
+
+@runtime_checkable
+class LiveRules(Protocol):
+    """How two people play a corpus's game against each other (issue 50, ``data_access.live``), as a module
+    (``corpora.codraw.data.live`` ...): its two roles, the setup each role is shown, each event a role may send
+    checked against the game so far, and finished games written in the corpus's own files, which the corpus's own
+    reader reads back (a collection is a corpus source of its own)."""
+
+    ROLES: tuple[str, str]  # the two roles, as the corpus names them ("Teller", "Drawer")
+
+    def checked_event(self, role: str, kind: str, payload: Any, earlier: Sequence[Any],
+                      setup: Mapping[str, Any]) -> tuple[Any, Optional[str]]:
+        """The event ``role`` sends (``kind``, ``payload``: the browser's word, never trusted) in normal form, and
+        the one role that sees it (None: both), given every ``earlier`` event (``LiveEvent``) and the game's whole
+        ``setup``; ValueError in one line for anything the game does not allow at this point."""
+
+    def write_games(self, folder: Path, records: Sequence[LiveRecord], split: str) -> Path:
+        """Write finished games (``LiveRecord``) into ``folder`` as the corpus's own files, under ``split``; the
+        path the corpus's reader opens. ValueError naming the game for one that cannot be written."""
+
+
 class OptionalCapabilities(Protocol):
     """Members a corpus package may provide; ``optional(package, name)`` returns them or None."""
 
@@ -255,12 +288,15 @@ class OptionalCapabilities(Protocol):
         """Per-dialog features a slice can test besides the dialogs frame's columns (CoDraw's peek gain), indexed by
         ``dialog_id``; a dialog without a value is absent. Computed by the functions behind the corpus's charts."""
 
+    def live_rules(self) -> LiveRules:
+        """How two people play the corpus's game live and how their games are written (``LiveRules``)."""
+
     FEATURE_TEXTS: Mapping[str, FeatureText]  # how descriptions name the corpus's own features and columns
     ASSET_KIND: str  # what its ASSET_VARIABLE names, for the serve flag --<name>-<kind> ("clipart"; default "assets")
 
 
 OPTIONAL = ("LAYERS", "run_scoring", "same_board_plays", "round_outcomes", "annotation_layer", "transcript_notes",
-            "dialog_features", "FEATURE_TEXTS", "ASSET_KIND")
+            "dialog_features", "live_rules", "FEATURE_TEXTS", "ASSET_KIND")
 
 
 def optional(package: CorpusPackage, name: str) -> Optional[Callable]:
@@ -291,6 +327,12 @@ def package_scoring(package: CorpusPackage) -> RunScoring:
     """``package``'s run scoring (its optional ``run_scoring()``), ``UNSCORED`` when it has none."""
     offered = optional(package, "run_scoring")
     return offered() if offered is not None else UNSCORED
+
+
+def live_rules_of(package: CorpusPackage) -> Optional[LiveRules]:
+    """``package``'s live rules (its optional ``live_rules()``), None when its game is not played live."""
+    offered = optional(package, "live_rules")
+    return offered() if offered is not None else None
 
 
 def layers_of(package: CorpusPackage) -> tuple[str, ...]:
@@ -369,3 +411,8 @@ def missing_members(package: ModuleType) -> list[str]:
 def run_members() -> list[str]:
     """Every member a ``RunScoring`` module defines."""
     return _declared(RunScoring)
+
+
+def live_members() -> list[str]:
+    """Every member a ``LiveRules`` module defines."""
+    return _declared(LiveRules)

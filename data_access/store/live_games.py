@@ -62,6 +62,9 @@ _SELECT_GAME = f"SELECT {', '.join(_GAME_COLUMNS)} FROM live_games"
 _EVENT_COLUMNS = ("seq", "role", "player", "kind", "payload", "visible_to", "client_id", "at")
 
 
+Rule = Callable[[str, str, Any, list["LiveEvent"], dict], tuple[Any, Optional[str]]]
+
+
 class LiveGameNotFound(StoreError, KeyError):
     """No such game, or one the viewer may not see (the two are not told apart)."""
 
@@ -241,9 +244,14 @@ class LiveGames:
         return token
 
     def append(self, game_id: int, client_id: str, kind: str, payload: Any, *, visible_to: Optional[str] = None,
-               player: Optional[str] = None, actor: Optional[Identity] = None) -> LiveEvent:
+               rule: Optional[Rule] = None, player: Optional[str] = None,
+               actor: Optional[Identity] = None) -> LiveEvent:
         """Append a message or move of the actor, in the role they play; the stored event. The same ``client_id``
-        again returns the event stored under it (a resend), never a second one."""
+        again returns the event stored under it (a resend), never a second one. ``rule``: the game's rules (a
+        corpus's ``LiveRules.checked_event``), called inside the write with the role, kind, payload, every earlier
+        event and the whole setup; it returns the payload to store and the role that alone sees it (it replaces
+        ``visible_to``) or raises ValueError, and then nothing is written. Inside the write, two servers cannot
+        both pass a rule that only one event may pass (one peek)."""
         what = f"playing in live game {game_id}"
         if not isinstance(client_id, str) or not CLIENT_ID.match(client_id):
             raise ValueError("Not saved: an event's client id is 1 to 64 letters, digits, '-' or '_'.")
@@ -277,6 +285,10 @@ class LiveGames:
             if game.status != "playing":
                 raise LiveGameClosed(f"Not saved: live game {game.id} " +
                                      ("has ended." if game.status == "finished" else "has not started yet."))
+            if rule is not None:
+                setup, earlier = self._whole(conn, game)
+                payload, visible_to = rule(role, kind, json.loads(payload_text), earlier, setup)
+                payload_text = _json(payload, MAX_EVENT_BYTES, "the event")
             if visible_to is not None and visible_to not in game.roles:
                 raise ValueError(f"Not saved: {visible_to!r:.40} is not a role of live game {game.id}.")
             if game.n_events >= MAX_EVENTS:
@@ -370,6 +382,23 @@ class LiveGames:
         if role is not None:
             return role
         return viewer.may(Action.MANAGE)  # an admin, or the local user under a name that plays no role
+
+    def record(self, game_id: int, *, viewer: Optional[Identity] = None) -> tuple[LiveGame, dict, list[LiveEvent]]:
+        """A finished game whole: the game, its setup and every event (``LiveGameNotFound`` for one that has not
+        ended or that the viewer may not see), for writing it in the corpus's files."""
+        game = self.game(game_id, viewer=viewer)
+        if game.status != "finished":
+            raise LiveGameNotFound(f"live game {game_id} has not ended; only finished games are recorded")
+        with self.db.read() as conn:
+            setup, events = self._whole(conn, game)
+        return game, setup, events
+
+    @staticmethod
+    def _whole(conn, game: LiveGame) -> tuple[dict, list[LiveEvent]]:
+        setup = json.loads(conn.execute("SELECT setup FROM live_games WHERE id = ?", (game.id,)).fetchone()[0])
+        rows = conn.execute(f"SELECT {', '.join(_EVENT_COLUMNS)} FROM live_game_events WHERE game_id = ? ORDER BY seq",
+                            (game.id,)).fetchall()
+        return setup, [_event(row) for row in rows]
 
     def _row(self, conn, game_id: int) -> LiveGame:
         return _game(conn.execute(_SELECT_GAME + " WHERE id = ?", (game_id,)).fetchone())

@@ -1,0 +1,105 @@
+"""Live games of two people over each corpus (issue 50): played through ``data_access.live`` on a store (the corpus's
+rules checked inside the store's write), finished, written in the corpus's own files and read back by the corpus's
+own frames: the same messages and moves in order, each role's events seen by that role only. The store itself is
+tested on both backends in test_store_live_games.py; these run on SQLite."""
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from data_access import live
+from data_access.access import Identity, Role
+from data_access.registry import corpus_module
+from data_access.store import LiveGameNotFound, Store
+
+
+def _as(role: Role, coder: str) -> Identity:
+    return Identity(coder=coder, role=role, email=f"{coder}@lab.example", signed_in=True)
+
+
+ALICE, BOB, VIEWER = _as(Role.CODER, "alice"), _as(Role.CODER, "bob"), _as(Role.VIEWER, "vera")
+
+
+class Clock:
+    """Unix seconds, 1.5 s further at every reading (each event a moment after the one before)."""
+
+    def __init__(self, now: float = 1_700_000_000.0):
+        self.now = now
+
+    def __call__(self) -> float:
+        self.now += 1.5
+        return self.now
+
+
+@pytest.fixture
+def store(tmp_path):
+    opened = Store(tmp_path / "live.sqlite3", sign_in=True)
+    opened.live_games.clock = Clock()
+    yield opened
+    opened.close()
+
+
+def _seconds(stamp: str) -> float:
+    return datetime.fromisoformat(stamp).timestamp()
+
+
+def _started(store, package, item, roles, setup):
+    game, token = live.create(store, package, item, roles[0], setup, actor=ALICE)
+    store.live_games.join(token, actor=BOB)
+    return game
+
+
+# ---------------------------------------------------------------------------------------------------- Minecraft
+
+TARGET = [[0, 1, 0, "blue"], [0, 2, 0, "blue"], [1, 1, 0, "red"]]
+
+
+def test_a_minecraft_game_is_played_written_as_game_logs_and_read_back(store, tmp_path):
+    from corpora.minecraft.data import frames
+
+    package = corpus_module("minecraft")
+    game = _started(store, package, "C7", ("Architect", "Builder"), {"roles": {"Architect": {"target": TARGET}}})
+    assert store.live_games.setup_for(game.id, viewer=BOB)["role"] is None  # the Builder is not shown the target
+
+    def send(actor, client_id, kind, **payload):
+        return live.send(store, package, game.id, client_id, kind, payload, actor=actor)
+
+    send(ALICE, "a1", "message", text="two blue  blocks\nin a tower, <b>then</b> a red one")
+    send(BOB, "b1", "place", x=0, y=1, z=0, color="blue")
+    send(BOB, "b2", "place", x=0, y=2, z=0, color="red")
+    for actor, kind, payload, problem in ((ALICE, "place", dict(x=1, y=1, z=0, color="red"), "only the Builder"),
+                                          (BOB, "place", dict(x=0, y=2, z=0, color="blue"), "already holds"),
+                                          (BOB, "place", dict(x=9, y=1, z=0, color="red"), "outside the build"),
+                                          (BOB, "place", dict(x=1, y=1, z=0, color="pink"), "not a block colour"),
+                                          (BOB, "remove", dict(x=3, y=1, z=0), "no block to pick up"),
+                                          (BOB, "jump", {}, "not an event")):
+        with pytest.raises(ValueError, match=problem):
+            send(actor, "bad", kind, **payload)
+    send(ALICE, "a2", "message", text="the top one is blue")
+    send(BOB, "b3", "remove", x=0, y=2, z=0)
+    send(BOB, "b4", "place", x=0, y=2, z=0, color="blue")
+    send(BOB, "b4", "place", x=0, y=2, z=0, color="blue")  # a resend: the block is placed once
+    send(BOB, "b5", "place", x=1, y=1, z=0, color="red")
+    send(BOB, "b6", "message", text="done")
+    with pytest.raises(LiveGameNotFound, match="not ended"):
+        live.export(store, package, [game.id], tmp_path / "study", viewer=ALICE)
+    store.live_games.finish(game.id, actor=ALICE)
+
+    folder = live.export(store, package, [game.id], tmp_path / "study", viewer=VIEWER)
+    built, skipped = frames.build_frames(folder)
+    assert skipped == []
+    dialog = built["dialogs"].iloc[0]
+    assert (dialog["config"], dialog["split"], dialog["builder"], dialog["architect"]) == \
+        ("C7", "test", f"B{game.id}", f"A{game.id}")
+    assert dialog["outcome_f1"] == 1.0 and bool(dialog["outcome_match"])  # the target, built
+    utterances = built["utterances"]
+    assert list(zip(utterances["role"], utterances["text"])) == [
+        ("Architect", "two blue blocks in a tower, <b>then</b> a red one"), ("Architect", "the top one is blue"),
+        ("Builder", "done")]
+    actions = built["actions"]
+    assert list(zip(actions["kind"], actions["x"], actions["y"], actions["color"])) == [
+        ("placement", 0, 1, "blue"), ("placement", 0, 2, "red"), ("removal", 0, 2, "red"),
+        ("placement", 0, 2, "blue"), ("placement", 1, 1, "red")]
+    joined, _setup, events = store.live_games.record(game.id, viewer=VIEWER)
+    assert dialog["duration_s"] == pytest.approx(_seconds(events[-1].at) - _seconds(joined.started_at))
