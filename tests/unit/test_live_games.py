@@ -103,3 +103,67 @@ def test_a_minecraft_game_is_played_written_as_game_logs_and_read_back(store, tm
         ("placement", 0, 2, "blue"), ("placement", 1, 1, "red")]
     joined, _setup, events = store.live_games.record(game.id, viewer=VIEWER)
     assert dialog["duration_s"] == pytest.approx(_seconds(events[-1].at) - _seconds(joined.started_at))
+
+
+# ---------------------------------------------------------------------------------------------------- CoDraw
+
+SUN = {"type": 0, "object": 3, "x": 420, "y": 40, "z": 2, "flip": 0}
+TREE = {"type": 1, "object": 8, "x": 120, "y": 180, "z": 1, "flip": 1}
+BOY = {"type": 2, "object": 12, "x": 250, "y": 270, "z": 0, "flip": 0}
+CODRAW_SETUP = {"shared": {"image_id": 4321}, "roles": {"Teller": {"target": [SUN, TREE, BOY]},
+                                                         "Drawer": {"palette": [SUN, TREE, BOY]}}}
+
+
+def test_a_codraw_game_is_played_in_turns_with_one_peek_and_read_back_with_its_scores(store, tmp_path):
+    from corpora.codraw.data import frames
+
+    package = corpus_module("codraw")
+    game = _started(store, package, "val_00077", ("Teller", "Drawer"), CODRAW_SETUP)
+    assert store.live_games.setup_for(game.id, viewer=BOB)["role"] == {"palette": [SUN, TREE, BOY]}
+
+    def send(actor, client_id, kind, **payload):
+        return live.send(store, package, game.id, client_id, kind, payload, actor=actor)
+
+    with pytest.raises(ValueError, match="wait for the Teller"):
+        send(BOB, "d0", "message", text="hello?")
+    send(ALICE, "t1", "message", text="a sun top right")
+    send(BOB, "d1", "canvas", cliparts=[dict(SUN, x=400)])
+    send(BOB, "d2", "message", text="ok")
+    send(ALICE, "t2", "message", text="a tree on the left, <i>facing left</i>")
+    send(BOB, "d3", "canvas", cliparts=[dict(SUN, x=400), dict(TREE, x=140, flip=0)])
+    with pytest.raises(ValueError, match="peeks once, between rounds"):
+        send(ALICE, "p0", "peek")
+    send(BOB, "d4", "message", text="done")
+    peek = send(ALICE, "p1", "peek")
+    assert peek.payload == {"canvas": [dict(SUN, x=400.0), dict(TREE, x=140.0, flip=0)]} and peek.visible_to == "Teller"
+    with pytest.raises(ValueError, match="while the Teller peeks"):
+        send(ALICE, "t3", "message", text="the tree faces right")
+    send(ALICE, "u1", "unpeek")
+    send(ALICE, "t3", "message", text="the tree faces right")
+    with pytest.raises(ValueError, match="peeked already"):
+        send(ALICE, "p2", "peek")
+    for bad, problem in (([dict(SUN, x=99999)], "outside the canvas"), ([SUN, dict(SUN, x=3)], "twice"),
+                         ([dict(SUN, type=9)], "not a clipart"), ([dict(SUN, z=5)], "depth")):
+        with pytest.raises(ValueError, match=problem):
+            send(BOB, "bad", "canvas", cliparts=bad)
+    with pytest.raises(ValueError, match="not an event the Teller"):
+        send(ALICE, "bad", "canvas", cliparts=[])
+    send(BOB, "d5", "canvas", cliparts=[dict(SUN, x=400), dict(TREE, x=140), dict(BOY, x=260)])
+    send(BOB, "d6", "message", text="and a boy")
+    teller_sees, _cursor = store.live_games.events(game.id, viewer=ALICE)
+    assert "canvas" not in {e.kind for e in teller_sees} and {"peek", "unpeek"} <= {e.kind for e in teller_sees}
+    assert {e.kind for e in store.live_games.events(game.id, viewer=BOB)[0]} == {"message", "canvas"}
+    store.live_games.finish(game.id, actor=BOB)
+
+    path = live.export(store, package, [game.id], tmp_path / "study", split="pilot", viewer=VIEWER)
+    built, skipped = frames.build_frames(path)
+    assert skipped == []
+    dialog = built["dialogs"].iloc[0]
+    assert (dialog["dialog_id"], dialog["split"], dialog["image_id"], dialog["peek_round"]) == \
+        (f"pilot_{game.id}", "pilot", 4321, 3)
+    read = built["rounds"]
+    assert read["msg_t"].tolist() == ["a sun top right", "a tree on the left, <i>facing left</i>", "the tree faces right"]
+    assert read["msg_d"].tolist() == ["ok", "done", "and a boy"]
+    assert read["peeked"].tolist() == [False, False, True]
+    assert read["score_status"].tolist() == ["present"] * 3 and read["stored_reproduced"].tolist() == [True] * 3
+    assert read["stored_score"].is_monotonic_increasing  # each round closer to the target
