@@ -36,8 +36,8 @@ def clipart(value: Any) -> Clipart:
     """A clipart of its JSON form; ValueError for one the game cannot show."""
     if not isinstance(value, Mapping):
         raise ValueError("a clipart is a JSON object")
-    kind, obj, z, flip = (value.get(k) for k in ("type", "object", "z", "flip"))
-    x, y = value.get("x"), value.get("y")
+    fields: list[Any] = [value.get(k) for k in ("type", "object", "z", "flip", "x", "y")]
+    kind, obj, z, flip, x, y = fields
     whole = all(isinstance(v, int) and not isinstance(v, bool) for v in (kind, obj, z, flip))
     if not whole or not 0 <= kind < len(TYPE_SIZES) or not 0 <= obj < (35 if kind in (2, 3) else TYPE_SIZES[kind]):
         raise ValueError(f"{value!r:.80} is not a clipart of the palette (type, object, z and flip are whole numbers)")
