@@ -249,10 +249,12 @@ class LiveRules(Protocol):
     ROLES: tuple[str, str]  # the two roles, as the corpus names them ("Teller", "Drawer")
 
     def checked_event(self, role: str, kind: str, payload: Any, earlier: Sequence[Any],
-                      setup: Mapping[str, Any]) -> tuple[Any, Optional[str]]:
-        """The event ``role`` sends (``kind``, ``payload``: the browser's word, never trusted) in normal form, and
-        the one role that sees it (None: both), given every ``earlier`` event (``LiveEvent``) and the game's whole
-        ``setup``; ValueError in one line for anything the game does not allow at this point."""
+                      setup: Mapping[str, Any]) -> tuple[Any, Optional[str], Sequence[tuple[str, str, Any, Optional[str]]]]:
+        """The event ``role`` sends (``kind``, ``payload``: the browser's word, never trusted) in normal form, the
+        one role that sees it (None: both) and what it causes at once (events ``(role, kind, payload, visible_to)``
+        the store appends right after it: a rank, the locks a mismatch releases), given every ``earlier`` event
+        (``LiveEvent``) and the game's whole ``setup``; ValueError in one line for anything the game does not allow
+        at this point."""
 
     def write_games(self, folder: Path, records: Sequence[LiveRecord], split: str) -> Path:
         """Write finished games (``LiveRecord``) into ``folder`` as the corpus's own files, under ``split``; the

@@ -37,7 +37,7 @@ import secrets
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, Callable, Mapping, Optional, Union
+from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
 from ..access import AccessRefused, Action, Identity, attributed, check, checked_coder_name, log
 from .acting import acting
@@ -62,7 +62,8 @@ _SELECT_GAME = f"SELECT {', '.join(_GAME_COLUMNS)} FROM live_games"
 _EVENT_COLUMNS = ("seq", "role", "player", "kind", "payload", "visible_to", "client_id", "at")
 
 
-Rule = Callable[[str, str, Any, list["LiveEvent"], dict], tuple[Any, Optional[str]]]
+Consequence = tuple[str, str, Any, Optional[str]]  # role, kind, payload, the role that alone sees it
+Rule = Callable[[str, str, Any, list["LiveEvent"], dict], tuple[Any, Optional[str], Sequence[Consequence]]]
 
 
 class LiveGameNotFound(StoreError, KeyError):
@@ -249,9 +250,10 @@ class LiveGames:
         """Append a message or move of the actor, in the role they play; the stored event. The same ``client_id``
         again returns the event stored under it (a resend), never a second one. ``rule``: the game's rules (a
         corpus's ``LiveRules.checked_event``), called inside the write with the role, kind, payload, every earlier
-        event and the whole setup; it returns the payload to store and the role that alone sees it (it replaces
-        ``visible_to``) or raises ValueError, and then nothing is written. Inside the write, two servers cannot
-        both pass a rule that only one event may pass (one peek)."""
+        event and the whole setup; it returns the payload to store, the role that alone sees it (it replaces
+        ``visible_to``) and what the event causes (``(role, kind, payload, visible_to)`` events appended right after
+        it) or raises ValueError, and then nothing is written. Inside the write, two servers cannot both pass a rule
+        that only one event may pass (one peek)."""
         what = f"playing in live game {game_id}"
         if not isinstance(client_id, str) or not CLIENT_ID.match(client_id):
             raise ValueError("Not saved: an event's client id is 1 to 64 letters, digits, '-' or '_'.")
@@ -285,13 +287,14 @@ class LiveGames:
             if game.status != "playing":
                 raise LiveGameClosed(f"Not saved: live game {game.id} " +
                                      ("has ended." if game.status == "finished" else "has not started yet."))
+            consequences: Sequence[tuple[str, str, Any, Optional[str]]] = ()
             if rule is not None:
                 setup, earlier = self._whole(conn, game)
-                payload, visible_to = rule(role, kind, json.loads(payload_text), earlier, setup)
+                payload, visible_to, consequences = rule(role, kind, json.loads(payload_text), earlier, setup)
                 payload_text = _json(payload, MAX_EVENT_BYTES, "the event")
-            if visible_to is not None and visible_to not in game.roles:
+            if any(v is not None and v not in game.roles for v in [visible_to] + [c[3] for c in consequences]):
                 raise ValueError(f"Not saved: {visible_to!r:.40} is not a role of live game {game.id}.")
-            if game.n_events >= MAX_EVENTS:
+            if game.n_events + 1 + len(consequences) > MAX_EVENTS:
                 raise ValueError(f"Not saved: live game {game.id} holds {MAX_EVENTS:,} events, the most a game may.")
             self._within_rate(conn, game, coder, kind)
             seq, now = game.n_events + 1, self._now()
@@ -299,7 +302,16 @@ class LiveGames:
                          "client_id, at, changed_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                          (game.id, seq, role, coder, kind, payload_text, visible_to, client_id, now,
                           identity.signature))
-            conn.execute("UPDATE live_games SET n_events = ?, updated_at = ? WHERE id = ?", (seq, now, game.id))
+            # What the event caused (a rank, the locks a mismatch releases), each under the role it concerns and a
+            # client id no client can send ("~" is not in CLIENT_ID), written with it or not at all.
+            for number, (their_role, their_kind, their_payload, their_view) in enumerate(consequences, start=1):
+                conn.execute("INSERT INTO live_game_events (game_id, seq, role, player, kind, payload, visible_to, "
+                             "client_id, at, changed_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                             (game.id, seq + number, their_role, game.player_of(their_role) or "", their_kind,
+                              _json(their_payload, MAX_EVENT_BYTES, "a consequence"), their_view,
+                              f"{client_id}~{number}", now, identity.signature))
+            conn.execute("UPDATE live_games SET n_events = ?, updated_at = ? WHERE id = ?",
+                         (seq + len(consequences), now, game.id))
             return LiveEvent(seq, role, coder, kind, json.loads(payload_text), visible_to, client_id, now)
 
     def finish(self, game_id: int, *, player: Optional[str] = None, actor: Optional[Identity] = None) -> LiveGame:

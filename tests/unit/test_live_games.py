@@ -167,3 +167,89 @@ def test_a_codraw_game_is_played_in_turns_with_one_peek_and_read_back_with_its_s
     assert read["peeked"].tolist() == [False, False, True]
     assert read["score_status"].tolist() == ["present"] * 3 and read["stored_reproduced"].tolist() == [True] * 3
     assert read["stored_score"].is_monotonic_increasing  # each round closer to the target
+
+
+# ---------------------------------------------------------------------------------------------- A Game Of Sorts
+
+IMAGES = [f"img{n}" for n in range(1, 10)]
+GOS_SETUP = {"shared": {"game_id": "game_7_toys_1", "boards": [
+    {"board_id": f"game_7_toys_1_board_{n}", "board_number": n, "criterion": f"Which toy for case {n}?",
+     "instruction": "Please rank these toys.", "image_ids": IMAGES} for n in (2, 1)]},
+    "roles": {"Player A": {"layouts": [IMAGES[::-1], IMAGES]}, "Player B": {"layouts": [IMAGES[3:] + IMAGES[:3]] * 2}}}
+
+
+def test_a_gos_game_hides_each_lock_from_the_partner_ranks_on_agreement_and_is_read_back(store, tmp_path):
+    from corpora.gos.data import frames
+
+    package = corpus_module("gos")
+    game = _started(store, package, "game_7_toys_1", ("Player A", "Player B"), GOS_SETUP)
+    assert store.live_games.setup_for(game.id, viewer=BOB)["role"] == {"layouts": GOS_SETUP["roles"]["Player B"]["layouts"]}
+    sent = iter(range(1000))
+
+    def send(actor, kind, **payload):
+        return live.send(store, package, game.id, f"c{next(sent)}", kind, payload, actor=actor)
+
+    with pytest.raises(ValueError, match="mark the images"):
+        send(ALICE, "message", text="hi")
+    send(ALICE, "message", text="hi <b>there</b>", image_ids=[])
+    send(BOB, "message", text="img1 first?", image_ids=["img1"])
+    send(ALICE, "lock", image_id="img2")
+    send(ALICE, "unlock", image_id="img2")  # taken back
+    send(ALICE, "lock", image_id="img1")
+    with pytest.raises(ValueError, match="take back your lock"):
+        send(ALICE, "lock", image_id="img3")
+    send(BOB, "lock", image_id="img3")  # a mismatch: both released
+    assert [e.kind for e in store.live_games.events(game.id, viewer=ALICE)[0]][-1] == "unlock_automatic"
+    bob_sees = [(e.kind, e.payload.get("image_id")) for e in store.live_games.events(game.id, viewer=BOB)[0]]
+    assert ("lock", "img1") not in bob_sees and bob_sees[-1] == ("unlock_automatic", "img3")  # never alice's lock
+    order = IMAGES[:]
+    for image in order:
+        send(BOB, "lock", image_id=image)
+        send(ALICE, "lock", image_id=image)
+    with pytest.raises(ValueError, match="still to rank"):
+        send(ALICE, "lock", image_id="img1")
+    send(ALICE, "message", text="nice!", image_ids=[])  # after the ninth rank: round_active false
+    send(BOB, "next_round")
+    with pytest.raises(ValueError, match="nine images are ranked"):
+        send(BOB, "next_round")
+    for image in order[::-1]:
+        send(ALICE, "lock", image_id=image)
+        send(BOB, "lock", image_id=image)
+    ranks = [e.payload for e in store.live_games.events(game.id, viewer=ALICE)[0] if e.kind == "rank"]
+    assert [r["rank"] for r in ranks] == list(range(1, 10)) * 2
+    with pytest.raises(ValueError, match="last round"):
+        send(ALICE, "next_round")
+    store.live_games.finish(game.id, actor=ALICE)
+
+    live.export(store, package, [game.id], tmp_path / "study", viewer=VIEWER)
+    built, skipped = frames.build_frames(tmp_path / "study")
+    assert skipped == []
+    a, b = f"player-a-{game.id}", f"player-b-{game.id}"
+    messages, read_ranks = built["messages"], built["ranks"]
+    assert list(zip(messages["round"], messages["username"], messages["text"], messages["in_round"])) == [
+        (1, a, "hi <b>there</b>", True), (1, b, "img1 first?", True), (1, a, "nice!", False)]
+    assert [list(ids) for ids in messages["image_ids"]] == [[], ["img1"], []]
+    for number, expected in ((1, order), (2, order[::-1])):
+        assert read_ranks[read_ranks["round"] == number].sort_values("rank")["image_id"].tolist() == expected
+    assert built["rounds"]["mismatches"].tolist() == [1, 0]
+    locks = built["lock_events"]
+    assert locks[locks["round"] == 1]["lock_event_type"].tolist()[:6] == [
+        "lock", "unlock manual", "lock", "lock", "unlock automatic", "unlock automatic"]
+    layouts = built["layouts"]
+    assert layouts[(layouts["round"] == 1) & (layouts["username"] == a)].sort_values("position")["image_id"].tolist() \
+        == IMAGES[::-1]
+
+
+@pytest.mark.parametrize("name", ["codraw", "gos", "minecraft"])
+def test_each_corpus_offers_live_rules_that_honour_the_contract(name):
+    import inspect
+
+    from data_access.contract import LiveRules, live_members
+
+    rules = live.rules_of(corpus_module(name))
+    assert isinstance(rules, LiveRules) and len(set(rules.ROLES)) == 2
+    for member in live_members():
+        declared = getattr(LiveRules, member, None)
+        if callable(declared):
+            assert list(inspect.signature(getattr(rules, member)).parameters) == \
+                list(inspect.signature(declared).parameters)[1:], f"{name}: {member}"

@@ -271,3 +271,29 @@ def test_a_v6_database_gains_live_games(tmp_path):
     assert upgraded.db.schema_version() == len(schema.MIGRATIONS)
     game, token = upgraded.live_games.create("gos", "g1", ("A", "B"), "A", {}, player="ann")
     assert upgraded.live_games.join(token, player="ben").status == "playing"
+
+
+def test_a_rule_decides_inside_the_write_what_is_stored_who_sees_it_and_what_follows(store):
+    game, _token = _playing(store)
+    seen: list = []
+
+    def rule(role, kind, payload, earlier, setup):
+        seen.append((role, [e.seq for e in earlier], sorted(setup)))
+        if payload.get("bad"):
+            raise ValueError("not in this game")
+        return {"n": payload["n"]}, None, (("Drawer", "echo", {"of": payload["n"]}, "Drawer"),)
+
+    with pytest.raises(ValueError, match="not in this game"):
+        store.live_games.append(game.id, "r0", "move", {"n": 0, "bad": True}, rule=rule, actor=ALICE)
+    first = store.live_games.append(game.id, "r1", "move", {"n": 1, "extra": "dropped"}, visible_to="Teller",
+                                    rule=rule, actor=ALICE)
+    assert first.payload == {"n": 1} and first.visible_to is None  # the rule's word, not the page's
+    assert store.live_games.append(game.id, "r1", "move", {"n": 1}, rule=rule, actor=ALICE) == first
+    store.live_games.append(game.id, "r2", "move", {"n": 2}, rule=rule, actor=BOB)
+    assert seen == [("Teller", [], ["roles", "shared"]), ("Teller", [], ["roles", "shared"]),
+                    ("Drawer", [1, 2], ["roles", "shared"])]
+    drawer = store.live_games.events(game.id, viewer=BOB)[0]
+    assert [(e.seq, e.kind, e.role, e.player, e.client_id) for e in drawer] == [
+        (1, "move", "Teller", "alice", "r1"), (2, "echo", "Drawer", "bob", "r1~1"),
+        (3, "move", "Drawer", "bob", "r2"), (4, "echo", "Drawer", "bob", "r2~1")]
+    assert [e.seq for e in store.live_games.events(game.id, viewer=ALICE)[0]] == [1, 3]

@@ -79,7 +79,7 @@ def _state(earlier: Sequence[Any]) -> tuple[bool, bool, bool, list]:
 
 
 def checked_event(role: str, kind: str, payload: Any, earlier: Sequence[Any],
-                  setup: Mapping[str, Any]) -> tuple[Any, Optional[str]]:
+                  setup: Mapping[str, Any]) -> tuple[Any, Optional[str], tuple]:
     """A message in its turn, the Drawer's canvas, the Teller's one peek (see the module's docstring)."""
     if not isinstance(payload, Mapping):
         raise ValueError("an event is a JSON object")
@@ -90,17 +90,17 @@ def checked_event(role: str, kind: str, payload: Any, earlier: Sequence[Any],
         if (role == "Teller") == awaiting:
             raise ValueError("the Teller and the Drawer take turns: " +
                              ("wait for the Drawer's reply" if awaiting else "wait for the Teller's message"))
-        return {"text": str(payload.get("text", ""))}, None
+        return {"text": str(payload.get("text", ""))}, None, ()
     if kind == "canvas" and role == "Drawer":
-        return {"cliparts": [_form(c) for c in _canvas(payload.get("cliparts"))]}, "Drawer"
+        return {"cliparts": [_form(c) for c in _canvas(payload.get("cliparts"))]}, "Drawer", ()
     if kind in ("peek", "unpeek") and role == "Teller":
         if kind == "unpeek":
             if not peek_open:
                 raise ValueError("the peek is not open")
-            return {}, "Teller"
+            return {}, "Teller", ()
         if peeked or awaiting:
             raise ValueError("the Teller peeks once, between rounds" if not peeked else "the Teller has peeked already")
-        return {"canvas": canvas}, "Teller"
+        return {"canvas": canvas}, "Teller", ()
     raise ValueError(f"{kind!r:.30} is not an event the {role} sends (message; canvas by the Drawer; peek by the Teller)")
 
 

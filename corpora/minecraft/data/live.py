@@ -52,7 +52,7 @@ def _ms(stamp: str) -> int:
 
 
 def checked_event(role: str, kind: str, payload: Any, earlier: Sequence[Any],
-                  setup: Mapping[str, Any]) -> tuple[Any, Optional[str]]:
+                  setup: Mapping[str, Any]) -> tuple[Any, Optional[str], tuple]:
     """A chat line by either role; a placement or removal by the Builder that the game allows after ``earlier``."""
     if not isinstance(payload, Mapping):
         raise ValueError("an event is a JSON object")
@@ -60,7 +60,7 @@ def checked_event(role: str, kind: str, payload: Any, earlier: Sequence[Any],
         text = " ".join(str(payload.get("text", "")).split())
         if not text:
             raise ValueError("a message needs text")
-        return {"text": text}, None
+        return {"text": text}, None, ()
     if kind not in ("place", "remove"):
         raise ValueError(f"{kind!r} is not an event of this game (message, place, remove)")
     if role != "Builder":
@@ -78,7 +78,7 @@ def checked_event(role: str, kind: str, payload: Any, earlier: Sequence[Any],
     if kind == "remove":
         if cell not in blocks:
             raise ValueError(f"{cell} holds no block to pick up")
-        return move, None
+        return move, None, ()
     move["color"] = color = payload.get("color")
     if color not in COLORS:
         raise ValueError(f"{color!r:.30} is not a block colour ({', '.join(COLORS)})")
@@ -86,7 +86,7 @@ def checked_event(role: str, kind: str, payload: Any, earlier: Sequence[Any],
         raise ValueError(f"{cell} already holds a block")
     if sum(c == color for c in blocks.values()) >= INVENTORY_START:
         raise ValueError(f"the Builder has no {color} block left")
-    return move, None
+    return move, None, ()
 
 
 def _target(setup: Mapping[str, Any], where: str) -> list[int]:
