@@ -45,12 +45,18 @@ def send(store: Store, package: CorpusPackage, game_id: int, client_id: str, kin
                                    actor=actor)
 
 
-def export(store: Store, package: CorpusPackage, game_ids: Sequence[int], folder: Path, *,
+def export(store: Store, package: CorpusPackage, game_ids: Optional[Sequence[int]], folder: Path, *,
            split: str = DEFAULT_SPLIT, viewer: Optional[Identity] = None) -> Path:
-    """Write the finished games ``game_ids`` of ``package``'s corpus into ``folder`` as the corpus's own files (the
-    path its reader opens). Only finished games the viewer may see are written (``LiveGameNotFound`` otherwise);
-    ValueError naming a game that is not of this corpus or cannot be written, before anything is written."""
+    """Write the finished games ``game_ids`` of ``package``'s corpus (None: every finished game of it, a study's
+    collection) into ``folder`` as the corpus's own files; the path its reader opens. Only finished games the viewer
+    may see are written (``LiveGameNotFound`` otherwise); ValueError naming a game that is not of this corpus or
+    cannot be written, before anything is written."""
     rules = rules_of(package)
+    folder = Path(folder)
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise ValueError(f"{folder} is not an empty folder; a collection is written into a folder of its own")
+    if game_ids is None:
+        game_ids = store.live_games.finished_ids(package.NAME, viewer=viewer)
     records = []
     for game_id in dict.fromkeys(game_ids):
         game, setup, events = store.live_games.record(game_id, viewer=viewer)

@@ -48,6 +48,7 @@ MAX_EVENT_BYTES = 64 * 1024  # one event's payload as stored (a CoDraw canvas is
 MAX_SETUP_BYTES = 512 * 1024  # what the two roles are shown of the item (a Minecraft target, nine image ids...)
 MAX_EVENTS = 20_000  # events of one game (a Minecraft game logs a few hundred)
 MAX_OPEN_GAMES = 50  # games one person has waiting or under way
+MAX_FINISHED_LISTED = 10_000  # finished games of a corpus written at once (a study; a class plays tens)
 MAX_FIELD_CHARS = 200  # a corpus, item or role name
 RATE_WINDOW_S = 10.0
 MAX_MESSAGES_PER_WINDOW = 10  # faster than anyone types
@@ -378,6 +379,18 @@ class LiveGames:
             rows = conn.execute(_SELECT_GAME + " WHERE (first_player = ? OR second_player = ?) AND status <> "
                                 "'finished' ORDER BY id DESC LIMIT ?", (coder, coder, MAX_OPEN_GAMES)).fetchall()
         return [_game(row) for row in rows]
+
+    def finished_ids(self, corpus: str, *, viewer: Optional[Identity] = None) -> list[int]:
+        """The ids of the finished games of ``corpus`` (a study's collection), oldest first, at most
+        ``MAX_FINISHED_LISTED``; none for a viewer who may see no finished game."""
+        if self.sign_in and (viewer is None or not viewer.signed_in):
+            return []
+        if viewer is not None and viewer.read_only_reason is not None and self.sign_in:
+            return []
+        with self.db.read() as conn:
+            rows = conn.execute("SELECT id FROM live_games WHERE corpus = ? AND status = 'finished' ORDER BY id LIMIT ?",
+                                (corpus, MAX_FINISHED_LISTED)).fetchall()
+        return [int(row[0]) for row in rows]
 
     # -- helpers ------------------------------------------------------------------------------------------------
 

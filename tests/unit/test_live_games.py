@@ -253,3 +253,41 @@ def test_each_corpus_offers_live_rules_that_honour_the_contract(name):
         if callable(declared):
             assert list(inspect.signature(getattr(rules, member)).parameters) == \
                 list(inspect.signature(declared).parameters)[1:], f"{name}: {member}"
+
+
+def test_the_command_line_writes_a_studys_finished_games_and_says_why_it_cannot_in_one_line(tmp_path, capsys):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from data_access.__main__ import main
+
+    target = tmp_path / "store.sqlite3"
+    store = Store(target)  # the local user, as on one laptop
+    package = corpus_module("minecraft")
+    game, token = live.create(store, package, "C7", "Architect", {"roles": {"Architect": {"target": TARGET}}},
+                              player="ann")
+    store.live_games.join(token, player="ben")
+    live.send(store, package, game.id, "a1", "message", {"text": "build it"}, player="ann")
+    live.send(store, package, game.id, "b1", "place", {"x": 0, "y": 1, "z": 0, "color": "blue"}, player="ben")
+    store.live_games.finish(game.id, player="ann")
+    live.create(store, package, "C8", "Architect", {"roles": {"Architect": {"target": TARGET}}}, player="ann")
+    store.close()
+
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run([sys.executable, "-m", "data_access", "live-export", "minecraft", str(target),
+                             str(tmp_path / "study"), "--split", "val"], cwd=root, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {"corpus": "minecraft", "games": 1, "path": str(tmp_path / "study")}
+    assert json.loads((tmp_path / "study" / "logs" / "splits.json").read_text())["val"] == ["C7"]  # not the open C8
+
+    for argv, named in ((["minecraft", str(target), str(tmp_path / "study")], "not an empty folder"),
+                        (["minecraft", str(target), str(tmp_path / "two"), "--game", "2"], "has not ended"),
+                        (["gos", str(target), str(tmp_path / "three"), "--game", "1"], "not of gos"),
+                        (["minecraft", str(tmp_path / "absent.sqlite3"), str(tmp_path / "four")], "is not a store")):
+        assert main(["live-export", *argv]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and len(captured.err.strip().splitlines()) == 1 and named in captured.err
+    assert not (tmp_path / "absent.sqlite3").exists() and not (tmp_path / "two").exists()
