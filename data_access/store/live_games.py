@@ -21,7 +21,8 @@ event is and which role sees it; the store enforces who may do what, where it la
   acknowledged event returns the stored one (also after the game ended), and one id reused for a different event
   is refused. The game row is locked while an event is appended, so ``seq`` has no gap or repeat on two servers.
 - **Bounded.** A message is at most ``MAX_MESSAGE_CHARS``, an event at most ``MAX_EVENT_BYTES`` as stored, a game at
-  most ``MAX_EVENTS`` events; a player sends at most ``MAX_MESSAGES_PER_WINDOW`` messages and
+  most ``MAX_EVENTS`` events of ``MAX_GAME_BYTES`` in all (what a rule reads at each event, what a resume reads);
+  a poll reads at most ``MAX_POLL_EVENTS`` events; a player sends at most ``MAX_MESSAGES_PER_WINDOW`` messages and
   ``MAX_EVENTS_PER_WINDOW`` events in any ``RATE_WINDOW_S`` seconds (the clock is injected); one person has at
   most ``MAX_OPEN_GAMES`` games waiting or under way.
 
@@ -44,9 +45,11 @@ from .acting import acting
 from .database import Database, StoreError
 
 MAX_MESSAGE_CHARS = 1_000  # a chat message (the corpora's longest messages are a few hundred characters)
-MAX_EVENT_BYTES = 64 * 1024  # one event's payload as stored (a CoDraw canvas is a few kB)
+MAX_EVENT_BYTES = 16 * 1024  # one event's payload as stored (a full CoDraw canvas is under 5 kB)
+MAX_GAME_BYTES = 8 * 1024 * 1024  # a game's payloads in all (a CoDraw game of 1,000 full canvases is under 5 MB)
+MAX_POLL_EVENTS = 500  # events one poll reads at most (a resume reads on from its cursor)
 MAX_SETUP_BYTES = 512 * 1024  # what the two roles are shown of the item (a Minecraft target, nine image ids...)
-MAX_EVENTS = 20_000  # events of one game (a Minecraft game logs a few hundred)
+MAX_EVENTS = 10_000  # events of one game (a Minecraft game logs a few hundred, A Game Of Sorts' about 220)
 MAX_OPEN_GAMES = 50  # games one person has waiting or under way
 MAX_FINISHED_LISTED = 10_000  # finished games of a corpus written at once (a study; a class plays tens)
 MAX_FIELD_CHARS = 200  # a corpus, item or role name
@@ -58,7 +61,7 @@ CLIENT_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 KIND = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 STATUSES = ("waiting", "playing", "finished")
 _GAME_COLUMNS = ("id", "corpus", "item", "first_role", "second_role", "first_player", "second_player", "status",
-                 "n_events", "created_at", "started_at", "finished_at", "updated_at")
+                 "n_events", "n_bytes", "created_at", "started_at", "finished_at", "updated_at")
 _SELECT_GAME = f"SELECT {', '.join(_GAME_COLUMNS)} FROM live_games"
 _EVENT_COLUMNS = ("seq", "role", "player", "kind", "payload", "visible_to", "client_id", "at")
 
@@ -97,6 +100,7 @@ class LiveGame:
     second_player: Optional[str]
     status: str
     n_events: int
+    n_bytes: int
     created_at: str
     started_at: Optional[str]
     finished_at: Optional[str]
@@ -295,8 +299,12 @@ class LiveGames:
                 payload_text = _json(payload, MAX_EVENT_BYTES, "the event")
             if any(v is not None and v not in game.roles for v in [visible_to] + [c[3] for c in consequences]):
                 raise ValueError(f"Not saved: {visible_to!r:.40} is not a role of live game {game.id}.")
-            if game.n_events + 1 + len(consequences) > MAX_EVENTS:
-                raise ValueError(f"Not saved: live game {game.id} holds {MAX_EVENTS:,} events, the most a game may.")
+            texts = [payload_text] + [_json(c[2], MAX_EVENT_BYTES, "a consequence") for c in consequences]
+            n_bytes = game.n_bytes + sum(len(text.encode("utf-8")) for text in texts)
+            if game.n_events + len(texts) > MAX_EVENTS or n_bytes > MAX_GAME_BYTES:
+                raise ValueError(f"Not saved: live game {game.id} holds {game.n_events:,} events of "
+                                 f"{game.n_bytes:,} bytes; a game holds at most {MAX_EVENTS:,} events of "
+                                 f"{MAX_GAME_BYTES:,} bytes.")
             self._within_rate(conn, game, coder, kind)
             seq, now = game.n_events + 1, self._now()
             conn.execute("INSERT INTO live_game_events (game_id, seq, role, player, kind, payload, visible_to, "
@@ -305,14 +313,14 @@ class LiveGames:
                           identity.signature))
             # What the event caused (a rank, the locks a mismatch releases), each under the role it concerns and a
             # client id no client can send ("~" is not in CLIENT_ID), written with it or not at all.
-            for number, (their_role, their_kind, their_payload, their_view) in enumerate(consequences, start=1):
+            for number, (their_role, their_kind, _payload, their_view) in enumerate(consequences, start=1):
                 conn.execute("INSERT INTO live_game_events (game_id, seq, role, player, kind, payload, visible_to, "
                              "client_id, at, changed_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                              (game.id, seq + number, their_role, game.player_of(their_role) or "", their_kind,
-                              _json(their_payload, MAX_EVENT_BYTES, "a consequence"), their_view,
+                              texts[number], their_view,
                               f"{client_id}~{number}", now, identity.signature))
-            conn.execute("UPDATE live_games SET n_events = ?, updated_at = ? WHERE id = ?",
-                         (seq + len(consequences), now, game.id))
+            conn.execute("UPDATE live_games SET n_events = ?, n_bytes = ?, updated_at = ? WHERE id = ?",
+                         (seq + len(consequences), n_bytes, now, game.id))
             return LiveEvent(seq, role, coder, kind, json.loads(payload_text), visible_to, client_id, now)
 
     def finish(self, game_id: int, *, player: Optional[str] = None, actor: Optional[Identity] = None) -> LiveGame:
@@ -357,12 +365,12 @@ class LiveGames:
         return {"shared": setup.get("shared"), "role": (setup.get("roles") or {}).get(role)}
 
     def events(self, game_id: int, *, viewer: Optional[Identity] = None, after: int = 0,
-               limit: int = 1_000) -> tuple[list[LiveEvent], int]:
+               limit: int = MAX_POLL_EVENTS) -> tuple[list[LiveEvent], int]:
         """The events past ``after`` the viewer may see (at most ``limit``, in order) and the cursor to poll from
         next."""
         game = self.game(game_id, viewer=viewer)
         role = self._sees(game, viewer)
-        after, limit = max(0, int(after)), max(1, min(int(limit), MAX_EVENTS))
+        after, limit = max(0, int(after)), max(1, min(int(limit), MAX_POLL_EVENTS))
         with self.db.read() as conn:
             rows = conn.execute(f"SELECT {', '.join(_EVENT_COLUMNS)} FROM live_game_events WHERE game_id = ? "
                                 "AND seq > ? ORDER BY seq LIMIT ?", (game.id, after, limit)).fetchall()

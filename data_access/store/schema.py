@@ -203,7 +203,7 @@ def _v7_live_games(db: Database) -> list[str]:
     """Live games of two people (``LiveGames``): the corpus and item played, the two roles and who plays each (the
     second NULL until someone joins by the invitation, whose token is kept only as its SHA-256 ``token_digest``),
     what each role is shown of the item (``setup``, JSON) and how many events the game has (``n_events``, the
-    next event's ``seq`` minus one). Its events in order (``live_game_events``): who sent it in which role, its
+    next event's ``seq`` minus one) and how many bytes their payloads hold (``n_bytes``, bounded). Its events in order (``live_game_events``): who sent it in which role, its
     ``kind`` and ``payload`` (JSON), which role may see it (``visible_to``, NULL: both) and the sender's
     ``client_id``, unique per game, so a resent message is found rather than written twice."""
     return [
@@ -220,6 +220,7 @@ def _v7_live_games(db: Database) -> list[str]:
             setup       TEXT    NOT NULL {db.json_check.format(col='setup')},
             status      TEXT    NOT NULL DEFAULT 'waiting' CHECK (status IN ('waiting', 'playing', 'finished')),
             n_events    INTEGER NOT NULL DEFAULT 0 CHECK (n_events >= 0),
+            n_bytes     INTEGER NOT NULL DEFAULT 0 CHECK (n_bytes >= 0),
             created_at  TEXT    NOT NULL,
             started_at  TEXT,
             finished_at TEXT,

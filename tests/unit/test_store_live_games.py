@@ -232,6 +232,10 @@ def test_messages_events_rate_and_open_games_are_bounded(store, monkeypatch):
     _say(store, game, BOB, "bob", "my own rate")
     clock.now += live.RATE_WINDOW_S
     assert _say(store, game, ALICE, "m-over", "one too many").seq == live.MAX_MESSAGES_PER_WINDOW + 3
+    monkeypatch.setattr(live, "MAX_GAME_BYTES", store.live_games.game(game.id, viewer=BOB).n_bytes + 40)
+    with pytest.raises(ValueError, match="bytes"):
+        games.append(game.id, "big", "canvas", {"scene": "x" * 40}, actor=BOB)
+    games.append(game.id, "small", "canvas", {}, actor=BOB)  # two bytes still fit
     assert live.MAX_OPEN_GAMES >= 20  # a class plays at once
     monkeypatch.setattr(live, "MAX_OPEN_GAMES", 2)
     dora = _as(Role.CODER, "dora")  # plays in no other test
