@@ -248,6 +248,14 @@ class LiveRules(Protocol):
 
     ROLES: tuple[str, str]  # the two roles, as the corpus names them ("Teller", "Drawer")
 
+    def items(self, loaded: LoadedCorpus) -> list[str]:
+        """What a game can be played over, in the corpus's order (a CoDraw dialog's scene, a Game Of Sorts game, a
+        Minecraft target)."""
+
+    def setup(self, loaded: LoadedCorpus, item: str, seed: int) -> dict:
+        """What each role is shown of ``item`` (``{"shared": ..., "roles": {role: ...}}``, plain JSON values); ``seed``
+        draws what the game drew at random (each player's layout). ValueError for an item the corpus lacks."""
+
     def checked_event(self, role: str, kind: str, payload: Any, earlier: Sequence[Any],
                       setup: Mapping[str, Any]) -> tuple[Any, Optional[str], Sequence[tuple[str, str, Any, Optional[str]]]]:
         """The event ``role`` sends (``kind``, ``payload``: the browser's word, never trusted) in normal form, the

@@ -257,9 +257,6 @@ def test_each_corpus_offers_live_rules_that_honour_the_contract(name):
 
 def test_the_command_line_writes_a_studys_finished_games_and_says_why_it_cannot_in_one_line(tmp_path, capsys):
     import json
-    import subprocess
-    import sys
-    from pathlib import Path
 
     from data_access.__main__ import main
 
@@ -275,12 +272,8 @@ def test_the_command_line_writes_a_studys_finished_games_and_says_why_it_cannot_
     live.create(store, package, "C8", "Architect", {"roles": {"Architect": {"target": TARGET}}}, player="ann")
     store.close()
 
-    root = Path(__file__).resolve().parents[2]
-    result = subprocess.run([sys.executable, "-m", "data_access", "live-export", "minecraft", str(target),
-                             str(tmp_path / "study"), "--split", "val"], cwd=root, capture_output=True, text=True,
-                            timeout=120)
-    assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout) == {"corpus": "minecraft", "games": 1, "path": str(tmp_path / "study")}
+    assert main(["live-export", "minecraft", str(target), str(tmp_path / "study"), "--split", "val"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"corpus": "minecraft", "games": 1, "path": str(tmp_path / "study")}
     assert json.loads((tmp_path / "study" / "logs" / "splits.json").read_text())["val"] == ["C7"]  # not the open C8
 
     for argv, named in ((["minecraft", str(target), str(tmp_path / "study")], "not an empty folder"),
@@ -291,3 +284,50 @@ def test_the_command_line_writes_a_studys_finished_games_and_says_why_it_cannot_
         captured = capsys.readouterr()
         assert captured.out == "" and len(captured.err.strip().splitlines()) == 1 and named in captured.err
     assert not (tmp_path / "absent.sqlite3").exists() and not (tmp_path / "two").exists()
+
+
+@pytest.mark.parametrize("name", ["codraw", "gos", "minecraft"])
+def test_a_game_set_up_from_the_demo_corpus_shows_each_role_its_part_and_is_written_back(name, store, tmp_path):
+    """Each corpus's items and setup over its demo corpus: the Teller's target is the dialog's target scene, each Game
+    Of Sorts player's layouts are the boards' images shuffled by the seed, the Architect's target the gold; a game
+    played over it with one message each is written and read back."""
+    from types import SimpleNamespace
+
+    from data_access.corpora import demo_path
+
+    package = corpus_module(name)
+    built, _skipped = package.build_frames(demo_path(name, tmp_path / "demo"))
+    loaded = SimpleNamespace(frames=built)
+    rules = live.rules_of(package)
+    item = rules.items(loaded)[0]
+    setup = rules.setup(loaded, item, seed=7)
+    assert setup == rules.setup(loaded, item, seed=7) and set(setup["roles"]) <= set(rules.ROLES)
+    with pytest.raises(ValueError, match="has no"):
+        rules.setup(loaded, "no-such-item", seed=7)
+    if name == "codraw":
+        dialog = built["dialogs"].set_index("dialog_id").loc[item]
+        target = built["cliparts"][built["cliparts"]["scene_id"] == dialog["target_scene"]]
+        assert [(c["type"], c["object"], c["x"]) for c in setup["roles"]["Teller"]["target"]] == \
+            list(zip(target["type"], target["object"], target["x"]))
+        assert {(c["type"], c["object"]) for c in setup["roles"]["Teller"]["target"]} <= \
+            {(c["type"], c["object"]) for c in setup["roles"]["Drawer"]["palette"]}
+    elif name == "gos":
+        boards = setup["shared"]["boards"]
+        assert [b["board_id"] for b in boards] == \
+            built["boards"][built["boards"]["game_id"] == item].sort_values("board_number")["board_id"].tolist()
+        layouts = [setup["roles"][role]["layouts"] for role in rules.ROLES]
+        assert all(sorted(layout[n]) == sorted(b["image_ids"]) for layout in layouts for n, b in enumerate(boards))
+        assert layouts[0] != layouts[1] and rules.setup(loaded, item, seed=8) != setup  # each player shuffled
+    else:
+        gold = built["gold"][built["gold"]["config"] == item]
+        assert sorted(map(tuple, setup["roles"]["Architect"]["target"])) == \
+            sorted(zip(gold["x"], gold["y"], gold["z"], gold["color"]))
+    game = _started(store, package, item, rules.ROLES, setup)
+    assert store.live_games.setup_for(game.id, viewer=BOB)["role"] == setup["roles"].get(rules.ROLES[1])
+    extra = {"image_ids": []} if name == "gos" else {}
+    live.send(store, package, game.id, "a", "message", {"text": "hello", **extra}, actor=ALICE)
+    live.send(store, package, game.id, "b", "message", {"text": "hi", **extra}, actor=BOB)
+    store.live_games.finish(game.id, actor=ALICE)
+    path = live.export(store, package, None, tmp_path / "study", viewer=ALICE)  # None: every finished game
+    read, skipped = package.build_frames(path)
+    assert skipped == [] and read["utterances"]["text"].tolist() == ["hello", "hi"]

@@ -24,7 +24,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Mapping, Optional, Sequence
 
-from corpora.codraw.data.scenes import TYPE_SIZES, X_REACH, Y_REACH, Clipart, identity_of, png_name
+from corpora.codraw.data.scenes import PALETTE, TYPE_SIZES, X_REACH, Y_REACH, Clipart, identity_of, png_name
 from corpora.codraw.data.writer import CollectedDialog, CollectedRound, Session, write_corpus
 
 ROLES = ("Teller", "Drawer")
@@ -47,6 +47,36 @@ def clipart(value: Any) -> Clipart:
     if z not in (0, 1, 2) or flip not in (0, 1):
         raise ValueError(f"a clipart has depth {z} and flip {flip} (0..2 and 0 or 1)")
     return Clipart(identity_of(kind, obj), png_name(kind, obj), kind, obj, float(x), float(y), z, flip)
+
+
+def items(loaded: Any) -> list[str]:
+    """The dialogs whose target scene is known, in the corpus's order: a game is played over a dialog's scene."""
+    dialogs = loaded.frames["dialogs"]
+    return dialogs.loc[dialogs["target_scene"].notna() & (dialogs["n_target_cliparts"] > 0), "dialog_id"].astype(str).tolist()
+
+
+def setup(loaded: Any, item: str, seed: int) -> dict:
+    """The Teller is shown the dialog's target scene; the Drawer a palette of the target's cliparts and every
+    clipart the recorded Drawer placed (the frames keep a scene's cliparts on the canvas only, so the rest of the
+    original palette is not known)."""
+    dialogs, cliparts, rounds = (loaded.frames[k] for k in ("dialogs", "cliparts", "rounds"))
+    row = dialogs[dialogs["dialog_id"].astype(str) == item]
+    if row.empty or row["target_scene"].isna().iloc[0]:
+        raise ValueError(f"the corpus has no dialog {item!r:.40} with a target scene")
+    target_scene = int(row["target_scene"].iloc[0])
+    drawn = rounds.loc[rounds["dialog_id"].astype(str) == item, "after_scene"].dropna().astype(int)
+
+    def scene(scene_id: int) -> list[dict]:
+        part = cliparts[cliparts["scene_id"] == scene_id]
+        return [{"type": int(t), "object": int(o), "x": float(x), "y": float(y), "z": int(z), "flip": int(f)}
+                for t, o, x, y, z, f in zip(part["type"], part["object"], part["x"], part["y"], part["z"], part["flip"])]
+
+    target = scene(target_scene)
+    palette: dict[tuple[int, int], dict] = {}
+    for piece in target + [c for scene_id in dict.fromkeys(drawn) for c in scene(scene_id)]:
+        palette.setdefault((piece["type"], piece["object"]), {**piece, "x": PALETTE, "y": PALETTE})
+    return {"shared": {"image_id": int(row["image_id"].iloc[0])},
+            "roles": {"Teller": {"target": target}, "Drawer": {"palette": list(palette.values())}}}
 
 
 def _form(c: Clipart) -> dict:
@@ -144,7 +174,9 @@ def write_games(folder: Path, records: Sequence[Any], split: str) -> Path:
             raise ValueError(f"{where}: the setup names no image (shared.image_id)")
         try:
             target = tuple(_canvas((roles.get("Teller") or {}).get("target")))
-            palette = tuple(clipart(c) for c in (roles.get("Drawer") or {}).get("palette") or ())
+            # a palette piece's place is the palette's (-10000): only what it is counts
+            palette = tuple(clipart({**c, "x": 0, "y": 0}) if isinstance(c, Mapping) else clipart(c)
+                            for c in (roles.get("Drawer") or {}).get("palette") or ())
         except ValueError as exc:
             raise ValueError(f"{where}: {exc}") from None
         start, end = _ms(game.started_at), _ms(game.finished_at)

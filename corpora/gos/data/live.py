@@ -23,6 +23,7 @@ written: the reader derives them from the locks, as for the released corpus.
 """
 from __future__ import annotations
 
+import random
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Mapping, Optional, Sequence, Union
@@ -32,6 +33,29 @@ from corpora.gos.data.writer import Board, CollectedInteraction, CollectedRound,
 
 ROLES = ("Player A", "Player B")
 IMAGES_PER_BOARD = 9
+
+
+def items(loaded: Any) -> list[str]:
+    """The games whose boards are known, in the corpus's order."""
+    boards = loaded.frames["boards"]
+    return list(dict.fromkeys(boards["game_id"].astype(str)))
+
+
+def setup(loaded: Any, item: str, seed: int) -> dict:
+    """Both players are shown the game's boards in board order (a round each); each player a layout of the nine
+    images per round, shuffled with ``seed`` (the game shuffled each player's board)."""
+    boards = loaded.frames["boards"]
+    mine = boards[boards["game_id"].astype(str) == item].sort_values("board_number")
+    if mine.empty:
+        raise ValueError(f"the corpus has no game {item!r:.40}")
+    played: list[dict[str, Any]] = [{"board_id": str(b), "board_number": int(n), "criterion": str(c), "instruction": str(i),
+               "image_ids": [str(image) for image in images]}
+              for b, n, c, i, images in zip(mine["board_id"], mine["board_number"], mine["criterion"],
+                                            mine["instruction"], mine["image_ids"])]
+    draw = random.Random(seed)
+    layouts = {role: [draw.sample(board["image_ids"], len(board["image_ids"])) for board in played] for role in ROLES}
+    return {"shared": {"game_id": item, "boards": played},
+            "roles": {role: {"layouts": layouts[role]} for role in ROLES}}
 
 
 def _boards(setup: Mapping[str, Any]) -> list[Mapping[str, Any]]:

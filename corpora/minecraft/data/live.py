@@ -24,6 +24,21 @@ ROLES = ("Architect", "Builder")
 MAX_TARGET_BLOCKS = 11 * 9 * 11
 
 
+def items(loaded: Any) -> list[str]:
+    """The targets with a gold configuration, in the corpus's order."""
+    return sorted(set(loaded.frames["gold"]["config"].astype(str)), key=lambda c: (len(c), c))
+
+
+def setup(loaded: Any, item: str, seed: int) -> dict:
+    """The Architect is shown the target's blocks; the Builder nothing but the empty region."""
+    gold = loaded.frames["gold"]
+    blocks = gold[gold["config"].astype(str) == item]
+    if blocks.empty:
+        raise ValueError(f"the corpus has no target {item!r:.40}")
+    target = [[int(x), int(y), int(z), str(c)] for x, y, z, c in zip(blocks["x"], blocks["y"], blocks["z"], blocks["color"])]
+    return {"shared": {"target_name": item}, "roles": {"Architect": {"target": target}, "Builder": {}}}
+
+
 def _cell(payload: Mapping[str, Any]) -> tuple[int, int, int]:
     values = tuple(payload.get(axis) for axis in "xyz")
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
