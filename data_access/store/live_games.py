@@ -4,8 +4,9 @@ event by event, so that two app servers on one database serve the two players an
 A game is one row of ``live_games``: the corpus and item played (a CoDraw scene, a Game Of Sorts board set, a
 Minecraft target), its two roles and who plays each, and what each role is shown of the item (``setup``: a
 ``shared`` part and one part per role). Its messages and moves are rows of ``live_game_events`` in the order the
-store received them (``seq``). The store knows nothing of a corpus's rules: the page's corpus part says what an
-event is and which role sees it; the store enforces who may do what, where it lands:
+store received them (``seq``). The store names no corpus: a corpus's rules come in as ``append``'s ``rule`` (its
+``LiveRules.checked_event``, passed by ``data_access.live``), run inside the write; the store enforces who may do
+what, where it lands:
 
 - **Created and joined by link.** ``create`` (the coder role) returns the game and its invitation token, kept only
   as a SHA-256 digest; ``join(token)`` gives the other role to the first other coder who opens it and starts the
@@ -91,6 +92,9 @@ class LiveGameConflict(StoreError):
 
 @dataclass(frozen=True)
 class LiveGame:
+    """A game as stored: its roles and players (``second_player`` None until someone joins), ``status`` (waiting,
+    playing, finished), how many events and payload bytes it holds, and when it was created, started and ended."""
+
     id: int
     corpus: str
     item: str
@@ -124,6 +128,9 @@ class LiveGame:
 
 @dataclass(frozen=True)
 class LiveEvent:
+    """An event as stored: its place in the game (``seq``), who sent it in which role, what it is, the one role that
+    sees it (None: both), the sender's client id and when the store received it (ISO 8601, UTC)."""
+
     seq: int
     role: str
     player: str
@@ -280,12 +287,13 @@ class LiveGames:
             role = game.role_of(coder)
             if role is None:
                 raise _not_a_player(identity, coder, game, what)
-            stored = conn.execute(f"SELECT {', '.join(_EVENT_COLUMNS)} FROM live_game_events "
+            # What was sent, as sent: the rules may store it in another form, and a resend is the same request.
+            request = hashlib.sha256(json.dumps([role, kind, payload_text, visible_to]).encode("utf-8")).hexdigest()
+            stored = conn.execute(f"SELECT {', '.join(_EVENT_COLUMNS)}, request FROM live_game_events "
                                   "WHERE game_id = ? AND client_id = ?", (game.id, client_id)).fetchone()
             if stored is not None:
-                event = _event(stored)
-                if (event.role, event.kind, event.visible_to) != (role, kind, visible_to) or \
-                        _json(event.payload, MAX_EVENT_BYTES, "the event") != payload_text:
+                event = _event(stored[:-1])
+                if stored[-1] != request:
                     raise LiveGameConflict(f"Not saved: client id {client_id} already names event {event.seq} of "
                                            f"live game {game.id}, a different one.")
                 return event
@@ -308,17 +316,16 @@ class LiveGames:
             self._within_rate(conn, game, coder, kind)
             seq, now = game.n_events + 1, self._now()
             conn.execute("INSERT INTO live_game_events (game_id, seq, role, player, kind, payload, visible_to, "
-                         "client_id, at, changed_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                         (game.id, seq, role, coder, kind, payload_text, visible_to, client_id, now,
+                         "client_id, request, at, changed_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         (game.id, seq, role, coder, kind, payload_text, visible_to, client_id, request, now,
                           identity.signature))
             # What the event caused (a rank, the locks a mismatch releases), each under the role it concerns and a
             # client id no client can send ("~" is not in CLIENT_ID), written with it or not at all.
             for number, (their_role, their_kind, _payload, their_view) in enumerate(consequences, start=1):
                 conn.execute("INSERT INTO live_game_events (game_id, seq, role, player, kind, payload, visible_to, "
-                             "client_id, at, changed_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                             "client_id, request, at, changed_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                              (game.id, seq + number, their_role, game.player_of(their_role) or "", their_kind,
-                              texts[number], their_view,
-                              f"{client_id}~{number}", now, identity.signature))
+                              texts[number], their_view, f"{client_id}~{number}", request, now, identity.signature))
             conn.execute("UPDATE live_games SET n_events = ?, n_bytes = ?, updated_at = ? WHERE id = ?",
                          (seq + len(consequences), n_bytes, now, game.id))
             return LiveEvent(seq, role, coder, kind, json.loads(payload_text), visible_to, client_id, now)

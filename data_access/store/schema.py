@@ -205,7 +205,8 @@ def _v7_live_games(db: Database) -> list[str]:
     what each role is shown of the item (``setup``, JSON) and how many events the game has (``n_events``, the
     next event's ``seq`` minus one) and how many bytes their payloads hold (``n_bytes``, bounded). Its events in order (``live_game_events``): who sent it in which role, its
     ``kind`` and ``payload`` (JSON), which role may see it (``visible_to``, NULL: both) and the sender's
-    ``client_id``, unique per game, so a resent message is found rather than written twice."""
+    ``client_id``, unique per game, so a resent message is found rather than written twice (``request``: a digest
+    of what was sent, before the game's rules put it in normal form, which tells a resend from another event)."""
     return [
         f"""
         CREATE TABLE IF NOT EXISTS live_games (
@@ -241,6 +242,7 @@ def _v7_live_games(db: Database) -> list[str]:
             payload     TEXT    NOT NULL {db.json_check.format(col='payload')},
             visible_to  TEXT,
             client_id   TEXT    NOT NULL,
+            request     TEXT    NOT NULL,
             at          TEXT    NOT NULL,
             changed_by  TEXT,
             UNIQUE (game_id, seq),

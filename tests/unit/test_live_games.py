@@ -65,7 +65,8 @@ def test_a_minecraft_game_is_played_written_as_game_logs_and_read_back(store, tm
     def send(actor, client_id, kind, **payload):
         return live.send(store, package, game.id, client_id, kind, payload, actor=actor)
 
-    send(ALICE, "a1", "message", text="two blue  blocks\nin a tower, <b>then</b> a red one")
+    first = send(ALICE, "a1", "message", text="two blue  blocks\nin a tower, <b>then</b> a red one")
+    assert send(ALICE, "a1", "message", text="two blue  blocks\nin a tower, <b>then</b> a red one") == first  # resent
     send(BOB, "b1", "place", x=0, y=1, z=0, color="blue")
     send(BOB, "b2", "place", x=0, y=2, z=0, color="red")
     for actor, kind, payload, problem in ((ALICE, "place", dict(x=1, y=1, z=0, color="red"), "only the Builder"),
@@ -130,7 +131,8 @@ def test_a_codraw_game_is_played_in_turns_with_one_peek_and_read_back_with_its_s
     send(BOB, "d1", "canvas", cliparts=[dict(SUN, x=400)])
     send(BOB, "d2", "message", text="ok")
     send(ALICE, "t2", "message", text="a tree on the left, <i>facing left</i>")
-    send(BOB, "d3", "canvas", cliparts=[dict(SUN, x=400), dict(TREE, x=140, flip=0)])
+    drawn = send(BOB, "d3", "canvas", cliparts=[dict(SUN, x=400), dict(TREE, x=140, flip=0)])
+    assert send(BOB, "d3", "canvas", cliparts=[dict(SUN, x=400), dict(TREE, x=140, flip=0)]) == drawn  # resent
     with pytest.raises(ValueError, match="peeks once, between rounds"):
         send(ALICE, "p0", "peek")
     send(BOB, "d4", "message", text="done")

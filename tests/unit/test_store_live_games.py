@@ -292,7 +292,11 @@ def test_a_rule_decides_inside_the_write_what_is_stored_who_sees_it_and_what_fol
     first = store.live_games.append(game.id, "r1", "move", {"n": 1, "extra": "dropped"}, visible_to="Teller",
                                     rule=rule, actor=ALICE)
     assert first.payload == {"n": 1} and first.visible_to is None  # the rule's word, not the page's
-    assert store.live_games.append(game.id, "r1", "move", {"n": 1}, rule=rule, actor=ALICE) == first
+    resent = store.live_games.append(game.id, "r1", "move", {"n": 1, "extra": "dropped"}, visible_to="Teller",
+                                     rule=rule, actor=ALICE)
+    assert resent == first  # the same request again: found, though stored in the rule's form
+    with pytest.raises(LiveGameConflict):
+        store.live_games.append(game.id, "r1", "move", {"n": 1}, rule=rule, actor=ALICE)
     store.live_games.append(game.id, "r2", "move", {"n": 2}, rule=rule, actor=BOB)
     assert seen == [("Teller", [], ["roles", "shared"]), ("Teller", [], ["roles", "shared"]),
                     ("Drawer", [1, 2], ["roles", "shared"])]
