@@ -154,8 +154,8 @@ def _name(value: object, what: str) -> str:
 def _json(value: object, limit: int, what: str) -> str:
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"Not saved: {what} is not plain JSON ({exc}).") from None
+    except (TypeError, ValueError, RecursionError) as exc:  # RecursionError: nested past any game's need
+        raise ValueError(f"Not saved: {what} is not plain JSON ({type(exc).__name__}: {str(exc)[:120]}).") from None
     if len(text.encode("utf-8")) > limit:
         raise ValueError(f"Not saved: {what} is {len(text.encode('utf-8')):,} bytes; at most {limit:,}.")
     return text

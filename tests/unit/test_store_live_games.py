@@ -305,3 +305,34 @@ def test_a_rule_decides_inside_the_write_what_is_stored_who_sees_it_and_what_fol
         (1, "move", "Teller", "alice", "r1"), (2, "echo", "Drawer", "bob", "r1~1"),
         (3, "move", "Drawer", "bob", "r2"), (4, "echo", "Drawer", "bob", "r2~1")]
     assert [e.seq for e in store.live_games.events(game.id, viewer=ALICE)[0]] == [1, 3]
+
+
+def test_two_servers_peeking_at_once_pass_the_one_peek_rule_once(store, store_target):
+    """CoDraw's Teller peeks once: two tabs on two servers peeking at the same moment, one peek is stored and the
+    other is refused by the rule, which runs inside the write with the game's row locked."""
+    from corpora.codraw.data import live as codraw_live
+
+    game, _token = _playing(store)
+    other_server = Store(store_target, sign_in=True)
+    barrier, outcomes = threading.Barrier(2), []
+
+    def peek(server, client_id) -> None:
+        barrier.wait()
+        try:
+            outcomes.append(server.live_games.append(game.id, client_id, "peek", {}, rule=codraw_live.checked_event,
+                                                     actor=ALICE).seq)
+        except ValueError as exc:
+            outcomes.append(str(exc))
+
+    threads = [threading.Thread(target=peek, args=job) for job in ((store, "p1"), (other_server, "p2"))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    other_server.close()
+    assert sorted(outcomes, key=str) == [1, "the Teller has peeked already"]
+    nested: list = []
+    for _ in range(100_000):
+        nested = [nested]
+    with pytest.raises(ValueError, match="not plain JSON"):  # nested past any game's need: refused, not a crash
+        store.live_games.append(game.id, "deep", "canvas", {"cliparts": nested}, actor=BOB)
