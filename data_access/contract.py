@@ -244,7 +244,7 @@ class LiveRules(Protocol):
     """How two people play a corpus's game against each other (issue 50, ``data_access.live``), as a module
     (``corpora.codraw.data.live`` ...): its two roles, the setup each role is shown, each event a role may send
     checked against the game so far, and finished games written in the corpus's own files, which the corpus's own
-    reader reads back (a collection is a corpus source of its own)."""
+    reader reads back."""
 
     ROLES: tuple[str, str]  # the two roles, as the corpus names them ("Teller", "Drawer")
 
