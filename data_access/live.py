@@ -15,6 +15,7 @@ from .contract import CorpusPackage, LiveRecord, LiveRules, live_rules_of
 from .store import LiveEvent, LiveGame, Store
 
 DEFAULT_SPLIT = "test"  # the split a collection's games load under unless the study names one
+MAX_STUDY_GAMES = 500  # games one call creates (a class, a pilot study: tens)
 
 
 def rules_of(package: CorpusPackage) -> LiveRules:
@@ -31,6 +32,23 @@ def create(store: Store, package: CorpusPackage, item: str, my_role: str, setup:
     rules = rules_of(package)
     return store.live_games.create(package.NAME, item, rules.ROLES, my_role, setup, player=player,
                                    actor=actor)
+
+
+def create_study(store: Store, package: CorpusPackage, loaded: Any, items: Sequence[str], *, seed: int,
+                 actor: Optional[Identity] = None) -> list[dict]:
+    """A study's games, one per item of ``items`` (a slice's dialogs, targets or games, each set up by the corpus's
+    rules from ``loaded``, the random draws of game ``n`` made with ``seed + n``), both roles open; one row per
+    game and role: ``game_id``, ``item``, ``role`` and ``token`` (its invitation, shown once). An admin's: a
+    study's organiser. ValueError before anything is created for an item the corpus lacks or too many items."""
+    rules = rules_of(package)
+    if not 0 < len(items) <= MAX_STUDY_GAMES:
+        raise ValueError(f"A study creates 1 to {MAX_STUDY_GAMES:,} games at once; {len(items):,} items were given.")
+    setups = [(item, rules.setup(loaded, item, seed + number)) for number, item in enumerate(items)]
+    rows = []
+    for item, setup in setups:
+        game, tokens = store.live_games.create_open(package.NAME, item, rules.ROLES, setup, actor=actor)
+        rows += [{"game_id": game.id, "item": item, "role": role, "token": tokens[role]} for role in rules.ROLES]
+    return rows
 
 
 def send(store: Store, package: CorpusPackage, game_id: int, client_id: str, kind: str, payload: Any, *,

@@ -44,15 +44,8 @@ from .database import (
     pool_size,
     pool_timeout_s,
 )
-from .live_games import (
-    LiveEvent,
-    LiveGame,
-    LiveGameClosed,
-    LiveGameConflict,
-    LiveGameFull,
-    LiveGameNotFound,
-    LiveGames,
-)
+from .live_games import LiveGames
+from .live_values import LiveEvent, LiveGame, LiveGameClosed, LiveGameConflict, LiveGameFull, LiveGameNotFound
 from .note_edits import EditOutcome, apply_edits
 from .notes import (
     HISTORY_COLUMNS,

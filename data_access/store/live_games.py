@@ -37,13 +37,28 @@ import json
 import re
 import secrets
 import time
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
 from ..access import AccessRefused, Action, Identity, attributed, check, checked_coder_name, log
 from .acting import acting
-from .database import Database, StoreError
+from .database import Database
+from .live_values import (
+    EVENT_COLUMNS,
+    GAME_COLUMNS,
+    LiveEvent,
+    LiveGame,
+    LiveGameClosed,
+    LiveGameConflict,
+    LiveGameFull,
+    LiveGameNotFound,
+    Rule,
+    event_of_row,
+    field_name,
+    game_of_row,
+    json_text,
+    token_digest,
+)
 
 MAX_MESSAGE_CHARS = 1_000  # a chat message (the corpora's longest messages are a few hundred characters)
 MAX_EVENT_BYTES = 16 * 1024  # one event's payload as stored (a full CoDraw canvas is under 5 kB)
@@ -53,7 +68,6 @@ MAX_SETUP_BYTES = 512 * 1024  # what the two roles are shown of the item (a Mine
 MAX_EVENTS = 10_000  # events of one game (a Minecraft game logs a few hundred, A Game Of Sorts' about 220)
 MAX_OPEN_GAMES = 50  # games one person has waiting or under way
 MAX_FINISHED_LISTED = 10_000  # finished games of a corpus written at once (a study; a class plays tens)
-MAX_FIELD_CHARS = 200  # a corpus, item or role name
 RATE_WINDOW_S = 10.0
 MAX_MESSAGES_PER_WINDOW = 10  # faster than anyone types
 MAX_EVENTS_PER_WINDOW = 60  # moves: a Builder placing blocks, a Drawer dragging cliparts
@@ -61,114 +75,7 @@ MESSAGE = "message"  # the kind of a chat message: its payload's "text" is bound
 CLIENT_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 KIND = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 STATUSES = ("waiting", "playing", "finished")
-_GAME_COLUMNS = ("id", "corpus", "item", "first_role", "second_role", "first_player", "second_player", "status",
-                 "n_events", "n_bytes", "created_at", "started_at", "finished_at", "updated_at")
-_SELECT_GAME = f"SELECT {', '.join(_GAME_COLUMNS)} FROM live_games"
-_EVENT_COLUMNS = ("seq", "role", "player", "kind", "payload", "visible_to", "client_id", "at")
-
-
-Consequence = tuple[str, str, Any, Optional[str]]  # role, kind, payload, the role that alone sees it
-Rule = Callable[[str, str, Any, list["LiveEvent"], dict], tuple[Any, Optional[str], Sequence[Consequence]]]
-
-
-class LiveGameNotFound(StoreError, KeyError):
-    """No such game, or one the viewer may not see (the two are not told apart)."""
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else "live game not found"
-
-
-class LiveGameFull(StoreError):
-    """The invitation was used: both roles are taken."""
-
-
-class LiveGameClosed(StoreError):
-    """The game ended (or has not started): nothing more is written to it."""
-
-
-class LiveGameConflict(StoreError):
-    """A client id already names a different event of the game; nothing was written."""
-
-
-@dataclass(frozen=True)
-class LiveGame:
-    """A game as stored: its roles and players (``second_player`` None until someone joins), ``status`` (waiting,
-    playing, finished), how many events and payload bytes it holds, and when it was created, started and ended."""
-
-    id: int
-    corpus: str
-    item: str
-    first_role: str
-    second_role: str
-    first_player: str
-    second_player: Optional[str]
-    status: str
-    n_events: int
-    n_bytes: int
-    created_at: str
-    started_at: Optional[str]
-    finished_at: Optional[str]
-    updated_at: str
-
-    @property
-    def roles(self) -> tuple[str, str]:
-        return (self.first_role, self.second_role)
-
-    def role_of(self, coder: str) -> Optional[str]:
-        """The role ``coder`` plays in this game, or None."""
-        if coder and coder == self.first_player:
-            return self.first_role
-        if coder and coder == self.second_player:
-            return self.second_role
-        return None
-
-    def player_of(self, role: str) -> Optional[str]:
-        return self.first_player if role == self.first_role else self.second_player if role == self.second_role else None
-
-
-@dataclass(frozen=True)
-class LiveEvent:
-    """An event as stored: its place in the game (``seq``), who sent it in which role, what it is, the one role that
-    sees it (None: both), the sender's client id and when the store received it (ISO 8601, UTC)."""
-
-    seq: int
-    role: str
-    player: str
-    kind: str
-    payload: Any
-    visible_to: Optional[str]
-    client_id: str
-    at: str
-
-
-def token_digest(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def _name(value: object, what: str) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > MAX_FIELD_CHARS:
-        raise ValueError(f"A live game's {what} is a name of 1 to {MAX_FIELD_CHARS} characters; got {value!r:.80}.")
-    return value.strip()
-
-
-def _json(value: object, limit: int, what: str) -> str:
-    try:
-        text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    except (TypeError, ValueError, RecursionError) as exc:  # RecursionError: nested past any game's need
-        raise ValueError(f"Not saved: {what} is not plain JSON ({type(exc).__name__}: {str(exc)[:120]}).") from None
-    if len(text.encode("utf-8")) > limit:
-        raise ValueError(f"Not saved: {what} is {len(text.encode('utf-8')):,} bytes; at most {limit:,}.")
-    return text
-
-
-def _game(row) -> LiveGame:
-    return LiveGame(*row)
-
-
-def _event(row) -> LiveEvent:
-    record = dict(zip(_EVENT_COLUMNS, row))
-    record["payload"] = json.loads(record["payload"])
-    return LiveEvent(**record)
+_SELECT_GAME = f"SELECT {', '.join(GAME_COLUMNS)} FROM live_games"
 
 
 class LiveGames:
@@ -190,16 +97,16 @@ class LiveGames:
         """A new game waiting for its second player, and its invitation token (shown once: only its digest is
         kept). ``setup``: ``{"shared": ..., "roles": {role: ...}}``, what both roles and each role are shown."""
         what = "creating a live game"
-        corpus, item = _name(corpus, "corpus"), _name(item, "item")
+        corpus, item = field_name(corpus, "corpus"), field_name(item, "item")
         if not (isinstance(roles, (tuple, list)) and len(roles) == 2):
             raise ValueError("A live game has two roles.")
-        first, second = (_name(r, "role") for r in roles)
+        first, second = (field_name(r, "role") for r in roles)
         if first == second or my_role not in (first, second):
             raise ValueError(f"A live game has two different roles, and its creator plays one of them ({my_role!r}).")
         if not isinstance(setup, Mapping) or set(setup) - {"shared", "roles"} or \
                 set(setup.get("roles") or {}) - {first, second}:
             raise ValueError("A live game's setup is {'shared': ..., 'roles': {role: ...}} over its two roles.")
-        setup_text = _json(dict(setup), MAX_SETUP_BYTES, "the game's setup")
+        setup_text = json_text(dict(setup), MAX_SETUP_BYTES, "the game's setup")
         if my_role == second:
             first, second = second, first
         token = secrets.token_urlsafe(24)
@@ -215,9 +122,35 @@ class LiveGames:
                 (token_digest(token), corpus, item, first, second, creator, setup_text, now, now, identity.signature))
             return self._row(conn, game_id), token
 
+    def create_open(self, corpus: str, item: str, roles: tuple[str, str], setup: Mapping[str, Any], *,
+                    actor: Optional[Identity] = None) -> tuple[LiveGame, dict[str, str]]:
+        """A game of a study with both roles open (an admin's: a study's organiser plays in none of its games), and
+        the invitation token of each role (role -> token, shown once); the game starts when both are taken."""
+        what = "creating a study's live game"
+        corpus, item = field_name(corpus, "corpus"), field_name(item, "item")
+        if not (isinstance(roles, (tuple, list)) and len(roles) == 2):
+            raise ValueError("A live game has two roles.")
+        first, second = (field_name(r, "role") for r in roles)
+        if first == second or not isinstance(setup, Mapping) or set(setup) - {"shared", "roles"} or \
+                set(setup.get("roles") or {}) - {first, second}:
+            raise ValueError("A live game has two different roles and a setup {'shared': ..., 'roles': {role: ...}}.")
+        setup_text = json_text(dict(setup), MAX_SETUP_BYTES, "the game's setup")
+        tokens = {first: secrets.token_urlsafe(24), second: secrets.token_urlsafe(24)}
+        with self.db.write() as conn:
+            identity = acting(actor, self.sign_in, what)
+            check(identity, Action.MANAGE, what=what)
+            now = self._now()
+            game_id = conn.insert(
+                "INSERT INTO live_games (token_digest, first_token_digest, corpus, item, first_role, second_role, "
+                "setup, created_at, updated_at, changed_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (token_digest(tokens[second]), token_digest(tokens[first]), corpus, item, first, second, setup_text,
+                 now, now, identity.signature))
+            return self._row(conn, game_id), tokens
+
     def join(self, token: str, *, player: Optional[str] = None, actor: Optional[Identity] = None) -> LiveGame:
-        """Take the game's other role by its invitation ``token`` and start it; a player of the game gets it back
-        as it stands. ``LiveGameNotFound`` for an unknown token, ``LiveGameFull`` when both roles are taken."""
+        """Take the role the invitation ``token`` is for (the creator's other role; either role of a study's game)
+        and start the game once both are taken; a player of the game gets it back as it stands.
+        ``LiveGameNotFound`` for an unknown token, ``LiveGameFull`` when the role is taken."""
         what = "joining a live game"
         if not isinstance(token, str) or not 16 <= len(token) <= 100:
             raise LiveGameNotFound("There is no game with this invitation (the link may be cut short).")
@@ -225,34 +158,46 @@ class LiveGames:
             identity = acting(actor, self.sign_in, what, player)
             check(identity, Action.WRITE_OWN, what=what)
             coder = checked_coder_name(attributed(identity, player, what), "the player")
-            row = conn.execute(_SELECT_GAME + " WHERE token_digest = ?" + conn.lock_clause,
-                               (token_digest(token),)).fetchone()
+            digest = token_digest(token)
+            row = conn.execute(f"SELECT {', '.join(GAME_COLUMNS)}, first_token_digest FROM live_games WHERE "
+                               "token_digest = ? OR first_token_digest = ?" + conn.lock_clause,
+                               (digest, digest)).fetchone()
             if row is None:
                 raise LiveGameNotFound("There is no game with this invitation (it may have been replaced).")
-            game = _game(row)
+            game = game_of_row(row[:-1])
             if game.role_of(coder) is not None:
                 return game  # a player back (another tab, a reload, another server)
-            if game.status != "waiting":
+            column = "first_player" if row[-1] == digest else "second_player"
+            if getattr(game, column) is not None or game.status != "waiting":
                 raise LiveGameFull(f"This game is full: {game.first_role} and {game.second_role} are both taken.")
             self._room_for(conn, coder)
             now = self._now()
-            conn.execute("UPDATE live_games SET second_player = ?, status = 'playing', started_at = ?, updated_at = ?, "
-                         "changed_by = ? WHERE id = ?", (coder, now, now, identity.signature, game.id))
+            other = game.second_player if column == "first_player" else game.first_player
+            if other is None:  # a study's game: the other role is still open
+                conn.execute(f"UPDATE live_games SET {column} = ?, updated_at = ?, changed_by = ? WHERE id = ?",
+                             (coder, now, identity.signature, game.id))
+            else:
+                conn.execute(f"UPDATE live_games SET {column} = ?, status = 'playing', started_at = ?, updated_at = ?, "
+                             "changed_by = ? WHERE id = ?", (coder, now, now, identity.signature, game.id))
             return self._row(conn, game.id)
 
-    def reinvite(self, game_id: int, *, actor: Optional[Identity] = None) -> str:
-        """A new invitation token for a game still waiting (its creator's, or an admin's); the old one stops
-        working."""
+    def reinvite(self, game_id: int, role: Optional[str] = None, *, actor: Optional[Identity] = None) -> str:
+        """A new invitation token for an open role (default: the second) of a game still waiting (its creator's, or
+        an admin's; a study's game an admin's only); the old one stops working."""
         what = f"inviting to live game {game_id}"
         token = secrets.token_urlsafe(24)
         with self.db.write() as conn:
             game = self._locked(conn, game_id)
             identity = acting(actor, self.sign_in, what, game.first_player)
-            if not identity.may(Action.MANAGE):
+            if game.first_player is None:
+                check(identity, Action.MANAGE, what=what)
+            elif not identity.may(Action.MANAGE):
                 check(identity, Action.WRITE_OWN, owner=game.first_player, what=what)
-            if game.status != "waiting":
-                raise LiveGameClosed(f"Live game {game_id} is no longer waiting for a player.")
-            conn.execute("UPDATE live_games SET token_digest = ?, updated_at = ?, changed_by = ? WHERE id = ?",
+            role = game.second_role if role is None else role
+            if role not in game.roles or game.player_of(role) is not None or game.status != "waiting":
+                raise LiveGameClosed(f"Live game {game_id} is no longer waiting for a player as {role!r:.40}.")
+            column = "first_token_digest" if role == game.first_role else "token_digest"
+            conn.execute(f"UPDATE live_games SET {column} = ?, updated_at = ?, changed_by = ? WHERE id = ?",
                          (token_digest(token), self._now(), identity.signature, game.id))
         return token
 
@@ -278,7 +223,7 @@ class LiveGames:
             if len(text) > MAX_MESSAGE_CHARS:
                 raise ValueError(f"Not sent: a message is at most {MAX_MESSAGE_CHARS:,} characters; this one has "
                                  f"{len(text):,}.")
-        payload_text = _json(payload, MAX_EVENT_BYTES, "the event")
+        payload_text = json_text(payload, MAX_EVENT_BYTES, "the event")
         with self.db.write() as conn:
             game = self._locked(conn, game_id)
             identity = acting(actor, self.sign_in, what, player)
@@ -289,10 +234,10 @@ class LiveGames:
                 raise _not_a_player(identity, coder, game, what)
             # What was sent, as sent: the rules may store it in another form, and a resend is the same request.
             request = hashlib.sha256(json.dumps([role, kind, payload_text, visible_to]).encode("utf-8")).hexdigest()
-            stored = conn.execute(f"SELECT {', '.join(_EVENT_COLUMNS)}, request FROM live_game_events "
+            stored = conn.execute(f"SELECT {', '.join(EVENT_COLUMNS)}, request FROM live_game_events "
                                   "WHERE game_id = ? AND client_id = ?", (game.id, client_id)).fetchone()
             if stored is not None:
-                event = _event(stored[:-1])
+                event = event_of_row(stored[:-1])
                 if stored[-1] != request:
                     raise LiveGameConflict(f"Not saved: client id {client_id} already names event {event.seq} of "
                                            f"live game {game.id}, a different one.")
@@ -304,10 +249,10 @@ class LiveGames:
             if rule is not None:
                 setup, earlier = self._whole(conn, game)
                 payload, visible_to, consequences = rule(role, kind, json.loads(payload_text), earlier, setup)
-                payload_text = _json(payload, MAX_EVENT_BYTES, "the event")
+                payload_text = json_text(payload, MAX_EVENT_BYTES, "the event")
             if any(v is not None and v not in game.roles for v in [visible_to] + [c[3] for c in consequences]):
                 raise ValueError(f"Not saved: {visible_to!r:.40} is not a role of live game {game.id}.")
-            texts = [payload_text] + [_json(c[2], MAX_EVENT_BYTES, "a consequence") for c in consequences]
+            texts = [payload_text] + [json_text(c[2], MAX_EVENT_BYTES, "a consequence") for c in consequences]
             n_bytes = game.n_bytes + sum(len(text.encode("utf-8")) for text in texts)
             if game.n_events + len(texts) > MAX_EVENTS or n_bytes > MAX_GAME_BYTES:
                 raise ValueError(f"Not saved: live game {game.id} holds {game.n_events:,} events of "
@@ -355,7 +300,7 @@ class LiveGames:
         """The game, if the viewer may see it (``LiveGameNotFound`` otherwise, as if absent)."""
         with self.db.read() as conn:
             row = conn.execute(_SELECT_GAME + " WHERE id = ?", (_game_id(game_id),)).fetchone()
-        game = _game(row) if row is not None else None
+        game = game_of_row(row) if row is not None else None
         if game is None or self._sees(game, viewer) is False:
             raise LiveGameNotFound(f"there is no live game {game_id}")
         return game
@@ -379,9 +324,9 @@ class LiveGames:
         role = self._sees(game, viewer)
         after, limit = max(0, int(after)), max(1, min(int(limit), MAX_POLL_EVENTS))
         with self.db.read() as conn:
-            rows = conn.execute(f"SELECT {', '.join(_EVENT_COLUMNS)} FROM live_game_events WHERE game_id = ? "
+            rows = conn.execute(f"SELECT {', '.join(EVENT_COLUMNS)} FROM live_game_events WHERE game_id = ? "
                                 "AND seq > ? ORDER BY seq LIMIT ?", (game.id, after, limit)).fetchall()
-        events = [_event(row) for row in rows]
+        events = [event_of_row(row) for row in rows]
         cursor = events[-1].seq if len(events) == limit else max([after, game.n_events] + [e.seq for e in events])
         return [e for e in events if role is True or e.visible_to in (None, role)], cursor
 
@@ -393,7 +338,7 @@ class LiveGames:
         with self.db.read() as conn:
             rows = conn.execute(_SELECT_GAME + " WHERE (first_player = ? OR second_player = ?) AND status <> "
                                 "'finished' ORDER BY id DESC LIMIT ?", (coder, coder, MAX_OPEN_GAMES)).fetchall()
-        return [_game(row) for row in rows]
+        return [game_of_row(row) for row in rows]
 
     def finished_ids(self, corpus: str, *, viewer: Optional[Identity] = None) -> list[int]:
         """The ids of the finished games of ``corpus`` (a study's collection), oldest first, at most
@@ -436,18 +381,18 @@ class LiveGames:
     @staticmethod
     def _whole(conn, game: LiveGame) -> tuple[dict, list[LiveEvent]]:
         setup = json.loads(conn.execute("SELECT setup FROM live_games WHERE id = ?", (game.id,)).fetchone()[0])
-        rows = conn.execute(f"SELECT {', '.join(_EVENT_COLUMNS)} FROM live_game_events WHERE game_id = ? ORDER BY seq",
+        rows = conn.execute(f"SELECT {', '.join(EVENT_COLUMNS)} FROM live_game_events WHERE game_id = ? ORDER BY seq",
                             (game.id,)).fetchall()
-        return setup, [_event(row) for row in rows]
+        return setup, [event_of_row(row) for row in rows]
 
     def _row(self, conn, game_id: int) -> LiveGame:
-        return _game(conn.execute(_SELECT_GAME + " WHERE id = ?", (game_id,)).fetchone())
+        return game_of_row(conn.execute(_SELECT_GAME + " WHERE id = ?", (game_id,)).fetchone())
 
     def _locked(self, conn, game_id: int) -> LiveGame:
         row = conn.execute(_SELECT_GAME + " WHERE id = ?" + conn.lock_clause, (_game_id(game_id),)).fetchone()
         if row is None:
             raise LiveGameNotFound(f"there is no live game {game_id}")
-        return _game(row)
+        return game_of_row(row)
 
     def _room_for(self, conn, coder: str) -> None:
         conn.serialize(f"live_games of {coder}")

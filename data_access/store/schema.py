@@ -201,7 +201,8 @@ def _v6_saved_slices(db: Database) -> list[str]:
 
 def _v7_live_games(db: Database) -> list[str]:
     """Live games of two people (``LiveGames``): the corpus and item played, the two roles and who plays each (the
-    second NULL until someone joins by the invitation, whose token is kept only as its SHA-256 ``token_digest``),
+    second NULL until someone joins by the invitation, whose token is kept only as its SHA-256 ``token_digest``; a
+    game a study's organiser creates has both roles open, the first one's invitation in ``first_token_digest``),
     what each role is shown of the item (``setup``, JSON) and how many events the game has (``n_events``, the
     next event's ``seq`` minus one) and how many bytes their payloads hold (``n_bytes``, bounded). Its events in order (``live_game_events``): who sent it in which role, its
     ``kind`` and ``payload`` (JSON), which role may see it (``visible_to``, NULL: both) and the sender's
@@ -212,11 +213,12 @@ def _v7_live_games(db: Database) -> list[str]:
         CREATE TABLE IF NOT EXISTS live_games (
             {db.id_column},
             token_digest TEXT   NOT NULL UNIQUE,
+            first_token_digest TEXT UNIQUE,
             corpus      TEXT    NOT NULL,
             item        TEXT    NOT NULL,
             first_role  TEXT    NOT NULL,
             second_role TEXT    NOT NULL CHECK (second_role <> first_role),
-            first_player  TEXT  NOT NULL,
+            first_player  TEXT,
             second_player TEXT,
             setup       TEXT    NOT NULL {db.json_check.format(col='setup')},
             status      TEXT    NOT NULL DEFAULT 'waiting' CHECK (status IN ('waiting', 'playing', 'finished')),

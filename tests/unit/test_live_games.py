@@ -333,3 +333,27 @@ def test_a_game_set_up_from_the_demo_corpus_shows_each_role_its_part_and_is_writ
     path = live.export(store, package, None, tmp_path / "study", viewer=ALICE)  # None: every finished game
     read, skipped = package.build_frames(path)
     assert skipped == [] and read["utterances"]["text"].tolist() == ["hello", "hi"]
+
+
+def test_a_study_creates_a_game_per_item_with_an_invitation_per_role(store, tmp_path):
+    from types import SimpleNamespace
+
+    from data_access.corpora import demo_path
+
+    package = corpus_module("gos")
+    built, _skipped = package.build_frames(demo_path("gos", tmp_path / "demo"))
+    loaded = SimpleNamespace(frames=built)
+    admin = _as(Role.ADMIN, "root")
+    items = live.rules_of(package).items(loaded)[:2]
+    with pytest.raises(ValueError, match="has no game"):
+        live.create_study(store, package, loaded, items + ["no-such-game"], seed=1, actor=admin)
+    with store.db.read() as conn:
+        assert conn.execute("SELECT count(*) FROM live_games").fetchone()[0] == 0  # nothing created
+    rows = live.create_study(store, package, loaded, items, seed=1, actor=admin)
+    assert [(r["item"], r["role"]) for r in rows] == [(i, role) for i in items for role in ("Player A", "Player B")]
+    assert len({r["token"] for r in rows}) == 4 and len({r["game_id"] for r in rows}) == 2
+    store.live_games.join(rows[0]["token"], actor=ALICE)
+    second = store.live_games.join(rows[1]["token"], actor=BOB)
+    assert second.status == "playing" and second.player_of("Player A") == "alice"
+    with pytest.raises(ValueError, match="1 to"):
+        live.create_study(store, package, loaded, [], seed=1, actor=admin)

@@ -336,3 +336,29 @@ def test_two_servers_peeking_at_once_pass_the_one_peek_rule_once(store, store_ta
         nested = [nested]
     with pytest.raises(ValueError, match="not plain JSON"):  # nested past any game's need: refused, not a crash
         store.live_games.append(game.id, "deep", "canvas", {"cliparts": nested}, actor=BOB)
+
+
+def test_a_studys_game_has_both_roles_open_and_starts_when_both_are_taken(store):
+    games = store.live_games
+    with pytest.raises(AccessRefused, match="admin role"):
+        games.create_open("gos", "game_7", ("Player A", "Player B"), {}, actor=ALICE)
+    game, tokens = games.create_open("gos", "game_7", ("Player A", "Player B"), {}, actor=ADMIN)
+    assert (game.status, game.first_player, game.second_player) == ("waiting", None, None)
+    with pytest.raises(LiveGameNotFound):
+        games.setup_for(game.id, viewer=ALICE)  # not a player yet
+    assert games.join(tokens["Player B"], actor=BOB).status == "waiting" and \
+        games.game(game.id, viewer=BOB).role_of("bob") == "Player B"
+    with pytest.raises(LiveGameFull):
+        games.join(tokens["Player B"], actor=CAROL)
+    with pytest.raises(LiveGameClosed, match="not started"):
+        _say(store, game, BOB, "early", "hello?")
+    with pytest.raises(AccessRefused):
+        games.reinvite(game.id, "Player A", actor=BOB)  # a study's invitations are its organiser's
+    new = games.reinvite(game.id, "Player A", actor=ADMIN)
+    with pytest.raises(LiveGameNotFound):
+        games.join(tokens["Player A"], actor=ALICE)
+    started = games.join(new, actor=ALICE)
+    assert (started.status, started.first_player) == ("playing", "alice") and started.started_at
+    assert _say(store, started, ALICE, "a1", "hello").role == "Player A"
+    with pytest.raises(LiveGameFull):
+        games.join(new, actor=CAROL)
