@@ -4,6 +4,7 @@ import streamlit as st
 
 from ui.coding.notes import notes_panel
 from ui.coding.panel import coding_open, coding_panel
+from ui.play.page import play_link
 from ui.replay.step_player import under_player
 from ui.runs.picker import replay_panel, run_link
 from ui.runs.worst_cases import case_stepper
@@ -38,6 +39,7 @@ if dialog is not None and turn is not None:
     if query_param("view3d") == "1":  # the 3D view is part of the state shown
         link += "&view3d=1"
     st.markdown(f":material/link: [Link to exactly this state]({link}): {md_code(link)}")
+    play_link(corpus, dialog)  # try the dialog's task yourself (the Play page)
     # a corpus replayed within rounds keeps the round with every note, label and export of a step
     in_rounds = replays_in_rounds(corpus)
     place_round = round_ if in_rounds else None

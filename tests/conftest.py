@@ -34,6 +34,19 @@ def real_cache(tmp_path_factory) -> Path:
     return folder
 
 
+def linked_cache(real_cache: Path, folder: Path) -> Path:
+    """``folder``: a cache of a server's own (a server writes into its cache) that starts with every entry of the
+    run's shared cache, hard-linked (entries are written once and replaced whole, never changed in place). An entry
+    another worker is still writing is left out: the server builds it again if it needs it."""
+    import shutil
+
+    try:
+        shutil.copytree(real_cache, folder, copy_function=os.link, dirs_exist_ok=True)
+    except shutil.Error:
+        pass  # a temporary folder renamed away while it was being linked
+    return folder
+
+
 @pytest.fixture
 def shared_data() -> Path:
     """The real corpora beside the project; the test is skipped when they are absent."""
