@@ -10,6 +10,8 @@
   ``data_access.layers``); a layer belongs to the corpus whose ``LAYERS`` names it.
 - ``PlayRules``: how a person plays one role of a recorded dialog against its recorded partner (the Play page);
   a package returns it from ``play_rules()``; a corpus without it cannot be played.
+- ``LiveRules``: how two people play the corpus's game against each other and how their games are written in the
+  corpus's own files (issue 50); a package returns it from ``live_rules()``; a corpus without it is not played live.
 - ``OptionalCapabilities``: members a corpus may offer (``optional(package, name)``).
 
 ``registry.corpus_module(name)`` returns a package typed as ``CorpusPackage``; below the app's edge a value
@@ -281,6 +283,47 @@ class AnnotationLayer(Protocol):
     # of dialog_id, round, turn with the layer's step features (CoDraw's ``cr``, A Game Of Sorts' ``mentions``).
 
 
+@dataclass(frozen=True)
+class LiveRecord:
+    """A finished live game as the store keeps it (``LiveGames.record``): ``game`` (a ``LiveGame``: its id, item,
+    roles, players, ``started_at`` and ``finished_at``), ``setup`` (``{"shared", "roles"}``) and ``events`` (its
+    ``LiveEvent`` rows in order: ``seq``, ``role``, ``kind``, ``payload``, ``at``)."""
+
+    game: Any
+    setup: Mapping[str, Any]
+    events: Sequence[Any]
+
+
+@runtime_checkable
+class LiveRules(Protocol):
+    """How two people play a corpus's game against each other (issue 50, ``data_access.live``), as a module
+    (``corpora.codraw.data.live`` ...): its two roles, the setup each role is shown, each event a role may send
+    checked against the game so far, and finished games written in the corpus's own files, which the corpus's own
+    reader reads back."""
+
+    ROLES: tuple[str, str]  # the two roles, as the corpus names them ("Teller", "Drawer")
+
+    def items(self, loaded: LoadedCorpus) -> list[str]:
+        """What a game can be played over, in the corpus's order (a CoDraw dialog's scene, a Game Of Sorts game, a
+        Minecraft target)."""
+
+    def setup(self, loaded: LoadedCorpus, item: str, seed: int) -> dict:
+        """What each role is shown of ``item`` (``{"shared": ..., "roles": {role: ...}}``, plain JSON values); ``seed``
+        draws what the game drew at random (each player's layout). ValueError for an item the corpus lacks."""
+
+    def checked_event(self, role: str, kind: str, payload: Any, earlier: Sequence[Any],
+                      setup: Mapping[str, Any]) -> tuple[Any, Optional[str], Sequence[tuple[str, str, Any, Optional[str]]]]:
+        """The event ``role`` sends (``kind``, ``payload``: the browser's word, never trusted) in normal form, the
+        one role that sees it (None: both) and what it causes at once (events ``(role, kind, payload, visible_to)``
+        the store appends right after it: a rank, the locks a mismatch releases), given every ``earlier`` event
+        (``LiveEvent``) and the game's whole ``setup``; ValueError in one line for anything the game does not allow
+        at this point."""
+
+    def write_games(self, folder: Path, records: Sequence[LiveRecord], split: str) -> Path:
+        """Write finished games (``LiveRecord``) into ``folder`` as the corpus's own files, under ``split``; the
+        path the corpus's reader opens. ValueError naming the game for one that cannot be written."""
+
+
 class OptionalCapabilities(Protocol):
     """Members a corpus package may provide; ``optional(package, name)`` returns them or None."""
 
@@ -320,6 +363,9 @@ class OptionalCapabilities(Protocol):
     def play_rules(self) -> PlayRules:
         """How a person plays one role of a recorded dialog (``PlayRules``); a corpus without it cannot be played."""
 
+    def live_rules(self) -> LiveRules:
+        """How two people play the corpus's game live and how their games are written (``LiveRules``)."""
+
     FEATURE_TEXTS: Mapping[str, FeatureText]  # how descriptions name the corpus's own features and columns
     ASSET_KIND: str  # what its ASSET_VARIABLE names, for the serve flag --<name>-<kind> ("clipart"; default "assets")
     # level ("dialog" | "step") -> (the column naming the item played, what it is called): a contrast pairs its two
@@ -331,7 +377,8 @@ class OptionalCapabilities(Protocol):
 
 
 OPTIONAL = ("LAYERS", "run_scoring", "same_board_plays", "round_outcomes", "annotation_layer", "transcript_notes",
-            "dialog_features", "step_features", "play_rules", "FEATURE_TEXTS", "ASSET_KIND", "PAIRED_ITEMS", "STEP_FRAMES")
+            "dialog_features", "step_features", "play_rules", "live_rules", "FEATURE_TEXTS", "ASSET_KIND", "PAIRED_ITEMS",
+            "STEP_FRAMES")
 
 
 def optional(package: CorpusPackage, name: str) -> Optional[Callable]:
@@ -367,6 +414,12 @@ def package_scoring(package: CorpusPackage) -> RunScoring:
 def play_rules_of(value: Any) -> Optional[PlayRules]:
     """The play rules (``PlayRules``) of the corpus ``value`` carries (``package_of``), None when it cannot be played."""
     offered = optional(package_of(value), "play_rules")
+    return offered() if offered is not None else None
+
+
+def live_rules_of(package: CorpusPackage) -> Optional[LiveRules]:
+    """``package``'s live rules (its optional ``live_rules()``), None when its game is not played live."""
+    offered = optional(package, "live_rules")
     return offered() if offered is not None else None
 
 
@@ -451,3 +504,8 @@ def run_members() -> list[str]:
 def play_members() -> list[str]:
     """Every member a ``PlayRules`` module defines."""
     return _declared(PlayRules)
+
+
+def live_members() -> list[str]:
+    """Every member a ``LiveRules`` module defines."""
+    return _declared(LiveRules)

@@ -163,5 +163,5 @@ def test_a_v6_database_is_brought_to_v7(tmp_path):
     db.migrate(schema.MIGRATIONS[:6])
     assert db.schema_version() == 6
     upgraded = Store(target)
-    assert upgraded.db.schema_version() == len(schema.MIGRATIONS) == 7
+    assert upgraded.db.schema_version() == len(schema.MIGRATIONS) >= 7  # v7 and every later migration
     assert upgraded.plays.start("codraw", "d1", "Drawer", 1, player="ann").steps_done == 0
