@@ -196,9 +196,8 @@ class RunScoring(Protocol):
     def unit_turns(self, corpus: LoadedCorpus) -> pd.DataFrame:
         """``unit`` -> replay ``turn`` for the links of units that do not carry their own turn (may be empty)."""
 
-    # Optional: ``step_scores(run) -> pd.DataFrame`` with dialog_id, round, turn, score, humans per replay step,
-    # where the corpus scores a run step by step within a unit (CoDraw's rounds); without it a step's score is the
-    # statistic of the units at that step (``worst_steps`` places each unit).
+    # Optional: ``step_scores(run)``, dialog_id, round, turn, score, humans per step (CoDraw's rounds); without it a
+    # step's score is the statistic of the units at that step (``worst_steps`` places each unit).
 
     def worst_steps(self, corpus: LoadedCorpus, run: LoadedRun) -> pd.DataFrame:
         """One row per unit of ``units(run)``: ``unit`` and the replay ``turn`` (and ``round``, <NA> where the
@@ -279,8 +278,7 @@ class AnnotationLayer(Protocol):
         """The lines of the generated demo layer over the demo corpus at ``corpus_source``."""
 
     # Optional: ``dialog_features(loaded_layer) -> pd.DataFrame`` by dialog_id, the slice features the layer gives
-    # (CoDraw's ``crs``); a dialog the layer does not cover has no value. ``step_features(loaded_layer)``: rows
-    # of dialog_id, round, turn with the layer's step features (CoDraw's ``cr``, A Game Of Sorts' ``mentions``).
+    # (CoDraw's ``crs``); a dialog the layer does not cover has no value. ``step_features(loaded_layer)``: per step.
 
 
 @dataclass(frozen=True)
@@ -340,7 +338,6 @@ class OptionalCapabilities(Protocol):
         """One row per played round: ``dialog_id``, ``round`` and ``mismatches`` (how many locks of the two
         players disagreed), for the Words and Search filter "rounds with / without a mismatched lock"."""
 
-
     def annotation_layer(self, name: str) -> AnnotationLayer:
         """The module (an ``AnnotationLayer``) that reads and links the corpus's published layer ``name`` (one of
         its ``LAYERS``), imported when first asked for; ValueError for another name."""
@@ -354,11 +351,7 @@ class OptionalCapabilities(Protocol):
         ``dialog_id``; a dialog without a value is absent. Computed by the functions behind the corpus's charts."""
 
     def step_features(self, loaded: LoadedCorpus) -> pd.DataFrame:
-        """One row per replay step, the rows a step slice selects (docs/slices.md, "Step slices"): ``dialog_id``,
-        ``round`` (Int64, <NA> where the corpus has no rounds), ``turn`` (the step as in ``turn=``) and the
-        corpus's step features (CoDraw's score change, A Game Of Sorts' mismatch, Minecraft's removals...), each a
-        column; ``role`` and ``speaker`` when it knows who acted at a step (else they are taken from its
-        messages). Without it a corpus's steps are its messages' (dialog_id, round, turn)."""
+        """A row per replay step (slices.md): dialog_id, round, turn, role, step features (else its messages')."""
 
     def play_rules(self) -> PlayRules:
         """How a person plays one role of a recorded dialog (``PlayRules``); a corpus without it cannot be played."""
@@ -368,17 +361,13 @@ class OptionalCapabilities(Protocol):
 
     FEATURE_TEXTS: Mapping[str, FeatureText]  # how descriptions name the corpus's own features and columns
     ASSET_KIND: str  # what its ASSET_VARIABLE names, for the serve flag --<name>-<kind> ("clipart"; default "assets")
-    # level ("dialog" | "step") -> (the column naming the item played, what it is called): a contrast pairs its two
-    # slices by it where the same item was played more than once (A Game Of Sorts' board, Minecraft's structure)
-    PAIRED_ITEMS: Mapping[str, tuple[str, str]]
-    # frame -> (its dialog column, its round column or None, its turn column): the frames with a row per replay step
-    # (or per event of one), which an analysis page on a step slice cuts to the slice's moments
-    STEP_FRAMES: Mapping[str, tuple[str, Optional[str], str]]
+    PAIRED_ITEMS: Mapping[str, tuple[str, str]]  # level -> (column of the item played, its name): a contrast pairs by it
+    STEP_FRAMES: Mapping[str, tuple[str, Optional[str], str]]  # frame -> its dialog, round, turn columns (per step)
 
 
 OPTIONAL = ("LAYERS", "run_scoring", "same_board_plays", "round_outcomes", "annotation_layer", "transcript_notes",
-            "dialog_features", "step_features", "play_rules", "live_rules", "FEATURE_TEXTS", "ASSET_KIND", "PAIRED_ITEMS",
-            "STEP_FRAMES")
+            "dialog_features", "step_features", "play_rules", "live_rules", "FEATURE_TEXTS", "ASSET_KIND",
+            "PAIRED_ITEMS", "STEP_FRAMES")
 
 
 def optional(package: CorpusPackage, name: str) -> Optional[Callable]:
