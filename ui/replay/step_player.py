@@ -35,6 +35,7 @@ except Exception:  # pragma: no cover - an environment without the v2 component 
 
 
 WIDE_RUN_SECONDS = 0.4  # the most a run spends describing the window's steps (more: the next run goes on)
+FIRST_RUN_SECONDS = 0.15  # what the run that opens a dialog may spend on the steps next to its own
 
 
 def _goto_key(key: str) -> str:
@@ -70,8 +71,26 @@ def _reported(player_key: str, step_key: str, n_steps: int) -> None:
 
 
 def _widen(player_key: str, token: str) -> None:
+    """The player asks for its window, saying which of its steps it has: those are not sent again (a player built
+    anew has none, and gets them all)."""
     st.session_state[f"{player_key}__wide"] = token
     st.session_state[f"{player_key}__wide_runs"] = st.session_state.get(f"{player_key}__wide_runs", 0) + 1
+    state = st.session_state.get(player_key) or {}
+    asked = state.get("window") if hasattr(state, "get") else None
+    have = asked.get("have") if isinstance(asked, dict) else None
+    known_token, known = st.session_state.get(_known_key(player_key)) or (None, {})
+    held = {s for s in have if isinstance(s, int) and s in known} if isinstance(have, list) and known_token == token else set()
+    st.session_state[_sent_key(player_key)] = (token, held)
+
+
+def _known_key(key: str) -> str:
+    """(token, step -> the step as described, its pictures left out): what the timeline is drawn from."""
+    return f"{key}__known"
+
+
+def _sent_key(key: str) -> str:
+    """(token, the steps the browser has): a run sends the others only."""
+    return f"{key}__sent"
 
 
 def _media_url(key: str, png: bytes, slot: str) -> str:
@@ -85,24 +104,34 @@ def _media_url(key: str, png: bytes, slot: str) -> str:
 
 def show_player(key: str, step_key: str, dialog: PlayerDialog, step: int, describe: Callable[[int], Optional[PlayerStep]],
                 timeline: Optional[Callable[[dict[int, PlayerStep]], tuple[TimelineEntry, ...]]] = None,
-                on_round: Optional[Callable[[int], None]] = None, **settings) -> None:
+                on_round: Optional[Callable[[int], None]] = None, on_layout: Optional[Callable[[str], None]] = None,
+                **settings) -> None:
     """The player of ``dialog`` at ``step``; ``describe(s)`` gives step ``s`` (cached by the caller), and
-    ``timeline(described)`` the timeline from the steps described on this run (a step not among them: no bar).
-    ``on_round(delta)`` opens the next (+1) or previous (-1) round when the reader steps past either end."""
+    ``timeline(described)`` the timeline from the steps described so far (a step not among them: no bar).
+    ``on_round(delta)`` opens the next (+1) or previous (-1) round when the reader steps past either end;
+    ``on_layout(name)`` takes the layout the player asks for (``autoLayout``: "present" in a small window).
+    Pictures a page puts beside each step (``beside_steps``: a model run's) join the step's own."""
     if _PLAYER is None or dialog.n_steps <= 0:
         return
-    st.session_state.pop(_moved_key(key), None)  # this run is the page's: it follows the reported step already
+    extra = st.session_state.pop(_extra_key(key), None)
+    if extra is not None:
+        suffix, pictures = extra
+        dialog = replace(dialog, token=f"{dialog.token}|{suffix}")
+        describe = partial(_with_pictures, describe, pictures)
+    settings = {"playerKey": key, **settings}
+    st.session_state.pop(PAGE_RUN, None)  # this run is the page's: it follows the reported step already
     _full_run_after_reconnect()
     # Hidden with the fallback stepper: what the player clicks when a report of its got no answer (below)
     with st.container(key=_page_run_box(key)):
         st.button("Run the page again", key=_page_run_key(key))
     if st.session_state.pop(_beside_key(key), False):  # the workbench: the page's panel beside the player
-        player_column, beside = st.columns([5, 2], gap="small")
+        player_column, beside = st.columns([2, 1], gap="small")
         with player_column:
-            _player_fragment(key, step_key, dialog, step, describe, timeline, on_round, settings)
-        st.session_state[_after_key(key)] = beside.container()
+            _player_fragment(key, step_key, dialog, step, describe, timeline, on_round, on_layout,
+                             {"layout": "workbench", **settings})
+        st.session_state[_after_key(key)] = beside.container(key=f"{key}_beside")
         return
-    _player_fragment(key, step_key, dialog, step, describe, timeline, on_round, settings)
+    _player_fragment(key, step_key, dialog, step, describe, timeline, on_round, on_layout, settings)
     st.session_state[_after_key(key)] = st.container()  # what a page wants right under the player (coding)
 
 
@@ -120,14 +149,28 @@ def _page_run_box(key: str) -> str:
     return f"player_fallback_page_run_{key}"
 
 
-def _moved_key(key: str) -> str:
-    return f"{key}__moved"
+PAGE_RUN = "_page_run_wanted"
+
+
+def want_page_run() -> None:
+    """Called in a callback that moves the page (a step the player reports, a round, the next item of a list):
+    the page runs again, not only the fragment whose run it is. Streamlit sends the widget changes made in one
+    moment as one batch run by one fragment (a label key and Enter pressed together: "Multiple different
+    fragmentIds detected in a single batch"), so each of the page's fragments asks for the page's run when one
+    is wanted (``follow_page_run``)."""
+    st.session_state[PAGE_RUN] = True
+
+
+def follow_page_run() -> None:
+    """At the top of each fragment of a page: run the whole page instead, when a callback asked for it."""
+    if st.session_state.pop(PAGE_RUN, False):
+        st.rerun(scope="app")
 
 
 def _moved(key: str, then: Callable[[], None]) -> None:
     """A callback of the player that moves the page (a step, a round): the page runs again, not the player alone."""
     then()
-    st.session_state[_moved_key(key)] = True
+    want_page_run()
 
 
 @st.fragment(run_every=timedelta(hours=1))
@@ -137,6 +180,7 @@ def _full_run_after_reconnect() -> None:
     full one sends the player's next report as a run of the player's fragment; a server that has not run this page
     (the other one after a fail-over, or this one restarted) does not know that fragment, ignores the request, and
     the page never answers a click again (tests/e2e/test_two_servers.py)."""
+    follow_page_run()
 
 
 # The player is a fragment: its window request (a trigger) runs the player alone, so the page's one-shot notes
@@ -144,23 +188,13 @@ def _full_run_after_reconnect() -> None:
 @st.fragment
 def _player_fragment(key: str, step_key: str, dialog: PlayerDialog, step: int, describe: Callable[[int], Optional[PlayerStep]],
                      timeline: Optional[Callable[[dict[int, PlayerStep]], tuple[TimelineEntry, ...]]],
-                     on_round: Optional[Callable[[int], None]], settings: dict) -> None:
-    if st.session_state.pop(_moved_key(key), False):
-        st.rerun(scope="app")
+                     on_round: Optional[Callable[[int], None]], on_layout: Optional[Callable[[str], None]],
+                     settings: dict) -> None:
+    follow_page_run()
+    steps, more, known = _new_steps(key, dialog, step, describe)
     wide = st.session_state.get(f"{key}__wide") == dialog.token
-    order = window(step, dialog.n_steps) if wide else [step]
-    described, more, started = [], False, time.perf_counter()
-    for number in order:
-        one = describe(number)
-        if one is not None:
-            described.append(one)
-        # the steps not yet computed cost a run its time: a slice per run, the player asks for the next one
-        if time.perf_counter() - started > WIDE_RUN_SECONDS and number != order[-1]:
-            more = True
-            break
-    steps = within_budget(described)
     if timeline is not None:
-        dialog = replace(dialog, timeline=timeline({s.step: s for s in steps}))
+        dialog = replace(dialog, timeline=timeline(known))
     dialog = _with_highlight(dialog, step)
     data = payload(dialog, sorted(steps, key=lambda s: s.step), step, st.session_state.get(_goto_key(step_key), 0),
                    partial(_media_url, key), wide=wide, more=more,
@@ -168,7 +202,66 @@ def _player_fragment(key: str, step_key: str, dialog: PlayerDialog, step: int, d
                    **settings)
     _PLAYER(data=data, key=key, on_step_change=partial(_moved, key, partial(_reported, key, step_key, dialog.n_steps)),
             on_window_change=partial(_widen, key, dialog.token),
-            on_round_change=partial(_moved, key, (lambda: on_round(_delta(key))) if on_round else (lambda: None)))
+            on_round_change=partial(_moved, key, (lambda: on_round(_delta(key))) if on_round else (lambda: None)),
+            on_layout_change=partial(_moved, key, (lambda: on_layout(_asked(key, "layout"))) if on_layout else (lambda: None)))
+
+
+def _new_steps(key: str, dialog: PlayerDialog, step: int, describe: Callable[[int], Optional[PlayerStep]]):
+    """(the steps this run sends, whether the window has more, step -> every step described of this dialog).
+
+    The run that opens a dialog sends its step and, within ``FIRST_RUN_SECONDS``, the steps next to it (so the
+    first key press is drawn at once); once the player has asked for its window, each run sends the steps of the
+    window around the step shown that the browser does not have yet, within ``WIDE_RUN_SECONDS`` (the player
+    asks again for the rest). A step the browser has costs a run nothing but the step shown, described again
+    (what a page marks at its own step, e.g. a search match, stays right)."""
+    token = dialog.token
+    wide = st.session_state.get(f"{key}__wide") == token
+    known_token, remembered = st.session_state.get(_known_key(key)) or (None, {})
+    sent_token, sending = st.session_state.get(_sent_key(key)) or (None, set())
+    known: dict[int, PlayerStep] = remembered if known_token == token else {}
+    sent: set[int] = sending if sent_token == token else set()
+    order = window(step, dialog.n_steps) if wide else [s for s in (step, step + 1, step - 1) if 1 <= s <= dialog.n_steps]
+    budget = WIDE_RUN_SECONDS if wide else FIRST_RUN_SECONDS
+    described, more, started = [], False, time.perf_counter()
+    for number in order:
+        if number in sent and number != step:
+            continue
+        one = describe(number)
+        if one is not None:
+            described.append(one)
+        # the steps not yet computed cost a run its time: a slice per run, the player asks for the next one
+        if time.perf_counter() - started > budget and number != order[-1]:
+            more = wide
+            break
+    steps = within_budget(described)
+    more = more or len(steps) < len(described)
+    for one in steps:
+        known[one.step] = replace(one, pictures=tuple(Picture(None, p.caption) for p in one.pictures))
+        sent.add(one.step)
+    st.session_state[_known_key(key)] = (token, known)
+    st.session_state[_sent_key(key)] = (token, sent)
+    return steps, more, {**known, **{one.step: one for one in steps}}
+
+
+def _asked(key: str, trigger: str):
+    state = st.session_state.get(key) or {}
+    return state.get(trigger) if hasattr(state, "get") else None
+
+
+def _extra_key(key: str) -> str:
+    return f"_{key}__extra"
+
+
+def beside_steps(suffix: str, pictures: Callable[[int], tuple[Picture, ...]], key: str = "player_replay") -> None:
+    """The player ``key`` drawn next on this run shows ``pictures(step)`` after each step's own pictures (a model
+    run's output beside the humans'); ``suffix`` names what they are (a new one starts the player afresh)."""
+    st.session_state[_extra_key(key)] = (suffix, pictures)
+
+
+def _with_pictures(describe: Callable[[int], Optional[PlayerStep]], pictures: Callable[[int], tuple[Picture, ...]],
+                   number: int) -> Optional[PlayerStep]:
+    one = describe(number)
+    return None if one is None else replace(one, pictures=one.pictures + pictures(number))
 
 
 def _after_key(key: str) -> str:
