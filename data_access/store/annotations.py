@@ -126,15 +126,16 @@ class AnnotationTables(CodebookTables):
     def coder_labels(self, corpus: str, dialog_id: str, codebook: str, coder: str, limit: int = 5_000) -> list[dict]:
         """A coder's live labels of one codebook in one dialog as the Replay's coding column keeps them in the
         browser, oldest first, at most ``limit``: id, uid (the browser takes a label off by it), scope, label,
-        round, turn, and a span's utterance, start, end and text."""
+        round, turn, a span's utterance, start, end and text, and the referents it is linked to."""
         with self.db.read() as cur:
             rows = cur.execute(
-                "SELECT id, uid, scope, label, round, turn, utterance, start_char, end_char, span_text FROM annotations "
+                "SELECT id, uid, scope, label, round, turn, utterance, start_char, end_char, span_text, referents "
+                "FROM annotations "
                 "WHERE corpus = ? AND dialog_id = ? AND codebook = ? AND coder = ? AND layer = 'coding' "
                 "AND deleted_at IS NULL ORDER BY id LIMIT ?", [str(corpus), str(dialog_id), str(codebook), str(coder),
                                                                  int(limit)]).fetchall()
         keys = ("id", "uid", "scope", "label", "round", "turn", "utterance", "start", "end", "text")
-        return [dict(zip(keys, row)) for row in rows]
+        return [{**dict(zip(keys, row[:-1])), "referents": json.loads(row[-1] or "[]")} for row in rows]
 
     def update_annotation(self, annotation_id: int, *, label: Optional[str] = None,
                           referents: Optional[Iterable] = None, comment: Optional[str] = None,

@@ -299,7 +299,8 @@ function createColumn(parent) {
         const seg = el(marks[i] ? 'mark' : 'span', marks[i] ? 'dc-span' : '', chars.slice(i, j).join(''));
         if (marks[i]) {
           const colour = (d.colours && d.colours[marks[i].label]) || labelColour(marks[i].label);
-          seg.title = marks[i].label + (marks[i].pending ? ' (saving…)' : '');
+          const linked = (marks[i].referents || []).length ? ' → ' + marks[i].referents.join(', ') : '';
+          seg.title = marks[i].label + linked + (marks[i].pending ? ' (saving…)' : '');
           seg.dataset.label = marks[i].label;
           seg.style.background = colour + '44';
           seg.style.borderBottom = '3px solid ' + colour;

@@ -74,7 +74,7 @@ def column_data(coding: CodingStore, corpus: Corpus, dialog: str, turn: int, rou
     and the answers to the latest writes."""
     in_rounds = bool(corpus.package.REPLAY_IN_ROUNDS)
     unit = corpus.package.STEP_UNIT
-    stored = [{k: (None if v is None else v if isinstance(v, str) else int(v)) for k, v in label.items()}
+    stored = [{k: (v if v is None or isinstance(v, (str, list)) else int(v)) for k, v in label.items()}
               for label in coding.coder_labels(corpus.name, dialog, book.name, coder, LABELS_HELD)]
     return {
         "key": f"coding_column_{corpus.name}",
