@@ -85,10 +85,14 @@ async def run(args) -> dict:
     try:
         async with async_playwright() as playwright:
             browser = await playwright.chromium.launch(**launch_options())
-            # Warm the server as a lab's server is: every corpus parsed, cached and each replay shown once.
+            # Warm the server as a lab's server is: every corpus parsed, cached and each replay shown once, its
+            # player's window of steps with it (the steps around the first that the player asks for once drawn).
             warm = await browser.new_context()
             for corpus, dialog, extra in replays:
                 page = await open_replay(warm, f"{server.url}/replay?corpus={corpus}&dialog={dialog}&turn=1{extra}")
+                last = int(await page.get_attribute(f"{PLAYER} .sp-timeline", "aria-valuemax"))
+                await page.wait_for_function("n => Number(document.querySelector('[data-step-player]').dataset.loaded) >= n",
+                                             arg=min(last, 7), timeout=180_000)
                 await page.close()
             await warm.close()
 

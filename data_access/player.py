@@ -17,8 +17,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence
 
-WINDOW_BACK = 10
-WINDOW_AHEAD = 30
+WINDOW_BACK = 4
+WINDOW_AHEAD = 12  # the steps a window holds ahead: enough for a reader tapping → five times a second between runs
 WINDOW_BYTES = 8_000_000  # the pictures one window may hold (a Minecraft step's two pictures: ~40-90 KB)
 
 

@@ -6,7 +6,7 @@ from ui.coding.notes import notes_panel
 from ui.coding.panel import coding_open, coding_panel
 from ui.coding.queue_flow import queue_flow
 from ui.replay.picker import dialog_picker_in
-from ui.replay.step_player import under_player
+from ui.replay.step_player import report_lightly, under_player
 from ui.runs.picker import replay_panel, run_link, runs_beside_steps
 from ui.runs.worst_cases import case_stepper
 from ui.share.downloads import replay_downloads
@@ -33,6 +33,7 @@ in_slice = st.container()  # filled once the section has put the dialog it shows
 workbench_open = coding_open()  # a coder at work: the coding column beside the step (the workbench), else under it
 under_player(beside_next=workbench_open)
 runs_beside_steps(corpus)  # a model run's pictures beside the humans' in the player (&run=<name>)
+report_lightly()  # a step costs the server the player's run; the page follows when the reader rests on a step
 views_of(corpus).replay_section(corpus)
 workbench = under_player()  # beside or right under the step player: coding while stepping, no scrolling
 with in_slice:

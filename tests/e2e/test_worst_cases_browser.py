@@ -37,6 +37,11 @@ def test_stepping_from_the_runs_page_through_the_worst_cases_in_the_replay(demo_
     line.wait_for()
     assert cases[0] in line.inner_text()
     page.get_by_text(f"Model: baseline after round {first['turn']}").first.wait_for()
+    # the model's picture beside the humans' in the step player, on the first screen (issue 47)
+    model = page.locator("[data-step-player] figure").filter(has_text=f"Model (baseline) after round {first['turn']}")
+    model.wait_for()
+    box, viewport = model.locator("img").bounding_box(), page.viewport_size
+    assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"] and box["x"] + box["width"] <= viewport["width"]
 
     page.get_by_role("button", name="next case ▶").click()
     page.wait_for_function("() => new URLSearchParams(window.location.search).get('case') === '2'", timeout=30_000)

@@ -102,6 +102,20 @@ function createPlayer(parent) {
     p.reported = step;
     if (p.trigger) p.trigger('step', step);
     awaitAnswer(step, attempt);
+    settleLater(step);
+  }
+
+  // A step reported lightly (the Replay: the player's run alone puts it into the URL) has the page run once the
+  // reader rests on it, so the page's panels of the step follow (ui/replay/step_player.report_lightly).
+  const SETTLE_MS = 600;
+  function settleLater(step) {
+    clearTimeout(p.settleTimer);
+    if (!p.data || !p.data.lightReports) return;
+    p.settleTimer = setTimeout(() => {
+      if (!root.isConnected || p.current !== step || !p.trigger || p.dragging) return;
+      trace('settle', step);
+      p.trigger('settle', step);
+    }, SETTLE_MS);
   }
 
   // A report that no run answers is sent again; one sent twice without an answer is followed by a click on the
@@ -156,6 +170,7 @@ function createPlayer(parent) {
   function go(step, quiet) {
     step = Math.min(Math.max(1, step), p.n);
     if (step === p.current) return;
+    clearTimeout(p.settleTimer);  // the reader moves on: the page waits until they rest again
     show(step);
     // players stepping together (Compare) follow each other in the browser; a shorter one stays on its last step
     if (!quiet && p.data && p.data.group) {
@@ -413,7 +428,8 @@ function createPlayer(parent) {
     // with the steps next to the one shown in the browser, the next report's run brings the rest: no run of its own.
     // A step the server sent but this player lacks (it was built anew) is asked for again, a few times at most.
     const near = [];
-    for (let s = p.current - 3; s <= p.current + 10; s++) if (s >= 1 && s <= p.n) near.push(s);
+    // (the server's _enough_around: half the window ahead and behind)
+    for (let s = p.current - 2; s <= p.current + 6; s++) if (s >= 1 && s <= p.n) near.push(s);
     const missing = !near.every((s) => p.steps[s]);
     if (d.wide && (!missing || (p.asks || 0) >= 5) && !d.more) return;
     if (d.wide && !missing) return;
@@ -434,7 +450,7 @@ function createPlayer(parent) {
         p.askedWindow = d.token + '|' + d.wideRun;
         p.asks = (p.asks || 0) + (d.wide ? 1 : 0);
         // what it has of the window already, which the server does not send again
-        const have = Object.keys(p.steps).map(Number).filter((s) => s >= p.current - 10 && s <= p.current + 30);
+        const have = Object.keys(p.steps).map(Number).filter((s) => s >= p.current - 4 && s <= p.current + 12);
         trace('window', d.wideRun, have.length);
         p.trigger('window', { have });
       }, 250);

@@ -18,7 +18,6 @@ from data_access.corpus import Corpus
 from data_access.player import Picture, PlayerDialog, PlayerStep, TimelineEntry, transcript_lines
 from ui import cached
 from ui.replay.picker import dialog_picker
-from ui.replay.prefetch import prefetch_neighbours
 from ui.replay.state import snapshot_png
 from ui.replay.step_player import player_step, show_player
 from ui.replay.transcript import LEADING_ROLES
@@ -67,7 +66,6 @@ def show(corpus: Corpus) -> None:
     step_key = f"{name}_turn_{dialog_id}_{round_number}"
     step = player_step(n_steps, query_param("turn"), key=step_key, label=unit.capitalize())
     views = views_of(corpus)
-    prefetch_neighbours(corpus, dialog_id, step, n_steps, snapshot_png, round_number, with_round=True)
     lines = cached.derived(snapshots.step_messages, corpus, dialog_id, 10**9, round_number, True)
     dialog = PlayerDialog(f"{name}|{dialog_id}|{round_number}", unit.capitalize(), n_steps,
                           transcript_lines(lines, LEADING_ROLES) if lines is not None else (),

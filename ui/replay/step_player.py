@@ -22,9 +22,19 @@ from typing import Callable, Optional
 import streamlit as st
 
 from data_access.corpus import Corpus
-from data_access.player import Picture, PlayerDialog, PlayerStep, TimelineEntry, payload, window, within_budget
+from data_access.player import (
+    WINDOW_AHEAD,
+    WINDOW_BACK,
+    Picture,
+    PlayerDialog,
+    PlayerStep,
+    TimelineEntry,
+    payload,
+    window,
+    within_budget,
+)
 from ui.assets import asset_text
-from ui.shell.url_state import is_new_link, query_param, remember_link, served
+from ui.shell.url_state import is_new_link, publish, query_param, remember_link, served
 from ui.widgets import stepper
 
 try:
@@ -81,6 +91,7 @@ def _widen(player_key: str, token: str) -> None:
     known_token, known = st.session_state.get(_known_key(player_key)) or (None, {})
     held = {s for s in have if isinstance(s, int) and s in known} if isinstance(have, list) and known_token == token else set()
     st.session_state[_sent_key(player_key)] = (token, held)
+    st.session_state[f"{player_key}__asked"] = True
 
 
 def _known_key(key: str) -> str:
@@ -119,6 +130,8 @@ def show_player(key: str, step_key: str, dialog: PlayerDialog, step: int, descri
         dialog = replace(dialog, token=f"{dialog.token}|{suffix}")
         describe = partial(_with_pictures, describe, pictures)
     settings = {"playerKey": key, **settings}
+    if st.session_state.pop(SETTLE_KEY, False):
+        settings["lightReports"] = True
     st.session_state.pop(PAGE_RUN, None)  # this run is the page's: it follows the reported step already
     _full_run_after_reconnect()
     # Hidden with the fallback stepper: what the player clicks when a report of its got no answer (below)
@@ -183,15 +196,34 @@ def _full_run_after_reconnect() -> None:
     follow_page_run()
 
 
+SETTLE_KEY = "_player_light_reports"
+
+
+def report_lightly() -> None:
+    """The player drawn next on this run reports its steps lightly (the Replay): a step the reader goes to runs the
+    player's fragment alone, which puts the step into the URL (and the session), and the page runs once the
+    reader rests on a step (the player's ``settle`` trigger, ``SETTLE_MS`` in its script), so that the panels that
+    depend on the step (notes, a run's scores, the corpus's panels under the player) follow then, not at every
+    step passed over: a step the browser has costs the server one small run."""
+    st.session_state[SETTLE_KEY] = True
+
+
 # The player is a fragment: its window request (a trigger) runs the player alone, so the page's one-shot notes
-# (a link's warning) stay and its URL is not touched; a step or round it reports runs the whole page.
+# (a link's warning) stay and its URL is not touched; a step or round it reports runs the whole page (a step
+# reported lightly, ``report_lightly``: the player alone, and the page once the reader rests).
 @st.fragment
 def _player_fragment(key: str, step_key: str, dialog: PlayerDialog, step: int, describe: Callable[[int], Optional[PlayerStep]],
                      timeline: Optional[Callable[[dict[int, PlayerStep]], tuple[TimelineEntry, ...]]],
                      on_round: Optional[Callable[[int], None]], on_layout: Optional[Callable[[str], None]],
                      settings: dict) -> None:
     follow_page_run()
-    steps, more, known = _new_steps(key, dialog, step, describe)
+    light = bool(settings.get("lightReports"))
+    page_step = step  # the step of the page's run, which the page's own parts of the player were made for
+    if light:  # a run of the fragment alone after a report: the step reported, into the URL
+        reported = st.session_state.get(step_key)
+        step = reported if isinstance(reported, int) and 1 <= reported <= dialog.n_steps else step
+        publish(step_key, st.session_state.get(_param_key(step_key), "turn"), step)
+    steps, more, known = _new_steps(key, dialog, step, describe, again=step == page_step)
     wide = st.session_state.get(f"{key}__wide") == dialog.token
     if timeline is not None:
         dialog = replace(dialog, timeline=timeline(known))
@@ -200,20 +232,24 @@ def _player_fragment(key: str, step_key: str, dialog: PlayerDialog, step: int, d
                    partial(_media_url, key), wide=wide, more=more,
                    wideRun=st.session_state.get(f"{key}__wide_runs", 0), pageRun=_page_run_box(key),
                    **settings)
-    _PLAYER(data=data, key=key, on_step_change=partial(_moved, key, partial(_reported, key, step_key, dialog.n_steps)),
+    report = partial(_reported, key, step_key, dialog.n_steps)
+    _PLAYER(data=data, key=key, on_step_change=report if light else partial(_moved, key, report),
+            on_settle_change=partial(_moved, key, lambda: None),
             on_window_change=partial(_widen, key, dialog.token),
             on_round_change=partial(_moved, key, (lambda: on_round(_delta(key))) if on_round else (lambda: None)),
             on_layout_change=partial(_moved, key, (lambda: on_layout(_asked(key, "layout"))) if on_layout else (lambda: None)))
 
 
-def _new_steps(key: str, dialog: PlayerDialog, step: int, describe: Callable[[int], Optional[PlayerStep]]):
+def _new_steps(key: str, dialog: PlayerDialog, step: int, describe: Callable[[int], Optional[PlayerStep]],
+               again: bool = True):
     """(the steps this run sends, whether the window has more, step -> every step described of this dialog).
 
     The run that opens a dialog sends its step and, within ``FIRST_RUN_SECONDS``, the steps next to it (so the
     first key press is drawn at once); once the player has asked for its window, each run sends the steps of the
     window around the step shown that the browser does not have yet, within ``WIDE_RUN_SECONDS`` (the player
-    asks again for the rest). A step the browser has costs a run nothing but the step shown, described again
-    (what a page marks at its own step, e.g. a search match, stays right)."""
+    asks again for the rest). A step the browser has costs a run nothing, but for the step of a page's run
+    (``again``), described again: what a page marks at its own step (the published mentions of a message) stays
+    right."""
     token = dialog.token
     wide = st.session_state.get(f"{key}__wide") == token
     known_token, remembered = st.session_state.get(_known_key(key)) or (None, {})
@@ -221,10 +257,13 @@ def _new_steps(key: str, dialog: PlayerDialog, step: int, describe: Callable[[in
     known: dict[int, PlayerStep] = remembered if known_token == token else {}
     sent: set[int] = sending if sent_token == token else set()
     order = window(step, dialog.n_steps) if wide else [s for s in (step, step + 1, step - 1) if 1 <= s <= dialog.n_steps]
+    asked = st.session_state.pop(f"{key}__asked", False)  # the player asked for its window: fill it
+    if wide and not asked and _enough_around(step, dialog.n_steps, sent):
+        order = [step]  # the browser has the steps around: the window moves on only when the reader nears its edge
     budget = WIDE_RUN_SECONDS if wide else FIRST_RUN_SECONDS
     described, more, started = [], False, time.perf_counter()
     for number in order:
-        if number in sent and number != step:
+        if number in sent and (number != step or not again):
             continue
         one = describe(number)
         if one is not None:
@@ -241,6 +280,15 @@ def _new_steps(key: str, dialog: PlayerDialog, step: int, describe: Callable[[in
     st.session_state[_known_key(key)] = (token, known)
     st.session_state[_sent_key(key)] = (token, sent)
     return steps, more, {**known, **{one.step: one for one in steps}}
+
+
+def _enough_around(step: int, n_steps: int, sent: set[int]) -> bool:
+    """Whether the browser holds the steps a reader goes to next from ``step``: ``WINDOW_AHEAD // 2`` ahead and
+    ``WINDOW_BACK // 2`` behind (as far as the dialog goes). Then a run describes no other step: a reader going
+    through the window costs the server no picture until they near its edge, when the next run fills it again."""
+    ahead = range(step + 1, min(n_steps, step + WINDOW_AHEAD // 2) + 1)
+    behind = range(max(1, step - WINDOW_BACK // 2), step)
+    return all(s in sent for s in (*ahead, *behind))
 
 
 def _asked(key: str, trigger: str):

@@ -26,7 +26,6 @@ from dialogue_dashboard.plugin.views import (
     latex_table_download,
     marked_html,
     player_step,
-    prefetch_neighbours,
     query_param,
     requested_highlight,
     show_player,
@@ -71,7 +70,6 @@ def show(corpus: Corpus) -> None:
     if view is None:
         st.warning("This round cannot be shown.")
         return
-    prefetch_neighbours(corpus, dialog, step, steps_per_round[round_number], replay_step, round_number, with_round=True)
     # one line: the step below keeps the screen (a long scenario and the players' instruction, the same in every
     # game, in its help)
     criterion = str(view.criterion)
@@ -128,12 +126,18 @@ def _cross_round(dialog: str, round_number: int, rounds: list[int], steps_per_ro
 def _timeline(view) -> tuple[TimelineEntry, ...]:
     """Per step of the round: the ranks agreed by then (a bar), its locks, ranks and mismatches."""
     steps = view.transcript
+    kinds_of: dict = {}
+    texts_of: dict = {}
+    # one pass over the round's rows (a frame filtered per step was a fifth of a step's run on a long round)
+    for number, kind, event in zip(steps["step"], steps["kind"] if "kind" in steps else [None] * len(steps),
+                                   steps["event"] if "event" in steps else [""] * len(steps)):
+        kinds_of.setdefault(number, set()).add(kind)
+        texts_of.setdefault(number, []).append(str(event))
     entries = []
     ranked = 0
     for number in range(1, view.n_steps + 1):
-        rows = steps[steps["step"] == number]
-        kinds = set(rows["kind"]) if "kind" in rows else set()
-        text = " ".join(map(str, rows["event"])) if "event" in rows else ""
+        kinds = kinds_of.get(number, set()) - {None}
+        text = " ".join(texts_of.get(number, []))
         marks: tuple[str, ...] = ()
         if any(str(k).startswith("lock") for k in kinds):
             marks += ("lock",)
