@@ -15,8 +15,10 @@ what the server builds once per corpus source (the slice features; the SQL conso
   them, ``slices.subcorpus.restrict``) and the slice against the rest (``contrast_of``, its bootstrap interval),
   median; its baseline: the same two charts on the whole corpus (what the page draws without a slice). Computed
   once per corpus source and slice by the server, then shared.
-- a SQL query over all rounds (per dialog: rounds, mean score, best round), median; its baseline: the same
-  groupby in pandas. Target: ≤ 1 s on the full corpus's 77,502 rounds (and reported at 10x).
+- a SQL query over all rounds (per dialog: rounds, mean score, best round), median, the console's spare process
+  ready before each (as when a person types the next query); its baseline: the same groupby in pandas. Target:
+  ≤ 1 s on the full corpus's 77,502 rounds (and reported at 10x). Also ``SELECT count(*) FROM dialogs``, the cost of
+  a query's process on a query that does nothing, with the spare ready and right after the query before (no spare).
 """
 from __future__ import annotations
 
@@ -49,9 +51,11 @@ path, repeat, layer_path, slice_text, query = sys.argv[1], int(sys.argv[2]), sys
 loaded = load_path('codraw', path)
 table = browse_table(loaded)
 
-def median_of(action):
+def median_of(action, before=None):
     times = []
     for _ in range(repeat):
+        if before is not None:
+            before()  # not timed
         started = time.perf_counter()
         result = action()
         times.append(time.perf_counter() - started)
@@ -127,11 +131,18 @@ def groupby():
                                    best=("score_final", "max")).sort_values("mean_score", ascending=False)
     return len(g)
 
-seconds, rows = median_of(sql)
+# Each query runs in a process of its own, started ahead of it once the query before has ended (issue 45): the spare
+# is ready when a person types the next query, so it is waited for here, untimed.
+ready = lambda: console.spare_ready(60)  # noqa: E731
+seconds, rows = median_of(sql, ready)
 base_seconds, base_rows = median_of(groupby)
 assert rows == base_rows, (rows, base_rows)
 out["sql"] = {"query": query, "rows": rows, "median_s": seconds, "baseline_s": base_seconds,
               "ratio": seconds / base_seconds if base_seconds else None, "target_s": 1.0}
+small_seconds, _ = median_of(lambda: console.run("SELECT count(*) FROM dialogs").row_count, ready)
+cold_seconds, _ = median_of(lambda: console.run("SELECT count(*) FROM dialogs").row_count)
+out["sql_small"] = {"query": "SELECT count(*) FROM dialogs", "median_s": small_seconds,
+                    "no_spare_ready_median_s": cold_seconds}
 console.close()
 print(json.dumps(out))
 """

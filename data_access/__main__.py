@@ -8,8 +8,9 @@ counts (``tokens``, ``types``, ``top``: ``{word, count, dialogs}``, ``skipped``;
 ``python -m data_access leaderboard <corpus> CORPUS_PATH RUNS_DIR`` ranks every run in a folder (one JSON object,
 see ``data_access.runs.leaderboard``);
 ``python -m data_access sql <corpus> CORPUS_PATH QUERY [--runs DIR] [--layers DIR] [--codes STORE]`` runs one
-read-only SQL query over the corpus's frames, and the runs, published layers and codes given (one JSON object: ``columns``, ``rows`` (at most 10,000 lists), ``row_count``; see ``data_access.sql_console``
-and docs/slices.md). A refused or stopped query exits 2 with one stderr line.
+read-only SQL query over the corpus's frames, and the runs, published layers and codes given (one JSON object:
+``columns``, ``rows`` (at most 10,000 lists and 8 MB), ``row_count``, ``note`` when values or rows were cut; see
+``data_access.sql_console`` and docs/slices.md). A refused or stopped query exits 2 with one stderr line.
 
 Exit codes: 0 when the source loads (even with skipped records), 2 with one stderr line naming the file
 when it cannot be loaded at all. Never a traceback."""
@@ -175,8 +176,20 @@ def _sql(args) -> int:
         return 2
     finally:
         console.close()
-    print(json.dumps(result.as_json(), ensure_ascii=False, indent=None if args.compact else 2))
+    print(_sql_json(result.as_json(), args.compact))
     return 0
+
+
+def _sql_json(result: dict, compact: bool) -> str:
+    """The result as one JSON object. Pretty-printed, each row stays one line of compact JSON: the text is then at
+    most the result's byte budget and a few bytes a row, where indenting every value of nested lists could
+    multiply it."""
+    if compact:
+        return json.dumps(result, ensure_ascii=False)
+    rows = result.pop("rows")
+    head = json.dumps(result, ensure_ascii=False, indent=2)
+    lines = ",\n".join("    " + json.dumps(row, ensure_ascii=False) for row in rows)
+    return head[:-2] + (',\n  "rows": [\n' + lines + "\n  ]\n}" if rows else ',\n  "rows": []\n}')
 
 
 def _sql_layers(loaded, folder: str) -> dict:
@@ -223,14 +236,13 @@ def _sql_runs(loaded, folder: str) -> dict:
 
 def _sql_codes(target: str, corpus: str):
     """The annotations of ``corpus`` in the store at ``target`` (a SQLite file that exists, or a postgresql://
-    URL), read only."""
-    from .store import Store, StoreError
+    URL), opened read-only as it is: a store that would need creating or migrating is refused, never changed."""
+    from .store import CodingStore, StoreError, open_read_only
 
     if "://" not in target and not Path(target).is_file():
         raise SourceError(Path(target), "is not a store (a SQLite file of the app's notes and codes)")
     try:
-        store = Store(target)
-        return store.coding.annotations(corpus=corpus)
+        return CodingStore(open_read_only(target)).annotations(corpus=corpus)
     except StoreError as exc:
         raise SourceError("the store" if "://" in target else Path(target), str(exc)) from None
 

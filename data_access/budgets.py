@@ -99,3 +99,17 @@ UPLOAD_SESSION_BYTES = UPLOAD.max_bytes + MODEL_LABELS.max_bytes + CODEBOOK.max_
 # Two such sessions at their most: a lab's few uploaders rarely hold large files at the same time, and the server
 # stays within about half a GB of uploads beside its corpora.
 UPLOAD_TOTAL_BYTES = 2 * UPLOAD_SESSION_BYTES
+
+# The SQL console (data_access/sql_console.py; docs/slices.md, "The SQL console"): one query runs in a process of its
+# own, which is killed at its time limit or on Stop (DuckDB checks an interrupt only between batches, so a slow
+# function such as levenshtein on long strings ran on for half a minute past an interrupt). What a result may send
+# back is bounded in rows and in bytes, so neither the server nor the command's JSON holds more than this.
+SQL_TIMEOUT_S = 10.0  # the default time limit of a query (the command's --timeout)
+SQL_MAX_ROWS = 10_000  # rows a result returns (the console's grid and the command's JSON)
+SQL_COUNT_LIMIT = 1_000_000  # rows a result is counted up to; past it row_count_complete is false
+SQL_MAX_QUERY_CHARS = 20_000
+SQL_CELL_CHARS = 4_000  # a longer value is cut here and marked; the longest in the real corpora has 1,100
+SQL_RESULT_BYTES = 8 * MiB  # the rows of a result as compact JSON; 10,000 rows of CoDraw's utterances are 1.3 MB
+SQL_ID_CHARS = 64 * KiB  # the distinct dialog_id values kept to make a slice of (a slice holds at most 16,000 characters)
+SQL_MEMORY_LIMIT = "1GB"  # DuckDB's own limit, in the query's process
+SQL_PROCESS_MEMORY = 3 * GiB  # the query's process's address space (DuckDB's limit, Python and the Arrow batches)

@@ -1,125 +1,52 @@
-"""A read-only SQL console over one corpus (issue 37): DuckDB in process, over the corpus's frames (read from
-the Parquet cache) under the names the app uses, with the per-dialog slice features, the loaded runs, the
-published layers and the store's codes beside them.
+"""A read-only SQL console over one corpus (issue 37): DuckDB, over the corpus's frames (read from the Parquet cache)
+under the names the app uses, with the per-dialog slice features, the loaded runs, the published layers and the
+store's codes beside them.
 
-It reads nothing else and writes nothing:
-- the database is in memory and DuckDB's own guards are set before any query and then locked
-  (``enable_external_access=false``: no file, no network, no ATTACH / COPY / INSTALL / LOAD;
-  ``lock_configuration=true``: no SET undoes it; no extension is installed or loaded automatically; Python
-  replacement scans off, so a query sees only the tables registered here; no temporary files);
-- only one statement, and only a query (SELECT, WITH … SELECT, FROM …, SUMMARIZE, DESCRIBE, EXPLAIN) is run:
-  CREATE, INSERT, COPY, ATTACH, SET, PRAGMA, … are refused before DuckDB sees them;
-- each query is bounded: ``timeout_s`` (a watchdog thread calls ``interrupt()``), ``MAX_ROWS`` rows returned
-  (the rest are counted up to ``COUNT_LIMIT``, never held), ``MEMORY_LIMIT`` and ``THREADS`` for the whole
-  database; ``RunningQuery.cancel()`` stops it from elsewhere (the page's Cancel).
+It reads nothing else, writes nothing, and no query changes what another query sees (issue 45):
+- the tables are written once to a DuckDB file in a private folder of the cache folder (``DIALOGUE_CACHE_DIR``;
+  a table replaced later, the store's codes, to a file of its own), and each query runs in a process of its own
+  (``data_access.sql_worker``) that opens them READ-ONLY: whatever the query does to its connection (a temporary
+  table or macro, a setting, memory) ends with that process;
+- DuckDB's own guards are set before the query and then locked (``enable_external_access=false``: no file, no
+  network, no ATTACH / COPY / INSTALL / LOAD; ``lock_configuration=true``: no SET undoes it; no extension is
+  installed or loaded automatically; no temporary files); the process gets none of the server's environment
+  variables (the store's URL and the sign-in secrets stay out of its reach);
+- only one statement, and only a query (SELECT, WITH … SELECT, FROM …, SUMMARIZE, DESCRIBE, and EXPLAIN [ANALYZE]
+  of one of those) is run: CREATE, INSERT, COPY, ATTACH, SET, PRAGMA, EXPLAIN ANALYZE DELETE, … are refused before
+  DuckDB sees them;
+- each query is bounded: ``timeout_s`` (its process is killed then, as on ``RunningQuery.cancel()``, the page's
+  Stop: DuckDB's own interrupt waits for the end of a batch, which a slow function can make half a minute),
+  ``MAX_ROWS`` rows and ``SQL_RESULT_BYTES`` of them returned, each value cut at ``SQL_CELL_CHARS`` characters
+  with a marker (the rest are counted up to ``COUNT_LIMIT``, never held), ``MEMORY_LIMIT`` and one thread in its
+  process. The budgets are in ``data_access.budgets`` (docs/hardening.md, "The SQL console").
 
-What is refused or stopped raises ``SqlRefused`` with one line for the user (``python -m data_access sql``
-prints it on stderr and exits 2).
+A spare process is started ahead of each query (importing DuckDB takes half a second), so a query waits only for
+its own work. What is refused or stopped raises ``SqlRefused`` with one line for the user (``python -m data_access
+sql`` prints it on stderr and exits 2).
 """
 from __future__ import annotations
 
-import base64
-import datetime as dt
-import decimal
-import math
+import hashlib
+import select
 import threading
 import time
-import uuid
+import weakref
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Mapping, Optional
 
 import pandas as pd
 
-MAX_ROWS = 10_000  # rows a result returns (the console's grid and the command's JSON)
-COUNT_LIMIT = 1_000_000  # rows a result is counted up to; past it row_count_complete is false
-MAX_QUERY_CHARS = 20_000
-TIMEOUT_S = 10.0
-MEMORY_LIMIT = "1GB"
-THREADS = 1  # two cores are shared by every session; a query does not take both
-_BATCH_ROWS = 8_192
+from .budgets import SQL_COUNT_LIMIT, SQL_MAX_QUERY_CHARS, SQL_MAX_ROWS, SQL_MEMORY_LIMIT, SQL_TIMEOUT_S
+from .sql_check import SqlRefused, reading_only
+from .sql_process import ConsoleFolder, RunningQuery, SqlResult, private_folder
+from .sql_worker import THREADS
 
-# Statement types a query may be (duckdb.StatementType names): reading only.
-_READING = {"SELECT", "EXPLAIN"}
-# SUMMARIZE and DESCRIBE of a table are SELECTs in DuckDB; so is "FROM t".
-
-_LOCKED_CONFIG: dict[str, str | bool | int | float | list[str]] = {
-    "enable_external_access": False,
-    "autoinstall_known_extensions": False,
-    "autoload_known_extensions": False,
-    "allow_community_extensions": False,
-    "allow_unsigned_extensions": False,
-    "python_enable_replacements": False,
-    "python_scan_all_frames": False,
-    "temp_directory": "",
-    "max_temp_directory_size": "0B",
-    "threads": THREADS,
-    "memory_limit": MEMORY_LIMIT,
-}
-
-
-class SqlRefused(ValueError):
-    """The query was refused (not a single read-only query, too long, a DuckDB error) or stopped (time, cancel);
-    the message is one line for the user."""
-
-
-@dataclass
-class SqlResult:
-    columns: list[str]
-    rows: list[list[Any]]  # at most MAX_ROWS, JSON-ready values
-    row_count: int  # rows of the whole result, counted up to COUNT_LIMIT
-    row_count_complete: bool
-    seconds: float
-    dialog_ids: Optional[list[str]] = None  # distinct dialog_id values of the whole result, when it has the column
-
-    @property
-    def truncated(self) -> bool:
-        return self.row_count > len(self.rows)
-
-    def as_json(self) -> dict:
-        return {"columns": self.columns, "rows": self.rows, "row_count": self.row_count,
-                "row_count_complete": self.row_count_complete, "truncated": self.truncated,
-                "seconds": round(self.seconds, 3)}
-
-    def frame(self) -> pd.DataFrame:
-        return pd.DataFrame(self.rows, columns=_unique(self.columns))
-
-
-def _unique(columns: list[str]) -> list[str]:
-    """Column names a frame can hold (``SELECT a, a`` gives two ``a``)."""
-    seen: dict[str, int] = {}
-    names = []
-    for name in columns:
-        seen[name] = seen.get(name, 0) + 1
-        names.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
-    return names
-
-
-def _one_line(text: object) -> str:
-    first = str(text).strip().splitlines()[0] if str(text).strip() else ""
-    return "".join(c if c.isprintable() else " " for c in first)
-
-
-def _plain(value: Any) -> Any:
-    """A DuckDB / Arrow value as JSON: numbers, text, lists and objects; NaN and ±inf as null."""
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, decimal.Decimal):
-        return float(value) if value.is_finite() else None
-    if isinstance(value, (dt.datetime, dt.date, dt.time)):
-        return value.isoformat()
-    if isinstance(value, dt.timedelta):
-        return value.total_seconds()
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        return base64.b64encode(bytes(value)).decode("ascii")
-    if isinstance(value, uuid.UUID):
-        return str(value)
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return str(value)
+MAX_ROWS = SQL_MAX_ROWS
+COUNT_LIMIT = SQL_COUNT_LIMIT
+MAX_QUERY_CHARS = SQL_MAX_QUERY_CHARS
+TIMEOUT_S = SQL_TIMEOUT_S
+MEMORY_LIMIT = SQL_MEMORY_LIMIT
 
 
 def _arrow(frame: pd.DataFrame):
@@ -138,147 +65,85 @@ def _arrow(frame: pd.DataFrame):
         return pa.Table.from_pandas(fixed, preserve_index=False)
 
 
-def _reading_only(query: str) -> None:
+def _write_tables(path: Path, tables: Mapping[str, pd.DataFrame]) -> None:
     import duckdb
 
-    if not isinstance(query, str) or not query.strip():
-        raise SqlRefused("Type a query, e.g. SELECT dialog_id FROM dialogs LIMIT 10.")
-    if len(query) > MAX_QUERY_CHARS:
-        raise SqlRefused(f"The query is {len(query):,} characters long; at most {MAX_QUERY_CHARS:,} are run.")
+    with duckdb.connect(str(path), config={"threads": THREADS, "autoload_known_extensions": False,
+                                           "autoinstall_known_extensions": False}) as db:
+        for name, frame in tables.items():
+            db.register("_incoming", _arrow(frame))
+            db.execute(f'CREATE TABLE "{name}" AS SELECT * FROM _incoming')
+            db.unregister("_incoming")
+
+
+def _fingerprint(frame: pd.DataFrame) -> Optional[str]:
+    """A digest of the frame's columns, types and values (None when a value cannot be hashed)."""
     try:
-        statements = duckdb.extract_statements(query)
-    except duckdb.Error as exc:
-        raise SqlRefused(f"Not a query: {_one_line(exc)}") from None
-    if len(statements) != 1:
-        raise SqlRefused(f"One query at a time: this text holds {len(statements)} statements.")
-    if statements[0].type.name not in _READING:
-        word = (query.split() or ["?"])[0].upper()[:20]
-        raise SqlRefused(f"Only queries are run here (SELECT …); “{word} …” is refused: the console reads the "
-                         "corpus and writes nothing.")
-
-
-class RunningQuery:
-    """One query running in its own thread; ``wait`` for its result, ``cancel`` to stop it."""
-
-    def __init__(self, cursor, query: str, max_rows: int, timeout_s: float):
-        self._cursor = cursor
-        self._query = query
-        self._max_rows = max_rows
-        self._timeout_s = timeout_s
-        self._stopped: Optional[str] = None
-        self._result: Optional[SqlResult] = None
-        self._error: Optional[BaseException] = None
-        self._done = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="sql-console", daemon=True)
-        self._watchdog = threading.Timer(timeout_s, self._stop, args=(
-            f"The query ran past the time limit of {timeout_s:g} s and was stopped.",))
-        self._watchdog.daemon = True
-        self._thread.start()
-        self._watchdog.start()
-
-    def _stop(self, reason: str) -> None:
-        if not self._done.is_set():
-            self._stopped = reason
-            try:
-                self._cursor.interrupt()
-            except Exception:  # noqa: BLE001 - the query may have ended meanwhile; nothing to stop then
-                pass
-
-    def cancel(self) -> None:
-        self._stop("The query was cancelled.")
-
-    def done(self) -> bool:
-        return self._done.is_set()
-
-    def _run(self) -> None:
-        import duckdb
-
-        started = time.perf_counter()
-        try:
-            reader = self._cursor.sql(self._query).to_arrow_reader(_BATCH_ROWS)
-            columns = list(reader.schema.names)
-            id_column = columns.index("dialog_id") if "dialog_id" in columns else None
-            ids: dict[str, None] = {}
-            rows: list[list[Any]] = []
-            count = 0
-            for batch in reader:
-                if self._stopped:
-                    break
-                if len(rows) < self._max_rows:
-                    taken = batch.slice(0, self._max_rows - len(rows))
-                    values = [taken.column(i).to_pylist() for i in range(taken.num_columns)]
-                    rows.extend([_plain(v) for v in row] for row in zip(*values))
-                if id_column is not None:
-                    ids.update(dict.fromkeys(str(v) for v in batch.column(id_column).to_pylist() if v is not None))
-                count += batch.num_rows
-                if count >= COUNT_LIMIT:
-                    break
-            if self._stopped:
-                raise SqlRefused(self._stopped)
-            self._result = SqlResult(columns, rows, min(count, COUNT_LIMIT), count < COUNT_LIMIT,
-                                     time.perf_counter() - started, list(ids) if id_column is not None else None)
-        except SqlRefused as exc:
-            self._error = exc
-        except duckdb.InterruptException:
-            self._error = SqlRefused(self._stopped or "The query was stopped.")
-        except duckdb.OutOfMemoryException:
-            self._error = SqlRefused(f"The query needs more memory than the console's {MEMORY_LIMIT}; "
-                                     "narrow it (WHERE, LIMIT, fewer joined rows).")
-        except duckdb.Error as exc:
-            self._error = SqlRefused(self._stopped or _one_line(exc))
-        except MemoryError:
-            self._error = SqlRefused("The query ran out of memory; narrow it (WHERE, LIMIT).")
-        except Exception as exc:  # noqa: BLE001 - the contract is one line for the user, never a traceback
-            self._error = SqlRefused(f"The query failed: {type(exc).__name__}: {_one_line(exc)}")
-        finally:
-            self._watchdog.cancel()
-            try:
-                self._cursor.close()
-            except Exception:  # noqa: BLE001 - closing a cursor DuckDB already closed
-                pass
-            # Done only once DuckDB is left: a process that ends while this daemon thread is still inside
-            # DuckDB aborts ("terminate called …") instead of exiting.
-            self._done.set()
-
-    def wait(self, timeout: Optional[float] = None) -> Optional[SqlResult]:
-        """The result once the query ends (None while it runs past ``timeout``); ``SqlRefused`` if it failed."""
-        if not self._done.wait(timeout):
-            return None
-        if self._error is not None:
-            raise self._error
-        return self._result
+        digest = hashlib.sha256(repr([(str(c), str(t)) for c, t in frame.dtypes.items()]).encode())
+        digest.update(pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes())
+        return digest.hexdigest()
+    except (TypeError, ValueError):
+        return None
 
 
 @dataclass(eq=False)
 class SqlConsole:
-    """A locked in-memory DuckDB database holding ``tables`` (name -> frame); share it between sessions, each
-    query runs on its own cursor."""
+    """The tables (name -> frame) written once to a DuckDB file that every query opens read-only, each in a
+    process of its own; share it between sessions. ``folder``: where its private folder goes (default: the
+    cache folder's ``sql-console``)."""
 
     tables: Mapping[str, pd.DataFrame]
-    _db: Any = field(default=None, repr=False)
+    folder: Optional[Path] = None
+    _files: Any = field(default=None, repr=False)
     _lock: Any = field(default_factory=threading.Lock, repr=False)
 
     def __post_init__(self) -> None:
-        import duckdb
-
-        self._db = duckdb.connect(":memory:", config=dict(_LOCKED_CONFIG))
-        for name, frame in self.tables.items():
-            # A registered frame is seen by its own connection only; each query runs on a cursor of its own
-            # (another connection to the same database), so the frames become tables of the database.
-            self._db.register("_incoming", _arrow(frame))
-            self._db.execute(f'CREATE TABLE "{name}" AS SELECT * FROM _incoming')
-            self._db.unregister("_incoming")
-        # Last: from here on no statement can change a setting, external access included.
-        self._db.execute("SET lock_configuration = true")
+        self._files = ConsoleFolder(private_folder(self.folder))
+        weakref.finalize(self, self._files.close)
+        try:
+            _write_tables(self._files.database, self.tables)
+        except BaseException:
+            self._files.close()
+            raise
+        self._files.spare = self._files.spawn()  # imports DuckDB while the page is drawn
 
     def replace_table(self, name: str, frame: pd.DataFrame) -> None:
-        """Put ``frame`` in place of table ``name`` (the store's codes, which change while the console lives);
-        queries already running keep reading the table they started on."""
+        """Put ``frame`` in place of table ``name`` (the store's codes, which change while the console lives): it is
+        written to a file of its own, which queries started from now on read first; queries already running keep
+        reading the table they started on. A frame equal to the one in place writes nothing."""
+        fingerprint = _fingerprint(frame)
         with self._lock:
-            self._db.register("_incoming", _arrow(frame))
-            self._db.execute(f'CREATE OR REPLACE TABLE "{name}" AS SELECT * FROM _incoming')
-            self._db.unregister("_incoming")
+            files = self._files
+            if fingerprint is not None and name in files.replaced and files.replaced[name][2] == fingerprint:
+                self.tables = {**self.tables, name: frame}
+                return
+            files.written += 1
+            alias = f"replaced_{files.written}"
+            path = files.path / f"{alias}.duckdb"
+            _write_tables(path, {name: frame})
+            if name in files.replaced:
+                files.retired.add(files.replaced[name][1])
+            files.replaced[name] = (alias, path, fingerprint)
+            self._drop_retired()
             self.tables = {**self.tables, name: frame}
+
+    def _drop_retired(self) -> None:
+        for path in [p for p in self._files.retired if not self._files.users[p]]:
+            self._files.retired.discard(path)
+            path.unlink(missing_ok=True)
+
+    def spare_ready(self, timeout_s: float) -> bool:
+        """Whether a spare process is ready (DuckDB imported, the tables open), waiting up to ``timeout_s`` (the
+        next spare is started once the query before has ended): a query started then waits for nothing but its own
+        work. For tests and benchmarks; the page does not wait for it."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            spare = self._files.spare
+            if spare is not None and spare.stdout is not None:
+                return bool(select.select([spare.stdout], [], [], max(0.0, deadline - time.monotonic()))[0])
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.01)
 
     def table_names(self) -> list[str]:
         return list(self.tables)
@@ -290,9 +155,39 @@ class SqlConsole:
         return pd.DataFrame(rows, columns=["table", "column", "type"])
 
     def start(self, query: str, *, max_rows: int = MAX_ROWS, timeout_s: float = TIMEOUT_S) -> RunningQuery:
-        """Check ``query`` (``SqlRefused`` at once when it is not one read-only query) and start it."""
-        _reading_only(query)
-        return RunningQuery(self._db.cursor(), query, max(0, int(max_rows)), float(timeout_s))
+        """Check ``query`` (``SqlRefused`` at once when it is not one read-only query) and start it in the spare
+        process (a new one when there is none; the next spare is started when the query ends)."""
+        reading_only(query)
+        with self._lock:
+            files = self._files
+            if files.closed:
+                raise SqlRefused("The console was closed; open the page again.")
+            process, files.spare = files.spare, None
+            if process is None or process.poll() is not None:
+                process = files.spawn()
+            attached = list(files.replaced.values())
+            for _, path, _ in attached:
+                files.users[path] += 1
+        request = {"query": query, "max_rows": max(0, int(max_rows)), "timeout_s": float(timeout_s),
+                   "attach": [[alias, str(path)] for alias, path, _ in attached],
+                   "search_path": ",".join([f"{alias}.main" for alias, _, _ in attached] + ["console.main"])}
+
+        def release() -> None:
+            with self._lock:
+                for _, path, _ in attached:
+                    files.users[path] -= 1
+                self._drop_retired()
+
+        def next_spare() -> None:
+            # Started once the query is over, not beside it: its imports would take the CPU the query runs on.
+            with self._lock:
+                if files.spare is None and not files.closed:
+                    try:
+                        files.spare = files.spawn()
+                    except SqlRefused:
+                        pass  # the next query starts its own process (and says why if it cannot either)
+
+        return RunningQuery(process, request, float(timeout_s), release, next_spare)
 
     def run(self, query: str, *, max_rows: int = MAX_ROWS, timeout_s: float = TIMEOUT_S) -> SqlResult:
         result = self.start(query, max_rows=max_rows, timeout_s=timeout_s).wait()
@@ -300,7 +195,8 @@ class SqlConsole:
         return result
 
     def close(self) -> None:
-        self._db.close()
+        with self._lock:
+            self._files.close()
 
 
 def console_tables(loaded, *, layers: Optional[Mapping[str, Any]] = None, runs: Optional[Mapping[str, Any]] = None,

@@ -11,7 +11,7 @@ from ui.shell.run_mark import stop_run
 from ui.shell.url_state import page_link as same_tab_link
 from ui.shell.url_state import set_url, url_text_input
 from ui.slices.charts import analysis_page
-from ui.slices.console import SqlRefused, result_slice, run_sql, sql_console
+from ui.slices.console import LIMITS, SqlRefused, result_slice, run_sql, sql_console
 from ui.slices.current import SLICE_PARAM, current_outcome, said
 from ui.slices.exports import slice_exports
 from ui.slices.saved import COUNT_SECONDS, may_remove_shared, not_counted, said_counts, saved_table, write_saved
@@ -119,8 +119,7 @@ console = sql_console(corpus)
 if console is None:
     stop_run()
 with st.expander("Tables and columns"):
-    st.caption("Read only: one SELECT at a time, at most 10,000 rows shown, stopped after 10 s. A result with a "
-               "dialog_id column becomes a slice.")
+    st.caption(f"{LIMITS} A result with a dialog_id column becomes a slice.")
     st.dataframe(console.schema(), hide_index=True, height=300)
 query = st.text_area("Query", value=EXAMPLE_QUERY, key=f"slices_sql_{corpus.name}", height=120)
 buttons = st.columns([1, 1, 6])
@@ -140,6 +139,8 @@ if kept is not None and kept[0] == corpus.name:
     more = f" (the first {len(result.rows):,} shown)" if result.truncated else ""
     counted = f"{result.row_count:,}" if result.row_count_complete else f"more than {result.row_count:,}"
     st.caption(f"{counted} rows{more} in {result.seconds:.2f} s.")
+    if result.note:
+        st.warning(md_escape(result.note), icon="✂️")
     st.dataframe(result.frame(), hide_index=True, key="slices_sql_grid")
     text, reason = result_slice(result)
     if text is None:

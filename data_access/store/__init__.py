@@ -55,6 +55,7 @@ from .notes import (
     new_note_row,
     normalize_tags,
     open_migrated,
+    open_read_only,
 )
 from .redaction import redact, url_secrets
 from .sign_outs import SignOuts
@@ -66,7 +67,7 @@ __all__ = [
     "QUEUE_COLUMNS", "SCHEMA_VERSION", "AnnotationConflict", "AnnotationNotFound", "CodingStore", "Cursor",
     "Database", "EditOutcome", "GoldConflict", "GoldDecision", "GoldUnit", "NoteConflict", "NoteNotFound",
     "NotesStore", "SavedSliceConflict", "SavedSliceNotFound", "SavedSlices", "SignOuts", "Store", "StoreBusy", "StoreError", "StoreUnavailable", "apply_edits", "insert_note_row", "is_postgres_url",
-    "new_note_row", "normalize_tags", "open_database", "open_migrated", "pool_size", "pool_timeout_s", "redact",
+    "new_note_row", "normalize_tags", "open_database", "open_migrated", "open_read_only", "pool_size", "pool_timeout_s", "redact",
     "to_common_form", "url_secrets",
 ]
 

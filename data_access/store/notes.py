@@ -106,6 +106,31 @@ def open_migrated(target: Union[str, Path, Database, None]) -> Database:
     return db
 
 
+def open_read_only(target: Union[str, Path]) -> Database:
+    """The database at ``target`` opened read-only and as it is: nothing is created or migrated, and a store whose
+    schema is not this app's (an empty file, one an older app wrote, one a newer app wrote) is refused with a
+    StoreError saying so (``python -m data_access sql --codes``)."""
+    db = open_database(target, read_only=True)
+    try:
+        version = db.schema_version()
+        known = len(schema.MIGRATIONS)
+        if version == 0:
+            raise StoreError(f"{db.describe()}: holds no store of the app's notes and codes (no schema); a store is "
+                             "read here as it is, never created")
+        if version < known:
+            raise StoreError(f"{db.describe()}: its schema is version {version}, this app's is {known}; open it "
+                             "with the app once to migrate it (a store is read here as it is, never migrated)")
+        if version > known:
+            raise StoreError(f"{db.describe()}: written by a newer version of the app (notes schema {version}, "
+                             f"this app knows up to {known}); update the app to use it")
+    except BaseException:
+        close = getattr(db, "close", None)
+        if close is not None:
+            close()
+        raise
+    return db
+
+
 class NotesStore:
     """The notes in the store at ``target``: a SQLite file path, a ``postgresql://`` URL (default:
     ``DIALOGUE_NOTES_DB``), or an open ``Database`` shared with the rest of the store (``data_access.store.Store``);

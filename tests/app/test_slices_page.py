@@ -1,7 +1,10 @@
 """The Slices page (issue 37) on the demo corpora: the URL's slice in words with its count (equal to pandas),
 a bad slice said and nothing filtered, saving a slice and seeing it listed with its counts per corpus, the SQL
-console's result made into a slice, and a hostile query refused in one line."""
+console's result made into a slice, a hostile query refused in one line, and a result cut to its byte budget or a
+query stopped at its time limit said so (issue 45)."""
 from __future__ import annotations
+
+import re
 
 from corpora.codraw.data.figures import peek_table
 from data_access.corpora import load_path
@@ -80,3 +83,28 @@ def test_the_console_reads_the_store_codes_runs_and_layers():
     at.button(key="slices_sql_run").click().run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert at.dataframe[-1].value.iloc[0].tolist() == [1, 2, True]
+
+
+def test_a_wide_result_is_shown_cut_and_says_so():
+    at = open_page("slices")
+    at.text_area(key="slices_sql_codraw").set_value("SELECT i, repeat('x', 100000) AS x FROM range(3000) t(i)")
+    at.button(key="slices_sql_run").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    warnings = [re.sub(r"\\(.)", r"\1", w.value) for w in at.warning]  # as shown (markdown escapes removed)
+    assert len(warnings) == 1 and warnings[0].startswith("The result was cut: only the first ")
+    assert "8 MB" in warnings[0] and "4,000 characters were cut" in warnings[0]
+    grid = at.dataframe[-1].value
+    assert 0 < len(grid) < 3000 and grid["x"].iloc[0].endswith("... [cut: 100,000 characters]")
+    assert any("3,000 rows (the first" in c.value for c in at.caption)
+
+
+def test_a_query_past_its_time_limit_is_stopped_and_says_so(monkeypatch):
+    import ui.slices.console
+
+    monkeypatch.setattr(ui.slices.console, "SQL_TIMEOUT_S", 1.0)
+    at = open_page("slices")
+    at.text_area(key="slices_sql_codraw").set_value(
+        "SELECT max(levenshtein(repeat('a',8000)||i::VARCHAR, repeat('b',8000))) FROM range(2000) t(i)")
+    at.button(key="slices_sql_run").click().run()
+    assert not at.exception
+    assert [e.value for e in at.error] == ["The query ran past the time limit of 1 s and was stopped\\."]  # escaped

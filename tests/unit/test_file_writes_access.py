@@ -139,6 +139,8 @@ UNCHECKED = {
     "corpora/gos/data/demo.py": "the demo corpus",
     "corpora/minecraft/data/demo.py": "the demo corpus",
     "corpora/minecraft/data/bap.py": "the CLI's conversion into a path the local user names",
+    "data_access/sql_console.py": "the SQL console's read-only copy of the corpus's tables, in its private folder",
+    "data_access/sql_process.py": "the SQL console's private folder of that copy (made, and removed when it closes)",
     "data_access/runs/__init__.py:_write_owner": "the uploader's record, written by save_upload after its check",
     "data_access/store/notes.py:_deliver": "exports into a path given by the Python API or CLI caller (pages take bytes)",
 }

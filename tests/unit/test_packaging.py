@@ -6,6 +6,8 @@ import argparse
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from dialogue_dashboard import app_folder
 from dialogue_dashboard.cli import main, serve_environment, serve_variables
 
@@ -60,3 +62,22 @@ def test_the_data_tools_answer_as_python_m_data_access_does(tmp_path, capsys):
     assert main(["summary", "codraw", str(tmp_path / "absent.json")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "absent.json" in err
+
+
+def test_make_installs_the_dashboard_itself_into_its_venv():
+    """``make run`` and ``make test`` install the checkout editable (issue 48): ``import dialogue_dashboard`` works
+    in the venv's notebooks, a plugin can depend on the distribution, and the corpora's and views' entry points are
+    registered as an installed plugin's are."""
+    import importlib.metadata
+    import json
+
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert makefile.count("-m pip install --quiet --no-deps --editable .") == 2  # the run stamp and the test stamp
+    distribution = importlib.metadata.distribution("dialogue-dashboard")
+    installed = json.loads(distribution.read_text("direct_url.json") or "{}")
+    assert installed.get("dir_info", {}).get("editable") is True
+    if installed.get("url") != ROOT.as_uri():  # a second worktree sharing another checkout's venv
+        pytest.skip(f"the venv's editable install is of {installed.get('url')}, not of this checkout")
+    groups = {(entry.group, entry.name): entry.value for entry in distribution.entry_points}
+    assert groups[("dialogue_dashboard.corpora", "codraw")] == "corpora.codraw.data"
+    assert groups[("dialogue_dashboard.views", "minecraft")] == "corpora.minecraft.views"

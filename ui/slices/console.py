@@ -1,6 +1,7 @@
-"""The SQL console of the Slices page (docs/slices.md, "The SQL console"): one locked DuckDB database per corpus
-source and set of loaded runs, shared by every session, with the store's codes read again for a query that names
-them; a query runs while the page stays live, so its Stop button ends it."""
+"""The SQL console of the Slices page (docs/slices.md, "The SQL console"): one console per corpus source and set of
+loaded runs (its tables in a read-only DuckDB file, each query in a process of its own), shared by every session,
+with the store's codes read again for a query that names them; a query runs while the page stays live, so its Stop
+button ends it (its process is killed)."""
 from __future__ import annotations
 
 import time
@@ -10,12 +11,16 @@ import pandas as pd
 import streamlit as st
 
 from data_access import slices
+from data_access.budgets import SQL_CELL_CHARS, SQL_MAX_ROWS, SQL_RESULT_BYTES, SQL_TIMEOUT_S, MiB
 from data_access.corpus import Corpus
 from data_access.slices import SliceError
 from data_access.sql_console import SqlConsole, SqlRefused, SqlResult, console_tables
 from ui import cached
 from ui.slices.current import base_key, layers_of, slice_base
 from ui.store import opened, remembered
+
+LIMITS = (f"Read only: one SELECT at a time, at most {SQL_MAX_ROWS:,} rows and {SQL_RESULT_BYTES / MiB:g} MB shown "
+          f"(a value cut after {SQL_CELL_CHARS:,} characters), stopped after {SQL_TIMEOUT_S:g} s.")
 
 
 # ``_corpus`` is not hashed (a leading underscore): ``key`` holds its source and its layers' files.
@@ -57,10 +62,10 @@ def _codes_frame(corpus: Corpus) -> pd.DataFrame:
 
 def run_sql(console: SqlConsole, corpus: Corpus, query: str, status) -> SqlResult:
     """Run ``query`` while the page stays live: the script waits in short steps (each a Streamlit call), so a
-    click anywhere on the page (the Stop button) ends this run and the ``finally`` interrupts the query."""
+    click anywhere on the page (the Stop button) ends this run and the ``finally`` kills the query's process."""
     if "codes" in query.lower():
         console.replace_table("codes", _codes_frame(corpus))
-    running = console.start(query)
+    running = console.start(query, timeout_s=SQL_TIMEOUT_S)  # the module's value, read now (a test shortens it)
     started = time.monotonic()
     try:
         while True:
@@ -81,6 +86,9 @@ def result_slice(result: SqlResult) -> tuple[Optional[str], str]:
         return None, "The result holds no dialog."
     if not result.row_count_complete:
         return None, "The result was too large to be read to its end; narrow it to make a slice of it."
+    if not result.dialog_ids_complete:
+        return None, ("The result holds more dialogs than a slice of chosen dialogs can name; describe them with a "
+                      "condition instead.")
     try:
         text = slices.ids_slice(result.dialog_ids)
         slices.parse(text)
@@ -90,4 +98,4 @@ def result_slice(result: SqlResult) -> tuple[Optional[str], str]:
     return text, ""
 
 
-__all__ = ["SqlRefused", "result_slice", "run_sql", "sql_console"]
+__all__ = ["LIMITS", "SqlRefused", "result_slice", "run_sql", "sql_console"]
