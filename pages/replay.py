@@ -21,7 +21,7 @@ from ui.words.concordance import next_hit_control
 ensure_routed()
 
 # One compact row: the title, the corpus and the dialog (the section's picker draws into it): the step keeps the screen
-title, picker, finder = st.columns([0.95, 3.0, 5.05], vertical_alignment="center", gap="small")
+title, picker, finder = st.columns([1.1, 3.0, 4.9], vertical_alignment="center", gap="small")
 with title:
     st.title("Replay")
 corpus = corpus_selector("replay_corpus", container=picker, compact=True)
