@@ -102,9 +102,19 @@ def test_the_step_labels_and_notes_are_in_view_on_first_open_and_after_ten_steps
     last = int(page.get_attribute(f"{PLAYER} .sp-timeline", "aria-valuemax"))
     for _ in range(10):
         page.keyboard.press("ArrowRight")
-    wait_shown(page, min(1 + 10, last) if corpus != "gos" else 11)
+    step = min(1 + 10, last) if corpus != "gos" else 11
+    wait_shown(page, step)
     wait_for_app(page)
     assert_in_view(page, corpus, "after ten steps forward")
+    # The steps ran the player alone; the page runs once the reader rests (its panels, its link follow the step),
+    # and the step stays the one shown: not the step of the page's last run, which the browser's stepper held.
+    page.wait_for_function(LINK_AT, arg=str(step), timeout=30_000)
+    wait_for_app(page)
+    assert page.get_attribute(PLAYER, "data-step") == str(step) and f"turn={step}" in page.url
+
+
+LINK_AT = """s => [...document.querySelectorAll('a')].some(a => a.textContent.includes('Link to exactly this state')
+  && new URL(a.href, location.href).searchParams.get('turn') === s)"""
 
 
 def test_the_plugin_corpus_gets_the_step_player_with_its_timeline_play_and_keys(workbench_app, page):

@@ -126,7 +126,10 @@ function createPlayer(parent) {
     clearTimeout(p.answerTimer);
     const updatesThen = p.updates;
     const check = () => {
-      if (!root.isConnected || p.updates !== updatesThen || p.current !== step) return;  // answered, or moved on
+      if (!root.isConnected || p.current !== step) return;  // moved on
+      // answered: a run since that knows the step (a run of the whole page that started before the report, e.g.
+      // the settle of the step before, brings the step before and is no answer: the report is sent again)
+      if (p.updates !== updatesThen && p.data && p.data.step === step) return;
       const app = document.querySelector('[data-testid="stApp"]');
       if (app && (app.dataset.testConnectionState !== 'CONNECTED' || app.dataset.testScriptState === 'running')) {
         p.answerTimer = setTimeout(check, 1000);

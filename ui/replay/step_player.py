@@ -54,7 +54,14 @@ def _goto_key(key: str) -> str:
 
 def player_step(n_steps: int, requested: Optional[str], key: str, label: str, param: str = "turn") -> int:
     """The step shown (``ui.widgets.stepper``'s rules: a new link wins once, a step past the end shows the
-    last with a warning). A link applied on this run moves the player too (its ``goto`` counter)."""
+    last with a warning). A link applied on this run moves the player too (its ``goto`` counter).
+
+    A step reported lightly (``report_lightly``) ran the player alone: the stepper in the browser still holds the
+    step of the page's last run and sends it with this run's request, so the step reported is its value here,
+    unless the address bar was moved since (Back, a link: the link wins)."""
+    light = st.session_state.pop(_light_key(key), None)
+    if isinstance(light, int) and 1 <= light <= n_steps and not is_new_link(key, requested):
+        st.session_state[key] = light
     if n_steps > 0 and (is_new_link(key, requested) or key not in st.session_state):
         st.session_state[_goto_key(key)] = st.session_state.get(_goto_key(key), 0) + 1
     st.session_state[_param_key(key)] = param  # what the player's reports of this step leave as it is (_reported)
@@ -64,6 +71,10 @@ def player_step(n_steps: int, requested: Optional[str], key: str, label: str, pa
 
 def _param_key(key: str) -> str:
     return f"{key}__param"
+
+
+def _light_key(key: str) -> str:
+    return f"{key}__light"
 
 
 def _reported(player_key: str, step_key: str, n_steps: int) -> None:
@@ -77,6 +88,7 @@ def _reported(player_key: str, step_key: str, n_steps: int) -> None:
     step = state.get("step") if hasattr(state, "get") else None
     if isinstance(step, int) and not isinstance(step, bool) and 1 <= step <= n_steps:
         st.session_state[step_key] = step
+        st.session_state[_light_key(step_key)] = step  # for a run of the player alone, and the page's next run
         remember_link(step_key, query_param(st.session_state.get(_param_key(step_key), "turn")))
 
 
@@ -220,7 +232,8 @@ def _player_fragment(key: str, step_key: str, dialog: PlayerDialog, step: int, d
     light = bool(settings.get("lightReports"))
     page_step = step  # the step of the page's run, which the page's own parts of the player were made for
     if light:  # a run of the fragment alone after a report: the step reported, into the URL
-        reported = st.session_state.get(step_key)
+        # (not the stepper's value: a run of the player alone gets the browser's, from the page's last run)
+        reported = st.session_state.get(_light_key(step_key), st.session_state.get(step_key))
         step = reported if isinstance(reported, int) and 1 <= reported <= dialog.n_steps else step
         publish(step_key, st.session_state.get(_param_key(step_key), "turn"), step)
     steps, more, known = _new_steps(key, dialog, step, describe, again=step == page_step)
