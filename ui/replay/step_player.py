@@ -236,6 +236,8 @@ def _player_fragment(key: str, step_key: str, dialog: PlayerDialog, step: int, d
         reported = st.session_state.get(_light_key(step_key), st.session_state.get(step_key))
         step = reported if isinstance(reported, int) and 1 <= reported <= dialog.n_steps else step
         publish(step_key, st.session_state.get(_param_key(step_key), "turn"), step)
+        if step != page_step:  # the reader is stepping: the run brings the window ahead (a key held or tapped
+            st.session_state[f"{key}__wide"] = dialog.token  # gives the player no idle moment to ask for it)
     steps, more, known = _new_steps(key, dialog, step, describe, again=step == page_step)
     wide = st.session_state.get(f"{key}__wide") == dialog.token
     if timeline is not None:
