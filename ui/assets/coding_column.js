@@ -97,8 +97,13 @@ function createColumn(parent) {
   function playerStep() {
     const d = c.data;
     const player = d && document.querySelector('[data-step-player][data-player-key="' + d.player + '"]');
-    const shown = player && Number(player.dataset.step);
-    return shown > 0 ? shown : 0;
+    if (!player) return 0;
+    // the step the player went to, whose pictures may still be on their way (data-step names the step drawn):
+    // a label keyed now is put there, not on the step before (an update of the column while a step's pictures
+    // came late moved labels back to it, where they were "already labelled")
+    const state = player.parentElement && player.parentElement.__stepPlayer;
+    const current = state && state.current > 0 ? state.current : Number(player.dataset.step);
+    return current > 0 ? current : 0;
   }
 
   // where a label of ``scope`` put at the step shown is stored: a dialog label at no step (at the round where the
