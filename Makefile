@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run lint test test-fast system-packages system-packages-run cache bench bench-report bench-loads bench-sessions bench-pages bench-scale bench-clicks bench-player bench-labels bench-many-runs bench-model-labels bench-slices clean
+.PHONY: run lint test test-fast system-packages system-packages-run cache bench bench-report bench-loads bench-sessions bench-pages bench-scale bench-clicks bench-player bench-labels bench-many-runs bench-model-labels bench-slices bench-play clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -68,6 +68,7 @@ bench: $(STAMP_TEST)
 	$(PY) benchmarks/many_runs.py
 	$(PY) benchmarks/model_labels.py
 	$(PY) benchmarks/slices.py
+	$(PY) benchmarks/play.py
 	$(PY) benchmarks/report.py
 
 # A model-label import of 500,000 lines (the line budget) and the Agreement page's read of it, on SQLite and
@@ -118,6 +119,10 @@ bench-labels: $(STAMP_TEST)
 # A slice and a SQL query on the full CoDraw corpus and on ten times it, beside bare pandas (benchmarks/slices.py).
 bench-slices: $(STAMP_TEST)
 	$(PY) benchmarks/slices.py
+
+# The Play page (issue 49): a move drawn within one frame, Done → score, each corpus (benchmarks/play.py).
+bench-play: $(STAMP_TEST)
+	$(PY) benchmarks/play.py
 
 bench-many-runs: $(STAMP_TEST)
 	$(PY) benchmarks/many_runs.py $(if $(WORKDIR),--workdir $(WORKDIR))

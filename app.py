@@ -24,6 +24,7 @@ PAGES = {
         st.Page("pages/words.py", title="Words", icon=":material/format_list_numbered:", url_path="words"),
         st.Page("pages/compare.py", title="Compare", icon=":material/compare:", url_path="compare"),
         st.Page("pages/present.py", title="Present", icon=":material/slideshow:", url_path="present"),
+        st.Page("pages/play.py", title="Play", icon=":material/sports_esports:", url_path="play"),
         st.Page("pages/slices.py", title="Slices", icon=":material/filter_alt:", url_path="slices"),
     ],
     "Analyse": [

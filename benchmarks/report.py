@@ -254,11 +254,32 @@ def _labels(r):
             for name, c in r["corpora"].items()]
 
 
+def _play_moves(r):
+    """One row per corpus: a move drawn in the next frame, nothing sent while moving."""
+    floor = r.get("bare_frame", {})
+    return [(f"49. Play, {name}: a move drawn within one frame (p90 ≤ {r['targets']['frame_p90_ms']:.0f} ms), no request",
+             f"p90 {row['moves_drawn']['p90_ms']:.1f} ms (median {row['moves_drawn']['median_ms']:.1f}) over "
+             f"{row['moves_drawn']['n']} moves; {row['sent_while_moving']} sent",
+             f"a move that draws nothing: p90 {floor.get('p90_ms')} ms", row["met_moves"])
+            for name, row in r["corpora"].items()]
+
+
+def _play_done(r):
+    """One row per corpus: Done → the next step with its score."""
+    floor = r.get("blank_click", {})
+    return [(f"49. Play, {name}: Done → score p90 ≤ {r['targets']['done_p90_ms']:.0f} ms",
+             f"p90 {row['done_to_score']['p90_ms']:.0f} ms (median {row['done_to_score']['median_ms']:.0f})",
+             f"a bare button's rerun: median {floor.get('median_ms')} ms, p90 {floor.get('p90_ms')} ms", row["met_done"])
+            for name, row in r["corpora"].items()]
+
+
 CHECKS: list[Check] = [
     ("labels.json", "47. labels at the speed of steps, each corpus", _labels),
     ("player.json", "47. the step player: → tapped every 200 ms from the open, each corpus", _player_keys),
     ("player.json", "38. dragging the timeline across 30 steps ≥ 30 frames/s", _player_drag),
     ("player.json", "38. a fresh replay opens no slower than before (≤ 1.1× the baseline's median)", _player_fresh),
+    ("play.json", "49. Play: a move drawn within one frame, no request, each corpus", _play_moves),
+    ("play.json", "49. Play: Done → score ≤ 0.3 s, each corpus", _play_done),
     ("clicks.json", "click Next → settled ≤ 1.5× (median), ≤ 3× (p90) a blank page's click", _clicks),
     ("clicks.json", "1. Replay click ≤ 1.5× / 3× blank, each corpus", _clicks_on("replay")),
     ("clicks.json", "1. Replay with a model run: click ≤ 1.5× / 3× blank", _clicks_on("replay + run")),

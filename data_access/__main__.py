@@ -12,6 +12,11 @@ read-only SQL query over the corpus's frames, and the runs, published layers and
 ``columns``, ``rows`` (at most 10,000 lists and 8 MB), ``row_count``, ``note`` when values or rows were cut; see
 ``data_access.sql_console`` and docs/slices.md). A refused or stopped query exits 2 with one stderr line.
 
+``python -m data_access live-export <corpus> STORE OUT [--game ID ...] [--split S]`` writes the finished live
+games of the corpus (default: all of them, a study) from the store (read as it is) into the folder OUT in the
+corpus's own files and prints one JSON object (``corpus``, ``games``, ``path``: what the corpus's reader opens; see
+docs/live-games.md).
+
 Exit codes: 0 when the source loads (even with skipped records), 2 with one stderr line naming the file
 when it cannot be loaded at all. Never a traceback."""
 from __future__ import annotations
@@ -247,6 +252,30 @@ def _sql_codes(target: str, corpus: str):
         raise SourceError("the store" if "://" in target else Path(target), str(exc)) from None
 
 
+def _live_export(args) -> int:
+    """Write a collection's games in the corpus's files, reading the store as it is (never created or migrated)."""
+    from . import live
+    from .registry import corpus_module
+    from .store import Store, StoreError, open_read_only
+
+    target = args.store
+    if "://" not in target and not Path(target).is_file():
+        raise SourceError(Path(target), "is not a store (a SQLite file of the app's notes and games)")
+    try:
+        store = Store(open_read_only(target))
+    except StoreError as exc:
+        raise SourceError("the store" if "://" in target else Path(target), str(exc)) from None
+    try:
+        games = args.game or store.live_games.finished_ids(args.corpus)
+        path = live.export(store, corpus_module(args.corpus), games, Path(args.out), split=args.split)
+    except (ValueError, StoreError) as exc:
+        raise SourceError(Path(args.out), str(exc)) from None
+    finally:
+        store.close()
+    print(json.dumps({"corpus": args.corpus, "games": len(set(games)), "path": str(path)}))
+    return 0
+
+
 def _positive(kind):
     def parse(text: str):
         try:
@@ -314,6 +343,15 @@ def main(argv=None) -> int:
     sql.add_argument("--codes", metavar="STORE", help="the app's store (its SQLite file, or a postgresql:// URL): the "
                                                       "table codes, the corpus's annotations by every coder and the gold")
     sql.set_defaults(run=_sql)
+    export = sub.add_parser("live-export", help="write finished live games in the corpus's own files; print one JSON "
+                                                "object")
+    export.add_argument("corpus", choices=CORPUS_NAMES)
+    export.add_argument("store", help="the app's store (its SQLite file, or a postgresql:// URL)")
+    export.add_argument("out", help="the folder to write (absent or empty)")
+    export.add_argument("--game", type=_positive(int), action="append", help="one game's id (repeatable; default: "
+                                                                             "every finished game of the corpus)")
+    export.add_argument("--split", default="test", help="the split the games load under (default: test)")
+    export.set_defaults(run=_live_export)
     args = parser.parse_args(argv)
     try:
         return args.run(args)

@@ -8,6 +8,10 @@
   a package returns it from ``run_scoring()`` (the built-in ones are ``data_access.runs.<name>``).
 - ``AnnotationLayer``: what loading a published annotation layer needs where the layers differ (a module of
   ``data_access.layers``); a layer belongs to the corpus whose ``LAYERS`` names it.
+- ``PlayRules``: how a person plays one role of a recorded dialog against its recorded partner (the Play page);
+  a package returns it from ``play_rules()``; a corpus without it cannot be played.
+- ``LiveRules``: how two people play the corpus's game against each other and how their games are written in the
+  corpus's own files (issue 50); a package returns it from ``live_rules()``; a corpus without it is not played live.
 - ``OptionalCapabilities``: members a corpus may offer (``optional(package, name)``).
 
 ``registry.corpus_module(name)`` returns a package typed as ``CorpusPackage``; below the app's edge a value
@@ -208,6 +212,54 @@ class RunScoring(Protocol):
 
 
 @runtime_checkable
+class PlayRules(Protocol):
+    """How a person plays one role of a recorded dialog against its recorded partner, step by step (the Play page,
+    ``data_access.play``), as a module (``corpora.codraw.data.play`` ...). A *seat* is the place a person takes (the
+    Drawer; one of the two players, in that player's board layout; the Builder); a *step* is what one "Done" completes
+    (a CoDraw round, one lock of A Game Of Sorts, one Minecraft BAP sample). A *move* is what the browser sends for a
+    step, plain JSON: ``checked_move`` checks it (it is the browser's word, never trusted) and ``run_lines`` writes a
+    play in the corpus's run format (docs/formats.md, "Model runs"), so that the corpus's ``RunScoring`` scores it
+    exactly as it scores a model and the humans."""
+
+    ROLE: str  # the role a person plays, as the page names it ("Drawer")
+    STEP_UNIT: str  # one step, as the page names it ("round")
+    SCORE_LABEL: str  # what the score shown is ("scene similarity, the paper's metric (max 5)")
+
+    def playable(self, loaded: LoadedCorpus) -> list[str]:
+        """The dialogs that can be played, in the corpus's natural order (a dialog without a step is not)."""
+
+    def seats(self, loaded: LoadedCorpus, dialog_id: str) -> list[str]:
+        """The seats of a dialog a person can take (empty for a dialog that cannot be played)."""
+
+    def step_count(self, loaded: LoadedCorpus, dialog_id: str, seat: str) -> int:
+        """How many steps a play of ``dialog_id`` from ``seat`` has; 0 for an unknown dialog or seat."""
+
+    def setup(self, loaded: LoadedCorpus, dialog_id: str, seat: str) -> dict:
+        """What the browser needs once per play, as plain JSON values (the pieces to play with, the boards...)."""
+
+    def step_view(self, loaded: LoadedCorpus, dialog_id: str, seat: str, step: int, moves: Sequence[Any]) -> dict:
+        """What the browser shows at ``step`` after the person's ``moves`` of the steps before it, as plain JSON
+        values: the recorded dialog up to there, the state the step starts from, the human's move of the step
+        before (shown on request after one's own)."""
+
+    def checked_move(self, loaded: LoadedCorpus, dialog_id: str, seat: str, step: int, move: Any,
+                     earlier: Sequence[Any]) -> Any:
+        """``move`` (sent by the browser for ``step`` after the ``earlier`` moves) checked and in its normal form;
+        ``ValueError`` saying what is wrong with it, in one line, for anything the game does not allow."""
+
+    def run_lines(self, loaded: LoadedCorpus, dialog_id: str, seat: str, moves: Sequence[Any]) -> list[dict]:
+        """The lines of the run file of a play whose steps 1..len(moves) were made with ``moves``."""
+
+    def human_move(self, loaded: LoadedCorpus, dialog_id: str, seat: str, step: int) -> Any:
+        """The move the human in ``seat`` made at ``step``, in the form ``checked_move`` returns."""
+
+    def step_figures(self, loaded: LoadedCorpus, run: LoadedRun, dialog_id: str, seat: str,
+                     step: int) -> list[tuple[str, float, float]]:
+        """(figure, the play's value, the human's value at the same step) of ``step`` of a play scored as a run
+        (``run``: its lines read and scored by the corpus's ``RunScoring``); NaN where a value does not exist."""
+
+
+@runtime_checkable
 class AnnotationLayer(Protocol):
     """A published annotation layer over one corpus (the corpus whose ``LAYERS`` names it), as a module of that
     corpus's package, which hands it out (``annotation_layer(name)``; ``layers.layer_module(name)`` asks it): what
@@ -224,6 +276,47 @@ class AnnotationLayer(Protocol):
 
     # Optional: ``dialog_features(loaded_layer) -> pd.DataFrame`` by dialog_id, the slice features the layer gives
     # (CoDraw's ``crs``); a dialog the layer does not cover has no value.
+
+
+@dataclass(frozen=True)
+class LiveRecord:
+    """A finished live game as the store keeps it (``LiveGames.record``): ``game`` (a ``LiveGame``: its id, item,
+    roles, players, ``started_at`` and ``finished_at``), ``setup`` (``{"shared", "roles"}``) and ``events`` (its
+    ``LiveEvent`` rows in order: ``seq``, ``role``, ``kind``, ``payload``, ``at``)."""
+
+    game: Any
+    setup: Mapping[str, Any]
+    events: Sequence[Any]
+
+
+@runtime_checkable
+class LiveRules(Protocol):
+    """How two people play a corpus's game against each other (issue 50, ``data_access.live``), as a module
+    (``corpora.codraw.data.live`` ...): its two roles, the setup each role is shown, each event a role may send
+    checked against the game so far, and finished games written in the corpus's own files, which the corpus's own
+    reader reads back."""
+
+    ROLES: tuple[str, str]  # the two roles, as the corpus names them ("Teller", "Drawer")
+
+    def items(self, loaded: LoadedCorpus) -> list[str]:
+        """What a game can be played over, in the corpus's order (a CoDraw dialog's scene, a Game Of Sorts game, a
+        Minecraft target)."""
+
+    def setup(self, loaded: LoadedCorpus, item: str, seed: int) -> dict:
+        """What each role is shown of ``item`` (``{"shared": ..., "roles": {role: ...}}``, plain JSON values); ``seed``
+        draws what the game drew at random (each player's layout). ValueError for an item the corpus lacks."""
+
+    def checked_event(self, role: str, kind: str, payload: Any, earlier: Sequence[Any],
+                      setup: Mapping[str, Any]) -> tuple[Any, Optional[str], Sequence[tuple[str, str, Any, Optional[str]]]]:
+        """The event ``role`` sends (``kind``, ``payload``: the browser's word, never trusted) in normal form, the
+        one role that sees it (None: both) and what it causes at once (events ``(role, kind, payload, visible_to)``
+        the store appends right after it: a rank, the locks a mismatch releases), given every ``earlier`` event
+        (``LiveEvent``) and the game's whole ``setup``; ValueError in one line for anything the game does not allow
+        at this point."""
+
+    def write_games(self, folder: Path, records: Sequence[LiveRecord], split: str) -> Path:
+        """Write finished games (``LiveRecord``) into ``folder`` as the corpus's own files, under ``split``; the
+        path the corpus's reader opens. ValueError naming the game for one that cannot be written."""
 
 
 class OptionalCapabilities(Protocol):
@@ -255,12 +348,18 @@ class OptionalCapabilities(Protocol):
         """Per-dialog features a slice can test besides the dialogs frame's columns (CoDraw's peek gain), indexed by
         ``dialog_id``; a dialog without a value is absent. Computed by the functions behind the corpus's charts."""
 
+    def play_rules(self) -> PlayRules:
+        """How a person plays one role of a recorded dialog (``PlayRules``); a corpus without it cannot be played."""
+
+    def live_rules(self) -> LiveRules:
+        """How two people play the corpus's game live and how their games are written (``LiveRules``)."""
+
     FEATURE_TEXTS: Mapping[str, FeatureText]  # how descriptions name the corpus's own features and columns
     ASSET_KIND: str  # what its ASSET_VARIABLE names, for the serve flag --<name>-<kind> ("clipart"; default "assets")
 
 
 OPTIONAL = ("LAYERS", "run_scoring", "same_board_plays", "round_outcomes", "annotation_layer", "transcript_notes",
-            "dialog_features", "FEATURE_TEXTS", "ASSET_KIND")
+            "dialog_features", "play_rules", "live_rules", "FEATURE_TEXTS", "ASSET_KIND")
 
 
 def optional(package: CorpusPackage, name: str) -> Optional[Callable]:
@@ -291,6 +390,18 @@ def package_scoring(package: CorpusPackage) -> RunScoring:
     """``package``'s run scoring (its optional ``run_scoring()``), ``UNSCORED`` when it has none."""
     offered = optional(package, "run_scoring")
     return offered() if offered is not None else UNSCORED
+
+
+def play_rules_of(value: Any) -> Optional[PlayRules]:
+    """The play rules (``PlayRules``) of the corpus ``value`` carries (``package_of``), None when it cannot be played."""
+    offered = optional(package_of(value), "play_rules")
+    return offered() if offered is not None else None
+
+
+def live_rules_of(package: CorpusPackage) -> Optional[LiveRules]:
+    """``package``'s live rules (its optional ``live_rules()``), None when its game is not played live."""
+    offered = optional(package, "live_rules")
+    return offered() if offered is not None else None
 
 
 def layers_of(package: CorpusPackage) -> tuple[str, ...]:
@@ -369,3 +480,13 @@ def missing_members(package: ModuleType) -> list[str]:
 def run_members() -> list[str]:
     """Every member a ``RunScoring`` module defines."""
     return _declared(RunScoring)
+
+
+def play_members() -> list[str]:
+    """Every member a ``PlayRules`` module defines."""
+    return _declared(PlayRules)
+
+
+def live_members() -> list[str]:
+    """Every member a ``LiveRules`` module defines."""
+    return _declared(LiveRules)

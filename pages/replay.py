@@ -5,6 +5,7 @@ import streamlit as st
 from ui.coding.notes import notes_panel
 from ui.coding.panel import coding_open, coding_panel
 from ui.coding.queue_flow import queue_flow
+from ui.play.page import play_link
 from ui.replay.picker import dialog_picker_in
 from ui.replay.step_player import report_lightly, under_player
 from ui.runs.picker import replay_panel, run_link, runs_beside_steps
@@ -52,5 +53,6 @@ if dialog is not None and turn is not None:
     if query_param("view3d") == "1":  # the 3D view is part of the state shown
         link += "&view3d=1"
     st.markdown(f":material/link: [Link to exactly this state]({link}): {md_code(link)}")
+    play_link(corpus, dialog)  # try the dialog's task yourself (the Play page)
     notes_panel(corpus, dialog, turn, place_round, turn_label="step" if in_rounds else "turn")
     replay_downloads(corpus, dialog, place_round, step=turn)

@@ -1,6 +1,7 @@
 """Fixtures every test level shares: an isolated cache/notes folder and the real corpora when present."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,31 @@ def isolated_environment(tmp_path_factory, monkeypatch):
                  "DIALOGUE_LAYERS_DIR"):
         monkeypatch.delenv(name, raising=False)
     yield base
+
+
+@pytest.fixture(scope="session")
+def real_cache(tmp_path_factory) -> Path:
+    """One Parquet cache for the real corpora, shared by the tests that read them and by every xdist worker of the
+    run: an entry is keyed by the source's files and the code's hash and written atomically (a temporary folder
+    renamed into place), so a real corpus is parsed once a run instead of once a test. Tests that check the cache
+    itself keep their own folder."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "real-corpus-cache"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+def linked_cache(real_cache: Path, folder: Path) -> Path:
+    """``folder``: a cache of a server's own (a server writes into its cache) that starts with every entry of the
+    run's shared cache, hard-linked (entries are written once and replaced whole, never changed in place). An entry
+    another worker is still writing is left out: the server builds it again if it needs it."""
+    import shutil
+
+    try:
+        shutil.copytree(real_cache, folder, copy_function=os.link, dirs_exist_ok=True)
+    except shutil.Error:
+        pass  # a temporary folder renamed away while it was being linked
+    return folder
 
 
 @pytest.fixture

@@ -84,7 +84,10 @@ class Cluster:
 
         name = "t_" + uuid.uuid4().hex[:16]
         with psycopg.connect(self.url(), autocommit=True) as conn:
-            conn.execute(f"CREATE DATABASE {name}")
+            # FILE_COPY: the template's few files copied as they are, about 0.03 s a database; PostgreSQL 15's
+            # default (WAL_LOG) writes them through the log, 0.24 s and 10 MB of WAL each, hundreds of times a run
+            strategy = " STRATEGY FILE_COPY" if conn.info.server_version >= 150000 else ""  # 14: always a copy
+            conn.execute(f"CREATE DATABASE {name}{strategy}")
         return self.url(name)
 
 

@@ -254,7 +254,9 @@ def forget_run_keys(corpus: Corpus) -> None:
 
 def _list_run_keys(corpus: Corpus) -> dict[str, RunKey]:
     from data_access.runs import available_runs
+    from ui.play.runs import sync_play_runs
 
+    sync_play_runs(corpus, lambda: _loaded(corpus))  # the people's finished plays, as runs person:<name> (docs/play.md)
     keys = {}
     for run, (file, demo) in available_runs(corpus.name, corpus.is_demo).items():
         try:

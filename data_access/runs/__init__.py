@@ -5,7 +5,8 @@ metric and cached in Parquet like the corpora (see docs/formats.md, "Model runs"
 (``contract.RunScoring``, e.g. the ``codraw``, ``gos`` or ``minecraft`` module of this package), scores it against the loaded corpus and caches the frames under a
 key of the run file's identity and the corpus's cache key, so a changed run file or corpus rebuilds.
 ``available_runs(corpus_name, is_demo)`` lists the runs of a corpus: the demo runs (when the corpus is the
-built-in demo) and the files under ``DIALOGUE_RUNS_DIR/<corpus>/``.
+built-in demo), the files under ``DIALOGUE_RUNS_DIR/<corpus>/``, the uploads and the people's plays
+(``plays_dir``: one run ``person:<name>`` per person, written from the store by ``data_access.play.runs``).
 
 Many runs at once (docs/benchmarks.md, "Many runs"): a cached run's frames are read from Parquet when first
 asked for (``RunFrames``), and the frames its scoring calls heavy (``HEAVY_FRAMES``: CoDraw's rounds, with
@@ -248,6 +249,14 @@ def upload_dir(corpus: str, cache_root: Optional[Path] = None) -> Path:
     return Path(cache_root or cache_dir()) / "uploads" / corpus
 
 
+def plays_dir(corpus: str, cache_root: Optional[Path] = None) -> Path:
+    """Where the people's plays of ``corpus`` are kept as runs (``person:<name>.jsonl``; docs/play.md), beside the
+    uploads: written from the store by ``data_access.play.write_person_runs``, listed here like any run folder."""
+    from ..sources import cache_dir
+
+    return Path(cache_root or cache_dir()) / "plays" / corpus
+
+
 def upload_file_name(file_name: str) -> str:
     """The name an uploaded file is kept under: its base name with anything but letters, digits, ``.``, ``_``
     and ``-`` made ``_``; ValueError when it is no run file name, or a run's sidecar (``<run>.meta.json``)."""
@@ -356,8 +365,8 @@ def remove_upload(corpus: str, name: str, *, actor: "Identity", cache_root: Opti
 
 def available_runs(corpus: str, is_demo: bool, cache_root: Optional[Path] = None) -> dict[str, tuple[Path, bool]]:
     """name -> (file, is_demo): the demo runs of a demo corpus, then ``DIALOGUE_RUNS_DIR/<corpus>/*``, then
-    the runs uploaded in the browser (a name already taken keeps its first file; ``run_name_collisions``
-    says which files were left out)."""
+    the runs uploaded in the browser, then the people's plays (a name already taken keeps its first file;
+    ``run_name_collisions`` says which files were left out)."""
     return _runs_and_collisions(corpus, is_demo, cache_root)[0]
 
 
@@ -374,7 +383,8 @@ def _runs_and_collisions(corpus: str, is_demo: bool, cache_root: Optional[Path])
 
         runs.update({name: (file, True) for name, file in demo_runs(corpus, cache_root).items()})
     root = runs_dir()
-    folders = ([root / corpus] if root is not None else []) + [upload_dir(corpus, cache_root)]
+    folders = ([root / corpus] if root is not None else []) + [upload_dir(corpus, cache_root),
+                                                                plays_dir(corpus, cache_root)]
     for folder in folders:
         for name, file in folder_runs(folder, collisions).items():
             if name in runs:
@@ -388,5 +398,5 @@ def _runs_and_collisions(corpus: str, is_demo: bool, cache_root: Optional[Path])
 
 
 __all__ = ["LoadedRun", "load_run", "RunFrames", "frame_part", "heavy_frames", "HEAVY_POOL", "summarize", "available_runs", "folder_runs", "run_name", "runs_dir",
-           "upload_dir", "save_upload", "remove_upload", "RUNS_VARIABLE", "run_name_collisions", "replaces_upload",
+           "upload_dir", "plays_dir", "save_upload", "remove_upload", "RUNS_VARIABLE", "run_name_collisions", "replaces_upload",
            "upload_file_name", "upload_owner", "SIDECAR_SUFFIX"]

@@ -8,6 +8,8 @@ adjudicators deciding the same unit at once cannot both succeed (``CodingStore.d
 Version 4 records who made each change (``changed_by``), for sign-in and roles (``data_access.access``).
 Version 5 keeps the sign-ins ended by signing out (``sign_outs``).
 Version 6 keeps saved slices (``saved_slices``: issue 37, ``slices.py``).
+Version 7 keeps plays (``plays`` and their ``play_events``: issue 49, ``plays.py``).
+Version 8 keeps live games of two people (``live_games`` and their ``live_game_events``: issue 50, ``live_games.py``).
 """
 from __future__ import annotations
 
@@ -198,5 +200,104 @@ def _v6_saved_slices(db: Database) -> list[str]:
     ]
 
 
-MIGRATIONS = [_v1_notes, _v2_coding, _v3_gold_decisions, _v4_changed_by, _v5_ended_sign_ins, _v6_saved_slices]
+def _v7_plays(db: Database) -> list[str]:
+    """Plays: a person playing one seat of a recorded dialog (``plays``: corpus, dialog, seat, player, how many steps
+    it has and how many are done) and its events in order (``play_events``: one per completed step, its move as
+    JSON). A player has one live play of a dialog and seat (the partial unique index); a step is one event
+    (``UNIQUE (play_id, seq)``), so two tabs saving the same step cannot both succeed."""
+    return [
+        f"""
+        CREATE TABLE IF NOT EXISTS plays (
+            {db.id_column},
+            corpus      TEXT    NOT NULL,
+            dialog_id   TEXT    NOT NULL,
+            seat        TEXT    NOT NULL,
+            player      TEXT    NOT NULL,
+            status      TEXT    NOT NULL DEFAULT 'playing' CHECK (status IN ('playing', 'finished', 'abandoned')),
+            n_steps     INTEGER NOT NULL CHECK (n_steps >= 1),
+            steps_done  INTEGER NOT NULL DEFAULT 0 CHECK (steps_done >= 0 AND steps_done <= n_steps),
+            created_at  TEXT    NOT NULL,
+            updated_at  TEXT    NOT NULL,
+            finished_at TEXT,
+            changed_by  TEXT
+        )
+        """,
+        "CREATE UNIQUE INDEX IF NOT EXISTS plays_live ON plays (corpus, dialog_id, seat, player) "
+        "WHERE status = 'playing'",
+        "CREATE INDEX IF NOT EXISTS plays_by_corpus ON plays (corpus, status, player)",
+        f"""
+        CREATE TABLE IF NOT EXISTS play_events (
+            {db.id_column},
+            play_id     INTEGER NOT NULL REFERENCES plays (id),
+            seq         INTEGER NOT NULL CHECK (seq >= 1),
+            step        INTEGER NOT NULL CHECK (step >= 1),
+            role        TEXT    NOT NULL,
+            kind        TEXT    NOT NULL,
+            payload     TEXT    NOT NULL {db.json_check.format(col='payload')},
+            at          TEXT    NOT NULL,
+            changed_by  TEXT,
+            UNIQUE (play_id, seq)
+        )
+        """,
+    ]
+
+
+def _v8_live_games(db: Database) -> list[str]:
+    """Live games of two people (``LiveGames``): the corpus and item played, the two roles and who plays each (the
+    second NULL until someone joins by the invitation, whose token is kept only as its SHA-256 ``token_digest``; a
+    game a study's organiser creates has both roles open, the first one's invitation in ``first_token_digest``),
+    what each role is shown of the item (``setup``, JSON) and how many events the game has (``n_events``, the
+    next event's ``seq`` minus one) and how many bytes their payloads hold (``n_bytes``, bounded). Its events in
+    order (``live_game_events``): who sent it in which role, its ``kind`` and ``payload`` (JSON), which role may
+    see it (``visible_to``, NULL: both) and the sender's
+    ``client_id``, unique per game, so a resent message is found rather than written twice (``request``: a digest
+    of what was sent, before the game's rules put it in normal form, which tells a resend from another event)."""
+    return [
+        f"""
+        CREATE TABLE IF NOT EXISTS live_games (
+            {db.id_column},
+            token_digest TEXT   NOT NULL UNIQUE,
+            first_token_digest TEXT UNIQUE,
+            corpus      TEXT    NOT NULL,
+            item        TEXT    NOT NULL,
+            first_role  TEXT    NOT NULL,
+            second_role TEXT    NOT NULL CHECK (second_role <> first_role),
+            first_player  TEXT,
+            second_player TEXT,
+            setup       TEXT    NOT NULL {db.json_check.format(col='setup')},
+            status      TEXT    NOT NULL DEFAULT 'waiting' CHECK (status IN ('waiting', 'playing', 'finished')),
+            n_events    INTEGER NOT NULL DEFAULT 0 CHECK (n_events >= 0),
+            n_bytes     INTEGER NOT NULL DEFAULT 0 CHECK (n_bytes >= 0),
+            created_at  TEXT    NOT NULL,
+            started_at  TEXT,
+            finished_at TEXT,
+            updated_at  TEXT    NOT NULL,
+            changed_by  TEXT
+        )
+        """,
+        "CREATE INDEX IF NOT EXISTS live_games_by_first_player ON live_games (first_player, status)",
+        "CREATE INDEX IF NOT EXISTS live_games_by_second_player ON live_games (second_player, status)",
+        f"""
+        CREATE TABLE IF NOT EXISTS live_game_events (
+            {db.id_column},
+            game_id     INTEGER NOT NULL REFERENCES live_games (id),
+            seq         INTEGER NOT NULL CHECK (seq >= 1),
+            role        TEXT    NOT NULL,
+            player      TEXT    NOT NULL,
+            kind        TEXT    NOT NULL,
+            payload     TEXT    NOT NULL {db.json_check.format(col='payload')},
+            visible_to  TEXT,
+            client_id   TEXT    NOT NULL,
+            request     TEXT    NOT NULL,
+            at          TEXT    NOT NULL,
+            changed_by  TEXT,
+            UNIQUE (game_id, seq),
+            UNIQUE (game_id, client_id)
+        )
+        """,
+    ]
+
+
+MIGRATIONS = [_v1_notes, _v2_coding, _v3_gold_decisions, _v4_changed_by, _v5_ended_sign_ins, _v6_saved_slices,
+              _v7_plays, _v8_live_games]
 SCHEMA_VERSION = len(MIGRATIONS)

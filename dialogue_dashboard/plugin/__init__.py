@@ -47,6 +47,8 @@ if TYPE_CHECKING:
     from data_access.contract import AnnotationLayer as AnnotationLayer
     from data_access.contract import CorpusPackage as CorpusPackage
     from data_access.contract import FeatureText as FeatureText
+    from data_access.contract import LiveRecord as LiveRecord
+    from data_access.contract import LiveRules as LiveRules
     from data_access.contract import OptionalCapabilities as OptionalCapabilities
     from data_access.contract import ReferentPlane as ReferentPlane
     from data_access.contract import RunScoring as RunScoring
@@ -106,6 +108,8 @@ NAMES: dict[str, tuple[str, str]] = {
     "Provenance": ("data_access.types", "Provenance"),
     "CorpusPackage": ("data_access.contract", "CorpusPackage"),
     "RunScoring": ("data_access.contract", "RunScoring"),
+    "LiveRules": ("data_access.contract", "LiveRules"),
+    "LiveRecord": ("data_access.contract", "LiveRecord"),
     "AnnotationLayer": ("data_access.contract", "AnnotationLayer"),
     "OptionalCapabilities": ("data_access.contract", "OptionalCapabilities"),
     "FeatureText": ("data_access.contract", "FeatureText"),
@@ -170,7 +174,7 @@ NAMES: dict[str, tuple[str, str]] = {
     "readahead": ("data_access", "readahead"),
 }
 __all__ = ["ANNOTATION_COLUMNS", "AnnotationLayer", "BuiltFrames", "CORPUS_BUDGET", "Chart", "CorpusPackage",
-           "DIALOG_COLUMNS", "FeatureText", "HUMANS", "INTERVALS", "LIMITS", "LayerContent", "Lines",
+           "DIALOG_COLUMNS", "FeatureText", "HUMANS", "INTERVALS", "LIMITS", "LayerContent", "Lines", "LiveRecord", "LiveRules",
            "LoadedCorpus", "LoadedLayer", "LoadedRun", "OptionalCapabilities", "PALETTE", "PLOT_HEIGHT",
            "ProgressCallback", "Provenance", "REFERENT_COLUMNS", "ReferentPlane", "RunScoring", "RunStepView",
            "SkippedRecord", "SkippedRecords", "SourceError", "Tally", "UTTERANCE_COLUMNS", "bins",

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from ui.cached import layer_derived as layer_derived
     from ui.cached import loaded_corpus as loaded_corpus
     from ui.glossary import markdown_table as markdown_table
+    from ui.play.component import play_media_url as play_media_url
     from ui.replay.highlight import marked_html as marked_html
     from ui.replay.highlight import requested_highlight as requested_highlight
     from ui.replay.picker import dialog_picker as dialog_picker
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from ui.share.downloads import latex_table_download as latex_table_download
     from ui.shell.corpus_views import CorpusViews as CorpusViews
     from ui.shell.corpus_views import DurationsView as DurationsView
+    from ui.shell.corpus_views import PlayView as PlayView
     from ui.shell.corpus_views import lazy as lazy
     from ui.shell.run_mark import stop_run as stop_run
     from ui.shell.url_state import served as served
@@ -61,6 +63,8 @@ NAMES: dict[str, tuple[str, str]] = {
     "source_facts": ("data_access.snapshots", "source_facts"),
     "CorpusViews": ("ui.shell.corpus_views", "CorpusViews"),
     "DurationsView": ("ui.shell.corpus_views", "DurationsView"),
+    "PlayView": ("ui.shell.corpus_views", "PlayView"),
+    "play_media_url": ("ui.play.component", "play_media_url"),
     "lazy": ("ui.shell.corpus_views", "lazy"),
     "stop_run": ("ui.shell.run_mark", "stop_run"),
     "served": ("ui.shell.url_state", "served"),
@@ -90,10 +94,10 @@ NAMES: dict[str, tuple[str, str]] = {
     "run_link": ("ui.runs.picker", "run_link"),
     "latex_table_download": ("ui.share.downloads", "latex_table_download"),
 }
-__all__ = ["Corpus", "CorpusViews", "DurationsView", "LEADING_ROLES", "LoadedCorpus", "Picture", "PlayerDialog",
-           "PlayerStep", "TimelineEntry", "charts", "corpus_ready", "derived", "dialog_picker", "dialog_row",
+__all__ = ["Corpus", "CorpusViews", "DurationsView", "LEADING_ROLES", "LoadedCorpus", "Picture", "PlayView",
+           "PlayerDialog", "PlayerStep", "TimelineEntry", "charts", "corpus_ready", "derived", "dialog_picker", "dialog_row",
            "latex_table_download", "layer_derived", "layer_ready", "lazy", "linked_layer", "loaded_corpus",
-           "loaded_layer", "markdown_table", "marked_html", "md_escape", "number", "player_step",
+           "loaded_layer", "markdown_table", "marked_html", "md_escape", "number", "play_media_url", "player_step",
            "prefetch_neighbours", "query_param", "requested_highlight", "run_link", "served", "served_links",
            "show_player", "source_facts", "step_lines", "stepper", "stop_run", "transcript_lines", "url_toggle"]  # the keys of NAMES (tests/unit/test_plugin_api.py)
 

@@ -17,7 +17,8 @@ NAME, TITLE = tinycorpus.NAME, tinycorpus.TITLE
 GENERAL = {"overview": {}, "browse": {"corpus": NAME}, "replay": {"corpus": NAME, "dialog": "t3", "turn": "2"},
            "search": {"q": "blue"}, "compare": {"corpus": NAME}, "present": {"corpus": NAME}, "notes": {},
            "data": {}, "runs": {"corpus": NAME, "view": "Compare two runs"},  # the view listing its dialogs
-           "slices": {"corpus": NAME, "slice": "dialog_id = t3"}}  # the slice's description names the corpus
+           "slices": {"corpus": NAME, "slice": "dialog_id = t3"},  # the slice's description names the corpus
+           "play": {"corpus": NAME}}  # it says that the corpus, which brings no game, cannot be played
 OTHERS = ("words", "codraw_scores", "durations", "gos_outcomes", "minecraft_outcomes", "codebooks", "coding_queue",
           "agreement")
 

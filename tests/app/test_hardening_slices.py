@@ -19,7 +19,7 @@ from ui.slices import saved as slices_saved
 from .conftest import open_page
 
 TOO_LONG = "n_rounds > 1" + "0" * 400
-PAGES = ["overview", "browse", "replay", "search", "words", "compare", "present", "slices", "codraw_scores",
+PAGES = ["overview", "browse", "replay", "search", "words", "compare", "present", "play", "slices", "codraw_scores",
          "durations", "gos_outcomes", "minecraft_outcomes", "runs", "coding_queue", "agreement"]
 
 

@@ -61,9 +61,10 @@ def test_browse_explains_each_count_with_the_glossary(corpus):
 
 
 @pytest.mark.shared
-def test_codraw_messages_and_rounds_are_labelled_on_the_full_corpus(shared_data, monkeypatch):
+def test_codraw_messages_and_rounds_are_labelled_on_the_full_corpus(shared_data, real_cache, monkeypatch):
     """The two CoDraw figures a new user saw as "turns": 141,844 messages (Overview), 77,502 rounds (Data)."""
     monkeypatch.setenv("CODRAW_DATA", str(shared_data / "codraw" / "CoDraw_1_0.json.gz"))
+    monkeypatch.setenv("DIALOGUE_CACHE_DIR", str(real_cache))  # the run's one parse of the full corpus
     overview = open_page("overview", timeout=300, corpora="codraw")
     row = markdown_table(overview).set_index("Corpus").loc["CoDraw"]
     assert row["messages"] == 141_844

@@ -17,7 +17,7 @@ APP_PAGES = re.findall(r'url_path="([a-z_]+)"', APP.read_text(encoding="utf-8"))
 # every page of the app (its url_path) -> what its title says; "" is the home page, served at the root
 PAGES = {
     "": "dialogue dashboard", "overview": "dialogue dashboard", "browse": "Browse", "replay": "Replay",
-    "search": "Search", "words": "Words", "compare": "Compare", "present": "Present", "slices": "Slices",
+    "search": "Search", "words": "Words", "compare": "Compare", "present": "Present", "play": "Play", "slices": "Slices",
     "codraw_scores": "CoDraw", "durations": "Durations", "gos_outcomes": "Game Of Sorts",
     "minecraft_outcomes": "Minecraft", "runs": "Model runs", "notes": "Notes", "data": "Data",
     "codebooks": "Codebooks", "agreement": "Agreement", "coding_queue": "Coding queue",

@@ -274,3 +274,37 @@ def test_a_viewer_sees_no_label_control_and_a_label_key_stores_nothing(signed_ap
     page.wait_for_selector("[data-step-player][data-step='2']")
     wait_for_app(page)
     assert len(store.annotations(include_deleted=True)) == before
+
+
+def test_a_viewer_cannot_start_a_play_and_a_signed_in_coder_plays_as_herself(signed_app, page, browser):
+    """Issue 49: a viewer sees the Play page but no play starts (the store holds none of theirs); alice plays under
+    her own coder name, whatever the link says."""
+    from data_access.contract import play_rules_of
+    from data_access.corpora import demo_path, load_path
+    from data_access.store import Store
+
+    loaded = load_path("minecraft", demo_path("minecraft"))
+    game = play_rules_of(loaded).playable(loaded)[0]
+    sign_in(page, signed_app.url, "bob-sub")
+    page.goto(f"{signed_app.url}/play?corpus=minecraft&dialog={game}&coder=alice")
+    wait_for_app(page)
+    page.get_by_text(shown("Read only: playing needs the coder role, and bob@lab.example is a viewer.")).wait_for()
+    assert page.get_by_role("button", name="Start playing as the Builder").is_disabled()
+    assert page.locator("[data-play]").count() == 0
+    plays = Store(signed_app.notes_db).plays
+    assert plays.latest("minecraft", game, "Builder", "bob@lab.example") is None
+    assert plays.latest("minecraft", game, "Builder", "alice") is None
+
+    alices = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    alices.set_default_timeout(60_000)
+    try:
+        sign_in(alices, signed_app.url, "alice-sub")
+        alices.goto(f"{signed_app.url}/play?corpus=minecraft&dialog={game}&coder=bob")
+        wait_for_app(alices)
+        alices.get_by_role("button", name="Start playing as the Builder").click()
+        wait_for_app(alices)
+        alices.locator("[data-play]").wait_for()
+    finally:
+        alices.context.close()
+    assert plays.latest("minecraft", game, "Builder", "alice") is not None
+    assert plays.latest("minecraft", game, "Builder", "bob") is None

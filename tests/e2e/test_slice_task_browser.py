@@ -38,13 +38,14 @@ def _expected(shared, cache) -> set[str]:
 
 
 @pytest.fixture(scope="module")
-def full_app(tmp_path_factory):
-    from tests.conftest import SHARED_DATA
+def full_app(tmp_path_factory, real_cache):
+    from tests.conftest import SHARED_DATA, linked_cache
 
     if not (SHARED_DATA / "codraw" / "CoDraw_1_0.json.gz").is_file():
         pytest.skip("../shared/data is not present")
     workdir = tmp_path_factory.mktemp("slice-task")
-    expected = _expected(SHARED_DATA, workdir / "cache")  # also builds the server's Parquet cache
+    expected = _expected(SHARED_DATA, real_cache)  # also builds the server's Parquet cache (once a run)
+    linked_cache(real_cache, workdir / "cache")
     CodingStore(workdir / "notes.sqlite3").save_codebook(BOOK)
     server = AppServer(workdir, {"CODRAW_DATA": str(SHARED_DATA / "codraw" / "CoDraw_1_0.json.gz"),
                                  "DIALOGUE_LAYERS_DIR": str(SHARED_DATA / "annotations"), "DIALOGUE_CODER": "ann"})

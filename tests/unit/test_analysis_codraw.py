@@ -115,10 +115,10 @@ def test_durations_come_from_stat_when_present():
 
 
 @pytest.mark.shared
-def test_peek_effect_on_the_full_corpus(shared_data):
+def test_peek_effect_on_the_full_corpus(shared_data, real_cache):
     from data_access.corpora import load_path
 
-    loaded = load_path("codraw", shared_data / "codraw" / "CoDraw_1_0.json.gz")
+    loaded = load_path("codraw", shared_data / "codraw" / "CoDraw_1_0.json.gz", cache_root=real_cache)
     summary = codraw.peek_summary(loaded.dialogs)
     assert summary.n == 9151
     assert round(summary.mean_before, 2) == 3.98 and round(summary.mean_after, 2) == 4.23

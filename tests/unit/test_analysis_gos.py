@@ -93,10 +93,10 @@ def test_likert_counts_fill_missing_options():
 
 
 @pytest.mark.shared
-def test_durations_and_references_on_the_real_data(shared_data):
+def test_durations_and_references_on_the_real_data(shared_data, real_cache):
     from data_access.corpora import load_path
 
-    loaded: LoadedCorpus = load_path("gos", shared_data / "game-of-sorts")
+    loaded: LoadedCorpus = load_path("gos", shared_data / "game-of-sorts", cache_root=real_cache)
     means = gos.round_duration_stats(loaded.frames["rounds"]).set_index("round")["mean"].round()
     assert means.to_dict() == {1: 1130, 2: 639, 3: 594, 4: 534}
     assert round(loaded.dialogs["duration_s"].mean() / 60, 1) == 52.2

@@ -81,10 +81,10 @@ def test_builders_follow_the_split_filter():
 
 
 @pytest.mark.shared
-def test_final_state_f1_equals_the_loader_outcome_on_the_real_games(shared_data):
+def test_final_state_f1_equals_the_loader_outcome_on_the_real_games(shared_data, real_cache):
     from data_access.corpora import load_path
 
-    loaded = load_path("minecraft", shared_data / "minecraft")
+    loaded = load_path("minecraft", shared_data / "minecraft", cache_root=real_cache)
     frames = loaded.frames
     per_state = minecraft.state_f1(loaded.dialogs, frames["states"], frames["actions"], frames["gold"])
     final = per_state.sort_values("idx").groupby("game")["f1"].last()

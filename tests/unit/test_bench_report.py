@@ -62,3 +62,22 @@ def test_the_click_targets_are_read_per_page_and_the_browse_target_against_a_fre
         "median / p90 × blank: codraw 1.2× / 2.5×, minecraft 4.0× / 9.0×", "**not met**")
     assert table["2. the same with a model run's panel (no WebGL scene)"][1] == "**not met**"
     assert table["4. Browse row → replay settled, p90 ≤ 1.5× a fresh replay"] == ("p90 codraw 2.00 s (1.8×)", "**not met**")
+
+
+def test_the_play_targets_are_read_per_corpus_against_their_baselines(tmp_path):
+    def corpus(frame_p90, sent, done_p90):
+        return {"moves_drawn": {"n": 40, "median_ms": 6.0, "p90_ms": frame_p90}, "sent_while_moving": sent,
+                "done_to_score": {"n": 12, "median_ms": 150.0, "p90_ms": done_p90},
+                "met_moves": frame_p90 <= 16 and sent == 0, "met_done": done_p90 <= 300}
+    (tmp_path / "play.json").write_text(json.dumps({
+        "targets": {"frame_p90_ms": 16.0, "done_p90_ms": 300.0},
+        "corpora": {"codraw": corpus(9.0, 0, 250.0), "minecraft": corpus(12.0, 2, 420.0)},
+        "blank_click": {"n": 24, "median_ms": 40.0, "p90_ms": 60.0}, "bare_frame": {"n": 60, "median_ms": 8.0,
+                                                                                   "p90_ms": 15.0}}))
+    table = {target: (measured, baseline, verdict) for target, measured, baseline, verdict in rows(tmp_path)}
+    moves = table["49. Play, codraw: a move drawn within one frame (p90 ≤ 16 ms), no request"]
+    assert moves == ("p90 9.0 ms (median 6.0) over 40 moves; 0 sent", "a move that draws nothing: p90 15.0 ms", "met")
+    assert table["49. Play, minecraft: a move drawn within one frame (p90 ≤ 16 ms), no request"][2] == "**not met**"
+    assert table["49. Play, codraw: Done → score p90 ≤ 300 ms"][2] == "met"
+    assert table["49. Play, minecraft: Done → score p90 ≤ 300 ms"] == (
+        "p90 420 ms (median 150)", "a bare button's rerun: median 40.0 ms, p90 60.0 ms", "**not met**")

@@ -75,11 +75,11 @@ def test_bad_run_files_exit_2_with_one_line_naming_the_file(tmp_path):
 
 
 @pytest.mark.shared
-def test_a_run_copying_the_humans_reproduces_their_scores_on_the_real_corpora(shared_data, tmp_path):
+def test_a_run_copying_the_humans_reproduces_their_scores_on_the_real_corpora(shared_data, real_cache):
     codraw = shared_data / "codraw" / "CoDraw_1_0.json.gz"
-    human = json.loads(run_cli("summary", "codraw", codraw, cache=tmp_path).stdout)
+    human = json.loads(run_cli("summary", "codraw", codraw, cache=real_cache).stdout)
     # the corpus file itself is a run in the corpus layout whose abs_d are the human canvases
-    run = json.loads(run_cli("run-summary", "codraw", codraw, codraw, cache=tmp_path).stdout)
+    run = json.loads(run_cli("run-summary", "codraw", codraw, codraw, cache=real_cache).stdout)
     assert run["matched_dialogs"] == 9993 and run["unmatched"] == 0 and run["skipped"] == []
     for split in ("train", "val", "test"):
         assert round(run["splits"][split]["mean_final_score"], 4) == human["splits"][split]["mean_final_score"]

@@ -75,8 +75,8 @@ def test_unloadable_source_exits_2_with_one_line(tmp_path, name):
 
 @pytest.mark.shared
 @pytest.mark.parametrize("name, role", [("codraw", None), ("codraw", "Drawer"), ("gos", "Player A"), ("minecraft", "Builder")])
-def test_words_on_the_real_corpora_equal_a_plain_count(shared_data, tmp_path, name, role):
+def test_words_on_the_real_corpora_equal_a_plain_count(shared_data, real_cache, name, role):
     path = shared_data / SHARED[name]
     counts, dialogs = plain_counts(name, path, role)
     args = (name, path, "--top", 25) + (("--role", role) if role else ())
-    check(run_words(*args, cache=tmp_path / "c"), counts, dialogs, 25)
+    check(run_words(*args, cache=real_cache), counts, dialogs, 25)

@@ -8,8 +8,8 @@ from data_access.corpora import load_path
 
 
 @pytest.mark.shared
-def test_full_corpus_figures(shared_data, tmp_path):
-    summary = summarize(load_path("codraw", shared_data / "codraw" / "CoDraw_1_0.json.gz", cache_root=tmp_path))
+def test_full_corpus_figures(shared_data, real_cache):
+    summary = summarize(load_path("codraw", shared_data / "codraw" / "CoDraw_1_0.json.gz", cache_root=real_cache))
     assert (summary["dialogs"], summary["rounds"]) == (9993, 77502)
     splits = summary["splits"]
     assert [splits[s]["dialogs"] for s in ("train", "val", "test")] == [7989, 1002, 1002]

@@ -24,9 +24,9 @@ def _longest(loaded, count):
     ("gos", "game-of-sorts", None, 2 * MB),
     ("minecraft", "minecraft", None, 5 * MB),
 ])
-def test_longest_real_dialog_fits_its_budget(shared_data, tmp_path, corpus, folder, assets, budget):
+def test_longest_real_dialog_fits_its_budget(shared_data, real_cache, corpus, folder, assets, budget):
     source = Source(corpus, shared_data / folder, shared_data / assets if assets else None, corpus_module(corpus))
-    loaded = load_source(source, cache_root=tmp_path / "cache")
+    loaded = load_source(source, cache_root=real_cache)
     if corpus == "codraw":  # the longest dialog by rounds (counting all 10,000 × rounds would be slow)
         longest = loaded.dialogs.sort_values("n_steps").iloc[-1]
         steps, dialog, round_ = int(longest["n_steps"]), longest["dialog_id"], None

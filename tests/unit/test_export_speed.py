@@ -29,8 +29,8 @@ def test_a_round_s_snapshots_read_its_rows_once(monkeypatch):
 
 
 @pytest.mark.shared
-def test_the_longest_real_round_exports_within_three_seconds(shared_data, tmp_path):
-    loaded = load_path("gos", shared_data / "game-of-sorts", cache_root=tmp_path / "cache")
+def test_the_longest_real_round_exports_within_three_seconds(shared_data, real_cache):
+    loaded = load_path("gos", shared_data / "game-of-sorts", cache_root=real_cache)
     rounds = loaded.frames["steps"].groupby(["interaction_id", "round"]).size()
     (dialog, round_number) = rounds.idxmax()
     started = time.process_time()

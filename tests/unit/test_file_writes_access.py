@@ -139,10 +139,16 @@ UNCHECKED = {
     "corpora/gos/data/demo.py": "the demo corpus",
     "corpora/minecraft/data/demo.py": "the demo corpus",
     "corpora/minecraft/data/bap.py": "the CLI's conversion into a path the local user names",
+    "corpora/codraw/data/writer.py": "collected games written into a folder its caller names (the export checks who)",
+    "corpora/gos/data/writer.py": "collected games written into a folder its caller names (the export checks who)",
+    "corpora/minecraft/data/writer.py": "collected games written into a folder its caller names (the export checks who)",
     "data_access/sql_console.py": "the SQL console's read-only copy of the corpus's tables, in its private folder",
     "data_access/sql_process.py": "the SQL console's private folder of that copy (made, and removed when it closes)",
     "data_access/runs/__init__.py:_write_owner": "the uploader's record, written by save_upload after its check",
     "data_access/store/notes.py:_deliver": "exports into a path given by the Python API or CLI caller (pages take bytes)",
+    "data_access/play/runs.py:write_person_runs": "people's runs written from finished plays, each checked in the store "
+                                                  "where it was saved (data_access/store/plays.py)",
+    "data_access/play/scoring.py:scored_run": "a play's run lines in a private temporary folder, read back and removed",
 }
 
 

@@ -49,10 +49,10 @@ def test_captions_use_truetype_fonts_with_fallback():
 
 @pytest.mark.shared
 @pytest.mark.parametrize("corpus, folder", [("gos", "game-of-sorts"), ("minecraft", "minecraft")])
-def test_every_character_of_the_real_corpora_has_a_glyph(shared_data, tmp_path, corpus, folder):
+def test_every_character_of_the_real_corpora_has_a_glyph(shared_data, real_cache, corpus, folder):
     from data_access.corpora import load_path
 
-    loaded = load_path(corpus, shared_data / folder, cache_root=tmp_path)
+    loaded = load_path(corpus, shared_data / folder, cache_root=real_cache)
     characters = set("".join(loaded.utterances["text"].astype(str))) | set("".join(loaded.dialogs["dialog_id"].astype(str)))
     require_fonts_for("".join(characters))
     assert not {c for c in characters if not fonts.covers(c)}

@@ -9,13 +9,13 @@ from data_access.corpora import load_path
 
 
 @pytest.fixture(scope="module")
-def real(tmp_path_factory):
+def real(real_cache):
     from pathlib import Path
 
     folder = Path(__file__).resolve().parents[3] / "shared" / "data" / "game-of-sorts"
     if not folder.is_dir():
         pytest.skip("../shared/data/game-of-sorts is not present")
-    return load_path("gos", folder, cache_root=tmp_path_factory.mktemp("cache"))
+    return load_path("gos", folder, cache_root=real_cache)
 
 
 @pytest.mark.shared

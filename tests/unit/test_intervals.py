@@ -77,10 +77,11 @@ def test_every_interval_on_the_demo_corpora_respects_its_range(tmp_path):
 
 
 @pytest.mark.shared
-def test_every_interval_on_the_real_corpora_respects_its_range(shared_data):
+def test_every_interval_on_the_real_corpora_respects_its_range(shared_data, real_cache):
     from data_access.corpora import load_path
 
-    _check_ranges(load_path("gos", shared_data / "game-of-sorts"), load_path("minecraft", shared_data / "minecraft"))
+    _check_ranges(load_path("gos", shared_data / "game-of-sorts", cache_root=real_cache),
+                  load_path("minecraft", shared_data / "minecraft", cache_root=real_cache))
 
 
 def _check_ranges(gos_corpus: LoadedCorpus, minecraft_corpus: LoadedCorpus) -> None:

@@ -54,9 +54,9 @@ def test_bad_files_exit_2_with_one_line_naming_the_file(tmp_path):
 
 
 @pytest.mark.shared
-def test_real_gos_mentions_figures(shared_data, tmp_path):
+def test_real_gos_mentions_figures(shared_data, real_cache):
     result = run_cli("gos-mentions", shared_data / "game-of-sorts", shared_data / "annotations" / "gos-mentions.jsonl",
-                     cache=tmp_path)
+                     cache=real_cache)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == {"messages": 1086, "mentions": 1486, "mentions_single": 1319, "images_linked": 1908,
                                          "unmatched_messages": 0, "spans_out_of_range": 0, "skipped": [],
@@ -64,9 +64,9 @@ def test_real_gos_mentions_figures(shared_data, tmp_path):
 
 
 @pytest.mark.shared
-def test_real_codraw_icr_figures(shared_data, tmp_path):
+def test_real_codraw_icr_figures(shared_data, real_cache):
     result = run_cli("codraw-icr", shared_data / "codraw" / "CoDraw_1_0.json.gz",
-                     shared_data / "annotations" / "icr-codraw-data.tsv", cache=tmp_path)
+                     shared_data / "annotations" / "icr-codraw-data.tsv", cache=real_cache)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == {
         "rows": 13727, "aligned_unique": 12214, "aligned_ambiguous": 1513, "not_aligned": 0, "crs": 7593, "crs_aligned": 7142,

@@ -146,8 +146,8 @@ def test_punctuation_breaks_a_tie_between_rounds_equal_once_normalised(tmp_path)
 
 
 @pytest.mark.shared
-def test_the_real_layer_aligns_at_least_12212_rows_uniquely(shared_data, tmp_path):
-    loaded = load_path("codraw", shared_data / "codraw" / "CoDraw_1_0.json.gz", cache_root=tmp_path)
+def test_the_real_layer_aligns_at_least_12212_rows_uniquely(shared_data, real_cache):
+    loaded = load_path("codraw", shared_data / "codraw" / "CoDraw_1_0.json.gz", cache_root=real_cache)
     aligned = codraw_icr.load(loaded, shared_data / "annotations" / "icr-codraw-data.tsv")
     assert aligned.figures["aligned_unique"] >= 12_212
     assert aligned.figures["aligned_unique"] + aligned.figures["aligned_ambiguous"] == 13_727

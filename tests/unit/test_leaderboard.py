@@ -178,16 +178,16 @@ def test_a_folder_without_a_run_exits_2_with_one_line(tmp_path):
 
 
 @pytest.mark.shared
-def test_the_real_codraw_corpus_as_a_run_ties_the_humans_and_a_degraded_copy_ranks_below(shared_data, tmp_path):
+def test_the_real_codraw_corpus_as_a_run_ties_the_humans_and_a_degraded_copy_ranks_below(shared_data, tmp_path, real_cache):
     codraw = shared_data / "codraw" / "CoDraw_1_0.json.gz"
     folder = tmp_path / "runs"
     folder.mkdir()
     (folder / "humans-copy.json.gz").symlink_to(codraw)  # the corpus layout: its abs_d are the human canvases
     # the degraded copy: the human canvases jittered, with clip art dropped and flipped (the demo's "noisy" rule)
-    frames = load_path("codraw", codraw, cache_root=tmp_path).frames
+    frames = load_path("codraw", codraw, cache_root=real_cache).frames
     noisy = corpus_module("codraw").run_scoring().demo_runs(frames)["noisy"]
     (folder / "degraded.jsonl").write_text("\n".join(json.dumps(line) for line in noisy) + "\n")
-    result = run_cli("leaderboard", "codraw", codraw, folder, cache=tmp_path)
+    result = run_cli("leaderboard", "codraw", codraw, folder, cache=real_cache)
     assert result.returncode == 0, result.stderr
     board = json.loads(result.stdout)
     assert [entry["run"] for entry in board["runs"]] == ["humans-copy", "degraded"] and board["skipped"] == []

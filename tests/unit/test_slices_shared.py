@@ -14,15 +14,14 @@ pytestmark = pytest.mark.shared
 
 
 @pytest.fixture(scope="module")
-def real(tmp_path_factory):
+def real(real_cache):
     from tests.conftest import SHARED_DATA
 
     if not SHARED_DATA.is_dir():
         pytest.skip("../shared/data is not present")
-    cache = tmp_path_factory.mktemp("cache")
-    codraw = load_path("codraw", SHARED_DATA / "codraw" / "CoDraw_1_0.json.gz", cache_root=cache)
-    gos = load_path("gos", SHARED_DATA / "game-of-sorts", cache_root=cache)
-    minecraft = load_path("minecraft", SHARED_DATA / "minecraft", cache_root=cache)
+    codraw = load_path("codraw", SHARED_DATA / "codraw" / "CoDraw_1_0.json.gz", cache_root=real_cache)
+    gos = load_path("gos", SHARED_DATA / "game-of-sorts", cache_root=real_cache)
+    minecraft = load_path("minecraft", SHARED_DATA / "minecraft", cache_root=real_cache)
     icr = load_layer("codraw-icr", codraw, SHARED_DATA / "annotations" / "icr-codraw-data.tsv")
     mentions = load_layer("gos-mentions", gos, SHARED_DATA / "annotations" / "gos-mentions.jsonl")
     return {

@@ -272,10 +272,10 @@ def test_regular_expression_matches_become_hits_on_the_words_they_touch(index):
 
 @pytest.mark.shared
 @pytest.mark.parametrize("name, folder", [("codraw", "codraw"), ("gos", "game-of-sorts"), ("minecraft", "minecraft")])
-def test_the_index_and_tokenize_give_the_same_words_on_the_real_corpora(shared_data, name, folder):
+def test_the_index_and_tokenize_give_the_same_words_on_the_real_corpora(shared_data, real_cache, name, folder):
     from data_access.corpora import load_path
 
-    frame = load_path(name, shared_data / folder).utterances.reset_index(drop=True)
+    frame = load_path(name, shared_data / folder, cache_root=real_cache).utterances.reset_index(drop=True)
     index = TokenIndex.build(frame)
     assert index.vocab[index.ids].tolist() == [w for text in frame["text"] for w in tokenize(text)]
     assert all(len(token_spans(t)) == len(tokenize(t)) for t in frame["text"])

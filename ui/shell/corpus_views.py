@@ -62,6 +62,26 @@ class DurationsView:
     summary_note: Callable[[Corpus, list, Optional[tuple]], None] = _nothing  # under the summary's findings
 
 
+def _as_it_is(corpus: Corpus, setup: dict) -> dict:
+    """The play rules' setup as the browser gets it, unchanged."""
+    return setup
+
+
+@dataclass(frozen=True)
+class PlayView:
+    """A corpus's game on the Play page (``ui.play``): the browser part of playing one of its dialogs, drawn by the
+    page's game component (``ui/assets/play.js``, the shell every game shares: step, score, Done, the run file).
+    ``script()`` is the game's JavaScript, which defines ``createGame(area, shell)`` (docs/play.md says what it is
+    given and returns), ``style()`` its CSS, ``setup(corpus, setup)`` the rules' setup as the browser gets it (e.g.
+    its pictures as media URLs, ``play_media_url``)."""
+
+    script: Callable[[], str]
+    style: Callable[[], str] = lambda: ""  # noqa: E731 - a default of the dataclass
+    setup: Callable[[Corpus, dict], dict] = _as_it_is
+    done_label: str = "Done"  # the step's Done control ("Done with this round", "LOCK")
+    reply: bool = False  # a reply field beside it, kept with the step (CoDraw's Drawer may answer the Teller)
+
+
 @dataclass(frozen=True)
 class CorpusViews:
     """A corpus's UI parts. Each is called with the resolved corpus (``data_access.corpus.Corpus``) first; every
@@ -105,6 +125,7 @@ class CorpusViews:
     analysis_page: Optional[str] = None
     analysis: Optional[Callable[[Corpus], None]] = None
     durations: Optional[DurationsView] = None  # its part of the Durations page (None: none)
+    play: Optional[PlayView] = None  # its game on the Play page (None: the corpus is not played in the browser)
 
 
 GENERIC = CorpusViews()

@@ -111,6 +111,20 @@ def run_scoring():
     return scoring
 
 
+def play_rules():
+    """Playing the Drawer of a recorded dialog, a round a step; see ``corpora.codraw.data.play``."""
+    from corpora.codraw.data import play
+
+    return play
+
+
+def live_rules():
+    """Two people playing CoDraw live, and their games written as the corpus's JSON; see ``corpora.codraw.data.live``."""
+    from corpora.codraw.data import live
+
+    return live
+
+
 def write_demo(folder: Path) -> None:
     """Write the generated demo corpus; see ``corpora.codraw.data.demo``."""
     from corpora.codraw.data.demo import write_demo as write
@@ -167,6 +181,6 @@ def dialog_labels(loaded) -> dict[str, str]:
 
 __all__ = ["NAME", "TITLE", "SHORT_TITLE", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "STEP_UNIT", "EXPORT_STEP_UNIT", "FRAMES",
            "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "source_root", "REFERENT_PLANE", "referents", "referent_background",
-           "run_scoring", "build_frames", "summarize", "write_demo", "demo_source", "dialog_labels", "step_count",
+           "run_scoring", "play_rules", "live_rules", "build_frames", "summarize", "write_demo", "demo_source", "dialog_labels", "step_count",
            "FEATURE_TEXTS", "dialog_features",
            "replay_step", "snapshot", "transcript_notes"]

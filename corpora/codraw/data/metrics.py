@@ -136,9 +136,14 @@ def score_pairs(scenes: DenseScenes, drawing: np.ndarray, target: np.ndarray, ch
         part = by_size[begin:begin + chunk]
         pair_original[part], pair_final[part] = _score_chunk(scenes, pair_drawing[part], pair_target[part])
 
-    # numpy releases the GIL in its kernels, so two chunks at a time keep both cores busy.
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        list(pool.map(score, range(0, len(keys), chunk)))
+    # numpy releases the GIL in its kernels, so two chunks at a time keep both cores busy; one chunk (a run of a few
+    # dialogs, a play) is scored in this thread: starting the pool's threads would cost more than it scores
+    starts = range(0, len(keys), chunk)
+    if len(starts) == 1:
+        score(0)
+    else:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            list(pool.map(score, starts))
     original[rows], final[rows] = pair_original[inverse], pair_final[inverse]
     return original, final
 

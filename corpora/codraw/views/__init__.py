@@ -1,8 +1,8 @@
 """The views of CoDraw (Kim et al., 2019): its Replay section (``replay``), the compact replay state of Compare and Present (``state``), its model-run panels
-(``run_panels``), the published CR layer's parts (``layers``) and its analysis page with its part of the Durations
-page (``analysis``). Found through the entry point group
+(``run_panels``), the published CR layer's parts (``layers``), its analysis page with its part of the Durations
+page (``analysis``) and its game on the Play page (``play``: the Drawer's canvas and the clip-art palette). Found through the entry point group
 ``dialogue_dashboard.views``; each part is imported when first called (``lazy``)."""
-from dialogue_dashboard.plugin.views import CorpusViews, DurationsView, lazy
+from dialogue_dashboard.plugin.views import CorpusViews, DurationsView, PlayView, lazy
 
 HERE = __name__
 
@@ -23,4 +23,6 @@ VIEWS = CorpusViews(
     durations=DurationsView(tab="CoDraw", charts=lazy(f"{HERE}.analysis", "duration_charts"),
                             show=lazy(f"{HERE}.analysis", "show_durations"), split_label="CoDraw splits",
                             summary_note=lazy(f"{HERE}.analysis", "duration_note")),
+    play=PlayView(script=lazy(f"{HERE}.play", "script"), style=lazy(f"{HERE}.play", "style"),
+                  setup=lazy(f"{HERE}.play", "setup"), done_label="Done with this round", reply=True),
 )

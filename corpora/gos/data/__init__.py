@@ -102,14 +102,31 @@ def annotation_layer(name: str):
 
 
 def run_scoring():
-    """Reference-resolution runs, scored per message; see ``corpora.gos.data.scoring``."""
+    """Reference-resolution runs, scored per message, and rankings, scored per round; see
+    ``corpora.gos.data.scoring``."""
     from corpora.gos.data import scoring
 
     return scoring
 
+
+def play_rules():
+    """Playing one player of a recorded interaction, a rank a step; see ``corpora.gos.data.play``."""
+    from corpora.gos.data import play
+
+    return play
+
+
+def live_rules():
+    """Two people playing A Game Of Sorts live, and their games written as its log files; see
+    ``corpora.gos.data.live``."""
+    from corpora.gos.data import live
+
+    return live
+
+
 __all__ = [
     "NAME", "TITLE", "SHORT_TITLE", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "STEP_UNIT", "EXPORT_STEP_UNIT", "FRAMES",
-    "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "FEATURE_TEXTS", "source_root", "run_scoring", "REFERENT_PLANE", "referents", "referent_background", "same_board_plays", "round_outcomes", "build_frames", "summarize", "write_demo", "demo_source",
+    "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "FEATURE_TEXTS", "source_root", "run_scoring", "play_rules", "live_rules", "REFERENT_PLANE", "referents", "referent_background", "same_board_plays", "round_outcomes", "build_frames", "summarize", "write_demo", "demo_source",
     "replay_step", "round_steps", "step_count", "snapshot", "dialog_labels", "ReplayStep", "render_board", "replay_locks", "LockEvent",
     "ranking_agreement", "pairwise_agreement", "board_agreement", "rank_sums",
 ]

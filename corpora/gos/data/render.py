@@ -148,6 +148,18 @@ def _cross_icon(draw: ImageDraw.ImageDraw, centre: tuple[int, int], radius: int)
         draw.line((cx - arm, cy - sign * arm, cx + arm, cy + sign * arm), fill=(255, 255, 255), width=max(2, radius // 4))
 
 
+def tile_picture(image_id: str, label: Optional[TileLabel], image_folder: Optional[str], tile_px: int = 150) -> Image.Image:
+    """One image's tile as the boards draw it: its photo with a caption strip, or the labelled placeholder (the Play
+    page's board draws the tiles in the browser)."""
+    label = label or TileLabel("image", image_id[:6], colour_for(image_id))
+    photo = _photo(image_folder, image_id, tile_px) if image_folder else None
+    if photo is None:
+        return _placeholder(label, tile_px).copy()
+    tile = photo.copy()
+    _caption(tile, label)
+    return tile
+
+
 def render_board(
     layout: Sequence[str],
     labels: Mapping[str, TileLabel],

@@ -1,11 +1,19 @@
-"""A Game Of Sorts runs (reference resolution): which images a model says each message refers to.
+"""A Game Of Sorts runs: reference resolution (which images a model says each message refers to) and rankings (the
+order in which a player, a person on the Play page or a model, ranks a round's images).
 
 Format: JSON Lines, one line per message ``{"interaction_id", "round_number", "message_number",
-"image_ids": [...]}``; gold is the message's self-annotated ``image_ids`` in the corpus (``[null]`` = none).
+"image_ids": [...]}``; gold is the message's self-annotated ``image_ids`` in the corpus (``[null]`` = none). Or one
+line per round ``{"interaction_id", "round_number", "ranking": [image ids, the first ranked first]}`` (docs/play.md).
 
 Per message with non-empty gold G and predicted set P: exact match (P = G), precision |P ∩ G| / |P| (0 when
 P is empty), recall |P ∩ G| / |G|, F1 their harmonic mean (0 when both are 0). The run's figures are means
 over those messages. Messages whose gold is empty are scored apart: whether the model names any image.
+
+Per ranking: its agreement with the pair's final ranks of the round, on the images it ranked (``agreement.
+ranking_agreement``, the definition the outcomes page uses between plays): Spearman's rho (the unit's value) and
+Kendall's tau, and the exact positions (images at the pair's rank). A ranking of fewer than two images has no
+correlation and is not a unit. Ranking units stand in the split ``ranking`` of the Runs page (reference-resolution
+units in ``all``), so a leaderboard never ranks a correlation against an F1.
 """
 from __future__ import annotations
 
@@ -23,6 +31,9 @@ from dialogue_dashboard.plugin import LoadedCorpus, Tally, json_lines, no_usable
 CORPUS = "gos"  # the package's NAME (this module is imported by its __init__)
 
 EXPECTED = 'one JSON object per line {"interaction_id", "round_number", "message_number", "image_ids": [...]}'
+RANKING_SPLIT = "ranking"  # the split the Runs page puts ranking units in (message units: "all")
+RANKING_COLUMNS = ["interaction_id", "round_number", "line", "record", "board_id", "criterion", "ranking", "n_ranked",
+                   "n_common", "exact_positions", "kendall_tau", "spearman_rho", "split"]
 MESSAGE_COLUMNS = ["interaction_id", "round_number", "message_number", "line", "record", "board_id", "criterion", "text",
                    "predicted", "gold", "gold_empty", "n_predicted", "n_gold", "exact", "precision", "recall", "f1",
                    "names_image"]
@@ -35,6 +46,9 @@ def set_scores(predicted: set, gold: set) -> tuple[bool, float, float, float]:
     recall = hits / len(gold) if gold else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
     return predicted == gold, precision, recall, f1
+
+
+MAX_RANKED = 100  # images of one ranking line (a board has 9)
 
 
 def _int(value):
@@ -54,6 +68,16 @@ def read_rows(path: Path) -> tuple[list[dict], Tally]:
         images = r.get("image_ids")
         if not isinstance(interaction, str) or not interaction:
             tally.skip(line.number, "interaction_id is missing or not a string")
+        elif "ranking" in r:
+            ranking = r.get("ranking")
+            if round_number is None:
+                tally.skip(line.number, "round_number must be an integer")
+            elif (not isinstance(ranking, list) or not all(isinstance(i, str) and i for i in ranking)
+                  or len(set(ranking)) != len(ranking) or len(ranking) > MAX_RANKED):
+                tally.skip(line.number, f"ranking must be a list of distinct image ids (at most {MAX_RANKED})")
+            else:
+                rows.append({"interaction_id": interaction, "round_number": round_number, "line": line.number,
+                             "ranking": list(ranking)})
         elif round_number is None or message_number is None:
             tally.skip(line.number, "round_number and message_number must be integers")
         elif not isinstance(images, list) or not all(i is None or isinstance(i, str) for i in images):
@@ -67,6 +91,8 @@ def read_rows(path: Path) -> tuple[list[dict], Tally]:
 
 
 def score(corpus: LoadedCorpus, rows: list[dict], tally: Tally) -> dict[str, pd.DataFrame]:
+    rankings = score_rankings(corpus, [r for r in rows if "ranking" in r], tally)
+    rows = [r for r in rows if "ranking" not in r]
     messages = corpus.frames["messages"]
     criteria = corpus.frames["rounds"].set_index(["interaction_id", "round"])["criterion"].to_dict()
     gold_of = {(i, r, m): (sorted({x for x in ids if x}), board, text) for i, r, m, ids, board, text in zip(
@@ -105,7 +131,54 @@ def score(corpus: LoadedCorpus, rows: list[dict], tally: Tally) -> dict[str, pd.
         "board_id": "str", "criterion": "str", "text": "str", "predicted": "str", "gold": "str", "gold_empty": "bool",
         "n_predicted": "int64", "n_gold": "int64", "exact": "boolean", "precision": "float64", "recall": "float64",
         "f1": "float64", "names_image": "bool"})
-    return {"messages": frame, "unmatched": tally.unmatched_frame()}
+    scored = {"messages": frame, "unmatched": tally.unmatched_frame()}
+    if len(rankings):  # a run of messages keeps the frames it always had
+        scored["rankings"] = rankings
+    return scored
+
+
+def score_rankings(corpus: LoadedCorpus, rows: list[dict], tally: Tally) -> pd.DataFrame:
+    """Each ranking line against the pair's final ranks of its round (the first line of a round counts)."""
+    from corpora.gos.data.agreement import ranking_agreement
+
+    ranks = corpus.frames["ranks"]
+    pairs: dict[tuple, dict[str, int]] = {}
+    for interaction, round_number, rank, image in zip(ranks["interaction_id"], ranks["round"], ranks["rank"], ranks["image_id"]):
+        pairs.setdefault((interaction, int(round_number)), {})[image] = int(rank)
+    played = corpus.frames["rounds"].set_index(["interaction_id", "round"])
+    interactions = set(corpus.frames["rounds"]["interaction_id"])
+    boards = corpus.frames["boards"].set_index("board_id")["image_ids"]
+    out: dict[str, list] = {name: [] for name in RANKING_COLUMNS}
+    seen: dict[tuple, int] = {}
+    for row in rows:
+        key = (row["interaction_id"], row["round_number"])
+        where = f"{key[0]} round {key[1]}"
+        if key not in played.index:
+            tally.unmatch(row["line"], where, "unknown interaction" if key[0] not in interactions
+                          else f"the interaction has no round {key[1]}")
+            continue
+        if key in seen:
+            tally.skip(row["line"], f"a second ranking of {where} (first on line {seen[key]})")
+            continue
+        board = played.loc[key]
+        board_images = set(boards.loc[board["board_id"]])
+        stray = [i for i in row["ranking"] if i not in board_images]
+        if stray:
+            tally.skip(row["line"], f"ranks {stray[0]}, which is not on the board of {where}")
+            continue
+        seen[key] = row["line"]
+        pair = pairs.get(key, {})
+        mine = {image: position for position, image in enumerate(row["ranking"], start=1)}
+        n_common, tau, rho = ranking_agreement(mine, pair)
+        exact = sum(1 for image, position in mine.items() if pair.get(image) == position)
+        values = (*key, row["line"], f"line {row['line']}", board["board_id"], board["criterion"], json.dumps(row["ranking"]),
+                  len(row["ranking"]), n_common, exact, tau, rho, RANKING_SPLIT)
+        for name, value in zip(RANKING_COLUMNS, values):
+            out[name].append(value)
+    return pd.DataFrame(out, columns=RANKING_COLUMNS).astype({
+        "interaction_id": "str", "round_number": "int64", "line": "Int64", "record": "str", "board_id": "str",
+        "criterion": "str", "ranking": "str", "n_ranked": "int64", "n_common": "int64", "exact_positions": "int64",
+        "kendall_tau": "float64", "spearman_rho": "float64", "split": "str"})
 
 
 def build(path: Path, corpus: LoadedCorpus) -> tuple[dict[str, pd.DataFrame], list]:
@@ -126,21 +199,35 @@ def figures(messages: pd.DataFrame) -> dict:
             "names_image_when_gold_empty": float(empty["names_image"].mean()) if len(empty) else None}
 
 
+def _rankings(frames) -> pd.DataFrame:
+    """A run's ranking lines scored (an empty frame for a run without them)."""
+    if "rankings" in frames:
+        return frames["rankings"]
+    return pd.DataFrame({c: pd.Series(dtype="float64" if c in ("kendall_tau", "spearman_rho") else "object")
+                         for c in RANKING_COLUMNS})
+
+
 def summary(frames, skipped, name: str) -> dict:
-    """The ``run-summary gos`` object (keys fixed by the issue)."""
+    """The ``run-summary gos`` object (keys fixed by the issue; a run of rankings adds ``ranked_rounds``,
+    ``mean_spearman_rho`` and ``mean_exact_positions``)."""
     f = figures(frames["messages"])
+    ranked = _rankings(frames)
+    scored = ranked[ranked["spearman_rho"].notna()]
+    rankings = {"ranked_rounds": int(len(ranked)),
+                "mean_spearman_rho": float(scored["spearman_rho"].mean()) if len(scored) else None,
+                "mean_exact_positions": float(ranked["exact_positions"].mean())} if len(ranked) else {}
     return {"run": name, "scored_messages": f["scored_messages"], "unmatched": int(len(frames["unmatched"])),
             "exact_match": f["exact_match"], "precision": f["precision"], "recall": f["recall"], "f1": f["f1"],
-            **skipped_report(skipped)}
+            **rankings, **skipped_report(skipped)}
 
 
 # ----------------------------------------------------------------------------------- the run scoring contract
 # ``contract.RunScoring``: what the Runs page, the replay and the exports need from an A Game Of Sorts run.
 
 LINE_KEYS = ("interaction_id", "round_number", "message_number", "image_ids")
-HAS_HUMANS = False  # the gold is the sender's own marking: there is no second human figure
+HAS_HUMANS = False  # the gold is the sender's own marking (the pair's own ranks): there is no second human figure
 UNIT_STATISTIC = "mean"
-STATISTIC_LABEL = "mean F1"
+STATISTIC_LABEL = "mean F1 (split “ranking”: mean Spearman rho with the pair's ranks)"
 METRIC_NOTE = "Means over messages whose gold is non-empty (the naming rate over messages with empty gold), Student-t intervals."
 
 
@@ -182,16 +269,34 @@ def metric_rows(run) -> list[tuple]:
         rows.append(metric_row(run.name, f"round {round_number}", "F1", mean_ci(part["f1"])))
     for criterion, part in scored.groupby("criterion", sort=True):
         rows.append(metric_row(run.name, f"criterion: {criterion}", "F1", mean_ci(part["f1"])))
+    ranked = _rankings(run.frames)
+    if len(ranked):
+        for metric, column in (("Spearman rho with the pair's ranks", "spearman_rho"), ("Kendall tau with the pair's ranks", "kendall_tau"),
+                               ("exact positions", "exact_positions")):
+            values = ranked[column].astype("float64").dropna()
+            rows.append(metric_row(run.name, RANKING_SPLIT, metric, mean_ci(values)))
     return rows
 
 
 def units(run, humans: bool = False) -> pd.DataFrame:
-    """One unit per message whose gold is non-empty: its F1 (1 for the humans, whose marking is the gold)."""
+    """One unit per message whose gold is non-empty: its F1 (1 for the humans, whose marking is the gold); then one per
+    ranked round with a correlation: its Spearman rho with the pair's ranks (1 for the humans: their own ranks)."""
     m = run.frames["messages"]
     m = m[~m["gold_empty"]]
-    return pd.DataFrame({"unit": m["interaction_id"] + "|" + m["round_number"].astype(str) + "|" + m["message_number"].astype(str),
-                         "dialog_id": m["interaction_id"], "round": m["round_number"], "message_number": m["message_number"],
-                         "value": 1.0 if humans else m["f1"].astype(float)}).reset_index(drop=True)
+    messages = pd.DataFrame({
+        "unit": m["interaction_id"] + "|" + m["round_number"].astype(str) + "|" + m["message_number"].astype(str),
+        "dialog_id": m["interaction_id"], "round": m["round_number"].astype("int64"),
+        "message_number": m["message_number"].astype("Int64"), "value": 1.0 if humans else m["f1"].astype(float)})
+    r = _rankings(run.frames)
+    r = r[r["spearman_rho"].notna()]
+    if r.empty:
+        return messages.reset_index(drop=True)
+    ranked = pd.DataFrame({
+        "unit": r["interaction_id"].astype(str) + "|" + r["round_number"].astype(str) + "|ranking",
+        "dialog_id": r["interaction_id"].astype(str), "round": r["round_number"].astype("int64"),
+        "message_number": pd.array([pd.NA] * len(r), dtype="Int64"),
+        "value": 1.0 if humans else r["spearman_rho"].astype(float)})
+    return pd.concat([messages, ranked], ignore_index=True)
 
 
 def dialog_scores(run) -> pd.DataFrame:
@@ -210,27 +315,67 @@ def slice_features(corpus: LoadedCorpus, run, base: pd.DataFrame) -> pd.DataFram
 
     messages = run.frames["messages"]
     m = messages[~messages["gold_empty"]].reset_index(drop=True)
-    return pd.DataFrame({
+    features = pd.DataFrame({
         "round played": ("round " + m["round_number"].astype(str)).to_numpy(),
         "criterion": m["criterion"].to_numpy(),
         "message length (words)": bins(m["text"].map(lambda t: len(str(t).split())), [0, 6, 11, 21, 10 ** 6]).to_numpy(),
         "gold image count": bins(m["n_gold"], [1, 2, 3, 10 ** 6]).to_numpy(),
     })
+    r = _rankings(run.frames)
+    r = r[r["spearman_rho"].notna()].reset_index(drop=True)
+    if r.empty:
+        return features
+    ranked = pd.DataFrame({"round played": ("round " + r["round_number"].astype(str)).to_numpy(),
+                           "criterion": r["criterion"].to_numpy(), "message length (words)": "a ranking",
+                           "gold image count": "a ranking"})
+    return pd.concat([features, ranked], ignore_index=True)
 
 
 def unit_turns(corpus: LoadedCorpus) -> pd.DataFrame:
-    """unit "interaction|round|message" -> the message's replay step."""
+    """unit "interaction|round|message" -> the message's replay step; "interaction|round|ranking" -> the step of the
+    round's last rank (the round's ranking complete)."""
     steps = corpus.frames["steps"]
-    steps = steps[steps["kind"] == "message"]
-    unit = steps["interaction_id"] + "|" + steps["round"].astype(str) + "|" + steps["message_number"].astype("int64").astype(str)
-    return pd.DataFrame({"unit": unit, "turn": steps["step"].astype("Int64")})
+    said = steps[steps["kind"] == "message"]
+    unit = said["interaction_id"] + "|" + said["round"].astype(str) + "|" + said["message_number"].astype("int64").astype(str)
+    turns = pd.DataFrame({"unit": unit, "turn": said["step"].astype("Int64")})
+    if "produced_rank" not in steps.columns:
+        return turns
+    ranked = steps[steps["produced_rank"].notna()].groupby(["interaction_id", "round"], as_index=False)["step"].max()
+    return pd.concat([turns,
+                      pd.DataFrame({"unit": ranked["interaction_id"] + "|" + ranked["round"].astype(str) + "|ranking",
+                                    "turn": ranked["step"].astype("Int64")})], ignore_index=True)
+
+
+def _first_difference(corpus: LoadedCorpus, run) -> dict[str, int]:
+    """Ranking unit -> the replay step where the pair made the first rank the ranking gives another image."""
+    ranked = _rankings(run.frames)
+    if ranked.empty:
+        return {}
+    steps = corpus.frames["steps"]
+    made = steps[steps["produced_rank"].notna()]
+    step_of = {(i, int(r), int(k)): int(s) for i, r, k, s in zip(made["interaction_id"], made["round"], made["produced_rank"], made["step"])}
+    ranks = corpus.frames["ranks"]
+    pair = {(i, int(r), int(k)): image for i, r, k, image in zip(ranks["interaction_id"], ranks["round"], ranks["rank"], ranks["image_id"])}
+    found = {}
+    for interaction, round_number, ranking in zip(ranked["interaction_id"], ranked["round_number"], ranked["ranking"]):
+        mine = json.loads(ranking)
+        first = next((k for k, image in enumerate(mine, start=1) if pair.get((interaction, int(round_number), k)) != image), len(mine))
+        step = step_of.get((interaction, int(round_number), max(1, first)))
+        if step is not None:
+            found[f"{interaction}|{round_number}|ranking"] = step
+    return found
 
 
 def worst_steps(corpus: LoadedCorpus, run) -> pd.DataFrame:
-    """A unit is one message: its own replay step, in its round."""
+    """A unit is one message: its own replay step, in its round; a ranked round: the step where the pair made the
+    first rank the ranking differs from (its last when none does)."""
     scored = units(run)
     steps = scored[["unit", "round"]].merge(unit_turns(corpus).drop_duplicates("unit"), on="unit", how="left")
-    return pd.DataFrame({"unit": steps["unit"], "turn": steps["turn"].astype("Int64"), "round": steps["round"].astype("Int64")})
+    turns = steps["turn"].astype("Int64")
+    differ = _first_difference(corpus, run)
+    if differ:
+        turns = pd.array([differ.get(u, t) for u, t in zip(steps["unit"], turns)], dtype="Int64")
+    return pd.DataFrame({"unit": steps["unit"], "turn": turns, "round": steps["round"].astype("Int64")})
 
 
 def replay_view(corpus: LoadedCorpus, run, dialog_id: str, turn: int, round=None):
@@ -255,6 +400,10 @@ def run_pictures(corpus, run, dialog_id: str, round, n_steps: int) -> list:
             continue
         f1 = view.scores.get("f1")
         score = f" · F1 {f1:.2f}" if isinstance(f1, float) and not math.isnan(f1) else ""
+        what = "model (magenta) vs gold (green)"
+        if view.ranking is not None:
+            rho = view.ranking.get("spearman_rho")
+            score, what = (f" · rho {rho:.2f}" if isinstance(rho, float) and not math.isnan(rho) else ""), "the run's ranks"
         pictures.append(image_grid([png_image(png) for _, png in view.boards],
-                                   [f"{name}: model (magenta) vs gold (green){score}" for name, _ in view.boards]))
+                                   [f"{name}: {what}{score}" for name, _ in view.boards]))
     return pictures

@@ -1,8 +1,9 @@
 """The views of A Game Of Sorts (Willemsen et al., LREC 2022): its Replay section (``replay``), the compact replay state of Compare and Present (``state``), the placeholder
 note of its images (``images``), its model-run panels (``run_panels``), the published mentions layer's parts
-(``layers``) and its analysis page with its part of the Durations page (``analysis``). Found through the entry point group
+(``layers``), its analysis page with its part of the Durations page (``analysis``) and its game on the Play page
+(``play``: one player's board, LOCK). Found through the entry point group
 ``dialogue_dashboard.views``; each part is imported when first called (``lazy``)."""
-from dialogue_dashboard.plugin.views import CorpusViews, DurationsView, lazy
+from dialogue_dashboard.plugin.views import CorpusViews, DurationsView, PlayView, lazy
 
 HERE = __name__
 
@@ -22,4 +23,6 @@ VIEWS = CorpusViews(
     analysis=lazy(f"{HERE}.analysis", "show"),
     durations=DurationsView(tab="A Game Of Sorts", charts=lazy(f"{HERE}.analysis", "duration_charts"),
                             show=lazy(f"{HERE}.analysis", "show_durations")),
+    play=PlayView(script=lazy(f"{HERE}.play", "script"), style=lazy(f"{HERE}.play", "style"),
+                  setup=lazy(f"{HERE}.play", "setup"), done_label="LOCK"),
 )

@@ -9,7 +9,22 @@ import streamlit as st
 from dialogue_dashboard.plugin.views import Corpus, md_escape, number
 
 
+def _ranking(view) -> None:
+    """A ranking run (a person's play) at this step: its ranks so far beside the pair's, its agreement, both boards."""
+    ranking = view.ranking
+    st.caption(md_escape(view.note))
+    st.markdown("**The run's ranks:** " + (", ".join(md_escape(i) for i in ranking["ranked"]) or "none yet"))
+    st.markdown("**The pair's ranks:** " + (", ".join(md_escape(i) for i in ranking["pair"]) or "none yet"))
+    st.caption(f"Over the round ({ranking['n_ranked']} ranked): Spearman rho {number(ranking['spearman_rho'])}, "
+               f"Kendall tau {number(ranking['kendall_tau'])}, {ranking['exact_positions']} at the pair's rank.")
+    for column, (username, png) in zip(st.columns(len(view.boards) or 1), view.boards):
+        column.image(png, caption=f"Board of {md_escape(username)}: the run's ranks", width="stretch", output_format="PNG")
+
+
 def panel(corpus: Corpus, view, dialog: str, step: int) -> None:
+    if getattr(view, "ranking", None) is not None:
+        _ranking(view)
+        return
     if view.message_number is None:
         st.info(view.note)
         return
@@ -49,6 +64,12 @@ def _gos_run_scores_and_boards(view, cells: Sequence) -> None:
 def side_by_side(corpus: Corpus, shown: list, dialog: str, step: int) -> None:
     """The message and its gold once, then per run (one column each) its images, scores and marked boards."""
     first = shown[0]
+    if any(getattr(view, "ranking", None) is not None for view in shown):
+        for column, view in zip(st.columns(len(shown)), shown):
+            with column:
+                st.markdown(f"**{md_escape(view.run)}**")
+                _ranking(view) if view.ranking is not None else st.info(view.note or "No ranking at this step.")
+        return
     if first.message_number is None:
         st.info(first.note)
         return

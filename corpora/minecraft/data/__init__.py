@@ -94,9 +94,24 @@ def run_scoring():
 
     return scoring
 
+
+def play_rules():
+    """Playing the Builder of a recorded game, a BAP sample a step; see ``corpora.minecraft.data.play``."""
+    from corpora.minecraft.data import play
+
+    return play
+
+
+def live_rules():
+    """Two people playing the game live, and their games written as game logs; see ``corpora.minecraft.data.live``."""
+    from corpora.minecraft.data import live
+
+    return live
+
+
 __all__ = [
     "NAME", "TITLE", "SHORT_TITLE", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "STEP_UNIT", "EXPORT_STEP_UNIT", "FRAMES",
-    "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "FEATURE_TEXTS", "source_root", "run_scoring", "REFERENT_PLANE", "referents", "referent_background", "dialog_labels", "ReplayStep", "build_frames", "summarize", "write_demo", "demo_source",
+    "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "FEATURE_TEXTS", "source_root", "run_scoring", "play_rules", "live_rules", "REFERENT_PLANE", "referents", "referent_background", "dialog_labels", "ReplayStep", "build_frames", "summarize", "write_demo", "demo_source",
     "iter_bap_samples", "sample_dicts", "export_jsonl", "bap_jsonl_bytes", "best_alignment", "block_f1", "Alignment",
     "parse_gold_xml", "perspective_coordinates", "replay_step", "step_count", "snapshot",
 ]

@@ -1,6 +1,6 @@
 """Blocks of the Minecraft corpus as integers, the build region, gold-configuration XML, the
 alignment of a build to its target (rotation about y plus an x/z shift, as the repo's ``diff.py``),
-block-level F1 and the repo's perspective-coordinate grid.
+block-level F1, the repo's perspective-coordinate grid and one block's logged perspective coordinates.
 
 A block (x, y, z, colour) is encoded as one non-negative ``int`` so that the state diffs of a whole
 corpus are plain set differences of small ints (see ``encode``). Keys sort like the repo's
@@ -9,6 +9,7 @@ corpus are plain set differences of small ints (see ``encode``). Keys sort like 
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -298,6 +299,17 @@ def perspective_coordinates(x: float, y: float, z: float, yaw: float, pitch: flo
     phi = np.radians(pitch)
     c, s = np.cos(phi), np.sin(phi)
     return np.stack([x1, c * y1 + s * z1, -s * y1 + c * z1]).astype(np.float32)
+
+
+def block_perspective(block: Sequence[float], position: Sequence[float]) -> dict:
+    """A block's ``PerspectiveCoordinates`` as the game logged them: its coordinates relative to the Builder's eyes
+    (1.62 above the position) and view (yaw, pitch), rounded to 3 decimals. ``position``: x, y, z, yaw, pitch."""
+    x, y, z, yaw, pitch = position
+    vx, vy, vz = block[0] - x, block[1] - (y + 1.62), block[2] - z
+    t = math.radians(-yaw)
+    x1, z1 = math.cos(t) * vx - math.sin(t) * vz, math.sin(t) * vx + math.cos(t) * vz
+    p = math.radians(pitch)
+    return {"X": round(x1, 3), "Y": round(math.cos(p) * vy + math.sin(p) * z1, 3), "Z": round(-math.sin(p) * vy + math.cos(p) * z1, 3)}
 
 
 def config_from_json(text: str) -> dict[tuple[int, int, int], str]:

@@ -10,11 +10,10 @@ build that matches its gold only after a rotation and shift, and one game that d
 from __future__ import annotations
 
 import json
-import math
 import random
 from pathlib import Path
 
-from corpora.minecraft.data.blocks import COLOR_IDS, encode, gold_xml_text, rotate_xz
+from corpora.minecraft.data.blocks import COLOR_IDS, block_perspective, encode, gold_xml_text, rotate_xz
 
 INVENTORY_ORDER = ("red", "orange", "yellow", "green", "blue", "purple")
 
@@ -105,16 +104,6 @@ SCRIPTS = [
 ]
 
 
-def _perspective(block, position):
-    """Block coordinates relative to the Builder's eyes and view (as the game's PerspectiveCoordinates)."""
-    x, y, z, yaw, pitch = position
-    vx, vy, vz = block[0] - x, block[1] - (y + 1.62), block[2] - z
-    t = math.radians(-yaw)
-    x1, z1 = math.cos(t) * vx - math.sin(t) * vz, math.sin(t) * vx + math.cos(t) * vz
-    p = math.radians(pitch)
-    return {"X": round(x1, 3), "Y": round(math.cos(p) * vy + math.sin(p) * z1, 3), "Z": round(-math.sin(p) * vy + math.cos(p) * z1, 3)}
-
-
 def _game_json(rng: random.Random, experiment_id: str, steps) -> dict:
     start_ms = int(experiment_id.rsplit("-", 1)[1])
     chat = ["<Builder> Mission has started."]
@@ -139,7 +128,7 @@ def _game_json(rng: random.Random, experiment_id: str, steps) -> dict:
             "ChatHistory": list(chat),
             "Timestamp": stamp(ms),
             "BlocksInGrid": [] if glitch else [
-                {"PerspectiveCoordinates": _perspective(b, pos), "AbsoluteCoordinates": {"X": b[0], "Y": b[1], "Z": b[2]},
+                {"PerspectiveCoordinates": block_perspective(b, pos), "AbsoluteCoordinates": {"X": b[0], "Y": b[1], "Z": b[2]},
                  "Type": f"cwc_minecraft_{b[3]}_rn"} for b in blocks],
             "ScreenshotPath": None if no_shot else f"{ms}-Builder-{event}.png",
         }

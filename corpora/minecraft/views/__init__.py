@@ -1,8 +1,8 @@
 """The views of Minecraft Collaborative Building (Narayan-Chen et al., 2019): its Replay section (``replay``), the compact replay state of Compare and Present (``state``), its model-run panels
-(``run_panels``), the download of its BAP samples (``export``) and its analysis page with its part of the
-Durations page (``analysis``). Found through the entry point group
+(``run_panels``), the download of its BAP samples (``export``), its analysis page with its part of the
+Durations page (``analysis``) and its game on the Play page (``play``: the Builder's 3-D grid). Found through the entry point group
 ``dialogue_dashboard.views``; each part is imported when first called (``lazy``)."""
-from dialogue_dashboard.plugin.views import CorpusViews, DurationsView, lazy
+from dialogue_dashboard.plugin.views import CorpusViews, DurationsView, PlayView, lazy
 
 HERE = __name__
 
@@ -18,4 +18,6 @@ VIEWS = CorpusViews(
     analysis=lazy(f"{HERE}.analysis", "show"),
     durations=DurationsView(tab="Minecraft", charts=lazy(f"{HERE}.analysis", "duration_charts"),
                             show=lazy(f"{HERE}.analysis", "show_durations"), split_label="Minecraft splits"),
+    play=PlayView(script=lazy(f"{HERE}.play", "script"), style=lazy(f"{HERE}.play", "style"),
+                  done_label="Done with this instruction"),
 )
