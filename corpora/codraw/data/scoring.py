@@ -25,6 +25,7 @@ import pandas as pd
 from corpora.codraw.data.metrics import score_pairs
 from corpora.codraw.data.reader import DIALOG_KEY, decode_json, json_integer
 from corpora.codraw.data.scenes import dense_scenes, parse_scene_strings
+from corpora.codraw.data.steps import run_step_scores as step_scores  # noqa: F401  (RunScoring's optional member)
 from dialogue_dashboard.plugin import (
     Lines,
     LoadedCorpus,
@@ -452,16 +453,6 @@ def worst_steps(corpus: LoadedCorpus, run) -> pd.DataFrame:
     turn = worst.reindex(scored["dialog_id"]).astype("Int64").to_numpy()
     return pd.DataFrame({"unit": scored["unit"], "turn": pd.array(turn, dtype="Int64").fillna(scored["turn"]),
                          "round": pd.array([pd.NA] * len(scored), dtype="Int64")})
-
-
-def step_scores(run) -> pd.DataFrame:
-    """The run's score at each replay step (a round): the paper's metric of the model's canvas after the round (0
-    for a canvas it left empty, as an empty canvas scores) and the human Drawer's (``RunScoring``'s optional
-    ``step_scores``)."""
-    rounds = run.frames["rounds"]
-    return pd.DataFrame({"dialog_id": rounds["dialog_id"].astype(str), "round": pd.array([pd.NA] * len(rounds), dtype="Int64"),
-                         "turn": rounds["round"].astype("int64"), "score": rounds["score_final"].fillna(0.0).astype(float),
-                         "humans": rounds["human_score_final"].astype(float)})
 
 
 def replay_view(corpus: LoadedCorpus, run, dialog_id: str, turn: int, round=None):

@@ -1,6 +1,7 @@
 """CoDraw's step features (``step_features``, the contract's optional member): one row per replay step, i.e. per
 round, with what a step slice tests there (docs/slices.md, "Step slices"). Vectorised over the rounds frame and the
-dense scenes: all 77,502 rounds of the full corpus in a fraction of a second.
+dense scenes: all 77,502 rounds of the full corpus in a fraction of a second. Also a run's score at each step
+(``run_step_scores``, the run scoring's ``step_scores``).
 
 - ``round_score``: the paper's metric of the Drawer's canvas after the round (the replay's score); empty where the round
   left no drawing (an empty canvas).
@@ -100,3 +101,13 @@ def step_features(loaded) -> pd.DataFrame:
         "drawer_words": _words(rounds["msg_d"]),
     })
     return frame
+
+
+def run_step_scores(run) -> pd.DataFrame:
+    """The run's score at each replay step (a round): the paper's metric of the model's canvas after the round (0
+    for a canvas it left empty, as an empty canvas scores) and the human Drawer's (``RunScoring``'s optional
+    ``step_scores``)."""
+    rounds = run.frames["rounds"]
+    return pd.DataFrame({"dialog_id": rounds["dialog_id"].astype(str), "round": pd.array([pd.NA] * len(rounds), dtype="Int64"),
+                         "turn": rounds["round"].astype("int64"), "score": rounds["score_final"].fillna(0.0).astype(float),
+                         "humans": rounds["human_score_final"].astype(float)})
