@@ -116,7 +116,8 @@ bench-labels: $(STAMP_TEST)
 # 50 CoDraw runs of every round (generated once; WORKDIR=<folder> keeps them and their cache for the next
 # time): the Runs page, its comparison and leaderboard in headless Chromium beside the page with one run, the
 # server's peak memory and the leaderboard command.
-# A slice and a SQL query on the full CoDraw corpus and on ten times it, beside bare pandas (benchmarks/slices.py).
+# A slice, a step slice, a contrast and a SQL query on the full CoDraw corpus and on ten times it, beside bare pandas
+# (benchmarks/slices.py).
 bench-slices: $(STAMP_TEST)
 	$(PY) benchmarks/slices.py
 

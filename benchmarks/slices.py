@@ -1,5 +1,5 @@
 """Slices and the SQL console on the full CoDraw corpus and on ten times it, each beside a bare pandas baseline
-measured in the same process (issue 37).
+measured in the same process (issue 37); step slices and the contrast of two slices (issue 46).
 
     python benchmarks/slices.py [--shared ../shared/data] [--factor 10] [--repeat 15] [--out benchmarks/results/slices.json]
 
@@ -10,7 +10,7 @@ what the server builds once per corpus source (the slice features; the SQL conso
 - a slice applied (``evaluate`` and the Browse table narrowed to its dialogs), median over ``--repeat``; its
   baseline: the same predicate written by hand in pandas over the dialogs frame. Target: ≤ 0.3 s on the full
   corpus (and reported at 10x). On the full corpus also the issue's own slice with the published CR layer
-  (``crs and peek_gain < 0``) and a text slice (``re("\\?", Drawer) and peek_gain < 0``, the search index built).
+  (``crs > 0 and peek_gain < 0``) and a text slice (``re("\\?", Drawer) and peek_gain < 0``, the search index built).
 - the analysis page on the slice: the peek and final-score charts drawn on the slice's dialogs (the corpus cut to
   them, ``slices.subcorpus.restrict``) and the slice against the rest (``contrast_of``, its bootstrap interval),
   median; its baseline: the same two charts on the whole corpus (what the page draws without a slice). Computed
@@ -19,6 +19,14 @@ what the server builds once per corpus source (the slice features; the SQL conso
   ready before each (as when a person types the next query); its baseline: the same groupby in pandas. Target:
   ≤ 1 s on the full corpus's 77,502 rounds (and reported at 10x). Also ``SELECT count(*) FROM dialogs``, the cost of
   a query's process on a query that does nothing, with the spare ready and right after the query before (no spare).
+- a step slice over every round (issue 46: ``STEP_SLICE``, a score drop followed within a round by clip art taken off,
+  with a long Drawer message), median, the step table built once before (as the server does, reported); its
+  baseline: the same predicate written by hand in pandas over the step table (a groupby shift for the window).
+  Target: ≤ 0.3 s on the full corpus's 77,502 rounds, ≤ 10x that at 10x.
+- a contrast with 2,000 bootstrap resamples and 2,000 permutations (``CONTRAST``: the peek gain of long dialogs
+  against short ones among the peeked), median; its baseline: the same two bootstraps written by hand in numpy.
+  Target: ≤ 1 s on the full corpus, ≤ 10x that at 10x. On the full corpus also the issue's question with the CR
+  layer (the peek gain of CR dialogs against annotated ones without).
 """
 from __future__ import annotations
 
@@ -37,6 +45,8 @@ from scale import write_corpora  # noqa: E402
 SLICE = "peek_gain < 0 and n_rounds >= 5 and split in (train, val) or final_score > 4 and not peek_round <= 3"
 QUERY = ("SELECT dialog_id, count(*) AS rounds, avg(score_final) AS mean_score, max(score_final) AS best "
          "FROM rounds GROUP BY dialog_id ORDER BY mean_score DESC")
+STEP_SLICE = "steps(score_change < 0 and next(1, removed > 0) and drawer_words >= 3)"
+CONTRAST = ("peek_gain", "peek_gain is not null and n_rounds >= 8", "peek_gain is not null and n_rounds < 8")
 
 MEASURE = r"""
 import json, statistics, sys, time
@@ -92,7 +102,7 @@ assert count == base_count, (count, base_count)
 out["slice"] = {"text": slice_text, "dialogs": count, "median_s": seconds, "baseline_s": base_seconds,
                 "ratio": seconds / base_seconds if base_seconds else None, "target_s": 0.3}
 if layer_path:
-    for name, text in (("issue_slice", "crs and peek_gain < 0"), ("text_slice", 're("\\?", Drawer) and peek_gain < 0')):
+    for name, text in (("issue_slice", "crs > 0 and peek_gain < 0"), ("text_slice", 're("\\?", Drawer) and peek_gain < 0')):
         seconds, count = median_of(applied(text))
         out[name] = {"text": text, "dialogs": count, "median_s": seconds}
 
@@ -144,12 +154,63 @@ cold_seconds, _ = median_of(lambda: console.run("SELECT count(*) FROM dialogs").
 out["sql_small"] = {"query": "SELECT count(*) FROM dialogs", "median_s": small_seconds,
                     "no_spare_ready_median_s": cold_seconds}
 console.close()
+
+# Step slices (issue 46): the step table built once, then a step slice over every round, beside pandas by hand.
+started = time.perf_counter()
+table = data.steps
+out["step_table_build_s"] = time.perf_counter() - started
+out["steps"] = len(table)
+step_text = sys.argv[6]
+
+def step_slice():
+    return int(slices.evaluate(step_text, data).sum())
+
+def steps_by_hand():
+    f = table.frame
+    removed = f["removed"] > 0
+    following = removed.groupby(f["dialog_id"], sort=False).shift(-1, fill_value=False).astype(bool)
+    return int(((f["score_change"] < 0) & (removed | following) & (f["drawer_words"] >= 3)).sum())
+
+seconds, count = median_of(step_slice)
+base_seconds, base_count = median_of(steps_by_hand)
+assert count == base_count, (count, base_count)
+out["step_slice"] = {"text": step_text, "steps": count, "median_s": seconds, "baseline_s": base_seconds,
+                     "ratio": seconds / base_seconds if base_seconds else None, "target_s": 0.3}
+
+from data_access.slices.measures import contrast_slices
+import numpy as np
+measure, a_text, b_text = json.loads(sys.argv[7])
+
+def contrasted():
+    return contrast_slices(data, measure, a_text, b_text, paired="none")
+
+def by_numpy():
+    d = data.dialogs
+    gain = d["peek_gain"].to_numpy(dtype=float)
+    long_ = gain[(~np.isnan(gain)) & (d["n_rounds"].to_numpy() >= 8)]
+    short = gain[(~np.isnan(gain)) & (d["n_rounds"].to_numpy() < 8)]
+    rng = np.random.default_rng(1)
+    means = [x[rng.integers(0, len(x), size=(2000, len(x)))].mean(axis=1) for x in (long_, short)]
+    return np.quantile(means[0] - means[1], [0.025, 0.975])
+
+seconds, result = median_of(contrasted)
+base_seconds, _ = median_of(by_numpy)
+out["contrast"] = {"measure": measure, "a": a_text, "b": b_text, "n_a": result.n_a, "n_b": result.n_b,
+                   "median_s": seconds, "baseline_s": base_seconds,
+                   "ratio": seconds / base_seconds if base_seconds else None, "target_s": 1.0}
+if layer_path:
+    question = ("peek_gain", "peek_gain is not null and crs > 0", "peek_gain is not null and crs = 0")
+    seconds, result = median_of(lambda: contrast_slices(data, *question))
+    out["issue_contrast"] = {"a": question[1], "b": question[2], "n_a": result.n_a, "n_b": result.n_b,
+                             "diff": result.diff, "ci": [result.ci_low, result.ci_high], "p": result.p,
+                             "median_s": seconds}
 print(json.dumps(out))
 """
 
 
 def _measure(corpus: Path, env: dict, repeat: int, layer: str) -> dict:
-    done = measure_with_memory([PY, "-c", MEASURE, str(corpus), str(repeat), layer, SLICE, QUERY], env)
+    done = measure_with_memory([PY, "-c", MEASURE, str(corpus), str(repeat), layer, SLICE, QUERY, STEP_SLICE,
+                                json.dumps(CONTRAST)], env)
     return {**json.loads(done["stdout"].strip().splitlines()[-1]), "process_peak_mb": round(done["peak_mb"])}
 
 

@@ -11,6 +11,11 @@ see ``data_access.runs.leaderboard``);
 read-only SQL query over the corpus's frames, and the runs, published layers and codes given (one JSON object:
 ``columns``, ``rows`` (at most 10,000 lists and 8 MB), ``row_count``, ``note`` when values or rows were cut; see
 ``data_access.sql_console`` and docs/slices.md). A refused or stopped query exits 2 with one stderr line.
+``python -m data_access slice <corpus> CORPUS_PATH SLICE`` prints the dialogs or steps a slice keeps (``level``,
+``count``, ``ids``) and ``python -m data_access contrast <corpus> CORPUS_PATH MEASURE A B`` a measure on slice A against
+slice B (``measure``, ``n_a``, ``n_b``, ``mean_a``, ``mean_b``, ``diff``, ``ci_low``, ``ci_high``, ``p``, ``paired``); a
+slice is its text in the grammar or ``sql:SELECT …``, B may be ``rest`` (or ``humans``); a bad slice exits 2 with one
+stderr line.
 
 ``python -m data_access live-export <corpus> STORE OUT [--game ID ...] [--split S]`` writes the finished live
 games of the corpus (default: all of them, a study) from the store (read as it is) into the folder OUT in the
@@ -30,28 +35,13 @@ from pathlib import Path
 from typing import Optional
 
 from . import readahead
+from .budgets import CONTRAST_MAX_RESAMPLES
+from .command_inputs import naming as _naming
+from .command_inputs import say as _say
+from .command_inputs import sql_codes as _sql_codes
+from .command_inputs import sql_layers as _sql_layers
+from .command_inputs import sql_runs as _sql_runs
 from .common import CORPUS_NAMES, SourceError, describe_unexpected
-
-
-def _naming(path, action, *args, **kwargs):
-    """``action(*args, **kwargs)``, with an unexpected error turned into a SourceError naming ``path``: the
-    one line on stderr names the file that failed (the corpus or the run or layer file), whichever it is."""
-    try:
-        return action(*args, **kwargs)
-    except SourceError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - the contract is one line naming the file, never a traceback
-        raise SourceError(path, describe_unexpected(exc)) from exc
-
-
-def one_line(text: object) -> str:
-    """``text`` with every control character written as its escape (a newline as ``\\n``): a path or message
-    that holds one stays one line on stderr, and shows where the odd character is."""
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in str(text))
-
-
-def _say(text: object) -> None:
-    print(one_line(text), file=sys.stderr)
 
 
 def _say_cache_notes(*notes) -> None:
@@ -172,8 +162,10 @@ def _sql(args) -> int:
     layers = _sql_layers(loaded, args.layers) if args.layers else {}
     runs = _sql_runs(loaded, args.runs) if args.runs else {}
     codes = _sql_codes(args.codes, loaded.corpus) if args.codes else None
-    console = SqlConsole(console_tables(loaded, layers=layers, runs=runs, codes=codes,
-                                        features=slices.slice_data(loaded, layers=layers).dialogs))
+    data = slices.slice_data(loaded, layers=layers)
+    steps = data.steps.frame if "step_features" in args.query.lower() else None  # built only for who asks
+    console = SqlConsole(console_tables(loaded, layers=layers, runs=runs, codes=codes, features=data.dialogs,
+                                        steps=steps))
     try:
         result = console.run(args.query, max_rows=args.max_rows, timeout_s=args.timeout)
     except SqlRefused as exc:
@@ -197,59 +189,102 @@ def _sql_json(result: dict, compact: bool) -> str:
     return head[:-2] + (',\n  "rows": [\n' + lines + "\n  ]\n}" if rows else ',\n  "rows": []\n}')
 
 
-def _sql_layers(loaded, folder: str) -> dict:
-    """The published layers of ``loaded``'s corpus in ``folder``, under their published names (as
-    ``DIALOGUE_LAYERS_DIR``); SourceError naming the folder or the layer file that fails."""
-    from .contract import layers_of, package_of
-    from .layers import LAYER_FILES, load
+def _slice_data(args):
+    """The corpus, its slice features with the layers, runs and codes the options name, and a way to open its SQL
+    console for a ``sql:`` slice."""
+    from . import corpora, slices
+    from .runs.browse_columns import run_columns, step_run_scores
 
-    root = Path(folder)
-    if not root.is_dir():
-        raise SourceError(root, "is not a folder of published layers" if root.exists() else "does not exist")
-    found = {}
-    for name in layers_of(package_of(loaded)):
-        path = root / LAYER_FILES[name]
-        if path.is_file():
-            found[name] = _naming(path, load.load_layer, name, loaded, path)
-    return found
+    loaded = _naming(args.path, corpora.load_path, args.corpus, args.path)
+    _say_cache_notes(loaded.cache_note)
+    layers = _sql_layers(loaded, args.layers) if args.layers else {}
+    runs = _sql_runs(loaded, args.runs) if args.runs else {}
+    codes = _sql_codes(args.codes, loaded.corpus) if args.codes else None
+    data = slices.slice_data(loaded, layers=layers, annotations=codes,
+                             runs={name: run_columns(loaded, run) for name, run in runs.items()},
+                             step_runs={name: step_run_scores(loaded, run) for name, run in runs.items()})
+    consoles: list = []
 
+    def console():
+        from .sql_console import SqlConsole, console_tables
 
-def _sql_runs(loaded, folder: str) -> dict:
-    """Every run of ``loaded``'s corpus in ``folder`` (as the leaderboard command reads them), by name; a file that
-    is not a run of the corpus is said on stderr and left out."""
-    from .runs import load_run
-    from .runs.leaderboard import META_SUFFIX
-    from .scoring.lines import RUN_SUFFIXES
-
-    root = Path(folder)
-    if not root.is_dir():
-        raise SourceError(root, "is not a folder of runs" if root.exists() else "does not exist")
-    runs = {}
-    for file in sorted(root.iterdir()):
-        name = file.name.lower()
-        if file.name.startswith(".") or name.endswith(META_SUFFIX) or not file.is_file() \
-                or not any(name.endswith(s) for s in RUN_SUFFIXES):
-            continue
-        try:
-            run = load_run(loaded, file)
-        except SourceError as exc:
-            _say(f"note: {file.name} left out: {exc.problem}")
-            continue
-        runs[run.name] = run
-    return runs
+        if not consoles:
+            consoles.append(SqlConsole(console_tables(loaded, layers=layers, runs=runs, codes=codes,
+                                                      features=data.dialogs)))
+        return consoles[0]
+    return data, console, consoles
 
 
-def _sql_codes(target: str, corpus: str):
-    """The annotations of ``corpus`` in the store at ``target`` (a SQLite file that exists, or a postgresql://
-    URL), opened read-only as it is: a store that would need creating or migrating is refused, never changed."""
-    from .store import CodingStore, StoreError, open_read_only
+def _kept(text: str, data, console):
+    """What slice ``text`` (the grammar, or ``sql:…``) keeps on ``data``; ``SliceError`` for a bad one."""
+    from . import slices
+    from .slices.definitions import is_sql, run_sql_slice
 
-    if "://" not in target and not Path(target).is_file():
-        raise SourceError(Path(target), "is not a store (a SQLite file of the app's notes and codes)")
+    if is_sql(text):
+        return run_sql_slice(console(), text, data)
+    return slices.select(text, data)
+
+
+def _closing(consoles: list) -> None:
+    for console in consoles:
+        console.close()
+
+
+def _slice(args) -> int:
+    from .slices import STEP, SliceError
+
+    data, console, consoles = _slice_data(args)
     try:
-        return CodingStore(open_read_only(target)).annotations(corpus=corpus)
-    except StoreError as exc:
-        raise SourceError("the store" if "://" in target else Path(target), str(exc)) from None
+        kept = _kept(args.slice, data, console)
+    except SliceError as exc:
+        _say(f"error: the slice {args.slice!r}: {exc}")
+        return 2
+    finally:
+        _closing(consoles)
+    if kept.level == STEP:
+        keys = data.steps.keys(kept.steps)
+        rounds = data.steps.has_rounds
+        ids = [[d, int(r), int(t)] if rounds else [d, int(t)] for d, r, t in keys.itertuples(index=False)]
+    else:
+        ids = data.dialogs["dialog_id"].astype(str).to_numpy()[kept.dialogs].tolist()
+    print(json.dumps({"level": kept.level, "count": len(ids), "ids": ids}, ensure_ascii=False,
+                     indent=None if args.compact else 2))
+    return 0
+
+
+def _contrast(args) -> int:
+    from .slices import SliceError
+    from .slices.measures import HUMANS, REST, Groups, contrast_groups, contrast_with_humans
+
+    data, console, consoles = _slice_data(args)
+    try:
+        a = _kept(args.a, data, console)
+        if args.b.strip() == HUMANS:
+            result = contrast_with_humans(data, args.measure, a.steps if a.steps is not None else a.dialogs, a.level,
+                                          resamples=args.resamples, permutations=args.resamples)
+            return _print_contrast(result, args)
+        b = None if args.b.strip() == REST else _kept(args.b, data, console)
+        if b is not None and b.level != a.level:
+            raise SliceError(f"A is a {a.level} slice and B a {b.level} slice: a contrast compares rows of one level")
+        mask_a = a.steps if a.steps is not None else a.dialogs
+        mask_b = ~mask_a if b is None else (b.steps if b.steps is not None else b.dialogs)
+        result = contrast_groups(data, args.measure, Groups(a.level, mask_a, mask_b), paired=args.paired,
+                                 resamples=args.resamples, permutations=args.resamples)
+    except SliceError as exc:
+        _say(f"error: {exc}")
+        return 2
+    finally:
+        _closing(consoles)
+    return _print_contrast(result, args)
+
+
+def _print_contrast(result, args) -> int:
+    if result.paired:
+        _say(f"note: paired by {result.paired_label or result.paired_by} ({result.n_pairs:,} in both groups)")
+    elif result.note:
+        _say(f"note: {result.note}")
+    print(json.dumps(result.as_json(), indent=None if args.compact else 2))
+    return 0
 
 
 def _live_export(args) -> int:
@@ -276,7 +311,7 @@ def _live_export(args) -> int:
     return 0
 
 
-def _positive(kind):
+def _positive(kind, most=None):
     def parse(text: str):
         try:
             value = kind(text)
@@ -284,6 +319,8 @@ def _positive(kind):
             raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
         if not value > 0 or value != value:
             raise argparse.ArgumentTypeError(f"{text!r} is not a positive number")
+        if most is not None and value > most:
+            raise argparse.ArgumentTypeError(f"{text!r} is more than {most:,}")
         return value
     return parse
 
@@ -343,6 +380,29 @@ def main(argv=None) -> int:
     sql.add_argument("--codes", metavar="STORE", help="the app's store (its SQLite file, or a postgresql:// URL): the "
                                                       "table codes, the corpus's annotations by every coder and the gold")
     sql.set_defaults(run=_sql)
+    one = sub.add_parser("slice", help="print the dialogs or replay steps a slice keeps (one JSON object)")
+    one.add_argument("corpus", choices=CORPUS_NAMES)
+    one.add_argument("path", help="the corpus file or folder")
+    one.add_argument("slice", help="a slice in the grammar of docs/slices.md, or sql:SELECT … (rows naming dialog_id, "
+                                   "and turn or round for steps)")
+    two = sub.add_parser("contrast", help="a measure on slice A against slice B: difference, interval, p-value")
+    two.add_argument("corpus", choices=CORPUS_NAMES)
+    two.add_argument("path", help="the corpus file or folder")
+    two.add_argument("measure", help="a column of the dialogs frame or of the step features, or score(RUN), code(L)…")
+    two.add_argument("a", help="slice A (the grammar, or sql:SELECT …)")
+    two.add_argument("b", help="slice B, rest (every row A does not keep), or humans (a run's score against the "
+                               "humans' on the same units)")
+    two.add_argument("--paired", default="auto", help="auto (by the corpus's played item: board, structure, scene), "
+                                                      "none, or a column to pair by")
+    two.add_argument("--resamples", type=_positive(int, CONTRAST_MAX_RESAMPLES), default=2000,
+                     help=f"bootstrap resamples and permutations (at most {CONTRAST_MAX_RESAMPLES:,})")
+    for command, run in ((one, _slice), (two, _contrast)):
+        command.add_argument("--compact", action="store_true", help="one line of JSON")
+        command.add_argument("--runs", metavar="DIR", help="a folder of run files of the corpus (score(RUN), gap(RUN))")
+        command.add_argument("--layers", metavar="DIR", help="a folder with published layers under their published "
+                                                             "names (crs, cr, mentions)")
+        command.add_argument("--codes", metavar="STORE", help="the app's store (code(LABEL)), read only")
+        command.set_defaults(run=run)
     export = sub.add_parser("live-export", help="write finished live games in the corpus's own files; print one JSON "
                                                 "object")
     export.add_argument("corpus", choices=CORPUS_NAMES)

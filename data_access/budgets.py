@@ -113,3 +113,7 @@ SQL_RESULT_BYTES = 8 * MiB  # the rows of a result as compact JSON; 10,000 rows 
 SQL_ID_CHARS = 64 * KiB  # the distinct dialog_id values kept to make a slice of (a slice holds at most 16,000 characters)
 SQL_MEMORY_LIMIT = "1GB"  # DuckDB's own limit, in the query's process
 SQL_PROCESS_MEMORY = 3 * GiB  # the query's process's address space (DuckDB's limit, Python and the Arrow batches)
+
+# A contrast (data_access/slices/contrast.py; the command's --resamples): its bootstrap resamples and permutations are
+# each held whole (an array of that many means), so their count is bounded; 2,000 is the default.
+CONTRAST_MAX_RESAMPLES = 100_000

@@ -196,6 +196,9 @@ class RunScoring(Protocol):
     def unit_turns(self, corpus: LoadedCorpus) -> pd.DataFrame:
         """``unit`` -> replay ``turn`` for the links of units that do not carry their own turn (may be empty)."""
 
+    # Optional: ``step_scores(run)``, dialog_id, round, turn, score, humans per step (CoDraw's rounds); without it a
+    # step's score is the statistic of the units at that step (``worst_steps`` places each unit).
+
     def worst_steps(self, corpus: LoadedCorpus, run: LoadedRun) -> pd.DataFrame:
         """One row per unit of ``units(run)``: ``unit`` and the replay ``turn`` (and ``round``, <NA> where the
         corpus has no rounds) where, within the unit, the run differs most from the humans (a CoDraw dialog's
@@ -275,7 +278,7 @@ class AnnotationLayer(Protocol):
         """The lines of the generated demo layer over the demo corpus at ``corpus_source``."""
 
     # Optional: ``dialog_features(loaded_layer) -> pd.DataFrame`` by dialog_id, the slice features the layer gives
-    # (CoDraw's ``crs``); a dialog the layer does not cover has no value.
+    # (CoDraw's ``crs``); a dialog the layer does not cover has no value. ``step_features(loaded_layer)``: per step.
 
 
 @dataclass(frozen=True)
@@ -335,7 +338,6 @@ class OptionalCapabilities(Protocol):
         """One row per played round: ``dialog_id``, ``round`` and ``mismatches`` (how many locks of the two
         players disagreed), for the Words and Search filter "rounds with / without a mismatched lock"."""
 
-
     def annotation_layer(self, name: str) -> AnnotationLayer:
         """The module (an ``AnnotationLayer``) that reads and links the corpus's published layer ``name`` (one of
         its ``LAYERS``), imported when first asked for; ValueError for another name."""
@@ -348,6 +350,9 @@ class OptionalCapabilities(Protocol):
         """Per-dialog features a slice can test besides the dialogs frame's columns (CoDraw's peek gain), indexed by
         ``dialog_id``; a dialog without a value is absent. Computed by the functions behind the corpus's charts."""
 
+    def step_features(self, loaded: LoadedCorpus) -> pd.DataFrame:
+        """A row per replay step (slices.md): dialog_id, round, turn, role, step features (else its messages')."""
+
     def play_rules(self) -> PlayRules:
         """How a person plays one role of a recorded dialog (``PlayRules``); a corpus without it cannot be played."""
 
@@ -356,10 +361,13 @@ class OptionalCapabilities(Protocol):
 
     FEATURE_TEXTS: Mapping[str, FeatureText]  # how descriptions name the corpus's own features and columns
     ASSET_KIND: str  # what its ASSET_VARIABLE names, for the serve flag --<name>-<kind> ("clipart"; default "assets")
+    PAIRED_ITEMS: Mapping[str, tuple[str, str]]  # level -> (column of the item played, its name): a contrast pairs by it
+    STEP_FRAMES: Mapping[str, tuple[str, Optional[str], str]]  # frame -> its dialog, round, turn columns (per step)
 
 
 OPTIONAL = ("LAYERS", "run_scoring", "same_board_plays", "round_outcomes", "annotation_layer", "transcript_notes",
-            "dialog_features", "play_rules", "live_rules", "FEATURE_TEXTS", "ASSET_KIND")
+            "dialog_features", "step_features", "play_rules", "live_rules", "FEATURE_TEXTS", "ASSET_KIND",
+            "PAIRED_ITEMS", "STEP_FRAMES")
 
 
 def optional(package: CorpusPackage, name: str) -> Optional[Callable]:

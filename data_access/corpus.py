@@ -159,18 +159,21 @@ class Corpus:
         ``annotations`` and ``notes`` (the store's ``coding.annotations()`` and ``notes.notes()``) are what
         ``code(…)`` and ``tag(…)`` test; without them those tests find nothing. Raises ``SliceError`` (a
         ValueError) when the text is not a slice or cannot be used on this corpus, saying why."""
-        from .slices import SliceData, describe, evaluate, parse, slice_data, unparse
-        from .slices.grammar import tests
+        from .slices import describe, parse, select, slice_data, unparse
         from .slices.subcorpus import restrict
+        from .slices.tree import tests
 
         node = parse(text)
         base = slice_data(self.loaded, layers=self._slice_layers())
         calls = {test.feature.name for test in tests(node) if test.feature.args is not None}
-        runs = self._run_columns() if calls & {"score", "gap"} else {}
-        data = SliceData(base.corpus, base.title, base.dialogs, runs, annotations, notes, base.utterances)
-        keep = evaluate(node, data)
-        ids = tuple(str(d) for d in base.dialogs["dialog_id"].to_numpy()[keep])
-        return SliceResult(unparse(node), ids, restrict(self.loaded, ids).frames, describe(node, self.title, len(ids)))
+        runs, step_runs = self._run_columns() if calls & {"score", "gap"} else ({}, {})
+        data = base.with_extras(runs=runs, step_runs=step_runs, annotations=annotations, notes=notes)
+        kept = select(node, data)
+        ids = tuple(str(d) for d in base.dialogs["dialog_id"].to_numpy()[kept.dialogs])
+        steps = data.steps.keys(kept.steps) if kept.steps is not None else None
+        counted = (len(steps), len(ids)) if steps is not None else (len(ids), None)
+        return SliceResult(unparse(node), ids, restrict(self.loaded, ids, steps).frames,
+                           describe(node, self.title, *counted), steps)
 
     def _slice_layers(self) -> dict:
         """The layers a slice's features come from: each of ``LAYERS`` whose file is configured and reads."""
@@ -184,11 +187,14 @@ class Corpus:
                 continue
         return read
 
-    def _run_columns(self) -> dict[str, "pd.DataFrame"]:
-        """run name -> its Browse columns (score, gap), for ``score(RUN)`` and ``gap(RUN)``."""
-        from .runs.browse_columns import run_columns
+    def _run_columns(self) -> tuple[dict[str, "pd.DataFrame"], dict[str, "pd.DataFrame"]]:
+        """run name -> its Browse columns (score, gap), and -> its scores per step, for ``score(RUN)`` and
+        ``gap(RUN)`` in a dialog and a step slice."""
+        from .runs.browse_columns import run_columns, step_run_scores
 
-        return {name: run_columns(self.loaded, self.open_run(path).loaded) for name, path in self.runs().items()}
+        opened = {name: self.open_run(path).loaded for name, path in self.runs().items()}
+        return ({name: run_columns(self.loaded, run) for name, run in opened.items()},
+                {name: step_run_scores(self.loaded, run) for name, run in opened.items()})
 
     def word_index(self) -> "WordCorpus":
         """The Words page's token index and message facts over this corpus's messages."""
@@ -221,13 +227,15 @@ def _file_stamp(path: Path) -> tuple:
 class SliceResult:
     """A slice evaluated on a corpus (``Corpus.slice``): ``text``, the slice in its canonical form (what a link's
     ``slice=`` holds); ``ids``, the ids of the dialogs it keeps, in the corpus's order; ``frames``, every frame of
-    the corpus narrowed to those dialogs (each frame cut when first read); ``description``, the slice in words with
-    its count, as the pages say it."""
+    the corpus narrowed to those dialogs (each frame cut when first read; a step slice's step frames to its moments);
+    ``description``, the slice in words with its count, as the pages say it; ``steps``, a step slice's moments
+    (dialog_id, round, turn; None for a dialog slice), ``ids`` then the dialogs with at least one."""
 
     text: str
     ids: tuple[str, ...]
     frames: Mapping[str, "pd.DataFrame"] = field(repr=False)
     description: str
+    steps: Optional["pd.DataFrame"] = field(default=None, repr=False)  # a step slice's moments (dialog_id, round, turn)
 
     def __len__(self) -> int:
         return len(self.ids)

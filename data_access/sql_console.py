@@ -199,18 +199,52 @@ class SqlConsole:
             self._files.close()
 
 
+# The columns other than dialog_id by which a frame names its dialog (A Game Of Sorts' interaction_id, Minecraft's
+# game): the console gives such a table a dialog_id column first, the old name kept beside it for one release.
+DIALOG_ALIASES = ("interaction_id", "game")
+SAVED_COLUMNS = ["id", "name", "description", "slice", "corpus", "owner", "shared", "level", "members_listed"]
+MEMBER_COLUMNS = ["slice_id", "dialog_id", "round", "turn"]
+
+
+def _named_dialogs(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with a ``dialog_id`` column first where it names its dialogs by an alias (``game``)."""
+    if "dialog_id" in frame.columns:
+        return frame
+    alias = next((c for c in DIALOG_ALIASES if c in frame.columns), None)
+    if alias is None:
+        return frame
+    named = frame.copy(deep=False)
+    named.insert(0, "dialog_id", frame[alias].to_numpy())
+    return named
+
+
+def no_saved_slices() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The ``saved_slices`` and ``saved_slice_members`` tables before the store's are read (empty)."""
+    saved = pd.DataFrame({c: pd.Series(dtype="int64" if c == "id" else "bool" if c in ("shared", "members_listed")
+                                       else "str") for c in SAVED_COLUMNS})
+    members = pd.DataFrame({"slice_id": pd.Series(dtype="int64"), "dialog_id": pd.Series(dtype="str"),
+                            "round": pd.Series(dtype="Int64"), "turn": pd.Series(dtype="Int64")})
+    return saved, members
+
+
 def console_tables(loaded, *, layers: Optional[Mapping[str, Any]] = None, runs: Optional[Mapping[str, Any]] = None,
-                   codes: Optional[pd.DataFrame] = None, features: Optional[pd.DataFrame] = None
-                   ) -> dict[str, pd.DataFrame]:
+                   codes: Optional[pd.DataFrame] = None, features: Optional[pd.DataFrame] = None,
+                   steps: Optional[pd.DataFrame] = None) -> dict[str, pd.DataFrame]:
     """The tables of one corpus's console (docs/slices.md, "The SQL console"): every frame of the loaded corpus
-    under its own name (dialogs, utterances, rounds, …), ``features`` (the dialog table with the slice features),
-    ``runs`` (per loaded run and dialog: score, humans, gap), one ``layer_<name>`` per published layer (its
-    common annotation form) and ``codes`` (the store's annotations of this corpus)."""
+    under its own name (dialogs, utterances, rounds, …; each with a ``dialog_id`` column, a frame that names its
+    dialogs ``game`` or ``interaction_id`` keeping that name beside it), ``features`` (the dialog table with the
+    slice features), ``step_features`` (the replay steps with their step features, ``steps``), ``runs`` (per loaded
+    run and dialog: score, humans, gap), one ``layer_<name>`` per published layer (its common annotation form),
+    ``codes`` (the store's annotations of this corpus), and ``saved_slices`` / ``saved_slice_members`` (empty until
+    the app puts the store's in: ``SqlConsole.replace_table``)."""
     from .contract import scoring_of
 
-    tables: dict[str, pd.DataFrame] = {name: loaded.frames[name] for name in loaded.frames}
+    tables: dict[str, pd.DataFrame] = {name: _named_dialogs(loaded.frames[name]) for name in loaded.frames}
     if features is not None:
         tables["features"] = features
+    if steps is not None:
+        tables["step_features"] = steps
+    tables["saved_slices"], tables["saved_slice_members"] = no_saved_slices()
     if runs:
         parts = []
         for name, run in runs.items():
@@ -230,3 +264,4 @@ def console_tables(loaded, *, layers: Optional[Mapping[str, Any]] = None, runs: 
         frame = codes[codes["corpus"] == loaded.corpus] if "corpus" in codes.columns else codes
         tables["codes"] = frame.reset_index(drop=True)
     return tables
+

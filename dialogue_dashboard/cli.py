@@ -46,7 +46,7 @@ def serve_variables() -> dict[str, tuple[str, str]]:
     return {**corpus_flags(), **SETTING_VARIABLES}
 
 
-DATA_TOOLS = ("summary", "run-summary", "layer-summary", "cache", "leaderboard", "words", "sql")
+DATA_TOOLS = ("summary", "run-summary", "layer-summary", "cache", "leaderboard", "words", "sql", "slice", "contrast")
 
 
 def _absolute(value: str) -> str:

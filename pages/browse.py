@@ -1,7 +1,8 @@
 """Browse: every dialog of a corpus in one sortable, filterable table (split, then id in numeric order);
 selecting a row opens its replay. Each loaded model run adds its score (and gap to the humans) per dialog.
 Every filter — split, id, a range on any numeric column (a run's too), notes, a label, the current slice — and
-the sort live in the URL, so a filtered view can be shared; the view is one click from its slice."""
+the sort live in the URL, so a filtered view can be shared; the view is one click from its slice. A step slice's
+moments come first, each opening the Replay at its step."""
 import streamlit as st
 
 from ui.browse.by_run import label_filter, run_column_config, with_runs
@@ -24,7 +25,8 @@ from ui.shell.corpus_views import views_of
 from ui.shell.router import ensure_routed
 from ui.shell.run_mark import stop_run
 from ui.shell.url_state import open_page, served_links, url_filter, url_text_input, url_toggle
-from ui.slices.current import apply_slice, browse_slice, current_slice
+from ui.slices.current import apply_slice, browse_slice, current_outcome, current_slice
+from ui.slices.moments import moments_section
 from ui.widgets import download_buttons, set_url
 
 ensure_routed()
@@ -51,6 +53,10 @@ shown = apply_filter(table, DialogFilter(tuple(chosen_splits), id_contains, only
 shown = views_of(corpus).browse_filter(corpus, shown)  # its own columns and filter (CoDraw's CRs)
 shown = label_filter(corpus, shown)
 shown = apply_slice(corpus, shown)
+outcome = current_outcome(corpus)
+if outcome is not None and outcome.is_moments:  # a step slice: its moments first, then their dialogs
+    moments_section(corpus, outcome.text, outcome.steps, key=f"browse_moments_{corpus.name}")
+    st.subheader("Their dialogs")
 shown, order = sort_control(shown, corpus)
 st.caption(f"{len(shown):,} of {len(table):,} dialogs, {order}. Select a row to open its replay; hover a column "
            "header for what it means (a click on it sorts this view only, not its link).")

@@ -1,4 +1,4 @@
-"""Coding queue: sample N dialogs or turns of a corpus slice, assign them to coders, work through your own
+"""Coding queue: sample N dialogs, turns or (with a step slice) moments of a corpus slice, assign them to coders, work through your own
 queue (each item a link to its replay, mark done, resume later) and see everyone's progress."""
 import pandas as pd
 import streamlit as st
@@ -12,6 +12,7 @@ from ui.shell.router import ensure_routed
 from ui.shell.run_mark import stop_run
 from ui.shell.url_state import served
 from ui.slices.current import current_outcome, said, slice_ids
+from ui.slices.moments import moment_items
 from ui.store import QUEUE_COLUMNS, StoreError, remembered
 from ui.widgets import md_escape
 
@@ -35,11 +36,15 @@ with st.expander("➕ New queue (or add items to one)", expanded=not queues):
     loaded = cached.loaded_corpus(corpus) if corpus is not None else None
     # with a slice= the sample is drawn from its dialogs (said above the form)
     in_slice = slice_ids(corpus) if corpus is not None and loaded is not None and said(current_outcome(corpus)) else None
+    outcome = current_outcome(corpus) if in_slice is not None and corpus is not None else None
+    moments = moment_items(corpus, outcome.steps) if outcome is not None and outcome.is_moments else None
     if corpus is not None and loaded is not None:
         with st.form("new_queue"):
             name = st.text_input("Queue name", value=f"{corpus.name}-pilot")
             left, middle, right = st.columns(3)
-            unit = left.radio("Sample", ["dialog", "turn"], format_func=lambda u: f"{u}s", horizontal=True)
+            units = (["moment"] if moments is not None else []) + ["dialog", "turn"]  # a step slice: its moments first
+            unit = left.radio("Sample", units, format_func=lambda u: f"{u}s", horizontal=True,
+                              help="moments: the steps of the URL's step slice" if moments is not None else None)
             n = middle.number_input("How many", min_value=1, max_value=10_000, value=10, step=1)
             seed = right.number_input("Seed", min_value=0, value=0, step=1)
             splits = st.multiselect("Splits (none: all)", sorted(loaded.dialogs["split"].dropna().unique()))
@@ -48,7 +53,7 @@ with st.expander("➕ New queue (or add items to one)", expanded=not queues):
             if st.form_submit_button("Create / extend queue", type="primary"):
                 names = [c for c in (part.strip() for part in coders.split(",")) if c]
                 try:
-                    items = sample_items(loaded, unit, int(n), int(seed), splits, contains or None, in_slice)
+                    items = sample_items(loaded, unit, int(n), int(seed), splits, contains or None, in_slice, moments)
                     added = coding.create_queue(name, items, names, actor=auth.writer()) if items else None
                 except auth.AccessRefused as exc:
                     st.error(md_escape(exc))

@@ -12,7 +12,7 @@ from ui.shell.corpus_edge import corpus_selector
 from ui.shell.router import ensure_routed
 from ui.shell.run_mark import stop_run
 from ui.shell.url_state import one_history_entry_per_click, query_param, set_url
-from ui.slices.current import next_in_slice
+from ui.slices.current import moment_walk, next_in_slice
 from ui.widgets import md_escape
 
 ensure_routed()
@@ -38,6 +38,7 @@ with st.expander("Dialog, speed and presentation mode", expanded=not presenting)
                                          value=requested_speed if requested_speed in SPEEDS else 2.0)
     presenting = mode_column.toggle("Presentation mode", key="present_mode", value=presenting,
                                     help="Large picture, sidebar and page controls out of the way")
+    moment_walk(corpus, dialog, "pages/present.py")  # a step slice: its moments, one after another
 set_url(speed=None if seconds == 2.0 else seconds, mode="present" if presenting else None)
 if dialog is None:
     stop_run()

@@ -1,6 +1,7 @@
 """Slices: the current slice (the URL's ``slice=``, shared by every page) in words, saved with a name and a
-description (private or shared with the team), the saved slices with their counts per corpus and links, and a
-read-only SQL console over the corpus whose result becomes a slice (docs/slices.md)."""
+description (private or shared with the team), set against another slice in the contrast builder, the saved slices
+with their counts per corpus and links, and a read-only SQL console over the corpus whose result becomes a slice of
+any size (docs/slices.md)."""
 import streamlit as st
 
 from ui.cached import corpus_ready
@@ -11,17 +12,22 @@ from ui.shell.run_mark import stop_run
 from ui.shell.url_state import page_link as same_tab_link
 from ui.shell.url_state import set_url, url_text_input
 from ui.slices.charts import analysis_page
-from ui.slices.console import LIMITS, SqlRefused, result_slice, run_sql, sql_console
+from ui.slices.console import LIMITS, SqlRefused, result_level, result_slice, run_sql, sql_console
+from ui.slices.contrasts import contrast_builder
 from ui.slices.current import SLICE_PARAM, current_outcome, said
 from ui.slices.exports import slice_exports
+from ui.slices.moments import moment_items
 from ui.slices.saved import COUNT_SECONDS, may_remove_shared, not_counted, said_counts, saved_table, write_saved
+from ui.slices.sql_result import refresh_saved, result_grid
 from ui.widgets import md_escape
 
 ensure_routed()
 
 GRAMMAR_HELP = ("A condition on the dialogs: a column or feature compared with a value (peek_gain < 0, split = train), "
-                "a test (crs, code(CR, gold), tag(repair), text(left, Drawer), re(\"\\?$\"), score(RUN) > 0.5), "
-                "combined with and, or, not and parentheses. The grammar and every feature: docs/slices.md.")
+                "a test (crs > 0, code(CR, gold), tag(repair), text(left, Drawer), re(\"\\?$\"), score(RUN) > 0.5), "
+                "combined with and, or, not and parentheses; or on the replay steps, steps(role = Architect and "
+                "next(1, removals > 0)); a saved slice by its id (@12); a SQL query (sql:SELECT dialog_id, round FROM "
+                "rounds …). The grammar and every feature: docs/slices.md.")
 EXAMPLE_QUERY = "SELECT dialog_id, split, n_rounds FROM dialogs ORDER BY n_rounds DESC LIMIT 20"
 
 st.title("Slices")
@@ -31,13 +37,19 @@ if not corpus_ready(corpus):
 
 # ---------------------------------------------------------------------------- the current slice
 st.subheader("The current slice")
-url_text_input("Slice", SLICE_PARAM, key="slices_text", placeholder="crs and peek_gain < 0", help=GRAMMAR_HELP)
+url_text_input("Slice", SLICE_PARAM, key="slices_text", placeholder="crs > 0 and peek_gain < 0", help=GRAMMAR_HELP)
 outcome = current_outcome(corpus)
 if said(outcome) and outcome is not None:
     links = st.columns(3)  # same-tab links, each with the slice
     in_slice = {"corpus": corpus.name, SLICE_PARAM: outcome.text}
     same_tab_link("pages/browse.py", "Open in Browse", in_slice, container=links[0], icon=":material/table_rows:")
-    if outcome.ordered_ids:
+    if outcome.is_moments:  # a step slice plays from its first moment, at its step in its round
+        first = next(iter(moment_items(corpus, outcome.steps)), None)
+        if first is not None:
+            place = {"dialog": first[0], "turn": str(first[2]), **({"round": str(first[1])} if first[1] else {})}
+            same_tab_link("pages/replay.py", "Play its moments in the Replay", {**in_slice, **place},
+                          container=links[1], icon=":material/play_circle:")
+    elif outcome.ordered_ids:
         same_tab_link("pages/replay.py", "Play in the Replay", {**in_slice, "dialog": outcome.ordered_ids[0]},
                       container=links[1], icon=":material/play_circle:")
     charts_page = analysis_page(corpus)
@@ -63,6 +75,9 @@ if said(outcome) and outcome is not None:
 elif outcome is None:
     st.caption("No slice: type one above, or make one from Browse's filters, a chart's bar or a SQL result below.")
 
+# ---------------------------------------------------------------------------- the contrast builder
+contrast_builder(corpus, outcome.text if outcome is not None and outcome.kept is not None else None)
+
 # ---------------------------------------------------------------------------- saved slices
 st.subheader("Saved slices")
 saved = saved_table()
@@ -70,16 +85,22 @@ if saved is not None and saved.empty:
     st.caption("None saved yet.")
 elif saved is not None:
     counts = [c for c in saved.columns if c not in {"id", "name", "description", "slice", "corpus", "owner", "shared",
-                                                   "created_at", "updated_at", "changed_by", "note", "link"}]
+                                                   "created_at", "updated_at", "changed_by", "note", "link", "counts"}]
     chosen = st.dataframe(
-        saved[["name", "description", "slice", "owner", "shared", "note", *counts, "link"]], hide_index=True,
+        saved[["id", "name", "description", "slice", "owner", "shared", "note", "counts", *counts, "link"]],
+        hide_index=True,
         on_select="rerun", selection_mode="single-row", key="slices_saved",
         column_config={"link": st.column_config.LinkColumn("Open", display_text="in Browse ▶"),
                        "slice": st.column_config.TextColumn(width="medium"),
                        "note": st.column_config.TextColumn("Why no count", width="medium", help="Why a count is "
                                                            "missing: not counted yet, or why the slice cannot be used"),
-                       **{c: st.column_config.NumberColumn(help=f"Dialogs the slice keeps in {c} (empty: it "
-                                                                "names what this corpus does not have)") for c in counts}})
+                       "id": st.column_config.NumberColumn("id", help="Its id: a link to it is slice=@<id>, "
+                                                           "evaluated again when opened"),
+                       "counts": st.column_config.TextColumn("Counts of", help="What its counts are: its steps (a "
+                                                             "step slice), its dialogs, or its query's rows'"),
+                       **{c: st.column_config.NumberColumn(help=f"Dialogs (steps of a step slice) the slice keeps in "
+                                                              f"{c} (empty: it names what this corpus does not have)")
+                          for c in counts}})
     waiting = not_counted(saved)
     if waiting:
         left, right = st.columns([5, 1], vertical_alignment="center")
@@ -90,8 +111,10 @@ elif saved is not None:
     if rows:
         record = saved.iloc[rows[0]]
         st.caption(md_escape(f"“{record['name']}”: {said_counts(record['slice'])}"))
-        if st.button("Make it the current slice", key="slices_use"):
-            set_url(**{SLICE_PARAM: record["slice"]})
+        if st.button("Make it the current slice", key="slices_use",
+                     help=f"The current slice becomes @{int(record['id'])}: this saved slice, evaluated again wherever "
+                          "it is used"):
+            set_url(**{SLICE_PARAM: f"@{int(record['id'])}"})
             st.rerun()
         if auth.allowed(auth.Action.WRITE_OWN, "editing saved slices", owner=record["owner"] or None):
             with st.form(f"slices_edit_{record['id']}"):
@@ -119,7 +142,10 @@ console = sql_console(corpus)
 if console is None:
     stop_run()
 with st.expander("Tables and columns"):
-    st.caption(f"{LIMITS} A result with a dialog_id column becomes a slice.")
+    st.caption(f"{LIMITS} A result is shown whole, page by page, a selected row in full. A result with a dialog_id "
+               "column becomes a slice of any size: its query, evaluated again wherever the slice is used (with a "
+               "turn or round column: a slice of steps). step_features holds the replay steps with their features, "
+               "saved_slices and saved_slice_members the saved slices you may read, codes the store's codes.")
     st.dataframe(console.schema(), hide_index=True, height=300)
 query = st.text_area("Query", value=EXAMPLE_QUERY, key=f"slices_sql_{corpus.name}", height=120)
 buttons = st.columns([1, 1, 6])
@@ -128,6 +154,7 @@ buttons[1].button("Stop", key="slices_sql_stop", help="Stops a running query")
 status = st.empty()
 if run:
     try:
+        refresh_saved(console, corpus, query)  # the saved slices this session may read, for a query naming them
         st.session_state["slices_sql_result"] = (corpus.name, query, run_sql(console, corpus, query, status))
         status.empty()
     except SqlRefused as exc:
@@ -136,15 +163,16 @@ if run:
 kept = st.session_state.get("slices_sql_result")
 if kept is not None and kept[0] == corpus.name:
     result = kept[2]
-    more = f" (the first {len(result.rows):,} shown)" if result.truncated else ""
+    more = f" ({len(result.rows):,} a page)" if result.truncated else ""
     counted = f"{result.row_count:,}" if result.row_count_complete else f"more than {result.row_count:,}"
     st.caption(f"{counted} rows{more} in {result.seconds:.2f} s.")
     if result.note:
         st.warning(md_escape(result.note), icon="✂️")
-    st.dataframe(result.frame(), hide_index=True, key="slices_sql_grid")
-    text, reason = result_slice(result)
+    result_grid(console, corpus, kept[1], result, status, "slices_sql")
+    text, reason = result_slice(kept[1], result)
     if text is None:
         st.caption(md_escape(reason))
-    elif st.button(f"Make a slice of these {len(result.dialog_ids or ()):,} dialogs", key="slices_sql_slice"):
+    elif st.button(f"Make a slice of this query (its {result_level(result)}: {counted} rows)", key="slices_sql_slice",
+                   help="The slice is the query itself, evaluated again wherever it is used: a result of any size"):
         set_url(**{SLICE_PARAM: text})
         st.rerun()

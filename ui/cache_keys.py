@@ -53,13 +53,20 @@ class DialogSelection:
     text: str  # the slice's canonical text
     ids: tuple[str, ...]
     digest: str
+    steps: Optional[Any] = None  # a step slice's moments (a frame of dialog_id, round, turn), in the digest too
 
     @classmethod
-    def of(cls, text: str, ids) -> "DialogSelection":
+    def of(cls, text: str, ids, steps=None) -> "DialogSelection":
         import hashlib
 
+        import pandas as pd
+
         kept = tuple(str(d) for d in ids)
-        return cls(text, kept, hashlib.sha1("\n".join(kept).encode("utf-8", "surrogatepass")).hexdigest())
+        digest = hashlib.sha1("\n".join(kept).encode("utf-8", "surrogatepass"))
+        if steps is not None:
+            digest.update(b"\nsteps\n")
+            digest.update(pd.util.hash_pandas_object(steps, index=False).to_numpy().tobytes())
+        return cls(text, kept, digest.hexdigest(), steps)
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ class LabelFilter:
 
 def _labels_of(annotations: pd.DataFrame, corpus: str) -> pd.DataFrame:
     if annotations is None or annotations.empty:
-        return pd.DataFrame(columns=["dialog_id", "label", "coder", "layer", "codebook"])
+        return pd.DataFrame(columns=["dialog_id", "round", "turn", "label", "coder", "layer", "codebook"])
     frame = annotations[annotations["corpus"] == corpus]
     if "kind" in frame.columns:
         frame = frame[frame["kind"] == "label"]
@@ -42,6 +42,14 @@ def _labels_of(annotations: pd.DataFrame, corpus: str) -> pd.DataFrame:
 
 def label_counts(annotations: pd.DataFrame, corpus: str, rule: LabelFilter) -> pd.Series:
     """dialog_id -> how many annotations of ``corpus`` match ``rule`` (only dialogs with at least one)."""
+    chosen = label_rows(annotations, corpus, rule)
+    counts = chosen.groupby(chosen["dialog_id"].astype(str), sort=True).size()
+    return counts.rename("labels").astype("int64")
+
+
+def label_rows(annotations: pd.DataFrame, corpus: str, rule: LabelFilter) -> pd.DataFrame:
+    """The annotations of ``corpus`` that match ``rule`` (a step slice counts them per step by their round and
+    turn)."""
     frame = _labels_of(annotations, corpus)
     chosen = frame[frame["label"] == rule.label]
     if rule.codebook:
@@ -52,8 +60,7 @@ def label_counts(annotations: pd.DataFrame, corpus: str, rule: LabelFilter) -> p
         chosen = chosen[chosen["layer"] != GOLD]
         if rule.coder:
             chosen = chosen[chosen["coder"] == rule.coder]
-    counts = chosen.groupby(chosen["dialog_id"].astype(str), sort=True).size()
-    return counts.rename("labels").astype("int64")
+    return chosen
 
 
 @dataclass(frozen=True)

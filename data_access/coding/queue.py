@@ -11,13 +11,17 @@ from ..links import Place
 
 
 def sample_items(loaded: LoadedCorpus, unit: str, n: int, seed: int = 0, splits: Sequence[str] = (),
-                 contains: Optional[str] = None, within: Optional[Sequence[str]] = None) -> list[Place]:
+                 contains: Optional[str] = None, within: Optional[Sequence[str]] = None,
+                 moments: Optional[Sequence[tuple[str, Optional[int], int]]] = None) -> list[Place]:
     """``n`` items — places (corpus, dialog_id, round, step) — drawn without replacement (seeded) from the dialogs
-    (``unit="dialog"``: each opens at its first step) or turns (``unit="turn"``) of the corpus, restricted to
-    ``splits``, to the dialogs ``within`` (a slice's; None: all) and to dialogs with an utterance containing
-    ``contains`` (case-insensitive)."""
-    if unit not in ("dialog", "turn"):
-        raise ValueError(f"unit must be dialog or turn; got {unit!r}")
+    (``unit="dialog"``: each opens at its first step), turns (``unit="turn"``) or ``moments`` (``unit="moment"``: a
+    step slice's steps, as (dialog_id, round, turn), a lock event's too) of the corpus, restricted to ``splits``, to
+    the dialogs ``within`` (a slice's; None: all) and to dialogs with an utterance containing ``contains``
+    (case-insensitive)."""
+    if unit not in ("dialog", "turn", "moment"):
+        raise ValueError(f"unit must be dialog, turn or moment; got {unit!r}")
+    if unit == "moment" and moments is None:
+        raise ValueError("sampling moments needs a step slice's moments")
     dialogs = loaded.dialogs
     if within is not None:
         dialogs = dialogs[dialogs["dialog_id"].astype(object).isin(list(within)).to_numpy()]
@@ -28,6 +32,10 @@ def sample_items(loaded: LoadedCorpus, unit: str, n: int, seed: int = 0, splits:
         hits = utterances["text"].astype(str).str.contains(contains, case=False, regex=False)
         utterances = utterances[utterances["dialog_id"].isin(set(utterances.loc[hits, "dialog_id"]))]
     places = utterances[["corpus", "dialog_id", "round", "turn"]].drop_duplicates()
+    if unit == "moment":
+        allowed = set(utterances["dialog_id"].astype(str)) if contains else set(dialogs["dialog_id"].astype(str))
+        places = pd.DataFrame([(loaded.corpus, d, r, t) for d, r, t in moments or () if d in allowed],
+                              columns=["corpus", "dialog_id", "round", "turn"]).astype({"round": "Int64"})
     if unit == "dialog":
         places = places.sort_values(["dialog_id", "round", "turn"], na_position="first").drop_duplicates("dialog_id")
     places = places.sort_values(["dialog_id", "round", "turn"], na_position="first").reset_index(drop=True)

@@ -40,6 +40,41 @@ def run_columns(corpus: LoadedCorpus, run: LoadedRun) -> pd.DataFrame:
     return frame[~frame.index.duplicated(keep="first")]
 
 
+def step_run_scores(corpus: LoadedCorpus, run: LoadedRun) -> pd.DataFrame:
+    """The run's score at each replay step it scored (a step slice's ``score(RUN)`` / ``gap(RUN)``): dialog_id,
+    round, turn, score and humans (NaN where the corpus has no human figure). The corpus's own per-step scores where
+    its scoring offers them (``step_scores``: CoDraw's rounds); else the statistic of the units at each step, each
+    unit placed at its step by ``worst_steps`` (a Minecraft BAP sample, an A Game Of Sorts message)."""
+    scoring = scoring_of(run)
+    own = getattr(scoring, "step_scores", None)
+    if own is not None:
+        return own(run)
+    units = scoring.units(run).reset_index(drop=True)
+    humans = scoring.units(run, humans=True).reset_index(drop=True) if scoring.HAS_HUMANS else None
+    places = scoring.worst_steps(corpus, run).drop_duplicates("unit").set_index("unit")
+    keys = pd.DataFrame({"dialog_id": units["dialog_id"].astype(str),
+                         "round": pd.array(units["unit"].map(places["round"]).to_numpy(), dtype="Int64"),
+                         "turn": pd.array(units["unit"].map(places["turn"]).to_numpy(), dtype="Int64")})
+    placed = keys["turn"].notna().to_numpy()
+    keys, units = keys[placed].reset_index(drop=True), units[placed].reset_index(drop=True)
+    grouped = [keys["dialog_id"], keys["round"].fillna(-1), keys["turn"]]
+
+    def statistic(frame: pd.DataFrame) -> pd.Series:
+        if scoring.UNIT_STATISTIC == "micro-f1":
+            sums = frame.groupby(grouped, sort=True)[["tp", "fp", "fn"]].sum()
+            denominator = 2 * sums["tp"] + sums["fp"] + sums["fn"]
+            return (2 * sums["tp"] / denominator.where(denominator > 0)).astype(float)
+        return frame.groupby(grouped, sort=True)["value"].mean().astype(float)
+
+    score = statistic(units)
+    human = statistic(humans[placed].reset_index(drop=True)) if humans is not None else pd.Series(np.nan, index=score.index)
+    rounds = score.index.get_level_values(1).to_numpy(dtype=np.int64)
+    return pd.DataFrame({"dialog_id": score.index.get_level_values(0).astype(str),
+                         "round": pd.array([pd.NA if r < 0 else int(r) for r in rounds], dtype="Int64"),
+                         "turn": score.index.get_level_values(2).to_numpy(dtype=np.int64),
+                         "score": score.to_numpy(), "humans": human.reindex(score.index).to_numpy(dtype=float)})
+
+
 def column_help(corpus: str, run: str, column: str) -> str:
     """What a run column means (plain text: the run's name is the user's, escape it for markdown)."""
     scoring = run_module(corpus)

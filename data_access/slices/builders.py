@@ -12,7 +12,8 @@ import math
 import re
 from typing import Iterable, Mapping, Optional, Sequence
 
-from .grammar import And, Feature, In, Node, Or, SliceError, Test, Value, all_of
+from .grammar import And, Feature, In, Node, Or, SliceError, Test, Value
+from .tree import all_of
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
 
@@ -55,7 +56,7 @@ def column_feature(column: str, run_columns: Mapping[str, tuple[str, str]]) -> O
 def browse_filter_node(*, splits: Sequence[str] = (), ranges: Sequence[tuple[str, Optional[float], Optional[float]]] = (),
                        with_cr: bool = False, label: Optional[tuple[str, str, str]] = None,
                        run_columns: Optional[Mapping[str, tuple[str, str]]] = None) -> Optional[Node]:
-    """Browse's filters as a slice: ``split in (…)``, each range, ``crs``, ``code(label, coder, codebook)``;
+    """Browse's filters as a slice: ``split in (…)``, each range, ``crs > 0``, ``code(label, coder, codebook)``;
     None when nothing filters. ``SliceError`` for a range on a column that has no name in the grammar."""
     parts: list[Node] = []
     if splits:
@@ -68,7 +69,7 @@ def browse_filter_node(*, splits: Sequence[str] = (), ranges: Sequence[tuple[str
         if node is not None:
             parts.append(node)
     if with_cr:
-        parts.append(Test(Feature("crs")))
+        parts.append(Test(Feature("crs"), ">", 0))
     if label is not None and label[0]:
         name, coder, book = label
         args: tuple[Value, ...] = (name, coder, book) if book else (name, coder) if coder else (name,)

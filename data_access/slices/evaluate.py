@@ -1,136 +1,157 @@
-"""Evaluate a slice against one corpus: which of its dialogs the predicate keeps, and the slice in words.
+"""Evaluate a slice against one corpus: which of its dialogs, or of its replay steps, the predicate keeps.
 
 ``SliceData`` holds what the tests read: the dialog table with the analysis pages' and the layers' per-dialog
-features joined (``slice_data`` builds it from a loaded corpus), each loaded run's Browse columns, the coding
-store's annotations, the notes, and the utterances (for ``text`` / ``re``). Everything but the dialog table is
-optional; a test that needs what is absent says so (``SliceError``), never a traceback. One
-``EvaluationBudget`` bounds the whole evaluation, checked before each test and between the chunks of a text test.
+features joined (``slice_data`` builds it from a loaded corpus), the step table (``steps.StepTable``, built when a
+step slice first asks for it and then kept), each loaded run's Browse columns and step scores, the coding store's
+annotations, the notes, and the utterances (for ``text`` / ``re``). Everything but the dialog table is optional; a
+test that needs what is absent says so (``SliceError``), never a traceback. One ``EvaluationBudget`` bounds the
+whole evaluation, checked before each test and between the chunks of a text test.
 
-Semantics (docs/slices.md): a comparison with a dialog that has no value (NaN: no peek, not in a layer, not
-scored by a run) is false, so ``not`` of it is true; a bare feature is true where it is true, non-zero or
-non-empty.
+Every test is read at a level: a dialog slice's at the dialog level (a value per dialog), ``steps(…)``'s at the step
+level (a value per step), ``has_step(…)`` lifts its steps to their dialogs and ``dialog(…)`` lowers its dialogs to
+their steps. Semantics (docs/slices.md): a comparison with a row that has no value (NaN: no peek, not in a layer,
+not scored by a run) is false, so ``not`` of it is true; ``is null`` / ``is not null`` test for a value; a bare
+feature is a test only where it is true or false, or a count of calls (``code``, ``tag``, ``text``, ``re``: at
+least one): a bare number is refused, since "non-zero" silently drops the zeros.
 """
 from __future__ import annotations
 
-import functools
-from dataclasses import dataclass, field
-from typing import Callable, Mapping, Optional, Union
+from dataclasses import dataclass
+from typing import Optional, Union
 
 import numpy as np
 import pandas as pd
 
-from ..coding.compare import GOLD
-from ..coding.label_filter import LabelFilter, label_counts
-from ..common import LoadedCorpus
-from ..contract import package_of
-from ..runs.browse_columns import GAP, SCORE, column_name
-from ..search import InvalidQuery, QueryTooSlow, SearchIndex, compile_query
+from . import calls as call_values
 from .budget import EvaluationBudget
-from .features import derived_features, feature_text, layer_features
-from .grammar import And, Feature, In, Node, Not, Or, SliceError, Test, Value, format_value, parse
+from .data import SliceData, slice_data
+from .grammar import (
+    DIALOG,
+    NULL_OPS,
+    STEP,
+    And,
+    Feature,
+    In,
+    Lift,
+    Lower,
+    Node,
+    Not,
+    Or,
+    SliceError,
+    Steps,
+    Test,
+    Value,
+    Window,
+    format_value,
+    parse,
+)
+from .steps import KEY_COLUMNS
+from .tree import level
 
-# The calls a slice may make: name -> (least, most arguments, what they are)
-CALLS = {
-    "score": (1, 1, "score(RUN): a loaded run's score of the dialog"),
-    "gap": (1, 1, "gap(RUN): a loaded run's score minus the humans' on the same units"),
-    "code": (1, 3, "code(LABEL[, CODER[, CODEBOOK]]): annotations of LABEL on the dialog (CODER: a coder, gold, "
-                   "or \"\" for any coder)"),
-    "tag": (1, 1, "tag(TAG): your notes on the dialog with TAG"),
-    "text": (1, 2, "text(WORDS[, ROLE]): utterances (of ROLE) with every word"),
-    "re": (1, 2, "re(PATTERN[, ROLE]): utterances (of ROLE) matching the RE2 regular expression"),
-}
+CALLS = call_values.CALLS
 _NUMERIC_OPS = ("<", "<=", ">", ">=")
-
-
-@dataclass(eq=False)
-class SliceData:
-    """What a slice is evaluated against, for one corpus."""
-
-    corpus: str
-    title: str
-    dialogs: pd.DataFrame  # one row per dialog: dialog_id, the corpus's columns, derived and layer features
-    runs: Mapping[str, pd.DataFrame] = field(default_factory=dict)  # run -> runs.browse_columns.run_columns
-    annotations: Optional[pd.DataFrame] = None  # CodingStore.annotations (None: no store)
-    notes: Optional[pd.DataFrame] = None  # NotesStore.notes (None: no store)
-    utterances: Optional[pd.DataFrame] = None
-    search_index: Optional[Callable[[], SearchIndex]] = None  # a shared index of ``utterances`` (else built once)
-    _index: Optional[SearchIndex] = field(default=None, repr=False)
-
-    def index(self) -> SearchIndex:
-        if self._index is None:
-            if self.search_index is not None:
-                self._index = self.search_index()
-            elif self.utterances is None:
-                raise SliceError(f"text tests need the utterances of {self.title}, which are not loaded here")
-            else:
-                self._index = SearchIndex.build(self.utterances)
-        return self._index
-
-    @functools.cached_property
-    def ids(self) -> pd.Index:
-        return pd.Index(self.dialogs["dialog_id"].astype(str))
-
-    def columns(self) -> list[str]:
-        """The features a bare name may test here."""
-        return [c for c in self.dialogs.columns if c != "corpus"]
-
-
-def slice_data(loaded: LoadedCorpus, *, layers: Optional[Mapping[str, object]] = None,
-               runs: Optional[Mapping[str, pd.DataFrame]] = None, annotations: Optional[pd.DataFrame] = None,
-               notes: Optional[pd.DataFrame] = None, search_index: Optional[Callable[[], SearchIndex]] = None
-               ) -> SliceData:
-    """``SliceData`` of a loaded corpus: its dialogs frame with the corpus's derived features (``features.derived_features``) and
-    those of each loaded layer (``layers``: layer name -> ``LoadedLayer``) joined by dialog id."""
-    dialogs = loaded.dialogs.copy(deep=False)
-    if "players" in dialogs.columns:  # lists: tested by membership; keep them as tuples (hashable, comparable)
-        dialogs["players"] = dialogs["players"].map(lambda p: tuple(p) if hasattr(p, "__iter__") and not isinstance(p, str) else p)
-    ids = pd.Index(dialogs["dialog_id"].astype(str))
-    extra = [derived_features(loaded)] + [layer_features(name, layer) for name, layer in (layers or {}).items()]
-    for frame in extra:
-        for column in frame.columns:
-            if column not in dialogs.columns:
-                dialogs[column] = frame[column].reindex(ids).to_numpy()
-    return SliceData(loaded.corpus, package_of(loaded).TITLE, dialogs.reset_index(drop=True),
-                     dict(runs or {}), annotations, notes, loaded.utterances, search_index)
 
 
 # ------------------------------------------------------------------------------------------ evaluation
 
+@dataclass(frozen=True)
+class Kept:
+    """What a slice keeps: ``level`` (``DIALOG`` or ``STEP``), the dialogs (a mask over the dialog table: a step
+    slice's are the dialogs with at least one of its steps) and, for a step slice, the steps (a mask over the step
+    table)."""
+
+    level: str
+    dialogs: np.ndarray
+    steps: Optional[np.ndarray] = None
+
+
+@dataclass(frozen=True)
+class _Scope:
+    """Where tests are read: the dialog table or the step table of ``data``."""
+
+    level: str
+    data: SliceData
+    budget: EvaluationBudget
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        return self.data.dialogs if self.level == DIALOG else self.data.steps.frame
+
+    def at(self, level: str) -> "_Scope":
+        return self if level == self.level else _Scope(level, self.data, self.budget)
+
+
 def evaluate(node: Union[Node, str], data: SliceData, budget: Optional[EvaluationBudget] = None) -> np.ndarray:
-    """A boolean array over ``data.dialogs``'s rows: the dialogs the slice keeps. ``SliceError`` when a test
-    cannot be made on this corpus (unknown feature, run, value of the wrong kind), or when the tests together
-    run past ``budget`` (``SliceTooSlow``; a fresh ``EvaluationBudget`` when None) or it says stop
-    (``SliceStopped``)."""
+    """A boolean array over the rows the slice selects: ``data.dialogs``'s for a dialog slice, ``data.steps``'s for
+    a step slice (``steps(…)``). ``SliceError`` when a test cannot be made on this corpus (unknown feature, run, value
+    of the wrong kind, a bare number), or when the tests together run past ``budget`` (``SliceTooSlow``; a fresh
+    ``EvaluationBudget`` when None) or it says stop (``SliceStopped``)."""
     if isinstance(node, str):
         node = parse(node)
-    return _evaluate(node, data, budget if budget is not None else EvaluationBudget())
+    budget = budget if budget is not None else EvaluationBudget()
+    return _evaluate(node, _Scope(level(node), data, budget))
 
 
-def _evaluate(node: Node, data: SliceData, budget: EvaluationBudget) -> np.ndarray:
-    if isinstance(node, Test):
-        budget.begin(_feature_text(node.feature))
-        return _test(node, data, budget)
-    if isinstance(node, In):
-        budget.begin(_feature_text(node.feature))
-        return _in(node, data, budget)
-    if isinstance(node, Not):
-        return ~_evaluate(node.operand, data, budget)
-    if isinstance(node, And):
-        keep = np.ones(len(data.dialogs), dtype=bool)
-        for operand in node.operands:
-            keep &= _evaluate(operand, data, budget)
-        return keep
-    if isinstance(node, Or):
-        keep = np.zeros(len(data.dialogs), dtype=bool)
-        for operand in node.operands:
-            keep |= _evaluate(operand, data, budget)
-        return keep
-    raise TypeError(f"not a slice node: {node!r}")
+def select(node: Union[Node, str], data: SliceData, budget: Optional[EvaluationBudget] = None) -> Kept:
+    """``evaluate`` with the dialogs of a step slice beside its steps."""
+    if isinstance(node, str):
+        node = parse(node)
+    kept = evaluate(node, data, budget)
+    if level(node) == DIALOG:
+        return Kept(DIALOG, kept)
+    return Kept(STEP, data.steps.lift(kept, len(data.dialogs)), kept)
 
 
 def dialog_ids(node: Union[Node, str], data: SliceData, budget: Optional[EvaluationBudget] = None) -> list[str]:
-    """The ids of the dialogs the slice keeps, in the order of ``data.dialogs``."""
-    return [str(d) for d in data.dialogs["dialog_id"].to_numpy()[evaluate(node, data, budget)]]
+    """The ids of the dialogs the slice keeps (a step slice: those with a kept step), in the order of
+    ``data.dialogs``."""
+    return [str(d) for d in data.dialogs["dialog_id"].to_numpy()[select(node, data, budget).dialogs]]
+
+
+def step_keys(node: Union[Node, str], data: SliceData, budget: Optional[EvaluationBudget] = None) -> pd.DataFrame:
+    """dialog_id, round and turn of the steps the slice keeps (a dialog slice: every step of its dialogs)."""
+    kept = select(node, data, budget)
+    steps = kept.steps if kept.steps is not None else data.steps.lower(kept.dialogs)
+    return data.steps.keys(steps)
+
+
+def feature_values(feature: Feature, data: SliceData, at: str, budget: Optional[EvaluationBudget] = None) -> pd.Series:
+    """The value of ``feature`` (a column, a step feature or a call) per row of ``at``'s table (``DIALOG``: the
+    dialogs, ``STEP``: the steps): what a contrast measures."""
+    return _values(feature, _Scope(at, data, budget if budget is not None else EvaluationBudget()))
+
+
+def _evaluate(node: Node, scope: _Scope) -> np.ndarray:
+    if isinstance(node, Test):
+        scope.budget.begin(_feature_text(node.feature))
+        return _test(node, scope)
+    if isinstance(node, In):
+        scope.budget.begin(_feature_text(node.feature))
+        return _in(node, scope)
+    if isinstance(node, Not):
+        return ~_evaluate(node.operand, scope)
+    if isinstance(node, And):
+        keep = np.ones(len(scope.frame), dtype=bool)
+        for operand in node.operands:
+            keep &= _evaluate(operand, scope)
+        return keep
+    if isinstance(node, Or):
+        keep = np.zeros(len(scope.frame), dtype=bool)
+        for operand in node.operands:
+            keep |= _evaluate(operand, scope)
+        return keep
+    if isinstance(node, Steps):
+        return _evaluate(node.operand, scope.at(STEP))
+    if isinstance(node, Lift):
+        scope.budget.begin("has_step(…)")
+        return scope.data.steps.lift(_evaluate(node.operand, scope.at(STEP)), len(scope.data.dialogs))
+    if isinstance(node, Lower):
+        scope.budget.begin("dialog(…)")
+        return scope.data.steps.lower(_evaluate(node.operand, scope.at(DIALOG)))
+    if isinstance(node, Window):
+        scope.budget.begin(f"{node.direction}(…)")
+        return scope.data.steps.window(_evaluate(node.operand, scope.at(STEP)), node.direction, node.steps)
+    raise TypeError(f"not a slice node: {node!r}")
 
 
 def _feature_text(feature: Feature) -> str:
@@ -138,80 +159,41 @@ def _feature_text(feature: Feature) -> str:
         f"{feature.name}({', '.join(format_value(v) for v in feature.args)})")
 
 
-def _values(feature: Feature, data: SliceData, budget: EvaluationBudget) -> pd.Series:
-    """The feature's value per dialog (a Series over ``data.dialogs``'s rows)."""
+def _unknown(name: str, scope: _Scope) -> SliceError:
+    """The error of a bare name that is no feature at the scope's level, with a hint where it is one at the other."""
+    data = scope.data
+    if scope.level == DIALOG:
+        known = data.columns()
+        other = _step_columns(data)
+        hint = (f"; {name} is a step feature: test it in a step slice, steps({name} …), or its dialogs, "
+                f"has_step({name} …)") if name in other else ""
+        what = f"{data.title} has no feature “{name}”"
+    else:
+        known = data.step_columns()
+        hint = (f"; {name} is a dialog feature: in a step slice write dialog({name} …)"
+                if name in data.dialogs.columns else "")
+        what = f"the steps of {data.title} have no feature “{name}”"
+    listed = ", ".join(c for c in known[:40] if c != "corpus") + (" …" if len(known) > 40 else "")
+    return SliceError(f"{what}{hint}; they have {listed} (and the tests {', '.join(CALLS)})")
+
+
+def _step_columns(data: SliceData) -> list[str]:
+    try:
+        return data.step_columns()
+    except SliceError:
+        return []
+
+
+def _values(feature: Feature, scope: _Scope) -> pd.Series:
+    """The feature's value per row of the scope's table (a Series over its rows)."""
     if feature.args is None:
         if feature.name in CALLS:
             raise SliceError(f"{feature.name} needs its arguments: {CALLS[feature.name][2]}")
-        if feature.name == "corpus" or feature.name not in data.dialogs.columns:
-            known = data.columns()
-            raise SliceError(f"{data.title} has no feature “{feature.name}”; it has {', '.join(known[:40])}"
-                             + (" …" if len(known) > 40 else "") + " (and the tests " + ", ".join(CALLS) + ")")
-        return data.dialogs[feature.name]
-    if feature.name not in CALLS:
-        raise SliceError(f"“{feature.name}(…)” is not a test; the tests are {', '.join(CALLS)}")
-    least, most, usage = CALLS[feature.name]
-    args = feature.args
-    if not least <= len(args) <= most or not all(isinstance(a, str) for a in args):
-        raise SliceError(f"“{_feature_text(feature)}” does not fit {usage}")
-    strings: tuple[str, ...] = tuple(str(a) for a in args)
-    if feature.name in ("score", "gap"):
-        return _run_values(feature.name, strings[0], data)
-    if feature.name == "code":
-        return _per_dialog(data, label_counts(data.annotations if data.annotations is not None else pd.DataFrame(),
-                                              data.corpus, LabelFilter(*strings)))
-    if feature.name == "tag":
-        return _per_dialog(data, _tag_counts(data.notes, strings[0]))
-    return _per_dialog(data, _text_counts(data, budget, feature.name, *strings))
-
-
-def _per_dialog(data: SliceData, counts: pd.Series) -> pd.Series:
-    """Counts by dialog id over every dialog (0 where none)."""
-    return pd.Series(counts.reindex(data.ids).fillna(0).to_numpy(dtype="int64"))
-
-
-def _run_values(what: str, run: str, data: SliceData) -> pd.Series:
-    if run not in data.runs:
-        loaded = ", ".join(data.runs) or "none"
-        raise SliceError(f"no run “{run}” of {data.title} is loaded (loaded: {loaded})")
-    frame = data.runs[run]
-    column = column_name(run, SCORE if what == "score" else GAP)
-    if column not in frame.columns:
-        raise SliceError(f"run “{run}” has no gap: {data.title} has no human score on the same units")
-    return pd.Series(frame[column].reindex(data.ids).to_numpy(dtype=float))
-
-
-def _tag_counts(notes: Optional[pd.DataFrame], tag: str) -> pd.Series:
-    from ..store.notes import normalize_tags
-
-    if notes is None or notes.empty:
-        return pd.Series(dtype="int64")
-    wanted = normalize_tags(tag)
-    if not wanted:
-        raise SliceError("tag(…) needs a tag")
-    has = notes["tags"].map(lambda tags: wanted[0] in (tags if isinstance(tags, (list, tuple)) else ()))
-    chosen = notes[has.to_numpy(dtype=bool)]
-    return chosen.groupby(chosen["dialog_id"].astype(str)).size()
-
-
-def _text_counts(data: SliceData, budget: EvaluationBudget, mode: str, query: str, role: str = "") -> pd.Series:
-    index = data.index()
-    within = None
-    if role:
-        roles = index.frame["role"].astype(str)
-        within = (roles.str.casefold() == role.casefold()).to_numpy()
-        if not within.any():
-            known = sorted(set(roles[index.frame["corpus"] == data.corpus]))
-            raise SliceError(f"{data.title} has no role “{role}” (its roles: {', '.join(known)})")
-    try:
-        compiled = compile_query(query, "words" if mode == "text" else "regex")
-        # the slice's one deadline (and its stop) between the chunks of utterances, beside the test's own limit
-        rows = index.matching_rows(compiled, corpora=[data.corpus], within=within,
-                                   check=lambda: budget.check(f"{mode}({format_value(query)})"))
-    except (InvalidQuery, QueryTooSlow) as exc:
-        raise SliceError(f"{mode}({format_value(query)}): {exc}") from None
-    hits = index.frame.iloc[rows]
-    return hits.groupby(hits["dialog_id"].astype(str)).size()
+        frame = scope.frame
+        if feature.name == "corpus" or feature.name not in frame.columns:
+            raise _unknown(feature.name, scope)
+        return frame[feature.name].reset_index(drop=True)
+    return call_values.call(feature, scope.data, scope.level, scope.budget)
 
 
 def _kind(values: pd.Series) -> str:
@@ -255,15 +237,30 @@ def _operand(value: Value, kind: str, feature: Feature, values: pd.Series):
     return value if isinstance(value, str) else format_value(value)  # text: a number reads as its text
 
 
-def _test(node: Test, data: SliceData, budget: EvaluationBudget) -> np.ndarray:
-    values = _values(node.feature, data, budget)
+def _present(values: pd.Series, kind: str) -> np.ndarray:
+    """Which rows have a value (an empty list or text is a value; NaN, None and <NA> are not)."""
+    return values.notna().to_numpy(dtype=bool)
+
+
+def bare_number_message(name: str) -> str:
+    """Why a bare numeric feature is no test, naming the explicit forms (docs/slices.md, "Meaning")."""
+    return (f"{name} is a number, and a bare number is no test (as “non-zero” it would silently drop the rows where "
+            f"it is 0): write {name} != 0 for the non-zero rows, or {name} is not null for those with a value")
+
+
+def _test(node: Test, scope: _Scope) -> np.ndarray:
+    values = _values(node.feature, scope)
     kind = _kind(values)
+    if node.op in NULL_OPS:
+        present = _present(values, kind)
+        return present if node.op == "is not null" else ~present
     if node.op is None:
         if kind == "bool":
             return values.fillna(False).to_numpy(dtype=bool)
         if kind == "number":
-            numbers = pd.to_numeric(values, errors="coerce").astype(float).to_numpy()
-            return np.nan_to_num(numbers, nan=0.0) != 0
+            if node.feature.args is None or node.feature.name not in call_values.COUNTS:
+                raise SliceError(bare_number_message(_feature_text(node.feature)))
+            return np.nan_to_num(pd.to_numeric(values, errors="coerce").astype(float).to_numpy(), nan=0.0) > 0
         if kind in ("text", "list"):
             return values.map(lambda v: isinstance(v, (str, tuple)) and len(v) > 0).to_numpy(dtype=bool)
         return values.notna().to_numpy(dtype=bool)
@@ -298,8 +295,8 @@ def _order(left: str, op: str, right: str) -> bool:
     return {"<": left < right, "<=": left <= right, ">": left > right, ">=": left >= right}[op]
 
 
-def _in(node: In, data: SliceData, budget: EvaluationBudget) -> np.ndarray:
-    values = _values(node.feature, data, budget)
+def _in(node: In, scope: _Scope) -> np.ndarray:
+    values = _values(node.feature, scope)
     kind = _kind(values)
     wanted = {_operand(v, kind, node.feature, values) for v in node.values}
     if kind == "list":
@@ -311,64 +308,5 @@ def _in(node: In, data: SliceData, budget: EvaluationBudget) -> np.ndarray:
     return values.isin(wanted).to_numpy(dtype=bool)
 
 
-# ------------------------------------------------------------------------------------------ words
-
-_OP_WORDS = {"=": "=", "!=": "≠", "<": "<", "<=": "≤", ">": ">", ">=": "≥"}
-
-
-def _phrase(node: Node) -> str:
-    if isinstance(node, Test):
-        feature = node.feature
-        if feature.args is not None:
-            subject = _call_phrase(feature)
-            if node.op is None:
-                return subject
-            return f"{subject}: {_OP_WORDS[node.op]} {format_value(node.value)}"  # type: ignore[arg-type]
-        text = feature_text(feature.name)
-        if node.op is None:
-            return text.has or text.label
-        return f"{text.label} {_OP_WORDS[node.op]} {format_value(node.value)}"  # type: ignore[arg-type]
-    if isinstance(node, In):
-        if node.feature.name == "dialog_id" and len(node.values) > 3:
-            return f"one of {len(node.values):,} chosen dialogs"
-        label = feature_text(node.feature.name).label if node.feature.args is None else _call_phrase(node.feature)
-        return f"{label} {' or '.join(format_value(v) for v in node.values)}"
-    if isinstance(node, Not):
-        inner = node.operand
-        if isinstance(inner, Test) and inner.op is None and inner.feature.args is None:
-            text = feature_text(inner.feature.name)
-            if text.lacks:
-                return text.lacks
-        return f"not ({_phrase(node.operand)})" if isinstance(node.operand, (And, Or)) else f"not {_phrase(node.operand)}"
-    if isinstance(node, And):
-        return " and ".join(f"({_phrase(o)})" if isinstance(o, Or) else _phrase(o) for o in node.operands)
-    if isinstance(node, Or):
-        return " or ".join(_phrase(o) for o in node.operands)
-    raise TypeError(f"not a slice node: {node!r}")
-
-
-def _call_phrase(feature: Feature) -> str:
-    args = [str(a) for a in feature.args or ()]
-    if feature.name in ("score", "gap"):
-        return f"{args[0]}'s {feature.name}" if args else feature.name
-    if feature.name == "code" and args:
-        who = {GOLD: " by the gold", "": ""}.get(args[1] if len(args) > 1 else "", f" by {args[1] if len(args) > 1 else ''}")
-        return f"labelled {args[0]}{who}" + (f" in {args[2]}" if len(args) > 2 else "")
-    if feature.name == "tag" and args:
-        return f"noted {args[0]}"
-    if feature.name in ("text", "re") and args:
-        said = f"“{args[0]}”" if feature.name == "text" else f"/{args[0]}/"
-        return f"{args[1]} says {said}" if len(args) > 1 else f"says {said}"
-    return _feature_text(feature)
-
-
-def describe(node: Union[Node, str], title: Optional[str] = None, count: Optional[int] = None) -> str:
-    """The slice in words, its top-level conditions joined by “ · ”: 'CoDraw · has a CR · peek gain < 0 · 221
-    dialogs' (plain text: the names in it are the user's; escape it for markdown)."""
-    if isinstance(node, str):
-        node = parse(node)
-    parts = [title] if title else []
-    parts += [_phrase(o) for o in node.operands] if isinstance(node, And) else [_phrase(node)]
-    if count is not None:
-        parts.append(f"{count:,} dialog{'' if count == 1 else 's'}")
-    return " · ".join(parts)
+__all__ = ["CALLS", "KEY_COLUMNS", "Kept", "SliceData", "bare_number_message", "dialog_ids", "evaluate",
+           "feature_values", "select", "slice_data", "step_keys"]

@@ -1,20 +1,25 @@
 """The slice grammar: parse a slice's text form (the ``slice=`` URL parameter) into a tree, and print a tree back
 into its one canonical text (docs/slices.md).
 
-A slice is a predicate over a corpus's dialogs::
+A slice is a predicate over a corpus's dialogs, or over its replay steps (a *step slice*, ``steps(…)``)::
 
-    slice   := or
+    slice   := "steps" "(" or ")" | or
     or      := and ("or" and)*
     and     := not ("and" not)*
-    not     := "not" not | "(" or ")" | test
-    test    := feature [op value | "in" "(" value ("," value)* ")"]
+    not     := "not" not | "(" or ")" | scoped | test
+    scoped  := "has_step" "(" or ")"                  (at the dialog level: lifting)
+             | "dialog" "(" or ")"                    (at the step level: lowering)
+             | ("next" | "prev") "(" number "," or ")"   (at the step level: events in time)
+    test    := feature [op value | "in" "(" value ("," value)* ")" | "is" ["not"] "null"]
     feature := name | name "(" [value ("," value)*] ")"
     op      := "=" | "!=" | "<" | "<=" | ">" | ">="
     value   := number | "quoted string" | name | true | false
 
 A ``name`` is ASCII letters, digits and ``_`` (not starting with a digit); any other text is a quoted string
 (inside, ``\\"`` is a quote and ``\\\\`` a backslash; any other backslash is itself, so ``re("\\bleft\\b")`` reads as
-written). Keywords (``and or not in true false``) are lower case. The text is bounded (``MAX_CHARS``,
+written). Keywords (``and or not in true false is null``) are lower case. The level of every part is explicit:
+``steps(S)`` is the whole slice or nothing, ``has_step(S)`` appears only among dialog tests and ``dialog(D)``,
+``next``, ``prev`` only among step tests; the parser refuses any other mix, with the position. The text is bounded (``MAX_CHARS``,
 ``MAX_DEPTH`` of nested parentheses and ``not``, ``MAX_TESTS``, ``MAX_NUMBER_CHARS`` of one number); whatever
 breaks the grammar or a bound raises ``SliceSyntaxError`` with the character position. ``unparse(parse(text))`` is
 the canonical form, and ``parse(unparse(tree)) == tree``.
@@ -34,7 +39,12 @@ MAX_ARGS = 2_000  # values of one call or one "in" list (id(...) of a chart sele
 # too large for a float or too long for int() (400 zeros made an OverflowError, 4,301 digits a ValueError).
 MAX_NUMBER_CHARS = 32
 
-KEYWORDS = ("and", "or", "not", "in", "true", "false")
+KEYWORDS = ("and", "or", "not", "in", "true", "false", "is", "null")
+NULL_OPS = ("is null", "is not null")
+# The calls whose argument is a slice of its own (a scope): their names are taken only when a "(" follows.
+STEPS, LIFT, LOWER, NEXT, PREV = "steps", "has_step", "dialog", "next", "prev"
+SCOPES = (STEPS, LIFT, LOWER, NEXT, PREV)
+DIALOG, STEP = "dialog", "step"  # the two levels a slice selects at
 OPERATORS = ("=", "!=", "<", "<=", ">", ">=")
 
 Value = Union[str, int, float, bool]
@@ -74,7 +84,8 @@ class Feature:
 
 @dataclass(frozen=True)
 class Test:
-    """``feature op value``; ``op`` None is the bare feature (true, non-zero, non-empty)."""
+    """``feature op value``; ``op`` None is the bare feature (true, or a count of at least one); ``op`` "is null" /
+    "is not null" (``value`` None) tests whether the feature has a value."""
 
     feature: Feature
     op: Union[str, None] = None
@@ -102,7 +113,34 @@ class Or:
     operands: tuple["Node", ...]
 
 
-Node = Union[Test, In, Not, And, Or]
+@dataclass(frozen=True)
+class Steps:
+    """``steps(S)``: a step slice, the replay steps where ``operand`` (a predicate over steps) holds."""
+    operand: "Node"
+
+
+@dataclass(frozen=True)
+class Lift:
+    """``has_step(S)``: the dialogs with at least one step where ``operand`` holds (a step slice lifted)."""
+    operand: "Node"
+
+
+@dataclass(frozen=True)
+class Lower:
+    """``dialog(D)``: the steps of the dialogs ``operand`` (a predicate over dialogs) keeps (lowered)."""
+    operand: "Node"
+
+
+@dataclass(frozen=True)
+class Window:
+    """``next(k, E)`` / ``prev(k, E)``: ``operand`` holds at the step itself or at one of the ``steps`` steps after
+    (before) it, within its dialog, or its round where the corpus has rounds."""
+    direction: str  # NEXT or PREV
+    steps: int
+    operand: "Node"
+
+
+Node = Union[Test, In, Not, And, Or, Steps, Lift, Lower, Window]
 
 _TOKEN = re.compile(r"""
     (?P<space>\s+)
@@ -168,6 +206,7 @@ class _Parser:
         self.at = 0
         self.depth = 0
         self.tests = 0
+        self.level = DIALOG  # what the tests being read select: dialogs, or steps inside steps(…)
 
     def peek(self) -> _Token:
         return self.tokens[self.at]
@@ -195,10 +234,67 @@ class _Parser:
     def parse(self) -> Node:
         if self.peek().kind == "end":
             raise self.fail("the slice is empty")
+        if self.opens(STEPS):
+            self.take()
+            self.take()
+            node: Node = Steps(self.scope(STEP))
+            if self.peek().kind != "end":
+                raise self.fail(f"steps(…) is the whole slice: nothing may follow it, found {_found(self.peek())} "
+                                "(put every step test inside it; its dialogs are has_step(…))")
+            return node
         node = self.or_()
         if self.peek().kind != "end":
             raise self.fail(f"expected “and”, “or” or the end, found {_found(self.peek())}")
         return node
+
+    def opens(self, name: str) -> bool:
+        """Whether the next tokens are ``name(`` (a scoped form; the bare name stays a feature's)."""
+        token, following = self.peek(), self.tokens[min(self.at + 1, len(self.tokens) - 1)]
+        return token.kind == "name" and token.text == name and following.kind == "punct" and following.text == "("
+
+    def scope(self, level: str) -> Node:
+        """The slice inside a scoped form's parentheses (the opening one taken), read at ``level``; the closing
+        parenthesis is taken."""
+        self.enter()
+        outer, self.level = self.level, level
+        node = self.or_()
+        self.expect("punct", ")", "“)”")
+        self.level = outer
+        self.depth -= 1
+        return node
+
+    def count_test(self) -> None:
+        self.tests += 1
+        if self.tests > MAX_TESTS:
+            raise self.fail(f"the slice has more than {MAX_TESTS} tests")
+
+    def scoped(self) -> Node:
+        """``has_step(S)``, ``dialog(D)``, ``next(k, E)`` or ``prev(k, E)`` (the name is next), each where its level
+        allows it."""
+        token = self.peek()
+        name = token.text
+        if name == STEPS:
+            raise self.fail("steps(…) is a whole slice and cannot be combined with other tests: write every step "
+                            "test inside one steps(…), and its dialogs as has_step(…)")
+        if name == LIFT and self.level != DIALOG:
+            raise self.fail("has_step(…) tests dialogs; inside steps(…) write dialog(has_step(…)) for the steps of "
+                            "dialogs that have such a step")
+        if name in (LOWER, NEXT, PREV) and self.level != STEP:
+            raise self.fail(f"{name}(…) tests steps: use it inside steps(…), e.g. steps(role = Architect and "
+                            f"{'next(1, removals > 0)' if name != LOWER else 'dialog(split = train)'})")
+        self.count_test()
+        self.take()
+        self.take()
+        if name == LIFT:
+            return Lift(self.scope(STEP))
+        if name == LOWER:
+            return Lower(self.scope(DIALOG))
+        count = self.peek()
+        if count.kind != "number" or not isinstance(count.value, int) or count.value < 0:
+            raise self.fail(f"{name}(k, …) needs a whole number of steps k ≥ 0 first, found {_found(count)}")
+        self.take()
+        self.expect("punct", ",", f"“,” after the number of steps of {name}(…)")
+        return Window(name, int(count.value), self.scope(STEP))
 
     def or_(self) -> Node:
         operands = [self.and_()]
@@ -229,6 +325,8 @@ class _Parser:
             self.expect("punct", ")", "“)”")
             self.depth -= 1
             return node
+        if token.kind == "name" and token.text in SCOPES and self.opens(token.text):
+            return self.scoped()
         return self.test()
 
     def test(self) -> Node:
@@ -236,9 +334,7 @@ class _Parser:
         if token.kind != "name":
             raise self.fail(f"expected a feature (a column such as n_rounds, or a test such as code(CR)), "
                             f"found {_found(token)}")
-        self.tests += 1
-        if self.tests > MAX_TESTS:
-            raise self.fail(f"the slice has more than {MAX_TESTS} tests")
+        self.count_test()
         self.take()
         args = None
         if self.peek().kind == "punct" and self.peek().text == "(":
@@ -249,6 +345,13 @@ class _Parser:
         if following.kind == "op":
             self.take()
             return Test(feature, following.text, self.value(f"a value after “{following.text}”"))
+        if following.kind == "keyword" and following.text == "is":
+            self.take()
+            negated = self.peek().kind == "keyword" and self.peek().text == "not"
+            if negated:
+                self.take()
+            self.expect("keyword", "null", "“null” after “is”" + (" not" if negated else ""))
+            return Test(feature, "is not null" if negated else "is null")
         if following.kind == "keyword" and following.text == "in":
             self.take()
             self.expect("punct", "(", "“(” after “in”")
@@ -346,7 +449,17 @@ def unparse(node: Node) -> str:
     """The canonical text of a tree: single spaces, parentheses only where the precedence needs them."""
     if isinstance(node, Test):
         text = _feature_text(node.feature)
+        if node.op in NULL_OPS:
+            return f"{text} {node.op}"
         return text if node.op is None else f"{text} {node.op} {format_value(node.value)}"  # type: ignore[arg-type]
+    if isinstance(node, Steps):
+        return f"{STEPS}({unparse(node.operand)})"
+    if isinstance(node, Lift):
+        return f"{LIFT}({unparse(node.operand)})"
+    if isinstance(node, Lower):
+        return f"{LOWER}({unparse(node.operand)})"
+    if isinstance(node, Window):
+        return f"{node.direction}({node.steps}, {unparse(node.operand)})"
     if isinstance(node, In):
         return f"{_feature_text(node.feature)} in ({', '.join(format_value(v) for v in node.values)})"
     if isinstance(node, Not):
@@ -362,25 +475,3 @@ def unparse(node: Node) -> str:
 def canonical(text: str) -> str:
     """``text`` in its canonical form (what a link carries)."""
     return unparse(parse(text))
-
-
-def tests(node: Node) -> list[Union[Test, In]]:
-    """Every test of the tree, left to right."""
-    if isinstance(node, (Test, In)):
-        return [node]
-    if isinstance(node, Not):
-        return tests(node.operand)
-    return [t for operand in node.operands for t in tests(operand)]
-
-
-def all_of(*nodes: Node) -> Node:
-    """The conjunction of ``nodes`` (flattened), e.g. a saved slice narrowed by a chart's bar."""
-    if not nodes:
-        raise ValueError("all_of needs at least one slice")
-    return nodes[0] if len(nodes) == 1 else And(_flatten(And, list(nodes)))
-
-
-def any_of(*nodes: Node) -> Node:
-    if not nodes:
-        raise ValueError("any_of needs at least one slice")
-    return nodes[0] if len(nodes) == 1 else Or(_flatten(Or, list(nodes)))

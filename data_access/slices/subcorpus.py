@@ -1,7 +1,8 @@
 """A slice's dialogs as a corpus of their own, and the slice against the rest of the corpus.
 
-``restrict(loaded, ids)`` is the loaded corpus with every frame that names its dialogs (``dialog_id``, A Game Of
-Sorts' ``interaction_id``, Minecraft's ``game``) cut to ``ids``; the frames are cut when first read, each once. Any
+``restrict(loaded, ids, steps)`` is the loaded corpus with every frame that names its dialogs (``dialog_id``, A Game Of
+Sorts' ``interaction_id``, Minecraft's ``game``) cut to ``ids``, and a step slice's step frames to its moments;
+the frames are cut when first read, each once. Any
 chart builder of an analysis page (``builder(loaded, *args)``) draws the slice when handed it instead of the whole
 corpus, so a figure on the slice is the very figure on fewer dialogs.
 
@@ -29,14 +30,21 @@ ID_COLUMNS = ("dialog_id", "interaction_id", "game")
 
 
 class _CutFrames(Mapping):
-    """The frames of ``frames`` cut to the dialogs ``ids`` (an object array), each when first read."""
+    """The frames of ``frames`` cut to the dialogs ``ids`` (an object array), each when first read; with ``steps``
+    (a step slice's moments: dialog_id, round, turn) the step frames ``step_frames`` names (frame -> its dialog,
+    round and turn columns) cut to those steps."""
 
-    def __init__(self, frames: Mapping[str, pd.DataFrame], ids: np.ndarray):
+    def __init__(self, frames: Mapping[str, pd.DataFrame], ids: np.ndarray, steps: Optional[pd.DataFrame] = None,
+                 step_frames: Optional[Mapping[str, tuple]] = None):
         self._frames = frames
         self._ids = ids
+        self._steps = steps
+        self._step_frames = dict(step_frames or {})
         self._cut: dict[str, pd.DataFrame] = {}
 
-    def _cut_rows(self, frame: pd.DataFrame) -> pd.DataFrame:
+    def _cut_rows(self, frame: pd.DataFrame, name: str = "") -> pd.DataFrame:
+        if self._steps is not None and name in self._step_frames:
+            return _cut_steps(frame, self._steps, *self._step_frames[name])
         column = next((c for c in ID_COLUMNS if c in frame.columns), None)
         if column is None:
             return frame
@@ -44,7 +52,7 @@ class _CutFrames(Mapping):
 
     def __getitem__(self, name: str) -> pd.DataFrame:
         if name not in self._cut:
-            self._cut[name] = self._cut_rows(self._frames[name])
+            self._cut[name] = self._cut_rows(self._frames[name], name)
         return self._cut[name]
 
     def part(self, name: str, columns) -> pd.DataFrame:
@@ -60,7 +68,7 @@ class _CutFrames(Mapping):
                 frame = frame_part(self._frames, name, list(dict.fromkeys([*columns, column])))
             except (KeyError, ValueError):  # the frame names its dialogs by another column (or none)
                 continue
-            return self._cut_rows(frame)[columns]
+            return self._cut_rows(frame, name)[columns]
         return self[name][columns]
 
     def __iter__(self) -> Iterator[str]:
@@ -73,10 +81,28 @@ class _CutFrames(Mapping):
         return name in self._frames
 
 
-def restrict(loaded: LoadedCorpus, ids: Iterable[str]) -> LoadedCorpus:
-    """``loaded`` with only the dialogs ``ids`` (every frame that names its dialogs cut to them)."""
+def _cut_steps(frame: pd.DataFrame, steps: pd.DataFrame, dialog: str, round_: Optional[str], turn: str) -> pd.DataFrame:
+    """The rows of a step frame (a CoDraw round, an A Game Of Sorts message...) at the moments ``steps``."""
+    def key(ids, rounds, turns) -> pd.MultiIndex:
+        return pd.MultiIndex.from_arrays([pd.Series(ids).astype(str).to_numpy(dtype=object),
+                                          pd.to_numeric(pd.Series(rounds), errors="coerce").fillna(-1).to_numpy(dtype=np.int64),
+                                          pd.to_numeric(pd.Series(turns), errors="coerce").fillna(-1).to_numpy(dtype=np.int64)])
+    no_round = np.full(len(frame), -1)
+    mine = key(frame[dialog], frame[round_] if round_ else no_round, frame[turn])
+    wanted = key(steps["dialog_id"], steps["round"] if round_ else np.full(len(steps), -1), steps["turn"])
+    return frame[mine.isin(wanted)].reset_index(drop=True)
+
+
+def restrict(loaded: LoadedCorpus, ids: Iterable[str], steps: Optional[pd.DataFrame] = None) -> LoadedCorpus:
+    """``loaded`` with only the dialogs ``ids`` (every frame that names its dialogs cut to them); with ``steps`` (a
+    step slice's moments: dialog_id, round, turn) the corpus's step frames (its optional ``STEP_FRAMES``: CoDraw's
+    rounds, A Game Of Sorts' steps and messages, Minecraft's actions) cut to those moments, so a step-level chart
+    is drawn on them."""
+    from ..contract import package_of
+
     wanted = np.asarray(list(dict.fromkeys(str(d) for d in ids)), dtype=object)
-    return replace(loaded, frames=_CutFrames(loaded.frames, wanted))
+    step_frames = getattr(package_of(loaded), "STEP_FRAMES", None) if steps is not None else None
+    return replace(loaded, frames=_CutFrames(loaded.frames, wanted, steps, step_frames))
 
 
 def restrict_run(run: LoadedRun, ids: Iterable[str]) -> LoadedRun:

@@ -8,8 +8,9 @@ shared slice (``Action.MANAGE``: one that breaks or clutters every colleague's l
 for its owner only; a shared one for everyone. Without sign-in the local user owns and sees every slice. One
 owner keeps at most ``MAX_SAVED_PER_OWNER`` live slices (every list counts them all).
 
-A slice is stored in its canonical text (``data_access.slices.canonical``): one that does not parse is refused
-before anything is written. Deleting only marks the row deleted. Names are unique per owner among live slices.
+A slice is stored as its definition: the grammar's canonical text (``data_access.slices.canonical``), or a SQL
+query (``sql:SELECT …``, issue 46) checked to be one read-only query; one that is neither is refused before anything
+is written. It is evaluated again wherever it is used (a link carries its id, ``slice=@12``). Deleting only marks the row deleted. Names are unique per owner among live slices.
 """
 from __future__ import annotations
 
@@ -63,7 +64,15 @@ def _description(value: object) -> str:
 
 
 def _slice_text(value: object) -> str:
+    """A slice's definition as it is kept: the grammar's canonical text, or a SQL query (``sql:…``) checked to be one
+    read-only query; a reference to another saved slice (``@12``) is no definition."""
+    from ..slices.definitions import check_sql, is_sql, saved_id
+
     try:
+        if isinstance(value, str) and is_sql(value):
+            return check_sql(value)
+        if isinstance(value, str) and saved_id(value.strip()) is not None:
+            raise SliceError("it names another saved slice; save that slice's definition instead")
         return canonical(value)  # type: ignore[arg-type]
     except SliceError as exc:
         raise ValueError(f"Not saved: the slice is not one ({exc}).") from None

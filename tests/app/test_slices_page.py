@@ -53,9 +53,11 @@ def test_a_sql_result_becomes_the_slice():
     at.button(key="slices_sql_slice").click().run()
     text = at.query_params["slice"]
     text = text[0] if isinstance(text, list) else text
-    assert text.startswith("dialog_id in (")
+    # issue 46: the slice is the query itself, of any size, evaluated again wherever it is used
+    assert text == "sql:SELECT dialog_id FROM features WHERE n_rounds >= 5 ORDER BY dialog_id"
+    dialogs = load_path("codraw", None).dialogs
     info = [m.value for m in at.info]
-    assert info and "chosen dialogs" in info[0]
+    assert info and "dialogs of the query" in info[0] and f"{int((dialogs['n_rounds'] >= 5).sum()):,} dialogs" in info[0]
 
 
 def test_a_hostile_query_is_refused_in_one_line():
@@ -95,7 +97,7 @@ def test_a_wide_result_is_shown_cut_and_says_so():
     assert "8 MB" in warnings[0] and "4,000 characters were cut" in warnings[0]
     grid = at.dataframe[-1].value
     assert 0 < len(grid) < 3000 and grid["x"].iloc[0].endswith("... [cut: 100,000 characters]")
-    assert any("3,000 rows (the first" in c.value for c in at.caption)
+    assert any(c.value.startswith("3,000 rows (") and "a page)" in c.value for c in at.caption)
 
 
 def test_a_query_past_its_time_limit_is_stopped_and_says_so(monkeypatch):
@@ -108,3 +110,51 @@ def test_a_query_past_its_time_limit_is_stopped_and_says_so(monkeypatch):
     at.button(key="slices_sql_run").click().run()
     assert not at.exception
     assert [e.value for e in at.error] == ["The query ran past the time limit of 1 s and was stopped\\."]  # escaped
+
+
+def test_the_result_is_shown_whole_page_by_page():
+    """Issue 46: the grid showed about ten rows of the first 10,000; the whole result is now paged, each page the
+    query again (LIMIT / OFFSET), in a tall grid."""
+    at = open_page("slices")
+    at.text_area(key="slices_sql_codraw").set_value("SELECT range AS n FROM range(25000) ORDER BY n")
+    at.button(key="slices_sql_run").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert any(c.value.startswith("25,000 rows (10,000 a page)") for c in at.caption)
+    page = next(n for n in at.number_input if n.key == "slices_sql_page")
+    assert page.max == 3
+    page.set_value(3).run()
+    grid = at.dataframe[-1].value
+    assert not at.exception and grid["n"].tolist() == list(range(20000, 25000))
+
+
+def test_a_row_is_read_in_full():
+    from tests.app.conftest import run_function
+
+    def script():
+        import pandas as pd
+
+        from ui.slices.sql_result import full_row
+
+        full_row(pd.DataFrame({"text": ["a" * 5000], "n": [1]}), 0)
+
+    at = run_function(script)
+    assert [c.value for c in at.code] == ["a" * 5000, "1"]
+
+
+def test_the_console_reads_the_saved_slices_this_session_may_read():
+    from data_access.store import Store
+
+    rounds = load_path("codraw", None).frames["rounds"]
+    store = Store()
+    high = store.slices.save("high rounds", "sql:SELECT dialog_id, round FROM rounds WHERE score_final > 3",
+                             corpus="codraw")
+    long = store.slices.save("long dialogs", "n_rounds >= 8", corpus="codraw")
+    at = open_page("slices")
+    at.text_area(key="slices_sql_codraw").set_value(
+        "SELECT s.id, s.level, count(*) AS members FROM saved_slice_members m JOIN saved_slices s ON s.id = m.slice_id "
+        "GROUP BY s.id, s.level ORDER BY s.id")
+    at.button(key="slices_sql_run").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    dialogs = load_path("codraw", None).dialogs
+    assert at.dataframe[-1].value.values.tolist() == [
+        [high, "query", int((rounds["score_final"] > 3).sum())], [long, "dialog", int((dialogs["n_rounds"] >= 8).sum())]]

@@ -51,3 +51,25 @@ def test_bad_folders_and_stores_are_refused_in_one_line(tmp_path, capsys):
         status, error = _sql(capsys, "codraw", corpus, "SELECT 1", option, tmp_path / "missing")
         assert status == 2 and error.count("\n") == 1 and "missing" in error, error
     assert not (tmp_path / "missing").exists()  # a store that is not there is not made
+
+
+def test_every_table_names_its_dialogs_dialog_id_and_steps_are_a_table(tmp_path, capsys):
+    """Issue 46: the actions (and A Game Of Sorts' frames) name their dialog column dialog_id like every other table,
+    the old name kept beside it; the replay steps with their features are the table step_features."""
+    from data_access import slices
+    from data_access.corpora import load_path
+
+    corpus = demo_path("minecraft", tmp_path)
+    status, result = _sql(capsys, "minecraft", corpus,
+                          "SELECT count(*), count(*) FILTER (WHERE dialog_id = game) FROM actions")
+    assert status == 0 and result["rows"][0][0] == result["rows"][0][1] > 0
+    loaded = load_path("minecraft", corpus, cache_root=tmp_path)
+    removals = slices.step_keys("steps(removals > 0)", slices.slice_data(loaded))
+    status, result = _sql(capsys, "minecraft", corpus,
+                          "SELECT dialog_id, turn FROM step_features WHERE removals > 0 ORDER BY dialog_id, turn")
+    assert status == 0 and result["rows"] == sorted([d, int(t)] for d, t in zip(removals["dialog_id"], removals["turn"]))
+    gos = demo_path("gos", tmp_path)
+    status, result = _sql(capsys, "gos", gos, "SELECT count(*) FROM messages WHERE dialog_id = interaction_id")
+    assert status == 0 and result["rows"][0][0] == len(load_path("gos", gos, cache_root=tmp_path).frames["messages"])
+    status, result = _sql(capsys, "gos", gos, "SELECT count(*) FROM saved_slices")
+    assert status == 0 and result["rows"] == [[0]]  # the store's are the app's (empty here)

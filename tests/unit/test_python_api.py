@@ -120,6 +120,18 @@ def test_a_slice_of_a_layer_feature_and_of_a_run_s_score():
     assert set(codraw.slice("score(noisy) > 3.5").ids) == set(high)
 
 
+def test_a_step_slice_from_python_keeps_its_moments():
+    codraw = dd.open_corpus("codraw")
+    rounds = codraw.frames["rounds"]
+    peeked = rounds[rounds["peeked"]]
+    found = codraw.slice("steps(peek and round_score > 2)")
+    expected = peeked[peeked["score_final"] > 2]
+    assert len(found.steps) == len(expected) and set(found.ids) == set(expected["dialog_id"])
+    assert set(zip(found.frames["rounds"]["dialog_id"], found.frames["rounds"]["round"])) == set(
+        zip(expected["dialog_id"], expected["round"]))  # the step frames cut to the moments
+    assert found.description.endswith(f"{len(expected):,} steps in {expected['dialog_id'].nunique():,} dialogs")
+
+
 @pytest.mark.parametrize("text, says", [("mentions > 0", "no feature “mentions”"), ("crs >", "expected"),
                                         ("score(nope) > 1", "no run “nope”")])
 def test_a_slice_that_cannot_be_used_says_why(text, says):

@@ -138,8 +138,10 @@ def test_numbers_with_missing_values(tiny):
     assert kept("peek_gain < 0", tiny) == ["d1"]
     assert kept("peek_gain >= 0", tiny) == ["d2", "d4"]
     assert kept("not peek_gain < 0", tiny) == ["d2", "d3", "d4"]  # no value: the comparison is false
-    assert kept("crs", tiny) == ["d1", "d4"]  # bare number: non-zero
+    assert kept("crs != 0", tiny) == ["d1", "d4"]
     assert kept("crs = 0", tiny) == ["d2"]  # annotated without a CR, not the dialog outside the layer
+    assert kept("peek_gain is not null", tiny) == ["d1", "d2", "d4"]  # the 0 gain of d4 kept (issue 46, item 5)
+    assert kept("peek_gain is null", tiny) == ["d3"] and kept("not peek_gain is null", tiny) == ["d1", "d2", "d4"]
     assert kept("n_rounds in (1, 5)", tiny) == ["d3", "d4"]
 
 
@@ -155,8 +157,19 @@ def test_text_bool_time_and_list_columns(tiny):
 
 
 def test_and_or_not(tiny):
-    assert kept("split = train and crs or n_rounds = 5", tiny) == ["d1", "d3"]
-    assert kept("not (split = train or crs)", tiny) == ["d3"]
+    assert kept("split = train and crs > 0 or n_rounds = 5", tiny) == ["d1", "d3"]
+    assert kept("not (split = train or crs > 0)", tiny) == ["d3"]
+
+
+@pytest.mark.parametrize("text", ["peek_gain", "crs", "n_rounds and split = train", "not crs", "score(base)",
+                                  "gap(base) or crs > 0"])
+def test_a_bare_number_is_refused_naming_the_explicit_forms(tiny, text):
+    """Issue 46, item 5: "crs > 0 and peek_gain" kept the dialogs with a non-zero gain and silently dropped those
+    whose gain is exactly 0; a bare number is now refused, with the two forms that say what is meant."""
+    with pytest.raises(SliceError) as error:
+        evaluate(text, tiny)
+    name = text.split()[-1] if text.startswith("not") else text.split()[0]
+    assert f"{name} != 0" in str(error.value) and f"{name} is not null" in str(error.value)
 
 
 def test_runs_codes_notes_and_text(tiny):
@@ -202,8 +215,9 @@ def test_a_corpus_without_a_store_codes_nothing_and_says_no_run(tiny):
 
 
 def test_description():
-    assert describe("crs and peek_gain < 0", "CoDraw", 221) == "CoDraw · has a CR · peek gain < 0 · 221 dialogs"
-    assert describe("not crs") == "no CR"
+    assert describe("crs > 0 and peek_gain < 0", "CoDraw", 221) == "CoDraw · CRs > 0 · peek gain < 0 · 221 dialogs"
+    assert describe("peek_gain is not null and crs = 0") == "peek gain has a value · CRs = 0"
+    assert describe("not outcome_match") == "not an exact build"
     assert describe("code(CR, gold) and text(\"?\", Drawer) and score(base) <= 0.5", count=1) == (
         "labelled CR by the gold · Drawer says “?” · base's score: ≤ 0.5 · 1 dialog")
     ids = slices.ids_slice([f"d{i}" for i in range(10)])
@@ -232,12 +246,13 @@ def test_the_demo_codraw_corpus_with_its_layer(tmp_path):
     gains = peek_table(loaded.dialogs).set_index("dialog_id")["gain"]
     crs = cr_by_dialog(layer).set_index("dialog_id")["crs"]
     expected = sorted(set(gains[gains < 0].index) & set(crs[crs > 0].index))
-    assert sorted(dialog_ids("crs and peek_gain < 0", data)) == expected
-    assert int(evaluate("peek_gain", data).sum()) == int((gains != 0).sum())
+    assert sorted(dialog_ids("crs > 0 and peek_gain < 0", data)) == expected
+    assert int(evaluate("peek_gain != 0", data).sum()) == int((gains != 0).sum())
+    assert int(evaluate("peek_gain is not null", data).sum()) == len(gains)
     # every column of the dialog table is a feature
     for column in loaded.dialogs.columns:
         if column != "corpus":
-            evaluate(column, data)
+            evaluate(f"{column} is not null", data)
 
 
 # ------------------------------------------------------------------------------------------ builders
@@ -248,7 +263,7 @@ def test_browse_filters_and_a_chart_bar_become_slices(tiny):
     node = browse_filter_node(splits=["train"], ranges=[("n_rounds", 3, None), ("base · score", None, 0.5)],
                               with_cr=True, label=("CR", "ann", ""),
                               run_columns={"base · score": ("base", "score")})
-    assert unparse(node) == "split = train and n_rounds >= 3 and score(base) <= 0.5 and crs and code(CR, ann)"
+    assert unparse(node) == "split = train and n_rounds >= 3 and score(base) <= 0.5 and crs > 0 and code(CR, ann)"
     assert kept(unparse(node), tiny) == ["d1"]
     assert browse_filter_node() is None
     with pytest.raises(SliceError, match="no name"):

@@ -29,6 +29,26 @@ def test_restrict_cuts_minecraft_frames_by_game():
     assert set(cut.frames["actions"]["game"]) <= set(ids) and set(cut.frames["states"]["game"]) == set(ids)
 
 
+def test_a_step_slice_cuts_the_step_frames_to_its_moments():
+    """Issue 46, item 2: an analysis page's step-level figures are drawn on the moments (a CoDraw round, a Minecraft
+    message with the Builder's actions after it), the other frames on the moments' dialogs."""
+    from data_access import slices
+
+    codraw = load_path("codraw", demo_path("codraw"))
+    keys = slices.step_keys("steps(round_score > 2)", slices.slice_data(codraw))
+    cut = restrict(codraw, keys["dialog_id"], keys)
+    rounds = codraw.frames["rounds"]
+    wanted = rounds[rounds["score_final"] > 2]
+    assert 0 < len(cut.frames["rounds"]) == len(wanted) < len(rounds)
+    assert sorted(zip(cut.frames["rounds"]["dialog_id"], cut.frames["rounds"]["round"])) == sorted(
+        zip(wanted["dialog_id"], wanted["round"]))
+    assert set(cut.dialogs["dialog_id"]) == set(keys["dialog_id"])  # not a step frame: the moments' dialogs
+    minecraft = load_path("minecraft", demo_path("minecraft"))
+    keys = slices.step_keys("steps(removals > 0)", slices.slice_data(minecraft))
+    actions = restrict(minecraft, keys["dialog_id"], keys).frames["actions"]
+    assert len(actions) > 0 and set(zip(actions["game"], actions["turn"])) == set(zip(keys["dialog_id"], keys["turn"]))
+
+
 def test_contrast_is_slice_minus_rest_with_an_interval_around_it():
     rng = np.random.default_rng(3)
     values = np.concatenate([rng.normal(1.0, 1.0, 400), rng.normal(0.0, 1.0, 600), [np.nan] * 5])

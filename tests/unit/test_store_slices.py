@@ -177,3 +177,20 @@ def test_sessions_saving_at_once_stay_within_the_cap(store):
         thread.join(timeout=60)
     assert sum(isinstance(o, int) for o in outcomes) == 3 and len(outcomes) == 8
     assert len(store.slices.list(viewer=ALICE)) == MAX_SAVED_PER_OWNER
+
+
+def test_a_slice_is_kept_as_its_definition_a_query_too(store_target):
+    """Issue 46: a SQL result of any size is saved as its query, evaluated again on load; a query that writes, or a
+    reference to another saved slice, is refused before anything is written."""
+    store = Store(store_target)
+    query = "sql:  SELECT dialog_id, round FROM rounds WHERE score_final > 4"
+    slice_id = store.slices.save("high rounds", query, owner="ann")
+    record = store.slices.get(slice_id)
+    assert record["slice"] == "sql:SELECT dialog_id, round FROM rounds WHERE score_final > 4"
+    steps = store.slices.save("moments", "steps(role = Architect and next(1,removals>0))", owner="ann")
+    assert store.slices.get(steps)["slice"] == "steps(role = Architect and next(1, removals > 0))"
+    for bad, words in (("sql:DROP TABLE dialogs", "Only queries"), ("sql:SELECT 1; SELECT 2", "One query"),
+                       (f"@{slice_id}", "names another saved slice"), ("steps(a) and b", "whole slice")):
+        with pytest.raises(ValueError, match=words):
+            store.slices.save("bad", bad, owner="ann")
+    assert len(store.slices.list()) == 2

@@ -69,6 +69,20 @@ def one_history_entry_per_click(container=None) -> None:
     (container or st).html(_HISTORY_SCRIPT, unsafe_allow_javascript=True)
 
 
+def link_with(path: str, **changed: Optional[str]) -> str:
+    """A served link to ``path`` (``/browse``) with this URL's parameters, ``changed`` set (None: dropped): a view's
+    own links to its next page or to one value of a count."""
+    from urllib.parse import urlencode
+
+    params = {name: str(value) for name, value in st.query_params.to_dict().items()}
+    for name, value in changed.items():
+        if value is None:
+            params.pop(name, None)
+        else:
+            params[name] = value
+    return served(f"{path}?{urlencode(params)}")
+
+
 def drop_params(*names: str) -> None:
     """Remove URL parameters (e.g. a step that belonged to another dialog)."""
     for name in names:

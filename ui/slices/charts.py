@@ -1,5 +1,5 @@
 """The analysis pages on the URL's slice (docs/slices.md, "In the app"): every figure drawn on the slice's dialogs
-only (``data_access.slices.subcorpus.restrict``), and the slice against the rest of the corpus on the page's
+only (``data_access.slices.subcorpus.restrict``; a step slice's step-level figures on its moments), and the slice against the rest of the corpus on the page's
 headline per-dialog measure, with the 95% bootstrap interval of the difference of the means
 (``data_access.slices.subcorpus.contrast``). Both are computed once per corpus source and slice and shared by every
 session (the slice keyed by the digest of its dialog ids)."""
@@ -25,10 +25,23 @@ def selection(corpus: Corpus) -> Optional[DialogSelection]:
         return None
     memo = st.session_state.setdefault("_slice_selections", {})  # one per corpus: the last slice's
     chosen, ids = memo.get(corpus.name), tuple(outcome.kept.tolist())
-    if chosen is None or chosen.text != outcome.text or chosen.ids != ids:  # a code or note may change its dialogs
-        chosen = DialogSelection.of(outcome.text, ids)
+    steps = _moments(corpus, outcome)
+    same_steps = (chosen is not None and (chosen.steps is None) == (steps is None)
+                  and (steps is None or chosen.steps.equals(steps)))
+    if chosen is None or chosen.text != outcome.text or chosen.ids != ids or not same_steps:  # codes may change it
+        chosen = DialogSelection.of(outcome.text, ids, steps)
         memo[corpus.name] = chosen
     return chosen
+
+
+def _moments(corpus: Corpus, outcome):
+    """A step slice's moments (dialog_id, round, turn), for the step-level charts; None for a dialog slice."""
+    if not outcome.is_moments:
+        return None
+    from ui.slices.base import slice_base
+
+    base = slice_base(corpus)
+    return None if base is None else base.steps.keys(outcome.steps)
 
 
 def said_selection(corpus: Corpus) -> Optional[DialogSelection]:
@@ -67,8 +80,9 @@ def analysis_page(corpus: Corpus) -> Optional[str]:
 
 
 def on_dialogs(loaded: LoadedCorpus, chosen: DialogSelection, builder, *args):
-    """``builder(loaded, *args)`` on the chosen dialogs only (for ``ui.cached.shared``)."""
-    return builder(restrict(loaded, chosen.ids), *args)
+    """``builder(loaded, *args)`` on the chosen dialogs only (for ``ui.cached.shared``): a step slice's step frames
+    cut to its moments, so a step-level chart (CoDraw's score by round) is drawn on them."""
+    return builder(restrict(loaded, chosen.ids, chosen.steps), *args)
 
 
 def build(builder, corpus: Corpus, *args):
@@ -83,7 +97,7 @@ def build(builder, corpus: Corpus, *args):
 def on_layer_dialogs(layer, loaded: LoadedCorpus, chosen: DialogSelection, builder, *args):
     """``builder(layer, loaded, *args)`` with the corpus cut to the chosen dialogs (for ``cached.layer_derived``):
     a layer's figures count the corpus's rounds and dialogs, so they follow the cut."""
-    return builder(layer, restrict(loaded, chosen.ids), *args)
+    return builder(layer, restrict(loaded, chosen.ids, chosen.steps), *args)
 
 
 def layer_build(builder, layer: str, *args):
@@ -133,7 +147,26 @@ def slice_against_rest(corpus: Corpus, column: str, label: str, *, splits: Seque
                 f"{found.low:+.{digits}f} to {found.high:+.{digits}f}")
     difference.metric("Slice − rest (95% CI)", f"{found.difference:+.{digits}f}", interval, delta_color="off",
                       delta_arrow="off", help=f"Interval: the {found.method}.")
+    _to_the_builder(corpus, outcome, column)
     return found
+
+
+def _to_the_builder(corpus: Corpus, outcome, column: str) -> None:
+    """One click to the contrast builder with this figure's measure, the slice (a step slice's dialogs) and the rest:
+    medians, a p-value, an effect size, pairing, another slice as B."""
+    from data_access import slices
+    from ui.shell.url_state import page_link as same_tab_link
+    from ui.slices.contrasts import B_PARAM, MEASURE_PARAM
+    from ui.slices.current import SLICE_PARAM, grammar_node
+
+    node = grammar_node(outcome)
+    if outcome.is_moments and node is None:
+        return  # a step slice by SQL has no dialog-level form to lift
+    a = slices.unparse(slices.lift(node)) if node is not None else outcome.text
+    same_tab_link("pages/slices.py", "Contrast it in the builder", {"corpus": corpus.name, SLICE_PARAM: a,
+                                                                     B_PARAM: "rest", MEASURE_PARAM: column},
+                  icon=":material/compare_arrows:", help="The Slices page's contrast builder with this measure: "
+                  "the medians, a permutation p-value, an effect size, pairing, another slice as B, CSV and LaTeX")
 
 
 __all__ = ["analysis_page", "build", "layer_build", "on_layer_dialogs", "on_dialogs", "said_selection", "selection", "slice_against_rest", "within_slice"]

@@ -1,20 +1,20 @@
 """Slices in the app (issue 37): the current slice is the URL's ``slice=`` (docs/slices.md); every page that
-honours it asks here which of a corpus's dialogs it keeps, and shows it in words above what it filters.
+honours it asks here which of a corpus's dialogs (and, for a step slice, which of its replay steps: its moments)
+it keeps, and shows it in words above what it filters.
 
-A slice that does not parse, names what the corpus does not have, or runs past its evaluation budget is said in a
-warning and the page shows itself unfiltered: every evaluation in the app goes through ``kept_by``, the one place
-its errors are caught, with one ``EvaluationBudget`` that stops when the session is gone. The slice's features
-(the corpus's dialog table with the analysis pages' and the layers' per-dialog features) are built once per
-corpus source and layer file and shared by every session; the runs' columns, the codes and the notes are read
-only for a slice that tests them.
+A slice is its definition (``data_access.slices.definitions``): the grammar's text, a SQL query (``sql:…``, run in
+the corpus's console) or a saved slice by its id (``@12``, read from the store for this session's viewer), evaluated
+again wherever it is used. A slice that does not parse, names what the corpus does not have, or runs past its
+evaluation budget is said in a warning and the page shows itself unfiltered: every evaluation goes through
+``ui.slices.base.kept_by`` (or the console for SQL), where its errors are caught.
 
 The saved slices of the store are ``ui.slices.saved``, the SQL console ``ui.slices.console`` (both for the Slices
-page); the figures of the analysis pages on a slice and the slice against the rest ``ui.slices.charts``.
+page); the figures of the analysis pages on a slice and the slice against the rest ``ui.slices.charts``; a step
+slice's moments on Browse and the Replay ``ui.slices.moments``; the contrast builder ``ui.slices.contrasts``.
 """
 from __future__ import annotations
 
 import functools
-import logging
 from dataclasses import dataclass
 from typing import Optional
 
@@ -23,29 +23,31 @@ import pandas as pd
 import streamlit as st
 
 from data_access import slices
-from data_access.contract import layers_of as package_layers
 from data_access.corpus import Corpus
 from data_access.links import shortened
-from data_access.slices import EvaluationBudget, Node, SliceData, SliceError, SliceStopped
+from data_access.slices import DIALOG, STEP, Kept, SliceError
+from data_access.slices.definitions import is_sql, saved_id, sql_query
 from ui import cached
-from ui.shell.session_alive import session_gone
 from ui.shell.url_state import page_link as same_tab_link
 from ui.shell.url_state import query_param, served
-from ui.store import opened, remembered
+from ui.slices.base import base_key, evaluation_budget, kept_by, layers_of, slice_base
+from ui.store import opened
 from ui.widgets import md_escape
 
 SLICE_PARAM = "slice"
-log = logging.getLogger("dialogue.slices")
 
 
 @dataclass(frozen=True)
 class SliceOutcome:
-    """A slice evaluated on one corpus: its canonical text, the ids it keeps (in the corpus's dialog order) and
-    its description; or the error that kept it from being used (``kept`` None then)."""
+    """A slice evaluated on one corpus: its definition as links carry it, the ids of the dialogs it keeps (in the
+    corpus's dialog order; a step slice's: those with a kept step) and its description; for a step slice the kept
+    steps (a mask over the corpus's step table); or the error that kept it from being used (``kept`` None then)."""
     text: str
     kept: Optional[np.ndarray]
     description: str
     error: Optional[str] = None
+    level: str = DIALOG
+    steps: Optional[np.ndarray] = None  # a step slice's moments: a mask over ``slice_base(corpus).steps``
 
     # A set and a tuple of 100,000 ids cost more than the slice itself: made only for who asks.
     @functools.cached_property
@@ -56,101 +58,83 @@ class SliceOutcome:
     def ordered_ids(self) -> tuple[str, ...]:
         return () if self.kept is None else tuple(self.kept.tolist())
 
-
-# ------------------------------------------------------------------------------------------ the features
-
-def layers_of(corpus: Corpus) -> dict:
-    loaded = {}
-    for name in package_layers(corpus.package):
-        layer = cached.layer(name)
-        if layer is not None and hasattr(layer, "annotations"):
-            loaded[name] = layer
-    return loaded
+    @property
+    def is_moments(self) -> bool:
+        """Whether the slice selects replay steps (and can be used here)."""
+        return self.level == STEP and self.steps is not None and self.kept is not None
 
 
-# ``_corpus`` is not hashed (a leading underscore): ``key`` holds its source and its layers' files.
-@st.cache_resource(show_spinner="Preparing the slice features…", max_entries=6)
-def _base(key: tuple, _corpus: Corpus) -> Optional[SliceData]:
-    loaded = cached.corpus(_corpus)
-    if not hasattr(loaded, "dialogs"):
-        return None
-    return slices.slice_data(loaded, layers=layers_of(_corpus))  # type: ignore[arg-type]
+# ------------------------------------------------------------------------------------------ evaluating
 
+def saved_definition(slice_id: int) -> tuple[Optional[dict], str]:
+    """The saved slice ``slice_id`` this session may read (its record), or why not."""
+    from data_access.store import StoreError
+    from ui.shell import auth
 
-def base_key(corpus: Corpus) -> tuple:
-    return (cached.corpus_key(corpus), tuple(cached.layer_key(name) for name in package_layers(corpus.package)))
-
-
-def slice_base(corpus: Corpus) -> Optional[SliceData]:
-    """The corpus's slice features (shared; None when the corpus does not load)."""
-    return _base(base_key(corpus), corpus)
-
-
-def _with_what_it_tests(corpus: Corpus, base: SliceData, node) -> SliceData:
-    """``base`` (of ``corpus``) with the runs, codes and notes the slice's calls read (and only those)."""
-    calls = {test.feature.name for test in slices.grammar.tests(node) if test.feature.args is not None}
-    runs, annotations, notes = {}, None, None
-    if calls & {"score", "gap"}:
-        from data_access.runs.browse_columns import run_columns
-
-        for name, key in cached.run_keys(corpus).items():
-            frame = cached.run_derived(run_columns, corpus, key)
-            if frame is not None:
-                runs[name] = frame
-    if calls & {"code", "tag"}:
-        store = opened("Slices")
-        if store is not None:
-            if "code" in calls:
-                annotations = remembered(f"slice annotations {base.corpus}",
-                                         lambda: store.coding.annotations(corpus=base.corpus), pd.DataFrame(), "Slices")
-            if "tag" in calls:
-                notes = remembered(f"slice notes {base.corpus}", lambda: store.notes.notes(corpus=base.corpus),
-                                   pd.DataFrame(), "Slices")
-    return SliceData(base.corpus, base.title, base.dialogs, runs, annotations, notes, base.utterances,
-                     cached.search_index)
-
-
-def evaluation_budget(seconds: Optional[float] = None) -> EvaluationBudget:
-    """One evaluation's budget in this session: ``seconds`` for all its tests (None: ``EVALUATION_SECONDS``), and
-    stopped once the session is gone."""
-    return EvaluationBudget(seconds, stopped=session_gone())
-
-
-def kept_by(corpus: Corpus, base: SliceData, node: Node, budget: Optional[EvaluationBudget] = None
-            ) -> tuple[Optional[np.ndarray], Optional[SliceError]]:
-    """The one place the app evaluates a slice: which rows of ``base`` (``corpus``'s features) ``node`` keeps, or
-    the error that kept it from being used (a ``SliceError``, whose text is for the user), never a traceback.
-    ``budget``: ``evaluation_budget()`` when None."""
-    budget = budget if budget is not None else evaluation_budget()
+    store = opened("Saved slices")
+    if store is None:
+        return None, "the store of saved slices cannot be reached"
     try:
-        return slices.evaluate(node, _with_what_it_tests(corpus, base, node), budget), None
-    except SliceStopped as exc:
-        log.warning("a slice on %s: %s", corpus.name, exc)
-        return None, exc
-    except SliceError as exc:
-        return None, exc
-    except (ArithmeticError, LookupError, TypeError, ValueError) as exc:  # what pandas raises on what no test foresaw
-        log.warning("a slice on %s failed: %r", corpus.name, exc, exc_info=True)
-        return None, SliceError(f"unexpected {type(exc).__name__}: {exc}")
+        return store.slices.get(slice_id, viewer=auth.identity()), ""
+    except StoreError as exc:
+        return None, str(exc)
+
+
+def _kept_by_sql(corpus: Corpus, text: str) -> tuple[Optional[Kept], Optional[str]]:
+    from ui.slices.console import sql_kept
+
+    return sql_kept(corpus, text)
 
 
 def evaluate(corpus: Corpus, text: str) -> SliceOutcome:
-    """``text`` on ``corpus``: which dialogs it keeps and what it says, or why it cannot be used."""
+    """``text`` (a slice's definition) on ``corpus``: what it keeps and says, or why it cannot be used."""
     title = corpus.title
-    try:
-        node = slices.parse(text)
-    except SliceError as exc:
-        return SliceOutcome(text, None, "", f"The link's slice “{shortened(text)}” is not one: {exc}.")
-    canonical = slices.unparse(node)
+    definition, named = text.strip(), ""
+    reference = saved_id(definition)
+    if reference is not None:
+        record, why = saved_definition(reference)
+        if record is None:
+            return SliceOutcome(definition, None, "", f"The link's saved slice {definition} cannot be used: {why}.")
+        definition, named = record["slice"], f"saved “{record['name']}” ({definition})"
     base = slice_base(corpus)
     if base is None:
-        return SliceOutcome(canonical, None, "", f"{title} could not be loaded.")
-    keep, error = kept_by(corpus, base, node)
-    if keep is None:
-        return SliceOutcome(canonical, None, "", f"The slice “{shortened(canonical)}” cannot be used on {title}: "
-                                                 f"{str(error).rstrip('.')}.")
-    ids = base.dialogs["dialog_id"].to_numpy(dtype=object)[keep]
-    return SliceOutcome(canonical, ids, slices.describe(node, title, int(keep.sum())))
+        return SliceOutcome(text.strip(), None, "", f"{title} could not be loaded.")
+    if is_sql(definition):
+        kept, problem = _kept_by_sql(corpus, definition)
+        shown = f"the query “{shortened(sql_query(definition))}”"
+        node = None
+    else:
+        try:
+            node = slices.parse(definition)
+        except SliceError as exc:
+            return SliceOutcome(text, None, "", f"The link's slice “{shortened(text)}” is not one: {exc}.")
+        if reference is None:
+            text = slices.unparse(node)
+        kept, error = kept_by(corpus, base, node)
+        problem = None if error is None else str(error)
+        shown = shortened(slices.unparse(node))
+    link_text = text.strip() if reference is not None or is_sql(definition) else text
+    if kept is None:
+        return SliceOutcome(link_text, None, "", f"The slice {named or shown} cannot be used on {title}: "
+                                                 f"{str(problem).rstrip('.')}.")
+    ids = base.dialogs["dialog_id"].to_numpy(dtype=object)[kept.dialogs]
+    n_steps = int(kept.steps.sum()) if kept.steps is not None else None
+    said = slices.describe(node) if node is not None else f"{'steps' if kept.level == STEP else 'dialogs'} of {shown}"
+    count = slices.count_phrase(len(ids) if n_steps is None else n_steps, kept.level,
+                                None if n_steps is None else len(ids))
+    description = " · ".join([title, *([named] if named else []), said, count])
+    return SliceOutcome(link_text, ids, description, level=kept.level, steps=kept.steps)
+
+
+def grammar_node(outcome: Optional[SliceOutcome]) -> Optional[slices.Node]:
+    """The tree of a usable slice written in the grammar (None for one defined by SQL or saved: those are narrowed
+    by the list of what they keep)."""
+    if outcome is None or outcome.kept is None or is_sql(outcome.text) or saved_id(outcome.text) is not None:
+        return None
+    try:
+        return slices.parse(outcome.text)
+    except SliceError:
+        return None
 
 
 def current_slice() -> Optional[str]:
@@ -230,9 +214,15 @@ def slice_choices(corpus: Corpus, choices: dict[str, str], requested: Optional[s
 
 def slice_navigation(corpus: Corpus, dialog_id: Optional[str]) -> None:
     """On the Replay (and Present): the slice in words, where the dialog shown is in it, and links to the
-    previous and the next dialog of the slice, so a slice plays like a playlist."""
+    previous and the next dialog of the slice, so a slice plays like a playlist; a step slice's moments walked
+    instead ("moment k of N", the previous and next moment, each at its step in its round)."""
     outcome = current_outcome(corpus)
     if not said(outcome) or outcome is None or outcome.kept is None:
+        return
+    if outcome.is_moments:
+        from ui.slices.moments import moment_navigation
+
+        moment_navigation(corpus, outcome.text, outcome.steps, dialog_id)
         return
     order = _slice_order(corpus, outcome)
     if not order:
@@ -254,6 +244,18 @@ def slice_navigation(corpus: Corpus, dialog_id: Optional[str]) -> None:
         same_tab_link("pages/replay.py", "◀ Previous in the slice", link(previous), container=columns[1])
     if following is not None:
         same_tab_link("pages/replay.py", "Next in the slice ▶", link(following), container=columns[2])
+
+
+def moment_walk(corpus: Corpus, dialog_id: Optional[str], page: str) -> None:
+    """On Present (``page``), with a step slice in the URL: the slice in words and which of its moments the step
+    shown is, with the previous and the next moment on the same page (a dialog slice: nothing here, its autoplay
+    goes on to the slice's next dialog)."""
+    outcome = current_outcome(corpus)
+    if outcome is None or outcome.kept is None or not outcome.is_moments or not said(outcome):
+        return
+    from ui.slices.moments import moment_navigation
+
+    moment_navigation(corpus, outcome.text, outcome.steps, dialog_id, page)
 
 
 def _slice_order(corpus: Corpus, outcome) -> list[str]:
@@ -300,8 +302,11 @@ def browse_slice(corpus: Corpus, shown: pd.DataFrame, *, splits, ranges, id_cont
                 label=(label, query_param("coder") or "", query_param("book") or "") if label else None,
                 run_columns=run_columns)
             outcome = current_outcome(corpus)
-            if outcome is not None and outcome.kept is not None:
-                node = slices.all_of(slices.parse(outcome.text), *([node] if node is not None else []))
+            current = grammar_node(outcome)
+            if current is not None:
+                node = slices.within(current, *([node] if node is not None else []))
+            elif outcome is not None and outcome.kept is not None:  # a slice by SQL or saved: the dialogs shown
+                node = ids_node(shown["dialog_id"].astype(str))
             if node is None:
                 return None, "No filter is set: the slice would be every dialog."
         text = slices.unparse(node)
@@ -326,9 +331,9 @@ def make_slice_button(corpus: Corpus, dialog_ids, key: str, container=None, *, w
     where = container or st
     try:
         node = slices.parse(slices.ids_slice(ids))
-        outcome = current_outcome(corpus) if within_current else None
-        within = [slices.parse(outcome.text)] if outcome is not None and outcome.kept is not None else []
-        node = slices.all_of(*within, node)
+        current = grammar_node(current_outcome(corpus)) if within_current else None
+        within = [current] if current is not None else []
+        node = slices.within(current, node) if current is not None else node
         if bars is not None:
             node = _as_bars(corpus, within, bars, ids) or node
         text = slices.unparse(node)
@@ -349,11 +354,12 @@ def _as_bars(corpus: Corpus, within: list, bars: tuple, ids: list[str]):
     ranges = bars_node(slices.Feature(feature), values, size, start, every)
     if ranges is None:
         return None
-    node = slices.all_of(*within, ranges)
+    node = slices.within(within[0], ranges) if within else ranges
     found = evaluate(corpus, slices.unparse(node))
     return node if found.kept is not None and set(found.kept.tolist()) == set(ids) else None
 
 
 __all__ = ["SLICE_PARAM", "SliceOutcome", "apply_slice", "base_key", "browse_slice", "current_outcome",
-           "current_slice", "evaluate", "evaluation_budget", "kept_by", "layers_of", "outcome_of", "make_slice_button",
-           "page_link", "said", "slice_base", "slice_choices", "slice_ids", "slice_navigation"]
+           "current_slice", "evaluate", "evaluation_budget", "grammar_node", "kept_by", "layers_of", "outcome_of",
+           "make_slice_button", "page_link", "said", "saved_definition", "slice_base", "slice_choices", "slice_ids",
+           "moment_walk", "slice_navigation"]

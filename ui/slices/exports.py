@@ -1,5 +1,5 @@
 """The current slice's exports on the Slices page (issue 37): its dialog table (with the slice features: peek gain,
-CRs, …) as CSV and Parquet, and its dialogs' transcripts as one LaTeX document (``data_access.exports.latex.
+CRs, …) as CSV and Parquet (a step slice's moments with their step features too), and its dialogs' transcripts as one LaTeX document (``data_access.exports.latex.
 slice_transcripts_zip``; the steps a published layer marks, as CoDraw's CR rounds, noted under them). Each file is made
 when its button is clicked."""
 from __future__ import annotations
@@ -37,6 +37,11 @@ def slice_exports(corpus: Corpus, outcome: SliceOutcome, stem: str) -> None:
     if outcome.kept is None or not len(outcome.kept):
         return
     st.markdown("**Export the slice**")
+    if outcome.is_moments:  # a step slice: its moments with their step features, then their dialogs
+        from ui.slices.moments import moment_frame
+
+        moments = int(outcome.steps.sum()) if outcome.steps is not None else 0
+        download_buttons(lambda: moment_frame(corpus, outcome.steps), f"{stem}-moments", f"its {moments:,} moments")
     download_buttons(lambda: slice_table(corpus, outcome), stem, f"its {len(outcome.kept):,} dialogs")
     if len(outcome.kept) > MAX_SLICE_TRANSCRIPTS:
         st.caption(f"Transcripts are exported for a slice of at most {MAX_SLICE_TRANSCRIPTS:,} dialogs; narrow this "

@@ -22,9 +22,11 @@ import streamlit as st
 from data_access import slices
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES
 from data_access.corpus import Corpus
-from data_access.slices import SliceData, SliceError, SliceStopped, SliceTooSlow
+from data_access.slices import SliceData, SliceError, SliceStopped, SliceTooSlow, tree
+from data_access.slices.definitions import SAVED_PREFIX, is_sql
 from ui import cached
-from ui.slices.current import base_key, evaluation_budget, kept_by, page_link, slice_base
+from ui.slices.base import base_key, evaluation_budget, kept_by, slice_base
+from ui.slices.current import page_link
 from ui.store import opened, remembered
 
 COUNT_SECONDS = 2.0  # a run of the Slices page starts counting no further saved slice after this
@@ -86,6 +88,8 @@ class _Counter:
 
     def known(self, text: str) -> Optional[dict[str, Count]]:
         """The counts of ``text`` on each corpus already kept, or None when one is missing."""
+        if is_sql(text):
+            return None
         node = _parsed(text)
         if isinstance(node, SliceError):
             return {c.name: Count(None, str(node)) for c in self.corpora}
@@ -99,7 +103,10 @@ class _Counter:
 
     def count(self, text: str, seconds: Optional[float] = None) -> dict[str, Count]:
         """``text`` counted on each corpus within one budget of ``seconds`` (None: a whole evaluation's), and kept
-        (unless the session went)."""
+        (unless the session went). A slice defined by a query is counted only with a whole evaluation's budget
+        (chosen in the list), on the corpus its query runs on."""
+        if is_sql(text):
+            return self._count_query(text, seconds)
         node = _parsed(text)
         if isinstance(node, SliceError):
             return {c.name: Count(None, str(node)) for c in self.corpora}
@@ -112,12 +119,37 @@ class _Counter:
                 found[corpus.name] = Count(None, f"counting it takes more than {seconds:g} s; choose it in the list "
                                                  "to count it with more time", final=False)
             else:
-                found[corpus.name] = Count(None, str(error)) if keep is None else Count(int(keep.sum()))
+                found[corpus.name] = Count(None, str(error)) if keep is None else _counted(keep)
             self.cache.put(self._key(text, corpus, node), found[corpus.name], _lifetime(node))
+        return found
+
+    def _count_query(self, text: str, seconds: Optional[float]) -> dict[str, Count]:
+        from ui.slices.console import sql_kept
+
+        if seconds is not None:
+            return {c.name: Count(None, "defined by a query: choose it in the list to count it", final=False)
+                    for c in self.corpora}
+        found = {}
+        for corpus in self.corpora:
+            keep, error = sql_kept(corpus, text)
+            found[corpus.name] = Count(None, str(error)) if keep is None else _counted(keep)
         return found
 
     def _key(self, text: str, corpus: Corpus, node: slices.Node) -> tuple:
         return text, corpus.name, self._version(corpus, bool(_calls(node) & {"score", "gap"}))
+
+
+def _what_counted(text: str) -> str:
+    """What a saved slice's counts are of: its steps, its dialogs, or a query's (either)."""
+    if is_sql(text):
+        return "query rows"
+    node = _parsed(text)
+    return "dialogs" if isinstance(node, SliceError) or slices.level(node) == slices.DIALOG else "steps"
+
+
+def _counted(kept) -> Count:
+    """A slice's count: its steps for a step slice, else its dialogs."""
+    return Count(int(kept.steps.sum()) if kept.steps is not None else int(kept.dialogs.sum()))
 
 
 def _parsed(text: str):
@@ -128,7 +160,7 @@ def _parsed(text: str):
 
 
 def _calls(node: slices.Node) -> set[str]:
-    return {test.feature.name for test in slices.grammar.tests(node) if test.feature.args is not None}
+    return {test.feature.name for test in tree.tests(node) if test.feature.args is not None}
 
 
 def _lifetime(node: slices.Node) -> float:
@@ -181,8 +213,10 @@ def saved_table() -> Optional[pd.DataFrame]:
         frame[corpus.title] = pd.array([c[corpus.name].dialogs if c and corpus.name in c else None for c in counts],
                                        dtype="Int64")
     frame["note"] = [_note(c, corpus) for c, corpus in zip(counts, frame["corpus"])]
-    frame["link"] = [page_link("browse", corpus or CORPUS_NAMES[0], text)
-                     for corpus, text in zip(frame["corpus"], frame["slice"])]
+    frame["counts"] = [_what_counted(text) for text in frame["slice"]]
+    # a link carries the slice's id, evaluated again when opened: a slice of 50,000 rounds is two characters long
+    frame["link"] = [page_link("browse", corpus or CORPUS_NAMES[0], f"{SAVED_PREFIX}{int(slice_id)}")
+                     for corpus, slice_id in zip(frame["corpus"], frame["id"])]
     return frame
 
 

@@ -82,9 +82,9 @@ def mask(filters: Filters) -> Optional[np.ndarray]:
 
 
 def slice_messages(text: str) -> tuple[np.ndarray, dict[str, tuple[bool, str]]]:
-    """The messages (rows of the word index) of the dialogs the slice ``text`` keeps on each corpus, and per
-    corpus whether it can be used there and what it keeps in words, or why not (that corpus's messages are then
-    left out). Made once per script run and slice (the lists, the concordance and the filter's caption all ask)."""
+    """The messages (rows of the word index) of the dialogs the slice ``text`` keeps on each corpus (of its moments,
+    for a step slice), and per corpus whether it can be used there and what it keeps in words, or why not (that
+    corpus's messages are then left out). Made once per script run and slice (the lists, the concordance and the filter's caption all ask)."""
     from ui.slices.current import outcome_of
     from ui.store import run_token
 
@@ -102,6 +102,11 @@ def slice_messages(text: str) -> tuple[np.ndarray, dict[str, tuple[bool, str]]]:
             said[corpus.name] = (False, outcome.error or "cannot be used")
             continue
         said[corpus.name] = (True, outcome.description)
+        if outcome.is_moments:  # a step slice: the messages of its moments only
+            from ui.slices.moments import moment_messages
+
+            keep |= moment_messages(corpus, outcome.steps, frame)
+            continue
         rows = corpora == corpus.name
         keep[rows] = pd.Index(outcome.kept).get_indexer(frame["dialog_id"].to_numpy()[rows].astype(str)) >= 0
     if run is not None:
@@ -205,18 +210,20 @@ def filter_widgets(prefix: str = "", key: str = "words", with_corpora: bool = Tr
 def slice_widget(prefix: str, key: str):
     """The sub-corpus's slice (``slice=`` for A, the page's slice; ``b_slice=`` for B), kept in the URL; the slice's
     canonical text, or "" for none or one that does not parse (said), and the place under it for ``slice_note``."""
-    from data_access.slices import SliceError, canonical
+    from data_access.slices import SliceError
+    from data_access.slices.definitions import canonical_definition
     from ui.widgets import md_escape
 
-    typed = url_text_input("Slice: only the messages of these dialogs", prefix + "slice", key=f"{key}_slice",
-                           placeholder="e.g. crs and peek_gain < 0, or split = train",
-                           help="A slice (docs/slices.md), as on the Slices page; a corpus the slice cannot be used "
-                                "on is left out of the sub-corpus.")
+    typed = url_text_input("Slice: only the messages of these dialogs (of these moments)", prefix + "slice",
+                           key=f"{key}_slice", placeholder="e.g. crs > 0 and peek_gain < 0, or split = train",
+                           help="A slice (docs/slices.md), as on the Slices page; a step slice keeps the messages of "
+                                "its moments (steps(role = Architect and next(1, removals > 0))); a saved slice by "
+                                "its id (@12); a corpus the slice cannot be used on is left out of the sub-corpus.")
     said = st.empty()
     if not typed.strip():
         return "", said
     try:
-        return canonical(typed), said
+        return canonical_definition(typed), said
     except SliceError as exc:
         said.warning(f"Not a slice, so no slice is applied: {md_escape(exc)}.", icon="⚠️")
         return "", said

@@ -42,7 +42,26 @@ FEATURE_TEXTS = {
                                                         "dialog; empty where no row of the layer is aligned to it"),
     "annotated_rounds": FeatureText("rounds in the CR layer"),
     "final_score": FeatureText("final score"),
+    # the step features (``steps.step_features``; the layer's ``cr``)
+    "round_score": FeatureText("score after the round", help="the paper's metric of the canvas after the round"),
+    "score_change": FeatureText("score change", help="score after the round − score of the canvas before it"),
+    "peek": FeatureText("peeked just before", "the Teller peeked just before it", "no peek just before"),
+    "after_peek": FeatureText("after the peek", "at or after the peek", "before the peek"),
+    "added": FeatureText("clip art added"),
+    "moved": FeatureText("clip art moved"),
+    "changed": FeatureText("clip art changed in place"),
+    "removed": FeatureText("clip art removed"),
+    "drawn": FeatureText("clip art on the canvas"),
+    "teller_words": FeatureText("Teller's words"),
+    "drawer_words": FeatureText("Drawer's words"),
+    "cr": FeatureText("CR", "the Drawer asks a CR", "no CR in the round",
+                      help="the round's Drawer message is a clarification request of the published layer; empty where "
+                           "the layer has no row aligned to the round"),
 }
+# What a contrast pairs by where the same item was played more than once (contract.OptionalCapabilities).
+PAIRED_ITEMS = {"dialog": ("image_id", "scene"), "step": ("image_id", "scene")}
+# The frames an analysis page on a step slice cuts to its moments (contract.OptionalCapabilities).
+STEP_FRAMES = {"rounds": ("dialog_id", None, "round"), "utterances": ("dialog_id", None, "turn")}
 PROVENANCE = Provenance(
     obtain=("The dialogs: **CoDraw v1.0** (`CoDraw_1_0.json`, 149 MB), linked under *Download* in the "
             "[facebookresearch/CoDraw](https://github.com/facebookresearch/CoDraw) repository. Set `CODRAW_DATA` "
@@ -102,6 +121,14 @@ def dialog_features(loaded):
     table = figures.peek_table(loaded.dialogs)
     return pd.DataFrame({"peek_gain": table["gain"].to_numpy(dtype=float)},
                         index=pd.Index(table["dialog_id"].astype(str), name="dialog_id"))
+
+
+def step_features(loaded):
+    """One row per round (a replay step) with the round's score and its change, the peek, the clip art added,
+    moved, changed and removed, and the messages' lengths; see ``corpora.codraw.data.steps``."""
+    from corpora.codraw.data.steps import step_features as features
+
+    return features(loaded)
 
 
 def run_scoring():
@@ -182,5 +209,5 @@ def dialog_labels(loaded) -> dict[str, str]:
 __all__ = ["NAME", "TITLE", "SHORT_TITLE", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "STEP_UNIT", "EXPORT_STEP_UNIT", "FRAMES",
            "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "source_root", "REFERENT_PLANE", "referents", "referent_background",
            "run_scoring", "play_rules", "live_rules", "build_frames", "summarize", "write_demo", "demo_source", "dialog_labels", "step_count",
-           "FEATURE_TEXTS", "dialog_features",
+           "FEATURE_TEXTS", "dialog_features", "step_features", "PAIRED_ITEMS", "STEP_FRAMES",
            "replay_step", "snapshot", "transcript_notes"]

@@ -370,3 +370,16 @@ def dialog_features(layer):
     return pd.DataFrame({"crs": table["crs"].to_numpy(dtype="int64"),
                          "annotated_rounds": table["annotated"].to_numpy(dtype="int64")},
                         index=pd.Index(table["dialog_id"].astype(str), name="dialog_id"))
+
+
+def step_features(layer):
+    """The layer's step features: ``cr`` per round (dialog_id, turn = the round) with an aligned row, whether its
+    Drawer message is a clarification request; a round the layer does not cover has no row (no value)."""
+    frame = layer.annotations
+    if frame.empty:
+        return pd.DataFrame({"dialog_id": pd.Series(dtype="str"), "round": pd.Series(dtype="Int64"),
+                             "turn": pd.Series(dtype="int64"), "cr": pd.Series(dtype="bool")})
+    grouped = frame.groupby([frame["dialog_id"].astype(str), frame["turn"].astype("int64")], sort=True)["is_cr"].any()
+    return pd.DataFrame({"dialog_id": grouped.index.get_level_values(0), "round": pd.array([pd.NA] * len(grouped), dtype="Int64"),
+                         "turn": grouped.index.get_level_values(1).to_numpy(dtype="int64"),
+                         "cr": grouped.to_numpy(dtype=bool)})

@@ -25,6 +25,7 @@ import pandas as pd
 from corpora.codraw.data.metrics import score_pairs
 from corpora.codraw.data.reader import DIALOG_KEY, decode_json, json_integer
 from corpora.codraw.data.scenes import dense_scenes, parse_scene_strings
+from corpora.codraw.data.steps import run_step_scores as step_scores  # noqa: F401  (RunScoring's optional member)
 from dialogue_dashboard.plugin import (
     Lines,
     LoadedCorpus,

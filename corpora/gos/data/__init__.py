@@ -41,7 +41,24 @@ FEATURE_TEXTS = {
     "mentions": FeatureText("mentions", "has a mention", "no mention",
                             help="referring expressions of the published mentions layer"),
     "mismatches": FeatureText("mismatched locks", "has a mismatched lock", "no mismatched lock"),
+    # the step features (``steps.step_features``; the layer's ``mentions`` at a step)
+    "kind": FeatureText("kind of step"),
+    "message": FeatureText("message", "a message", "not a message"),
+    "lock": FeatureText("lock", "a lock", "not a lock"),
+    "images_referred": FeatureText("images referred to"),
+    "mismatch": FeatureText("mismatched lock", "a mismatched lock", "no mismatched lock"),
+    "rank": FeatureText("rank given"),
+    "ranks_so_far": FeatureText("images ranked so far"),
+    "board": FeatureText("board"),
+    "board_number": FeatureText("board number"),
+    "in_round": FeatureText("in the round", "before the round's last rank", "after the round's last rank"),
 }
+# What a contrast pairs by where the same item was played more than once (contract.OptionalCapabilities): an
+# interaction's game (its nine images, three interactions each), a step's board (three plays each).
+PAIRED_ITEMS = {"dialog": ("game_id", "game"), "step": ("board", "board")}
+# The frames an analysis page on a step slice cuts to its moments (contract.OptionalCapabilities).
+STEP_FRAMES = {"steps": ("interaction_id", "round", "step"), "messages": ("interaction_id", "round", "step"),
+               "lock_events": ("interaction_id", "round", "step"), "utterances": ("dialog_id", "round", "turn")}
 PROVENANCE = Provenance(
     obtain=("The six `a-game-of-sorts_*.jsonl` files in `dataset/data` of the "
             "[willemsenbram/a-game-of-sorts](https://github.com/willemsenbram/a-game-of-sorts) repository. "
@@ -91,6 +108,13 @@ def round_outcomes(loaded):
     return rounds[["interaction_id", "round", "mismatches"]].rename(columns={"interaction_id": "dialog_id"})
 
 
+def step_features(loaded):
+    """One row per replay step (a message or a lock event within its round); see ``corpora.gos.data.steps``."""
+    from corpora.gos.data.steps import step_features as features
+
+    return features(loaded)
+
+
 def annotation_layer(name: str):
     """The module of the corpus's published layer ``name`` (``contract.AnnotationLayer``): the mentions
     (``mentions_layer``), imported when first asked for."""
@@ -126,7 +150,7 @@ def live_rules():
 
 __all__ = [
     "NAME", "TITLE", "SHORT_TITLE", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "STEP_UNIT", "EXPORT_STEP_UNIT", "FRAMES",
-    "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "FEATURE_TEXTS", "source_root", "run_scoring", "play_rules", "live_rules", "REFERENT_PLANE", "referents", "referent_background", "same_board_plays", "round_outcomes", "build_frames", "summarize", "write_demo", "demo_source",
+    "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "FEATURE_TEXTS", "PAIRED_ITEMS", "STEP_FRAMES", "step_features", "source_root", "run_scoring", "play_rules", "live_rules", "REFERENT_PLANE", "referents", "referent_background", "same_board_plays", "round_outcomes", "build_frames", "summarize", "write_demo", "demo_source",
     "replay_step", "round_steps", "step_count", "snapshot", "dialog_labels", "ReplayStep", "render_board", "replay_locks", "LockEvent",
     "ranking_agreement", "pairwise_agreement", "board_agreement", "rank_sums",
 ]

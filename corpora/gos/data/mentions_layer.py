@@ -342,3 +342,17 @@ def dialog_features(layer):
     frame = layer.annotations
     counts = frame.groupby(frame["dialog_id"].astype(str)).size() if len(frame) else pd.Series(dtype="int64")
     return pd.DataFrame({"mentions": counts.astype("int64")})
+
+
+def step_features(layer):
+    """The layer's step features: ``mentions``, its referring expressions in the step's message, by dialog_id,
+    round and turn (a step without one has no row; ``slices.features`` counts it 0 in a dialog the layer covers)."""
+    frame = layer.annotations
+    if frame.empty:
+        return pd.DataFrame({"dialog_id": pd.Series(dtype="str"), "round": pd.Series(dtype="Int64"),
+                             "turn": pd.Series(dtype="int64"), "mentions": pd.Series(dtype="int64")})
+    keys = [frame["dialog_id"].astype(str), frame["round"].astype("Int64"), frame["turn"].astype("int64")]
+    counts = frame.groupby(keys, sort=True).size()
+    return pd.DataFrame({"dialog_id": counts.index.get_level_values(0), "round": counts.index.get_level_values(1).astype("Int64"),
+                         "turn": counts.index.get_level_values(2).to_numpy(dtype="int64"),
+                         "mentions": counts.to_numpy(dtype="int64")})

@@ -39,7 +39,18 @@ ASSET_VARIABLE = None  # the build is drawn from the logged blocks
 EXPORT_BUDGET = 5_000_000  # one game's HTML replay
 LAYERS: tuple[str, ...] = ()
 REFERENT_PLANE = ReferentPlane(x_range=None, y_range=None, show_names=True)  # fitted to the structure
-FEATURE_TEXTS = {"outcome_match": FeatureText("exact build", "exact build", "not an exact build")}
+FEATURE_TEXTS = {
+    "outcome_match": FeatureText("exact build", "exact build", "not an exact build"),
+    # the step features (``steps.step_features``)
+    "net_change": FeatureText("net change in blocks"),
+    "builder_question": FeatureText("Builder's question", "the Builder asks a question", "no Builder question"),
+    "words": FeatureText("words"),
+    "config": FeatureText("target structure"),
+}
+# What a contrast pairs games by where one target structure was built more than once (contract.OptionalCapabilities).
+PAIRED_ITEMS = {"dialog": ("config", "target structure"), "step": ("config", "target structure")}
+# The frames an analysis page on a step slice cuts to its moments (contract.OptionalCapabilities).
+STEP_FRAMES = {"utterances": ("dialog_id", None, "turn"), "actions": ("game", None, "turn")}
 PROVENANCE = Provenance(
     obtain=("The Minecraft Dialogue Corpus as the "
             "[prashant-jayan21/minecraft-bap-models](https://github.com/prashant-jayan21/minecraft-bap-models) "
@@ -88,6 +99,14 @@ def referent_background(loaded, dialog_id: str, round, turn):
     return picture(loaded, dialog_id, round, turn)
 
 
+def step_features(loaded):
+    """One row per replay step (a message with the Builder's actions after it); see
+    ``corpora.minecraft.data.steps``."""
+    from corpora.minecraft.data.steps import step_features as features
+
+    return features(loaded)
+
+
 def run_scoring():
     """Builder Action Prediction runs, scored by net-action F1; see ``corpora.minecraft.data.scoring``."""
     from corpora.minecraft.data import scoring
@@ -111,7 +130,7 @@ def live_rules():
 
 __all__ = [
     "NAME", "TITLE", "SHORT_TITLE", "DEMO_VERSION", "REPLAY_IN_ROUNDS", "STEP_UNIT", "EXPORT_STEP_UNIT", "FRAMES",
-    "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "FEATURE_TEXTS", "source_root", "run_scoring", "play_rules", "live_rules", "REFERENT_PLANE", "referents", "referent_background", "dialog_labels", "ReplayStep", "build_frames", "summarize", "write_demo", "demo_source",
+    "BROWSE_COLUMNS", "DATA_VARIABLE", "ASSET_VARIABLE", "PROVENANCE", "EXPORT_BUDGET", "LAYERS", "FEATURE_TEXTS", "PAIRED_ITEMS", "STEP_FRAMES", "step_features", "source_root", "run_scoring", "play_rules", "live_rules", "REFERENT_PLANE", "referents", "referent_background", "dialog_labels", "ReplayStep", "build_frames", "summarize", "write_demo", "demo_source",
     "iter_bap_samples", "sample_dicts", "export_jsonl", "bap_jsonl_bytes", "best_alignment", "block_f1", "Alignment",
     "parse_gold_xml", "perspective_coordinates", "replay_step", "step_count", "snapshot",
 ]
