@@ -24,7 +24,7 @@ def installed():
 
 
 def test_every_page_of_the_app_is_listed():
-    assert len(PAGES) == 18 and "data" in PAGES
+    assert len(PAGES) == 19 and "data" in PAGES and "play" in PAGES
 
 
 @pytest.mark.parametrize("page", PAGES)

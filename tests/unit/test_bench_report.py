@@ -24,7 +24,7 @@ def test_a_missing_benchmark_is_not_measured_and_a_missed_target_is_not_met(tmp_
 def test_a_results_file_without_a_figure_is_not_measured(tmp_path):
     (tmp_path / "sessions.json").write_text(json.dumps({"sessions": 10}))
     verdicts = {target: verdict for target, _m, _b, verdict in rows(tmp_path)}
-    assert verdicts["ten sessions: ≤ 0.08 CPU-s per step, ≤ 0.9 GB, no error"].startswith("– (sessions.json lacks")
+    assert verdicts["ten sessions stepping with the player: ≤ 0.05 CPU-s per step, ≤ 0.9 GB, no error"].startswith("– (sessions.json lacks")
 
 
 def test_the_first_page_after_a_restart_and_each_page_over_its_own_elements(tmp_path):

@@ -31,6 +31,7 @@ from ui import cached
 from ui.assets import asset_text
 from ui.replay.step_player import follow_page_run, want_page_run
 from ui.shell import auth
+from ui.store import remembered
 
 try:
     _COLUMN = st.components.v2.component("dialogue_coding_column", css=asset_text("coding_column.css"),
@@ -74,8 +75,11 @@ def column_data(coding: CodingStore, corpus: Corpus, dialog: str, turn: int, rou
     and the answers to the latest writes."""
     in_rounds = bool(corpus.package.REPLAY_IN_ROUNDS)
     unit = corpus.package.STEP_UNIT
+    # the store out of reach: said once above the page, and the labels this session read last shown meanwhile
+    labels = remembered(f"coding_column:{corpus.name}:{dialog}:{book.name}:{coder}",
+                        lambda: coding.coder_labels(corpus.name, dialog, book.name, coder, LABELS_HELD), [], "Coding")
     stored = [{k: (v if v is None or isinstance(v, (str, list)) else int(v)) for k, v in label.items()}
-              for label in coding.coder_labels(corpus.name, dialog, book.name, coder, LABELS_HELD)]
+              for label in labels]
     return {
         "key": f"coding_column_{corpus.name}",
         "token": f"{corpus.name}|{dialog}|{round_}|{book.name}|{book.version}|{coder}",
