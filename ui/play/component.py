@@ -31,6 +31,8 @@ from ui.shell.url_state import served
 if TYPE_CHECKING:
     import pandas as pd
 
+PAGE_RUN_BOX = "play_page_run_box"  # the hidden "Run the page again" (ui.shell.reconnect; play.css hides it)
+WHOLE_PAGE = "play_whole_page"  # set by a Done after which the page runs whole, not the game alone (ui.play.page)
 MAX_DONE_BYTES = 512 * 1024  # what one Done may send (a step's move is stored within 256 kB)
 _COMPONENTS: dict[str, Any] = {}
 
@@ -146,9 +148,12 @@ def _on_done(corpus: Corpus, key: str, play_id: int, reply: bool, person) -> Non
         return
     try:
         store = shared_store()
-        submit_step(store, loaded, store.plays.play(play_id), step, move, actor=person())
+        saved = submit_step(store, loaded, store.plays.play(play_id), step, move, actor=person())
+        if saved.finished:
+            st.session_state[WHOLE_PAGE] = True  # the page sums the play up
     except PlayConflict as exc:
         st.session_state[_redraw_key(key)] = st.session_state.get(_redraw_key(key), 0) + 1
+        st.session_state[WHOLE_PAGE] = True  # the play moved on in another tab: maybe ended, or left
         say(key, f"{exc} The play as the store has it is shown.", "info")
     except AccessRefused as exc:
         say(key, str(exc))
@@ -181,7 +186,7 @@ def show_game(corpus: Corpus, view: PlayView, play: Play, moves: list, *, can_pl
         "can_play": can_play, "why_not": why_not, "done_label": view.done_label, "reply": view.reply,
         "show_human": show_human,
         "export": {"name": play_file_name(play.player), "text": outcome.run_file} if moves and outcome else None,
-        "run": person_run_name(play.player),
+        "run": person_run_name(play.player), "page_run": PAGE_RUN_BOX,
     }
     _component(corpus, view)(data=data, key=key, on_done_change=partial(_on_done, corpus, key, play.id, view.reply,
                                                                         person))

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from datetime import timedelta
 from functools import partial
 from typing import Callable, Optional
 
@@ -24,6 +23,7 @@ import streamlit as st
 from data_access.corpus import Corpus
 from data_access.player import Picture, PlayerDialog, PlayerStep, TimelineEntry, payload, window, within_budget
 from ui.assets import asset_text
+from ui.shell.reconnect import full_run_after_reconnect, page_run_button
 from ui.shell.url_state import is_new_link, query_param, remember_link, served
 from ui.widgets import stepper
 
@@ -92,10 +92,9 @@ def show_player(key: str, step_key: str, dialog: PlayerDialog, step: int, descri
     if _PLAYER is None or dialog.n_steps <= 0:
         return
     st.session_state.pop(_moved_key(key), None)  # this run is the page's: it follows the reported step already
-    _full_run_after_reconnect()
-    # Hidden with the fallback stepper: what the player clicks when a report of its got no answer (below)
-    with st.container(key=_page_run_box(key)):
-        st.button("Run the page again", key=_page_run_key(key))
+    full_run_after_reconnect()
+    # Hidden with the fallback stepper: what the player clicks when a report of its got no answer (_page_run_key)
+    page_run_button(_page_run_box(key), _page_run_key(key))
     if st.session_state.pop(_beside_key(key), False):  # the workbench: the page's panel beside the player
         player_column, beside = st.columns([5, 2], gap="small")
         with player_column:
@@ -107,10 +106,8 @@ def show_player(key: str, step_key: str, dialog: PlayerDialog, step: int, descri
 
 
 def _page_run_key(key: str) -> str:
-    """The hidden button whose click runs the whole page. After a fail-over the other server has not run this page:
-    a run of the player's fragment that Streamlit asks for there is ignored ("The fragment with id … does not
-    exist anymore"), and so is each step the player reports; the player then clicks this button (a run of the
-    whole page, the widgets' values kept), after which its reports reach the new server
+    """The hidden button whose click runs the whole page (``ui.shell.reconnect``): after a fail-over the other
+    server has not run this page and ignores each step the player reports until the player clicks it
     (tests/e2e/test_two_servers.py)."""
     return f"{key}__page_run"
 
@@ -128,15 +125,6 @@ def _moved(key: str, then: Callable[[], None]) -> None:
     """A callback of the player that moves the page (a step, a round): the page runs again, not the player alone."""
     then()
     st.session_state[_moved_key(key)] = True
-
-
-@st.fragment(run_every=timedelta(hours=1))
-def _full_run_after_reconnect() -> None:
-    """Shows nothing. A page with a fragment that reruns on a timer asks for a full run when its connection comes
-    back (Streamlit 1.67 asks only then, or after a run of fragments alone). Without it, a page whose last run was a
-    full one sends the player's next report as a run of the player's fragment; a server that has not run this page
-    (the other one after a fail-over, or this one restarted) does not know that fragment, ignores the request, and
-    the page never answers a click again (tests/e2e/test_two_servers.py)."""
 
 
 # The player is a fragment: its window request (a trigger) runs the player alone, so the page's one-shot notes
