@@ -21,6 +21,7 @@ import streamlit as st
 from data_access.access import AccessRefused
 from data_access.corpus import Corpus
 from data_access.play import PlayScore, person_run_name, play_file_name, rules_of, run_text, score_moves, submit_step
+from data_access.play.scoring import dialog_corpus
 from data_access.store import Play, PlayConflict, StoreError
 from data_access.types import LoadedCorpus
 from ui import cached
@@ -67,7 +68,9 @@ def play_setup(loaded: LoadedCorpus, dialog_id: str, seat: str) -> dict:
 
 
 def step_view(loaded: LoadedCorpus, dialog_id: str, seat: str, step: int, moves: str) -> dict:
-    return rules_of(loaded).step_view(loaded, dialog_id, seat, step, json.loads(moves))
+    """What the browser needs at ``step``, read from the dialog's own rows (its cut corpus, kept for the play's next
+    steps: ``dialog_corpus``), not by filtering the whole corpus at every Done."""
+    return rules_of(loaded).step_view(dialog_corpus(loaded, dialog_id), dialog_id, seat, step, json.loads(moves))
 
 
 @dataclass(frozen=True)
@@ -81,8 +84,9 @@ class PlayOutcome:
 def play_outcome(loaded: LoadedCorpus, dialog_id: str, seat: str, moves: str) -> PlayOutcome:
     """The play whose steps were ``moves`` scored as a run (``score_moves``), and its run file."""
     played = json.loads(moves)
-    _run, score = score_moves(loaded, dialog_id, seat, played)
-    return PlayOutcome(score, run_text(rules_of(loaded).run_lines(loaded, dialog_id, seat, played)))
+    lines = rules_of(loaded).run_lines(loaded, dialog_id, seat, played)  # written once: scored, and downloaded
+    _run, score = score_moves(loaded, dialog_id, seat, played, lines)
+    return PlayOutcome(score, run_text(lines))
 
 
 def play_units(loaded: LoadedCorpus, dialog_id: str, seat: str, moves: str) -> "pd.DataFrame":
