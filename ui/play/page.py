@@ -212,7 +212,7 @@ def play_area(corpus: Corpus, view: PlayView, dialog_id: str, seat: str) -> None
 
 # The game is a fragment: a Done runs the game alone (the step saved, the next step and its score), not the page's
 # picker, name and links, which a step does not change. A Done that ends the play (its summary) or finds the play
-# moved on in another tab runs the whole page (``component.whole_page``).
+# moved on in another tab runs the whole page (``WHOLE_PAGE``, set by the Done's callback).
 @st.fragment
 def _game(corpus: Corpus, view: PlayView, play: Play, moves: list, may: bool, why_not: str, show_human: bool,
           name: str, rules) -> Optional[PlayScore]:
