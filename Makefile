@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run lint test test-fast system-packages system-packages-run cache bench bench-report bench-loads bench-sessions bench-pages bench-scale bench-clicks bench-player bench-many-runs bench-model-labels bench-slices bench-play clean
+.PHONY: run lint test test-fast system-packages system-packages-run cache bench bench-report bench-loads bench-sessions bench-pages bench-scale bench-clicks bench-player bench-labels bench-many-runs bench-model-labels bench-slices bench-play clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -64,6 +64,7 @@ bench: $(STAMP_TEST)
 	$(PY) benchmarks/words.py
 	$(PY) benchmarks/clicks.py
 	$(PY) benchmarks/player.py $(if $(BASELINE),--baseline-root $(BASELINE))
+	$(PY) benchmarks/labels.py
 	$(PY) benchmarks/many_runs.py
 	$(PY) benchmarks/model_labels.py
 	$(PY) benchmarks/slices.py
@@ -107,6 +108,10 @@ bench-clicks: $(STAMP_TEST)
 # steps; a fresh replay (BASELINE=<another checkout>: beside that one's).
 bench-player: $(STAMP_TEST)
 	$(PY) benchmarks/player.py $(if $(BASELINE),--baseline-root $(BASELINE))
+
+# Labels keyed in the Replay's coding column on the real corpora: shown, stored, none lost or doubled (issue 47).
+bench-labels: $(STAMP_TEST)
+	$(PY) benchmarks/labels.py
 
 # 50 CoDraw runs of every round (generated once; WORKDIR=<folder> keeps them and their cache for the next
 # time): the Runs page, its comparison and leaderboard in headless Chromium beside the page with one run, the

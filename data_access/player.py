@@ -17,8 +17,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence
 
-WINDOW_BACK = 10
-WINDOW_AHEAD = 30
+WINDOW_BACK = 4
+WINDOW_AHEAD = 12  # the steps a window holds ahead: enough for a reader tapping → five times a second between runs
 WINDOW_BYTES = 8_000_000  # the pictures one window may hold (a Minecraft step's two pictures: ~40-90 KB)
 
 
@@ -138,13 +138,19 @@ def _number(value: Optional[float]) -> Optional[float]:
     return round(float(value), 4)
 
 
-def png_aspect(png: Optional[bytes]) -> Optional[float]:
-    """Width / height of a PNG from its header (its first chunk, IHDR, at a fixed place), or None: the player
-    sizes a picture's box before the picture is decoded, so a step's layout does not move as pictures arrive."""
+def png_size(png: Optional[bytes]) -> Optional[tuple[int, int]]:
+    """(width, height) of a PNG from its header (its first chunk, IHDR, at a fixed place), or None."""
     if not png or len(png) < 24 or png[:8] != b"\x89PNG\r\n\x1a\n" or png[12:16] != b"IHDR":
         return None
     width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
-    return round(width / height, 4) if width > 0 and height > 0 else None
+    return (width, height) if width > 0 and height > 0 else None
+
+
+def png_aspect(png: Optional[bytes]) -> Optional[float]:
+    """Width / height of a PNG from its header, or None: the player sizes a picture's box before the picture is
+    decoded, so a step's layout does not move as pictures arrive."""
+    size = png_size(png)
+    return round(size[0] / size[1], 4) if size else None
 
 
 def payload(dialog: PlayerDialog, steps: Sequence[PlayerStep], step: int, goto: int,
@@ -155,7 +161,7 @@ def payload(dialog: PlayerDialog, steps: Sequence[PlayerStep], step: int, goto: 
     for one in steps:
         sent[str(one.step)] = {
             "pictures": [{"src": url_of(p.png, f"{one.step}.{i}") if p.png else "", "caption": p.caption,
-                          "aspect": png_aspect(p.png)}
+                          "aspect": png_aspect(p.png), "width": (png_size(p.png) or (None,))[0]}
                          for i, p in enumerate(one.pictures)],
             "facts": [list(f) for f in one.facts], "event": one.event, "level": one.event_level,
             "notes": list(one.notes), "table": {"title": one.table_title, "columns": list(one.table_columns),

@@ -1,12 +1,11 @@
 """Coding queue: sample N dialogs or turns of a corpus slice, assign them to coders, work through your own
 queue (each item a link to its replay, mark done, resume later) and see everyone's progress."""
-from urllib.parse import quote
-
 import pandas as pd
 import streamlit as st
 
 from ui import cached
 from ui.coding.panel import coder_box, empty_sample_reason, sample_items, store
+from ui.coding.queue_flow import item_link
 from ui.shell import auth
 from ui.shell.corpus_edge import corpus_selector
 from ui.shell.router import ensure_routed
@@ -85,12 +84,14 @@ if mine.empty:
     stop_run()
 todo = mine[mine["status"] == "todo"]
 may_tick = auth.allowed(auth.Action.WRITE_OWN, "marking items done")
-st.caption(f"{len(mine) - len(todo)} of {len(mine)} done. Open an item, code it on the Replay, then tick it here.")
+st.caption(f"{len(mine) - len(todo)} of {len(mine)} done. Open an item and code it on the Replay: “Done, next” (or "
+           "Enter) there marks it done and opens the next one; or tick it here.")
+links = [served(item_link(link, queue, position, me)) for position, link in enumerate(mine["link"], start=1)]
 if len(todo):
-    first = todo.iloc[0]
-    st.markdown(f"[▶ Resume with the next item: {md_escape(first['dialog_id'])}]({served(first['link'])}&coder={quote(me)})")
+    first = int(todo.index[0])  # mine's index is its order (0-based)
+    st.markdown(f"[▶ Resume with the next item: {md_escape(mine['dialog_id'].iloc[first])}]({links[first]})")
 edited = st.data_editor(
-    mine.assign(done=mine["status"] == "done", link=[f"{served(link)}&coder={quote(me)}" for link in mine["link"]])[
+    mine.assign(done=mine["status"] == "done", link=links)[
         ["id", "corpus", "dialog_id", "round", "turn", "done", "link"]],
     hide_index=True, key=f"queue_editor_{queue}",
     disabled=["id", "corpus", "dialog_id", "round", "turn", "link"] if may_tick else True,

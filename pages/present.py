@@ -5,7 +5,7 @@ import streamlit as st
 
 from ui import cached
 from ui.replay.picker import dialog_picker
-from ui.replay.presentation import play_next, presentation_mode
+from ui.replay.presentation import play_next, presentation_asked, presentation_mode
 from ui.replay.state import dialog_lines, prefetch_state, snapshots, step_caption, step_unit
 from ui.replay.step_player import player_step, snapshot_player
 from ui.shell.corpus_edge import corpus_selector
@@ -21,6 +21,9 @@ MAX_GIF_STEPS = 60
 SPEEDS = [0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 8.0]
 
 presenting = st.session_state.get("present_mode", query_param("mode") == "present")
+# Nobody chose the mode (no mode= in the link, no switch moved): the player asks for presentation mode when the
+# window is 1280x720 or smaller, where the settings would push the picture below the fold.
+layout_unchosen = "present_mode" not in st.session_state and query_param("mode") is None
 presentation_mode(presenting)
 st.title("Present")  # hidden in presentation mode
 with st.expander("Dialog, speed and presentation mode", expanded=not presenting):
@@ -53,7 +56,8 @@ step = player_step(n_steps, query_param("turn"), key=step_key, label="Step")
 following = next_in_slice(corpus, dialog)  # with a slice=: autoplay goes on to its next dialog, like a playlist
 snapshot_player("player_present", step_key, corpus, dialog, round_, step, n_steps, dialog_lines(corpus, dialog, step, round_),
                 step_unit(corpus), autoplay=playing, speed=seconds, layout="present" if presenting else None,
-                continues=following is not None, on_round=lambda delta: play_next(following, round_, delta))
+                continues=following is not None, on_round=lambda delta: play_next(following, round_, delta),
+                autoLayout=layout_unchosen, on_layout=presentation_asked)
 prefetch_state(corpus, dialog, step, round_, n_steps)
 step_caption(corpus, dialog, step, round_, n_steps)
 one_history_entry_per_click()  # each step replaces the URL's entry, under a plain `streamlit run` too

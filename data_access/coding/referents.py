@@ -39,6 +39,21 @@ def turn_utterances(loaded: LoadedCorpus, dialog_id: str, round: Optional[int], 
     return u.loc[mask, ["speaker", "role", "text"]].reset_index(drop=True)
 
 
+def step_utterances(loaded: LoadedCorpus, dialog_id: str, round: Optional[int]) -> dict[int, list[tuple[str, str]]]:
+    """Every step's utterances of a dialog (of its round): step -> [(speaker, text)] in frame order, each
+    utterance's position the one ``turn_utterances`` gives it (a span's ``utterance``). The coding column holds
+    them in the browser, so that the text of the step shown is there the moment the player shows the step."""
+    u = loaded.utterances
+    mask = u["dialog_id"] == dialog_id
+    if round is not None and u["round"].notna().any():
+        mask &= u["round"] == round
+    steps: dict[int, list[tuple[str, str]]] = {}
+    rows = u.loc[mask & u["turn"].notna(), ["turn", "speaker", "text"]]
+    for turn, speaker, text in rows.itertuples(index=False):
+        steps.setdefault(int(turn), []).append(("" if pd.isna(speaker) else str(speaker), "" if pd.isna(text) else str(text)))
+    return steps
+
+
 @dataclass(frozen=True)
 class ReferentCanvas:
     """How a picture of the referents is drawn: its axes' ranges as (bottom or left, top or right), y growing

@@ -1,7 +1,9 @@
 """What coding at one replay step means, without Streamlit: the context an action happens in (a step of a
 dialog, a coder, a codebook), where a label of each scope is stored, which of a coder's annotations are at a
-place, and the two actions of the Replay's coding panel — a span saved once its offsets are checked, and a
-turn or dialog label put on or taken off. ``ui/coding/panel.py`` shows them; the store (``data_access.store``) saves them.
+place, and the actions of the Replay's coding panel — a span saved once its offsets are checked, a turn or
+dialog label put on (once: a second press says it is there already) or taken off. ``ui/coding/panel.py`` and
+the coding column (``ui/coding/workbench.py``, through ``label_ops``) show them; the store
+(``data_access.store``) saves them.
 
 Where a label is stored: a span or a turn label at the step's round and turn; a dialog label at no turn, and
 at the round only where the corpus replays in rounds (the contract's ``REPLAY_IN_ROUNDS``: A Game Of Sorts'
@@ -105,7 +107,7 @@ class Saved:
 
 
 def save_span(store: CodingStore, context: CodingContext, utterances: pd.DataFrame, label: str, utterance: int,
-              start: int, end: int) -> Saved:
+              start: int, end: int, uid: Optional[str] = None) -> Saved:
     """Save characters ``start``..``end`` (end exclusive) of the step's ``utterance`` (its position in
     ``utterances``) as a span with ``label``. Raises ``Refused`` for an utterance or offsets outside the step."""
     entry = context.codebook.label(label)
@@ -117,24 +119,39 @@ def save_span(store: CodingStore, context: CodingContext, utterances: pd.DataFra
                       f"character(s) (offsets 0..{len(text)}, end exclusive, after the start).")
     new = store.add_annotation(context.corpus, context.dialog, codebook=context.codebook, label=entry.name,
                                coder=context.coder, round=context.round, turn=context.turn, utterance=utterance,
-                               start=start, end=end, span_text=text[start:end], actor=context.actor)
+                               start=start, end=end, span_text=text[start:end], uid=uid, actor=context.actor)
     if entry.links_referents:
         return Saved(f"Saved “{text[start:end]}” as {entry.name} — now click its referents.", new)
     return Saved(f"Saved “{text[start:end]}” as {entry.name}.")
 
 
-def toggle_label(store: CodingStore, context: CodingContext, name: str) -> Saved:
-    """Put a turn or dialog label on at its place (``CodingContext.place``), or take it off when this coder
-    already put it there."""
+class AlreadyLabelled(Refused):
+    """The coder has this label at this place already: a second press stores nothing and removes nothing."""
+
+
+def put_label(store: CodingStore, context: CodingContext, name: str, uid: Optional[str] = None) -> Saved:
+    """Put a turn or dialog label on at its place (``CodingContext.place``), once. ``AlreadyLabelled`` when this
+    coder has it there: pressing a label again never takes it off (that is ``remove_label``, its own action).
+    ``uid`` names the write, so a write sent again stores nothing more (``CodingStore.put_label``)."""
+    label = context.codebook.label(name)
+    if label.scope == "span":
+        raise Refused(f"{label.name} is a span label: select characters of an utterance first")
+    round_, _ = context.place(label.scope)
+    new, stored = store.put_label(context.corpus, context.dialog, codebook=context.codebook, label=label.name,
+                                  coder=context.coder, round=round_, turn=context.turn, uid=uid, actor=context.actor)
+    if not stored:
+        raise AlreadyLabelled(f"{label.name} is already labelled here")
+    return Saved(f"Saved {label.name}.", new if label.links_referents else None)
+
+
+def remove_label(store: CodingStore, context: CodingContext, name: str) -> Saved:
+    """Take this coder's turn or dialog label ``name`` off at its place (it stays in the history)."""
     label = context.codebook.label(name)
     mine = my_annotations(store, context)
-    existing = mine[same_place(mine, *context.place(label.scope)) & (mine["label"] == name)
+    existing = mine[same_place(mine, *context.place(label.scope)) & (mine["label"] == label.name)
                     & (mine["scope"] == label.scope)]
-    if len(existing):
-        for annotation_id in existing["id"]:
-            store.delete_annotation(int(annotation_id), actor=context.actor)
-        return Saved(f"Removed {name}.")
-    new = store.add_annotation(context.corpus, context.dialog, codebook=context.codebook, label=name,
-                               coder=context.coder, round=stored_round(label.scope, context.round, context.replay_in_rounds),
-                               turn=context.turn, actor=context.actor)
-    return Saved(f"Saved {name}.", new if label.links_referents else None)
+    if existing.empty:
+        raise Refused(f"{label.name} is not labelled here")
+    for annotation_id in existing["id"]:
+        store.delete_annotation(int(annotation_id), actor=context.actor)
+    return Saved(f"Removed {label.name}.")

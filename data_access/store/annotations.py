@@ -76,6 +76,66 @@ class AnnotationTables(CodebookTables):
                                   referents=referents, layer=layer, comment=comment, uid=uid)
             return _insert_annotation(cur, row, _now(), identity.signature)
 
+    def put_label(self, corpus: str, dialog_id: str, *, codebook: cb.Codebook, label: str, coder: str,
+                  round: Optional[int] = None, turn: Optional[int] = None, uid: Optional[str] = None,
+                  actor: Optional[Identity] = None) -> tuple[int, bool]:
+        """Put a turn or dialog label at its place once: ``(id, True)`` when this write stored it (a retry of the
+        same ``uid`` too), ``(id of the one there, False)`` when the coder has that label there already. The check
+        and the insert are one transaction serialized on the place, so two writers at once (two tabs, a write
+        sent again) never store it twice. A dialog label has no turn (``_annotation_row``)."""
+        what = "adding an annotation"
+        with self.db.write() as cur:
+            identity = acting(actor, self.sign_in, what, coder)
+            check(identity, Action.WRITE_OWN, what=what)
+            coder = attributed(identity, coder, what) if identity.signed_in else coder
+            row = _annotation_row(corpus, dialog_id, codebook=codebook, label=label, coder=coder, round=round,
+                                  turn=turn, uid=uid)
+            if row["scope"] == "span":
+                raise ValueError(f"label {row['label']!r} is a span label: select characters of an utterance")
+            place = [row["corpus"], row["dialog_id"], row["codebook"], row["coder"], row["scope"], row["label"]]
+            cur.serialize("label " + json.dumps([*place, row["round"], row["turn"]]))
+            retried = cur.execute("SELECT id FROM annotations WHERE uid = ?", [row["uid"]]).fetchone()
+            if retried is not None:
+                return int(retried[0]), True
+            same = cur.execute(
+                "SELECT id FROM annotations WHERE corpus = ? AND dialog_id = ? AND codebook = ? AND coder = ? "
+                "AND scope = ? AND label = ? AND layer = 'coding' AND deleted_at IS NULL "
+                f"AND round {cur.null_safe_equals} ? AND turn {cur.null_safe_equals} ? ORDER BY id",
+                [*place, row["round"], row["turn"]]).fetchone()
+            if same is not None:
+                return int(same[0]), False
+            return _insert_annotation(cur, row, _now(), identity.signature), True
+
+    def delete_written(self, uid: str, *, actor: Optional[Identity] = None) -> Optional[int]:
+        """Delete the live annotation written with ``uid`` (a label taken off or undone in the browser, which knows
+        its writes by their uid); its id, or None when none is live (deleted already, or never stored): deleting
+        twice is deleting once. The stored coder's alone, as ``delete_annotation``."""
+        with self.db.write() as cur:
+            found = cur.execute("SELECT id FROM annotations WHERE uid = ? AND deleted_at IS NULL" + cur.lock_clause,
+                                [str(uid)]).fetchone()
+            if found is None:
+                return None
+            current = _live_annotation(cur, int(found[0]))
+            identity = self._owner_checked(actor, current, f"deleting annotation {current['id']}")
+            now = _now()
+            _record_revision(cur, current, "delete", now)
+            cur.execute("UPDATE annotations SET deleted_at = ?, updated_at = ?, changed_by = ? WHERE id = ?",
+                        [now, now, identity.signature, current["id"]])
+            return int(current["id"])
+
+    def coder_labels(self, corpus: str, dialog_id: str, codebook: str, coder: str, limit: int = 5_000) -> list[dict]:
+        """A coder's live labels of one codebook in one dialog as the Replay's coding column keeps them in the
+        browser, oldest first, at most ``limit``: id, uid (the browser takes a label off by it), scope, label,
+        round, turn, a span's utterance, start, end and text, and the referents it is linked to."""
+        with self.db.read() as cur:
+            rows = cur.execute(
+                "SELECT id, uid, scope, label, round, turn, utterance, start_char, end_char, span_text, referents "
+                "FROM annotations "
+                "WHERE corpus = ? AND dialog_id = ? AND codebook = ? AND coder = ? AND layer = 'coding' "
+                "AND deleted_at IS NULL ORDER BY id LIMIT ?", [str(corpus), str(dialog_id), str(codebook), str(coder),
+                                                                 int(limit)]).fetchall()
+        keys = ("id", "uid", "scope", "label", "round", "turn", "utterance", "start", "end", "text")
+        return [{**dict(zip(keys, row[:-1])), "referents": json.loads(row[-1] or "[]")} for row in rows]
 
     def update_annotation(self, annotation_id: int, *, label: Optional[str] = None,
                           referents: Optional[Iterable] = None, comment: Optional[str] = None,

@@ -51,8 +51,42 @@ def test_replay_codes_turn_labels_spans_and_referents():
     assert not at.exception
     assert len(store.get_annotation(int(span["id"]))["referents"]) == 1
 
-    next(b for b in at.button if b.label == "✅ CR [c]").click().run()  # a second click takes it off
+    next(b for b in at.button if b.label == "✅ CR [c]").click().run()  # a second click removes nothing
+    assert any("CR is already labelled here" in e.value for e in at.error)
+    assert list(store.annotations()["label"]).count("CR") == 1
+    cr = int(store.annotations().set_index("label").loc["CR", "id"])
+    at.button(key=f"coding_delete_{cr}").click().run()  # taking it off is its own action
     assert "CR" not in set(store.annotations()["label"])
+
+
+def player_data(at) -> list[dict]:
+    from tests.app.transcript_lines import player_data as data
+
+    return data(at)
+
+
+def column_data(at) -> list[dict]:
+    """What the coding column (``ui.coding.workbench``) is sent, as its JavaScript receives it."""
+    import json
+
+    return [data for data in (json.loads(e.proto.json or "{}") for e in at.get("bidi_component")) if "labels" in data]
+
+
+def test_the_coding_column_holds_the_dialogs_labels_and_text_and_opens_beside_the_step():
+    store = CodingStore()
+    store.save_codebook(BOOK)
+    dialog, text = _codraw_dialog()
+    store.add_annotation("codraw", dialog, codebook=store.codebook("clarification"), label="CR", coder="ann", turn=3)
+    at = open_page("pages/replay.py", corpus="codraw", dialog=dialog, turn="2", coder="ann")
+    (column,) = column_data(at)
+    assert [label["key"] for label in column["labels"]] == ["c", "r", ""]
+    assert column["steps"]["2"][0] == ["Teller", text] and column["dialog"] == dialog and column["step"] == 2
+    assert [(label["label"], label["turn"]) for label in column["stored"]] == [("CR", 3)]
+    assert player_data(at)[0]["layout"] == "workbench"  # the column beside the step player
+    without = open_page("pages/replay.py", corpus="codraw", dialog=dialog, turn="2")
+    assert not column_data(without) and "layout" not in player_data(without)[0]  # no coder: under the step
+    opened = open_page("pages/replay.py", corpus="codraw", dialog=dialog, turn="2", code="1")
+    assert any(t.label == "Coder (your name)" for t in opened.text_input)
 
 
 def test_replay_without_codebook_points_to_the_codebooks_page():

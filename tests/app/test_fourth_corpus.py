@@ -68,14 +68,31 @@ def test_the_other_pages_open_with_it_registered(page):
     assert not at.error, [e.value for e in at.error]
 
 
-def test_replay_shows_the_plugins_own_view_at_the_linked_turn():
+def test_replay_shows_the_plugins_own_steps_in_the_step_player_at_the_linked_turn():
+    from tests.app.transcript_lines import player_captions, player_data
     from tests.fixtures.tinycorpus import views
 
     at = open_page("replay", corpus=NAME, dialog="t3", turn="2")
     assert (at.query_params["dialog"], at.query_params["turn"]) == ("t3", "2")
-    assert views.HEADING in _text(at)  # its own section, not the generic one
-    shown = [str(h.proto) for h in at.get("html") if "data-tiny-replay" in str(h.proto)]
-    assert len(shown) == 1 and "Ann: blue it is" in shown[0] and "blue" in shown[0]
+    (data,) = player_data(at)  # no Replay section of its own: the generic one, with the step player
+    assert data["step"] == 2 and data["n"] == 4 and data["unit"] == "Turn"
+    assert player_captions(at) == [views.CAPTION.format(speaker="Ann", text="blue it is")]  # its own picture
+    assert data["steps"]["2"]["pictures"][0]["width"] == views.SIZE[0]  # shown at most at its own width
+    assert [t["value"] for t in data["timeline"]] == [2.0, 3.0, 1.0, 1.0] and "the words of each turn" in data["legend"]
+
+
+def test_a_corpus_without_views_gets_the_step_player_over_its_snapshots(monkeypatch):
+    from tests.app.transcript_lines import player_captions, player_data
+    from ui.shell import corpus_views
+
+    monkeypatch.setitem(corpus_views._MODULES, NAME, "tests.fixtures.no_such_views")
+    monkeypatch.setattr(corpus_views, "_found", {})
+    monkeypatch.setattr(corpus_views, "VIEWS_PROBLEMS", {})
+    at = open_page("replay", corpus=NAME, dialog="t3", turn="2")
+    (data,) = player_data(at)
+    assert player_captions(at) == ["After turn 2"] and data["steps"]["2"]["pictures"][0]["width"] == 320
+    assert ["Said by", "Ann"] in data["steps"]["2"]["facts"]
+    assert [t["value"] for t in data["timeline"]] == [2.0, 3.0, 1.0, 1.0]  # the words said at each turn
 
 
 def test_runs_page_scores_the_tiny_demo_runs():

@@ -184,6 +184,7 @@ def test_replay_coding_is_read_only_for_a_viewer_and_written_as_the_signed_in_co
     at = open_page("pages/replay.py", corpus="codraw", dialog=dialog, turn="1")
     assert "Read only: coding needs the coder role, and bob@lab.example is a viewer." in _captions(at)
     assert not any(b.label == "CR" for b in at.button)
+    assert not [e for e in at.get("bidi_component") if '"labels"' in (e.proto.json or "")]  # no coding column
 
     # Bob's earlier work (made before sign-in, under his name) is his alone.
     bobs = store.coding.add_annotation("codraw", dialog, codebook=book, label="not-CR", coder="bob", turn=1)

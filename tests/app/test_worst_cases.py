@@ -51,8 +51,8 @@ def test_the_worst_cases_open_in_the_replay_and_next_case_moves_to_the_second_at
 
     replay = open_page("pages/replay.py", **params)
     assert _case_line(replay).startswith(f"**Case 1 of {len(table)}**") and table["unit"].iloc[0] in _case_line(replay)
-    assert replay.button(key="worst_case_previous").disabled
-    replay.button(key="worst_case_next").click().run()
+    assert replay.button(key="item_flow_previous").disabled
+    replay.button(key="item_flow_next").click().run()
     assert not replay.exception, [e.value for e in replay.exception]
     second = table.iloc[1]
     assert replay.query_params["case"] == "2" and replay.query_params["turn"] == str(second["turn"])
@@ -62,7 +62,7 @@ def test_the_worst_cases_open_in_the_replay_and_next_case_moves_to_the_second_at
     assert _case_line(replay).startswith(f"**Case 2 of {len(table)}**") and second["unit"] in _case_line(replay)
     link = conftest.state_link(replay)  # the replay itself shows the second case's step
     assert f"turn={second['turn']}" in link and "run=baseline" in link
-    replay.button(key="worst_case_previous").click().run()
+    replay.button(key="item_flow_previous").click().run()
     assert replay.query_params["case"] == "1" and replay.query_params["turn"] == str(table["turn"].iloc[0])
 
 
@@ -86,5 +86,5 @@ def test_a_case_list_without_a_known_run_or_with_an_unknown_case_says_so():
     assert any("choose the run the cases were ranked for" in c.value for c in alone.caption)
     odd = open_page("pages/replay.py", **{**params, "cases": "no-such-dialog," + params["cases"], "case": "1"})
     assert "is not among baseline's units" in _case_line(odd)
-    odd.button(key="worst_case_next").click().run()
+    odd.button(key="item_flow_next").click().run()
     assert not odd.exception and odd.query_params["case"] == "2"

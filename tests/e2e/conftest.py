@@ -140,8 +140,9 @@ def page(reader_profile, request):
     if report is not None and report.failed:
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
-        trace = page.evaluate("() => [...document.querySelectorAll('[data-step-player]')].map(r => r.__trace || [])")
-        if any(trace):  # what each step player did, for a test that came late
+        trace = page.evaluate("() => [...document.querySelectorAll('[data-step-player], [data-coding-panel]')]"
+                              ".map(r => r.__trace || [])")
+        if any(trace):  # what each step player and coding column did, for a test that came late
             (ARTIFACTS / f"{request.node.name}.player.json").write_text(json.dumps(trace, indent=0))
     for tab in reader_profile.pages:  # the test's tabs, the ones it opened itself too
         tab.close()

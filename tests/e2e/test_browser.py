@@ -156,7 +156,7 @@ def test_back_undoes_one_click_at_a_time(demo_app, page):
                            timeout=30_000)
     wait_for_app(page)
     switched = page.evaluate("window.location.search")
-    page.get_by_role("radio", name="A Game Of Sorts").click()
+    page.get_by_role("radio", name="Game Of Sorts", exact=True).click()  # the Replay's header: short titles
     page.wait_for_function("() => window.location.search.includes('corpus=gos')", timeout=30_000)
     wait_for_app(page)
 

@@ -77,9 +77,9 @@ def test_the_replay_and_runs_pages_fetch_nothing_planted(planted_app, page):
     page.get_by_text("Share: HTML replay, LaTeX transcript").click()
     page.get_by_text("HTML replay with the model run").wait_for()
     assert RUN_NAME in page.inner_text("body")  # shown as the characters it is
-    button = page.locator('[data-testid="stButton"]').filter(has_text="evil.example/l.png) **bold**")
-    button.first.hover()  # its tooltip: the description
-    page.get_by_text("evil.example/u1.png").first.wait_for()
+    label = page.locator("[data-coding-panel] .dc-put").filter(has_text="evil.example/l.png) **bold**")
+    label.first.hover()  # its tooltip: the description, as the characters it is (a title, never markup)
+    assert "evil.example/u1.png" in label.first.get_attribute("title")
     _settled(page)
     _assert_inert(page, requests, own)
 

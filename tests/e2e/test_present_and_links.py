@@ -63,6 +63,26 @@ def test_presentation_mode_gives_the_picture_the_screen(demo_app, page, tmp_path
     page.wait_for_function(f"() => {{ const s = ({CURRENT_IN_VIEW})(); return s && s.step === 2 && s.inView; }}")
 
 
+@pytest.mark.parametrize("width, height, presenting", [(1280, 720, True), (1400, 900, False)])
+def test_present_opens_in_presentation_mode_in_a_small_window(demo_app, page, width, height, presenting):
+    """Issue 47: with no mode chosen, Present in a window of 1280x720 or smaller opens in presentation mode, its
+    settings folded away and the picture on the screen; a larger window keeps the page as it is."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"{demo_app.url}/present?corpus=codraw")
+    page.wait_for_selector("[data-step-player][data-step]")
+    wait_for_app(page)
+    if presenting:
+        page.wait_for_function("() => document.querySelector('[data-step-player]').classList.contains('sp-present')")
+        wait_for_app(page)
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    assert sidebar.is_visible() is not presenting
+    settings = page.locator("details").filter(has_text="Dialog, speed and presentation mode").first
+    assert (settings.get_attribute("open") is None) is presenting  # folded away when presenting
+    image = page.locator("[data-step-player] .sp-slot img").first.bounding_box()
+    if presenting:
+        assert image["y"] >= 0 and image["y"] + image["height"] <= height and image["width"] >= 0.5 * width, image
+
+
 def test_an_analysis_page_opens_on_its_summary_and_draws_a_view_on_request(demo_app, page):
     page.goto(f"{demo_app.url}/codraw_scores")
     wait_for_app(page)
@@ -149,7 +169,7 @@ def test_switching_the_corpus_and_back_brings_back_the_dialog_and_turn(demo_app,
     dialog = _demo_dialogs("codraw", tmp_path_factory).dialogs["dialog_id"].iloc[3]
     page.goto(f"{demo_app.url}/replay?corpus=codraw&dialog={dialog}&turn=3")
     wait_for_app(page)
-    page.get_by_role("radio", name="A Game Of Sorts", exact=True).click()
+    page.get_by_role("radio", name="Game Of Sorts", exact=True).click()  # the Replay's header: short titles
     page.wait_for_url(re.compile(r"corpus=gos"))
     wait_for_app(page)
     assert f"dialog={dialog}" not in page.url

@@ -250,6 +250,32 @@ def test_before_sign_in_uploads_and_media_are_refused_and_after_it_they_are_not(
     assert page.request.get(f"{signed_app.url}/media/0123456789abcdef.png", fail_on_status_code=False).status == 404
 
 
+def test_a_viewer_sees_no_label_control_and_a_label_key_stores_nothing(signed_app, page):
+    """Issue 47: the coding column is a coder's; a viewer's label key reaches no handler, and the store, which
+    checks every write, holds nothing (its refusal of a viewer's write: tests/unit/test_label_writes.py)."""
+    from data_access.coding import codebook as cb
+    from data_access.corpora import demo_path, load_path
+    from data_access.store import CodingStore
+
+    store = CodingStore(signed_app.notes_db)
+    if store.codebook("viewer-check", missing_ok=True) is None:
+        store.save_codebook(cb.Codebook("viewer-check", (cb.Label("CR", scope="turn", key="c"),)))
+    dialog = load_path("codraw", demo_path("codraw")).dialogs["dialog_id"].iloc[0]
+    sign_in(page, signed_app.url, "bob-sub")
+    page.goto(f"{signed_app.url}/replay?corpus=codraw&dialog={dialog}&turn=1&code=1&codebook=viewer-check")
+    page.wait_for_selector("[data-step-player][data-step='1']")
+    wait_for_app(page)
+    page.get_by_text(shown("Read only: coding needs the coder role, and bob@lab.example is a viewer.")).wait_for()
+    assert page.locator("[data-coding-panel], [data-label-key], [data-notes-field]").count() == 0
+    before = len(store.annotations(include_deleted=True))
+    page.keyboard.press("c")
+    page.keyboard.press("Shift+C")
+    page.keyboard.press("ArrowRight")  # a step, whose run the wait below sees end
+    page.wait_for_selector("[data-step-player][data-step='2']")
+    wait_for_app(page)
+    assert len(store.annotations(include_deleted=True)) == before
+
+
 def test_a_viewer_cannot_start_a_play_and_a_signed_in_coder_plays_as_herself(signed_app, page, browser):
     """Issue 49: a viewer sees the Play page but no play starts (the store holds none of theirs); alice plays under
     her own coder name, whatever the link says."""

@@ -20,6 +20,7 @@ def _case_line(page, number: int):
 
 
 def test_stepping_from_the_runs_page_through_the_worst_cases_in_the_replay(demo_app, page):
+    page.set_viewport_size({"width": 1280, "height": 720})  # the smallest screen the workbench is laid out for
     page.goto(f"{demo_app.url}/runs?corpus=codraw")
     wait_for_app(page)
     page.get_by_role("tab", name="Worst cases first").click()
@@ -37,6 +38,13 @@ def test_stepping_from_the_runs_page_through_the_worst_cases_in_the_replay(demo_
     line.wait_for()
     assert cases[0] in line.inner_text()
     page.get_by_text(f"Model: baseline after round {first['turn']}").first.wait_for()
+    # the model's picture beside the humans' in the step player, all on the first screen at 1280x720 (issue 47)
+    model = page.locator("[data-step-player] figure").filter(has_text=f"Model (baseline) after round {first['turn']}")
+    model.wait_for()
+    pictures = [model.locator("img").bounding_box(), *(page.locator("[data-step-player] .sp-slot img").nth(k).bounding_box()
+                                                      for k in range(2))]
+    for box in pictures:
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 720 and box["x"] + box["width"] <= 1280, pictures
 
     page.get_by_role("button", name="next case ▶").click()
     page.wait_for_function("() => new URLSearchParams(window.location.search).get('case') === '2'", timeout=30_000)

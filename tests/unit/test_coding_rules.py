@@ -1,5 +1,5 @@
 """The coding rules without Streamlit (``data_access.coding.rules``): where a label of each scope is stored —
-decided by the corpus contract's ``REPLAY_IN_ROUNDS``, not by a corpus's name — and the two actions of the
+decided by the corpus contract's ``REPLAY_IN_ROUNDS``, not by a corpus's name — and the actions of the
 Replay's coding panel on both store backends."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from data_access.coding import codebook as cb
 from data_access.coding import rules
 from data_access.coding.referents import ReferentCanvas, referent_canvas
-from data_access.coding.rules import CodingContext, Refused, save_span, toggle_label
+from data_access.coding.rules import AlreadyLabelled, CodingContext, Refused, put_label, remove_label, save_span
 from data_access.common import CORPUS_NAMES
 from data_access.corpora import corpus_module, demo_path, load_path
 from data_access.store import CodingStore
@@ -59,18 +59,23 @@ def store(store_target):
 def test_a_turn_label_goes_on_and_comes_off_at_its_place(store):
     book = store.codebook("clarification")
     context = CodingContext("gos", "g1", 2, 5, "ann", book, True)
-    assert toggle_label(store, context, "CR").message == "Saved CR."
+    assert put_label(store, context, "CR").message == "Saved CR."
     saved = store.annotations()
     assert saved[["label", "round", "turn"]].values.tolist() == [["CR", 2, 5]]
     assert rules.same_place(saved, 2, 5).tolist() == [True] and rules.same_place(saved, None, 5).tolist() == [False]
-    assert toggle_label(store, context, "CR").message == "Removed CR."
+    with pytest.raises(AlreadyLabelled, match="CR is already labelled here"):  # a second press removes nothing
+        put_label(store, context, "CR")
+    assert len(store.annotations()) == 1
+    assert remove_label(store, context, "CR").message == "Removed CR."  # taking it off is its own action
     assert store.annotations().empty
+    with pytest.raises(Refused, match="CR is not labelled here"):
+        remove_label(store, context, "CR")
 
 
 def test_a_dialog_label_is_stored_at_the_round_only_where_the_replay_has_rounds(store):
     book = store.codebook("clarification")
-    in_rounds = toggle_label(store, CodingContext("gos", "g1", 2, 5, "ann", book, True), "success")
-    without = toggle_label(store, CodingContext("codraw", "c1", None, 5, "ann", book, False), "success")
+    in_rounds = put_label(store, CodingContext("gos", "g1", 2, 5, "ann", book, True), "success")
+    without = put_label(store, CodingContext("codraw", "c1", None, 5, "ann", book, False), "success")
     assert in_rounds.link_next is not None and without.link_next is not None  # the label links referents
     rounds = store.annotations().set_index("dialog_id")["round"]
     assert rounds["g1"] == 2 and pd.isna(rounds["c1"])

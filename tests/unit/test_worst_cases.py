@@ -91,6 +91,23 @@ def test_codraw_opens_a_dialog_at_the_round_furthest_below_the_human():
     assert steps["round"].isna().all()
 
 
+def test_codraw_opens_where_the_model_drew_something_beside_the_human():
+    """Issue 47: a case opened at a round where the model's canvas is empty shows nothing of the model's; among the
+    rounds it drew something, the one furthest below the human, unless it drew nothing in the whole dialog."""
+    rounds = pd.DataFrame({
+        "dialog_id": ["d1"] * 4 + ["d2"] * 2,
+        "round": [1, 2, 3, 4, 1, 2],
+        "has_drawing": [True, True, False, True, False, False],
+        "score_final": [1.0, 2.0, np.nan, 3.0, np.nan, np.nan],
+        "human_score_final": [1.5, 4.5, 3.0, 3.5, 1.0, 3.0],
+    })
+    # d1: round 3 (−3.0) is empty: among the drawn rounds, round 2 (−2.5); d2 drew nothing: round 2 (−3.0)
+    dialogs = pd.DataFrame({"dialog_id": ["d1", "d2"], "final_score": [3.0, 0.0], "final_round": pd.array([4, 2], dtype="Int64"),
+                            "human_final_score": [3.5, 3.0], "human_final_round": pd.array([4, 2], dtype="Int64")})
+    steps = codraw_runs.worst_steps(SimpleNamespace(frames={}), _run("codraw", rounds=rounds, dialogs=dialogs))
+    assert dict(zip(steps["unit"], steps["turn"])) == {"d1": 2, "d2": 2}
+
+
 def test_game_of_sorts_opens_a_message_at_its_own_step_and_round():
     messages = pd.DataFrame({"interaction_id": ["i", "i", "i"], "round_number": [1, 2, 2], "message_number": [1, 1, 2],
                              "gold_empty": [False, False, True], "f1": [0.5, 0.0, np.nan]})

@@ -102,6 +102,20 @@ function createPlayer(parent) {
     p.reported = step;
     if (p.trigger) p.trigger('step', step);
     awaitAnswer(step, attempt);
+    settleLater(step);
+  }
+
+  // A step reported lightly (the Replay: the player's run alone puts it into the URL) has the page run once the
+  // reader rests on it, so the page's panels of the step follow (ui/replay/step_player.report_lightly).
+  const SETTLE_MS = 600;
+  function settleLater(step) {
+    clearTimeout(p.settleTimer);
+    if (!p.data || !p.data.lightReports) return;
+    p.settleTimer = setTimeout(() => {
+      if (!root.isConnected || p.current !== step || !p.trigger || p.dragging) return;
+      trace('settle', step);
+      p.trigger('settle', step);
+    }, SETTLE_MS);
   }
 
   // A report that no run answers is sent again; one sent twice without an answer is followed by a click on the
@@ -112,7 +126,10 @@ function createPlayer(parent) {
     clearTimeout(p.answerTimer);
     const updatesThen = p.updates;
     const check = () => {
-      if (!root.isConnected || p.updates !== updatesThen || p.current !== step) return;  // answered, or moved on
+      if (!root.isConnected || p.current !== step) return;  // moved on
+      // answered: a run since that knows the step (a run of the whole page that started before the report, e.g.
+      // the settle of the step before, brings the step before and is no answer: the report is sent again)
+      if (p.updates !== updatesThen && p.data && p.data.step === step) return;
       const app = document.querySelector('[data-testid="stApp"]');
       if (app && (app.dataset.testConnectionState !== 'CONNECTED' || app.dataset.testScriptState === 'running')) {
         p.answerTimer = setTimeout(check, 1000);
@@ -156,6 +173,7 @@ function createPlayer(parent) {
   function go(step, quiet) {
     step = Math.min(Math.max(1, step), p.n);
     if (step === p.current) return;
+    clearTimeout(p.settleTimer);  // the reader moves on: the page waits until they rest again
     show(step);
     // players stepping together (Compare) follow each other in the browser; a shorter one stays on its last step
     if (!quiet && p.data && p.data.group) {
@@ -232,6 +250,16 @@ function createPlayer(parent) {
     }
     if (event.ctrlKey || event.metaKey || event.altKey || !p.n) return;
     const t = event.target;
+    // Enter, with nothing else taking it: the page's next-item button ("Done, next", "next case"), if it has one
+    if (event.key === 'Enter' && !event.shiftKey && !event.repeat && (!t || t.nodeType !== 1 || t === document.body || root.contains(t))) {
+      const button = document.querySelector('[class*="st-key-item_flow_next"] button:not([disabled])');
+      if (button) {
+        event.preventDefault();
+        trace('next item');
+        button.click();
+      }
+      return;
+    }
     if (t && t.nodeType === 1 && t !== document.body && !root.contains(t)
         && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON'].includes(t.tagName) || t.getAttribute('role') === 'slider')) return;
     if (p.data && p.data.keys === false) return;
@@ -246,6 +274,12 @@ function createPlayer(parent) {
   };
 
   function openNotes() {
+    const field = document.querySelector('[data-notes-field]');  // the coding column's notes field
+    if (field) {
+      field.focus({ preventScroll: true });
+      field.scrollIntoView({ block: 'nearest' });
+      return;
+    }
     const summary = [...document.querySelectorAll('[data-testid="stExpander"] summary')]
       .find((node) => node.textContent.trim().startsWith('Notes ('));
     if (!summary) return;
@@ -348,6 +382,8 @@ function createPlayer(parent) {
     trace('show', step);
     p.current = step;
     chrome(step);
+    // what follows the step in the browser (the coding column) hears of it at once, before its pictures are drawn
+    document.dispatchEvent(new CustomEvent('step-player-shown', { detail: { key: p.data && p.data.playerKey, step } }));
     const entry = p.steps[step];
     if (!entry) {
       root.setAttribute('data-waiting', String(step));
@@ -368,6 +404,7 @@ function createPlayer(parent) {
         const slot = figure.firstChild;
         slot.classList.remove('sp-loading');
         slot.style.aspectRatio = pic.aspect ? String(pic.aspect) : '';
+        slot.style.maxWidth = pic.width ? pic.width + 'px' : '';  // never wider than the picture: no blur
         if (wanted[i]) {
           if (slot.firstChild !== wanted[i].img) slot.replaceChildren(wanted[i].img);
         } else {
@@ -375,6 +412,7 @@ function createPlayer(parent) {
         }
         figure.lastChild.textContent = pic.src ? pic.caption : '';
       });
+      pictures.dataset.count = String(entry.pictures.length);  // many (runs beside the humans): a grid
       root.removeAttribute('data-waiting');
       root.dataset.step = String(step);
       trace('drawn', step);
@@ -389,11 +427,15 @@ function createPlayer(parent) {
   // with its step alone), and again while the server says it has more (it computes them a slice per run).
   function askWindow() {
     const d = p.data;
-    if (!d || !p.trigger || p.askedWindow === d.token + '|' + d.wideRun || (d.wide && !d.more)) return;
-    // with the steps next to the one shown in the browser, the next report's run brings the rest: no run of its own
+    if (!d || !p.trigger || p.askedWindow === d.token + '|' + d.wideRun) return;
+    // with the steps next to the one shown in the browser, the next report's run brings the rest: no run of its own.
+    // A step the server sent but this player lacks (it was built anew) is asked for again, a few times at most.
     const near = [];
-    for (let s = p.current - 3; s <= p.current + 10; s++) if (s >= 1 && s <= p.n) near.push(s);
-    if (d.wide && near.every((s) => p.steps[s])) return;
+    // (the server's _enough_around: half the window ahead and behind)
+    for (let s = p.current - 2; s <= p.current + 6; s++) if (s >= 1 && s <= p.n) near.push(s);
+    const missing = !near.every((s) => p.steps[s]);
+    if (d.wide && (!missing || (p.asks || 0) >= 5) && !d.more) return;
+    if (d.wide && !missing) return;
     // Asked once the page has been idle a moment: not while the reader is doing something (a click, a key,
     // Back), whose own run comes first and re-centres the window anyway.
     // Idle: no run going and none about to follow (app.py marks a run that st.rerun() follows with "rerun"),
@@ -409,8 +451,11 @@ function createPlayer(parent) {
         if (p.data !== d || !root.isConnected) return;
         if (!idle()) { wait(); return; }
         p.askedWindow = d.token + '|' + d.wideRun;
-        trace('window', d.wideRun);
-        p.trigger('window', true);
+        p.asks = (p.asks || 0) + (d.wide ? 1 : 0);
+        // what it has of the window already, which the server does not send again
+        const have = Object.keys(p.steps).map(Number).filter((s) => s >= p.current - 4 && s <= p.current + 12);
+        trace('window', d.wideRun, have.length);
+        p.trigger('window', { have });
       }, 250);
     };
     // the script state alone is watched: a run that st.rerun() follows ("rerun") flips it again when its
@@ -435,6 +480,7 @@ function createPlayer(parent) {
       p.steps = {};
       p.images = new Map();
       p.askedWindow = null;
+      p.asks = 0;
       p.reported = null;
       p.pendingReport = null;  // a step of the dialog before is not this one's
       p.current = 0;
@@ -467,8 +513,16 @@ function createPlayer(parent) {
     if (moved && data.step !== p.current) show(data.step);
     else if (root.dataset.step !== String(p.current)) show(p.current);  // its step has arrived
     else { chrome(p.current); askWindow(); }
+    root.dataset.playerKey = data.playerKey || '';
+    root.classList.toggle('sp-workbench', data.layout === 'workbench');
     root.classList.toggle('sp-present', data.layout === 'present');
     root.classList.toggle('sp-narrow', data.layout === 'narrow');
+    // Present with no mode chosen: presentation mode in a window of 1280x720 or smaller (asked once)
+    if (data.autoLayout && !p.layoutAsked && p.trigger && window.innerWidth <= 1280 && window.innerHeight <= 720) {
+      p.layoutAsked = true;
+      trace('layout', 'present');
+      p.trigger('layout', 'present');
+    }
     if (fresh || data.autoplay !== p.autoplay) {  // the server's autoplay switch: on starts, off stops
       p.autoplay = data.autoplay;
       if (data.autoplay) start(); else if (!fresh) stop();

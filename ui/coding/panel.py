@@ -1,12 +1,13 @@
-"""Coding in the UI: the coder's name, the store, and the coding panel under the replay.
+"""Coding in the UI: the coder's name, the store, and the coding panel of the replay.
 
-The panel shows the utterances of the current step with this coder's spans highlighted (an inline
-``st.components.v2`` component, ``ui/assets/coding_spans.js``: select characters, then click a span label or
-press its key), one-click buttons for turn- and dialog-level labels (their keys work too), and for labels that
-link to referents a picture of the target (CoDraw clip art, Game Of Sorts board, Minecraft target blocks from
-above) whose points are clicked to link or unlink them (a list beside it does the same without a mouse).
-Everything from the corpus or the store is passed to the component as data and set with ``textContent``.
-What an action means (where a label is stored, what is refused) is ``data_access.coding.rules``.
+The panel's coding column (``ui.coding.workbench``, an inline ``st.components.v2`` component) shows the text of
+the step with this coder's spans highlighted (select characters, then press a span label's key or click it),
+every label of the codebook as a button with its key, and a notes field; labels show at once and are stored
+behind them. Under it: a span by character offsets, and for labels that link to referents a picture of the
+target (CoDraw clip art, Game Of Sorts board, Minecraft target blocks from above) whose points are clicked to
+link or unlink them (a list beside it does the same without a mouse), and this coder's annotations at the step.
+The server's label buttons stay as the fallback without JavaScript. What an action means (where a label is
+stored, what is refused) is ``data_access.coding.rules``.
 """
 from __future__ import annotations
 
@@ -22,22 +23,16 @@ from data_access.coding.codebook import Codebook
 from data_access.coding.queue import empty_sample_reason as empty_sample_reason  # the Coding queue page samples
 from data_access.coding.queue import sample_items as sample_items
 from data_access.coding.referents import ReferentCanvas, referent_canvas, referents, turn_utterances
-from data_access.coding.rules import CodingContext, Saved, label_colour, links_referents, same_place
+from data_access.coding.rules import CodingContext, Saved, links_referents, same_place
 from data_access.corpus import Corpus
 from data_access.store import CodingStore
 from data_access.store import StoreError as NotesStoreError
 from ui import cached
-from ui.assets import asset_text
+from ui.coding.workbench import available, coding_column
 from ui.shell import auth
 from ui.shell.url_state import query_param, set_url
 from ui.store import opened, remembered, unavailable
 from ui.widgets import md_escape
-
-try:
-    _SPAN_EDITOR = st.components.v2.component("dialogue_coding_spans", css=asset_text("coding_spans.css"),
-                                              js=asset_text("coding_spans.js"), isolate_styles=False)
-except Exception:  # pragma: no cover - an environment without the v2 component runtime
-    _SPAN_EDITOR = None  # type: ignore[assignment]
 
 
 def store() -> Optional[CodingStore]:
@@ -46,9 +41,9 @@ def store() -> Optional[CodingStore]:
     return shared.coding if shared is not None else None
 
 
-def coder_box(key: str, container=None) -> str:
+def coder_box(key: str, container=None, compact: bool = False) -> str:
     """A text box for the coder's name; the name is remembered for the session and put into the URL. Signed
-    in, no box: the coder is the signed-in identity ("Coding as alice")."""
+    in, no box: the coder is the signed-in identity ("Coding as alice"). ``compact``: its label as a placeholder."""
     if auth.sign_in_configured():
         return auth.coding_as(container)
     where = container or st
@@ -59,7 +54,8 @@ def coder_box(key: str, container=None) -> str:
     def remember() -> None:
         st.session_state["coder"] = " ".join(st.session_state[widget].split())
 
-    where.text_input("Coder (your name)", key=widget, on_change=remember,
+    where.text_input("Coder (your name)", key=widget, on_change=remember, placeholder="Coder (your name)",
+                     label_visibility="collapsed" if compact else "visible",
                      help="Every annotation carries it. Remembered in this browser session and in the URL "
                           "(?coder=...); DIALOGUE_CODER sets a default.")
     name = " ".join(st.session_state[widget].split())
@@ -69,7 +65,9 @@ def coder_box(key: str, container=None) -> str:
     return name
 
 
-def codebook_picker(coding: CodingStore, key: str, container=None) -> Optional[Codebook]:
+def codebook_picker(coding: CodingStore, key: str, container=None, compact: bool = False) -> Optional[Codebook]:
+    """The codebook coded with (the URL's ``codebook``, the session's, or the first), or None after saying there
+    is none. ``compact``: without its label (the coding column)."""
     where = container or st
     books = remembered("codebooks", coding.codebooks, pd.DataFrame(columns=["name"]), "Coding")
     if books.empty:
@@ -78,7 +76,9 @@ def codebook_picker(coding: CodingStore, key: str, container=None) -> Optional[C
         return None
     names = list(books["name"])
     requested = query_param("codebook") or st.session_state.get("codebook")
-    name = where.selectbox("Codebook", names, index=names.index(requested) if requested in names else 0, key=key)
+    name = where.selectbox("Codebook", names, index=names.index(requested) if requested in names else 0, key=key,
+                           label_visibility="collapsed" if compact else "visible",
+                           format_func=lambda n: f"Codebook: {n}" if compact else n)
     st.session_state["codebook"] = name
     return remembered(f"codebook {name}", lambda: coding.codebook(name), None, "Coding")
 
@@ -109,41 +109,39 @@ def _show_message(message) -> None:
     {"success": st.success, "error": st.error}.get(kind, st.info)(md_escape(str(text)))
 
 
-def _handle(action: dict, coding: CodingStore, context: CodingContext, utterances: pd.DataFrame) -> Saved:
-    """Save what the span editor or the offsets form asked for. Raises ``rules.Refused`` (a ValueError) when
-    nothing is saved, e.g. for a selection outside the utterance."""
-    if action.get("kind") == "span":
-        return rules.save_span(coding, context, utterances, action["label"], int(action["utterance"]),
-                               int(action["start"]), int(action["end"]))
-    return rules.toggle_label(coding, context, action["label"])
-
-
-def coding_panel(corpus: Corpus, dialog: str, turn: int, round_: Optional[int] = None, *, stacked: bool = False) -> None:
+def coding_panel(corpus: Corpus, dialog: str, turn: int, round_: Optional[int] = None, *, workbench: bool = False) -> None:
     """The coding panel for one replay step (called by pages/replay.py); says so when the store is unreachable.
-    ``stacked``: its coder and codebook one under the other (the panel in a column beside the step)."""
+    ``workbench``: the panel is the column beside the step (``coding_open``), not an expander under it."""
     coding = store()
     if coding is None:
         return
     try:
-        _coding_panel(coding, corpus, dialog, turn, round_, stacked)
+        _coding_panel(coding, corpus, dialog, turn, round_, workbench)
     except NotesStoreError as exc:
         unavailable("Coding", exc)
 
 
 def coding_open() -> bool:
-    """Whether the Replay's coding panel opens: a coder is named (in the link, or earlier in the session)."""
-    return bool(query_param("coder") or st.session_state.get("coder"))
+    """Whether the Replay opens as a workbench, the coding column beside the step from the first open: the link
+    says ``code=1``, or a coder who may code is named (in the link, earlier in the session, or signed in) and a
+    codebook is there to code with."""
+    if query_param("code") == "1":
+        return True
+    person = auth.writer()
+    if not person.coder or not person.may(auth.Action.WRITE_OWN):
+        return False
+    coding = store()
+    books = remembered("codebooks", coding.codebooks, pd.DataFrame(columns=["name"]), "Coding") if coding else None
+    return books is not None and not books.empty
 
 
-def _coding_panel(coding: CodingStore, corpus: Corpus, dialog: str, turn: int, round_: Optional[int], stacked: bool) -> None:
-    with st.expander("Coding", expanded=coding_open()):
-        top = [st.container(), st.container(), st.container()] if stacked else st.columns([2, 2, 3])
-        coder = coder_box("replay", top[0])
-        book = codebook_picker(coding, "replay_codebook", top[1])
+def _coding_panel(coding: CodingStore, corpus: Corpus, dialog: str, turn: int, round_: Optional[int], workbench: bool) -> None:
+    with st.container(key="coding_workbench") if workbench else st.expander("Coding", expanded=False):
+        top = st.columns(2, gap="small")
+        coder = coder_box("replay", top[0], compact=workbench)
+        book = codebook_picker(coding, "replay_codebook", top[1], compact=workbench)
         if book is None:
             return
-        top[2].caption(f"{md_escape(book.name)} v{book.version}: {len(book.labels)} label(s). Select text, then click a span "
-                       "label or press its key; turn and dialog labels take one click.")
         if not coder:
             st.info("Enter your name as coder to start coding.")
             return
@@ -154,35 +152,20 @@ def _coding_panel(coding: CodingStore, corpus: Corpus, dialog: str, turn: int, r
             return
         context = CodingContext.at(corpus.name, dialog, round_, turn, coder, book, actor=auth.writer())
         message = st.session_state.pop("coding_message", None)
+        coding_column(coding, corpus, dialog, turn, round_, book, coder)
         mine = rules.my_annotations(coding, context)
         here = mine[same_place(mine, round_, turn)]
-        if _SPAN_EDITOR is not None:
-            result = _SPAN_EDITOR(data=_editor_data(book, utterances, here[here["scope"] == "span"]),
-                                  key=f"coding_{corpus.name}_{dialog}_{round_}_{turn}", on_action_change=lambda: None)
-            action = getattr(result, "action", None)
-            if action:
-                _attempt(lambda: _handle(action, coding, context, utterances))
-                st.rerun()
-        _span_by_offsets(coding, context, utterances)
-        _label_buttons(coding, context, mine)
+        with st.container(key="coding_fallback"):  # without JavaScript (and in AppTest): the server's buttons
+            if not available():
+                st.caption(f"{md_escape(book.name)} v{book.version}: turn and dialog labels take one click.")
+            _label_buttons(coding, context, mine)
         if message:
             _show_message(message)
-        _referent_linker(coding, corpus, context, here)
-        _my_annotations(coding, here)
-
-
-def _editor_data(book: Codebook, utterances: pd.DataFrame, spans: pd.DataFrame) -> dict:
-    """What the span editor shows: the labels, and the step's utterances with this coder's spans in them."""
-    return {
-        "hint": "Select characters of an utterance, then a label." if book.labels_for("span") else "",
-        "labels": [{"name": lab.name, "scope": lab.scope, "colour": lab.colour, "key": lab.key} for lab in book.labels],
-        "utterances": [
-            {"index": i, "speaker": str(row.speaker), "text": str(row.text),
-             "spans": [{"start": int(s.start), "end": int(s.end), "colour": label_colour(book, s.label),
-                        "label": s.label, "title": f"{s.label}" + (f" → {', '.join(s.referents)}" if s.referents else "")}
-                       for s in spans[spans["utterance"] == i].itertuples(index=False)]}
-            for i, row in enumerate(utterances.itertuples(index=False))],
-    }
+        linking = st.session_state.get("coding_active") in set(here["id"])
+        with st.expander(f"Spans by offsets, referents, your annotations here ({len(here)})", expanded=linking):
+            _span_by_offsets(coding, context, utterances)
+            _referent_linker(coding, corpus, context, here)
+            _my_annotations(coding, here)
 
 
 def _span_by_offsets(coding: CodingStore, context: CodingContext, utterances: pd.DataFrame) -> None:
@@ -200,8 +183,7 @@ def _span_by_offsets(coding: CodingStore, context: CodingContext, utterances: pd
             end = right.number_input("End (exclusive)", step=1, value=1)
             label = st.selectbox("Label", [lab.name for lab in span_labels])
             if st.form_submit_button("Save span"):
-                action = {"kind": "span", "label": label, "utterance": index, "start": start, "end": end}
-                _attempt(lambda: _handle(action, coding, context, utterances))
+                _attempt(partial(rules.save_span, coding, context, utterances, label, int(index), int(start), int(end)))
                 st.rerun()
 
 
@@ -223,7 +205,7 @@ def _label_buttons(coding: CodingStore, context: CodingContext, mine: pd.DataFra
             text = ("✅ " if label.name in on else "") + md_escape(label.name) + (f" [{label.key}]" if label.key else "")
             if column.button(text, key=f"label_{scope}_{label.name}", help=md_escape(label.description) or None,
                              type="primary" if label.name in on else "secondary"):
-                _attempt(partial(rules.toggle_label, coding, context, label.name))
+                _attempt(partial(rules.put_label, coding, context, label.name))  # again: "already labelled"
                 st.rerun()
 
 

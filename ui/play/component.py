@@ -27,13 +27,13 @@ from data_access.types import LoadedCorpus
 from ui import cached
 from ui.assets import asset_text
 from ui.shell.corpus_views import PlayView
+from ui.shell.reconnect import want_page_run
 from ui.shell.url_state import served
 
 if TYPE_CHECKING:
     import pandas as pd
 
 PAGE_RUN_BOX = "play_page_run_box"  # the hidden "Run the page again" (ui.shell.reconnect; play.css hides it)
-WHOLE_PAGE = "play_whole_page"  # set by a Done after which the page runs whole, not the game alone (ui.play.page)
 MAX_DONE_BYTES = 512 * 1024  # what one Done may send (a step's move is stored within 256 kB)
 _COMPONENTS: dict[str, Any] = {}
 
@@ -154,10 +154,10 @@ def _on_done(corpus: Corpus, key: str, play_id: int, reply: bool, person) -> Non
         store = shared_store()
         saved = submit_step(store, loaded, store.plays.play(play_id), step, move, actor=person())
         if saved.finished:
-            st.session_state[WHOLE_PAGE] = True  # the page sums the play up
+            want_page_run()  # the page sums the play up
     except PlayConflict as exc:
         st.session_state[_redraw_key(key)] = st.session_state.get(_redraw_key(key), 0) + 1
-        st.session_state[WHOLE_PAGE] = True  # the play moved on in another tab: maybe ended, or left
+        want_page_run()  # the play moved on in another tab: maybe ended, or left
         say(key, f"{exc} The play as the store has it is shown.", "info")
     except AccessRefused as exc:
         say(key, str(exc))

@@ -19,10 +19,10 @@ from data_access.play.game import PlayUnavailable
 from data_access.store import Play, StoreError
 from data_access.types import LoadedCorpus
 from ui import cached
-from ui.play.component import PAGE_RUN_BOX, WHOLE_PAGE, moves_key, play_units, show_game
+from ui.play.component import PAGE_RUN_BOX, moves_key, play_units, show_game
 from ui.shell import auth
 from ui.shell.corpus_views import PlayView, views_of
-from ui.shell.reconnect import fragment_run, full_run_after_reconnect, page_run_button
+from ui.shell.reconnect import follow_page_run, fragment_run, full_run_after_reconnect, page_run_button
 from ui.shell.run_mark import mark_run
 from ui.shell.url_state import page_link, publish, query_param, seed, url_toggle
 from ui.widgets import md_escape, md_link_value
@@ -212,15 +212,14 @@ def play_area(corpus: Corpus, view: PlayView, dialog_id: str, seat: str) -> None
 
 # The game is a fragment: a Done runs the game alone (the step saved, the next step and its score), not the page's
 # picker, name and links, which a step does not change. A Done that ends the play (its summary) or finds the play
-# moved on in another tab runs the whole page (``WHOLE_PAGE``, set by the Done's callback).
+# moved on in another tab runs the whole page (its callback wants the page's run: ``reconnect.want_page_run``).
 @st.fragment
 def _game(corpus: Corpus, view: PlayView, play: Play, moves: list, may: bool, why_not: str, show_human: bool,
           name: str, rules) -> Optional[PlayScore]:
     from ui.store import opened, remembered
 
+    follow_page_run()
     alone = fragment_run()
-    if st.session_state.pop(WHOLE_PAGE, False) and alone:
-        st.rerun(scope="app")
     if alone:  # the play as the store has it now (the arguments are the page's last run's)
         store = opened("Play")
         if store is None:

@@ -18,11 +18,20 @@ from ui.shell.url_state import drop_params, forget_widget, linked, publish, quer
 from ui.widgets import md_escape, md_link_value
 
 PICKER_SIZE = 1000  # dialogs a picker lists at once (a search box finds the others)
+_SLOT = "_dialog_picker_slot"
 
 
-def _steps_label(corpus: Corpus, dialog_id: str):
+def dialog_picker_in(container) -> None:
+    """The next dialog picker of this run that keeps its dialog in the URL's ``dialog`` and has no container of
+    its own draws into ``container``, compactly (its labels as placeholders): the Replay's header row, where the
+    page's title, the corpus picker and the dialog finder share one line."""
+    st.session_state[_SLOT] = container
+
+
+def _steps_label(corpus: Corpus, dialog_id: str, compact: bool = False):
     def label(round_number: int) -> str:
-        return f"Round {round_number} ({cached.derived(snapshots.step_count, corpus, dialog_id, round_number)} steps)"
+        steps = cached.derived(snapshots.step_count, corpus, dialog_id, round_number)
+        return f"R{round_number} · {steps}" if compact else f"Round {round_number} ({steps} steps)"
     return label
 
 
@@ -31,6 +40,9 @@ def dialog_picker(corpus: Corpus, key: str, label: str = "Dialog", *, param: Opt
                   plays: Optional[list[tuple[str, int]]] = None, container=None) -> tuple[Optional[str], Optional[int]]:
     """(dialog id, round or None). With ``param`` the choice lives in the URL under ``param`` and
     ``round_param``; ``plays`` restricts the choice to given (dialog, round) plays of A Game Of Sorts."""
+    compact = container is None and param == "dialog" and st.session_state.get(_SLOT) is not None
+    if compact:
+        container = st.session_state.pop(_SLOT)
     where = container or st
     choices: dict[str, str] = cached.shared(snapshots.dialog_choices, corpus) or {}
     if not choices:
@@ -59,24 +71,30 @@ def dialog_picker(corpus: Corpus, key: str, label: str = "Dialog", *, param: Opt
     if key not in st.session_state or st.session_state[key] not in choices:
         st.session_state[key] = ids[min(default_index, len(ids) - 1)]
     pick_in = round_in = where
-    if not large and container is None and _has_rounds(corpus, st.session_state.get(key, ids[0])):
-        pick_in, round_in = st.columns([3, 2], gap="small")  # the round beside the dialog: the step keeps the screen
+    rounds_beside = not large and _has_rounds(corpus, st.session_state.get(key, ids[0]))
+    if rounds_beside and (container is None or compact):  # the round beside the dialog: the step keeps the screen
+        pick_in, round_in = where.columns([1.6, 3] if compact else [3, 2], gap="small")
+    shown = "collapsed" if compact else "visible"
     if large:
         # A selectbox sends all its options to the browser on every rerun: past a few thousand dialogs that is
         # the slowest part of a replay step, so a large corpus offers a window of them and a search box (beside
         # the list on a page's top level: the step below keeps the screen).
-        if container is None:
-            where, pick_in = st.columns([2, 3], gap="small")
-        query = where.text_input(f"Find a {label.lower()}", key=f"{key}_find", placeholder="id, split or words of its label",
-                                 on_change=_open_found, args=(choices, key),
-                                 help=f"The list shows {PICKER_SIZE:,} dialogs at a time: those around the current "
-                                      "one, or the first that match what you type.")
-        ids, matching = snapshots.dialog_window(choices, st.session_state[key], query, PICKER_SIZE)
-        where.caption(f"{matching:,} of {len(choices):,} dialogs match; {min(matching, PICKER_SIZE):,} listed."
-                      if query.strip() else f"{len(ids):,} of {len(choices):,} dialogs listed, around the current one.")
+        if container is None or compact:
+            where, pick_in = where.columns([2, 3], gap="small")
+        typed = str(st.session_state.get(f"{key}_find") or "")
+        ids, matching = snapshots.dialog_window(choices, st.session_state[key], typed, PICKER_SIZE)
+        listed = (f"{matching:,} of {len(choices):,} dialogs match; {min(matching, PICKER_SIZE):,} listed."
+                  if typed.strip() else f"{len(ids):,} of {len(choices):,} dialogs listed, around the current one.")
+        where.text_input(f"Find a {label.lower()}", key=f"{key}_find", on_change=_open_found, args=(choices, key),
+                         placeholder=f"Find a {label.lower()}: id, split or words" if compact
+                         else "id, split or words of its label", label_visibility=shown,
+                         help=f"The list shows {PICKER_SIZE:,} dialogs at a time: those around the current one, or "
+                              f"the first that match what you type. {listed}")
+        if not compact:
+            where.caption(listed)
     # Over a window of a large corpus, what is typed into the list itself may name a dialog it does not show:
     # accepted as a new option, it is looked up among all of them on the next run (``_take_typed``).
-    dialog_id = pick_in.selectbox(label, ids, key=key, format_func=lambda d: choices.get(d, d),
+    dialog_id = pick_in.selectbox(label, ids, key=key, format_func=lambda d: choices.get(d, d), label_visibility=shown,
                                 accept_new_options=large, filter_mode="contains" if large else "fuzzy")
     if param:
         if query_param(param) not in (None, dialog_id):  # the reader picked another dialog
@@ -89,7 +107,7 @@ def dialog_picker(corpus: Corpus, key: str, label: str = "Dialog", *, param: Opt
             drop_params(round_param)
         return dialog_id, None
     return dialog_id, _round_picker(round_in, corpus, dialog_id, rounds, f"{key}_round_{dialog_id}",
-                                    round_param if param else None, step_params)
+                                    round_param if param else None, step_params, shown)
 
 
 def _has_rounds(corpus: Corpus, dialog_id: str) -> bool:
@@ -120,7 +138,7 @@ def _take_typed(choices: dict[str, str], key: str, current: Optional[str]) -> No
 
 
 def _round_picker(where, corpus: Corpus, dialog_id: str, rounds: list[int], key: str, param: Optional[str],
-                  step_params: Sequence[str]) -> int:
+                  step_params: Sequence[str], shown: str = "visible") -> int:
     if param:
         requested = query_param(param)
         if requested is not None and linked(key) != requested and parse_positive_int(requested) not in rounds:
@@ -131,7 +149,9 @@ def _round_picker(where, corpus: Corpus, dialog_id: str, rounds: list[int], key:
             seed(key, param, parse_positive_int)
     if st.session_state.get(key) not in rounds:
         st.session_state[key] = rounds[0]
-    choice = where.radio("Round", rounds, key=key, horizontal=True, format_func=_steps_label(corpus, dialog_id))
+    choice = where.radio("Round", rounds, key=key, horizontal=True, label_visibility=shown,
+                         format_func=_steps_label(corpus, dialog_id, compact=shown == "collapsed"),
+                         help="Each round with its number of steps" if shown == "collapsed" else None)
     if param:
         if query_param(param) not in (None, str(choice)):  # the reader picked another round
             drop_params(*step_params)

@@ -4,6 +4,7 @@ the number format every run panel shares."""
 from __future__ import annotations
 
 import math
+from typing import Optional
 
 import streamlit as st
 
@@ -39,3 +40,8 @@ def step_views_side_by_side(corpus: Corpus, shown: list, dialog: str, turn: int)
             step_view_panel(corpus, view, dialog, turn)
 
 
+def step_view_pictures(corpus: Corpus, view: RunStepView, step: int) -> list[tuple[str, Optional[bytes]]]:
+    """A run's pictures at one step in the contract's common form, for the step player beside the humans'."""
+    if view.pictures:
+        return [(f"{view.run}: {caption}", png) for caption, png in view.pictures]
+    return [(f"{view.run}: {view.note or 'no picture at this ' + corpus.package.STEP_UNIT}", None)]

@@ -83,6 +83,47 @@ def _loaded(corpus: Corpus, run: str):
 
 # ----------------------------------------------------------------------------------------------- replay
 
+def _chosen_runs(corpus: Corpus) -> list[str]:
+    """The runs the Replay shows: as its run picker holds them in this session, else as the URL names them (the
+    picker is drawn under the replay, after the player that shows them)."""
+    keys = cached.run_keys(corpus)
+    if "replay_run" in st.session_state:
+        first = st.session_state["replay_run"]
+        names = [] if first == NONE else [first, *st.session_state.get("replay_run_more", [])]
+    else:
+        names = list(dict.fromkeys(n for n in (query_param("run") or "").split(",") if n))
+    return [n for n in names if n in keys][:MAX_REPLAY_RUNS]
+
+
+def runs_beside_steps(corpus: Corpus) -> None:
+    """The chosen runs' pictures of each step beside the humans' in the Replay's step player (up to four runs,
+    each by its corpus's ``run_pictures``): the model's output is in the first screen and steps with the player."""
+    runs = _chosen_runs(corpus)
+    if not runs or not cached.run_keys(corpus):
+        return
+    from data_access.player import Picture
+    from ui.replay.step_player import beside_steps
+
+    in_rounds = bool(corpus.package.REPLAY_IN_ROUNDS)
+    keys = cached.run_keys(corpus)
+    shown = views_of(corpus).run_pictures
+
+    def pictures(step: int) -> tuple:
+        dialog, round_ = query_param("dialog"), parse_positive_int(query_param("round")) if in_rounds else None
+        if dialog is None:
+            return ()
+        out = []
+        for run in runs:
+            if isinstance(cached.model_run(corpus, keys[run]), cached.LoadFailure):
+                continue  # the run panel under the replay says why
+            view = cached.run_derived(analysis.replay_view, corpus, keys[run], dialog, step, round_)
+            if view is not None:
+                out += [Picture(png, caption) for caption, png in shown(corpus, view, step)]
+        return tuple(out)
+
+    beside_steps("runs:" + ",".join(runs), pictures)
+
+
 def replay_panel(corpus: Corpus) -> None:
     """Below a replay: the chosen runs' state at this step beside the human's and the target, with scores (one
     run as it has always been shown; several side by side, each by the same per-run pieces)."""

@@ -12,12 +12,13 @@ import pandas as pd
 import streamlit as st
 
 from data_access.corpus import Corpus
-from data_access.links import HIGHLIGHT_PARAM, parse_positive_int
+from data_access.links import parse_positive_int
 from data_access.runs import analysis, worst_cases
 from data_access.runs.worst_cases import CASE_PARAM, CASES_PARAM, MAX_CASES, VERSUS_PARAM
 from ui import cached
+from ui.replay.item_flow import Item, ItemList, item_flow
 from ui.runs.picker import _loaded, humans_option, run_link
-from ui.shell.url_state import drop_params, page_link, query_param, served, set_url, url_list
+from ui.shell.url_state import page_link, query_param, served, url_list
 from ui.widgets import download_buttons, md_escape, md_link_value
 
 OWN_SCORE = "its own score"
@@ -120,17 +121,10 @@ def worst_cases_section(corpus: Corpus, runs: dict, chosen=None) -> None:
                       "of these cases")
 
 
-# ------------------------------------------------------------------------------------------- the Replay
-
-def _open_case(params: dict[str, str]) -> None:
-    """Callback: the Replay's URL becomes the case's (its dialog, round and step); the replay follows it."""
-    drop_params(HIGHLIGHT_PARAM)
-    set_url(round=params.get("round"), turn=params.get("turn"), **{k: v for k, v in params.items() if k not in ("round", "turn")})
-
-
 def case_stepper(corpus: Corpus) -> None:
     """On the Replay opened from "Worst cases first" (``cases=…&case=k&run=…``): "Case k of n" with the run's
-    score and gap there, and buttons to the previous and the next case, each opening at its worst step."""
+    score and gap there, and the previous and the next case (Enter), each opening at its worst step
+    (``ui.replay.item_flow``)."""
     listed = worst_cases.decode_cases(query_param(CASES_PARAM))
     number = parse_positive_int(query_param(CASE_PARAM))
     if not listed or number is None:
@@ -156,10 +150,10 @@ def case_stepper(corpus: Corpus) -> None:
     package = corpus.package
     in_rounds = package.REPLAY_IN_ROUNDS
 
-    def params(target: int) -> Optional[dict[str, str]]:
-        wanted = listed[target - 1]
-        return None if wanted not in cases.index else worst_cases.case_params(
-            corpus.name, cases.loc[wanted], run, spec, target, versus, in_rounds)
+    def params(target: Optional[int]) -> Optional[dict[str, str]]:
+        if target is None or not 1 <= target <= len(listed) or listed[target - 1] not in cases.index:
+            return None
+        return worst_cases.case_params(corpus.name, cases.loc[listed[target - 1]], run, spec, target, versus, in_rounds)
 
     if unit in cases.index:
         case = cases.loc[unit]
@@ -169,12 +163,9 @@ def case_stepper(corpus: Corpus) -> None:
         if step and in_rounds and not pd.isna(case["round"]):
             step = f"round {int(case['round'])}, {step}"
         where = f"; opened at {step}, where the run differs most from the humans" if step else ""
-        text = f"**Case {number:,} of {len(listed):,}**: {md_escape(unit)} ({md_escape(run)}, {figures}){where}"
+        about = f"{md_escape(unit)} ({md_escape(run)}, {figures}){where}"
     else:
-        text = f"**Case {number:,} of {len(listed):,}**: {md_escape(unit)} is not among {md_escape(run)}'s units here."
-    row = st.container(horizontal=True, vertical_alignment="center", key="worst_case_nav")
-    for target, label, key in ((number - 1, "◀ previous case", "worst_case_previous"), (number + 1, "next case ▶", "worst_case_next")):
-        opens = params(target) if 1 <= target <= len(listed) else None
-        if key == "worst_case_next":
-            row.markdown(text)
-        row.button(label, key=key, on_click=_open_case, args=(opens,), disabled=opens is None, type="tertiary")
+        about = f"{md_escape(unit)} is not among {md_escape(run)}'s units here."
+    items = [Item(str(u)) for u in listed]
+    item_flow(ItemList("Case", items, number, params, about=about, next_label="next case ▶",
+                       previous_label="◀ previous case"))

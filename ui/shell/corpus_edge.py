@@ -68,9 +68,11 @@ def page_corpus(page_file: str) -> Corpus:
     raise LookupError(f"no corpus's views draw the page {wanted}")
 
 
-def corpus_selector(key: str, default: Optional[str] = None, label: str = "Corpus") -> Corpus:
+def corpus_selector(key: str, default: Optional[str] = None, label: str = "Corpus", container=None,
+                    compact: bool = False) -> Corpus:
     """Segmented control over the registered corpora (the first by default), kept in the URL's ``corpus``
-    parameter; the corpus chosen, resolved."""
+    parameter; the corpus chosen, resolved. ``compact``: without its label, each corpus by its short title (a
+    page's header row)."""
     default = default or CORPUS_NAMES[0]
     requested = query_param("corpus")
     if requested in PLUGIN_PROBLEMS:
@@ -83,8 +85,11 @@ def corpus_selector(key: str, default: Optional[str] = None, label: str = "Corpu
     # the URL wins, as a deep link does.
     if key not in st.session_state or (requested is not None and requested != linked(key)):
         st.session_state[key] = requested or default
-    choice = st.segmented_control(label, CORPUS_NAMES, format_func=CORPUS_TITLES.__getitem__, key=key,
-                                  on_change=_switch_corpus, args=(key,)) or default
+    titles = {name: corpus_module(name).SHORT_TITLE for name in CORPUS_NAMES} if compact else CORPUS_TITLES
+    # a compact row holds three corpora's buttons; with plugins beside them, a list
+    control = (container or st).selectbox if compact and len(CORPUS_NAMES) > 3 else (container or st).segmented_control
+    choice = control(label, CORPUS_NAMES, format_func=titles.__getitem__, key=key, on_change=_switch_corpus, args=(key,),
+                     label_visibility="collapsed" if compact else "visible") or default
     publish(key, "corpus", choice)
     return resolve(choice)
 

@@ -88,6 +88,13 @@ class CorpusViews:
     one has a generic default, so a corpus's views give only what they change."""
 
     replay_section: Callable[[Corpus], None] = lazy("ui.replay.generic", "show")  # the Replay page's, show(corpus)
+    # the generic Replay section's step player (a corpus without a section of its own): one step as the player
+    # shows it, step_view(corpus, dialog_id, step, round) -> PlayerStep (pictures, facts, event; by default the
+    # contract's snapshot), the timeline, step_timeline(corpus, dialog_id, round, n_steps) -> a TimelineEntry per
+    # step (by default the words said), and what its bars and marks mean (step_legend)
+    step_view: Callable = lazy("ui.replay.generic", "snapshot_step")
+    step_timeline: Callable = lazy("ui.replay.generic", "said_timeline")
+    step_legend: str = ""
     # Compare and Present: what is shown under a state's picture, details(corpus, dialog_id, step, round), and
     # computing the neighbouring steps' details ahead, prefetch(corpus, dialog_id, step, round, n_steps)
     state_details: Callable[[Corpus, str, int, Optional[int]], None] = lazy("ui.replay.state", "no_details")
@@ -110,6 +117,9 @@ class CorpusViews:
     # side_by_side(corpus, views, dialog_id, step) (a view is what the corpus's ``RunScoring.replay_view`` gives)
     run_panel: Callable = lazy("ui.runs.panels", "step_view_panel")
     run_side_by_side: Callable = lazy("ui.runs.panels", "step_views_side_by_side")
+    # ... and its pictures beside the humans' in the step player: pictures(corpus, view, step) -> [(caption, PNG
+    # bytes or None: the caption says why there is none)]
+    run_pictures: Callable = lazy("ui.runs.panels", "step_view_pictures")
     # the corpus's analysis page: its file in pages/ (the Slices page links a slice to it; None: no page) and its
     # body, analysis(corpus)
     analysis_page: Optional[str] = None

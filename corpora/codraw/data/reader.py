@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 import msgspec
 import orjson
@@ -81,7 +81,8 @@ def _duplicate_keys(raw: bytes) -> set[str]:
     return duplicates
 
 
-def _read_bytes(path: Path, limit: int = LIMITS["codraw file"], what: str = "CoDraw file") -> bytes:
+def _read_bytes(path: Path, limit: Optional[int] = None, what: str = "CoDraw file") -> bytes:
+    limit = LIMITS["codraw file"] if limit is None else limit  # read at the call: a budget is one setting
     raw = readahead.take(path)  # the CLI may have read and decompressed it while importing
     if raw:
         if path.suffix == ".gz" and _magic(path) != _GZIP_MAGIC:  # the read-ahead takes any file as it is

@@ -435,13 +435,18 @@ def unit_turns(corpus: LoadedCorpus) -> pd.DataFrame:
 
 def worst_steps(corpus: LoadedCorpus, run) -> pd.DataFrame:
     """Per scored dialog, the round whose score (paper's metric) falls furthest below the human Drawer's of the
-    same round: the run's score minus the human's, smallest first, the earlier round on a tie. A round the model
-    left empty counts as 0 (it drew nothing where the human drew); a round without a human score is left out,
-    and a dialog with none left opens at the model's final drawing."""
+    same round: the run's score minus the human's, smallest first, the earlier round on a tie, among the rounds
+    where the model's canvas has a drawing (a case opens where there is something of the model's to see beside
+    the human's, issue 47); in a dialog where the model drew nothing at all, among every round, an empty one
+    counting as 0. A round without a human score is left out, and a dialog with none left opens at the model's
+    final drawing."""
     rounds = run.frames["rounds"]
     gap = rounds["score_final"].fillna(0.0) - rounds["human_score_final"]
-    compared = pd.DataFrame({"dialog_id": rounds["dialog_id"], "round": rounds["round"], "gap": gap})
-    compared = compared[compared["gap"].notna()].sort_values(["dialog_id", "gap", "round"], kind="stable")
+    drawn = rounds["has_drawing"].fillna(False).astype(bool) if "has_drawing" in rounds else pd.Series(True, index=rounds.index)
+    compared = pd.DataFrame({"dialog_id": rounds["dialog_id"], "round": rounds["round"], "gap": gap, "drawn": drawn})
+    compared = compared[compared["gap"].notna()]
+    some_drawing = compared.groupby("dialog_id")["drawn"].transform("any")
+    compared = compared[compared["drawn"] | ~some_drawing].sort_values(["dialog_id", "gap", "round"], kind="stable")
     worst = compared.drop_duplicates("dialog_id", keep="first").set_index("dialog_id")["round"]
     scored = units(run)
     turn = worst.reindex(scored["dialog_id"]).astype("Int64").to_numpy()

@@ -17,6 +17,7 @@ VIEWS = CorpusViews(
     layer_exports=lazy(f"{HERE}.layers", "layer_exports"),
     run_panel=lazy(f"{HERE}.run_panels", "panel"),
     run_side_by_side=lazy(f"{HERE}.run_panels", "side_by_side"),
+    run_pictures=lazy(f"{HERE}.run_panels", "pictures"),
     analysis_page="pages/codraw_scores.py",
     analysis=lazy(f"{HERE}.analysis", "show"),
     durations=DurationsView(tab="CoDraw", charts=lazy(f"{HERE}.analysis", "duration_charts"),

@@ -29,7 +29,6 @@ from dialogue_dashboard.plugin.views import (
     markdown_table,
     md_escape,
     player_step,
-    prefetch_neighbours,
     query_param,
     show_player,
     source_facts,
@@ -171,7 +170,6 @@ def show(corpus: Corpus) -> None:
     if shown is None:
         st.warning("This dialog could not be shown.")
         return
-    prefetch_neighbours(corpus, dialog_id, turn, n_steps, shown_round)
     view = shown.view
     with st.container():  # shown at some rounds only: in a container, the player after it keeps its place
         if view.problem:

@@ -50,3 +50,10 @@ def side_by_side(corpus: Corpus, shown: list, dialog: str, turn: int) -> None:
         with column:
             _codraw_canvas(panel, turn, narrow=len(shown) > 1)
     _codraw_marks_and_final(shown)
+
+
+def pictures(corpus: Corpus, view, step: int) -> list:
+    """The run's canvas after round ``step`` beside the humans' in the step player, with its paper's metric."""
+    model = view.model
+    return [(f"Model ({view.run}) after round {step} · paper's metric {number(model.score_final)}"
+             if model.png is not None else f"Model ({view.run}): {model.note}", model.png)]

@@ -18,6 +18,7 @@ VIEWS = CorpusViews(
     layer_exports=lazy(f"{HERE}.layers", "layer_exports"),
     run_panel=lazy(f"{HERE}.run_panels", "panel"),
     run_side_by_side=lazy(f"{HERE}.run_panels", "side_by_side"),
+    run_pictures=lazy(f"{HERE}.run_panels", "pictures"),
     analysis_page="pages/gos_outcomes.py",
     analysis=lazy(f"{HERE}.analysis", "show"),
     durations=DurationsView(tab="A Game Of Sorts", charts=lazy(f"{HERE}.analysis", "duration_charts"),

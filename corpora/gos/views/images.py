@@ -22,10 +22,12 @@ def _folder_stamp(folder) -> int:
         return -1
 
 
-def placeholder_note(corpus: Corpus, compact: bool = False) -> None:
-    """An info box (a caption when ``compact``) when some or all tiles are placeholders."""
+def placeholder_note(corpus: Corpus, compact: bool = False, lead: str = "") -> None:
+    """An info box (a caption when ``compact``, after ``lead`` on its line) when some or all tiles are placeholders."""
     coverage = derived(_coverage, corpus, _folder_stamp(corpus.source.assets))
     if coverage is None or coverage.total == 0 or coverage.placeholders == 0:
+        if lead:
+            st.caption(lead.replace("_", "\\_"))
         return
     if coverage.folder is None:
         text = (f"The {coverage.total} Game Of Sorts images are shown as labelled placeholder tiles because "
@@ -34,8 +36,11 @@ def placeholder_note(corpus: Corpus, compact: bool = False) -> None:
     else:
         text = (f"{coverage.placeholders} of the {coverage.total} Game Of Sorts images are not in the "
                 "GAME_OF_SORTS_IMAGES folder (as <image_id>.jpg) and are shown as labelled placeholder tiles.")
-    if compact:
-        st.caption(text.replace("_", "\\_").replace("<", "\\<"))
+    if compact:  # one line above the replay, the whole note in its help
+        short = "Placeholder tiles: " + ("GAME_OF_SORTS_IMAGES is not set." if coverage.folder is None else
+                                         f"{coverage.placeholders} of {coverage.total} images are missing.")
+        st.caption(" ".join(part for part in (lead, short) if part).replace("_", "\\_"),
+                   help=text.replace("_", "\\_").replace("<", "\\<"))
     else:
         st.info(text.replace("_", "\\_").replace("<", "\\<"), icon=":material/image:")
 

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import dataclasses
 import html
+from typing import Optional
 
 import pandas as pd
 import streamlit as st
 
 from corpora.gos.data import mentions_analysis, mentions_layer
-from corpora.gos.data.mentions_view import SPAN_COLOURS, mention_step
+from corpora.gos.data.mentions_view import SPAN_COLOURS, MentionStep, mention_step
 from dialogue_dashboard.plugin.views import Corpus, layer_derived, layer_ready, linked_layer, loaded_layer, served_links
 
 LAYER = mentions_layer.LAYER
@@ -41,35 +42,60 @@ def _highlighted_html(step) -> str:
             '<ol style="margin:0.3rem 0 0 0;font-size:0.9rem">' + "".join(items) + "</ol></div>")
 
 
-def replay_mentions(corpus: Corpus, view) -> tuple:
-    """Under the step's event: the message with its published mentions highlighted and listed; returns the
-    boards to show (the view's own, or re-rendered with the mentioned images framed on both boards)."""
+@dataclasses.dataclass(frozen=True)
+class StepMentions:
+    """The published mentions at one replay step: whether the reader shows them, the steps of the round that have
+    some, the step's (None: none at this step) and the boards with the mentioned images framed."""
+
+    shown: bool
+    listed: str = ""
+    step: Optional[MentionStep] = None
+    boards: tuple = ()
+
+
+def step_mentions(corpus: Corpus, view) -> StepMentions:
+    """The mentions of the step shown, found before the step player draws the boards (no element drawn: the
+    switch's state is read from the session, the switch itself is drawn under the player, ``replay_mentions``)."""
     if not layer_ready(LAYER):
-        return view.boards
+        return StepMentions(False, boards=tuple(view.boards))
+    if not st.session_state.get("gos_layer_mentions", True):
+        return StepMentions(False, boards=tuple(view.boards))
     turns = layer_derived(mentions_analysis.round_mention_turns, LAYER, view.dialog_id, view.round) or {}
-    show = st.toggle("Published mentions", value=True, key="gos_layer_mentions",
-                     help="Referring expressions annotated by Willemsen et al. (SIGDIAL 2023): spans of each message "
-                          "linked to the images they name.")
-    if not show:
-        return view.boards
     if not turns:
-        st.caption("No message of this round has annotated mentions.")
-        return view.boards
+        return StepMentions(True, boards=tuple(view.boards))
     listed = ", ".join(str(t) for t in sorted(turns))
     ranks = tuple(zip(view.ranks["image_id"], view.ranks["rank"])) if "image_id" in view.ranks else ()
     players = tuple((board.username, board.pending) for board in view.boards)
     step = layer_derived(mention_step, LAYER, view.dialog_id, view.round, view.step, ranks, players)
     if step is None or not step.text:
-        st.caption(f"Steps of this round whose message has annotated mentions: {listed}.")
-        return view.boards
+        return StepMentions(True, listed, boards=tuple(view.boards))
+    pictures = dict(step.boards)
+    return StepMentions(True, listed, step, tuple(dataclasses.replace(board, png=pictures[board.username])
+                                                  if board.username in pictures else board for board in view.boards))
+
+
+def replay_mentions(found: StepMentions) -> None:
+    """Under the player: the switch of the published mentions, and the step's message with its mentions
+    highlighted and listed (the boards the player shows have their images framed)."""
+    if not layer_ready(LAYER):
+        return
+    st.toggle("Published mentions", value=True, key="gos_layer_mentions",
+              help="Referring expressions annotated by Willemsen et al. (SIGDIAL 2023): spans of each message "
+                   "linked to the images they name.")
+    if not found.shown:
+        return
+    if not found.listed:
+        st.caption("No message of this round has annotated mentions.")
+        return
+    step = found.step
+    if step is None:
+        st.caption(f"Steps of this round whose message has annotated mentions: {found.listed}.")
+        return
     st.html(_highlighted_html(step))
     note = f" {step.out_of_range} mention(s) have offsets that do not fit the message and are not highlighted." \
         if step.out_of_range else ""
     st.caption(f"Mentions of the published layer; the images they name are framed in amber on both boards.{note} "
-               f"Steps of this round with mentions: {listed}.")
-    pictures = dict(step.boards)
-    return tuple(dataclasses.replace(board, png=pictures[board.username]) if board.username in pictures else board
-                 for board in view.boards)
+               f"Steps of this round with mentions: {found.listed}.")
 
 
 def mention_search(corpus: Corpus, query: str, case_sensitive: bool = False) -> None:

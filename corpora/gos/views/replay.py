@@ -12,7 +12,7 @@ import streamlit as st
 
 from corpora.gos.data import replay_step, round_steps
 from corpora.gos.views.images import placeholder_note
-from corpora.gos.views.layers import replay_mentions
+from corpora.gos.views.layers import replay_mentions, step_mentions
 from dialogue_dashboard.plugin.views import (
     LEADING_ROLES,
     Corpus,
@@ -26,7 +26,6 @@ from dialogue_dashboard.plugin.views import (
     latex_table_download,
     marked_html,
     player_step,
-    prefetch_neighbours,
     query_param,
     requested_highlight,
     show_player,
@@ -52,9 +51,8 @@ def _search_match(view) -> None:
 def show(corpus: Corpus) -> None:
     if not corpus_ready(corpus):
         return
-    if derived(source_facts, corpus)["is_demo"]:
-        st.caption("Showing the generated demo corpus; set GAME_OF_SORTS_DATA to the data folder to see the real one.")
-    placeholder_note(corpus, compact=True)
+    demo = derived(source_facts, corpus)["is_demo"]
+    placeholder_note(corpus, compact=True, lead="Generated demo corpus (GAME_OF_SORTS_DATA names the real one)." if demo else "")
     dialog, round_number = dialog_picker(corpus, key="gos_dialog", label="Interaction")
     if dialog is None:
         return
@@ -72,15 +70,14 @@ def show(corpus: Corpus) -> None:
     if view is None:
         st.warning("This round cannot be shown.")
         return
-    prefetch_neighbours(corpus, dialog, step, steps_per_round[round_number], replay_step, round_number, with_round=True)
-    # one line: the step below keeps the screen (the players' instruction, the same in every game, in its help)
-    st.markdown(f"**Scenario.** {_md(view.criterion)}", help=_md(view.instruction) or None)
-    # What only some steps show (a search match, the published mentions) is in one container, so that the player
-    # after it keeps its place in the page: moved, the browser would build a new player and lose its state.
-    with st.container():
-        _search_match(view)
-        boards = replay_mentions(corpus, view)  # the published mentions of this message, if any
-    mentions = {board.username: board.png for board in boards if board.png is not None}
+    # one line: the step below keeps the screen (a long scenario and the players' instruction, the same in every
+    # game, in its help)
+    criterion = str(view.criterion)
+    short = criterion if len(criterion) <= 110 else criterion[:108].rstrip() + "…"
+    st.markdown(f"**Scenario.** {_md(short)}",
+                help="\n\n".join(_md(t) for t in (criterion if short != criterion else "", view.instruction) if t) or None)
+    found = step_mentions(corpus, view)  # the published mentions of this message, if any: drawn under the player
+    mentions = {board.username: board.png for board in found.boards if board.png is not None}
     with st.container(key="player_fallback_all"):  # the player has its own switch (all lines)
         show_all = st.toggle("Show the whole round", key="gos_full_transcript")
     lines = view.transcript.rename(columns={"step": "turn", "player": "speaker", "event": "text"})
@@ -94,6 +91,11 @@ def show(corpus: Corpus) -> None:
                 lambda number: player_view(corpus, dialog, number, round_number, mentions if number == step else None),
                 on_round=lambda delta: _cross_round(dialog, round_number, rounds, steps_per_round, delta), showAll=show_all,
                 notesKey=True)
+    # What only some steps show (a search match, the published mentions) is under the player, in one container:
+    # the step above it keeps its place on the screen and in the page (moved, the browser would build a new player)
+    with st.container():
+        _search_match(view)
+        replay_mentions(found)
     st.caption("Number badge = agreed rank · blue border and lock = the player's own pending lock (the partner cannot "
                "see it) · amber frame and bubble = images the current message marks, on the sender's board · "
                "red = a lock that met a different image (mismatch).")
@@ -124,12 +126,18 @@ def _cross_round(dialog: str, round_number: int, rounds: list[int], steps_per_ro
 def _timeline(view) -> tuple[TimelineEntry, ...]:
     """Per step of the round: the ranks agreed by then (a bar), its locks, ranks and mismatches."""
     steps = view.transcript
+    kinds_of: dict = {}
+    texts_of: dict = {}
+    # one pass over the round's rows (a frame filtered per step was a fifth of a step's run on a long round)
+    for number, kind, event in zip(steps["step"], steps["kind"] if "kind" in steps else [None] * len(steps),
+                                   steps["event"] if "event" in steps else [""] * len(steps)):
+        kinds_of.setdefault(number, set()).add(kind)
+        texts_of.setdefault(number, []).append(str(event))
     entries = []
     ranked = 0
     for number in range(1, view.n_steps + 1):
-        rows = steps[steps["step"] == number]
-        kinds = set(rows["kind"]) if "kind" in rows else set()
-        text = " ".join(map(str, rows["event"])) if "event" in rows else ""
+        kinds = kinds_of.get(number, set()) - {None}
+        text = " ".join(texts_of.get(number, []))
         marks: tuple[str, ...] = ()
         if any(str(k).startswith("lock") for k in kinds):
             marks += ("lock",)

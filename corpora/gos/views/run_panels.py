@@ -85,3 +85,12 @@ def side_by_side(corpus: Corpus, shown: list, dialog: str, step: int) -> None:
             scores = st.container(horizontal=True, gap="small")
             _gos_run_scores_and_boards(view, [scores] * 4)
     st.caption("Green frame = gold image · magenta inner frame = the run's image, on both players' boards.")
+
+
+
+def pictures(corpus: Corpus, view, step: int) -> list:
+    """The run's images marked on both players' boards, beside the humans' in the step player."""
+    if view.message_number is None or not view.boards:
+        return [(f"{view.run}: {view.note or 'no message scored at this step'}", None)]
+    f1 = f" · F1 {number(view.scores['f1'])}" if view.scores and not view.scores.get("gold_empty") else ""
+    return [(f"{view.run} on {username}'s board{f1}", png) for username, png in view.boards]

@@ -13,6 +13,7 @@ VIEWS = CorpusViews(
     browse_extra=lazy(f"{HERE}.export", "bap_samples_download"),
     run_panel=lazy(f"{HERE}.run_panels", "panel"),
     run_side_by_side=lazy(f"{HERE}.run_panels", "side_by_side"),
+    run_pictures=lazy(f"{HERE}.run_panels", "pictures"),
     analysis_page="pages/minecraft_outcomes.py",
     analysis=lazy(f"{HERE}.analysis", "show"),
     durations=DurationsView(tab="Minecraft", charts=lazy(f"{HERE}.analysis", "duration_charts"),

@@ -28,7 +28,6 @@ from dialogue_dashboard.plugin.views import (
     dialog_row,
     md_escape,
     player_step,
-    prefetch_neighbours,
     query_param,
     show_player,
     transcript_lines,
@@ -57,8 +56,6 @@ def show(corpus: Corpus) -> None:
     if step is None:
         st.error("This game could not be prepared for replay.")
         return
-    for function in (replay_step, step_pictures):  # the view, then its pictures (which read the view's cache)
-        prefetch_neighbours(corpus, game_id, turn, n_steps, function)
 
     alignment = step.alignment
     note = "" if alignment is None else f" (rotated {alignment.rotation}°, shifted {-alignment.dx:+d}, {-alignment.dz:+d})"

@@ -65,3 +65,11 @@ def side_by_side(corpus: Corpus, shown: list, dialog: str, turn: int) -> None:
             st.caption(scores_and_marks(view))
     st.caption("Each run's structure after its predicted actions, marked against the human (gold) structure: "
                "solid correct, black-outlined extra, outlined ghosts missing.")
+
+
+def pictures(corpus: Corpus, view, step: int) -> list:
+    """The run's predicted structure after the BAP sample of this step, beside the humans' in the step player."""
+    if view.sample_id is None:
+        return [(f"{view.run}: {view.note}", None)]
+    return [(f"Model ({view.run}), BAP sample {view.sample_id}: F1 {number(view.scores['f1'])} · correct "
+             f"{view.counts['correct']} · extra {view.counts['extra']} · missing {view.counts['missing']}", view.model_png)]
