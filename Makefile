@@ -68,7 +68,7 @@ bench: $(STAMP_TEST)
 	$(PY) benchmarks/many_runs.py
 	$(PY) benchmarks/model_labels.py
 	$(PY) benchmarks/slices.py
-	$(PY) benchmarks/play.py
+	$(PY) benchmarks/play.py $(if $(BASELINE),--baseline-root $(BASELINE))
 	$(PY) benchmarks/report.py
 
 # A model-label import of 500,000 lines (the line budget) and the Agreement page's read of it, on SQLite and
@@ -121,9 +121,10 @@ bench-labels: $(STAMP_TEST)
 bench-slices: $(STAMP_TEST)
 	$(PY) benchmarks/slices.py
 
-# The Play page (issue 49): a move drawn within one frame, Done → score, each corpus (benchmarks/play.py).
+# The Play page (issue 49): a move drawn within one frame, Done → score and the server's CPU a Done, each corpus
+# (benchmarks/play.py; BASELINE=<another checkout>: played step by step beside that one).
 bench-play: $(STAMP_TEST)
-	$(PY) benchmarks/play.py
+	$(PY) benchmarks/play.py $(if $(BASELINE),--baseline-root $(BASELINE))
 
 bench-many-runs: $(STAMP_TEST)
 	$(PY) benchmarks/many_runs.py $(if $(WORKDIR),--workdir $(WORKDIR))

@@ -10,12 +10,17 @@
   own trace (``done`` to the ``update`` of the next step); the play's moves are scored whole at each step, so the
   steps are played in order from the first, the human's own moves (Minecraft's commands, A Game Of Sorts' locks)
   or a piece more a round (CoDraw, on its longest dialog). Target: p90 ≤ 300 ms.
+- **the server's CPU a Done**: the server process's CPU time (``/proc``) from Done pressed until the next step is
+  drawn, a figure the machine's load hardly moves.
 
 Beside them, in the same run, the baselines of a loaded or slow machine: a bare Streamlit button's rerun
 (``benchmarks/blank_button.py``, clicked as ``clicks.py`` clicks it) beside Done, and the same input-to-next-frame
 latency of a pointer move that draws nothing (a listener on that bare page) beside a move.
 
-    python benchmarks/play.py [--shared DIR] [--steps 12] [--workdir DIR]
+With ``--baseline-root`` another checkout is served beside this one (its own store) and played step by step with it,
+the order alternating (``baseline`` in the results): an A/B in one run.
+
+    python benchmarks/play.py [--shared DIR] [--steps 12] [--workdir DIR] [--baseline-root DIR]
 
 Writes ``benchmarks/results/play.json`` (read by ``benchmarks/report.py``). Only 127.0.0.1 is contacted; every loop
 is bounded in count and time.
@@ -29,7 +34,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from browser import ROOT, CheckoutServer, launch_options, real_corpora_env
+from browser import ROOT, CheckoutServer, cpu_seconds, launch_options, real_corpora_env
 from player import IDLE as BLANK_IDLE
 from player import blank_click, summary
 
@@ -161,32 +166,43 @@ def minecraft_moves(page, commands: list[str]) -> None:
         field.press("Enter")
 
 
-def play(page, wire: Wire, name: str, info: dict, steps: int) -> dict:
-    frames: list[list] = []
-    dones: list[float] = []
-    drawing: list[float] = []
-    sent_while_moving = 0
+def play(sides: dict, name: str, info: dict, steps: int) -> dict[str, dict]:
+    """``steps`` steps of ``name`` on each side (its page, wire and server process), a step on one side then the same
+    step on the other (the order alternating), so that a loaded machine's moments fall on both alike."""
+    log: dict[str, dict] = {side: {"frames": [], "dones": [], "drawing": [], "cpu": [], "sent": 0} for side in sides}
     for number in range(1, steps + 1):
-        marker = len(page.evaluate(TRACE))
-        before = wire.sent
-        if name == "codraw":
-            codraw_moves(page, number)
-        elif name == "gos":
-            page.locator(f'[data-image-id="{info["locks"][number - 1]}"]').click()
-        else:
-            minecraft_moves(page, info["commands"][number - 1])
-        sent_while_moving += wire.sent - before
-        frames += frames_since(page, marker)
-        whole, drawn = done(page)
-        dones.append(whole)
-        drawing.append(drawn)
+        order = list(sides) if number % 2 else list(reversed(sides))
+        for side in order:
+            page, wire, pid = sides[side]
+            mine = log[side]
+            marker = len(page.evaluate(TRACE))
+            before = wire.sent
+            if name == "codraw":
+                codraw_moves(page, number)
+            elif name == "gos":
+                page.locator(f'[data-image-id="{info["locks"][number - 1]}"]').click()
+            else:
+                minecraft_moves(page, info["commands"][number - 1])
+            mine["sent"] += wire.sent - before
+            mine["frames"] += frames_since(page, marker)
+            cpu = cpu_seconds(pid)
+            whole, drawn = done(page)
+            mine["cpu"].append(1000 * (cpu_seconds(pid) - cpu))
+            mine["dones"].append(whole)
+            mine["drawing"].append(drawn)
+    return {side: _row(info, mine) for side, mine in log.items()}
+
+
+def _row(info: dict, mine: dict) -> dict:
+    frames = mine["frames"]
     drawn = summary([frame for _, _, frame in frames])
     by_type = {kind: {"frame": summary([f for k, _, f in frames if k == kind]),
                       "handler": summary([h for k, h, _ in frames if k == kind])} for kind in sorted({f[0] for f in frames})}
-    return {"dialog": info["dialog"], "moves_drawn": drawn, "by_event": by_type, "sent_while_moving": sent_while_moving,
-            "done_to_score": summary(dones), "done_drawing": summary(drawing),
-            "met_moves": bool(frames) and drawn["p90_ms"] <= FRAME_TARGET_MS and sent_while_moving == 0,
-            "met_done": summary(dones)["p90_ms"] <= DONE_TARGET_MS}
+    return {"dialog": info["dialog"], "moves_drawn": drawn, "by_event": by_type, "sent_while_moving": mine["sent"],
+            "done_to_score": summary(mine["dones"]), "done_drawing": summary(mine["drawing"]),
+            "server_cpu_per_done": summary(mine["cpu"]),
+            "met_moves": bool(frames) and drawn["p90_ms"] <= FRAME_TARGET_MS and mine["sent"] == 0,
+            "met_done": summary(mine["dones"])["p90_ms"] <= DONE_TARGET_MS}
 
 
 def main() -> None:
@@ -198,6 +214,8 @@ def main() -> None:
     parser.add_argument("--only", default="codraw,gos,minecraft", help="the corpora played, comma-separated")
     parser.add_argument("--workdir", type=Path, default=None, help="keeps the Parquet cache for the next run")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "play.json")
+    parser.add_argument("--baseline-root", type=Path, default=None,
+                        help="another checkout, served beside this one (its own store) and played step by step with it")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -206,6 +224,11 @@ def main() -> None:
     (workdir / "notes.sqlite3").unlink(missing_ok=True)  # every run plays from the first step
     env, chosen = choose(args.shared, workdir)
     server = CheckoutServer(ROOT, "server.py", env, workdir)
+    servers = {"app": server}
+    if args.baseline_root:
+        (workdir / "baseline").mkdir(exist_ok=True)
+        (workdir / "baseline" / "notes.sqlite3").unlink(missing_ok=True)
+        servers["baseline"] = CheckoutServer(args.baseline_root, "server.py", env, workdir / "baseline")
     blank_server = CheckoutServer(ROOT, "benchmarks/blank_button.py", {}, workdir)
     results: dict = {"targets": {"frame_p90_ms": FRAME_TARGET_MS, "done_p90_ms": DONE_TARGET_MS}, "corpora": {}}
     try:
@@ -219,25 +242,31 @@ def main() -> None:
             for name, info in chosen.items():
                 if name not in args.only.split(","):
                     continue
-                page, wire = open_play(browser, server.url, name, info["dialog"])
+                sides = {side: (*open_play(browser, one.url, name, info["dialog"]), one.process.pid)
+                         for side, one in servers.items()}
                 steps = min(args.steps, len(info.get("locks") or info.get("commands") or range(args.steps)))
-                results["corpora"][name] = play(page, wire, name, info, steps)
-                page.close()
+                for side, row in play(sides, name, info, steps).items():
+                    (results if side == "app" else results.setdefault("baseline", {"corpora": {}}))["corpora"][name] = row
+                for page, _wire, _pid in sides.values():
+                    page.close()
                 clicks += [blank_click(blank) for _ in range(steps)]  # the baseline's clicks beside the corpus's
             results["blank_click"] = summary([c for c in clicks if c >= 0])
             results["bare_frame"] = summary(bare_frames(blank))
             browser.close()
     finally:
-        server.stop()
+        for one in servers.values():
+            one.stop()
         blank_server.stop()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2), encoding="utf-8")
     print(f"baselines: a bare button's rerun median {results['blank_click'].get('median_ms')} ms, p90 "
           f"{results['blank_click'].get('p90_ms')} ms; a move that draws nothing to the next frame: median "
           f"{results['bare_frame'].get('median_ms')} ms, p90 {results['bare_frame'].get('p90_ms')} ms")
-    for name, row in results["corpora"].items():
-        moves, dones = row["moves_drawn"], row["done_to_score"]
-        print(f"{name:10} a move drawn: median {moves.get('median_ms')} ms, p90 {moves.get('p90_ms')} ms over "
+    for side, name, row in [("", n, r) for n, r in results["corpora"].items()] + \
+            [("baseline ", n, r) for n, r in results.get("baseline", {}).get("corpora", {}).items()]:
+        moves, dones, cpu = row["moves_drawn"], row["done_to_score"], row["server_cpu_per_done"]
+        print(f"{side}{name:10} server CPU a Done: median {cpu.get('median_ms')} ms, p90 {cpu.get('p90_ms')} ms; "
+              f"a move drawn: median {moves.get('median_ms')} ms, p90 {moves.get('p90_ms')} ms over "
               f"{moves.get('n')} moves, {row['sent_while_moving']} sent while moving "
               f"({'met' if row['met_moves'] else 'NOT met'}); Done → score: median {dones.get('median_ms')} ms, "
               f"p90 {dones.get('p90_ms')} ms ({'met' if row['met_done'] else 'NOT met'}; drawing it: median "

@@ -11,7 +11,7 @@ import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Optional, Sequence
 
 from ..contract import package_of, scoring_of
 from ..types import LoadedCorpus, LoadedRun, SkippedRecords
@@ -71,17 +71,21 @@ def scored_run(loaded: LoadedCorpus, lines: Sequence[dict], name: str = "play") 
     return LoadedRun(loaded.corpus, name, str(path), frames, SkippedRecords(skipped), package=package_of(loaded))
 
 
-def score_moves(loaded: LoadedCorpus, dialog_id: str, seat: str, moves: Sequence[Any]) -> tuple[LoadedRun, PlayScore]:
-    """The play of ``dialog_id`` from ``seat`` whose steps were ``moves``, scored as a run, and its score."""
+def score_moves(loaded: LoadedCorpus, dialog_id: str, seat: str, moves: Sequence[Any],
+                lines: Optional[Sequence[dict]] = None) -> tuple[LoadedRun, PlayScore]:
+    """The play of ``dialog_id`` from ``seat`` whose steps were ``moves``, scored as a run, and its score.
+    ``lines``: the play's run lines (``PlayRules.run_lines``) when the caller has written them already."""
     rules = rules_of(loaded)
     if not moves:
         empty = PlayScore(math.nan, 0)
         return LoadedRun(loaded.corpus, "play", "", {}, SkippedRecords([]), package=package_of(loaded)), empty
-    run = scored_run(dialog_corpus(loaded, dialog_id), rules.run_lines(loaded, dialog_id, seat, moves))
+    cut = dialog_corpus(loaded, dialog_id)
+    run = scored_run(cut, rules.run_lines(loaded, dialog_id, seat, moves) if lines is None else lines)
     scores = scoring_of(loaded).dialog_scores(run)
     mine = scores[scores["dialog_id"] == dialog_id]
     score = float(mine["score"].iloc[0]) if len(mine) else math.nan
     units = int(mine["units"].iloc[0]) if len(mine) else 0
+    # the step's figures read the dialog's rows alone: on its cut corpus, not by a filter over the whole corpus
     figures = [(str(name), float(value), float(human))
-               for name, value, human in rules.step_figures(loaded, run, dialog_id, seat, len(moves))]
+               for name, value, human in rules.step_figures(cut, run, dialog_id, seat, len(moves))]
     return run, PlayScore(score, units, figures)

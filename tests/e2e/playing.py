@@ -26,6 +26,24 @@ def open_play(page, url: str, corpus: str, dialog: str, name: str = "ann", extra
     page.locator(PLAY).wait_for()
 
 
+def runs_asked(page) -> list[str]:
+    """From now on (before the page opens its connection), each run the page asks the server for, in order: the id
+    of the fragment it runs alone, or "" for a run of the whole page (Streamlit's ``rerun_script`` message)."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    asked: list[str] = []
+
+    def sent(payload) -> None:
+        if isinstance(payload, (bytes, bytearray)):
+            message = BackMsg()
+            message.ParseFromString(bytes(payload))
+            if message.WhichOneof("type") == "rerun_script":
+                asked.append(message.rerun_script.fragment_id)
+
+    page.on("websocket", lambda socket: socket.on("framesent", sent))
+    return asked
+
+
 def step_of(page) -> int:
     return int(page.locator(PLAY).get_attribute("data-step"))
 

@@ -1,9 +1,9 @@
 """The Play page in Chromium on the demo corpora (issue 49), one server for the file: a whole dialog of each corpus
 played with mouse and keyboard as a person plays it, replaying the human's own moves, so that the score shown equals
-the human's at every step and the score of the downloaded run file as the corpus's run scoring reads it; a reload, a
-closed tab and a server restart mid-dialog lose no completed step; two tabs of one person cannot fork a play. The
-logic below the page is tested in tests/unit/test_play.py and tests/unit/test_store_plays.py; a viewer's refusal
-in the browser is in tests/e2e/test_sign_in.py."""
+the human's at every step and the score of the downloaded run file as the corpus's run scoring reads it; a Done runs
+the game alone (its fragment), not the page; a reload, a closed tab and a server restart mid-dialog lose no completed
+step; two tabs of one person cannot fork a play. The logic below the page is tested in tests/unit/test_play.py and
+tests/unit/test_store_plays.py; a viewer's refusal in the browser is in tests/e2e/test_sign_in.py."""
 from __future__ import annotations
 
 import pytest
@@ -26,6 +26,7 @@ from .playing import (
     minecraft_human_actions,
     open_play,
     place_and_remove_with_the_mouse,
+    runs_asked,
     score_of,
     step_of,
     type_commands,
@@ -92,14 +93,17 @@ def _longest_game(loaded) -> str:
 def test_minecraft_a_whole_game_as_the_human_builder(play_app, page, minecraft, tmp_path):
     game = _longest_game(minecraft)
     steps = minecraft_human_actions(minecraft, game)
+    asked = runs_asked(page)
     open_play(page, play_app.url, "minecraft", game, name="ann")
     assert step_of(page) == 1 and score_of(page) is None
     for number, commands in enumerate(steps, start=1):
         place_and_remove_with_the_mouse(page)
         type_commands(page, commands)
+        before = len(asked)
         done(page)
         assert step_of(page) == number + 1
         assert score_of(page) == pytest.approx(1.0)  # the human Builder's own actions: net-action F1 1
+        assert asked[before:] and all(asked[before:]), "a Done runs the game's fragment alone, not the page"
     assert page.locator("[data-play][data-play-finished]").count() == 1
     run_file = exported(page, tmp_path)
     assert run_file.name in ("person:ann.jsonl", "person_ann.jsonl")  # Chromium writes ":" in a file name as "_"

@@ -108,8 +108,15 @@ function createShell(parent) {
     if (!s.pending || !s.trigger) return;
     trace('done', s.pending.step, attempt);
     s.trigger('done', s.pending);
+    awaitAnswer(attempt);
+  }
+
+  // A Done no run answers (the connection dropped, the server restarted) is sent again once the app is idle; one
+  // sent twice without an answer is followed by a click on the hidden button the server draws for a run of the
+  // whole page (ui/shell/reconnect.py: a server that has not run this page ignores a run of the game's fragment),
+  // then sent a third time, as the step player does with its reports.
+  function awaitAnswer(attempt) {
     clearTimeout(s.answerTimer);
-    // a Done no run answers (the connection dropped, the server restarted) is sent again once the app is idle
     const check = () => {
       if (!s.pending || !root.isConnected) return;
       const app = document.querySelector('[data-testid="stApp"]');
@@ -117,7 +124,15 @@ function createShell(parent) {
         s.answerTimer = setTimeout(check, 1000);
         return;
       }
-      if (attempt < 3) send(attempt + 1);
+      if (attempt === 1) {
+        const box = s.data && s.data.page_run;
+        const button = box && document.querySelector('.st-key-' + box + ' button');
+        trace('page run', Boolean(button));
+        if (button) button.click();
+        awaitAnswer(2);
+      } else if (attempt === 0 || attempt === 2) {
+        send(attempt + 1);
+      }
     };
     s.answerTimer = setTimeout(check, 4000);
   }

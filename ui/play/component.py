@@ -21,16 +21,19 @@ import streamlit as st
 from data_access.access import AccessRefused
 from data_access.corpus import Corpus
 from data_access.play import PlayScore, person_run_name, play_file_name, rules_of, run_text, score_moves, submit_step
+from data_access.play.scoring import dialog_corpus
 from data_access.store import Play, PlayConflict, StoreError
 from data_access.types import LoadedCorpus
 from ui import cached
 from ui.assets import asset_text
 from ui.shell.corpus_views import PlayView
+from ui.shell.reconnect import want_page_run
 from ui.shell.url_state import served
 
 if TYPE_CHECKING:
     import pandas as pd
 
+PAGE_RUN_BOX = "play_page_run_box"  # the hidden "Run the page again" (ui.shell.reconnect; play.css hides it)
 MAX_DONE_BYTES = 512 * 1024  # what one Done may send (a step's move is stored within 256 kB)
 _COMPONENTS: dict[str, Any] = {}
 
@@ -65,7 +68,9 @@ def play_setup(loaded: LoadedCorpus, dialog_id: str, seat: str) -> dict:
 
 
 def step_view(loaded: LoadedCorpus, dialog_id: str, seat: str, step: int, moves: str) -> dict:
-    return rules_of(loaded).step_view(loaded, dialog_id, seat, step, json.loads(moves))
+    """What the browser needs at ``step``, read from the dialog's own rows (its cut corpus, kept for the play's next
+    steps: ``dialog_corpus``), not by filtering the whole corpus at every Done."""
+    return rules_of(loaded).step_view(dialog_corpus(loaded, dialog_id), dialog_id, seat, step, json.loads(moves))
 
 
 @dataclass(frozen=True)
@@ -79,8 +84,9 @@ class PlayOutcome:
 def play_outcome(loaded: LoadedCorpus, dialog_id: str, seat: str, moves: str) -> PlayOutcome:
     """The play whose steps were ``moves`` scored as a run (``score_moves``), and its run file."""
     played = json.loads(moves)
-    _run, score = score_moves(loaded, dialog_id, seat, played)
-    return PlayOutcome(score, run_text(rules_of(loaded).run_lines(loaded, dialog_id, seat, played)))
+    lines = rules_of(loaded).run_lines(loaded, dialog_id, seat, played)  # written once: scored, and downloaded
+    _run, score = score_moves(loaded, dialog_id, seat, played, lines)
+    return PlayOutcome(score, run_text(lines))
 
 
 def play_units(loaded: LoadedCorpus, dialog_id: str, seat: str, moves: str) -> "pd.DataFrame":
@@ -146,9 +152,12 @@ def _on_done(corpus: Corpus, key: str, play_id: int, reply: bool, person) -> Non
         return
     try:
         store = shared_store()
-        submit_step(store, loaded, store.plays.play(play_id), step, move, actor=person())
+        saved = submit_step(store, loaded, store.plays.play(play_id), step, move, actor=person())
+        if saved.finished:
+            want_page_run()  # the page sums the play up
     except PlayConflict as exc:
         st.session_state[_redraw_key(key)] = st.session_state.get(_redraw_key(key), 0) + 1
+        want_page_run()  # the play moved on in another tab: maybe ended, or left
         say(key, f"{exc} The play as the store has it is shown.", "info")
     except AccessRefused as exc:
         say(key, str(exc))
@@ -181,7 +190,7 @@ def show_game(corpus: Corpus, view: PlayView, play: Play, moves: list, *, can_pl
         "can_play": can_play, "why_not": why_not, "done_label": view.done_label, "reply": view.reply,
         "show_human": show_human,
         "export": {"name": play_file_name(play.player), "text": outcome.run_file} if moves and outcome else None,
-        "run": person_run_name(play.player),
+        "run": person_run_name(play.player), "page_run": PAGE_RUN_BOX,
     }
     _component(corpus, view)(data=data, key=key, on_done_change=partial(_on_done, corpus, key, play.id, view.reply,
                                                                         person))

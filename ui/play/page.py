@@ -14,14 +14,16 @@ from data_access import snapshots
 from data_access.access import AccessRefused, Action, Identity
 from data_access.contract import play_rules_of
 from data_access.corpus import Corpus
-from data_access.play import person_run_name
+from data_access.play import PlayScore, person_run_name
 from data_access.play.game import PlayUnavailable
 from data_access.store import Play, StoreError
 from data_access.types import LoadedCorpus
 from ui import cached
-from ui.play.component import moves_key, play_units, show_game
+from ui.play.component import PAGE_RUN_BOX, moves_key, play_units, show_game
 from ui.shell import auth
 from ui.shell.corpus_views import PlayView, views_of
+from ui.shell.reconnect import follow_page_run, fragment_run, full_run_after_reconnect, page_run_button
+from ui.shell.run_mark import mark_run
 from ui.shell.url_state import page_link, publish, query_param, seed, url_toggle
 from ui.widgets import md_escape, md_link_value
 
@@ -197,13 +199,38 @@ def play_area(corpus: Corpus, view: PlayView, dialog_id: str, seat: str) -> None
         return
     moves: list = remembered(f"play_moves_{play.id}", lambda: store.plays.moves(play.id), [], "Play")
     why_not = "" if may else "You cannot play here (see above): nothing is saved."
-    score = show_game(corpus, view, play, moves, can_play=may, why_not=why_not, show_human=show_human,
-                      person=lambda: auth.identity(name), rules=rules)
+    full_run_after_reconnect()
+    page_run_button(PAGE_RUN_BOX, "play_page_run")  # hidden: what the game clicks when a Done got no answer
+    score = _game(corpus, view, play, moves, may, why_not, show_human, name, rules)
     if play.finished:
-        _summary(corpus, play, moves, score, may, name)
+        if score is not None:
+            _summary(corpus, play, moves, score, may, name)
     elif may:
         st.button("Start over", key="play_restart", on_click=_start, args=(corpus, dialog_id, seat, name, play.id),
                   help="Leave this play (it stays in the store, but is no one's run) and start the dialog again.")
+
+
+# The game is a fragment: a Done runs the game alone (the step saved, the next step and its score), not the page's
+# picker, name and links, which a step does not change. A Done that ends the play (its summary) or finds the play
+# moved on in another tab runs the whole page (its callback wants the page's run: ``reconnect.want_page_run``).
+@st.fragment
+def _game(corpus: Corpus, view: PlayView, play: Play, moves: list, may: bool, why_not: str, show_human: bool,
+          name: str, rules) -> Optional[PlayScore]:
+    from ui.store import opened, remembered
+
+    follow_page_run()
+    alone = fragment_run()
+    if alone:  # the play as the store has it now (the arguments are the page's last run's)
+        store = opened("Play")
+        if store is None:
+            return None
+        play = remembered(f"play_now_{play.id}", lambda: store.plays.play(play.id), play, "Play")
+        moves = remembered(f"play_moves_{play.id}", lambda: store.plays.moves(play.id), moves, "Play")
+    score = show_game(corpus, view, play, moves, can_play=may, why_not=why_not, show_human=show_human,
+                      person=lambda: auth.identity(name), rules=rules)
+    if alone:
+        mark_run()  # the run is over (app.py marks the page's runs; ui/shell/run_mark.py)
+    return score
 
 
 def seats_of_corpus(corpus: Corpus, dialog_id: str) -> list[str]:

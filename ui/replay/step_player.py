@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from datetime import timedelta
 from functools import partial
 from typing import Callable, Optional
 
@@ -34,6 +33,7 @@ from data_access.player import (
     within_budget,
 )
 from ui.assets import asset_text
+from ui.shell.reconnect import PAGE_RUN, follow_page_run, full_run_after_reconnect, page_run_button, want_page_run
 from ui.shell.url_state import is_new_link, publish, query_param, remember_link, served
 from ui.widgets import stepper
 
@@ -145,10 +145,9 @@ def show_player(key: str, step_key: str, dialog: PlayerDialog, step: int, descri
     if st.session_state.pop(SETTLE_KEY, False):
         settings["lightReports"] = True
     st.session_state.pop(PAGE_RUN, None)  # this run is the page's: it follows the reported step already
-    _full_run_after_reconnect()
-    # Hidden with the fallback stepper: what the player clicks when a report of its got no answer (below)
-    with st.container(key=_page_run_box(key)):
-        st.button("Run the page again", key=_page_run_key(key))
+    full_run_after_reconnect()
+    # Hidden with the fallback stepper: what the player clicks when a report of its got no answer (_page_run_key)
+    page_run_button(_page_run_box(key), _page_run_key(key))
     if st.session_state.pop(_beside_key(key), False):  # the workbench: the page's panel beside the player
         player_column, beside = st.columns([2, 1], gap="small")
         with player_column:
@@ -161,10 +160,8 @@ def show_player(key: str, step_key: str, dialog: PlayerDialog, step: int, descri
 
 
 def _page_run_key(key: str) -> str:
-    """The hidden button whose click runs the whole page. After a fail-over the other server has not run this page:
-    a run of the player's fragment that Streamlit asks for there is ignored ("The fragment with id … does not
-    exist anymore"), and so is each step the player reports; the player then clicks this button (a run of the
-    whole page, the widgets' values kept), after which its reports reach the new server
+    """The hidden button whose click runs the whole page (``ui.shell.reconnect``): after a fail-over the other
+    server has not run this page and ignores each step the player reports until the player clicks it
     (tests/e2e/test_two_servers.py)."""
     return f"{key}__page_run"
 
@@ -174,38 +171,10 @@ def _page_run_box(key: str) -> str:
     return f"player_fallback_page_run_{key}"
 
 
-PAGE_RUN = "_page_run_wanted"
-
-
-def want_page_run() -> None:
-    """Called in a callback that moves the page (a step the player reports, a round, the next item of a list):
-    the page runs again, not only the fragment whose run it is. Streamlit sends the widget changes made in one
-    moment as one batch run by one fragment (a label key and Enter pressed together: "Multiple different
-    fragmentIds detected in a single batch"), so each of the page's fragments asks for the page's run when one
-    is wanted (``follow_page_run``)."""
-    st.session_state[PAGE_RUN] = True
-
-
-def follow_page_run() -> None:
-    """At the top of each fragment of a page: run the whole page instead, when a callback asked for it."""
-    if st.session_state.pop(PAGE_RUN, False):
-        st.rerun(scope="app")
-
-
 def _moved(key: str, then: Callable[[], None]) -> None:
     """A callback of the player that moves the page (a step, a round): the page runs again, not the player alone."""
     then()
     want_page_run()
-
-
-@st.fragment(run_every=timedelta(hours=1))
-def _full_run_after_reconnect() -> None:
-    """Shows nothing. A page with a fragment that reruns on a timer asks for a full run when its connection comes
-    back (Streamlit 1.67 asks only then, or after a run of fragments alone). Without it, a page whose last run was a
-    full one sends the player's next report as a run of the player's fragment; a server that has not run this page
-    (the other one after a fail-over, or this one restarted) does not know that fragment, ignores the request, and
-    the page never answers a click again (tests/e2e/test_two_servers.py)."""
-    follow_page_run()
 
 
 SETTLE_KEY = "_player_light_reports"
