@@ -76,7 +76,7 @@ def column_data(coding: CodingStore, corpus: Corpus, dialog: str, turn: int, rou
     in_rounds = bool(corpus.package.REPLAY_IN_ROUNDS)
     unit = corpus.package.STEP_UNIT
     # the store out of reach: said once above the page, and the labels this session read last shown meanwhile
-    labels = remembered(f"coding_column:{corpus.name}:{dialog}:{book.name}:{coder}",
+    labels: list[dict] = remembered(f"coding_column:{corpus.name}:{dialog}:{book.name}:{coder}",
                         lambda: coding.coder_labels(corpus.name, dialog, book.name, coder, LABELS_HELD), [], "Coding")
     stored = [{k: (v if v is None or isinstance(v, (str, list)) else int(v)) for k, v in label.items()}
               for label in labels]
