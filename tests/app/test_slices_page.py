@@ -42,6 +42,10 @@ def test_saving_a_slice_lists_it_with_its_counts():
     grid = at.dataframe[0].value
     assert list(grid["name"]) == ["long dialogs"] and bool(grid["shared"].iloc[0])
     assert grid["CoDraw"].iloc[0] > 0 and "link" in grid.columns
+    at.text_input(key=next(t.key for t in at.text_input if t.label == "Name")).input("long dialogs")
+    next(b for b in at.button if b.label == "Save").click().run()  # the same name again: refused, said once
+    said = [e.value for e in at.error]
+    assert said and said[0].startswith("Not saved: you already have a slice named") and said[0].count("Not saved") == 1
 
 
 def test_a_sql_result_becomes_the_slice():

@@ -98,7 +98,7 @@ def test_the_installed_command_serves_the_demo_from_any_folder(installed, browse
         page.on("request", lambda r: requested.append(r.url))
         page.goto(f"{url}/replay?corpus=gos")
         wait_for_app(page)
-        assert "A Game Of Sorts" in page.inner_text("body")
+        assert "Game Of Sorts" in page.inner_text("body")  # the Replay names a corpus by its short title
         assert_no_error(page)
         context.close()
         # a blob: URL names memory of the page itself (the step player's module), not a request to anyone

@@ -257,5 +257,5 @@ def write_saved(action: str, *args, **kwargs) -> Optional[str]:
     try:
         getattr(store.slices, action)(*args, actor=auth.writer(), **kwargs)
     except (AccessRefused, StoreError, ValueError) as exc:
-        return str(exc)
+        return str(exc).removeprefix("Not saved: ")  # the page says "Not saved" / "Not deleted" itself
     return None
