@@ -30,7 +30,7 @@ from ..analysis.stats import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, CONFIDENCE
 from ..budgets import CONTRAST_MAX_RESAMPLES as MAX_RESAMPLES
 
 PERMUTATIONS = 2000
-CHUNK_VALUES = 4_000_000  # values drawn at once (32 MB of indices)
+CHUNK_VALUES = 4_000_000  # values drawn at once (16 MB of int32 indices; the chunk's shape is in the figures' last digit)
 JSON_KEYS = ("measure", "n_a", "n_b", "mean_a", "mean_b", "diff", "ci_low", "ci_high", "p", "paired")
 
 
@@ -124,13 +124,15 @@ def _bootstrap_mean(values: np.ndarray, resamples: int, rng: np.random.Generator
                     check: Optional[Callable[[], None]]) -> np.ndarray:
     """Means of ``resamples`` resamples with replacement of ``values``."""
     n = len(values)
+    # int32 indices are the very numbers int64 ones are (one 32-bit draw each below 2**31), in half the bytes.
+    index_dtype = np.int32 if n < 2**31 else np.int64
     means = np.empty(resamples)
     step = _chunks(resamples, n)
     for start in range(0, resamples, step):
         if check is not None:
             check()
         count = min(step, resamples - start)
-        means[start:start + count] = values[rng.integers(0, n, size=(count, n), dtype=np.int64)].mean(axis=1)
+        means[start:start + count] = values[rng.integers(0, n, size=(count, n), dtype=index_dtype)].mean(axis=1)
     return means
 
 

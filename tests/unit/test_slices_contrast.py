@@ -11,6 +11,7 @@ import pytest
 
 from data_access import slices
 from data_access.slices import SliceError
+from data_access.slices import contrast as contrast_module
 from data_access.slices.budget import EvaluationBudget, SliceTooSlow
 from data_access.slices.contrast import JSON_KEYS, contrast
 from data_access.slices.measures import contrast_slices, groups, measure_values
@@ -87,6 +88,22 @@ def test_a_budget_stops_a_long_contrast():
     with pytest.raises(SliceTooSlow):
         contrast("x", np.arange(10.0), np.arange(10.0), check=budget.check)
 
+
+
+def test_int32_indices_give_the_figures_of_int64_ones(monkeypatch):
+    """The bootstrap draws its indices as int32 (half the bytes): the interval is exactly the one of int64 indices
+    drawn as before, and the p-value is the same at any chunk size (the interval's last digit depends on the
+    chunk's shape, numpy's sums, so the chunk stays as it was)."""
+    rng = np.random.default_rng(7)
+    a, b = rng.normal(0.3, 1.0, 900), rng.normal(0.0, 1.0, 700)
+    result = contrast("x", a, b, resamples=300, permutations=300)
+    draws = np.random.default_rng(contrast_module.BOOTSTRAP_SEED)
+    means = [x[draws.integers(0, len(x), size=(300, len(x)), dtype=np.int64)].mean(axis=1) for x in (a, b)]
+    alpha = (1 - 0.95) / 2  # as the module writes it (0.025000000000000022)
+    low, high = np.quantile(means[0] - means[1], [alpha, 1 - alpha])
+    assert (result.ci_low, result.ci_high) == (float(low), float(high))
+    monkeypatch.setattr(contrast_module, "CHUNK_VALUES", 1_000)
+    assert contrast("x", a, b, resamples=300, permutations=300).p == result.p
 
 # ------------------------------------------------------------------------------------------ slices of a corpus
 
