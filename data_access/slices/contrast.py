@@ -30,7 +30,7 @@ from ..analysis.stats import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, CONFIDENCE
 from ..budgets import CONTRAST_MAX_RESAMPLES as MAX_RESAMPLES
 
 PERMUTATIONS = 2000
-CHUNK_VALUES = 4_000_000  # values drawn at once (16 MB of int32 indices; the chunk's shape is in the figures' last digit)
+CHUNK_VALUES = 4_000_000  # values drawn at once (16 MB of int32 indices)
 JSON_KEYS = ("measure", "n_a", "n_b", "mean_a", "mean_b", "diff", "ci_low", "ci_high", "p", "paired")
 
 
