@@ -67,6 +67,24 @@ def at_worst_steps(cases: pd.DataFrame, steps: pd.DataFrame) -> pd.DataFrame:
     return placed.drop(columns=["_turn", "_round"])
 
 
+def at_moments(cases: pd.DataFrame, moments: pd.DataFrame) -> np.ndarray:
+    """Which ``cases`` open at one of ``moments`` (a step slice's dialog_id, round, turn): the step each case opens
+    at is a moment of the slice; the round is compared only where the moments have rounds; a case without a step
+    is at none."""
+    if cases.empty or moments.empty:
+        return np.zeros(len(cases), dtype=bool)
+    with_rounds = bool(moments["round"].notna().any())
+
+    def keys(frame: pd.DataFrame) -> pd.MultiIndex:
+        rounds = pd.array(frame["round"] if with_rounds else [pd.NA] * len(frame), dtype="Int64").fillna(-1)
+        turns = pd.array(pd.to_numeric(frame["turn"], errors="coerce"), dtype="Int64").fillna(-1)
+        return pd.MultiIndex.from_arrays([frame["dialog_id"].astype(str).to_numpy(dtype=object),
+                                          np.asarray(rounds, dtype=np.int64), np.asarray(turns, dtype=np.int64)])
+
+    has_step = pd.to_numeric(cases["turn"], errors="coerce").notna().to_numpy()
+    return keys(cases).isin(keys(moments)) & has_step
+
+
 # --------------------------------------------------------------------------------------- the list in a link
 
 def _escaped(unit: str) -> str:

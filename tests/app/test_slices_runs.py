@@ -1,13 +1,15 @@
 """The Runs page on the URL's slice (issue 37): the leaderboard, runs × metrics, the comparison of two runs, the
 slice finder and the worst cases on the slice's dialogs only (checked against pandas on the demo run); each
-slice-finder row is a link that makes its dialogs the slice; a worst-cases list is one click from its slice."""
+slice-finder row is a link that makes its dialogs the slice; a worst-cases list is one click from its slice; a step
+slice's worst cases are the units at its moments (issue 46)."""
 from __future__ import annotations
 
 import math
 from urllib.parse import parse_qs, urlsplit
 
+from data_access import slices
 from data_access.corpora import demo_path, load_path
-from data_access.runs import load_run
+from data_access.runs import analysis, load_run, worst_cases
 from data_access.runs.demo import demo_runs
 from data_access.slices import parse
 
@@ -64,3 +66,21 @@ def test_a_worst_cases_list_is_one_click_from_its_slice():
     text = at.query_params["slice"]
     text = text[0] if isinstance(text, list) else text
     assert text.startswith("split = train and dialog_id in (")
+
+
+def test_worst_cases_of_a_step_slice_are_the_units_at_its_moments():
+    """A step slice keeps the units whose step is one of its moments, not every unit of its dialogs (issue 46)."""
+    text = "steps(removals > 0)"
+    loaded = load_path("minecraft", demo_path("minecraft"))
+    moments = slices.step_keys(text, slices.slice_data(loaded))
+    run = load_run(loaded, demo_runs("minecraft")["baseline"], is_demo=True)
+    cases = worst_cases.at_worst_steps(worst_cases.ranked_cases(analysis.units(run)),
+                                       worst_cases.worst_steps(loaded, run))
+    at = set(zip(moments["dialog_id"], moments["turn"].astype(int)))  # Minecraft's steps: dialog and turn
+    expected = [u for u, d, t in zip(cases["unit"], cases["dialog_id"], cases["turn"]) if (d, int(t)) in at]
+    of_dialogs = cases["dialog_id"].isin(set(moments["dialog_id"])).sum()
+    assert 0 < len(expected) < of_dialogs  # the demo tells the two apart
+    page = open_page("runs", corpus="minecraft", view="Worst cases first", slice=text)
+    assert page.dataframe[0].value["unit"].tolist() == expected
+    said = " ".join(c.value for c in page.caption)
+    assert f"is one of its {len(moments):,} moments" in said and f"{len(expected):,} of {len(cases):,} units" in said

@@ -157,3 +157,17 @@ def test_a_case_link_opens_the_dialog_at_its_step_with_the_list_and_the_run():
     no_rounds = case_params("codraw", pd.Series({"dialog_id": "d", "turn": 4, "round": pd.NA}), "a", "d", 1, None,
                             in_rounds=False)
     assert "round" not in no_rounds and "vs" not in no_rounds and no_rounds["turn"] == "4"
+
+
+def test_a_step_slice_keeps_the_cases_that_open_at_its_moments():
+    cases = pd.DataFrame({"unit": ["a|1|2", "a|2|2", "b|1|5", "c|1|1", "d"], "dialog_id": ["a", "a", "b", "c", "d"],
+                          "round": pd.array([1, 2, 1, 1, None], dtype="Int64"),
+                          "turn": pd.array([2, 2, 5, 1, None], dtype="Int64")})
+    moments = pd.DataFrame({"dialog_id": ["a", "b", "d"], "round": pd.array([2, 1, 1], dtype="Int64"),
+                            "turn": [2, 5, 1]})
+    # the round counts where the moments have rounds (a|1|2 is another round's step 2); no step: at no moment
+    assert worst_cases.at_moments(cases, moments).tolist() == [False, True, True, False, False]
+    # a corpus without rounds: dialog and turn only
+    flat = moments.assign(round=pd.array([None] * 3, dtype="Int64"))
+    assert worst_cases.at_moments(cases, flat).tolist() == [True, True, True, False, False]
+    assert not worst_cases.at_moments(cases, flat.iloc[:0]).any()

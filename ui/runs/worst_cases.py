@@ -61,6 +61,20 @@ def _what(run: str, versus: Optional[str]) -> str:
     return f"the gap {md_escape(run)} − {md_escape(versus)}" if versus else f"{md_escape(run)}'s own score"
 
 
+def _in_slice(corpus: Corpus, cases: pd.DataFrame, chosen) -> pd.DataFrame:
+    """The ranked ``cases`` the URL's slice ``chosen`` (a ``DialogSelection``) keeps, said above them: a dialog slice's
+    dialogs' units; a step slice's, the units whose step (the one each opens at) is one of its moments."""
+    if chosen.steps is not None:
+        kept = cases[worst_cases.at_moments(cases, chosen.steps)].reset_index(drop=True)
+        st.caption(f"A step slice: only the units whose {corpus.package.STEP_UNIT} (the one each opens at, where the "
+                   f"run differs most from the humans) is one of its {len(chosen.steps):,} moments, not every unit of "
+                   f"their dialogs: {len(kept):,} of {len(cases):,} units.")
+        return kept
+    kept = cases[cases["dialog_id"].astype(str).isin(set(chosen.ids)).to_numpy()].reset_index(drop=True)
+    st.caption(f"Only the units of the slice's {len(chosen.ids):,} dialogs: {len(kept):,} of {len(cases):,} units.")
+    return kept
+
+
 def worst_cases_section(corpus: Corpus, runs: dict, chosen=None) -> None:
     """The Runs page's "Worst cases first": pick a run and what to compare it with; the ranked units, each a link
     to its replay, and one link that steps through the first ``MAX_CASES`` in the Replay."""
@@ -76,13 +90,16 @@ def worst_cases_section(corpus: Corpus, runs: dict, chosen=None) -> None:
                                    "the humans on the units both have (largest shortfall first).")
     versus = None if against == OWN_SCORE else against
     cases = ranked(corpus, runs, run, versus)
-    if chosen is not None:  # the URL's slice: its dialogs' units only, in the same order
-        cases = cases[cases["dialog_id"].astype(str).isin(set(chosen.ids)).to_numpy()].reset_index(drop=True)
     if cases.empty:
         st.info(f"“{md_escape(run)}” and “{md_escape(versus)}” share no unit: there is no gap to rank by. Compare "
                 f"with “{humans_option(corpus)}”, which is scored on the run's own units." if versus else
                 f"“{md_escape(run)}” has no scored unit.")
         return
+    if chosen is not None:  # the URL's slice: its dialogs' units, or a step slice's moments' units, in the same order
+        cases = _in_slice(corpus, cases, chosen)
+        if cases.empty:
+            st.info("No ranked unit is in the slice.")
+            return
     listed = worst_cases.capped(cases["unit"])
     spec = worst_cases.encode_cases(listed)
     package = corpus.package
