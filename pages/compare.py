@@ -1,7 +1,8 @@
 """Compare: two dialogs of one corpus side by side, stepping together or separately — e.g. two pairs
 playing the same Game Of Sorts board, or two CoDraw dialogs of similar score. Everything is in the URL:
 ``/compare?corpus=codraw&left=<id>&right=<id>&step=3`` (``lround``/``rround`` for A Game Of Sorts rounds,
-``together=0&lstep=..&rstep=..`` to step apart)."""
+``together=0&lstep=..&rstep=..`` to step apart). With a step slice (``slice=steps(…)``) each side offers the slice's
+moments, opening at a moment's step in its round, and says which moment it shows."""
 import streamlit as st
 
 from ui import cached
@@ -13,6 +14,7 @@ from ui.shell.corpus_edge import corpus_selector
 from ui.shell.router import ensure_routed
 from ui.shell.run_mark import stop_run
 from ui.shell.url_state import query_param, set_url
+from ui.slices.moments import compare_moments, moment_said
 
 ensure_routed()
 
@@ -21,6 +23,7 @@ corpus = corpus_selector("compare_corpus")
 if not cached.corpus_ready(corpus):
     stop_run()
 controls = st.columns(2)
+moments = compare_moments(corpus, controls)  # a step slice: its moments on each side (None: no step slice)
 left = dialog_picker(corpus, "compare_left", "Left dialog", param="left", round_param="lround",
                      step_params=("step", "lstep"), container=controls[0])
 with controls[1]:
@@ -62,6 +65,8 @@ for index, (column, (dialog, round_), step, count, side) in enumerate(zip(sides,
             snapshot_player(f"player_compare_{side}", step_keys[index], corpus, dialog, round_, step, count,
                             dialog_lines(corpus, dialog, step, round_), step_unit(corpus), layout="narrow",
                             keys=together and index == longer, group="compare" if together else None)
+            if moments is not None:
+                st.caption(moment_said(moments, dialog, round_, step))
             show_state(corpus, dialog, step, round_, count, key=f"compare_transcript_{side}", with_picture=False)
         else:
             st.info("This dialog has no steps to show.")

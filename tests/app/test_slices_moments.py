@@ -199,3 +199,28 @@ def test_a_saved_sql_slice_opens_by_its_id(tmp_path, monkeypatch):
     assert "good rounds" in info and f"{expected:,} steps" in info
     moments, links = _table(at, "moments")
     assert len(moments) == min(expected, 1000) and f"slice=%40{slice_id}" in links[0]
+
+
+def test_compare_offers_the_moments_on_each_side():
+    _, data = _data("gos")
+    keys = slices.step_keys(MISMATCH, data)
+    assert len(keys) >= 3 and keys["round"].nunique() > 1  # the demo's moments are in more than one round
+    at = open_page("compare", corpus="gos", slice=MISMATCH)
+    # a link naming no dialog opens the first two moments, each side at its step in its round, stepping apart
+    for (param, round_param, step_param), moment in ((("left", "lround", "lstep"), keys.iloc[0]),
+                                                     (("right", "rround", "rstep"), keys.iloc[1])):
+        assert at.query_params[param] == moment["dialog_id"] and at.query_params[round_param] == str(moment["round"])
+        assert at.query_params[step_param] == str(moment["turn"])
+    assert at.query_params["together"] == "0"
+    said = _said(at.caption)
+    assert f"moment 1 of {len(keys):,} in the slice" in said and f"moment 2 of {len(keys):,} in the slice" in said
+    assert at.selectbox(key="compare_moment_left").value == 0
+    # the right side's list opens another moment there, the left side staying where it was
+    third = keys.iloc[2]
+    at.selectbox(key="compare_moment_right").set_value(2).run()
+    assert not at.exception
+    assert (at.query_params["right"], at.query_params["rround"], at.query_params["rstep"]) == (
+        third["dialog_id"], str(third["round"]), str(third["turn"]))
+    assert at.query_params["left"] == keys.iloc[0]["dialog_id"]
+    said = _said(at.caption)
+    assert f"moment 3 of {len(keys):,} in the slice" in said and f"moment 1 of {len(keys):,}" in said

@@ -2,8 +2,8 @@
 steps with their features, each opening the Replay at that step in its round, paged; counted by any feature, so
 "which board has the most mismatched locks" is one choice; HTML tables of real links, so each is a click and
 a link), the Replay walks them ("moment k of N", the previous
-and the next moment), and the pages that read messages (Words, Search, the Coding queue) take the messages or the
-steps of the moments. Every function takes the kept steps as a mask over the corpus's step table
+and the next moment), Compare offers them on each side ("moment k of N", each opening its side at that step in its round), and the
+pages that read messages (Words, Search, the Coding queue) take the messages or the steps of the moments. Every function takes the kept steps as a mask over the corpus's step table
 (``SliceOutcome.steps``)."""
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import streamlit as st
 from data_access.corpus import Corpus
 from data_access.links import REPLAY_PATH, parse_positive_int
 from ui.assets import asset_text
-from ui.shell.url_state import link_with, query_param, served, url_choice
+from ui.shell.url_state import link_with, query_param, served, set_url, url_choice
 from ui.shell.url_state import page_link as same_tab_link
 from ui.slices.base import slice_base
 from ui.widgets import md_escape
@@ -145,6 +145,26 @@ def _keys(corpus: Corpus, steps: np.ndarray) -> pd.DataFrame:
     return pd.DataFrame() if base is None else base.steps.keys(steps)
 
 
+def _columns(keys: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The moments' dialog ids, rounds (-1: none) and turns, as arrays."""
+    return (keys["dialog_id"].astype(str).to_numpy(dtype=object), keys["round"].fillna(-1).to_numpy(dtype=np.int64),
+            keys["turn"].to_numpy(dtype=np.int64))
+
+
+def moment_position(keys: pd.DataFrame, dialog_id: Optional[str], round_: Optional[int], turn: int) -> Optional[int]:
+    """Which of the moments ``keys`` (dialog_id, round, turn) the step (``dialog_id``, ``round_``, ``turn``) is
+    (0-based), None when it is none of them; the round is compared only where the moments have rounds."""
+    if keys.empty:
+        return None
+    ids, rounds, turns = _columns(keys)
+    with_rounds = bool((rounds >= 0).any())
+    at = (ids == dialog_id) & (turns == turn)
+    if with_rounds:
+        at &= rounds == (round_ if round_ is not None else -1)
+    here = np.flatnonzero(at)
+    return int(here[0]) if len(here) else None
+
+
 def moment_navigation(corpus: Corpus, text: str, steps: Optional[np.ndarray], dialog_id: Optional[str],
                       page: str = "pages/replay.py") -> None:
     """On the Replay (and Present, ``page``): which moment of the slice the step shown is ("moment k of N"), with
@@ -154,13 +174,10 @@ def moment_navigation(corpus: Corpus, text: str, steps: Optional[np.ndarray], di
     if steps is None or keys.empty:
         st.caption("The slice keeps no step.")
         return
-    ids = keys["dialog_id"].astype(str).to_numpy(dtype=object)
-    rounds = keys["round"].fillna(-1).to_numpy(dtype=np.int64)
-    turns = keys["turn"].to_numpy(dtype=np.int64)
+    ids, rounds, turns = _columns(keys)
     round_ = parse_positive_int(query_param("round")) if keys["round"].notna().any() else None
     turn = parse_positive_int(query_param("turn")) or 1
-    here = np.flatnonzero((ids == dialog_id) & (rounds == (round_ if round_ is not None else -1)) & (turns == turn))
-    position = int(here[0]) if len(here) else None
+    position = moment_position(keys, dialog_id, round_, turn)
     if position is None:  # where the step shown stands among the moments: the next one after it (in table order)
         base = slice_base(corpus)
         table = base.steps if base is not None else None
@@ -188,6 +205,86 @@ def moment_navigation(corpus: Corpus, text: str, steps: Optional[np.ndarray], di
         same_tab_link(page, "Next moment ▶", link(following), container=columns[2])
 
 
+# Compare's two sides: the URL parameters of each side's dialog, round and step (stepping apart), pages/compare.py
+COMPARE_SIDES = {"left": ("left", "lround", "lstep"), "right": ("right", "rround", "rstep")}
+MOMENT_WINDOW = 1_000  # moments a side's list offers at once, around its own (77,502 rounds would be megabytes)
+
+
+def _compare_place(keys: pd.DataFrame, at: int, side: str) -> dict[str, Optional[str]]:
+    """The URL parameters that open Compare's ``side`` at moment ``at`` (apart: the moments' steps differ)."""
+    ids, rounds, turns = _columns(keys)
+    param, round_param, step_param = COMPARE_SIDES[side]
+    return {param: str(ids[at]), round_param: str(int(rounds[at])) if rounds[at] >= 0 else None,
+            step_param: str(int(turns[at]))}
+
+
+def _apart(**params: Optional[str]) -> None:
+    """Compare's URL becomes ``params``, its sides stepping apart and the right not bound to the left's board (a
+    moment's play may be another board's); the toggles follow."""
+    set_url(**params, together="0", step=None, board="any")
+    st.session_state["compare_together"] = False
+    st.session_state["compare_same_board"] = False
+
+
+def _open_moment(side: str, key: str, places: dict[int, dict[str, Optional[str]]]) -> None:
+    """Callback: Compare's ``side`` opens at the moment chosen in its list."""
+    chosen = st.session_state.get(key)
+    if chosen in places:
+        _apart(**places[chosen])
+
+
+def compare_moments(corpus: Corpus, columns) -> Optional[pd.DataFrame]:
+    """On Compare with a step slice in the URL: the slice in words and, in each of the two ``columns``, a list of
+    its moments ("moment k of N: dialog · round · step") that opens that side at the moment chosen; a link naming
+    no dialog opens the first two moments. The moments' keys (None: no usable step slice)."""
+    from ui.slices.current import current_outcome, said
+
+    outcome = current_outcome(corpus)
+    if outcome is None or not outcome.is_moments or not said(outcome):
+        return None
+    keys = _keys(corpus, outcome.steps)
+    if keys.empty:
+        st.caption("The slice keeps no step.")
+        return None
+    if query_param("left") is None and query_param("right") is None:
+        _apart(**_compare_place(keys, 0, "left"), **_compare_place(keys, min(1, len(keys) - 1), "right"))
+    ids, rounds, turns = _columns(keys)
+    unit = corpus.package.STEP_UNIT
+    for column, side in zip(columns, COMPARE_SIDES):
+        param, round_param, step_param = COMPARE_SIDES[side]
+        step = query_param(step_param) or query_param("step") or "1"
+        here = moment_position(keys, query_param(param), parse_positive_int(query_param(round_param)),
+                               parse_positive_int(step) or 1)
+        key = f"compare_moment_{side}"
+        if here is not None:
+            st.session_state[key] = here
+        centre = here if here is not None else st.session_state.get(key, 0)
+        start = max(0, min(int(centre) - MOMENT_WINDOW // 2, len(keys) - MOMENT_WINDOW))
+        window = range(start, min(len(keys), start + MOMENT_WINDOW))
+        if st.session_state.get(key) not in window:
+            st.session_state[key] = window[0]
+        places = {at: _compare_place(keys, at, side) for at in window}
+
+        def label(at: int) -> str:
+            where = f" · round {int(rounds[at])}" if rounds[at] >= 0 else ""
+            return f"moment {at + 1:,} of {len(keys):,}: {ids[at]}{where} · {unit} {int(turns[at])}"
+
+        column.selectbox(f"Moment ({side})", list(window), key=key, format_func=label, on_change=_open_moment,
+                         args=(side, key, places), help="The slice's moments, in its order; one opens this side at "
+                         f"its {unit}" + (" in its round" if (rounds >= 0).any() else "") + (
+                             f" (the {MOMENT_WINDOW:,} around this side's)" if len(keys) > MOMENT_WINDOW else ""))
+    return keys
+
+
+def moment_said(keys: Optional[pd.DataFrame], dialog_id: str, round_: Optional[int], step: int) -> str:
+    """Under a side of Compare: which moment of the slice its step is ("moment k of N in the slice")."""
+    if keys is None:
+        return ""
+    at = moment_position(keys, dialog_id, round_, step)
+    return (f"moment {at + 1:,} of {len(keys):,} in the slice" if at is not None
+            else f"this step is not one of the slice's {len(keys):,} moments")
+
+
 def moment_messages(corpus: Corpus, steps: Optional[np.ndarray], frame: pd.DataFrame) -> np.ndarray:
     """Which rows of ``frame`` (utterances of any corpus: corpus, dialog_id, round, turn) are messages of the
     moments of ``corpus``."""
@@ -209,5 +306,6 @@ def moment_items(corpus: Corpus, steps: np.ndarray) -> list[tuple[str, Optional[
     return [(str(d), _round(r), int(t)) for d, r, t in keys.itertuples(index=False)]
 
 
-__all__ = ["BY_PARAM", "OF_PARAM", "PAGE_PARAM", "PAGE_SIZE", "moment_frame", "moment_items", "moment_link",
-           "moment_messages", "moment_navigation", "moments_section", "table_html"]
+__all__ = ["BY_PARAM", "COMPARE_SIDES", "OF_PARAM", "PAGE_PARAM", "PAGE_SIZE", "moment_frame", "moment_items", "moment_link",
+           "moment_messages", "moment_navigation", "moment_position", "moment_said", "moments_section", "table_html",
+           "compare_moments"]
