@@ -240,7 +240,7 @@ def compare_moments(corpus: Corpus, columns) -> Optional[pd.DataFrame]:
     from ui.slices.current import current_outcome, said
 
     outcome = current_outcome(corpus)
-    if outcome is None or not outcome.is_moments or not said(outcome):
+    if outcome is None or outcome.steps is None or not outcome.is_moments or not said(outcome):
         return None
     keys = _keys(corpus, outcome.steps)
     if keys.empty:
