@@ -2,9 +2,9 @@
 steps with their features, each opening the Replay at that step in its round, paged; counted by any feature, so
 "which board has the most mismatched locks" is one choice; HTML tables of real links, so each is a click and
 a link), the Replay walks them ("moment k of N", the previous
-and the next moment), Compare offers them on each side ("moment k of N", each opening its side at that step in its round), and the
-pages that read messages (Words, Search, the Coding queue) take the messages or the steps of the moments. Every function takes the kept steps as a mask over the corpus's step table
-(``SliceOutcome.steps``)."""
+and the next moment), Compare offers them on each side ("moment k of N", each opening its side at that step in its
+round), and the pages that read messages (Words, Search, the Coding queue) take the messages or the steps of the
+moments. Every function takes the kept steps as a mask over the corpus's step table (``SliceOutcome.steps``)."""
 from __future__ import annotations
 
 import html
@@ -210,9 +210,9 @@ COMPARE_SIDES = {"left": ("left", "lround", "lstep"), "right": ("right", "rround
 MOMENT_WINDOW = 1_000  # moments a side's list offers at once, around its own (77,502 rounds would be megabytes)
 
 
-def _compare_place(keys: pd.DataFrame, at: int, side: str) -> dict[str, Optional[str]]:
-    """The URL parameters that open Compare's ``side`` at moment ``at`` (apart: the moments' steps differ)."""
-    ids, rounds, turns = _columns(keys)
+def _compare_place(columns: tuple[np.ndarray, np.ndarray, np.ndarray], at: int, side: str) -> dict[str, Optional[str]]:
+    """The URL parameters that open Compare's ``side`` at moment ``at`` of the moments' ``columns`` (``_columns``)."""
+    ids, rounds, turns = columns
     param, round_param, step_param = COMPARE_SIDES[side]
     return {param: str(ids[at]), round_param: str(int(rounds[at])) if rounds[at] >= 0 else None,
             step_param: str(int(turns[at]))}
@@ -246,9 +246,9 @@ def compare_moments(corpus: Corpus, columns) -> Optional[pd.DataFrame]:
     if keys.empty:
         st.caption("The slice keeps no step.")
         return None
+    ids, rounds, turns = arrays = _columns(keys)
     if query_param("left") is None and query_param("right") is None:
-        _apart(**_compare_place(keys, 0, "left"), **_compare_place(keys, min(1, len(keys) - 1), "right"))
-    ids, rounds, turns = _columns(keys)
+        _apart(**_compare_place(arrays, 0, "left"), **_compare_place(arrays, min(1, len(keys) - 1), "right"))
     unit = corpus.package.STEP_UNIT
     for column, side in zip(columns, COMPARE_SIDES):
         param, round_param, step_param = COMPARE_SIDES[side]
@@ -263,7 +263,7 @@ def compare_moments(corpus: Corpus, columns) -> Optional[pd.DataFrame]:
         window = range(start, min(len(keys), start + MOMENT_WINDOW))
         if st.session_state.get(key) not in window:
             st.session_state[key] = window[0]
-        places = {at: _compare_place(keys, at, side) for at in window}
+        places = {at: _compare_place(arrays, at, side) for at in window}
 
         def label(at: int) -> str:
             where = f" · round {int(rounds[at])}" if rounds[at] >= 0 else ""
