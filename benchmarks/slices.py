@@ -25,8 +25,10 @@ what the server builds once per corpus source (the slice features; the SQL conso
   Target: ≤ 0.3 s on the full corpus's 77,502 rounds, ≤ 10x that at 10x.
 - a contrast with 2,000 bootstrap resamples and 2,000 permutations (``CONTRAST``: the peek gain of long dialogs
   against short ones among the peeked), median; its baseline: the same two bootstraps written by hand in numpy.
-  Target: ≤ 1 s on the full corpus, ≤ 10x that at 10x. On the full corpus also the issue's question with the CR
-  layer (the peek gain of CR dialogs against annotated ones without).
+  Target: ≤ 1 s on the full corpus, ≤ 10x that at 10x; also its median CPU time (the process's, which other jobs
+  on a shared machine do not inflate), and measured past the app's 10 s budget (the cost, not the guard). On the
+  full corpus also the issue's question with the CR layer (the peek gain of CR dialogs against annotated ones
+  without).
 """
 from __future__ import annotations
 
@@ -178,11 +180,21 @@ out["step_slice"] = {"text": step_text, "steps": count, "median_s": seconds, "ba
                      "ratio": seconds / base_seconds if base_seconds else None, "target_s": 0.3}
 
 from data_access.slices.measures import contrast_slices
+from data_access.slices.budget import EvaluationBudget
 import numpy as np
 measure, a_text, b_text = json.loads(sys.argv[7])
 
 def contrasted():
-    return contrast_slices(data, measure, a_text, b_text, paired="none")
+    # What the work costs, not the app's guard: on a shared machine 10x's wall time can pass the 10 s budget.
+    return contrast_slices(data, measure, a_text, b_text, paired="none", budget=EvaluationBudget(600))
+
+def cpu_median(action):
+    times = []
+    for _ in range(repeat):
+        started = time.process_time()
+        action()
+        times.append(time.process_time() - started)
+    return statistics.median(times)
 
 def by_numpy():
     d = data.dialogs
@@ -196,7 +208,7 @@ def by_numpy():
 seconds, result = median_of(contrasted)
 base_seconds, _ = median_of(by_numpy)
 out["contrast"] = {"measure": measure, "a": a_text, "b": b_text, "n_a": result.n_a, "n_b": result.n_b,
-                   "median_s": seconds, "baseline_s": base_seconds,
+                   "median_s": seconds, "cpu_median_s": cpu_median(contrasted), "baseline_s": base_seconds,
                    "ratio": seconds / base_seconds if base_seconds else None, "target_s": 1.0}
 if layer_path:
     question = ("peek_gain", "peek_gain is not null and crs > 0", "peek_gain is not null and crs = 0")
