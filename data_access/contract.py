@@ -198,6 +198,8 @@ class RunScoring(Protocol):
 
     # Optional: ``step_scores(run)``, dialog_id, round, turn, score, humans per step (CoDraw's rounds); without it a
     # step's score is the statistic of the units at that step (``worst_steps`` places each unit).
+    # Optional: ``score_lines(corpus, lines)``, the frames ``build`` gives for a run file of ``lines`` (its JSON Lines
+    # records), reckoned from the few dialogs they name, or None to have the file read (a play's Done, issue 49).
 
     def worst_steps(self, corpus: LoadedCorpus, run: LoadedRun) -> pd.DataFrame:
         """One row per unit of ``units(run)``: ``unit`` and the replay ``turn`` (and ``round``, <NA> where the

@@ -52,11 +52,17 @@ def _human_lines(loaded, dialog_id: str, rounds=None):
 def test_every_demo_dialog_scores_alike_every_round_and_every_term(demo, tmp_path):
     dialogs = codraw_play.playable(demo)
     assert len(dialogs) >= 5
-    for dialog_id in dialogs:
-        lines = _human_lines(demo, dialog_id)
+    # every round of every dialog in one run (one file read): each round's scene, both metrics, the final drawings;
+    # the demo runs' canvases: the target drawn a part a round, and the human's jittered, some pieces dropped
+    for lines in scoring.demo_runs(demo.frames).values():
         in_memory, read = _assert_same(demo, lines, tmp_path)
-        assert in_memory["rounds"]["score_final"].notna().any()  # scored, not NaN == NaN throughout
-        for step in range(1, len(lines) + 1):
+        assert set(in_memory["dialogs"]["dialog_id"]) >= set(dialogs)
+        assert in_memory["rounds"]["score_final"].notna().sum() > 100
+    in_memory, read = _assert_same(demo, [line for d in dialogs[:3] for line in _human_lines(demo, d)], tmp_path)
+    # the step's figures (both metrics, the original metric's seven terms) of every round of a few dialogs, as a
+    # Done shows them, from each
+    for dialog_id in dialogs[:3]:
+        for step in range(1, codraw_play.step_count(demo, dialog_id, codraw_play.ROLE) + 1):
             figures = [codraw_play.step_figures(demo, LoadedRun("codraw", "play", "", frames), dialog_id,
                                                 codraw_play.ROLE, step) for frames in (in_memory, read)]
             assert len(figures[0]) == 2 + 7 and _plain(figures[0]) == _plain(figures[1])

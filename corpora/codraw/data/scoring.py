@@ -9,6 +9,7 @@ play on the Play page) to the same frames, without the joins and groupbys a whol
 """
 from __future__ import annotations
 
+import functools
 import math
 import random
 from pathlib import Path
@@ -187,7 +188,7 @@ def score_lines(corpus: LoadedCorpus, lines: Sequence[dict]) -> Optional[dict[st
         "human_score_final": np.array([human[keys[i]][3] for i in order], dtype=np.float64),
     })
     return {"rounds": scored[ROUND_COLUMNS], "dialogs": _dialog_finals(corpus, scored),
-            "unmatched": Tally("").unmatched_frame()}
+            "unmatched": _nothing_unmatched().copy()}
 
 
 def _human_rounds(corpus: LoadedCorpus, dialog_ids: set[str]) -> Optional[dict[tuple[str, int], tuple]]:
@@ -206,35 +207,37 @@ def _human_rounds(corpus: LoadedCorpus, dialog_ids: set[str]) -> Optional[dict[t
 
 
 def _dialog_finals(corpus: LoadedCorpus, scored: pd.DataFrame) -> pd.DataFrame:
-    """``score``'s ``dialogs`` frame of rounds scored (sorted by dialog and round): each dialog's final drawing (its
-    last round with a drawing) beside the human Drawer's."""
+    """``score``'s ``dialogs`` frame of the rounds scored (sorted by dialog and round): each dialog's final drawing
+    (its last round with a drawing) beside the human Drawer's."""
+    finals: dict[str, list] = {}  # dialog -> [split of its first round, rounds, the final drawing's row or None]
+    for row, (dialog_id, split, drawn) in enumerate(zip(*(scored[c].tolist() for c in ("dialog_id", "split", "has_drawing")))):
+        final = finals.setdefault(dialog_id, [split, 0, None])
+        final[1] += 1
+        final[2] = row if drawn else final[2]
     dialogs = corpus.frames["dialogs"]
-    ids = list(dict.fromkeys(scored["dialog_id"].tolist()))
-    humans = dialogs[dialogs["dialog_id"].isin(ids)].drop_duplicates("dialog_id").set_index("dialog_id")
-    rows: dict[str, list] = {c: [] for c in DIALOG_COLUMNS}
-    for dialog_id, part in scored.groupby("dialog_id", sort=True):
-        drawn = part[part["has_drawing"]]
-        last = drawn.iloc[-1] if len(drawn) else None
-        rows["dialog_id"].append(dialog_id)
-        rows["split"].append(part["split"].iloc[0])
-        rows["n_predicted_rounds"].append(len(part))
-        rows["final_round"].append(pd.NA if last is None else int(last["round"]))
-        rows["final_score"].append(math.nan if last is None else float(last["score_final"]))
-        rows["final_score_original"].append(math.nan if last is None else float(last["score_original"]))
-        known = dialog_id in humans.index
-        rows["human_final_round"].append(humans.at[dialog_id, "final_round"] if known else pd.NA)
-        rows["human_final_score"].append(humans.at[dialog_id, "final_score"] if known else math.nan)
-        rows["human_final_score_original"].append(humans.at[dialog_id, "final_score_original"] if known else math.nan)
+    humans = dialogs[dialogs["dialog_id"].isin(list(finals))].drop_duplicates("dialog_id")
+    human = {str(d): (r, f, o) for d, r, f, o in zip(*(humans[c].tolist() for c in (
+        "dialog_id", "final_round", "final_score", "final_score_original")))}
+    rounds, final_scores, originals = (scored[c].to_numpy() for c in ("round", "score_final", "score_original"))
+    ids = list(finals)
+    last = [finals[d][2] for d in ids]
+    missing = (pd.NA, math.nan, math.nan)
     return pd.DataFrame({
-        "dialog_id": pd.array(rows["dialog_id"], dtype="str"), "split": pd.array(rows["split"], dtype="str"),
-        "n_predicted_rounds": np.array(rows["n_predicted_rounds"], dtype=np.int64),
-        "final_round": pd.array(rows["final_round"], dtype="Int64"),
-        "final_score": np.array(rows["final_score"], dtype=np.float64),
-        "final_score_original": np.array(rows["final_score_original"], dtype=np.float64),
-        "human_final_round": pd.array([pd.NA if is_missing(v) else int(v) for v in rows["human_final_round"]], dtype="Int64"),
-        "human_final_score": np.array(rows["human_final_score"], dtype=np.float64),
-        "human_final_score_original": np.array(rows["human_final_score_original"], dtype=np.float64),
+        "dialog_id": pd.array(ids, dtype="str"), "split": pd.array([finals[d][0] for d in ids], dtype="str"),
+        "n_predicted_rounds": np.array([finals[d][1] for d in ids], dtype=np.int64),
+        "final_round": pd.array([pd.NA if i is None else int(rounds[i]) for i in last], dtype="Int64"),
+        "final_score": np.array([math.nan if i is None else final_scores[i] for i in last], dtype=np.float64),
+        "final_score_original": np.array([math.nan if i is None else originals[i] for i in last], dtype=np.float64),
+        "human_final_round": pd.array([pd.NA if is_missing(v) else int(v)
+                                       for v in (human.get(d, missing)[0] for d in ids)], dtype="Int64"),
+        "human_final_score": np.array([human.get(d, missing)[1] for d in ids], dtype=np.float64),
+        "human_final_score_original": np.array([human.get(d, missing)[2] for d in ids], dtype=np.float64),
     })
+
+
+@functools.lru_cache(maxsize=1)
+def _nothing_unmatched() -> pd.DataFrame:
+    return Tally("").unmatched_frame()
 
 
 def summary(frames, skipped, name: str) -> dict:
