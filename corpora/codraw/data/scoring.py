@@ -13,7 +13,7 @@ import functools
 import math
 import random
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 import pandas as pd
