@@ -107,3 +107,19 @@ def test_real_dialogs_score_alike(shared_data, real_cache, tmp_path):
     # as the stored original metric: the human's own canvases score what the game stored, round by round
     rounds = in_memory["rounds"]
     assert rounds["score_original"].notna().sum() > 300
+
+
+def test_a_done_scores_its_play_in_memory_with_the_score_of_its_run_file(demo, monkeypatch, tmp_path):
+    from data_access.play import score_moves
+
+    dialog_id = codraw_play.playable(demo)[0]
+    lines = _human_lines(demo, dialog_id)
+    moves = [codraw_play.human_move(demo, dialog_id, codraw_play.ROLE, step) for step in range(1, len(lines) + 1)]
+    from_file = scoring.dialog_scores(LoadedRun("codraw", "play", "", _built(demo, lines, tmp_path)))
+
+    def no_file(path, corpus):
+        raise AssertionError("a Done wrote and read a run file")
+
+    monkeypatch.setattr(scoring, "build", no_file)
+    run, score = score_moves(demo, dialog_id, codraw_play.ROLE, moves)
+    assert run.source == "" and score.score == float(from_file["score"].iloc[0]) and score.units == 1
