@@ -65,7 +65,7 @@ def dialog_corpus(loaded: LoadedCorpus, dialog_id: str) -> LoadedCorpus:
 def scored_run(loaded: LoadedCorpus, lines: Sequence[dict], name: str = "play") -> LoadedRun:
     """``lines`` (a run file's lines) scored by the corpus's ``RunScoring``: by its ``score_lines``, held in memory,
     where it offers that and takes them (the frames ``build`` gives, reckoned from the lines' dialogs alone: a CoDraw
-    Done 0.12 s → 0.01 s), else written to a file and read and scored by its ``build``."""
+    Done 0.12–0.18 s → 0.02 s), else written to a file and read and scored by its ``build``."""
     scoring = scoring_of(loaded)
     in_memory = getattr(scoring, "score_lines", None)
     frames = in_memory(loaded, lines) if in_memory is not None else None
