@@ -102,3 +102,17 @@ def pytest_report_header(config):
 
     missing = missing_names()
     return [f"missing system packages (their tests skip, see tests/system.py): {', '.join(missing)}"] if missing else []
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Why each rerun browser test failed the time before (its error's lines, at most six a rerun): a CI log keeps
+    only "RERUN" otherwise, and a test that came late there may never come late here."""
+    reruns = terminalreporter.stats.get("rerun", [])
+    if not reruns:
+        return
+    terminalreporter.section("why each rerun ran")
+    for report in reruns:
+        errors = [line for line in report.longreprtext.splitlines() if line.startswith("E ")]
+        terminalreporter.write_line(f"{report.nodeid}:")
+        for line in (errors or report.longreprtext.splitlines()[-3:])[:6]:
+            terminalreporter.write_line(f"    {line[:200]}")
