@@ -211,7 +211,7 @@ def test_compare_offers_the_moments_on_each_side():
                                                      (("right", "rround", "rstep"), keys.iloc[1])):
         assert at.query_params[param] == moment["dialog_id"] and at.query_params[round_param] == str(moment["round"])
         assert at.query_params[step_param] == str(moment["turn"])
-    assert at.query_params["together"] == "0"
+    assert at.query_params["together"] == "0" and at.query_params["board"] == "any"  # a moment may be another board
     said = _said(at.caption)
     assert f"moment 1 of {len(keys):,} in the slice" in said and f"moment 2 of {len(keys):,} in the slice" in said
     assert at.selectbox(key="compare_moment_left").value == 0

@@ -218,25 +218,26 @@ def _compare_place(columns: tuple[np.ndarray, np.ndarray, np.ndarray], at: int, 
             step_param: str(int(turns[at]))}
 
 
-def _apart(**params: Optional[str]) -> None:
-    """Compare's URL becomes ``params``, its sides stepping apart and the right not bound to the left's board (a
-    moment's play may be another board's); the toggles follow."""
-    set_url(**params, together="0", step=None, board="any")
+def _apart(boards: bool, **params: Optional[str]) -> None:
+    """Compare's URL becomes ``params``, its sides stepping apart and, where the corpus has ``boards``, the right not
+    bound to the left's board (a moment's play may be another board's); the toggles follow."""
+    set_url(**params, together="0", step=None, **({"board": "any"} if boards else {}))
     st.session_state["compare_together"] = False
     st.session_state["compare_same_board"] = False
 
 
-def _open_moment(side: str, key: str, places: dict[int, dict[str, Optional[str]]]) -> None:
+def _open_moment(side: str, key: str, places: dict[int, dict[str, Optional[str]]], boards: bool) -> None:
     """Callback: Compare's ``side`` opens at the moment chosen in its list."""
     chosen = st.session_state.get(key)
     if chosen in places:
-        _apart(**places[chosen])
+        _apart(boards, **places[chosen])
 
 
 def compare_moments(corpus: Corpus, columns) -> Optional[pd.DataFrame]:
     """On Compare with a step slice in the URL: the slice in words and, in each of the two ``columns``, a list of
     its moments ("moment k of N: dialog · round · step") that opens that side at the moment chosen; a link naming
     no dialog opens the first two moments. The moments' keys (None: no usable step slice)."""
+    from ui.replay.state import offers_same_board_plays
     from ui.slices.current import current_outcome, said
 
     outcome = current_outcome(corpus)
@@ -247,8 +248,9 @@ def compare_moments(corpus: Corpus, columns) -> Optional[pd.DataFrame]:
         st.caption("The slice keeps no step.")
         return None
     ids, rounds, turns = arrays = _columns(keys)
+    boards = offers_same_board_plays(corpus)
     if query_param("left") is None and query_param("right") is None:
-        _apart(**_compare_place(arrays, 0, "left"), **_compare_place(arrays, min(1, len(keys) - 1), "right"))
+        _apart(boards, **_compare_place(arrays, 0, "left"), **_compare_place(arrays, min(1, len(keys) - 1), "right"))
     unit = corpus.package.STEP_UNIT
     for column, side in zip(columns, COMPARE_SIDES):
         param, round_param, step_param = COMPARE_SIDES[side]
@@ -270,7 +272,7 @@ def compare_moments(corpus: Corpus, columns) -> Optional[pd.DataFrame]:
             return f"moment {at + 1:,} of {len(keys):,}: {ids[at]}{where} · {unit} {int(turns[at])}"
 
         column.selectbox(f"Moment ({side})", list(window), key=key, format_func=label, on_change=_open_moment,
-                         args=(side, key, places), help="The slice's moments, in its order; one opens this side at "
+                         args=(side, key, places, boards), help="The slice's moments, in its order; one opens this side at "
                          f"its {unit}" + (" in its round" if (rounds >= 0).any() else "") + (
                              f" (the {MOMENT_WINDOW:,} around this side's)" if len(keys) > MOMENT_WINDOW else ""))
     return keys
