@@ -102,12 +102,15 @@ def test_the_replay_walks_the_moments():
     keys = slices.step_keys(REMOVALS, data)
     first, second = keys.iloc[0], keys.iloc[1]
     at = open_page("replay", corpus="minecraft", dialog=first["dialog_id"], turn=str(first["turn"]), slice=REMOVALS)
-    assert f"moment 1 of {len(keys):,} in the slice" in _said(at.caption)
-    assert [link.proto.label for link in at.get("page_link") if "moment" in link.proto.label] == ["Next moment ▶"]
-    at = open_page("replay", corpus="minecraft", dialog=second["dialog_id"], turn=str(second["turn"]), slice=REMOVALS)
-    assert f"moment 2 of {len(keys):,}" in _said(at.caption)
-    assert [link.proto.label for link in at.get("page_link") if "moment" in link.proto.label] == [
-        "◀ Previous moment", "Next moment ▶"]
+    # walked as a list, like a Coding queue's items: "Moment k of N", the previous and the next moment (Enter)
+    assert any(m.value.startswith(f"**Moment 1 of {len(keys):,}**") for m in at.markdown)
+    previous, following = (next(b for b in at.button if b.key == key) for key in ("item_flow_previous", "item_flow_next"))
+    assert previous.disabled and not following.disabled and following.label == "next moment ▶"
+    following.click().run()
+    assert (at.query_params["dialog"], at.query_params["turn"]) == (second["dialog_id"], str(second["turn"]))
+    assert any(m.value.startswith(f"**Moment 2 of {len(keys):,}**") for m in at.markdown)
+    next(b for b in at.button if b.key == "item_flow_previous").click().run()
+    assert (at.query_params["dialog"], at.query_params["turn"]) == (first["dialog_id"], str(first["turn"]))
     assert int(first["turn"]) > 1  # the demo's first moment: its dialog's turn 1 is outside the slice
     outside = open_page("replay", corpus="minecraft", dialog=first["dialog_id"], turn="1", slice=REMOVALS)
     assert f"this step is not one of the slice's {len(keys):,} moments" in _said(outside.caption)

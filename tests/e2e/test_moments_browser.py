@@ -146,8 +146,17 @@ def test_b_the_most_disputed_board_and_its_plays(shared_data, app, corpora, page
     wait_for_app(page)
     first = sorted(zip(moments["dialog id"], moments["round"].map(int), moments["turn"].map(int)))[0]
     assert f"dialog={first[0]}" in page.url and f"round={first[1]}" in page.url and f"turn={first[2]}" in page.url
-    page.get_by_text(re.compile(r"moment \d+ of \d+ in the slice")).wait_for()
+    page.get_by_text(re.compile(r"Moment \d[\d,]* of [\d,]+")).wait_for()
     assert page.get_by_text(f"Round {first[1]}").count() > 0
+    # the moments are a list worked through with Enter, as a Coding queue's items are
+    opened = page.url
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")  # Enter is the page's
+    shown = page.get_by_text(re.compile(r"Moment \d[\d,]* of [\d,]+")).first.inner_text()
+    number, count = re.search(r"Moment ([\d,]+) of ([\d,]+)", shown).groups()
+    page.keyboard.press("Enter")
+    page.get_by_text(f"Moment {int(number.replace(',', '')) + 1:,} of {count}").wait_for()
+    wait_for_app(page)
+    assert page.url != opened and "slice=" in page.url
 
 
 def _architect_moments(minecraft) -> tuple[list[str], list[str]]:
@@ -239,7 +248,7 @@ def test_d_sql_results_of_any_size_saved_and_used_after_a_restart(shared_data, a
                 assert len(moments) == 1000
                 page.locator('table[data-table="moments"] tbody tr').first.locator("a").first.click()
                 wait_for_app(page)
-                page.get_by_text("moment 1 of 50,000 in the slice").wait_for()
+                page.get_by_text("Moment 1 of 50,000").wait_for()
             else:
                 page.goto(f"{again.url}/replay?corpus=codraw&slice=@{slice_id}&dialog={dialogs[0]}")
                 wait_for_app(page)

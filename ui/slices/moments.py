@@ -1,14 +1,14 @@
 """A step slice's moments in the app (docs/slices.md, "Step slices in the app"): Browse lists them (a table of the
 steps with their features, each opening the Replay at that step in its round, paged; counted by any feature, so
 "which board has the most mismatched locks" is one choice; HTML tables of real links, so each is a click and
-a link), the Replay walks them ("moment k of N", the previous
-and the next moment), Compare offers them on each side ("moment k of N", each opening its side at that step in its
+a link), the Replay walks them as a list ("Moment k of N", the previous and the next moment, Enter for the next:
+``ui.replay.item_flow``), Compare offers them on each side ("moment k of N", each opening its side at that step in its
 round), and the pages that read messages (Words, Search, the Coding queue) take the messages or the steps of the
 moments. Every function takes the kept steps as a mask over the corpus's step table (``SliceOutcome.steps``)."""
 from __future__ import annotations
 
 import html
-from typing import Optional
+from typing import Optional, Sequence, overload
 from urllib.parse import urlencode
 
 import numpy as np
@@ -17,7 +17,10 @@ import streamlit as st
 
 from data_access.corpus import Corpus
 from data_access.links import REPLAY_PATH, parse_positive_int
+from data_access.runs.worst_cases import CASE_PARAM, CASES_PARAM
 from ui.assets import asset_text
+from ui.coding.queue_flow import ITEM_PARAM, QUEUE_PARAM
+from ui.replay.item_flow import Item, ItemList, item_flow
 from ui.shell.url_state import link_with, query_param, served, set_url, url_choice
 from ui.shell.url_state import page_link as same_tab_link
 from ui.slices.base import slice_base
@@ -197,12 +200,49 @@ def moment_navigation(corpus: Corpus, text: str, steps: Optional[np.ndarray], di
             params["round"] = str(int(rounds[at]))
         return params
 
+    if position is not None and page == REPLAY_PAGE and not _another_list_open():
+        # On the Replay, the moments are a list worked through like a Coding queue's items: Enter opens the next
+        item_flow(ItemList("Moment", _Moments(ids, rounds, turns), position + 1, lambda k: link(k - 1),
+                           about="of the slice", previous_label="◀ previous moment", next_label="next moment ▶"))
+        return
     columns = st.columns([4, 1, 1], vertical_alignment="center")
     columns[0].caption(md_escape(where))
     if previous is not None:
         same_tab_link(page, "◀ Previous moment", link(previous), container=columns[1])
     if following is not None:
         same_tab_link(page, "Next moment ▶", link(following), container=columns[2])
+
+
+REPLAY_PAGE = "pages/replay.py"
+
+
+class _Moments(Sequence[Item]):
+    """The slice's moments as the list ``item_flow`` walks, read from its columns when asked (77,502 CoDraw
+    rounds are not made into items on every run)."""
+
+    def __init__(self, ids: np.ndarray, rounds: np.ndarray, turns: np.ndarray):
+        self.ids, self.rounds, self.turns = ids, rounds, turns
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @overload
+    def __getitem__(self, index: int) -> Item: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Item]: ...
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        return Item(str(self.ids[index]), int(self.rounds[index]) if self.rounds[index] >= 0 else None,
+                    int(self.turns[index]))
+
+
+def _another_list_open() -> bool:
+    """Whether the Replay already walks another list (a Coding queue's items, a run's worst cases): one list at a
+    time has the next-item row and Enter."""
+    return bool((query_param(QUEUE_PARAM) and query_param(ITEM_PARAM)) or (query_param(CASES_PARAM) and query_param(CASE_PARAM)))
 
 
 # Compare's two sides: the URL parameters of each side's dialog, round and step (stepping apart), pages/compare.py
