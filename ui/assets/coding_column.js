@@ -80,6 +80,7 @@ function createColumn(parent) {
   const c = {
     root, data: null, token: null, step: 0, outbox: new Map(), seq: 0, inFlight: 0, sentAt: 0, undo: [],
     shownText: null, chips: new Map(), trigger: null, noteSent: null,
+    retryMs: 1500,  // a batch with no answer by then is sent again, whatever the page did (a test may set it)
   };
 
   // What the column did, the latest 100 to 200 entries, kept on its root for a failing browser test to save
@@ -221,13 +222,13 @@ function createColumn(parent) {
   // twice. A batch can go unanswered: Streamlit sends the widget changes of one moment as one run of the fragment
   // that changed first, so a batch sent in the moment of the step player's report rides in the player's run,
   // which stores the writes (every callback runs) but does not draw this column. Such a batch is sent again as
-  // soon as the page's run is over without its answer (``watchRun``), or after 1.5 s whatever happens.
+  // soon as the page's run is over without its answer (``watchRun``), or after ``retryMs`` whatever happens.
   c.sent = new Set();
   function flush(again) {
     root.dataset.pending = String(c.outbox.size);
     if (!c.trigger || !c.outbox.size || !root.isConnected) return;
     const fresh = [...c.outbox.keys()].some((uid) => !c.sent.has(uid));
-    if (!fresh && !again && c.inFlight && performance.now() - c.sentAt < 1500) return;
+    if (!fresh && !again && c.inFlight && performance.now() - c.sentAt < c.retryMs) return;
     const writes = [...c.outbox.values()].slice(0, 200);
     c.seq += 1;
     c.inFlight = c.seq;
@@ -236,7 +237,7 @@ function createColumn(parent) {
     trace('send', c.seq, writes.map((w) => w.uid));
     c.trigger('writes', { seq: c.seq, writes });
     clearTimeout(c.retryTimer);
-    c.retryTimer = setTimeout(flush, 1600);
+    c.retryTimer = setTimeout(flush, c.retryMs + 100);
     watchRun();
   }
 

@@ -120,10 +120,7 @@ def _received(key: str, coding: CodingStore, corpus: Corpus, coder: str) -> None
                                 lambda dialog, round_, turn: cached.derived(turn_utterances, corpus, dialog, round_, turn))
     noted: dict = st.session_state.setdefault(_NOTED, {})
     kept: OrderedDict = st.session_state.setdefault(_ANSWERS, OrderedDict())
-    # a write answered already (its batch's answer went with another fragment's run, or a later batch carried it
-    # again) keeps its answer: the store is not asked twice; one the store could not take ("retry") is applied again
-    answers += label_ops.apply_writes(place, [w for w in writes if kept.get(w.uid, {}).get("status") in (None, "retry")],
-                                      noted)
+    answers += label_ops.apply_writes(place, label_ops.not_answered(writes, kept), noted)
     for answer in answers:
         kept[answer.uid] = {"status": answer.status, "message": answer.message}
         kept.move_to_end(answer.uid)
