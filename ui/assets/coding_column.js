@@ -242,8 +242,8 @@ function createColumn(parent) {
   }
 
   // The latest batch is sent again when a run of the page ends (its script state back to idle a moment later)
-  // and no answer to it has come: its run was another fragment's. A run that ended while
-  // the batch waited for it sends it again too soon at worst: the server answers it from the session.
+  // and no answer to it has come: its run was another fragment's. A run that ended while the batch waited for
+  // its own sends it again too soon at worst: the server answers it from the session.
   function watchRun() {
     const app = document.querySelector('[data-testid="stApp"]');
     if (!app || c.runWatch) return;
@@ -254,9 +254,11 @@ function createColumn(parent) {
       c.runCheck = setTimeout(() => {
         if (!c.inFlight || !root.isConnected) { stopWatch(); return; }
         if (!idle()) return;
-        trace('unanswered', c.inFlight);
+        trace('unanswered', c.inFlight, c.unanswered);
         stopWatch();
-        flush(true);
+        // a few times in a row at most (a server that never draws the column: the fallback delay then)
+        c.unanswered = (c.unanswered || 0) + 1;
+        if (c.unanswered <= 3) flush(true);
       }, 100);
     });
     c.runWatch.observe(app, { attributes: true, attributeFilter: ['data-test-script-state'] });
@@ -460,7 +462,7 @@ function createColumn(parent) {
     trace('update', data.token, data.seq, data.step, playerStep());
     c.data = data;
     c.seq = Math.max(c.seq, data.seq || 0);
-    if (c.inFlight && (data.seq || 0) >= c.inFlight) { c.inFlight = 0; stopWatch(); }
+    if (c.inFlight && (data.seq || 0) >= c.inFlight) { c.inFlight = 0; c.unanswered = 0; stopWatch(); }
     answered(data.answers || {});
     if (fresh) {
       c.token = data.token;
