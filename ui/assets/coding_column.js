@@ -464,6 +464,8 @@ function createColumn(parent) {
     c.seq = Math.max(c.seq, data.seq || 0);
     if (c.inFlight && (data.seq || 0) >= c.inFlight) { c.inFlight = 0; c.unanswered = 0; stopWatch(); }
     answered(data.answers || {});
+    // every write sent answered (the answers of a batch can come with a later run, or the page's): none in flight
+    if (c.inFlight && ![...c.outbox.keys()].some((uid) => c.sent.has(uid))) { c.inFlight = 0; c.unanswered = 0; stopWatch(); }
     if (fresh) {
       c.token = data.token;
       c.shownText = null;
