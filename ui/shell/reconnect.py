@@ -57,3 +57,14 @@ def fragment_run() -> bool:
 
     context = get_script_run_ctx(suppress_warning=True)
     return bool(context is not None and context.fragment_ids_this_run)
+
+
+def run_waiting() -> bool:
+    """Whether the browser asked for another run while this one goes on (a fragment's run waits for the run going
+    on: a label's write, whose callback stores it, waits behind a step player's run describing its window). Read
+    from Streamlit's request queue for this session (``ScriptRequests``, not a public API: False when it moves)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    context = get_script_run_ctx(suppress_warning=True)
+    state = getattr(getattr(context, "script_requests", None), "_state", None)
+    return getattr(state, "value", None) == "RERUN"
