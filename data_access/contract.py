@@ -196,8 +196,8 @@ class RunScoring(Protocol):
     def unit_turns(self, corpus: LoadedCorpus) -> pd.DataFrame:
         """``unit`` -> replay ``turn`` for the links of units that do not carry their own turn (may be empty)."""
 
-    # Optional: ``step_scores(run)``, dialog_id, round, turn, score, humans per step (CoDraw's rounds); without it a
-    # step's score is the statistic of the units at that step (``worst_steps`` places each unit).
+    # Optional: ``step_scores(run)``, dialog_id, round, turn, score, humans per step (else a step's units' statistic);
+    # ``score_lines(corpus, lines)``, ``build``'s frames of a few dialogs' run lines in memory, or None (a play's Done).
 
     def worst_steps(self, corpus: LoadedCorpus, run: LoadedRun) -> pd.DataFrame:
         """One row per unit of ``units(run)``: ``unit`` and the replay ``turn`` (and ``round``, <NA> where the

@@ -5,7 +5,7 @@ import streamlit as st
 
 from ui import cached
 from ui.coding.panel import coder_box, empty_sample_reason, sample_items, store
-from ui.coding.queue_flow import item_link
+from ui.coding.queue_flow import item_link, opening_queue
 from ui.shell import auth
 from ui.shell.corpus_edge import corpus_selector
 from ui.shell.router import ensure_routed
@@ -78,7 +78,7 @@ st.dataframe(progress.assign(progress=progress["done"] / progress["items"]), hid
              column_config={"progress": st.column_config.ProgressColumn("progress", min_value=0.0, max_value=1.0,
                                                                         format="percent")})
 
-queue = st.selectbox("Queue", queues, key="queue_name")
+queue = st.selectbox("Queue", queues, index=queues.index(opening_queue(progress, me)), key="queue_name")
 if not me:
     st.info("Enter your name as coder to see your items.")
     stop_run()

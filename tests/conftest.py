@@ -10,10 +10,48 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"
 
 
+@pytest.fixture(scope="session")
+def demo_sources(tmp_path_factory) -> Path:
+    """The generated demo corpora's source files, written once a worker: each test's cache starts with a copy
+    (23 small files; a copy, not a link, so a test that spoils its demo spoils only its own)."""
+    from data_access.corpora import demo_path
+    from data_access.registry import BUILT_IN_PACKAGES
+
+    root = tmp_path_factory.mktemp("demo-sources")
+    for package in BUILT_IN_PACKAGES:
+        demo_path(package.split(".")[1], root)
+    return root / "demo"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def streamlit_components_scanned_once():
+    """Streamlit scans every installed distribution for components at each AppTest's first run (about a tenth of
+    an AppTest's time); the distributions do not change during a run, so the first scan's answer is kept."""
+    try:
+        from streamlit.components.v2 import manifest_scanner
+    except ImportError:
+        yield
+        return
+    scan = manifest_scanner.scan_component_manifests
+    found: list = []
+
+    def scanned_once(*args, **kwargs):
+        if not found:
+            found.append(scan(*args, **kwargs))
+        return list(found[0])
+
+    manifest_scanner.scan_component_manifests = scanned_once
+    yield
+    manifest_scanner.scan_component_manifests = scan
+
+
 @pytest.fixture(autouse=True)
-def isolated_environment(tmp_path_factory, monkeypatch):
+def isolated_environment(tmp_path_factory, monkeypatch, demo_sources):
     """Each test gets its own cache and notes database and the demo corpora unless it says otherwise."""
+    import shutil
+
     base = tmp_path_factory.mktemp("env")
+    shutil.copytree(demo_sources, base / "cache" / "demo")
     monkeypatch.setenv("DIALOGUE_CACHE_DIR", str(base / "cache"))
     monkeypatch.setenv("DIALOGUE_NOTES_DB", str(base / "notes.sqlite3"))
     for name in ("CODRAW_DATA", "CODRAW_CLIPART", "GAME_OF_SORTS_DATA", "GAME_OF_SORTS_IMAGES", "MINECRAFT_DATA",
@@ -64,3 +102,17 @@ def pytest_report_header(config):
 
     missing = missing_names()
     return [f"missing system packages (their tests skip, see tests/system.py): {', '.join(missing)}"] if missing else []
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Why each rerun browser test failed the time before (its error's lines, at most six a rerun): a CI log keeps
+    only "RERUN" otherwise, and a test that came late there may never come late here."""
+    reruns = terminalreporter.stats.get("rerun", [])
+    if not reruns:
+        return
+    terminalreporter.section("why each rerun ran")
+    for report in reruns:
+        errors = [line for line in report.longreprtext.splitlines() if line.startswith("E ")]
+        terminalreporter.write_line(f"{report.nodeid}:")
+        for line in (errors or report.longreprtext.splitlines()[-3:])[:6]:
+            terminalreporter.write_line(f"    {line[:200]}")

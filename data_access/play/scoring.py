@@ -1,7 +1,8 @@
 """A play scored exactly as the corpus scores a model run and the humans: its moves are written in the corpus's run
 format (``PlayRules.run_lines``), and that file is read and scored by the corpus's ``RunScoring.build`` (the code
-that scores every run file), its score per dialog given by ``RunScoring.dialog_scores`` (Browse's run columns, the
-slices' ``score(RUN)``). The score the Play page shows is therefore the score of the play's exported run file."""
+that scores every run file; or its ``score_lines``, the same frames from the lines held in memory), its score per
+dialog given by ``RunScoring.dialog_scores`` (Browse's run columns, the slices' ``score(RUN)``). The score the Play
+page shows is therefore the score of the play's exported run file."""
 from __future__ import annotations
 
 import math
@@ -62,8 +63,14 @@ def dialog_corpus(loaded: LoadedCorpus, dialog_id: str) -> LoadedCorpus:
 
 
 def scored_run(loaded: LoadedCorpus, lines: Sequence[dict], name: str = "play") -> LoadedRun:
-    """``lines`` (a run file's lines) written to a file and read and scored by the corpus's ``RunScoring``."""
+    """``lines`` (a run file's lines) scored by the corpus's ``RunScoring``: by its ``score_lines``, held in memory,
+    where it offers that and takes them (the frames ``build`` gives, reckoned from the lines' dialogs alone: a CoDraw
+    Done 0.12–0.18 s → 0.02 s), else written to a file and read and scored by its ``build``."""
     scoring = scoring_of(loaded)
+    in_memory = getattr(scoring, "score_lines", None)
+    frames = in_memory(loaded, lines) if in_memory is not None else None
+    if frames is not None:
+        return LoadedRun(loaded.corpus, name, "", frames, SkippedRecords([]), package=package_of(loaded))
     with tempfile.TemporaryDirectory(prefix="dialogue-play-") as folder:
         path = Path(folder) / "play.jsonl"
         path.write_text(run_text(lines), encoding="utf-8")

@@ -27,8 +27,8 @@ what, where it lands:
   ``MAX_EVENTS_PER_WINDOW`` events in any ``RATE_WINDOW_S`` seconds (the clock is injected); one person has at
   most ``MAX_OPEN_GAMES`` games waiting or under way.
 
-A poll is ``events(game, after=cursor)``: the events past the viewer's cursor and the new cursor (the game's
-event count), one indexed read however long the game.
+A poll is ``events(game, after=cursor)``: the events past the viewer's cursor that the viewer may see and the new
+cursor (the last of them: it never moves past a hidden event), one indexed read however long the game.
 """
 from __future__ import annotations
 
@@ -323,12 +323,15 @@ class LiveGames:
         game = self.game(game_id, viewer=viewer)
         role = self._sees(game, viewer)
         after, limit = max(0, int(after)), max(1, min(int(limit), MAX_POLL_EVENTS))
+        # Only the events the viewer may see are read, and the cursor is the last of them: a cursor that moved past
+        # the other role's hidden events would tell a player that the partner did something hidden.
+        hidden = "" if role is True else " AND (visible_to IS NULL OR visible_to = ?)"
         with self.db.read() as conn:
             rows = conn.execute(f"SELECT {', '.join(EVENT_COLUMNS)} FROM live_game_events WHERE game_id = ? "
-                                "AND seq > ? ORDER BY seq LIMIT ?", (game.id, after, limit)).fetchall()
+                                f"AND seq > ?{hidden} ORDER BY seq LIMIT ?",
+                                (game.id, after, *([] if role is True else [role]), limit)).fetchall()
         events = [event_of_row(row) for row in rows]
-        cursor = events[-1].seq if len(events) == limit else max([after, game.n_events] + [e.seq for e in events])
-        return [e for e in events if role is True or e.visible_to in (None, role)], cursor
+        return events, events[-1].seq if events else after
 
     def mine(self, *, viewer: Optional[Identity] = None, player: Optional[str] = None) -> list[LiveGame]:
         """The viewer's games waiting or under way, newest first (at most ``MAX_OPEN_GAMES``)."""

@@ -175,6 +175,20 @@ def test_coding_queue_page_creates_assigns_and_reports_progress():
     assert any(c.value.startswith("1 of 3 done") for c in at.caption)
 
 
+def test_coding_queue_opens_at_the_linked_queue_else_at_the_coders_first_with_items_to_do():
+    from data_access.links import Place
+
+    store = CodingStore()
+    store.create_queue("a-first", [Place("codraw", "d1", None, 1)], ["bo"])  # sorts first, none of ann's
+    store.create_queue("b-mine", [Place("codraw", "d2", None, 2)], ["ann"])
+    at = open_page("pages/coding_queue.py", coder="ann")
+    assert next(s for s in at.selectbox if s.label == "Queue").value == "b-mine"
+    assert any("Resume with the next item: d2" in m.value for m in at.markdown)
+    at = open_page("pages/coding_queue.py", coder="ann", queue="a-first")
+    assert next(s for s in at.selectbox if s.label == "Queue").value == "a-first"
+    assert any(i.value.startswith("Nothing in a") and "first is assigned to ann" in i.value for i in at.info)
+
+
 def test_agreement_with_a_published_layer():
     """A coder's span that reproduces a demo gos-mentions mention matches it exactly, referents included."""
     from data_access.corpora import load_configured

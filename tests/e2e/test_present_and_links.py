@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from .conftest import wait_for_app
 from .test_browser import assert_no_error
@@ -74,13 +75,20 @@ def test_present_opens_in_presentation_mode_in_a_small_window(demo_app, page, wi
     if presenting:
         page.wait_for_function("() => document.querySelector('[data-step-player]').classList.contains('sp-present')")
         wait_for_app(page)
+    # the run that switched the mode may still be drawing its last elements: each state is awaited (5 s at most)
     sidebar = page.locator('[data-testid="stSidebar"]')
-    assert sidebar.is_visible() is not presenting
+    (expect(sidebar).to_be_hidden if presenting else expect(sidebar).to_be_visible)()
     settings = page.locator("details").filter(has_text="Dialog, speed and presentation mode").first
-    assert (settings.get_attribute("open") is None) is presenting  # folded away when presenting
-    image = page.locator("[data-step-player] .sp-slot img").first.bounding_box()
-    if presenting:
-        assert image["y"] >= 0 and image["y"] + image["height"] <= height and image["width"] >= 0.5 * width, image
+    (expect(settings).not_to_have_attribute if presenting else expect(settings).to_have_attribute)("open", "")
+    image = page.locator("[data-step-player] .sp-slot img").first
+    if presenting:  # folded away when presenting, the picture on the screen
+        page.wait_for_function(IMAGE_ON_SCREEN, arg=[height, 0.5 * width], timeout=5_000)
+        box = image.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height and box["width"] >= 0.5 * width, box
+
+
+IMAGE_ON_SCREEN = """([height, width]) => { const img = document.querySelector('[data-step-player] .sp-slot img');
+  const b = img && img.getBoundingClientRect(); return b && b.top >= 0 && b.bottom <= height && b.width >= width; }"""
 
 
 def test_an_analysis_page_opens_on_its_summary_and_draws_a_view_on_request(demo_app, page):

@@ -14,6 +14,8 @@ One server for the whole file; every wait is on the app's run mark, the player's
 own answer, never a pause."""
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from data_access.coding import codebook as cb
@@ -217,12 +219,14 @@ def test_a_coding_queue_of_twenty_items_is_done_with_the_keyboard_alone(workbenc
     dialogs = loaded.dialogs.sort_values("dialog_id")
     items = [Place("codraw", d, None, 1 + i % 3) for i, d in enumerate(dialogs["dialog_id"].iloc[:20])]
     store = CodingStore(workbench_app.notes_db)
-    store.create_queue("keyboard", items, ["kim"])
-    first = store.queue_items("keyboard", coder="kim")
-    page.goto(f"{workbench_app.url}/coding_queue?coder=kim")
+    # a queue and a coder of this attempt's own: a rerun (tests/e2e/conftest.py) starts from an untouched queue
+    queue, coder = f"keyboard{uuid.uuid4().hex[:8]}", f"kim{uuid.uuid4().hex[:8]}"
+    store.create_queue(queue, items, [coder])
+    first = store.queue_items(queue, coder=coder)
+    page.goto(f"{workbench_app.url}/coding_queue?coder={coder}")  # opens at the coder's queue with items to do
     wait_for_app(page)
     resume = page.get_by_role("link", name="Resume with the next item", exact=False)
-    assert "item=1" in resume.get_attribute("href") and "queue=keyboard" in resume.get_attribute("href")
+    assert "item=1" in resume.get_attribute("href") and f"queue={queue}" in resume.get_attribute("href")
     href = resume.get_attribute("href")
     page.goto(href if href.startswith("http") else f"{workbench_app.url}/{href.lstrip('/')}")  # then keys alone
     for number, item in enumerate(items, start=1):
@@ -234,8 +238,8 @@ def test_a_coding_queue_of_twenty_items_is_done_with_the_keyboard_alone(workbenc
         page.keyboard.press("Enter")  # Done, next
     page.get_by_text("20 of 20 done").first.wait_for(timeout=60_000)
     page.wait_for_selector("[data-coding-panel][data-pending='0']", timeout=30_000)  # every write answered
-    done = store.queue_items("keyboard", coder="kim")
+    done = store.queue_items(queue, coder=coder)
     assert (done["status"] == "done").all() and list(done["id"]) == list(first["id"])
-    labels = store.annotations(coder="kim")
+    labels = store.annotations(coder=coder)
     assert sorted(zip(labels["dialog_id"], labels["turn"], labels["label"])) == sorted(
         (item.dialog_id, item.step, "CR" if number % 2 else "not-CR") for number, item in enumerate(items, start=1))

@@ -127,9 +127,12 @@ def test_a_codraw_game_is_played_in_turns_with_one_peek_and_read_back_with_its_s
 
     with pytest.raises(ValueError, match="wait for the Teller"):
         send(BOB, "d0", "message", text="hello?")
-    send(ALICE, "t1", "message", text="a sun top right")
+    said = send(ALICE, "t1", "message", text="a sun top right")
     send(BOB, "d1", "canvas", cliparts=[dict(SUN, x=400)])
-    send(BOB, "d2", "message", text="ok")
+    # the Teller's poll neither shows the Drawer's canvas nor moves past it: its cursor would tell that one came
+    assert store.live_games.events(game.id, viewer=ALICE, after=said.seq) == ([], said.seq)
+    reply = send(BOB, "d2", "message", text="ok")
+    assert store.live_games.events(game.id, viewer=ALICE, after=said.seq, limit=1) == ([reply], reply.seq)
     send(ALICE, "t2", "message", text="a tree on the left, <i>facing left</i>")
     drawn = send(BOB, "d3", "canvas", cliparts=[dict(SUN, x=400), dict(TREE, x=140, flip=0)])
     assert send(BOB, "d3", "canvas", cliparts=[dict(SUN, x=400), dict(TREE, x=140, flip=0)]) == drawn  # resent

@@ -90,7 +90,10 @@ def test_the_font_packages_are_the_caption_font_slots():
 
 def test_make_test_sees_to_the_system_packages_first():
     makefile = (ROOT / "Makefile").read_text()
-    assert re.search(r"^test: system-packages lint$", makefile, re.M)
+    assert re.search(r"^test: system-packages \$\(STAMP_TEST\)$", makefile, re.M)
+    # every check of `make lint` is in `make test` too (mypy beside the tests), and a finding fails it
+    recipe = makefile.split("\ntest: ", 1)[1].split("\n\n", 1)[0]
+    assert all(check in recipe for check in ("-m ruff check .", "lint-imports", "-m mypy", "exit $$typed"))
     assert re.search(r"^run: \$\(STAMP_RUN\) system-packages-run$", makefile, re.M)
     assert "scripts/system_packages.py test" in makefile and "scripts/system_packages.py run" in makefile
 

@@ -25,6 +25,17 @@ def item_link(link: str, queue: str, position: int, coder: str) -> str:
     return f"{link}&{QUEUE_PARAM}={quote(queue, safe='')}&{ITEM_PARAM}={position}&coder={quote(coder, safe='')}"
 
 
+def opening_queue(progress: pd.DataFrame, coder: str) -> str:
+    """The queue the Coding queue page opens at: the URL's ``queue`` (a link to one queue), else the first queue
+    with items still to do for ``coder``, else the first queue. ``progress``: the store's queues, not empty."""
+    names = sorted(progress["queue"].unique())
+    asked = query_param(QUEUE_PARAM)
+    if asked in names:
+        return str(asked)
+    mine = progress[(progress["coder"] == coder) & (progress["done"] < progress["items"])]
+    return str(sorted(mine["queue"])[0]) if len(mine) else str(names[0])
+
+
 def _place(row) -> dict[str, str]:
     params = {"corpus": str(row.corpus), "dialog": str(row.dialog_id)}
     if not pd.isna(row.round):

@@ -1,199 +1,33 @@
-"""CoDraw runs (Drawer models): read them and score every predicted canvas against the dialog's target.
+"""CoDraw runs (Drawer models): score every predicted canvas against the dialog's target.
 
-Two formats (docs/formats.md, "Model runs"):
-(a) JSON Lines, one line per predicted round ``{"dialog_id", "round", "scene"}`` with the Drawer's canvas
-    after that round as a scene string;
-(b) the corpus's own layout ``{"data": {"<dialog_id>": {"dialog": [{"abs_d": "<scene>"}, ...]}}}`` (optionally
-    gzip), whose ``abs_d`` are the model's canvases (round i = i-th entry, from 1).
-
-Scores are the two metrics the dashboard computes for humans (``codraw.metrics.score_pairs``): the stored
-original 7-term metric and the paper's final metric, per predicted round and for the dialog's final drawing
-(its last predicted round with a non-empty canvas, the rule used for humans). The human scores of the same
-round and the human final scores sit beside them.
+A run file is read by ``corpora.codraw.data.run_file`` (JSON Lines or the corpus's own layout; docs/formats.md,
+"Model runs"). Scores are the two metrics the dashboard computes for humans (``codraw.metrics.score_pairs``): the
+stored original 7-term metric and the paper's final metric, per predicted round and for the dialog's final drawing
+(its last predicted round with a non-empty canvas, the rule used for humans). The human scores of the same round and
+the human final scores sit beside them. ``score_lines`` scores the run lines of a dialog or two held in memory (a
+play on the Play page) to the same frames, without the joins and groupbys a whole run needs.
 """
 from __future__ import annotations
 
-import json
+import functools
 import math
 import random
 from pathlib import Path
+from typing import Optional, Sequence
 
 import numpy as np
-import orjson
 import pandas as pd
 
 from corpora.codraw.data.metrics import score_pairs
-from corpora.codraw.data.reader import DIALOG_KEY, decode_json, json_integer
+from corpora.codraw.data.run_file import read_rows
 from corpora.codraw.data.scenes import dense_scenes, parse_scene_strings
 from corpora.codraw.data.steps import run_step_scores as step_scores  # noqa: F401  (RunScoring's optional member)
-from dialogue_dashboard.plugin import (
-    Lines,
-    LoadedCorpus,
-    SourceError,
-    Tally,
-    first_line,
-    frame_part,
-    json_lines,
-    no_usable_line,
-    read_bytes,
-    run_lines,
-    skipped_report,
-)
+from dialogue_dashboard.plugin import LoadedCorpus, Tally, frame_part, skipped_report
 
-# the corpus this scoring belongs to: its package's name (``NAME``), without importing the package, which
-# imports this module in ``run_scoring()``
-CORPUS = "codraw"  # the package's NAME (this module is imported by its __init__)
-
-EXPECTED = 'one JSON object per line {"dialog_id", "round", "scene"} or the corpus layout {"data": {...}}'
 ROUND_COLUMNS = ["dialog_id", "split", "round", "line", "record", "scene", "has_drawing", "score_original",
                  "score_final", "human_score_original", "human_score_final"]
 DIALOG_COLUMNS = ["dialog_id", "split", "n_predicted_rounds", "final_round", "final_score", "final_score_original",
                   "human_final_round", "human_final_score", "human_final_score_original"]
-
-
-def read_rows(path: Path) -> tuple[pd.DataFrame, Tally]:
-    """The predicted rounds of a run file: dialog_id, round, scene, line (<NA> for format b), record."""
-    path = Path(path)
-    tally = Tally(path.name)
-    head, lines = first_line(run_lines(path))  # JSON Lines are read as a stream, a line at a time
-    layout = None
-    if head is not None and _may_be_corpus_layout(head[1]):
-        lines.close()  # the corpus layout is one JSON document: it is read whole (docs/bad-input.md)
-        data = read_bytes(path)
-        layout = _corpus_layout(data, path)
-        del data  # the layout keeps what it needs of it
-        if layout is None:  # JSON Lines after all, whose first line is no object: read as a stream again
-            lines = Lines(None, run_lines(path))
-    rows: dict[str, list] = {"dialog_id": [], "round": [], "scene": [], "line": [], "record": []}
-
-    def add(dialog_id, round_number, scene, line, record):
-        rows["dialog_id"].append(dialog_id)
-        rows["round"].append(round_number)
-        rows["scene"].append(scene)
-        rows["line"].append(line)
-        rows["record"].append(record)
-
-    if layout is not None:
-        layout, lenient, repeated = layout
-        for key in repeated:  # one rule with JSON Lines: the first prediction counts, a later one is listed
-            tally.skip(None, f"a second copy of dialog {key} (the first one counts)", f"data.{key}")
-        for key, dialog in layout.items():
-            turns = dialog.get("dialog") if isinstance(dialog, dict) else None
-            if not isinstance(turns, list):
-                tally.skip(None, "no dialog list", f"data.{key}")
-                continue
-            for index, turn in enumerate(turns):
-                record = f"data.{key}.dialog[{index}]"
-                scene = turn.get("abs_d") if isinstance(turn, dict) else None
-                if not isinstance(scene, str):
-                    tally.skip(None, "abs_d is not a scene string", record)
-                    continue
-                if lenient and not _is_utf8(scene):
-                    tally.skip(None, "abs_d holds bytes that are not UTF-8", record)
-                    continue
-                add(str(key), index + 1, scene, None, record)
-        if not rows["dialog_id"]:
-            raise SourceError(path, "is in the corpus layout but holds no round with an abs_d scene string")
-    else:
-        seen, total = [], 0  # type: list, int
-        for line in json_lines(lines, tally):
-            total += 1
-            r = line.record
-            if len(seen) < 50:
-                seen.append(r)
-            dialog_id, round_number, scene = r.get("dialog_id"), r.get("round"), r.get("scene")
-            if not isinstance(dialog_id, str) or not dialog_id:
-                tally.skip(line.number, "dialog_id is missing or not a string")
-            elif isinstance(round_number, bool) or not isinstance(round_number, int) or not 1 <= round_number < 2 ** 63:
-                tally.skip(line.number, "round is missing or not a positive integer")
-            elif not isinstance(scene, str):
-                tally.skip(line.number, "scene is missing or not a string")
-            else:
-                add(dialog_id, round_number, scene, line.number, f"line {line.number}")
-        if not rows["dialog_id"]:
-            raise no_usable_line(path, CORPUS, seen, total, EXPECTED)
-    frame = pd.DataFrame({
-        "dialog_id": pd.array(rows["dialog_id"], dtype="str"),
-        "round": np.array(rows["round"], dtype=np.int64),
-        "scene": pd.array(rows["scene"], dtype="str"),
-        "line": pd.array(rows["line"], dtype="Int64"),
-        "record": pd.array(rows["record"], dtype="str"),
-    })
-    return frame, tally
-
-
-_LONGEST_RECORD = 1 << 20  # a JSON Lines record is one round's scene: a few kB
-
-
-def _may_be_corpus_layout(first: bytes) -> bool:
-    """Whether a file whose first line that is not blank is ``first`` can be in the corpus layout: that line
-    opens an object and is not a whole JSON Lines record (it is the whole document on one line, holding a
-    ``data`` object, or only its start)."""
-    if first.lstrip()[:1] != b"{":
-        return False
-    if len(first) > _LONGEST_RECORD:  # a whole document on one line (the corpus is): not parsed twice to tell
-        return True
-    try:
-        value = orjson.loads(first)
-    except orjson.JSONDecodeError:
-        return True
-    return isinstance(value, dict) and isinstance(value.get("data"), dict)
-
-
-def _corpus_layout(data: bytes, path: Path):
-    """(the ``data`` mapping, whether it was read leniently, the dialog ids given more than once) when the file is
-    one JSON object in the corpus layout, else None.
-
-    Decoded as the corpus itself is (``codraw.reader.decode_json``), so that a NaN or an undecodable byte
-    somewhere costs only the rounds that hold it, not the run. On JSON Lines every parser stops with an error
-    right after the first line's object, so the test is cheap. JSON parsers keep the *last* copy of a key
-    given twice; a run keeps the first prediction (as in JSON Lines), so when the text holds more ``"dialog"``
-    keys than the dialogs decoded it is read again keeping every first copy (``_first_copies``)."""
-    if data.lstrip()[:1] != b"{":
-        return None
-    try:
-        value, lenient = decode_json(data, path)
-    except SourceError:
-        return None
-    if isinstance(value, dict) and isinstance(value.get("data"), dict):
-        layout = value["data"]
-        with_key = sum(1 for dialog in layout.values() if type(dialog) is dict and "dialog" in dialog)
-        if data.count(b'"dialog"') > with_key and len(DIALOG_KEY.findall(data)) > with_key:
-            first, repeated = _first_copies(data)
-            if isinstance(first, dict) and isinstance(first.get("data"), dict) and repeated:
-                return first["data"], True, repeated
-        return layout, lenient, []
-    return None
-
-
-def _first_copies(data: bytes):
-    """The document with the first copy of every key given twice, and the dialog ids given more than once
-    (keys of ``data`` whose copies are dialogs), in file order."""
-    repeated: list[str] = []
-
-    def first_of(items):
-        kept: dict = {}
-        for key, value in items:
-            if key not in kept:
-                kept[key] = value
-            elif isinstance(value, dict) and "dialog" in value and key not in repeated:
-                repeated.append(key)
-        return kept
-
-    try:
-        document = json.loads(data.decode("utf-8", "surrogateescape"), object_pairs_hook=first_of, parse_int=json_integer)
-    except (ValueError, RecursionError):
-        return None, []
-    return document, repeated
-
-
-def _is_utf8(text: str) -> bool:
-    """False for a string read leniently whose undecodable bytes became lone surrogates."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def score(corpus: LoadedCorpus, rows: pd.DataFrame, tally: Tally) -> dict[str, pd.DataFrame]:
@@ -289,6 +123,121 @@ def build(path: Path, corpus: LoadedCorpus) -> tuple[dict[str, pd.DataFrame], li
     rows, tally = read_rows(path)
     frames = score(corpus, rows, tally)
     return frames, tally.skipped
+
+
+# ------------------------------------------------------------------------ a dialog's lines held in memory
+
+_LONGEST_SCENE = 1 << 16  # a scene of all 58 clip arts is a few kB; a longer one is left to ``build``'s reading
+
+
+def score_lines(corpus: LoadedCorpus, lines: Sequence[dict]) -> Optional[dict[str, pd.DataFrame]]:
+    """The frames ``build`` gives for a run file of ``lines`` (its JSON Lines records, in file order), reckoned from
+    the rows of the few dialogs they name: a Done on the Play page scores its play so (one dialog's rounds;
+    ``data_access.play.scored_run``), where ``score``'s joins and groupbys over frames cost a fixed 0.1 s however few
+    the rounds. None when ``build`` would read the file otherwise or skip or not match a line (it says why): then the
+    file is read. The figures and frames are ``build``'s, to the dtype (tests/unit/test_codraw_score_lines.py)."""
+    keys: list[tuple[str, int]] = []
+    scenes: list[str] = []
+    for line in lines:
+        if not isinstance(line, dict) or not all(v is None or isinstance(v, (str, int)) for v in line.values()):
+            return None  # a float (NaN) or a nested value: left to the JSON reader's rules
+        dialog_id, number, scene = line.get("dialog_id"), line.get("round"), line.get("scene")
+        if not (isinstance(dialog_id, str) and dialog_id and type(number) is int and 1 <= number < 2 ** 63
+                and isinstance(scene, str) and len(scene) <= _LONGEST_SCENE):
+            return None
+        keys.append((dialog_id, number))
+        scenes.append(scene)
+    if not keys or len(set(keys)) < len(keys):
+        return None  # nothing, or a second prediction of a round: skipped and listed by ``score``
+    human = _human_rounds(corpus, {dialog_id for dialog_id, _ in keys})
+    if human is None or any(key not in human for key in keys):
+        return None  # a round the corpus lacks (or holds twice): not matched, and listed, by ``score``
+
+    uniques = list(dict.fromkeys(scenes))
+    parsed = parse_scene_strings(uniques)
+    if any(uniques[i] != "" for i in parsed.problems):
+        return None  # a malformed scene: its round is skipped and listed by ``score``
+    code = {scene: i for i, scene in enumerate(uniques)}
+    targets = [human[key][1] for key in keys]
+    needed = np.unique(np.array([t for t in targets if t is not None], dtype=np.int64))
+    # one dense block, as ``score`` builds it: the targets these rounds need (renumbered), then the predicted scenes
+    cliparts = corpus.frames["cliparts"]
+    chosen = np.flatnonzero(np.isin(cliparts["scene_id"].to_numpy(), needed))
+    block = {c: np.concatenate([np.asarray(cliparts[c].to_numpy())[chosen], parsed.table.column(c).to_numpy()])
+             for c in ("identity", "x", "y", "z", "flip", "object")}
+    block["scene_id"] = np.concatenate([np.searchsorted(needed, cliparts["scene_id"].to_numpy()[chosen]),
+                                        parsed.table.column("scene_id").to_numpy().astype(np.int64) + len(needed)])
+    dense = dense_scenes(block, len(needed) + len(uniques))
+    drawing = np.array([code[scene] + len(needed) if scene != "" else -1 for scene in scenes], dtype=np.int64)
+    target = np.array([-1 if t is None else int(np.searchsorted(needed, t)) for t in targets], dtype=np.int64)
+    original, final = score_pairs(dense, drawing, target)
+
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    has_drawing = np.array([scenes[i] != "" for i in order], dtype=bool)
+    scored = pd.DataFrame({
+        "dialog_id": pd.array([keys[i][0] for i in order], dtype="str"),
+        "split": pd.array([human[keys[i]][0] for i in order], dtype="str"),
+        "round": np.array([keys[i][1] for i in order], dtype=np.int64),
+        "line": pd.array([i + 1 for i in order], dtype="Int64"),  # ``run_text`` writes one line a round
+        "record": pd.array([f"line {i + 1}" for i in order], dtype="str"),
+        "scene": pd.array([scenes[i] for i in order], dtype="str"),
+        "has_drawing": has_drawing,
+        "score_original": original[order],
+        "score_final": final[order],
+        "human_score_original": np.array([human[keys[i]][2] for i in order], dtype=np.float64),
+        "human_score_final": np.array([human[keys[i]][3] for i in order], dtype=np.float64),
+    })
+    return {"rounds": scored[ROUND_COLUMNS], "dialogs": _dialog_finals(corpus, scored),
+            "unmatched": _nothing_unmatched().copy()}
+
+
+def _human_rounds(corpus: LoadedCorpus, dialog_ids: set[str]) -> Optional[dict[tuple[str, int], tuple]]:
+    """(dialog, round) -> (split, target scene or None, the human's original score, paper's score) of the dialogs'
+    rounds; None when the corpus holds a round twice (``score``'s join would give it twice)."""
+    rounds = corpus.frames["rounds"]
+    rows = rounds[rounds["dialog_id"].isin(list(dialog_ids))]
+    human: dict[tuple[str, int], tuple] = {}
+    for dialog_id, number, split, target, original, final in zip(
+            *(rows[c].tolist() for c in ("dialog_id", "round", "split", "target_scene", "score_original", "score_final"))):
+        key = (str(dialog_id), int(number))
+        if key in human:
+            return None
+        human[key] = (split, None if is_missing(target) else int(target), original, final)
+    return human
+
+
+def _dialog_finals(corpus: LoadedCorpus, scored: pd.DataFrame) -> pd.DataFrame:
+    """``score``'s ``dialogs`` frame of the rounds scored (sorted by dialog and round): each dialog's final drawing
+    (its last round with a drawing) beside the human Drawer's."""
+    finals: dict[str, list] = {}  # dialog -> [split of its first round, rounds, the final drawing's row or None]
+    for row, (dialog_id, split, drawn) in enumerate(zip(*(scored[c].tolist() for c in ("dialog_id", "split", "has_drawing")))):
+        final = finals.setdefault(dialog_id, [split, 0, None])
+        final[1] += 1
+        final[2] = row if drawn else final[2]
+    dialogs = corpus.frames["dialogs"]
+    humans = dialogs[dialogs["dialog_id"].isin(list(finals))].drop_duplicates("dialog_id")
+    human = {str(d): (r, f, o) for d, r, f, o in zip(*(humans[c].tolist() for c in (
+        "dialog_id", "final_round", "final_score", "final_score_original")))}
+    rounds, final_scores, originals = (scored[c].to_numpy() for c in ("round", "score_final", "score_original"))
+    ids = list(finals)
+    last = [finals[d][2] for d in ids]
+    missing = (pd.NA, math.nan, math.nan)
+    return pd.DataFrame({
+        "dialog_id": pd.array(ids, dtype="str"), "split": pd.array([finals[d][0] for d in ids], dtype="str"),
+        "n_predicted_rounds": np.array([finals[d][1] for d in ids], dtype=np.int64),
+        "final_round": pd.array([pd.NA if i is None else int(rounds[i]) for i in last], dtype="Int64"),
+        "final_score": np.array([math.nan if i is None else final_scores[i] for i in last], dtype=np.float64),
+        "final_score_original": np.array([math.nan if i is None else originals[i] for i in last], dtype=np.float64),
+        "human_final_round": pd.array([pd.NA if is_missing(v) else int(v)
+                                       for v in (human.get(d, missing)[0] for d in ids)], dtype="Int64"),
+        "human_final_score": np.array([human.get(d, missing)[1] for d in ids], dtype=np.float64),
+        "human_final_score_original": np.array([human.get(d, missing)[2] for d in ids], dtype=np.float64),
+    })
+
+
+@functools.lru_cache(maxsize=1)
+def _nothing_unmatched() -> pd.DataFrame:
+    return Tally("").unmatched_frame()
 
 
 def summary(frames, skipped, name: str) -> dict:
