@@ -175,7 +175,10 @@ def test_a_label_shows_at_once_is_stored_once_and_comes_off_only_when_asked(work
 
     # A label keyed in the moment of the player's report goes in the player's run (Streamlit sends the changes of
     # one moment as one run of the fragment that changed first): stored, but the column is not drawn. Its batch
-    # is sent again when that run is over, not after the column's fallback delay (set out of reach here).
+    # is sent again when that run is over, not after the column's fallback delay (set out of reach here). First
+    # the page's run after the last step (the player's settle), which would draw the column too.
+    page.wait_for_function(SETTLED, timeout=30_000)
+    wait_for_app(page)
     assert page.evaluate(LABEL_IN_THE_PLAYERS_RUN) == "1"
     _column_says(page, "Saved success")
     trace = [entry[1] for entry in page.evaluate("() => document.querySelector('[data-coding-panel]').__trace")]
@@ -194,6 +197,8 @@ STEP_THEN_LABEL = "() => {" + _keys(("ArrowRight", "ArrowRight"), ("n", "KeyN"))
   const panel = document.querySelector('[data-coding-panel]');
   return [panel.dataset.step, ...['c', 'n'].map(k => panel.querySelector(`[data-label-key='${k}']`).dataset.labelSet || null)];
 }"""
+SETTLED = """() => { const seen = document.querySelector('[data-step-player]').__trace.map(entry => entry[1]);
+  return seen.lastIndexOf('settle') > seen.lastIndexOf('report'); }"""
 LABEL_IN_THE_PLAYERS_RUN = """() => {
   Object.values(window.__codingColumns).forEach(column => { column.retryMs = 600000; column.root.__trace = []; });
   const player = document.querySelector('[data-step-player]').parentElement.__stepPlayer;
