@@ -195,7 +195,8 @@ def _keys(*keys: tuple[str, str]) -> str:
 
 STEP_THEN_LABEL = "() => {" + _keys(("ArrowRight", "ArrowRight"), ("n", "KeyN")) + """
   const panel = document.querySelector('[data-coding-panel]');
-  return [panel.dataset.step, ...['c', 'n'].map(k => panel.querySelector(`[data-label-key='${k}']`).dataset.labelSet || null)];
+  const set = k => panel.querySelector(`[data-label-key='${k}']`).dataset.labelSet || null;
+  return [panel.dataset.step, set('c'), set('n')];
 }"""
 SETTLED = """() => { const seen = document.querySelector('[data-step-player]').__trace.map(entry => entry[1]);
   return seen.lastIndexOf('settle') > seen.lastIndexOf('report'); }"""

@@ -13,6 +13,7 @@ def test_done_on_the_last_item_asks_for_the_pages_run(monkeypatch):
     state: dict = {}
     monkeypatch.setattr(streamlit, "session_state", state)
     marked = []
-    flow = item_flow.ItemList("Item", ["a", "b"], 2, lambda k: None, mark_done=lambda k: marked.append(k) or f"Item {k} done.")
+    flow = item_flow.ItemList("Item", ["a", "b"], 2, lambda k: None,
+                              mark_done=lambda k: marked.append(k) or f"Item {k} done.")
     item_flow._done_then_open(flow, None)  # the last item: nothing to open
     assert marked == [2] and state[PAGE_RUN] is True and state["item_flow_message"][0] == "success"

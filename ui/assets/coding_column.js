@@ -3,11 +3,11 @@
 // dialog and the text of its steps, and follows the step player's step in the browser ("step-player-shown"), so
 // the step's labels and text are there the moment the step is. A label key or click shows the label at once and
 // sends the write behind it: every write not yet answered goes in each batch (trigger "writes", a batch as
-// soon as a write is made, sent again when its run ends unanswered), each named by its uid, so none is lost and none is stored twice; the
-// server answers each (stored, already there, refused with the reason, or retry). Shift with a key, or the
-// label's ×, takes it off; Ctrl+Z undoes the last label. Contract for tests: the root has data-coding-panel, each
-// label control data-label-key (and data-label-set="1" when the step has that label), the notes field
-// data-notes-field; data-dialog and data-step say where a key labels now, data-pending how many writes are unanswered. Everything from the corpus or the store is set with textContent, never as markup.
+// soon as a write is made, sent again when its run ends unanswered), each named by its uid, so none is lost and
+// none is stored twice; the server answers each (stored, already there, refused with the reason, or retry).
+// Shift with a key, or the label's ×, takes it off; Ctrl+Z undoes the last label. Contract for tests: the root
+// has data-coding-panel, each label control data-label-key (and data-label-set="1" when the step has that
+// label), the notes field data-notes-field; data-dialog and data-step say where a key labels now, data-pending how many writes are unanswered. Everything from the corpus or the store is set with textContent, never as markup.
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   // One column per key for the page's life: built anew in the page (an element above it came or went), it takes
@@ -465,7 +465,11 @@ function createColumn(parent) {
     if (c.inFlight && (data.seq || 0) >= c.inFlight) { c.inFlight = 0; c.unanswered = 0; stopWatch(); }
     answered(data.answers || {});
     // every write sent answered (the answers of a batch can come with a later run, or the page's): none in flight
-    if (c.inFlight && ![...c.outbox.keys()].some((uid) => c.sent.has(uid))) { c.inFlight = 0; c.unanswered = 0; stopWatch(); }
+    if (c.inFlight && ![...c.outbox.keys()].some((uid) => c.sent.has(uid))) {
+      c.inFlight = 0;
+      c.unanswered = 0;
+      stopWatch();
+    }
     if (fresh) {
       c.token = data.token;
       c.shownText = null;

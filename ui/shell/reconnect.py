@@ -9,7 +9,8 @@ with id … does not exist anymore"), and the page would never answer a click of
 report it sent twice got no answer: a run of the whole page, the widgets' values kept, after which the element's
 reports reach the new server (tests/e2e/test_two_servers.py, tests/e2e/test_play_browser.py). And a callback of a
 fragment's element that changes more than the fragment asks for the page's run (``want_page_run``), which every
-fragment of the page follows (``follow_page_run``).
+fragment of the page follows (``follow_page_run``). A long run (the player describing its window) asks whether
+another run waits (``run_waiting``) and gives way to it.
 """
 from __future__ import annotations
 
