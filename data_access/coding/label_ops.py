@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Optional
+from typing import TYPE_CHECKING, Callable, Mapping, Optional
 
 import pandas as pd
 
@@ -140,6 +140,15 @@ class Workplace:
     actor: Optional[Identity]
     codebook: Callable[[str], Optional[Codebook]]
     utterances: Callable[[str, Optional[int], int], Optional[pd.DataFrame]]
+
+
+def not_answered(writes: list[Write], answered: Mapping[str, Mapping]) -> list[Write]:
+    """The writes of a batch still to apply: one this session answered already (``answered``: uid -> its answer,
+    ``{"status": ...}``) keeps its answer and is not applied again (the browser sends every write not yet answered
+    in each batch, and an answer that went with another fragment's run comes back with the next batch), except one
+    answered ``retry`` (the store could not take it then)."""
+    return [write for write in writes
+            if not isinstance(answered.get(write.uid), Mapping) or answered[write.uid].get("status") == "retry"]
 
 
 def apply_writes(place: Workplace, writes: list[Write], noted: dict[str, int]) -> list[Answer]:

@@ -119,6 +119,17 @@ def test_a_viewers_label_is_refused_in_the_store(store_target):
     assert coding.annotations().empty and coding.notes_store.notes().empty
 
 
+def test_a_write_answered_already_in_the_session_is_not_applied_again(coding):
+    """A batch carries every write not yet answered in the browser: one answered in a run that did not draw the
+    column comes again, and keeps its answer; one answered ``retry`` is applied again."""
+    first = send(coding, put(1))
+    assert [a.status for a in first] == ["stored"]
+    answered = {first[0].uid: {"status": "stored", "message": first[0].message}, uid(2): {"status": "retry"}}
+    _, parsed, _ = parse_batch({"seq": 2, "writes": [put(1), put(2, turn=3), put(3, turn=4)]})
+    assert [w.uid for w in label_ops.not_answered(parsed, answered)] == [uid(2), uid(3)]
+    assert [w.uid for w in label_ops.not_answered(parsed, {uid(1): "not an answer"})] == [uid(1), uid(2), uid(3)]
+
+
 def test_a_store_that_cannot_be_reached_keeps_the_write_for_later(coding, monkeypatch):
     def down(*args, **kwargs):
         raise StoreUnavailable("the server is down")

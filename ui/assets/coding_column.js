@@ -2,12 +2,12 @@
 // every label of the codebook as a button with its key, and a notes field. It holds the coder's labels of the
 // dialog and the text of its steps, and follows the step player's step in the browser ("step-player-shown"), so
 // the step's labels and text are there the moment the step is. A label key or click shows the label at once and
-// sends the write behind it: every write not yet answered goes in each batch (trigger "writes", one batch at a
-// time, sent again when no answer comes), each named by its uid, so none is lost and none is stored twice; the
-// server answers each (stored, already there, refused with the reason, or retry). Shift with a key, or the
-// label's ×, takes it off; Ctrl+Z undoes the last label. Contract for tests: the root has data-coding-panel, each
-// label control data-label-key (and data-label-set="1" when the step has that label), the notes field
-// data-notes-field; data-dialog and data-step say where a key labels now, data-pending how many writes are unanswered. Everything from the corpus or the store is set with textContent, never as markup.
+// sends the write behind it: every write not yet answered goes in each batch (trigger "writes", a batch as
+// soon as a write is made, sent again when its run ends unanswered), each named by its uid, so none is lost and
+// none is stored twice; the server answers each (stored, already there, refused with the reason, or retry).
+// Shift with a key, or the label's ×, takes it off; Ctrl+Z undoes the last label. Contract for tests: the root
+// has data-coding-panel, each label control data-label-key (and data-label-set="1" when the step has that
+// label), the notes field data-notes-field; data-dialog and data-step say where a key labels now, data-pending how many writes are unanswered. Everything from the corpus or the store is set with textContent, never as markup.
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   // One column per key for the page's life: built anew in the page (an element above it came or went), it takes
@@ -80,6 +80,7 @@ function createColumn(parent) {
   const c = {
     root, data: null, token: null, step: 0, outbox: new Map(), seq: 0, inFlight: 0, sentAt: 0, undo: [],
     shownText: null, chips: new Map(), trigger: null, noteSent: null,
+    retryMs: 1500,  // a batch with no answer by then is sent again, whatever the page did (a test may set it)
   };
 
   // What the column did, the latest 100 to 200 entries, kept on its root for a failing browser test to save
@@ -215,16 +216,20 @@ function createColumn(parent) {
     chip.classList.add('dc-flash');
   }
 
-  // One batch at a time: every write not yet answered (in the order they were made), sent again when no answer
-  // came within 1.5 s (a run cut short by the next one; a batch Streamlit sent as another fragment's run, which
-  // does not call this column's callback). Writes made meanwhile go in the next.
+  // A write goes as soon as it is made, in a batch of every write not yet answered (in the order they were
+  // made, at most 200): a batch that takes the place of the one before it (Streamlit keeps a trigger's newer value)
+  // loses none, and a write the server has answered already is answered again from the session, not stored
+  // twice. A batch can go unanswered: Streamlit sends the widget changes of one moment as one run of the fragment
+  // that changed first, so a batch sent in the moment of the step player's report rides in the player's run,
+  // which stores the writes (every callback runs) but does not draw this column. Such a batch is sent again as
+  // soon as the page's run is over without its answer (``watchRun``), or after ``retryMs`` whatever happens.
   c.sent = new Set();
-  function flush() {
+  function flush(again) {
     root.dataset.pending = String(c.outbox.size);
     if (!c.trigger || !c.outbox.size || !root.isConnected) return;
-    if (c.inFlight && performance.now() - c.sentAt < 1500) return;
+    const fresh = [...c.outbox.keys()].some((uid) => !c.sent.has(uid));
+    if (!fresh && !again && c.inFlight && performance.now() - c.sentAt < c.retryMs) return;
     const writes = [...c.outbox.values()].slice(0, 200);
-    if (!writes.length) return;
     c.seq += 1;
     c.inFlight = c.seq;
     c.sentAt = performance.now();
@@ -232,7 +237,36 @@ function createColumn(parent) {
     trace('send', c.seq, writes.map((w) => w.uid));
     c.trigger('writes', { seq: c.seq, writes });
     clearTimeout(c.retryTimer);
-    c.retryTimer = setTimeout(flush, 1600);
+    c.retryTimer = setTimeout(flush, c.retryMs + 100);
+    watchRun();
+  }
+
+  // The latest batch is sent again when a run of the page ends (its script state back to idle a moment later)
+  // and no answer to it has come: its run was another fragment's. A run that ended while the batch waited for
+  // its own sends it again too soon at worst: the server answers it from the session.
+  function watchRun() {
+    const app = document.querySelector('[data-testid="stApp"]');
+    if (!app || c.runWatch) return;
+    const idle = () => app.dataset.testScriptState === 'notRunning' && app.dataset.testConnectionState === 'CONNECTED';
+    c.runWatch = new MutationObserver(() => {
+      if (!idle()) return;
+      clearTimeout(c.runCheck);
+      c.runCheck = setTimeout(() => {
+        if (!c.inFlight || !root.isConnected) { stopWatch(); return; }
+        if (!idle()) return;
+        trace('unanswered', c.inFlight, c.unanswered);
+        stopWatch();
+        // a few times in a row at most (a server that never draws the column: the fallback delay then)
+        c.unanswered = (c.unanswered || 0) + 1;
+        if (c.unanswered <= 3) flush(true);
+      }, 100);
+    });
+    c.runWatch.observe(app, { attributes: true, attributeFilter: ['data-test-script-state'] });
+  }
+  function stopWatch() {
+    if (c.runWatch) c.runWatch.disconnect();
+    c.runWatch = null;
+    clearTimeout(c.runCheck);
   }
 
   function answered(answers) {
@@ -428,8 +462,14 @@ function createColumn(parent) {
     trace('update', data.token, data.seq, data.step, playerStep());
     c.data = data;
     c.seq = Math.max(c.seq, data.seq || 0);
-    if (c.inFlight && (data.seq || 0) >= c.inFlight) c.inFlight = 0;
+    if (c.inFlight && (data.seq || 0) >= c.inFlight) { c.inFlight = 0; c.unanswered = 0; stopWatch(); }
     answered(data.answers || {});
+    // every write sent answered (the answers of a batch can come with a later run, or the page's): none in flight
+    if (c.inFlight && ![...c.outbox.keys()].some((uid) => c.sent.has(uid))) {
+      c.inFlight = 0;
+      c.unanswered = 0;
+      stopWatch();
+    }
     if (fresh) {
       c.token = data.token;
       c.shownText = null;
@@ -440,7 +480,8 @@ function createColumn(parent) {
     render();
     if (c.outbox.size) {
       const waiting = [...c.outbox.keys()].every((uid) => (data.answers || {})[uid]);  // all answered "retry"
-      if (waiting) { clearTimeout(c.retryTimer); c.retryTimer = setTimeout(flush, 2000); } else flush();
+      // the latest batch answered, some of its writes not (past the 200 of a batch): the rest go now
+      if (waiting) { clearTimeout(c.retryTimer); c.retryTimer = setTimeout(flush, 2000); } else flush(!c.inFlight);
     }
   };
   return c;

@@ -119,8 +119,8 @@ def _received(key: str, coding: CodingStore, corpus: Corpus, coder: str) -> None
     place = label_ops.Workplace(coding, notes, corpus.name, coder, auth.writer(), coding.codebook,
                                 lambda dialog, round_, turn: cached.derived(turn_utterances, corpus, dialog, round_, turn))
     noted: dict = st.session_state.setdefault(_NOTED, {})
-    answers += label_ops.apply_writes(place, writes, noted)
     kept: OrderedDict = st.session_state.setdefault(_ANSWERS, OrderedDict())
+    answers += label_ops.apply_writes(place, label_ops.not_answered(writes, kept), noted)
     for answer in answers:
         kept[answer.uid] = {"status": answer.status, "message": answer.message}
         kept.move_to_end(answer.uid)

@@ -80,6 +80,7 @@ def _done_then_open(flow: ItemList, params: Optional[dict[str, str]]) -> None:
         st.session_state["item_flow_message"] = ("error", f"Not marked done: {md_escape(exc)}")
         return
     st.session_state["item_flow_message"] = ("success", md_escape(said))
+    want_page_run()  # the page's progress moves, also past the last item (nothing to open) in a fragment's batch
     _open(params)
 
 

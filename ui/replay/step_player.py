@@ -33,7 +33,14 @@ from data_access.player import (
     within_budget,
 )
 from ui.assets import asset_text
-from ui.shell.reconnect import PAGE_RUN, follow_page_run, full_run_after_reconnect, page_run_button, want_page_run
+from ui.shell.reconnect import (
+    PAGE_RUN,
+    follow_page_run,
+    full_run_after_reconnect,
+    page_run_button,
+    run_waiting,
+    want_page_run,
+)
 from ui.shell.url_state import is_new_link, publish, query_param, remember_link, served
 from ui.widgets import stepper
 
@@ -252,8 +259,9 @@ def _new_steps(key: str, dialog: PlayerDialog, step: int, describe: Callable[[in
         one = describe(number)
         if one is not None:
             described.append(one)
-        # the steps not yet computed cost a run its time: a slice per run, the player asks for the next one
-        if time.perf_counter() - started > budget and number != order[-1]:
+        # the steps not yet computed cost a run its time: a slice per run, the player asks for the next one; and
+        # none while another run waits (a label's write, the next step's report), which goes first
+        if (time.perf_counter() - started > budget or (wide and described and run_waiting())) and number != order[-1]:
             more = wide
             break
     steps = within_budget(described)

@@ -9,7 +9,8 @@ with id … does not exist anymore"), and the page would never answer a click of
 report it sent twice got no answer: a run of the whole page, the widgets' values kept, after which the element's
 reports reach the new server (tests/e2e/test_two_servers.py, tests/e2e/test_play_browser.py). And a callback of a
 fragment's element that changes more than the fragment asks for the page's run (``want_page_run``), which every
-fragment of the page follows (``follow_page_run``).
+fragment of the page follows (``follow_page_run``). A long run (the player describing its window) asks whether
+another run waits (``run_waiting``) and gives way to it.
 """
 from __future__ import annotations
 
@@ -57,3 +58,14 @@ def fragment_run() -> bool:
 
     context = get_script_run_ctx(suppress_warning=True)
     return bool(context is not None and context.fragment_ids_this_run)
+
+
+def run_waiting() -> bool:
+    """Whether the browser asked for another run while this one goes on (a fragment's run waits for the run going
+    on: a label's write, whose callback stores it, waits behind a step player's run describing its window). Read
+    from Streamlit's request queue for this session (``ScriptRequests``, not a public API: False when it moves)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    context = get_script_run_ctx(suppress_warning=True)
+    state = getattr(getattr(context, "script_requests", None), "_state", None)
+    return getattr(state, "value", None) == "RERUN"
