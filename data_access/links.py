@@ -10,6 +10,7 @@ from urllib.parse import urlencode
 
 REPLAY_PATH = "/replay"
 HIGHLIGHT_PARAM = "hl"
+QUEUE_PARAM, ITEM_PARAM = "queue", "item"  # a Replay opened as item k of a Coding queue (ui.coding.queue_flow)
 MAX_HIGHLIGHT_CHARS = 200
 
 

@@ -14,7 +14,8 @@ from ui.shell.corpus_edge import corpus_selector
 from ui.shell.router import ensure_routed
 from ui.shell.run_mark import stop_run
 from ui.shell.url_state import query_param, set_url
-from ui.slices.moments import compare_moments, moment_said
+from ui.slices.current import compare_moments
+from ui.slices.moments import moment_said
 
 ensure_routed()
 

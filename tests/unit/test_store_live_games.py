@@ -125,7 +125,9 @@ def test_each_role_sees_only_its_own_until_the_game_ends(store):
                                                        (4, "peek", "Teller")]
     assert cursor == 4 and seen[1].payload == {"text": "ok <b>done</b>"}  # the text as written
     assert [e.seq for e in games.events(game.id, viewer=BOB)[0]] == [1, 2, 3]
-    assert games.events(game.id, viewer=BOB, after=2) == (games.events(game.id, viewer=BOB)[0][2:], 4)
+    # Bob's cursor stops at the last event he sees: past the Teller's peek (4) it would tell him that she peeked
+    assert games.events(game.id, viewer=BOB, after=2) == (games.events(game.id, viewer=BOB)[0][2:], 3)
+    assert games.events(game.id, viewer=BOB, after=3) == ([], 3)
     assert len(games.events(game.id, viewer=ADMIN)[0]) == 4
     for outsider in (CAROL, VIEWER, VISITOR, None):  # as if there were no such game
         for read in (games.game, games.setup_for, games.events):

@@ -9,15 +9,13 @@ from urllib.parse import quote
 import pandas as pd
 import streamlit as st
 
-from data_access.links import parse_positive_int
+from data_access.links import ITEM_PARAM, QUEUE_PARAM, parse_positive_int
 from ui.coding.panel import store
 from ui.replay.item_flow import Item, ItemList, item_flow
 from ui.shell import auth
 from ui.shell.url_state import query_param
 from ui.store import QUEUE_COLUMNS, remembered
 from ui.widgets import md_escape
-
-QUEUE_PARAM, ITEM_PARAM = "queue", "item"
 
 
 def item_link(link: str, queue: str, position: int, coder: str) -> str:

@@ -246,6 +246,17 @@ def slice_navigation(corpus: Corpus, dialog_id: Optional[str]) -> None:
         same_tab_link("pages/replay.py", "Next in the slice ▶", link(following), container=columns[2])
 
 
+def compare_moments(corpus: Corpus, columns) -> Optional[pd.DataFrame]:
+    """On Compare, with a step slice in the URL: its moments offered on each side (``moments_on_compare``), their
+    keys returned; None without a usable step slice."""
+    outcome = current_outcome(corpus)
+    if outcome is None or outcome.steps is None or not outcome.is_moments or not said(outcome):
+        return None
+    from ui.slices.moments import moments_on_compare
+
+    return moments_on_compare(corpus, outcome.steps, columns)
+
+
 def moment_walk(corpus: Corpus, dialog_id: Optional[str], page: str) -> None:
     """On Present (``page``), with a step slice in the URL: the slice in words and which of its moments the step
     shown is, with the previous and the next moment on the same page (a dialog slice: nothing here, its autoplay

@@ -16,10 +16,9 @@ import pandas as pd
 import streamlit as st
 
 from data_access.corpus import Corpus
-from data_access.links import REPLAY_PATH, parse_positive_int
+from data_access.links import ITEM_PARAM, QUEUE_PARAM, REPLAY_PATH, parse_positive_int
 from data_access.runs.worst_cases import CASE_PARAM, CASES_PARAM
 from ui.assets import asset_text
-from ui.coding.queue_flow import ITEM_PARAM, QUEUE_PARAM
 from ui.replay.item_flow import Item, ItemList, item_flow
 from ui.shell.url_state import link_with, query_param, served, set_url, url_choice
 from ui.shell.url_state import page_link as same_tab_link
@@ -273,17 +272,13 @@ def _open_moment(side: str, key: str, places: dict[int, dict[str, Optional[str]]
         _apart(boards, **places[chosen])
 
 
-def compare_moments(corpus: Corpus, columns) -> Optional[pd.DataFrame]:
-    """On Compare with a step slice in the URL: the slice in words and, in each of the two ``columns``, a list of
-    its moments ("moment k of N: dialog · round · step") that opens that side at the moment chosen; a link naming
-    no dialog opens the first two moments. The moments' keys (None: no usable step slice)."""
+def moments_on_compare(corpus: Corpus, steps: np.ndarray, columns) -> Optional[pd.DataFrame]:
+    """On Compare with a step slice (its kept ``steps``; ``ui.slices.current.compare_moments``): in each of the two
+    ``columns``, a list of its moments ("moment k of N: dialog · round · step") that opens that side at the moment
+    chosen; a link naming no dialog opens the first two moments. The moments' keys (None: the slice keeps none)."""
     from ui.replay.state import offers_same_board_plays
-    from ui.slices.current import current_outcome, said
 
-    outcome = current_outcome(corpus)
-    if outcome is None or outcome.steps is None or not outcome.is_moments or not said(outcome):
-        return None
-    keys = _keys(corpus, outcome.steps)
+    keys = _keys(corpus, steps)
     if keys.empty:
         st.caption("The slice keeps no step.")
         return None
@@ -350,4 +345,4 @@ def moment_items(corpus: Corpus, steps: np.ndarray) -> list[tuple[str, Optional[
 
 __all__ = ["BY_PARAM", "COMPARE_SIDES", "OF_PARAM", "PAGE_PARAM", "PAGE_SIZE", "moment_frame", "moment_items", "moment_link",
            "moment_messages", "moment_navigation", "moment_position", "moment_said", "moments_section", "table_html",
-           "compare_moments"]
+           "moments_on_compare"]
