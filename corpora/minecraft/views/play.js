@@ -83,10 +83,15 @@ function createGame(area, shell) {
   ];
   const SHADE = { '1,0,0': 0.82, '-1,0,0': 0.72, '0,1,0': 1, '0,-1,0': 0.55, '0,0,1': 0.9, '0,0,-1': 0.66 };
 
+  const shades = new Map();  // (colour, factor) -> the face's fill, worked out once
   function shade(hex, factor) {
+    const known = shades.get(hex + factor);
+    if (known) return known;
     const n = parseInt(hex.slice(1), 16);
     const channel = (v) => Math.round(Math.min(255, v * factor));
-    return `rgb(${channel((n >> 16) & 255)},${channel((n >> 8) & 255)},${channel(n & 255)})`;
+    const fill = `rgb(${channel((n >> 16) & 255)},${channel((n >> 8) & 255)},${channel(n & 255)})`;
+    shades.set(hex + factor, fill);
+    return fill;
   }
 
   function draw() {
@@ -105,8 +110,10 @@ function createGame(area, shell) {
     ctx.fill();
     ctx.strokeStyle = 'rgba(90, 110, 90, 0.35)';
     ctx.lineWidth = 1;
-    for (let x = r.x[0] - 0.5; x <= r.x[1] + 0.5; x += 1) line(ctx, corner(x, r.z[0] - 0.5), corner(x, r.z[1] + 0.5));
-    for (let z = r.z[0] - 0.5; z <= r.z[1] + 0.5; z += 1) line(ctx, corner(r.x[0] - 0.5, z), corner(r.x[1] + 0.5, z));
+    ctx.beginPath();  // the grid's lines as one path, stroked once (a frame's budget is a few milliseconds)
+    for (let x = r.x[0] - 0.5; x <= r.x[1] + 0.5; x += 1) segment(ctx, corner(x, r.z[0] - 0.5), corner(x, r.z[1] + 0.5));
+    for (let z = r.z[0] - 0.5; z <= r.z[1] + 0.5; z += 1) segment(ctx, corner(r.x[0] - 0.5, z), corner(r.x[1] + 0.5, z));
+    ctx.stroke();
     // the axes' directions, so that typed coordinates can be read off the grid
     ctx.fillStyle = '#334';
     ctx.font = '12px sans-serif';
@@ -115,28 +122,14 @@ function createGame(area, shell) {
     label([0, y0, r.z[1] + 1.3], '+z');
     label([r.x[0] - 1.3, y0, 0], '−x');
     label([0, y0, r.z[0] - 1.3], '−z');
-    // the blocks' visible faces (those facing the camera and not against another block), far to near
-    const faces = [];
-    for (const [k, color] of g.blocks) {
-      const [x, y, z] = k.split(',').map(Number);
-      for (const [normal, corners] of FACES) {
-        if (normal[0] * cam.c[0] + normal[1] * cam.c[1] + normal[2] * cam.c[2] <= 0) continue;
-        if (g.blocks.has(key(x + normal[0], y + normal[1], z + normal[2]))) continue;
-        const points = corners.map((o) => project(cam, [x + o[0], y + o[1], z + o[2]]));
-        const depth = points.reduce((sum, p) => sum + p[2], 0) / 4;
-        faces.push({ cell: [x, y, z], normal, points, depth, color });
-      }
-    }
-    faces.sort((a, b) => a.depth - b.depth);
+    const faces = visibleFaces(cam);
+    ctx.strokeStyle = 'rgba(0, 0, 0, 0.35)';
     for (const face of faces) {
       ctx.fillStyle = shade(g.colors[face.color] || '#888888', SHADE[face.normal.join(',')]);
       polygon(ctx, face.points);
       ctx.fill();
-      ctx.strokeStyle = 'rgba(0, 0, 0, 0.35)';
       ctx.stroke();
     }
-    g.faces = faces;
-    g.cam = cam;
     // the cell a click would build on, outlined
     if (g.hover && g.hover.place && !g.drag) {
       const [x, y, z] = g.hover.place;
@@ -150,13 +143,33 @@ function createGame(area, shell) {
     }
   }
 
+  // the blocks' visible faces (those facing the camera and not against another block), far to near; kept for
+  // ``pick`` with the camera they were seen from
+  function visibleFaces(cam) {
+    const faces = [];
+    for (const [k, color] of g.blocks) {
+      const [x, y, z] = k.split(',').map(Number);
+      for (const [normal, corners] of FACES) {
+        if (normal[0] * cam.c[0] + normal[1] * cam.c[1] + normal[2] * cam.c[2] <= 0) continue;
+        if (g.blocks.has(key(x + normal[0], y + normal[1], z + normal[2]))) continue;
+        const points = corners.map((o) => project(cam, [x + o[0], y + o[1], z + o[2]]));
+        const depth = points.reduce((sum, p) => sum + p[2], 0) / 4;
+        faces.push({ cell: [x, y, z], normal, points, depth, color });
+      }
+    }
+    faces.sort((a, b) => a.depth - b.depth);
+    g.faces = faces;
+    g.cam = cam;
+    return faces;
+  }
+
   function polygon(ctx, points) {
     ctx.beginPath();
     ctx.moveTo(points[0][0], points[0][1]);
     for (let i = 1; i < points.length; i += 1) ctx.lineTo(points[i][0], points[i][1]);
     ctx.closePath();
   }
-  function line(ctx, a, b) { ctx.beginPath(); ctx.moveTo(a[0], a[1]); ctx.lineTo(b[0], b[1]); ctx.stroke(); }
+  function segment(ctx, a, b) { ctx.moveTo(a[0], a[1]); ctx.lineTo(b[0], b[1]); }
 
   function inside(points, x, y) {
     let sign = 0;
@@ -199,7 +212,8 @@ function createGame(area, shell) {
     feedback.classList.toggle('mc-bad', Boolean(bad));
   }
 
-  function apply(action, event) {
+  // ``later``: the caller draws and measures once it has done the rest (a click also moves the hover outline)
+  function apply(action, event, later = false) {
     const k = key(action.x, action.y, action.z);
     if (!inRegion(action.x, action.y, action.z)) {
       say(`${action.x} ${action.y} ${action.z} is outside the build region (x ${g.region.x.join('..')}, y ${g.region.y.join('..')}, z ${g.region.z.join('..')}).`, true);
@@ -214,9 +228,11 @@ function createGame(area, shell) {
     }
     g.actions.push(action);
     say(`${describeAction(action)}.`);
-    listActions();
-    draw();
-    shell.measure(event);
+    listActions(action);
+    if (!later) {
+      draw();
+      shell.measure(event);
+    }
     shell.changed();
     return true;
   }
@@ -225,9 +241,13 @@ function createGame(area, shell) {
     return a.action === 'place' ? `place ${a.color} ${a.x} ${a.y} ${a.z}` : `remove ${a.x} ${a.y} ${a.z}`;
   }
 
-  function listActions() {
-    actionsBox.textContent = '';
-    g.actions.forEach((a) => actionsBox.appendChild(el('li', null, describeAction(a))));
+  function listActions(added) {  // an action just made: one item more; else (undo, a new step) the list anew
+    if (added && actionsBox.childElementCount === g.actions.length - 1) {
+      actionsBox.appendChild(el('li', null, describeAction(added)));
+    } else {
+      actionsBox.textContent = '';
+      g.actions.forEach((a) => actionsBox.appendChild(el('li', null, describeAction(a))));
+    }
     undo.disabled = !g.actions.length;
   }
 
@@ -307,15 +327,18 @@ function createGame(area, shell) {
     if (!drag || drag.moved) { showHover(event); draw(); return; }
     showHover(event);
     if (!g.hover) return;
+    let applied = false;
     if ((drag.button === 2 || drag.shift) && g.hover.remove) {
       const [x, y, z] = g.hover.remove;
-      apply({ action: 'remove', x, y, z }, event);
+      applied = apply({ action: 'remove', x, y, z }, event, true);
     } else if (drag.button === 0 && !drag.shift && g.hover.place) {
       const [x, y, z] = g.hover.place;
-      apply({ action: 'place', x, y, z, color: g.color }, event);
+      applied = apply({ action: 'place', x, y, z, color: g.color }, event, true);
     }
+    visibleFaces(camera());  // what is under the pointer now, over the changed structure: the next click's cell
     showHover(event);
-    draw();
+    draw();  // one frame's drawing for the click
+    if (applied) shell.measure(event);
   });
   canvas.addEventListener('contextmenu', (event) => event.preventDefault());
   canvas.addEventListener('pointerleave', () => { g.hover = null; draw(); });
