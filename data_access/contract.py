@@ -305,6 +305,10 @@ class LiveRules(Protocol):
         """What a game can be played over, in the corpus's order (a CoDraw dialog's scene, a Game Of Sorts game, a
         Minecraft target)."""
 
+    def dialog_items(self, loaded: LoadedCorpus, dialog_ids: Sequence[str]) -> list[str]:
+        """The items the dialogs ``dialog_ids`` (a slice's) were played over, each once, in their order: a study
+        over a slice plays what its dialogs played."""
+
     def setup(self, loaded: LoadedCorpus, item: str, seed: int) -> dict:
         """What each role is shown of ``item`` (``{"shared": ..., "roles": {role: ...}}``, plain JSON values); ``seed``
         draws what the game drew at random (each player's layout). ValueError for an item the corpus lacks."""

@@ -51,6 +51,16 @@ def create_study(store: Store, package: CorpusPackage, loaded: Any, items: Seque
     return rows
 
 
+def study_items(package: CorpusPackage, loaded: Any, dialog_ids: Sequence[str]) -> list[str]:
+    """The items a study over the dialogs ``dialog_ids`` (a slice's) creates games over: what each dialog was played
+    over (its scene, game or target), each once; ValueError when none of them can be played."""
+    items = rules_of(package).dialog_items(loaded, dialog_ids)
+    if not items:
+        raise ValueError(f"none of the {len(dialog_ids):,} dialogs of the slice is played over an item "
+                         f"{package.TITLE} can set up a live game with")
+    return items
+
+
 def send(store: Store, package: CorpusPackage, game_id: int, client_id: str, kind: str, payload: Any, *,
          player: Optional[str] = None, actor: Optional[Identity] = None) -> LiveEvent:
     """Send a message or move in a game of ``package``'s corpus, checked by its rules inside the store's write (the
