@@ -94,3 +94,38 @@ def export(store: Store, package: CorpusPackage, game_ids: Optional[Sequence[int
     if not records:
         raise ValueError("no game to write: choose finished games")
     return rules.write_games(Path(folder), records, split)
+
+
+def exported_collection(store: Store, package: CorpusPackage, root: Path, *,
+                        viewer: Optional[Identity] = None) -> Optional[Path]:
+    """Every finished game of ``package``'s corpus the viewer may see, written once into ``root`` (the cache
+    folder) as the corpus's own files: the path its reader opens, a collection beside the corpus. None when there
+    is no such game. A folder per set of games (named by their digest): a game finished since makes a new one,
+    and a folder written whole is renamed into place, so two servers writing it at once both find it whole."""
+    import hashlib
+    import json
+    import os
+    import shutil
+    import tempfile
+
+    game_ids = store.live_games.finished_ids(package.NAME, viewer=viewer)
+    if not game_ids:
+        return None
+    digest = hashlib.sha256(",".join(map(str, game_ids)).encode("ascii")).hexdigest()[:24]
+    parent = Path(root) / "collections" / package.NAME
+    folder = parent / digest
+    written = folder / "collection.json"  # where the reader's path lies in the folder, written last
+    if not written.is_file():
+        parent.mkdir(parents=True, exist_ok=True)
+        scratch = Path(tempfile.mkdtemp(prefix=f".{digest}-", dir=parent))
+        try:
+            path = export(store, package, game_ids, scratch / "games", viewer=viewer)
+            (scratch / "collection.json").write_text(json.dumps({"path": str(path.relative_to(scratch)),
+                                                                 "games": len(game_ids)}))
+            try:
+                os.replace(scratch, folder)
+            except OSError:  # another server renamed its copy first: theirs is the same games
+                pass
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+    return folder / json.loads(written.read_text())["path"]
