@@ -43,9 +43,10 @@ def collection_title(title: str, collection: Optional[str]) -> str:
 
 @dataclass(frozen=True)
 class Corpus:
-    """One corpus, resolved: ``name`` (its registry name), ``source`` (its files, or the demo corpus when
-    ``source.path`` is None). Equal and hashable by these two, so caches may key on it. Its frames are loaded the
-    first time they are asked for, once per value."""
+    """One corpus, resolved: ``name`` (its registry name, or ``<corpus>@collected`` for its collection beside it:
+    what links, keys and store rows name it by), ``source`` (its files, or the demo corpus when ``source.path`` is
+    None). Equal and hashable by these two, so caches may key on it. Its frames are loaded the first time they are
+    asked for, once per value."""
 
     name: str
     source: Source

@@ -71,10 +71,12 @@ def test_a_collection_named_in_the_environment_opens_and_a_bad_path_or_link_is_s
     monkeypatch.setenv("DIALOGUE_COLLECTIONS", f"minecraft={path}")
     at = open_page("browse", corpus="minecraft@collected")
     assert len(at.dataframe[0].value) == 1 and not at.error
-    monkeypatch.setenv("DIALOGUE_COLLECTIONS", f"minecraft={tmp_path / 'absent'}")
+    monkeypatch.setenv("DIALOGUE_COLLECTIONS", os.pathsep.join([f"minecraft={tmp_path / 'absent'}", "lego=x", "junk"]))
     bad = open_page("browse", corpus="minecraft@collected")
     said = [e.value.replace("\\", "") for e in bad.error]  # markdown escapes
     assert any(f"{tmp_path / 'absent'}: does not exist" in e and "(collected)" in e for e in said), said
+    warned = [w.value.replace("\\", "") for w in bad.warning]
+    assert any("'lego' is not a corpus" in w for w in warned) and any("'junk' is not corpus=path" in w for w in warned)
     unknown = open_page("browse", corpus="codraw@collected")  # no CoDraw game finished, none named
     assert unknown.segmented_control(key="browse_corpus").value == "codraw"
     assert any("collection" in w.value and "CoDraw" in w.value for w in unknown.warning)

@@ -11,7 +11,14 @@ from typing import Optional
 import streamlit as st
 
 from data_access.contract import CorpusPackage, live_rules_of
-from data_access.sources import COLLECTED, Source, cache_dir, collection_source, configured_collections
+from data_access.sources import (
+    COLLECTED,
+    COLLECTIONS_VARIABLE,
+    Source,
+    cache_dir,
+    collection_source,
+    configured_collections,
+)
 from data_access.store import StoreError
 
 AVAILABLE_TTL_S = 30  # how long the picker's "has this corpus a collection?" is kept (a store query per corpus)
@@ -42,6 +49,15 @@ def _store_export(package: CorpusPackage) -> Optional[Path]:
         return live.exported_collection(shared_store(), package, cache_dir(), viewer=identity())
     except (StoreError, OSError, ValueError) as exc:
         raise ValueError(f"the collected games of {package.TITLE} cannot be exported from the store: {exc}") from None
+
+
+def collection_problems(corpus_names: list[str]) -> list[str]:
+    """One line per entry of ``DIALOGUE_COLLECTIONS`` the app cannot use: not ``corpus=path``, or naming no
+    registered corpus (``corpus_names``)."""
+    found, problems = configured_collections()
+    unknown = [f"{COLLECTIONS_VARIABLE}: {name[:80]!r} is not a corpus ({', '.join(corpus_names)})"
+               for name in found if name not in corpus_names]
+    return problems + unknown
 
 
 def has_collection(package: CorpusPackage) -> bool:

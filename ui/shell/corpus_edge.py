@@ -44,9 +44,12 @@ def package_named(name: str) -> CorpusPackage:
 
 
 def source_names() -> list[str]:
-    """What the corpus picker offers: every registered corpus, each followed by its collection when it has one."""
-    from ui.shell.collections import has_collection
+    """What the corpus picker offers: every registered corpus, each followed by its collection when it has one
+    (after a warning for each entry of ``DIALOGUE_COLLECTIONS`` that cannot be used)."""
+    from ui.shell.collections import collection_problems, has_collection
 
+    for problem in collection_problems(CORPUS_NAMES):
+        st.warning(md_link_value(problem))
     names = []
     for name in CORPUS_NAMES:
         names.append(name)
