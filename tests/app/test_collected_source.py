@@ -1,8 +1,8 @@
 """A corpus's collection beside it (issue 50): the games collected live open as a source of their own, ``corpus=
 minecraft@collected``, offered in the corpus picker as "… (collected)" beside the released corpus once a game has
 finished, from the store's finished games (exported into the cache) or from the path ``DIALOGUE_COLLECTIONS`` names;
-Browse lists the collected game with a Replay link that keeps the collection, and the Replay steps through it,
-while the released corpus stays as it was."""
+Browse lists the collected game with a Replay link that keeps the collection, the Replay steps through it and the
+corpus's analysis page draws it, while the released corpus stays as it was."""
 from __future__ import annotations
 
 import os
@@ -59,6 +59,9 @@ def test_the_stores_finished_games_open_beside_the_released_corpus_in_browse_and
     assert replay.query_params["corpus"] == "minecraft@collected"
     texts = transcript_texts(replay)
     assert "two blue blocks, one on the other" in texts and "like this?" in texts
+
+    outcomes = open_page("minecraft_outcomes", corpus="minecraft@collected")  # the corpus's analysis page
+    assert not outcomes.error and any("over 1 game" in m.value for m in outcomes.markdown)
 
     again = open_page("browse", corpus="minecraft")  # the released corpus: its own dialogs, its own cache entry
     assert dialog not in set(again.dataframe[0].value["dialog_id"]) and len(again.dataframe[0].value) > 1
