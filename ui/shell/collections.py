@@ -62,19 +62,21 @@ def collection_problems(corpus_names: list[str]) -> list[str]:
 
 def has_collection(package: CorpusPackage) -> bool:
     """Whether the picker offers ``package``'s collection: ``DIALOGUE_COLLECTIONS`` names one, or a live game of it
-    has finished that this session may see (asked of the store at most every ``AVAILABLE_TTL_S`` seconds)."""
+    has finished that this session may see (the store asked at most every ``AVAILABLE_TTL_S`` seconds, for every
+    corpus at once: a store that cannot be reached costs one failed connection per period, not one per page)."""
     if package.NAME in configured_collections()[0]:
         return True
     if live_rules_of(package) is None:
         return False
+    from data_access.common import CORPUS_NAMES
     from ui.shell.auth import identity
 
     person = identity()
-    return _has_finished_games(package.NAME, person.signed_in, person.read_only_reason is None)
+    return package.NAME in _with_finished_games(tuple(CORPUS_NAMES), person.signed_in, person.read_only_reason is None)
 
 
-@st.cache_data(ttl=AVAILABLE_TTL_S, show_spinner=False, max_entries=64)
-def _has_finished_games(corpus: str, signed_in: bool, may_read: bool) -> bool:
+@st.cache_data(ttl=AVAILABLE_TTL_S, show_spinner=False, max_entries=16)
+def _with_finished_games(corpora: tuple[str, ...], signed_in: bool, may_read: bool) -> frozenset[str]:
     # keyed by what decides whether finished games are shown (``LiveGames.finished_ids``), not by the person
     from data_access.access import Identity, Role
     from ui.store import shared_store
@@ -82,6 +84,7 @@ def _has_finished_games(corpus: str, signed_in: bool, may_read: bool) -> bool:
     viewer = Identity(coder="", role=Role.VIEWER, signed_in=signed_in,
                       read_only_reason=None if may_read else "read only")
     try:
-        return bool(shared_store().live_games.finished_ids(corpus, viewer=viewer)[:1])
+        games = shared_store().live_games
+        return frozenset(name for name in corpora if games.finished_ids(name, viewer=viewer)[:1])
     except StoreError:
-        return False
+        return frozenset()
