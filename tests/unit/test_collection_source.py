@@ -64,7 +64,7 @@ def test_a_collection_is_the_corpus_read_by_its_reader_under_a_name_title_and_ke
     with pytest.raises(ValueError, match="needs a path"):
         Corpus.resolve("codraw@collected")
     with pytest.raises(SourceError, match="absent"):
-        Corpus.resolve("minecraft@collected", tmp_path / "absent").loaded
+        Corpus.resolve("minecraft@collected", tmp_path / "absent").dialog_ids()  # loads it
 
 
 def test_the_stores_finished_games_are_exported_once_and_again_when_another_finishes(store, tmp_path):
