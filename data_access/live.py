@@ -7,6 +7,11 @@ a corpus package, named by the package, never by a corpus name. See docs/live-ga
 """
 from __future__ import annotations
 
+import hashlib
+import json
+import os
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any, Mapping, Optional, Sequence
 
@@ -102,12 +107,6 @@ def exported_collection(store: Store, package: CorpusPackage, root: Path, *,
     folder) as the corpus's own files: the path its reader opens, a collection beside the corpus. None when there
     is no such game. A folder per set of games (named by their digest): a game finished since makes a new one,
     and a folder written whole is renamed into place, so two servers writing it at once both find it whole."""
-    import hashlib
-    import json
-    import os
-    import shutil
-    import tempfile
-
     game_ids = store.live_games.finished_ids(package.NAME, viewer=viewer)
     if not game_ids:
         return None

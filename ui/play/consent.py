@@ -30,7 +30,7 @@ def consent_given(store: Store, identity: Identity, game: str) -> bool:
         return False
     said = st.session_state.pop(_OUTCOME, None)
     if said:
-        st.warning(said)
+        st.warning(md_escape(said))
     with st.container(border=True, key=f"live_consent_{game}"):
         st.markdown("**Before you play**")
         st.markdown(shown.text)  # an admin's words, markdown without HTML

@@ -21,7 +21,7 @@ from data_access.sources import (
 )
 from data_access.store import StoreError
 
-AVAILABLE_TTL_S = 30  # how long the picker's "has this corpus a collection?" is kept (a store query per corpus)
+AVAILABLE_TTL_S = 30  # how long the picker's "which corpora have a collection?" is kept (one store call)
 
 
 def collected_source(package: CorpusPackage, collection: str) -> Source:
