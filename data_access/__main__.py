@@ -19,7 +19,8 @@ stderr line.
 
 ``python -m data_access live-export <corpus> STORE OUT [--game ID ...] [--split S]`` writes the finished live
 games of the corpus (default: all of them, a study) from the store (read as it is) into the folder OUT in the
-corpus's own files and prints one JSON object (``corpus``, ``games``, ``path``: what the corpus's reader opens; see
+corpus's own files and prints one JSON object (``corpus``, ``games``, ``path``: what the corpus's reader opens,
+``consents``: each player's agreements to the consent text; see
 docs/live-games.md). ``python -m data_access live-study <corpus> STORE --slice SLICE [--seed N] [--path P]`` creates a
 study's games in the store, one per item the slice's dialogs played (``SLICE``: the grammar, or ``@ID`` a slice saved
 in the store), and prints one JSON object (``corpus``, ``slice``, ``seed``, ``games``, ``invitations``: one row per

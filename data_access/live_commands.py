@@ -33,12 +33,24 @@ def live_export(args) -> int:
     try:
         games = args.game or store.live_games.finished_ids(args.corpus)
         path = live.export(store, corpus_module(args.corpus), games, Path(args.out), split=args.split)
+        consents = _consents(store, games)
     except (ValueError, StoreError) as exc:
         raise SourceError(Path(args.out), str(exc)) from None
     finally:
         store.close()
-    print(json.dumps({"corpus": args.corpus, "games": len(set(games)), "path": str(path)}))
+    print(json.dumps({"corpus": args.corpus, "games": len(set(games)), "path": str(path), "consents": consents}))
     return 0
+
+
+def _consents(store, game_ids) -> list[dict]:
+    """Each player of the games written and the consent texts they agreed to (version, when): the study's record,
+    for its organiser only (the files written never name a player by their sign-in)."""
+    players = set()
+    for game_id in set(game_ids):
+        game = store.live_games.game(game_id)
+        players |= {game.first_player, game.second_player} - {None}
+    return [{"player": a.coder, "text_version": a.text_version, "agreed_at": a.agreed_at}
+            for a in store.live_consent.agreements() if a.coder in players]
 
 
 def live_study(args) -> int:

@@ -275,10 +275,14 @@ def test_the_command_line_writes_a_studys_finished_games_and_says_why_it_cannot_
     live.send(store, package, game.id, "b1", "place", {"x": 0, "y": 1, "z": 0, "color": "blue"}, player="ben")
     store.live_games.finish(game.id, player="ann")
     live.create(store, package, "C8", "Architect", {"roles": {"Architect": {"target": TARGET}}}, player="ann")
+    store.live_consent.agree(0, str(game.id), player="ben")
+    store.live_consent.agree(0, "another study", player="cy")  # played no game written here
     store.close()
 
     assert main(["live-export", "minecraft", str(target), str(tmp_path / "study"), "--split", "val"]) == 0
-    assert json.loads(capsys.readouterr().out) == {"corpus": "minecraft", "games": 1, "path": str(tmp_path / "study")}
+    printed = json.loads(capsys.readouterr().out)
+    assert [(c["player"], c["text_version"]) for c in printed.pop("consents")] == [("ben", 0)]
+    assert printed == {"corpus": "minecraft", "games": 1, "path": str(tmp_path / "study")}
     assert json.loads((tmp_path / "study" / "logs" / "splits.json").read_text())["val"] == ["C7"]  # not the open C8
 
     for argv, named in ((["minecraft", str(target), str(tmp_path / "study")], "not an empty folder"),
