@@ -110,11 +110,12 @@ def demo_app(tmp_path_factory):
 # Servers in the demo's set-ups that several test files share (one per pytest worker, for the whole run): under
 # a base path (/lab), and the plain `streamlit run app.py` without server.py's scripts.
 @pytest.fixture(scope="session")
-def lab_app(tmp_path_factory, browser):
+def lab_app(tmp_path_factory, reader_profile):
     """The app served under /lab, warmed up by one visit of its home page (a deep link as the very first
-    request of a fresh server under a base path once showed Streamlit's "Page not found" box; see the notes)."""
+    request of a fresh server under a base path once showed Streamlit's "Page not found" box; see the notes), in
+    the tests' profile (its renderer process and HTTP cache, not a new profile's)."""
     server = AppServer(tmp_path_factory.mktemp("lab-app"), {"STREAMLIT_SERVER_BASE_URL_PATH": "lab"})
-    warm = browser.new_page()
+    warm = reader_profile.new_page()
     warm.goto(f"{server.url}/lab/")
     wait_for_app(warm)
     warm.close()
