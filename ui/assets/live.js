@@ -94,8 +94,8 @@ function createShell(parent, data) {
     root.setAttribute('data-live-status', s.status);
     root.setAttribute('data-live-cursor', String(s.cursor));
     const other = (data.roles || []).find((r) => r !== data.role) || 'partner';
-    statusLine.textContent = s.status === 'waiting' ? `You play the ${data.role}. Waiting for the ${other} to open the invitation…`
-      : s.status === 'playing' ? `You play the ${data.role}, with the ${other}.` : 'The game has ended.';
+    statusLine.textContent = s.status === 'waiting' ? `You play: ${data.role}. Waiting for your partner (${other}) to open the invitation…`
+      : s.status === 'playing' ? `You play: ${data.role}. Your partner: ${other}.` : 'The game has ended.';
     finish.disabled = s.status !== 'playing';
     refreshCompose();
   }
@@ -135,7 +135,9 @@ function createShell(parent, data) {
     while (!s.stopped) {
       if (!root.isConnected) { s.stop(); return; }
       try {
-        const response = await fetch(`${base}/events?after=${s.cursor}&status=${encodeURIComponent(s.status)}`,
+        // the first poll (a load, a reload) answers at once: it names no status the game may still have
+        const known = s.caughtUp ? encodeURIComponent(s.status) : '';
+        const response = await fetch(`${base}/events?after=${s.cursor}&status=${known}`,
                                      { credentials: 'same-origin', headers: data.player ? { 'x-live-player': headers['x-live-player'] } : {} });
         const answer = await response.json();
         if (!response.ok) {
