@@ -13,7 +13,8 @@
 //
 // Events are shown in the store's order (seq). Every text arrives as data and is set with textContent, never as
 // markup. Contract for tests outside the repository: the root has data-live-game="<game id>", data-live-role
-// (the viewer's role), data-live-status and data-live-cursor; each message shown has data-live-message (its
+// (the viewer's role), data-live-status, data-live-cursor (the last event seen) and data-live-pending (events
+// not yet acknowledged); each message shown has data-live-message (its
 // seq) and data-live-role; the message field data-live-input, its button data-live-send, Finish data-live-finish.
 //
 // createLiveGame(area, live) gets the element to draw in and `live` ({role, roles, setup, draw, send(kind,
@@ -88,7 +89,10 @@ function createShell(parent, data) {
     note.className = `lv-note${kind ? ` lv-${kind}` : ''}`;
   }
 
-  function keep() { try { sessionStorage.setItem(storeKey, JSON.stringify(s.outbox)); } catch (e) { /* full: kept in memory */ } }
+  function keep() {
+    root.setAttribute('data-live-pending', String(s.outbox.length));
+    try { sessionStorage.setItem(storeKey, JSON.stringify(s.outbox)); } catch (e) { /* full: kept in memory */ }
+  }
 
   function showStatus() {
     root.setAttribute('data-live-status', s.status);

@@ -210,7 +210,8 @@ def _other(game: LiveGame, role: Optional[str]) -> str:
 def export_zip(store: Store, corpus: Corpus, game_id: int, viewer: Identity) -> bytes:
     """The finished game written as the corpus's own files (``live.export``) into a temporary folder, zipped."""
     with tempfile.TemporaryDirectory(prefix="live-export-") as folder:
-        written = Path(live.export(store, corpus.package, [game_id], Path(folder) / "collection", viewer=viewer))
+        written = Path(folder) / "collection"  # (export returns the path the reader opens: a file for CoDraw)
+        live.export(store, corpus.package, [game_id], written, viewer=viewer)
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
             for path in sorted(p for p in written.rglob("*") if p.is_file()):

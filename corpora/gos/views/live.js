@@ -93,7 +93,7 @@ function createLiveGame(area, live) {
       else if (event.kind === 'unlock') { g.mine = null; }
       else if (event.kind === 'unlock_automatic') {
         g.mine = null;
-        if (!catchingUp) live.say('Your partner locked another image: both locks were released.', 'lost');
+        if (!catchingUp) live.say('Your partner locked another image: both locks were released.', 'info');
       } else if (event.kind === 'rank') { g.ranked.push(p.image_id); g.mine = null; }
       else return;
       if (!catchingUp) showBoard();
