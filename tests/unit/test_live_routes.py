@@ -81,6 +81,8 @@ def test_two_players_send_and_see_each_others_events_and_a_resend_is_not_doubled
     assert refused.status_code == 422 and "only the Builder" in refused.json()["error"]
     reused = _post(client, game_id, "alice", {"client_id": "a-1", "kind": "message", "payload": {"text": "other"}})
     assert reused.status_code == 409
+    # what a server's watcher reads of the games its polls wait on: counts only, one read for them all
+    assert store.live_games.versions([game_id, game_id, 99999]) == {game_id: (2, "playing")}
 
 
 @pytest.mark.parametrize("who, status", [("carol", 404), ("vera", 404), ("", 404)])

@@ -4,9 +4,10 @@ move and to see the partner's, without a Streamlit run per poll. ``server.py`` s
 
 - ``GET  <base>/_live/<game>/events?after=N&status=S`` — the events past the cursor ``N`` that the caller may see,
   the new cursor and the game as it stands. A long poll: with nothing new (and the game still ``S``) it waits, up
-  to ``LONGEST_WAIT_S``, woken at once when this process stores an event of the game, and reading the store again
-  every ``RECHECK_S`` so that an event the OTHER app server stored (two servers behind nginx on one PostgreSQL)
-  is seen within a second.
+  to ``LONGEST_WAIT_S``, woken at once when this process stores an event of the game, and by the process's one
+  watcher, which reads the count of events of every waited game in one query every ``RECHECK_S``, so that an event
+  the OTHER app server stored (two servers behind nginx on one PostgreSQL) is seen within a second, at the cost of
+  one read a process, however many wait.
 - ``POST <base>/_live/<game>/events`` — ``{"client_id", "kind", "payload"}``: one message or move, checked by the
   corpus's rules inside the store's write (``data_access.live.send``); a resend of a ``client_id`` returns the
   stored event, never a second one.
@@ -49,7 +50,8 @@ from data_access.store import (
 )
 
 LONGEST_WAIT_S = 20.0  # a poll with nothing new answers after this (below nginx's 60 s proxy_read_timeout)
-RECHECK_S = 0.5  # a waiting poll reads the store this often (another server's events)
+RECHECK_S = 0.5  # the process's watcher reads its waited games' counts this often (another server's events)
+DISCONNECT_CHECK_S = 5.0  # a waiting poll asks this often whether its page is gone
 MAX_WAITING = 400  # polls waiting at once in one process (two per player of 20 games is 80)
 MAX_BODY_BYTES = 64 * 1024  # a POST's body (an event is stored within 16 kB)
 HEADER = "x-live-game"
@@ -58,7 +60,10 @@ HEADER = "x-live-game"
 @dataclass
 class LiveBackend:
     """What the routes need, injected so that tests give their own: the store, who a request comes from, a corpus's
-    package by name, the clock and the waits."""
+    package by name, the clock and the waits. It also holds this process's waiting polls: each waits on its game's
+    wake-up, set when this process stores an event of the game (``wake``) or when the one watcher of the process
+    (``_watch``: a single read of every waited game's count of events, every ``recheck_s``) sees the game move on
+    in the store (another server's event). A woken poll reads the game again for its viewer."""
 
     store: Callable[[], Store]
     identity: Callable[[Request], Identity]
@@ -69,6 +74,9 @@ class LiveBackend:
     clock: Callable[[], float] = time.monotonic
     _wakeups: dict[int, asyncio.Event] = field(default_factory=dict)
     _waiting: int = 0
+    _watched: dict[int, int] = field(default_factory=dict)  # game -> polls waiting on it
+    _known: dict[int, tuple[int, str]] = field(default_factory=dict)  # game -> (events, status) last seen
+    _watcher: Optional[asyncio.Task] = None
 
     def wake(self, game_id: int) -> None:
         """Wake every poll of ``game_id`` waiting in this process (an event was stored)."""
@@ -78,6 +86,32 @@ class LiveBackend:
 
     def wakeup(self, game_id: int) -> asyncio.Event:
         return self._wakeups.setdefault(game_id, asyncio.Event())
+
+    def watch(self, game: LiveGame, waiting: bool) -> None:
+        """Count a poll of ``game`` (as it read it) starting (``waiting``) or ending its wait; the watcher runs while
+        any waits. The game as the poll read it is the watcher's starting point (the oldest of its polls'), so that
+        an event stored elsewhere between the poll's read and the watcher's next one wakes it too."""
+        self._watched[game.id] = self._watched.get(game.id, 0) + (1 if waiting else -1)
+        if waiting:
+            seen = (game.n_events, game.status)
+            self._known[game.id] = min(self._known.get(game.id, seen), seen)
+        if self._watched[game.id] <= 0:
+            del self._watched[game.id]
+            self._known.pop(game.id, None)
+        if self._watched and (self._watcher is None or self._watcher.done()):
+            self._watcher = asyncio.ensure_future(self._watch())
+
+    async def _watch(self) -> None:
+        while self._watched:
+            await asyncio.sleep(self.recheck_s)
+            try:
+                now = await run_in_threadpool(self.store().live_games.versions, list(self._watched))
+            except StoreError:
+                continue  # the store is away: the polls answer when their wait ends, and try again
+            for game_id, version in now.items():
+                if game_id in self._known and self._known[game_id] != version:
+                    self._known[game_id] = version
+                    self.wake(game_id)
 
 
 class _Refused(Exception):
@@ -151,20 +185,24 @@ async def poll(request: Request, backend: LiveBackend) -> JSONResponse:
         if backend._waiting >= backend.max_waiting:
             raise _Refused(503, "Too many players wait at once on this server; try again in a moment.")
         backend._waiting += 1
+        backend.watch(game, True)
         try:
             deadline = backend.clock() + backend.longest_wait_s
             while not events and known == game.status and backend.clock() < deadline:
                 wakeup = backend.wakeup(game_id)
                 try:
-                    await asyncio.wait_for(wakeup.wait(), timeout=min(backend.recheck_s,
+                    # woken by an event of this process, or by the watcher (another server's); else, now and then,
+                    # whether the page is still there
+                    await asyncio.wait_for(wakeup.wait(), timeout=min(DISCONNECT_CHECK_S,
                                                                       max(0.0, deadline - backend.clock())))
                 except asyncio.TimeoutError:
-                    pass
-                if await request.is_disconnected():
-                    break
+                    if await request.is_disconnected():
+                        break
+                    continue
                 game, events, cursor = await run_in_threadpool(_read, backend, game_id, viewer, after)
         finally:
             backend._waiting -= 1
+            backend.watch(game, False)
         return _answer(200, {"game": game_json(game, viewer), "events": [event_json(e) for e in events],
                              "cursor": cursor})
     except Exception as exc:  # noqa: BLE001 - _refusal re-raises what is no refusal
