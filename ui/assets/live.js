@@ -19,7 +19,8 @@
 //
 // createLiveGame(area, live) gets the element to draw in and `live` ({role, roles, setup, draw, send(kind,
 // payload), say(text, kind), changed(), fromThisTab(event)}) and returns {apply(event, catchingUp), caughtUp(), message(text)
-// -> payload or an error string, canSend() -> '' or why not}.
+// -> payload or an error string, canSend() -> '' or why not} and optionally describe(event) (beside a message),
+// refused(item) (the server refused a sent event) and key(event) (a key pressed outside the message field).
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   let shell = parentElement.__liveShell;
@@ -29,6 +30,9 @@ export default function (component) {
     parentElement.__liveShell = shell;
   }
   shell.trigger = setTriggerValue;
+  const onKey = (event) => shell.onKey(event);
+  document.addEventListener('keydown', onKey);
+  return () => document.removeEventListener('keydown', onKey);
 }
 
 function el(tag, className, text) {
@@ -242,6 +246,12 @@ function createShell(parent, data) {
   const game = createLiveGame(area, live);
   s.stop = () => { s.stopped = true; };
   s.root = root;
+  // the solo game's keys (CoDraw's Flip, Delete, arrows; Minecraft's colours), never while typing a message
+  s.onKey = (event) => {
+    const t = event.target;
+    if (!game.key || (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.isContentEditable))) return;
+    game.key(event);
+  };
   showStatus();
   poll();
   return s;

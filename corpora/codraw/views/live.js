@@ -92,6 +92,7 @@ function createLiveGame(area, live) {
       return '';
     },
     message(text) { return { text }; },
+    key(event) { if (game && live.role === 'Drawer') game.key(event); },
     refused() { paintTeller(); },
   };
 }

@@ -83,6 +83,7 @@ function createLiveGame(area, live) {
     },
     canSend() { return ''; },
     message(text) { return { text }; },
+    key(event) { if (builder && live.role === 'Builder') builder.key(event); },
     refused() { if (builder) reshowBuilder(); },  // the store's build: the move the rules refused is taken back
   };
 }
