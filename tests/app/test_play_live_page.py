@@ -1,5 +1,5 @@
-"""The Play page's live part (issue 50, ui/play/live.py) through AppTest: a signed-in coder creates a game and gets its
-invitation link (the game waits in the store under their name and role); the link opened by a third person says the
+"""The Play page's live part (issue 50, ui/play/live.py) through AppTest: a signed-in coder agrees to the consent
+text, creates a game and gets its invitation link (the game waits in the store under their name and role); the link opened by a third person says the
 game is full, by a viewer or the visitor of a server open to other machines that they cannot play, and neither sees
 the game. The game's screens themselves (the browser component and the routes) are driven in
 tests/e2e/test_live_browser.py."""
@@ -36,6 +36,8 @@ def test_a_signed_in_coder_creates_a_game_and_is_given_its_invitation(sign_in): 
     carl = sign_in(Role.CODER, "carl")
     at = open_page("play", corpus="minecraft")
     assert "Play with someone" in [h.value for h in at.subheader]
+    assert not any(b.key == "live_create_minecraft" for b in at.button)  # the consent text first
+    next(b for b in at.button if b.key == "live_consent_agree_new-minecraft").click().run()
     at.radio(key="live_role_minecraft").set_value("Builder").run()
     next(b for b in at.button if b.key == "live_create_minecraft").click().run()
     assert not at.exception and not at.error, [e.value for e in at.error]
@@ -51,6 +53,7 @@ def test_the_invitation_of_a_full_game_is_refused_to_a_third_person_and_to_a_vie
     token = _a_full_game()
     sign_in(Role.CODER, "carl")
     at = open_page("play", corpus="minecraft", live=token)
+    next(b for b in at.button if b.key == "live_consent_agree_join").click().run()  # before the game: the consent
     assert "This game is full" in _texts(at) and "Only its two players see it" in _texts(at)
     sign_in(Role.VIEWER, "vera")
     at = open_page("play", corpus="minecraft", live=token)

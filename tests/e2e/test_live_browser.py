@@ -60,10 +60,18 @@ def people(browser, live_app):
         context.close()
 
 
+def _agree_if_asked(tab) -> None:
+    """The consent text, agreed to the first time a person creates or joins a game (ui/play/consent.py)."""
+    wait_for_app(tab)
+    if tab.get_by_role("button", name="I agree").count():
+        tab.get_by_role("button", name="I agree").click()
+        wait_for_app(tab)
+
+
 def _create(tab, url: str, corpus: str, role: str) -> str:
     """alice's game of ``corpus`` in ``role``: created on the Play page; its invitation link."""
     tab.goto(f"{url}/play?corpus={corpus}")
-    wait_for_app(tab)
+    _agree_if_asked(tab)
     choice = tab.locator("[data-testid=stRadio]").get_by_role("radio", name=role, exact=True)
     if not choice.is_checked():  # a click on the chosen one runs nothing
         tab.locator("[data-testid=stRadio]").get_by_text(role, exact=True).click()
@@ -76,6 +84,7 @@ def _create(tab, url: str, corpus: str, role: str) -> str:
 
 def _open(tab, link: str) -> None:
     tab.goto(link)
+    _agree_if_asked(tab)
     tab.locator("[data-live-game]").wait_for()
 
 
@@ -118,6 +127,7 @@ def _finish_and_download(finisher, other, folder: Path) -> Path:
 def _refused_to_others(people, live_app, link: str) -> None:
     carol, vera = people["carol"], people["vera"]
     carol.goto(link)
+    _agree_if_asked(carol)
     carol.get_by_text("This game is full", exact=False).wait_for()
     vera.goto(link)
     vera.get_by_text("You cannot play", exact=False).wait_for()

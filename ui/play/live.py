@@ -3,7 +3,9 @@ write creates a game (the corpus, an item of it chosen or drawn at random, their
 ``/play?corpus=...&live=<token>``; the other opens it and the game starts; the creator's page opens the same link
 (the store gives each player their own role back: a reload, another tab, another server resumes the game). A third
 visitor is told the game is full; a viewer, or a visitor of a server open to other machines without sign-in, that
-they cannot play. Every check is the store's (``Store.live_games``); the page only says what it answered.
+they cannot play. Before a game is created or joined the person agrees to the study's consent text
+(``ui.play.consent``; an admin sets it here too). Every check is the store's (``Store.live_games``); the page only
+says what it answered.
 
 The game itself is one ``st.components.v2`` component per corpus (``ui/assets/live.js``, the shell every live game
 shares, then the corpus's solo game ``CorpusViews.play`` whose drawing it reuses, then its live game
@@ -30,9 +32,11 @@ from data_access.store import LiveGame, LiveGameFull, LiveGameNotFound, Store, S
 from data_access.store.live_games import MAX_MESSAGE_CHARS
 from ui import cached
 from ui.assets import asset_text
+from ui.play.consent import consent_editor, consent_given
 from ui.shell import auth
 from ui.shell.corpus_views import LiveView, views_of
 from ui.shell.url_state import app_address, base_path, publish, query_param
+from ui.store import opened
 from ui.widgets import md_escape
 
 LIVE_PARAM = "live"  # the invitation token in the page's URL
@@ -44,6 +48,8 @@ def live_view_of(corpus: Corpus) -> Optional[LiveView]:
     """The corpus's live game when two people can play it here (live rules, a live view and the solo game it draws
     with), else None."""
     views = views_of(corpus)
+    if corpus.name != corpus.package.NAME:
+        return None  # a collection beside the corpus: a game is played over the released corpus's items
     if views.live is None or views.play is None or live_rules_of(corpus.package) is None:
         return None
     return views.live
@@ -55,7 +61,7 @@ def invitation_token() -> Optional[str]:
 
 
 def invitation_link(corpus: Corpus, token: str) -> str:
-    return f"{app_address()}/play?corpus={corpus.name}&{LIVE_PARAM}={token}"
+    return f"{app_address()}/play?corpus={corpus.package.NAME}&{LIVE_PARAM}={token}"
 
 
 def items_of(loaded) -> tuple[str, ...]:
@@ -106,6 +112,15 @@ def create_section(corpus: Corpus) -> None:
     if not auth.allowed(Action.WRITE_OWN, "playing live"):
         return
     name = _player_name()
+    store = opened("Playing live")
+    if store is None:
+        return
+    person = auth.identity(name)
+    if person.may(Action.MANAGE):
+        with st.expander("The consent text shown before a live game (an admin's)"):
+            consent_editor(store, person)
+    if not consent_given(store, person, f"new-{corpus.name}"):
+        return
     items = cached.shared(items_of, corpus) or ()
     if not items:
         st.info(f"{corpus.title} has no item to play live.")
@@ -156,8 +171,6 @@ def _joined(store: Store, token: str, person: Identity, name: str) -> Optional[L
 
 def game_section(corpus: Corpus, token: str) -> None:
     """The game of the invitation ``token``: joined (or resumed), each role's screen, the export once finished."""
-    from ui.store import opened
-
     st.subheader("Playing live")
     person = auth.identity(auth.current_coder())
     if not person.may(Action.WRITE_OWN):
@@ -174,10 +187,12 @@ def game_section(corpus: Corpus, token: str) -> None:
     store = opened("Playing live")
     if store is None:
         return
+    if not consent_given(store, person, "join"):  # before the game starts (a player back has agreed already)
+        return
     game = _joined(store, token, person, name)
     if game is None:
         return
-    if game.corpus != corpus.name:
+    if game.corpus != corpus.name:  # (a collection's name is <corpus>@collected: the released corpus plays)
         st.info(f"This invitation is to a game of another corpus ({md_escape(game.corpus)}): choose it above.")
         return
     view = live_view_of(corpus)
