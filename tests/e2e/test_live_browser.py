@@ -133,6 +133,14 @@ def _refused_to_others(people, live_app, link: str) -> None:
     vera.get_by_text("You cannot play", exact=False).wait_for()
     for tab in (carol, vera):
         assert tab.locator("[data-live-game]").count() == 0 and tab.locator("[data-live-message]").count() == 0
+    # nor through the routes, with their own sign-in: no read, no write (the store knows them for who they are)
+    game_id = people["alice"].get_attribute("[data-live-game]", "data-live-game")
+    for tab in (carol, vera):
+        read = tab.request.get(f"{live_app.url}/_live/{game_id}/events?after=0")
+        wrote = tab.request.post(f"{live_app.url}/_live/{game_id}/events", headers={"x-live-game": "1"},
+                                 data={"client_id": "x-1", "kind": "message", "payload": {"text": "hi"}})
+        ended = tab.request.post(f"{live_app.url}/_live/{game_id}/finish", headers={"x-live-game": "1"}, data={})
+        assert (read.status, wrote.status, ended.status) == (404, 404, 404)  # as if there were no such game
 
 
 def test_minecraft_architect_and_builder_play_resume_and_the_export_reads_back(people, live_app, browser, tmp_path):
@@ -169,6 +177,7 @@ def test_minecraft_architect_and_builder_play_resume_and_the_export_reads_back(p
     bob.reload()  # a reload resumes the game as the store has it
     _settled(bob, 5)
     assert _messages(bob) == [("Architect", "<b>two</b> blocks, blue then red"), ("Builder", "done?")]
+    assert _messages(alice) == _messages(bob)  # nothing from carol or vera
     folder = _finish_and_download(alice, bob, tmp_path / "minecraft")
 
     built, skipped = frames.build_frames(folder)

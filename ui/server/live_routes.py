@@ -255,7 +255,9 @@ async def send(request: Request, backend: LiveBackend) -> JSONResponse:
 
 
 def _finish(backend: LiveBackend, game_id: int, viewer: Identity) -> LiveGame:
-    return backend.store().live_games.finish(game_id, player=viewer.coder, actor=viewer)
+    store = backend.store()
+    store.live_games.game(game_id, viewer=viewer)  # a game the caller may not see is as absent (404), never "refused"
+    return store.live_games.finish(game_id, player=viewer.coder, actor=viewer)
 
 
 async def finish(request: Request, backend: LiveBackend) -> JSONResponse:
