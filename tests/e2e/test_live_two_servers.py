@@ -1,8 +1,9 @@
 """Two people play live on the lab deployment (issue 50): two app servers behind nginx (``deploy/nginx.conf``) on one
-PostgreSQL store, with sign-in, each person served by a different server (their route cookies chosen so). alice's
-message reaches bob across the servers; bob's server is killed mid-game (SIGKILL); nginx sends bob to alice's
-server, where his page resumes the game from the store and his next move arrives; they finish, and the export read
-back with Minecraft's own reader holds every message and move in order, once."""
+PostgreSQL store, with sign-in, each person served by a different server (their route cookies chosen so). They play
+a game of each corpus at once (a tab a game); each message and move crosses from one server to the other; bob's
+server is killed mid-game (SIGKILL); nginx sends his pages to alice's server, where they go on from the store and
+his next moves arrive; they finish, and each export read back with the corpus's own reader holds every message,
+move, lock and rank in order, once."""
 from __future__ import annotations
 
 import urllib.request
@@ -57,8 +58,12 @@ def lab(tmp_path_factory, postgres_cluster):
     provider.stop()
 
 
-def test_a_game_across_two_servers_survives_killing_one_and_is_recorded_once(lab, browser, tmp_path):
-    from corpora.minecraft.data import frames
+def test_a_game_of_each_corpus_across_two_servers_survives_killing_one_and_is_recorded_once(lab, browser, tmp_path):
+    from corpora.codraw.data import frames as codraw_frames
+    from corpora.gos.data import frames as gos_frames
+    from corpora.minecraft.data import frames as minecraft_frames
+
+    from .playing import drag_from_palette
 
     url, servers, routes = lab["url"], lab["servers"], lab["routes"]
     contexts, tabs = [], {}
@@ -67,41 +72,73 @@ def test_a_game_across_two_servers_survives_killing_one_and_is_recorded_once(lab
             context = browser.new_context(viewport={"width": 1400, "height": 1000}, reduced_motion="reduce")
             context.add_cookies([{"name": "dashboard_route", "value": route, "url": url}])
             contexts.append(context)
-            tab = context.new_page()
-            tab.set_default_timeout(60_000)
-            sign_in(tab, url, f"{name}-sub")
-            tabs[name] = tab
-        alice, bob = tabs["alice"], tabs["bob"]
-        link = _create(alice, url, "minecraft", "Architect")
-        _open(bob, link)
-        alice.locator("[data-live-game][data-live-status=playing]").wait_for()
-        _say(alice, "one blue block")  # stored through server a, seen by bob's poll on server b
-        _settled(bob, 1)
-        command = bob.locator("[data-play-command]")
-        command.fill("place blue 0 1 0")
-        command.press("Enter")
-        _settled(alice, 2)
+            first = context.new_page()
+            first.set_default_timeout(60_000)
+            sign_in(first, url, f"{name}-sub")
+            for corpus in ("minecraft", "codraw", "gos"):  # a tab a game, the three at once
+                tab = first if corpus == "minecraft" else context.new_page()
+                tab.set_default_timeout(60_000)
+                tabs[name, corpus] = tab
+        for corpus, role in (("minecraft", "Architect"), ("codraw", "Teller"), ("gos", "Player A")):
+            _open(tabs["bob", corpus], _create(tabs["alice", corpus], url, corpus, role))
+            tabs["alice", corpus].locator("[data-live-game][data-live-status=playing]").wait_for()
 
-        servers[1].process.kill()  # bob's server, mid-game, without a goodbye
+        # before the kill: each game under way, every event crossing from one server to the other
+        _say(tabs["alice", "minecraft"], "one blue block")
+        _settled(tabs["bob", "minecraft"], 1)
+        _command(tabs["bob", "minecraft"], "place blue 0 1 0")
+        _settled(tabs["alice", "minecraft"], 2)
+        _say(tabs["alice", "codraw"], "a sun")
+        drawer = tabs["bob", "codraw"]
+        drawer.locator("[data-live-message]").first.wait_for()
+        piece = drawer.locator(".cd-palette [data-clipart]").first.get_attribute("data-clipart")
+        drag_from_palette(drawer, piece, 420, 60)
+        _settled(drawer, 2)
+        gos_a, gos_b = tabs["alice", "gos"], tabs["bob", "gos"]
+        gos_a.locator('[data-live-mark=""]').click()
+        _say(gos_a, "hello")
+        _settled(gos_b, 1)
+
+        servers[1].process.kill()  # bob's server, mid-game, without a goodbye: his pages go on through server a
         servers[1].process.wait(timeout=10)
-        command = bob.locator("[data-play-command]")  # the page reconnects through nginx to server a
-        command.fill("place red 1 1 0")
-        command.press("Enter")
-        _settled(bob, 3)
-        _settled(alice, 3)
-        _say(bob, "done")
-        _settled(alice, 4)
-        assert _messages(alice) == [("Architect", "one blue block"), ("Builder", "done")]
-        folder = _finish_and_download(alice, bob, tmp_path / "minecraft")
+        _command(tabs["bob", "minecraft"], "place red 1 1 0")
+        _settled(tabs["alice", "minecraft"], 3)
+        _say(tabs["bob", "minecraft"], "done")
+        _settled(tabs["alice", "minecraft"], 4)
+        _say(drawer, "ok")
+        _settled(tabs["alice", "codraw"], 3)
+        image = gos_b.locator(".gs-board [data-image-id]").first.get_attribute("data-image-id")
+        gos_b.locator(f'[data-live-mark="{image}"]').click()
+        _say(gos_b, "this one first")
+        for tab in (gos_a, gos_b):
+            tab.locator(f'.gs-board [data-image-id="{image}"]').click()
+            tab.locator("[data-live-lock]").click()
+        for tab in (gos_a, gos_b):
+            tab.locator(f'.gs-board [data-image-id="{image}"] .gs-badge', has_text="1").wait_for()
+        assert _messages(tabs["alice", "minecraft"]) == [("Architect", "one blue block"), ("Builder", "done")]
+        folders = {corpus: _finish_and_download(tabs["alice", corpus], tabs["bob", corpus], tmp_path / corpus)
+                   for corpus in ("minecraft", "codraw", "gos")}
     finally:
         for context in contexts:
             context.close()
 
-    built, skipped = frames.build_frames(folder)
+    built, skipped = minecraft_frames.build_frames(folders["minecraft"])
     assert skipped == []
     assert list(zip(built["utterances"]["role"], built["utterances"]["text"])) == [
         ("Architect", "one blue block"), ("Builder", "done")]
     actions = built["actions"]
     assert list(zip(actions["kind"], actions["x"], actions["y"], actions["color"])) == [
         ("placement", 0, 1, "blue"), ("placement", 1, 1, "red")]
+    built, skipped = codraw_frames.build_frames(folders["codraw"] / "CoDraw_1_0.json")
+    assert skipped == [] and built["rounds"]["msg_t"].tolist() == ["a sun"] and built["rounds"]["msg_d"].tolist() == ["ok"]
+    assert built["rounds"]["stored_reproduced"].tolist() == [True]  # the stored score, the original metric's
+    built, skipped = gos_frames.build_frames(folders["gos"])
+    assert skipped == [] and built["messages"]["text"].tolist() == ["hello", "this one first"]
+    assert [list(ids) for ids in built["messages"]["image_ids"]] == [[], [image]]
+    assert built["ranks"].sort_values("rank")["image_id"].tolist() == [image]
 
+
+def _command(tab, typed: str) -> None:
+    command = tab.locator("[data-play-command]")
+    command.fill(typed)
+    command.press("Enter")
