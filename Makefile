@@ -76,6 +76,7 @@ bench: $(STAMP_TEST)
 	$(PY) benchmarks/model_labels.py
 	$(PY) benchmarks/slices.py
 	$(PY) benchmarks/play.py $(if $(BASELINE),--baseline-root $(BASELINE))
+	$(PY) benchmarks/live.py
 	$(PY) benchmarks/report.py
 
 # A model-label import of 500,000 lines (the line budget) and the Agreement page's read of it, on SQLite and
