@@ -71,7 +71,13 @@ function createLiveGame(area, live) {
   return {
     apply(event, catchingUp) {
       if (event.kind === 'message') g.awaiting = event.role === 'Teller';
-      else if (event.kind === 'canvas') g.canvas = event.payload.cliparts;
+      else if (event.kind === 'canvas') {
+        g.canvas = event.payload.cliparts;
+        if (!catchingUp && live.role === 'Drawer' && !live.fromThisTab(event)) {  // the Drawer's other tab drew
+          game.show({ canvas: g.canvas, lines: [] });
+          g.sentCanvas = JSON.stringify(game.move().canvas);
+        }
+      }
       else if (event.kind === 'peek') { g.peekOpen = g.peeked = true; showPeek(event.payload.canvas || []); }
       else if (event.kind === 'unpeek') { g.peekOpen = false; showPeek([]); }
       paintTeller();
