@@ -47,11 +47,13 @@ function createGame(area, shell) {
   }
 
   // What a frame is made of, kept from one frame to the next while the camera stays (``view``: its angles and
-  // zoom): the camera; the floor, its grid and the axes' labels, drawn for it once on an offscreen canvas
-  // (``layer``) and copied in one call; the blocks' visible faces in painting order (``faces``), sorted when the
-  // camera moves and, after a block placed or removed, only its cell's and its neighbours' faces worked out again
-  // and merged in (``refaced``)
-  const kept = { view: '', cam: null, layer: document.createElement('canvas'), layerView: '', faces: null, facesView: '' };
+  // zoom): the camera; the floor, its grid and the axes' labels, drawn on an offscreen canvas (``layer``) at the
+  // second frame of a camera (not while it turns) and copied in one call from then on; the blocks' visible faces in
+  // painting order (``faces``), sorted when the camera moves and, after a block placed or removed, only its cell's
+  // and its neighbours' faces worked out again and merged in (``refaced``)
+  const kept = {
+    view: '', cam: null, layer: document.createElement('canvas'), layerView: '', drawnView: '', faces: null, facesView: '',
+  };
 
   function sizeCanvas() {
     const ratio = window.devicePixelRatio || 1;
@@ -116,7 +118,16 @@ function createGame(area, shell) {
   function draw() {
     const ctx = canvas.getContext('2d');
     const cam = currentCamera();
-    ctx.drawImage(backdrop(cam), 0, 0, W, H);  // opaque: it covers the last frame
+    if (kept.layerView !== kept.view && kept.drawnView !== kept.view) {
+      kept.drawnView = kept.view;  // a camera's first frame (a turn's every frame): drawn here, not kept
+      backdrop(ctx, cam);
+    } else {
+      if (kept.layerView !== kept.view) {
+        kept.layerView = kept.view;
+        backdrop(kept.layer.getContext('2d'), cam);
+      }
+      ctx.drawImage(kept.layer, 0, 0, W, H);  // opaque: it covers the last frame
+    }
     ctx.strokeStyle = 'rgba(0, 0, 0, 0.35)';
     for (const face of visibleFaces(cam)) {
       ctx.fillStyle = shade(g.colors[face.color] || '#888888', SHADE[face.normal.join(',')]);
@@ -138,11 +149,8 @@ function createGame(area, shell) {
   }
 
   // The background, the floor under the region (y = 0.5, below the lowest blocks), its grid and the axes' labels,
-  // as the camera ``cam`` (the current one) sees them: drawn when the camera has moved, else the one kept
-  function backdrop(cam) {
-    if (kept.layerView === kept.view) return kept.layer;
-    kept.layerView = kept.view;
-    const ctx = kept.layer.getContext('2d');
+  // as the camera ``cam`` sees them, drawn on ``ctx`` (the grid's or the layer's)
+  function backdrop(ctx, cam) {
     ctx.fillStyle = '#f4f6f8';
     ctx.fillRect(0, 0, W, H);
     const r = g.region, y0 = r.y[0] - 0.5;
@@ -166,7 +174,6 @@ function createGame(area, shell) {
     label([0, y0, r.z[1] + 1.3], '+z');
     label([r.x[0] - 1.3, y0, 0], '−x');
     label([0, y0, r.z[0] - 1.3], '−z');
-    return kept.layer;
   }
 
   // The blocks' visible faces (those facing the camera and not against another block), far to near, as the camera
@@ -443,6 +450,7 @@ function createGame(area, shell) {
       g.region = setup.region || g.region;
       kept.view = '';  // the camera frames the region
       kept.layerView = '';
+      kept.drawnView = '';
       kept.faces = null;
       tools.textContent = '';
       g.buttons = {};
