@@ -40,6 +40,7 @@ from ui.store import opened
 from ui.widgets import md_escape
 
 LIVE_PARAM = "live"  # the invitation token in the page's URL
+PICKER_SIZE = 200  # items the picker lists at once, around the one chosen
 MAX_EXPORT_BYTES = 64 * 1024 * 1024  # a finished game's files, zipped in memory (a game holds at most 8 MB of events)
 _COMPONENTS: dict[str, Any] = {}
 
@@ -130,7 +131,10 @@ def create_section(corpus: Corpus) -> None:
     if st.session_state.get(key) not in items:
         st.session_state[key] = items[0]
     item_column, random_column, role_column = st.columns([3, 1, 2], vertical_alignment="bottom")
-    item = item_column.selectbox("Item to play", items, key=key)
+    # a window of the items around the one chosen (a selectbox sends every option at every run; CoDraw has ~10,000)
+    start = max(0, items.index(st.session_state[key]) - PICKER_SIZE // 2)
+    item = item_column.selectbox("Item to play", items[start:start + PICKER_SIZE], key=key,
+                                 help=f"{len(items):,} items; Pick one at random draws among all of them.")
     random_column.button("Pick one at random", key=f"live_random_{corpus.name}", icon=":material/casino:",
                          on_click=lambda: st.session_state.__setitem__(key, random.choice(items)))
     role = role_column.radio("Your role", rules.ROLES, key=f"live_role_{corpus.name}", horizontal=True)
