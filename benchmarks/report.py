@@ -287,7 +287,23 @@ def _play_done(r):
             for name, row in r["corpora"].items()]
 
 
+def _live(r):
+    """Issue 50: sent → shown at the partner on one server and two, and the server's CPU a message."""
+    floor = f"a bare round trip p90 {r['bare_round_trip_p90_s'] * 1000:.0f} ms (load {r.get('load_average', 0):.0f})"
+    rows = [(f"50. Live: sent → shown at the partner p90 ≤ 1 s, {label}",
+             f"p90 {r[key]['p90_s'] * 1000:.0f} ms; {r[key]['shown']} of {r[key]['messages']} shown", floor,
+             r[key]["p90_s"] <= 1.0 and r[key]["shown"] == r[key]["messages"])
+            for key, label in (("one_server", "one server"), ("two_servers", "two servers"))]
+    many = r["many_games"]
+    rows.append((f"50. Live: {many['games']} games at once, ≤ 0.05 server CPU-s a message",
+                 f"{many['cpu_s_per_message']:.4f} CPU-s a message ({many['messages']} messages)",
+                 f"the same polls idle: {many['idle_cpu_s_per_message_time']:.4f} CPU-s per message's time",
+                 many["cpu_s_per_message"] <= 0.05))
+    return rows
+
+
 CHECKS: list[Check] = [
+    ("live.json", "50. Live: sent → shown ≤ 1 s on one server and two; ≤ 0.05 CPU-s a message", _live),
     ("labels.json", "47. labels at the speed of steps, each corpus", _labels),
     ("player.json", "47. the step player: → tapped every 200 ms from the open, each corpus", _player_keys),
     ("player.json", "38. dragging the timeline across 30 steps ≥ 30 frames/s", _player_drag),

@@ -335,6 +335,7 @@ function createGame(area, shell) {
     listActions();
     draw();
     shell.measure(event);
+    shell.changed();  // the live game sends what takes the action back (corpora/minecraft/views/live.js)
   };
 
   // Typed actions: "place red 3 1 -2" (or "put"), "remove 3 1 -2" (or "pick")
