@@ -255,6 +255,7 @@ function createPlayer(parent) {
       const button = document.querySelector('[class*="st-key-item_flow_next"] button:not([disabled])');
       if (button) {
         event.preventDefault();
+        clearTimeout(p.settleTimer);  // the next item's run moves the page: no settle of this step after it
         trace('next item');
         button.click();
       }
@@ -468,6 +469,8 @@ function createPlayer(parent) {
     if (idle()) later(); else wait();
   }
   ['pointerdown', 'keydown', 'popstate'].forEach((type) => window.addEventListener(type, () => clearTimeout(p.askTimer), true));
+  // Back / Forward: the address bar's step wins, a settle still to come would say the step left behind
+  window.addEventListener('popstate', () => clearTimeout(p.settleTimer), true);
 
   p.update = (data) => {
     p.updates = (p.updates || 0) + 1;
