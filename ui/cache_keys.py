@@ -6,7 +6,7 @@ from __future__ import annotations
 import types
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, cast
 
 from data_access.corpus import Corpus
 from data_access.sources import Source
@@ -109,7 +109,7 @@ def _plain(value: Any) -> bool:
     return type(value) in _PLAIN_TYPES or (type(value) is tuple and all(_plain(v) for v in value))
 
 
-def plain_key(function: types.FunctionType, key: CorpusKey, args: tuple) -> Optional[str]:
+def plain_key(function: Callable, key: CorpusKey, args: tuple) -> Optional[str]:
     """The whole key of a derived cache entry as one string, when its arguments are plain values (strings,
     numbers, None, a corpus key, tuples of them: a step's view is asked for by dialog and step); else None.
 
@@ -121,7 +121,7 @@ def plain_key(function: types.FunctionType, key: CorpusKey, args: tuple) -> Opti
     takes the generic path."""
     if not all(_plain(a) for a in args):
         return None
-    return repr((_function_identity(function), key, args))
+    return repr((_function_identity(cast(types.FunctionType, function)), key, args))  # _derivable checked it
 
 
 def _derivable(function: Callable) -> Callable:
