@@ -162,24 +162,11 @@ def _compute_derived(function: Callable, key: CorpusKey, args: tuple):
 def shared(function: Callable, corpus: Corpus, *args):
     """Like ``derived``, for a large result that is never modified (e.g. the dialog labels of a picker): one
     object shared by all sessions, so a rerun does not unpickle a copy of it."""
-    function, key = _derivable(function), _prepared_key(corpus)
-    whole = plain_key(function, key, args)
-    if whole is not None:
-        return _shared_plain(whole, function, key, args)
-    return _shared(function, key, args)
-
-
-@st.cache_resource(show_spinner=False, max_entries=256)
-def _shared_plain(whole: str, _function: Callable, _key: CorpusKey, _args: tuple):
-    return _compute_shared(_function, _key, _args)
+    return _shared(_derivable(function), _prepared_key(corpus), args)
 
 
 @st.cache_resource(show_spinner=False, max_entries=256, hash_funcs=_HASH_FUNCTIONS)
 def _shared(function: Callable, key: CorpusKey, args: tuple):
-    return _compute_shared(function, key, args)
-
-
-def _compute_shared(function: Callable, key: CorpusKey, args: tuple):
     loaded = _load(key)
     return None if isinstance(loaded, LoadFailure) else function(loaded, *args)
 
