@@ -1,8 +1,8 @@
 // The step player (ui/replay/step_player.py), an st.components.v2 component: it receives a dialog's transcript and
 // timeline once and the steps of a window around the step shown (pictures as media URLs, facts, event, table),
-// then steps, scrubs and plays in the browser. Each step the reader goes to is reported back (trigger "step"),
-// so that the server puts it into the URL and the panels that depend on it follow; the player does not wait
-// for that. The step the server sends is applied only when its "goto" counter moved (a link, Back/Forward).
+// then steps, scrubs and plays in the browser. Each step the reader goes to is reported back (trigger "step";
+// on the Replay, a step whose neighbours the player has when the reader rests on it: "settle"), so that the
+// server puts it into the URL and the panels that depend on it follow; the player does not wait for that. The step the server sends is applied only when its "goto" counter moved (a link, Back/Forward).
 // Contract for tests and benchmarks: the root has data-step-player, and data-step names the step shown, set
 // once its pictures are decoded and drawn. Everything from the corpus arrives as data and is set with
 // textContent, never as markup.

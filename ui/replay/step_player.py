@@ -191,11 +191,11 @@ SETTLE_KEY = "_player_light_reports"
 
 
 def report_lightly() -> None:
-    """The player drawn next on this run reports its steps lightly (the Replay): a step the reader goes to runs the
-    player's fragment alone, which puts the step into the URL (and the session), and the page runs once the
-    reader rests on a step (the player's ``settle`` trigger, ``SETTLE_MS`` in its script), so that the panels that
-    depend on the step (notes, a run's scores, the corpus's panels under the player) follow then, not at every
-    step passed over: a step the browser has costs the server one small run."""
+    """The player drawn next on this run reports its steps lightly (the Replay): a step the reader goes to whose
+    neighbours the browser holds starts no run; once the reader rests on a step (the player's ``settle`` trigger,
+    ``SETTLE_MS`` in its script) the page runs, puts it into the URL and the panels that depend on the step
+    (notes, a run's scores, the corpus's panels under the player) follow, not at every step passed over. A step
+    near the window's edge runs the player's fragment alone at once (its window moves on, the URL follows)."""
     st.session_state[SETTLE_KEY] = True
 
 
