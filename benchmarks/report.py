@@ -267,12 +267,14 @@ def _labels(r):
 
 
 def _play_moves(r):
-    """One row per corpus: a move drawn in the next frame, nothing sent while moving."""
-    floor = r.get("bare_frame", {})
+    """One row per corpus: a move drawn in the next frame, nothing sent while moving (beside a pointer move's and,
+    when measured, a click's input-to-next-frame latency on a bare page)."""
+    floor, clicks = r.get("bare_frame", {}), r.get("bare_click_frame")
+    floors = f"a move that draws nothing: p90 {floor.get('p90_ms')} ms" + (
+        f"; a click: p90 {clicks.get('p90_ms')} ms" if clicks else "")
     return [(f"49. Play, {name}: a move drawn within one frame (p90 ≤ {r['targets']['frame_p90_ms']:.0f} ms), no request",
              f"p90 {row['moves_drawn']['p90_ms']:.1f} ms (median {row['moves_drawn']['median_ms']:.1f}) over "
-             f"{row['moves_drawn']['n']} moves; {row['sent_while_moving']} sent",
-             f"a move that draws nothing: p90 {floor.get('p90_ms')} ms", row["met_moves"])
+             f"{row['moves_drawn']['n']} moves; {row['sent_while_moving']} sent", floors, row["met_moves"])
             for name, row in r["corpora"].items()]
 
 

@@ -19,8 +19,12 @@ stderr line.
 
 ``python -m data_access live-export <corpus> STORE OUT [--game ID ...] [--split S]`` writes the finished live
 games of the corpus (default: all of them, a study) from the store (read as it is) into the folder OUT in the
-corpus's own files and prints one JSON object (``corpus``, ``games``, ``path``: what the corpus's reader opens; see
-docs/live-games.md).
+corpus's own files and prints one JSON object (``corpus``, ``games``, ``path``: what the corpus's reader opens,
+``consents``: each player's agreements to the consent text; see
+docs/live-games.md). ``python -m data_access live-study <corpus> STORE --slice SLICE [--seed N] [--path P]`` creates a
+study's games in the store, one per item the slice's dialogs played (``SLICE``: the grammar, or ``@ID`` a slice saved
+in the store), and prints one JSON object (``corpus``, ``slice``, ``seed``, ``games``, ``invitations``: one row per
+game and role, ``game_id``, ``item``, ``role``, ``token``; see docs/play.md).
 
 Exit codes: 0 when the source loads (even with skipped records), 2 with one stderr line naming the file
 when it cannot be loaded at all. Never a traceback."""
@@ -42,6 +46,7 @@ from .command_inputs import sql_codes as _sql_codes
 from .command_inputs import sql_layers as _sql_layers
 from .command_inputs import sql_runs as _sql_runs
 from .common import CORPUS_NAMES, SourceError, describe_unexpected
+from .live_commands import add_commands as add_live_commands
 
 
 def _say_cache_notes(*notes) -> None:
@@ -287,30 +292,6 @@ def _print_contrast(result, args) -> int:
     return 0
 
 
-def _live_export(args) -> int:
-    """Write a collection's games in the corpus's files, reading the store as it is (never created or migrated)."""
-    from . import live
-    from .registry import corpus_module
-    from .store import Store, StoreError, open_read_only
-
-    target = args.store
-    if "://" not in target and not Path(target).is_file():
-        raise SourceError(Path(target), "is not a store (a SQLite file of the app's notes and games)")
-    try:
-        store = Store(open_read_only(target))
-    except StoreError as exc:
-        raise SourceError("the store" if "://" in target else Path(target), str(exc)) from None
-    try:
-        games = args.game or store.live_games.finished_ids(args.corpus)
-        path = live.export(store, corpus_module(args.corpus), games, Path(args.out), split=args.split)
-    except (ValueError, StoreError) as exc:
-        raise SourceError(Path(args.out), str(exc)) from None
-    finally:
-        store.close()
-    print(json.dumps({"corpus": args.corpus, "games": len(set(games)), "path": str(path)}))
-    return 0
-
-
 def _positive(kind, most=None):
     def parse(text: str):
         try:
@@ -403,15 +384,7 @@ def main(argv=None) -> int:
                                                              "names (crs, cr, mentions)")
         command.add_argument("--codes", metavar="STORE", help="the app's store (code(LABEL)), read only")
         command.set_defaults(run=run)
-    export = sub.add_parser("live-export", help="write finished live games in the corpus's own files; print one JSON "
-                                                "object")
-    export.add_argument("corpus", choices=CORPUS_NAMES)
-    export.add_argument("store", help="the app's store (its SQLite file, or a postgresql:// URL)")
-    export.add_argument("out", help="the folder to write (absent or empty)")
-    export.add_argument("--game", type=_positive(int), action="append", help="one game's id (repeatable; default: "
-                                                                             "every finished game of the corpus)")
-    export.add_argument("--split", default="test", help="the split the games load under (default: test)")
-    export.set_defaults(run=_live_export)
+    add_live_commands(sub, _positive)
     args = parser.parse_args(argv)
     try:
         return args.run(args)

@@ -224,7 +224,7 @@ def ordered_dialog_table(dialogs: pd.DataFrame, corpus: str) -> pd.DataFrame:
 
 def browse_table(loaded: LoadedCorpus) -> pd.DataFrame:
     """``ordered_dialog_table`` of a loaded corpus (for a cache keyed by the corpus)."""
-    return ordered_dialog_table(loaded.dialogs, loaded.corpus)
+    return ordered_dialog_table(loaded.dialogs, loaded.source_name)
 
 
 def with_note_counts(table: pd.DataFrame, note_counts: Optional[pd.Series] = None) -> pd.DataFrame:

@@ -2,8 +2,7 @@
 
 - ``CorpusPackage``: a corpus package (``corpora.codraw.data``, ``.gos``, ``.minecraft``, or one added with
   ``corpora.register``), as a module. Loading, the cache, the CLI, every page, the coding, the exports and the
-  figures only use what is declared here; they never compare a corpus name (``tests/unit/test_contract.py``
-  counts such comparisons and expects none).
+  figures use only what is declared here, never comparing a corpus name (``tests/unit/test_contract.py``).
 - ``RunScoring``: what ``data_access.runs`` needs to read, score, compare and show a model run over the corpus;
   a package returns it from ``run_scoring()`` (the built-in ones are ``data_access.runs.<name>``).
 - ``AnnotationLayer``: what loading a published annotation layer needs where the layers differ (a module of
@@ -15,9 +14,8 @@
 - ``OptionalCapabilities``: members a corpus may offer (``optional(package, name)``).
 
 ``registry.corpus_module(name)`` returns a package typed as ``CorpusPackage``; below the app's edge a value
-carries it (``package_of``). The test checks every
-registered package against these Protocols (members, types and signatures), and ``docs/architecture.md``
-("Writing a corpus plugin") lists every member.
+carries it (``package_of``). The test checks every registered package against these Protocols (members, types and
+signatures), and ``docs/architecture.md`` ("Writing a corpus plugin") lists every member.
 
 A built-in package's modules play the same roles in every corpus:
 
@@ -296,14 +294,16 @@ class LiveRecord:
 class LiveRules(Protocol):
     """How two people play a corpus's game against each other (issue 50, ``data_access.live``), as a module
     (``corpora.codraw.data.live`` ...): its two roles, the setup each role is shown, each event a role may send
-    checked against the game so far, and finished games written in the corpus's own files, which the corpus's own
-    reader reads back."""
+    checked against the game so far, and finished games written in the corpus's own files (its reader's)."""
 
     ROLES: tuple[str, str]  # the two roles, as the corpus names them ("Teller", "Drawer")
 
     def items(self, loaded: LoadedCorpus) -> list[str]:
         """What a game can be played over, in the corpus's order (a CoDraw dialog's scene, a Game Of Sorts game, a
         Minecraft target)."""
+
+    def dialog_items(self, loaded: LoadedCorpus, dialog_ids: Sequence[str]) -> list[str]:
+        """The items the dialogs ``dialog_ids`` (a slice's, for a study) were played over, each once, in order."""
 
     def setup(self, loaded: LoadedCorpus, item: str, seed: int) -> dict:
         """What each role is shown of ``item`` (``{"shared": ..., "roles": {role: ...}}``, plain JSON values); ``seed``

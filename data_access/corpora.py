@@ -163,6 +163,7 @@ def load_source(
         assets=str(source.assets) if source.assets else None,
         cache_note=problems[0] if problems else None,
         package=module,
+        collection=source.collection,
     )
 
 

@@ -17,7 +17,15 @@ from . import corpora
 from .contract import CorpusPackage, RunScoring, layers_of, package_scoring
 from .links import replay_link
 from .registry import corpus_module
-from .sources import Source, configured_source
+from .sources import (
+    COLLECTED,
+    COLLECTIONS_VARIABLE,
+    Source,
+    collection_source,
+    configured_collections,
+    configured_source,
+    split_source_name,
+)
 from .types import LoadedCorpus, LoadedRun
 
 if TYPE_CHECKING:
@@ -28,11 +36,17 @@ if TYPE_CHECKING:
     from .words.corpus import WordCorpus
 
 
+def collection_title(title: str, collection: Optional[str]) -> str:
+    """How a source is titled: the corpus's title, and its collection's name in brackets ("CoDraw (collected)")."""
+    return f"{title} ({collection})" if collection else title
+
+
 @dataclass(frozen=True)
 class Corpus:
-    """One corpus, resolved: ``name`` (its registry name), ``source`` (its files, or the demo corpus when
-    ``source.path`` is None). Equal and hashable by these two, so caches may key on it. Its frames are loaded the
-    first time they are asked for, once per value."""
+    """One corpus, resolved: ``name`` (its registry name, or ``<corpus>@collected`` for its collection beside it:
+    what links, keys and store rows name it by), ``source`` (its files, or the demo corpus when ``source.path`` is
+    None). Equal and hashable by these two, so caches may key on it. Its frames are loaded the first time they are
+    asked for, once per value."""
 
     name: str
     source: Source
@@ -41,21 +55,41 @@ class Corpus:
     @classmethod
     def resolve(cls, name: str, path: Optional[Path | str] = None, assets: Optional[Path | str] = None) -> "Corpus":
         """The corpus ``name`` at ``path``; with ``path`` unset, where the environment points (``CODRAW_DATA``...)
-        or the built-in demo corpus. Raises ValueError for a name that is not a registered corpus."""
-        package = corpus_module(name)
+        or the built-in demo corpus. ``<corpus>@collected`` names the corpus's collection (its games collected
+        live): at ``path``, or where ``DIALOGUE_COLLECTIONS`` points. Raises ValueError for a name that is not a
+        registered corpus, or a collection with no path."""
+        corpus_name, collection = split_source_name(name)
+        package = corpus_module(corpus_name)
+        if collection is not None:
+            if collection != COLLECTED:
+                raise ValueError(f"{package.TITLE} has no collection {collection!r}; its collection is {COLLECTED!r}")
+            found = Path(path) if path is not None else configured_collections()[0].get(corpus_name)
+            if found is None:
+                raise ValueError(f"{package.TITLE} (collected) needs a path: {COLLECTIONS_VARIABLE} names none")
+            return cls.of_source(collection_source(package, found.expanduser()))
         if path is None:
             return cls(name, configured_source(package), package)
         return cls(name, Source(name, Path(path).expanduser(), Path(assets).expanduser() if assets else None, package),
                    package)
 
+    @classmethod
+    def of_source(cls, source: Source) -> "Corpus":
+        """The corpus read from ``source`` (a collection's too), named as the source is."""
+        return cls(source.name, source, source.package)
+
     # -- what the corpus is --------------------------------------------------------------------------------
     @property
     def title(self) -> str:
-        return self.package.TITLE
+        return collection_title(self.package.TITLE, self.source.collection)
 
     @property
     def short_title(self) -> str:
-        return self.package.SHORT_TITLE
+        return collection_title(self.package.SHORT_TITLE, self.source.collection)
+
+    @property
+    def collection(self) -> Optional[str]:
+        """The collection beside the corpus this is (``COLLECTED``), None for the corpus itself."""
+        return self.source.collection
 
     @property
     def is_demo(self) -> bool:

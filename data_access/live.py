@@ -7,6 +7,11 @@ a corpus package, named by the package, never by a corpus name. See docs/live-ga
 """
 from __future__ import annotations
 
+import hashlib
+import json
+import os
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any, Mapping, Optional, Sequence
 
@@ -51,6 +56,16 @@ def create_study(store: Store, package: CorpusPackage, loaded: Any, items: Seque
     return rows
 
 
+def study_items(package: CorpusPackage, loaded: Any, dialog_ids: Sequence[str]) -> list[str]:
+    """The items a study over the dialogs ``dialog_ids`` (a slice's) creates games over: what each dialog was played
+    over (its scene, game or target), each once; ValueError when none of them can be played."""
+    items = rules_of(package).dialog_items(loaded, dialog_ids)
+    if not items:
+        raise ValueError(f"none of the {len(dialog_ids):,} dialogs of the slice is played over an item "
+                         f"{package.TITLE} can set up a live game with")
+    return items
+
+
 def send(store: Store, package: CorpusPackage, game_id: int, client_id: str, kind: str, payload: Any, *,
          player: Optional[str] = None, actor: Optional[Identity] = None) -> LiveEvent:
     """Send a message or move in a game of ``package``'s corpus, checked by its rules inside the store's write (the
@@ -84,3 +99,32 @@ def export(store: Store, package: CorpusPackage, game_ids: Optional[Sequence[int
     if not records:
         raise ValueError("no game to write: choose finished games")
     return rules.write_games(Path(folder), records, split)
+
+
+def exported_collection(store: Store, package: CorpusPackage, root: Path, *,
+                        viewer: Optional[Identity] = None) -> Optional[Path]:
+    """Every finished game of ``package``'s corpus the viewer may see, written once into ``root`` (the cache
+    folder) as the corpus's own files: the path its reader opens, a collection beside the corpus. None when there
+    is no such game. A folder per set of games (named by their digest): a game finished since makes a new one,
+    and a folder written whole is renamed into place, so two servers writing it at once both find it whole."""
+    game_ids = store.live_games.finished_ids(package.NAME, viewer=viewer)
+    if not game_ids:
+        return None
+    digest = hashlib.sha256(",".join(map(str, game_ids)).encode("ascii")).hexdigest()[:24]
+    parent = Path(root) / "collections" / package.NAME
+    folder = parent / digest
+    written = folder / "collection.json"  # where the reader's path lies in the folder, written last
+    if not written.is_file():
+        parent.mkdir(parents=True, exist_ok=True)
+        scratch = Path(tempfile.mkdtemp(prefix=f".{digest}-", dir=parent))
+        try:
+            path = export(store, package, game_ids, scratch / "games", viewer=viewer)
+            (scratch / "collection.json").write_text(json.dumps({"path": str(path.relative_to(scratch)),
+                                                                 "games": len(game_ids)}))
+            try:
+                os.replace(scratch, folder)
+            except OSError:  # another server renamed its copy first: theirs is the same games
+                pass
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+    return folder / json.loads(written.read_text())["path"]

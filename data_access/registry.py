@@ -24,7 +24,7 @@ from types import ModuleType
 from typing import Any, Callable, Iterable, Iterator, NoReturn, Optional, cast
 
 from .contract import CorpusPackage, missing_members
-from .types import PluginError
+from .types import SOURCE_MARK, PluginError
 
 ENTRY_POINT_GROUP = "dialogue_dashboard.corpora"
 # The corpus packages that come with the dashboard, in the order pages list them (first, before any plugin). They
@@ -189,6 +189,7 @@ class CorpusAttribute(Mapping):
         self._member, self._convert, self._missing = member, convert, missing
 
     def __getitem__(self, name: str) -> Any:
+        name = name.partition(SOURCE_MARK)[0]  # a collection beside a corpus (``codraw@collected``) is the corpus's
         if name not in CORPUS_NAMES:
             raise KeyError(name)
         package = corpus_module(name)

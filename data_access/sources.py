@@ -1,6 +1,7 @@
 """Where each corpus comes from: the environment variables its package names, or the built-in demo corpus when
-they are unset. A ``Source`` carries the package it was made for, so that its load asks the package, never the
-registry, about the corpus."""
+they are unset; and a corpus's collection beside it (issue 50: games collected live, in the corpus's own files),
+named in ``DIALOGUE_COLLECTIONS`` or exported from the store. A ``Source`` carries the package it was made for,
+so that its load asks the package, never the registry, about the corpus."""
 from __future__ import annotations
 
 import os
@@ -13,12 +14,18 @@ import platformdirs
 
 from .contract import CorpusPackage
 from .registry import CorpusAttribute
+from .types import SOURCE_MARK, source_name
 
 # corpus name -> the variables naming its files and its images / clip art (None: it has none), as each corpus
 # package declares them (its ``DATA_VARIABLE`` and ``ASSET_VARIABLE``).
 DATA_VARIABLES: Mapping[str, str] = CorpusAttribute("DATA_VARIABLE")
 ASSET_VARIABLES: Mapping[str, Optional[str]] = CorpusAttribute("ASSET_VARIABLE")
 APP_NAME = "dialogue-dashboard"
+# A corpus's collection (its collected games, read by its own reader) is a second source of the corpus, named
+# ``<corpus>@<collection>`` (the URL's ``corpus=codraw@collected``, the caches' keys, the store's rows).
+COLLECTIONS_VARIABLE = "DIALOGUE_COLLECTIONS"  # corpus=path entries, separated as PATH is (os.pathsep)
+COLLECTED = "collected"
+MAX_COLLECTIONS_CHARS = 8_192  # the variable as read (a path per corpus)
 
 
 @dataclass(frozen=True)
@@ -27,10 +34,46 @@ class Source:
     path: Optional[Path]  # None means the built-in demo corpus
     assets: Optional[Path]  # clip art (CoDraw) or image folder (A Game Of Sorts)
     package: Any = field(default=None, repr=False, compare=False)  # its contract.CorpusPackage
+    collection: Optional[str] = None  # a collection beside the corpus (COLLECTED); None: the corpus itself
 
     @property
     def is_demo(self) -> bool:
         return self.path is None
+
+    @property
+    def name(self) -> str:
+        """The source's name: the corpus's, or ``<corpus>@<collection>`` for a collection beside it."""
+        return source_name(self.corpus, self.collection)
+
+
+def split_source_name(name: str) -> tuple[str, Optional[str]]:
+    """(the corpus, the collection or None) that a source's name (``codraw``, ``codraw@collected``) names."""
+    corpus, mark, collection = name.partition(SOURCE_MARK)
+    return corpus, (collection if mark else None)
+
+
+def configured_collections() -> tuple[dict[str, Path], list[str]]:
+    """corpus name -> the folder or file of its collection, as ``DIALOGUE_COLLECTIONS`` lists them (``corpus=path``
+    entries separated by ``os.pathsep``), and one line per entry that is not ``corpus=path``."""
+    text = os.environ.get(COLLECTIONS_VARIABLE, "")[:MAX_COLLECTIONS_CHARS]
+    found: dict[str, Path] = {}
+    problems: list[str] = []
+    for entry in (e.strip() for e in text.split(os.pathsep)):
+        name, mark, path = entry.partition("=")
+        if not entry:
+            continue
+        if not mark or not name.strip() or not path.strip():
+            problems.append(f"{COLLECTIONS_VARIABLE}: {entry[:200]!r} is not corpus=path")
+            continue
+        found[name.strip()] = Path(path.strip()).expanduser()
+    return found, problems
+
+
+def collection_source(package: CorpusPackage, path: Path) -> Source:
+    """The collection of ``package``'s corpus at ``path``, with the corpus's images or clip art (its
+    ``ASSET_VARIABLE``): the games were played over the corpus's own items."""
+    assets = _env_path(package.ASSET_VARIABLE) if package.ASSET_VARIABLE else None
+    return Source(package.NAME, Path(path), assets, package, COLLECTED)
 
 
 def _env_path(name: str) -> Optional[Path]:

@@ -146,6 +146,15 @@ def describe_unexpected(exc: BaseException) -> str:
     return f"unexpected {type(exc).__name__}: {text}" if text else f"unexpected {type(exc).__name__}"
 
 
+# ``<corpus>@<collection>`` names a second source of a corpus (its games collected live: ``sources.py``).
+SOURCE_MARK = "@"
+
+
+def source_name(corpus: str, collection: Optional[str]) -> str:
+    """A source's name: the corpus's, or ``<corpus>@<collection>`` for a collection beside it."""
+    return f"{corpus}{SOURCE_MARK}{collection}" if collection else corpus
+
+
 @dataclass
 class LoadedCorpus:
     """A corpus as the app and the CLI see it: its frames plus where and how it was loaded."""
@@ -162,6 +171,12 @@ class LoadedCorpus:
     # its corpus package (a ``contract.CorpusPackage``, resolved once by the registry): what everything below the
     # app's edge asks about the corpus, instead of looking its name up again
     package: Any = field(default=None, repr=False, compare=False)
+    collection: Optional[str] = None  # a collection beside the corpus (``sources.COLLECTED``), None: the corpus
+
+    @property
+    def source_name(self) -> str:
+        """What links and keys name the source by: the corpus, or ``<corpus>@<collection>``."""
+        return source_name(self.corpus, self.collection)
 
     @property
     def dialogs(self) -> pd.DataFrame:

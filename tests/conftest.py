@@ -55,7 +55,7 @@ def isolated_environment(tmp_path_factory, monkeypatch, demo_sources):
     monkeypatch.setenv("DIALOGUE_CACHE_DIR", str(base / "cache"))
     monkeypatch.setenv("DIALOGUE_NOTES_DB", str(base / "notes.sqlite3"))
     for name in ("CODRAW_DATA", "CODRAW_CLIPART", "GAME_OF_SORTS_DATA", "GAME_OF_SORTS_IMAGES", "MINECRAFT_DATA",
-                 "DIALOGUE_LAYERS_DIR"):
+                 "DIALOGUE_LAYERS_DIR", "DIALOGUE_COLLECTIONS"):
         monkeypatch.delenv(name, raising=False)
     yield base
 

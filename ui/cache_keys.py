@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any, Callable, Optional, cast
 
 from data_access.corpus import Corpus
-from data_access.sources import Source
-from ui.shell.corpus_edge import resolve
+from data_access.sources import Source, split_source_name
+from ui.shell.corpus_edge import package_named
 
 
 @dataclass(frozen=True)
@@ -85,8 +85,10 @@ def key_source(key: CorpusKey) -> Source:
     """The source a key names, with its corpus's package, for the loader behind the caches."""
     # A key holds its corpus's name, not its package (Streamlit hashes a key as plain values; a module is none),
     # so the cached loader, given only the key, asks the edge for the package once more.
-    return Source(key.corpus, Path(key.data) if key.data else None, Path(key.assets) if key.assets else None,
-                  resolve(key.corpus).package)
+    # A collection's key is named <corpus>@<collection>: its source is the corpus's, read by the corpus's reader.
+    corpus_name, collection = split_source_name(key.corpus)
+    return Source(corpus_name, Path(key.data) if key.data else None, Path(key.assets) if key.assets else None,
+                  package_named(key.corpus), collection)
 
 
 def _function_identity(function: types.FunctionType) -> str:

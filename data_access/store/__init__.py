@@ -4,7 +4,8 @@ for one person, PostgreSQL for a team), behind a public API.
 ``Store(target)`` opens the database once (default: ``DIALOGUE_NOTES_DB``), brings its schema up to date, and
 composes the parts that share it: ``store.notes`` (a ``NotesStore``), ``store.coding`` (a ``CodingStore``,
 which lists the notes through ``store.notes``), ``store.slices`` (``SavedSlices``), ``store.plays`` (``PlayStore``)
-and ``store.live_games`` (``LiveGames``: two people playing each other, issue 50). One ``Store`` per database is
+``store.live_games`` (``LiveGames``: two people playing each other, issue 50) and ``store.live_consent``
+(``LiveConsent``: the consent text shown before a live game, and who agreed to it). One ``Store`` per database is
 meant to be shared by every page and thread (``ui/store.py`` caches it); on PostgreSQL it holds one connection pool.
 
 Modules: ``database`` (SQLite / PostgreSQL access, the pool, errors), ``schema`` (the migrations), ``notes``,
@@ -44,6 +45,7 @@ from .database import (
     pool_size,
     pool_timeout_s,
 )
+from .live_consent import ConsentChanged, ConsentText, LiveConsent
 from .live_games import LiveGames
 from .live_values import LiveEvent, LiveGame, LiveGameClosed, LiveGameConflict, LiveGameFull, LiveGameNotFound
 from .note_edits import EditOutcome, apply_edits
@@ -68,9 +70,9 @@ from .slices import SavedSliceConflict, SavedSliceNotFound, SavedSlices
 __all__ = [
     "ANNOTATION_FRAME_COLUMNS", "BUSY_TIMEOUT_S", "HISTORY_COLUMNS", "LAYERS", "MODEL_CODER_PREFIX", "MODEL_UID_PREFIX",
     "NOTE_COLUMNS", "NO_DECISION",
-    "QUEUE_COLUMNS", "SCHEMA_VERSION", "AnnotationConflict", "AnnotationNotFound", "CodingStore", "Cursor",
+    "QUEUE_COLUMNS", "SCHEMA_VERSION", "AnnotationConflict", "AnnotationNotFound", "CodingStore", "ConsentChanged", "ConsentText", "Cursor",
     "Database", "EditOutcome", "GoldConflict", "LiveEvent", "LiveGame", "LiveGameClosed", "LiveGameConflict",
-    "LiveGameFull", "LiveGameNotFound", "LiveGames", "GoldDecision", "GoldUnit", "NoteConflict", "NoteNotFound",
+    "LiveConsent", "LiveGameFull", "LiveGameNotFound", "LiveGames", "GoldDecision", "GoldUnit", "NoteConflict", "NoteNotFound",
     "NotesStore", "Play", "PlayConflict", "PlayEvent", "PlayNotFound", "PlayStore", "SavedSliceConflict", "SavedSliceNotFound", "SavedSlices", "SignOuts", "Store", "StoreBusy", "StoreError", "StoreUnavailable", "apply_edits", "insert_note_row", "is_postgres_url",
     "new_note_row", "normalize_tags", "open_database", "open_migrated", "open_read_only", "pool_size", "pool_timeout_s", "redact",
     "to_common_form", "url_secrets",
@@ -92,6 +94,7 @@ class Store:
         self.slices = SavedSlices(self.db, sign_in=sign_in)
         self.plays = PlayStore(self.db, sign_in=sign_in)
         self.live_games = LiveGames(self.db, sign_in=sign_in)
+        self.live_consent = LiveConsent(self.db, sign_in=sign_in)
         self.location = self.db.describe()  # the path, or the URL without its password
 
     def close(self) -> None:

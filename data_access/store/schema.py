@@ -10,6 +10,8 @@ Version 5 keeps the sign-ins ended by signing out (``sign_outs``).
 Version 6 keeps saved slices (``saved_slices``: issue 37, ``slices.py``).
 Version 7 keeps plays (``plays`` and their ``play_events``: issue 49, ``plays.py``).
 Version 8 keeps live games of two people (``live_games`` and their ``live_game_events``: issue 50, ``live_games.py``).
+Version 9 keeps the consent text shown before a live game and who agreed to which version (``live_consent_texts``,
+``live_consents``: issue 50, ``live_consent.py``).
 """
 from __future__ import annotations
 
@@ -298,6 +300,34 @@ def _v8_live_games(db: Database) -> list[str]:
     ]
 
 
+def _v9_live_consent(db: Database) -> list[str]:
+    """The consent text shown before a person joins or creates a live game (``LiveConsent``): one immutable row per
+    version an admin set (its ``id`` is the version; none yet: the app's default text, version 0), and who agreed
+    to which version, when, and for which game (``live_consents``: one row per person and version, so an agreement
+    given in two tabs at once is recorded once)."""
+    return [
+        f"""
+        CREATE TABLE IF NOT EXISTS live_consent_texts (
+            {db.id_column},
+            text        TEXT    NOT NULL,
+            created_at  TEXT    NOT NULL,
+            changed_by  TEXT
+        )
+        """,
+        f"""
+        CREATE TABLE IF NOT EXISTS live_consents (
+            {db.id_column},
+            coder        TEXT    NOT NULL,
+            text_version INTEGER NOT NULL CHECK (text_version >= 0),
+            game         TEXT    NOT NULL,
+            agreed_at    TEXT    NOT NULL,
+            changed_by   TEXT,
+            UNIQUE (coder, text_version)
+        )
+        """,
+    ]
+
+
 MIGRATIONS = [_v1_notes, _v2_coding, _v3_gold_decisions, _v4_changed_by, _v5_ended_sign_ins, _v6_saved_slices,
-              _v7_plays, _v8_live_games]
+              _v7_plays, _v8_live_games, _v9_live_consent]
 SCHEMA_VERSION = len(MIGRATIONS)

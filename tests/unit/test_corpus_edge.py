@@ -15,7 +15,7 @@ from tests.unit.test_corpus_resolution import ScopedFinds
 
 ROOT = Path(__file__).resolve().parents[2]
 EDGE = "ui/shell/corpus_edge.py"
-RESOLVERS = {"resolve", "corpus_module"}  # the edge's and the registry's; ``Corpus.resolve`` as an attribute
+RESOLVERS = {"resolve", "corpus_module", "package_named"}  # the edge's and the registry's; ``Corpus.resolve`` as an attribute
 RESOLVING_OWNERS = {"corpus_edge", "registry", "Corpus"}  # ``corpus_edge.resolve(…)``, ``registry.corpus_module``…
 # (file, function) -> why a name is resolved there, below the edge
 ALLOWED = {

@@ -22,7 +22,7 @@ ALLOWED = {
     ("ui/shell/corpus_edge.py", None): "the app's edge: the URL's corpus name becomes a Corpus value",
     ("data_access/corpus.py", "Corpus.resolve"): "the Python API's edge (dialogue_dashboard.open_corpus)",
     ("data_access/__main__.py", "_summary"): "the command line's edge",
-    ("data_access/__main__.py", "_live_export"): "the command line's edge",
+    ("data_access/live_commands.py", "live_export"): "the command line's edge",
     ("data_access/corpora.py", "demo_path"): "a name's entry for the command line and the tests",
     ("data_access/corpora.py", "load_configured"): "a name's entry for the command line and the tests",
     ("data_access/corpora.py", "load_path"): "a name's entry for the command line and the tests",

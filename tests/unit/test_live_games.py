@@ -275,10 +275,14 @@ def test_the_command_line_writes_a_studys_finished_games_and_says_why_it_cannot_
     live.send(store, package, game.id, "b1", "place", {"x": 0, "y": 1, "z": 0, "color": "blue"}, player="ben")
     store.live_games.finish(game.id, player="ann")
     live.create(store, package, "C8", "Architect", {"roles": {"Architect": {"target": TARGET}}}, player="ann")
+    store.live_consent.agree(0, str(game.id), player="ben")
+    store.live_consent.agree(0, "another study", player="cy")  # played no game written here
     store.close()
 
     assert main(["live-export", "minecraft", str(target), str(tmp_path / "study"), "--split", "val"]) == 0
-    assert json.loads(capsys.readouterr().out) == {"corpus": "minecraft", "games": 1, "path": str(tmp_path / "study")}
+    printed = json.loads(capsys.readouterr().out)
+    assert [(c["player"], c["text_version"]) for c in printed.pop("consents")] == [("ben", 0)]
+    assert printed == {"corpus": "minecraft", "games": 1, "path": str(tmp_path / "study")}
     assert json.loads((tmp_path / "study" / "logs" / "splits.json").read_text())["val"] == ["C7"]  # not the open C8
 
     for argv, named in ((["minecraft", str(target), str(tmp_path / "study")], "not an empty folder"),
@@ -360,3 +364,52 @@ def test_a_study_creates_a_game_per_item_with_an_invitation_per_role(store, tmp_
     assert second.status == "playing" and second.player_of("Player A") == "alice"
     with pytest.raises(ValueError, match="1 to"):
         live.create_study(store, package, loaded, [], seed=1, actor=admin)
+
+
+def test_the_command_line_creates_a_study_over_a_slices_items_and_says_why_it_cannot_in_one_line(tmp_path, capsys):
+    import json
+
+    from data_access.__main__ import main
+
+    target = tmp_path / "store.sqlite3"
+    opened = Store(target)
+    saved = opened.slices.save("two targets", "config in (C5, C6)", owner="ann")
+    opened.close()
+    demo = tmp_path / "demo"
+    from data_access.corpora import demo_path
+
+    demo_path("minecraft", demo)  # the demo corpus on disk: --path is read as a released corpus is
+    argv = ["live-study", "minecraft", str(target), "--path", str(demo_path("minecraft", demo))]
+    assert main([*argv, "--slice", f"@{saved}", "--seed", "4"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert (printed["corpus"], printed["seed"], printed["games"]) == ("minecraft", 4, 2)
+    assert [(r["item"], r["role"]) for r in printed["invitations"]] == [
+        ("C5", "Architect"), ("C5", "Builder"), ("C6", "Architect"), ("C6", "Builder")]
+    reopened = Store(target)
+    joined = reopened.live_games.join(printed["invitations"][1]["token"], player="ben")
+    assert (joined.item, joined.status) == ("C5", "waiting")  # the Builder's link: the Architect's is still open
+    reopened.close()
+    for extra, named in ((["--slice", "@999"], "no saved slice 999"), (["--slice", "no_such > 1"], "no_such"),
+                         (["--slice", "dialog_id = absent"], "none of the 0 dialogs")):
+        assert main([*argv, *extra]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and len(captured.err.strip().splitlines()) == 1 and named in captured.err
+    assert main(["live-study", "minecraft", str(tmp_path / "absent.sqlite3"), "--slice", "split = test"]) == 2
+    assert "is not a store" in capsys.readouterr().err and not (tmp_path / "absent.sqlite3").exists()
+
+
+@pytest.mark.parametrize("name", ["codraw", "gos", "minecraft"])
+def test_a_slices_dialogs_give_the_items_they_played_each_once(name, tmp_path):
+    from types import SimpleNamespace
+
+    from data_access.corpora import demo_path
+
+    package = corpus_module(name)
+    built, _skipped = package.build_frames(demo_path(name, tmp_path / "demo"))
+    loaded = SimpleNamespace(frames=built)
+    rules = live.rules_of(package)
+    dialogs = built["dialogs"]["dialog_id"].astype(str).tolist()
+    items = rules.dialog_items(loaded, dialogs[:2] + dialogs[:1] + ["absent"])
+    assert 1 <= len(items) <= 2 and len(set(items)) == len(items) and set(items) <= set(rules.items(loaded))
+    with pytest.raises(ValueError, match="none of the 1 dialogs"):
+        live.study_items(package, loaded, ["absent"])

@@ -5,5 +5,6 @@ Replay's "Play this dialog"), who plays it (the signed-in identity, or the local
 end and summary. ``component``: the game, one ``st.components.v2`` component per corpus (the shell of
 ``ui/assets/play.js`` around the corpus's own game, ``CorpusViews.play``) and the handling of its "Done": the
 step checked and saved through ``data_access.play``, the play scored by the corpus's run scoring. ``runs``: the
-finished plays written as the runs ``person:<name>`` that every run view lists.
+finished plays written as the runs ``person:<name>`` that every run view lists. ``consent``: the consent text shown
+before a live game (issue 50) with its "I agree", and the admin's part that sets it.
 """

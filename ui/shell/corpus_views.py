@@ -153,7 +153,7 @@ def views_of(corpus: Corpus) -> CorpusViews:
     whose views cannot be used: ``VIEWS_PROBLEMS`` says why)."""
     if corpus.package in _found:
         return _found[corpus.package]
-    module_name = _MODULES.get(corpus.name) or getattr(corpus.package, "VIEWS_MODULE", None)
+    module_name = _MODULES.get(corpus.package.NAME) or getattr(corpus.package, "VIEWS_MODULE", None)
     views = GENERIC
     if module_name:
         try:

@@ -55,6 +55,13 @@ def items(loaded: Any) -> list[str]:
     return dialogs.loc[dialogs["target_scene"].notna() & (dialogs["n_target_cliparts"] > 0), "dialog_id"].astype(str).tolist()
 
 
+def dialog_items(loaded: Any, dialog_ids: Sequence[str]) -> list[str]:
+    """The items the dialogs ``dialog_ids`` (a slice's) were played over, each once in their order: each dialog's own
+    scene, for those whose target scene is known."""
+    known = set(items(loaded))
+    return [item for item in dict.fromkeys(str(d) for d in dialog_ids) if item in known]
+
+
 def setup(loaded: Any, item: str, seed: int) -> dict:
     """The Teller is shown the dialog's target scene; the Drawer a palette of the target's cliparts and every
     clipart the recorded Drawer placed (the frames keep a scene's cliparts on the canvas only, so the rest of the

@@ -41,6 +41,15 @@ def items(loaded: Any) -> list[str]:
     return list(dict.fromkeys(boards["game_id"].astype(str)))
 
 
+def dialog_items(loaded: Any, dialog_ids: Sequence[str]) -> list[str]:
+    """The games the dialogs ``dialog_ids`` (a slice's) played, each once in their order, those whose boards are
+    known."""
+    dialogs = loaded.frames["dialogs"]
+    game_of = dict(zip(dialogs["dialog_id"].astype(str), dialogs["game_id"].astype(str)))
+    known = set(items(loaded))
+    return [g for g in dict.fromkeys(game_of.get(str(d), "") for d in dialog_ids) if g in known]
+
+
 def setup(loaded: Any, item: str, seed: int) -> dict:
     """Both players are shown the game's boards in board order (a round each); each player a layout of the nine
     images per round, shuffled with ``seed`` (the game shuffled each player's board)."""

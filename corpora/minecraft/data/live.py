@@ -29,6 +29,15 @@ def items(loaded: Any) -> list[str]:
     return sorted(set(loaded.frames["gold"]["config"].astype(str)), key=lambda c: (len(c), c))
 
 
+def dialog_items(loaded: Any, dialog_ids: Sequence[str]) -> list[str]:
+    """The targets the dialogs ``dialog_ids`` (a slice's) built, each once in their order, those with a gold
+    configuration."""
+    dialogs = loaded.frames["dialogs"]
+    target_of = dict(zip(dialogs["dialog_id"].astype(str), dialogs["config"].astype(str)))
+    known = set(items(loaded))
+    return [t for t in dict.fromkeys(target_of.get(str(d), "") for d in dialog_ids) if t in known]
+
+
 def setup(loaded: Any, item: str, seed: int) -> dict:
     """The Architect is shown the target's blocks; the Builder nothing but the empty region."""
     gold = loaded.frames["gold"]
