@@ -10,7 +10,7 @@ import streamlit as st
 # Without a secrets file Streamlit looks for one again at every access to ``st.secrets`` (about 0.7 ms), and a
 # Replay run asks a dozen times (the store, the identity, each write control): a step the browser has cost the
 # server ~8 ms of looking for a file that is not there. A script run asks once and keeps the answer to its end
-# (the next run asks again, so a secrets file added counts from the next run on, as before).
+# (the next run asks again: a secrets file added or removed counts from the next run on).
 _answer = threading.local()  # (the run's own object that names it, the answer): a run is on one thread
 
 
