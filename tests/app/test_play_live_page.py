@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from data_access import live
 from data_access.access import Identity, Role
+from data_access.corpora import demo_path, load_path
 from data_access.registry import corpus_module
 from data_access.store import Store
 from ui.shell import auth
@@ -47,6 +48,18 @@ def test_a_signed_in_coder_creates_a_game_and_is_given_its_invitation(sign_in): 
     token = token[0] if isinstance(token, list) else token
     assert f"/play?corpus=minecraft&live={token}" in _texts(at)  # the invitation, for the Architect to open
     assert "Send this invitation to your partner (they play the Architect)" in _texts(at)
+
+
+def test_the_urls_slice_narrows_the_items_a_game_is_created_over(sign_in):  # noqa: F811
+    sign_in(Role.CODER, "carl")
+    dialogs = load_path("minecraft", demo_path("minecraft")).frames["dialogs"]
+    dialog, target = (str(v) for v in dialogs[["dialog_id", "config"]].iloc[-1])
+    at = open_page("play", corpus="minecraft", slice=f'dialog_id = "{dialog}"')
+    next(b for b in at.button if b.key == "live_consent_agree_new-minecraft").click().run()
+    assert at.selectbox(key="live_item_minecraft").options == [target]
+    assert "From the slice: its 1 dialogs were played over 1 items that can be played live." in _texts(at)
+    unsliced = open_page("play", corpus="minecraft")  # (carl agreed already: once a person and text)
+    assert len(unsliced.selectbox(key="live_item_minecraft").options) > 1  # the demo has several targets
 
 
 def test_the_invitation_of_a_full_game_is_refused_to_a_third_person_and_to_a_viewer(sign_in):  # noqa: F811

@@ -98,6 +98,27 @@ def _create(corpus: Corpus, item: str, role: str, name: str) -> None:
     publish("live_token", LIVE_PARAM, token)  # the creator's page opens the game through its own invitation
 
 
+def _narrowed_to_slice(corpus: Corpus, items: tuple[str, ...]) -> tuple[str, ...]:
+    """The items of the URL's slice (what its dialogs were played over: ``live.study_items``), said in a caption;
+    all ``items`` when there is no slice or none of its items can be played live."""
+    from ui.slices.current import current_outcome, said, slice_ids
+
+    if not items or not said(current_outcome(corpus)):
+        return items
+    in_slice = slice_ids(corpus)
+    loaded = cached.corpus(corpus)
+    if isinstance(loaded, cached.LoadFailure):
+        return items
+    try:
+        chosen = set(live.study_items(corpus.package, loaded, in_slice))
+    except ValueError:
+        chosen = set()
+    narrowed = tuple(item for item in items if item in chosen)
+    st.caption(f"From the slice: its {len(in_slice):,} dialogs were played over {len(narrowed):,} items that can be "
+               "played live." if narrowed else "None of the slice's dialogs can be played live; choosing among all.")
+    return narrowed or items
+
+
 def create_section(corpus: Corpus) -> None:
     """Creating a game: the item (chosen, or drawn at random), one's role, and the button."""
     view = live_view_of(corpus)
@@ -122,7 +143,7 @@ def create_section(corpus: Corpus) -> None:
             consent_editor(store, person)
     if not consent_given(store, person, f"new-{corpus.name}"):
         return
-    items = cached.shared(items_of, corpus) or ()
+    items = _narrowed_to_slice(corpus, cached.shared(items_of, corpus) or ())
     if not items:
         st.info(f"{corpus.title} has no item to play live.")
         return
