@@ -107,7 +107,7 @@ def _narrowed_to_slice(corpus: Corpus, items: tuple[str, ...]) -> tuple[str, ...
         return items
     in_slice = slice_ids(corpus)
     loaded = cached.corpus(corpus)
-    if isinstance(loaded, cached.LoadFailure):
+    if in_slice is None or isinstance(loaded, cached.LoadFailure):
         return items
     try:
         chosen = set(live.study_items(corpus.package, loaded, in_slice))
