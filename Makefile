@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run lint test test-fast system-packages system-packages-run cache bench bench-report bench-loads bench-sessions bench-pages bench-scale bench-clicks bench-player bench-labels bench-many-runs bench-model-labels bench-slices bench-play clean
+.PHONY: run lint test test-fast system-packages system-packages-run cache bench bench-report bench-loads bench-sessions bench-pages bench-scale bench-clicks bench-player bench-labels bench-many-runs bench-model-labels bench-slices bench-play bench-live clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -76,6 +76,7 @@ bench: $(STAMP_TEST)
 	$(PY) benchmarks/model_labels.py
 	$(PY) benchmarks/slices.py
 	$(PY) benchmarks/play.py $(if $(BASELINE),--baseline-root $(BASELINE))
+	$(PY) benchmarks/live.py
 	$(PY) benchmarks/report.py
 
 # A model-label import of 500,000 lines (the line budget) and the Agreement page's read of it, on SQLite and
@@ -132,6 +133,11 @@ bench-slices: $(STAMP_TEST)
 # (benchmarks/play.py; BASELINE=<another checkout>: played step by step beside that one).
 bench-play: $(STAMP_TEST)
 	$(PY) benchmarks/play.py $(if $(BASELINE),--baseline-root $(BASELINE))
+
+# Live games (issue 50): a message sent -> shown at the partner on one server and two, and the server's CPU a message
+# with 20 games at once (benchmarks/live.py).
+bench-live: $(STAMP_TEST)
+	$(PY) benchmarks/live.py
 
 bench-many-runs: $(STAMP_TEST)
 	$(PY) benchmarks/many_runs.py $(if $(WORKDIR),--workdir $(WORKDIR))

@@ -20,6 +20,10 @@ session and in all, and with sign-in configured keeps uploads and ``/media/`` to
 the server says who can reach it (``ui/server/exposure.py``): it listens on localhost unless told otherwise, and says
 loudly when it listens beyond this machine without sign-in.
 
+It serves the live game's routes too (``<base>/_live/<game>/events``, ``ui/server/live_routes.py``): what two
+players' browsers call to send a message or a move and to see the partner's within a second, without a Streamlit
+run per poll (docs/live-games.md).
+
 ``streamlit run app.py`` still works (without any of this); tests of pages use ``app.py`` directly."""
 import sys
 
@@ -28,6 +32,7 @@ from starlette.middleware import Middleware
 
 from ui.server import warm_imports
 from ui.server.exposure import startup_notice
+from ui.server.live_identity import app_routes
 from ui.server.server_hint import ServerLocationHint
 from ui.server.upload_guard import UploadGuard, budgets_from_environment
 from ui.shell.auth import sign_in_configured
@@ -37,5 +42,5 @@ warm_imports.start()
 _notice, _warning = startup_notice(str(st.get_option("server.address") or ""), sign_in_configured())
 print(_notice, file=sys.stderr if _warning else sys.stdout, flush=True)
 
-app = st.App("app.py", middleware=[Middleware(ServerLocationHint),
-                                   Middleware(UploadGuard, budgets=budgets_from_environment())])
+app = st.App("app.py", routes=app_routes(), middleware=[Middleware(ServerLocationHint),
+                                                   Middleware(UploadGuard, budgets=budgets_from_environment())])

@@ -15,7 +15,8 @@
 
 Beside them, in the same run, the baselines of a loaded or slow machine: a bare Streamlit button's rerun
 (``benchmarks/blank_button.py``, clicked as ``clicks.py`` clicks it) beside Done, and the same input-to-next-frame
-latency of a pointer move that draws nothing (a listener on that bare page) beside a move.
+latency of a pointer move that draws nothing (a listener on that bare page) beside a move, and of a click that draws
+nothing (a pointer move waits for the next frame to be dispatched, a click's pointerup does not).
 
 With ``--baseline-root`` another checkout is served beside this one (its own store) and played step by step with it,
 the order alternating (``baseline`` in the results): an A/B in one run.
@@ -107,6 +108,21 @@ def bare_frames(page, moves: int = 60) -> list[float]:
     return page.evaluate("() => window.__frames")
 
 
+# The same for a click that draws nothing (on the bare page's empty lower part), clicked as the games are clicked:
+# a pointer move is dispatched with the next frame, a click's pointerup at once, so the two floors differ.
+ARM_CLICKS = """() => { window.__clicks = [];
+  document.addEventListener('pointerup', (event) => { const began = event.timeStamp;
+    requestAnimationFrame(() => window.__clicks.push(performance.now() - began)); }, {capture: true}); }"""
+
+
+def bare_click_frames(page, clicks: int = 40) -> list[float]:
+    page.evaluate(ARM_CLICKS)
+    for i in range(clicks):
+        page.mouse.click(500 + 7 * (i % 40), 600 + 2 * (i % 20))
+    page.wait_for_function(f"() => window.__clicks.length >= {clicks}", timeout=TIMEOUT_MS)
+    return page.evaluate("() => window.__clicks")
+
+
 def frames_since(page, count: int) -> list[list]:
     """The moves the game traced after its first ``count`` trace entries: (event type, handler ms, frame ms)."""
     return [entry[2:5] for entry in page.evaluate(TRACE)[count:] if entry[1] == "frame"]
@@ -148,6 +164,7 @@ def codraw_moves(page, round_number: int) -> None:
 def minecraft_moves(page, commands: list[str]) -> None:
     """Blocks placed and removed with the mouse (no net change), the grid turned, then the human's actions typed."""
     canvas = page.locator("[data-play-canvas]")
+    canvas.scroll_into_view_if_needed()  # a Done and the typed commands scroll the page: the turn's drag misses else
     box = canvas.bounding_box()
     readout = page.locator(".mc-readout")
     cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
@@ -252,6 +269,7 @@ def main() -> None:
                 clicks += [blank_click(blank) for _ in range(steps)]  # the baseline's clicks beside the corpus's
             results["blank_click"] = summary([c for c in clicks if c >= 0])
             results["bare_frame"] = summary(bare_frames(blank))
+            results["bare_click_frame"] = summary(bare_click_frames(blank))
             browser.close()
     finally:
         for one in servers.values():
@@ -261,7 +279,9 @@ def main() -> None:
     args.out.write_text(json.dumps(results, indent=2), encoding="utf-8")
     print(f"baselines: a bare button's rerun median {results['blank_click'].get('median_ms')} ms, p90 "
           f"{results['blank_click'].get('p90_ms')} ms; a move that draws nothing to the next frame: median "
-          f"{results['bare_frame'].get('median_ms')} ms, p90 {results['bare_frame'].get('p90_ms')} ms")
+          f"{results['bare_frame'].get('median_ms')} ms, p90 {results['bare_frame'].get('p90_ms')} ms; a click that draws "
+          f"nothing: median {results['bare_click_frame'].get('median_ms')} ms, p90 "
+          f"{results['bare_click_frame'].get('p90_ms')} ms")
     for side, name, row in [("", n, r) for n, r in results["corpora"].items()] + \
             [("baseline ", n, r) for n, r in results.get("baseline", {}).get("corpora", {}).items()]:
         moves, dones, cpu = row["moves_drawn"], row["done_to_score"], row["server_cpu_per_done"]

@@ -267,12 +267,14 @@ def _labels(r):
 
 
 def _play_moves(r):
-    """One row per corpus: a move drawn in the next frame, nothing sent while moving."""
-    floor = r.get("bare_frame", {})
+    """One row per corpus: a move drawn in the next frame, nothing sent while moving (beside a pointer move's and,
+    when measured, a click's input-to-next-frame latency on a bare page)."""
+    floor, clicks = r.get("bare_frame", {}), r.get("bare_click_frame")
+    floors = f"a move that draws nothing: p90 {floor.get('p90_ms')} ms" + (
+        f"; a click: p90 {clicks.get('p90_ms')} ms" if clicks else "")
     return [(f"49. Play, {name}: a move drawn within one frame (p90 ≤ {r['targets']['frame_p90_ms']:.0f} ms), no request",
              f"p90 {row['moves_drawn']['p90_ms']:.1f} ms (median {row['moves_drawn']['median_ms']:.1f}) over "
-             f"{row['moves_drawn']['n']} moves; {row['sent_while_moving']} sent",
-             f"a move that draws nothing: p90 {floor.get('p90_ms')} ms", row["met_moves"])
+             f"{row['moves_drawn']['n']} moves; {row['sent_while_moving']} sent", floors, row["met_moves"])
             for name, row in r["corpora"].items()]
 
 
@@ -285,7 +287,23 @@ def _play_done(r):
             for name, row in r["corpora"].items()]
 
 
+def _live(r):
+    """Issue 50: sent → shown at the partner on one server and two, and the server's CPU a message."""
+    floor = f"a bare round trip p90 {r['bare_round_trip_p90_s'] * 1000:.0f} ms (load {r.get('load_average', 0):.0f})"
+    rows = [(f"50. Live: sent → shown at the partner p90 ≤ 1 s, {label}",
+             f"p90 {r[key]['p90_s'] * 1000:.0f} ms; {r[key]['shown']} of {r[key]['messages']} shown", floor,
+             r[key]["p90_s"] <= 1.0 and r[key]["shown"] == r[key]["messages"])
+            for key, label in (("one_server", "one server"), ("two_servers", "two servers"))]
+    many = r["many_games"]
+    rows.append((f"50. Live: {many['games']} games at once, ≤ 0.05 server CPU-s a message",
+                 f"{many['cpu_s_per_message']:.4f} CPU-s a message ({many['messages']} messages)",
+                 f"the same polls idle: {many['idle_cpu_s_per_message_time']:.4f} CPU-s per message's time",
+                 many["cpu_s_per_message"] <= 0.05))
+    return rows
+
+
 CHECKS: list[Check] = [
+    ("live.json", "50. Live: sent → shown ≤ 1 s on one server and two; ≤ 0.05 CPU-s a message", _live),
     ("labels.json", "47. labels at the speed of steps, each corpus", _labels),
     ("player.json", "47. the step player: → tapped every 200 ms from the open, each corpus", _player_keys),
     ("player.json", "38. dragging the timeline across 30 steps ≥ 30 frames/s", _player_drag),

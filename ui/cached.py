@@ -17,7 +17,7 @@ from data_access.access import Action, Identity, check
 from data_access.common import CORPUS_NAMES, CORPUS_TITLES, LoadedCorpus, SourceError, describe_unexpected  # noqa: F401 - the pages' lists
 from data_access.corpora import load_source
 from data_access.corpus import Corpus
-from ui.cache_keys import _HASH_FUNCTIONS, _derivable, key_source
+from ui.cache_keys import _HASH_FUNCTIONS, _derivable, key_source, plain_key
 from ui.cache_keys import CorpusKey as CorpusKey  # the keys, as every caller has named them
 from ui.cache_keys import LayerKey as LayerKey
 from ui.cache_keys import LoadFailure as LoadFailure
@@ -134,11 +134,25 @@ def derived(function: Callable, corpus: Corpus, *args):
 
     For per-dialog views and statistics: the whole corpus is only touched on a cache miss, so a
     replay rerun unpickles a few small frames instead of the full corpus."""
-    return _derived(_derivable(function), _prepared_key(corpus), args)
+    function, key = _derivable(function), _prepared_key(corpus)
+    whole = plain_key(function, key, args)
+    if whole is not None:  # one string to hash, not each argument (ui.cache_keys.plain_key)
+        return _derived_plain(whole, function, key, args)
+    return _derived(function, key, args)
+
+
+@st.cache_data(show_spinner=False, max_entries=512)
+def _derived_plain(whole: str, _function: Callable, _key: CorpusKey, _args: tuple):
+    """``_derived`` keyed by ``whole`` alone (Streamlit does not hash the arguments named with a leading "_")."""
+    return _compute_derived(_function, _key, _args)
 
 
 @st.cache_data(show_spinner=False, max_entries=512, hash_funcs=_HASH_FUNCTIONS)
 def _derived(function: Callable, key: CorpusKey, args: tuple):
+    return _compute_derived(function, key, args)
+
+
+def _compute_derived(function: Callable, key: CorpusKey, args: tuple):
     loaded = _load(key)
     if isinstance(loaded, LoadFailure):
         return None

@@ -343,6 +343,18 @@ class LiveGames:
                                 "'finished' ORDER BY id DESC LIMIT ?", (coder, coder, MAX_OPEN_GAMES)).fetchall()
         return [game_of_row(row) for row in rows]
 
+    def versions(self, game_ids: Sequence[int]) -> dict[int, tuple[int, str]]:
+        """How far each of ``game_ids`` has come: ``(events stored, status)``, one indexed read for them all (at
+        most ``MAX_POLL_EVENTS`` ids). Only counts: what a server's waiting polls watch to know when to read a game
+        again for their viewer (``ui.server.live_routes``), never shown to anyone."""
+        ids = [int(i) for i in dict.fromkeys(game_ids)][:MAX_POLL_EVENTS]
+        if not ids:
+            return {}
+        with self.db.read() as conn:
+            rows = conn.execute(f"SELECT id, n_events, status FROM live_games WHERE id IN ({', '.join('?' * len(ids))})",
+                                ids).fetchall()
+        return {int(game_id): (int(n_events), str(status)) for game_id, n_events, status in rows}
+
     def finished_ids(self, corpus: str, *, viewer: Optional[Identity] = None) -> list[int]:
         """The ids of the finished games of ``corpus`` (a study's collection), oldest first, at most
         ``MAX_FINISHED_LISTED``; none for a viewer who may see no finished game."""

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from ui.share.downloads import latex_table_download as latex_table_download
     from ui.shell.corpus_views import CorpusViews as CorpusViews
     from ui.shell.corpus_views import DurationsView as DurationsView
+    from ui.shell.corpus_views import LiveView as LiveView
     from ui.shell.corpus_views import PlayView as PlayView
     from ui.shell.corpus_views import lazy as lazy
     from ui.shell.run_mark import stop_run as stop_run
@@ -64,6 +65,7 @@ NAMES: dict[str, tuple[str, str]] = {
     "CorpusViews": ("ui.shell.corpus_views", "CorpusViews"),
     "DurationsView": ("ui.shell.corpus_views", "DurationsView"),
     "PlayView": ("ui.shell.corpus_views", "PlayView"),
+    "LiveView": ("ui.shell.corpus_views", "LiveView"),
     "play_media_url": ("ui.play.component", "play_media_url"),
     "lazy": ("ui.shell.corpus_views", "lazy"),
     "stop_run": ("ui.shell.run_mark", "stop_run"),
@@ -94,7 +96,7 @@ NAMES: dict[str, tuple[str, str]] = {
     "run_link": ("ui.runs.picker", "run_link"),
     "latex_table_download": ("ui.share.downloads", "latex_table_download"),
 }
-__all__ = ["Corpus", "CorpusViews", "DurationsView", "LEADING_ROLES", "LoadedCorpus", "Picture", "PlayView",
+__all__ = ["Corpus", "CorpusViews", "DurationsView", "LEADING_ROLES", "LiveView", "LoadedCorpus", "Picture", "PlayView",
            "PlayerDialog", "PlayerStep", "TimelineEntry", "charts", "corpus_ready", "derived", "dialog_picker", "dialog_row",
            "latex_table_download", "layer_derived", "layer_ready", "lazy", "linked_layer", "loaded_corpus",
            "loaded_layer", "markdown_table", "marked_html", "md_escape", "number", "play_media_url", "player_step",

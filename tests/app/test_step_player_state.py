@@ -79,3 +79,44 @@ def test_the_player_keeps_its_place_in_the_page_at_every_step(corpus, extra):
         assert not at.exception and player_data(at)[0]["step"] == turn
         places[turn] = player_path(at)
     assert len(set(places.values())) == 1, places
+
+
+def settling_page():
+    """A step reported lightly, its run publishing it (the player's fragment), then the settle the player sends
+    when the reader rests on it, each as the player's callbacks do before the page runs."""
+    import streamlit as st
+
+    from ui.replay.step_player import _light_key, _reported, player_step
+    from ui.shell.url_state import publish
+
+    light = st.session_state.pop("light", None)
+    if light is not None:  # the light report's run: the player's fragment alone puts the step into the URL
+        st.session_state["player"] = {"step": light}
+        _reported("player", "step", 60)
+        publish("step", "turn", st.session_state[_light_key("step")])
+        return
+    settle = st.session_state.pop("settle", None)
+    if settle is not None:
+        st.session_state["player"] = {"settle": settle}
+        _reported("player", "step", 60, "settle")
+    st.session_state["shown"] = player_step(60, st.query_params.get("turn"), key="step", label="Step")
+
+
+def test_a_settle_sent_before_the_reports_turn_reached_the_browser_keeps_the_step():
+    """Ten sessions on one server (`make bench-sessions`): the settle left 0.6 s after the report, before the
+    report's run had put turn=3 into the address bar, and the page's run took the bar's turn=2 for a link: the
+    player went back to step 2 and the URL never named step 3."""
+    at = AppTest.from_function(settling_page)
+    at.query_params["turn"] = "2"
+    at.run()
+    assert at.session_state["shown"] == 2
+    at.session_state["light"] = 3  # → : reported lightly, the report's run writes turn=3
+    at.run()
+    assert at.query_params["turn"] == "3"
+    at.query_params["turn"] = "2"  # the settle's request: the address bar had not heard of turn=3 yet
+    at.session_state["settle"] = 3
+    at.run()
+    assert at.session_state["shown"] == 3 and at.query_params["turn"] == "3"
+    at.query_params["turn"] = "9"  # then a link (Back, Forward): no report in its request, the URL wins
+    at.run()
+    assert at.session_state["shown"] == 9

@@ -133,6 +133,39 @@ def place_and_remove_with_the_mouse(page) -> None:
     assert items.count() == before + 2 and items.nth(before + 1).inner_text() == f"remove {target}"
 
 
+def canvas_picture(page) -> str:
+    """What the game's canvas shows, as a PNG data URL (the pixels, as a screenshot of it would give them)."""
+    return page.locator("[data-play-canvas]").evaluate("canvas => canvas.toDataURL()")
+
+
+def blocks_drawn_in_order(page) -> None:
+    """Two blocks typed on the top layer, the second behind the first (a face painted out of order would cover the
+    first's): the grid drawn then, each block's faces merged into the order the game keeps for the camera, is the
+    grid drawn after the grid is turned away with the mouse and back (every face sorted anew); turned away, the
+    picture is another. The two blocks are then removed (no net change). The pointer is off the grid for each
+    picture (no outline)."""
+    canvas = page.locator("[data-play-canvas]")
+    canvas.scroll_into_view_if_needed()
+    box = canvas.bounding_box()
+    off = (box["x"] + box["width"] + 20, box["y"] + 50)  # beside the grid: no cell outlined
+    page.mouse.move(*off)
+    before = canvas_picture(page)
+    type_commands(page, ["place red 0 9 0", "place blue -1 9 -1"])
+    merged = canvas_picture(page)
+    x, y = box["x"] + 60, box["y"] + 60
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 80, y + 10, steps=4)
+    turned = canvas_picture(page)
+    page.mouse.move(x, y, steps=4)  # back where the turn began: the camera as it was
+    page.mouse.up()
+    page.mouse.move(*off)
+    assert merged != before and turned != merged
+    assert canvas_picture(page) == merged
+    type_commands(page, ["remove 0 9 0", "remove -1 9 -1"])
+    assert canvas_picture(page) == before
+
+
 def figure(page, name: str) -> tuple[Optional[float], Optional[float]]:
     """(yours, the human's) of the step's figure ``name``, unrounded, as the page's figures table carries them."""
     row = page.locator(f'.pl-figures tr[data-figure="{name}"]')

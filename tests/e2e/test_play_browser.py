@@ -13,6 +13,7 @@ from data_access.store import Store
 
 from .conftest import AppServer, wait_for_app
 from .playing import (
+    blocks_drawn_in_order,
     codraw_human_canvases,
     codraw_scores,
     done,
@@ -96,6 +97,9 @@ def test_minecraft_a_whole_game_as_the_human_builder(play_app, page, minecraft, 
     asked = runs_asked(page)
     open_play(page, play_app.url, "minecraft", game, name="ann")
     assert step_of(page) == 1 and score_of(page) is None
+    assert page.locator(".st-key-play_page_run_box").count() == 1  # drawn, for a Done without an answer ...
+    assert page.locator(".st-key-play_page_run_box").is_hidden()  # ... and hidden by play.css
+    blocks_drawn_in_order(page)
     for number, commands in enumerate(steps, start=1):
         place_and_remove_with_the_mouse(page)
         type_commands(page, commands)

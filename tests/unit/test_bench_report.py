@@ -81,3 +81,9 @@ def test_the_play_targets_are_read_per_corpus_against_their_baselines(tmp_path):
     assert table["49. Play, codraw: Done → score p90 ≤ 300 ms"][2] == "met"
     assert table["49. Play, minecraft: Done → score p90 ≤ 300 ms"] == (
         "p90 420 ms (median 150)", "a bare button's rerun: median 40.0 ms, p90 60.0 ms", "**not met**")
+    report = json.loads((tmp_path / "play.json").read_text())
+    report["bare_click_frame"] = {"n": 40, "median_ms": 7.0, "p90_ms": 14.0}  # the click floor, where measured
+    (tmp_path / "play.json").write_text(json.dumps(report))
+    table = {target: (measured, baseline, verdict) for target, measured, baseline, verdict in rows(tmp_path)}
+    assert table["49. Play, codraw: a move drawn within one frame (p90 ≤ 16 ms), no request"][1] == (
+        "a move that draws nothing: p90 15.0 ms; a click: p90 14.0 ms")

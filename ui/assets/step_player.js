@@ -1,8 +1,8 @@
 // The step player (ui/replay/step_player.py), an st.components.v2 component: it receives a dialog's transcript and
 // timeline once and the steps of a window around the step shown (pictures as media URLs, facts, event, table),
-// then steps, scrubs and plays in the browser. Each step the reader goes to is reported back (trigger "step"),
-// so that the server puts it into the URL and the panels that depend on it follow; the player does not wait
-// for that. The step the server sends is applied only when its "goto" counter moved (a link, Back/Forward).
+// then steps, scrubs and plays in the browser. Each step the reader goes to is reported back (trigger "step";
+// on the Replay, a step whose neighbours the player has when the reader rests on it: "settle"), so that the
+// server puts it into the URL and the panels that depend on it follow; the player does not wait for that. The step the server sends is applied only when its "goto" counter moved (a link, Back/Forward).
 // Contract for tests and benchmarks: the root has data-step-player, and data-step names the step shown, set
 // once its pictures are decoded and drawn. Everything from the corpus arrives as data and is set with
 // textContent, never as markup.
@@ -98,15 +98,29 @@ function createPlayer(parent) {
   }
 
   function report(step, attempt = 0) {
-    trace('report', step, location.search);
+    // Reported lightly (the Replay), a step whose neighbours the browser has starts no run: the settle, once the
+    // reader rests on it, runs the page and puts it into the URL. A step near the window's edge is reported
+    // at once: that run brings the window on (a reader tapping leaves the player no idle moment to ask for it).
+    p.quiet = attempt === 0 && Boolean(p.data && p.data.lightReports) && hasAround(step);
+    trace(p.quiet ? 'quiet' : 'report', step, location.search);
     p.reported = step;
-    if (p.trigger) p.trigger('step', step);
-    awaitAnswer(step, attempt);
+    if (!p.quiet) {
+      if (p.trigger) p.trigger('step', step);
+      awaitAnswer(step, attempt);
+    }
     settleLater(step);
   }
 
-  // A step reported lightly (the Replay: the player's run alone puts it into the URL) has the page run once the
-  // reader rests on it, so the page's panels of the step follow (ui/replay/step_player.report_lightly).
+  // Whether the browser holds the steps a reader goes to next from ``step`` (the server's _enough_around: half
+  // the window ahead and behind, as far as the dialog goes).
+  function hasAround(step) {
+    for (let s = Math.max(1, step - 2); s <= Math.min(p.n, step + 6); s++) if (!p.steps[s]) return false;
+    return true;
+  }
+
+  // A step reported lightly (the Replay) has the page run once the reader rests on it: the settle is a report
+  // of the step, its run puts it into the URL and the page's panels of the step follow
+  // (ui/replay/step_player.report_lightly). Unanswered, it is reported again (awaitAnswer).
   const SETTLE_MS = 600;
   function settleLater(step) {
     clearTimeout(p.settleTimer);
@@ -115,6 +129,7 @@ function createPlayer(parent) {
       if (!root.isConnected || p.current !== step || !p.trigger || p.dragging) return;
       trace('settle', step);
       p.trigger('settle', step);
+      awaitAnswer(step, 0);
     }, SETTLE_MS);
   }
 
@@ -255,6 +270,7 @@ function createPlayer(parent) {
       const button = document.querySelector('[class*="st-key-item_flow_next"] button:not([disabled])');
       if (button) {
         event.preventDefault();
+        clearTimeout(p.settleTimer);  // the next item's run moves the page: no settle of this step after it
         trace('next item');
         button.click();
       }
@@ -468,6 +484,8 @@ function createPlayer(parent) {
     if (idle()) later(); else wait();
   }
   ['pointerdown', 'keydown', 'popstate'].forEach((type) => window.addEventListener(type, () => clearTimeout(p.askTimer), true));
+  // Back / Forward: the address bar's step wins, a settle still to come would say the step left behind
+  window.addEventListener('popstate', () => clearTimeout(p.settleTimer), true);
 
   p.update = (data) => {
     p.updates = (p.updates || 0) + 1;
@@ -504,7 +522,7 @@ function createPlayer(parent) {
     p.goto = data.goto;
     // A report that met a run of the player's own (its window) can be lost: the server still at another step
     // than the one reported, with no link moving it, the report is sent once more.
-    if (!fresh && !moved && p.reported && p.reported === p.current && data.step !== p.reported
+    if (!fresh && !moved && p.reported && !p.quiet && p.reported === p.current && data.step !== p.reported
         && p.retried !== p.reported + '|' + p.goto) {
       p.retried = p.reported + '|' + p.goto;
       trace('retry', p.reported);

@@ -84,15 +84,18 @@ def _light_key(key: str) -> str:
     return f"{key}__light"
 
 
-def _reported(player_key: str, step_key: str, n_steps: int) -> None:
-    """The player went to a step: it becomes the stepper's value before the page runs.
+def _reported(player_key: str, step_key: str, n_steps: int, trigger: str = "step") -> None:
+    """The player went to a step (``trigger`` "step"), or rests on it ("settle"): it becomes the stepper's value
+    before the page runs.
 
     The report's request carries the address bar as the browser had it when it was sent, which may be before
     the last run's ``turn=`` reached the browser (the reader stepping fast, or a report sent again). That value is
     not a link to follow: the step reported wins, where taking the old ``turn=`` as a new link would move the
-    player back to it."""
+    player back to it. So for a settle: sent 0.6 s after a light report, it can leave before the report's run
+    has put the step into the address bar (ten sessions on one server: `make bench-sessions`), and the page's
+    run it starts took that bar's ``turn=`` for a link and moved the player back a step."""
     state = st.session_state.get(player_key) or {}
-    step = state.get("step") if hasattr(state, "get") else None
+    step = state.get(trigger) if hasattr(state, "get") else None
     if isinstance(step, int) and not isinstance(step, bool) and 1 <= step <= n_steps:
         st.session_state[step_key] = step
         st.session_state[_light_key(step_key)] = step  # for a run of the player alone, and the page's next run
@@ -188,11 +191,11 @@ SETTLE_KEY = "_player_light_reports"
 
 
 def report_lightly() -> None:
-    """The player drawn next on this run reports its steps lightly (the Replay): a step the reader goes to runs the
-    player's fragment alone, which puts the step into the URL (and the session), and the page runs once the
-    reader rests on a step (the player's ``settle`` trigger, ``SETTLE_MS`` in its script), so that the panels that
-    depend on the step (notes, a run's scores, the corpus's panels under the player) follow then, not at every
-    step passed over: a step the browser has costs the server one small run."""
+    """The player drawn next on this run reports its steps lightly (the Replay): a step the reader goes to whose
+    neighbours the browser holds starts no run; once the reader rests on a step (the player's ``settle`` trigger,
+    ``SETTLE_MS`` in its script) the page runs, puts it into the URL and the panels that depend on the step
+    (notes, a run's scores, the corpus's panels under the player) follow, not at every step passed over. A step
+    near the window's edge runs the player's fragment alone at once (its window moves on, the URL follows)."""
     st.session_state[SETTLE_KEY] = True
 
 
@@ -225,7 +228,7 @@ def _player_fragment(key: str, step_key: str, dialog: PlayerDialog, step: int, d
                    **settings)
     report = partial(_reported, key, step_key, dialog.n_steps)
     _PLAYER(data=data, key=key, on_step_change=report if light else partial(_moved, key, report),
-            on_settle_change=partial(_moved, key, lambda: None),
+            on_settle_change=partial(_moved, key, partial(_reported, key, step_key, dialog.n_steps, "settle")),
             on_window_change=partial(_widen, key, dialog.token),
             on_round_change=partial(_moved, key, (lambda: on_round(_delta(key))) if on_round else (lambda: None)),
             on_layout_change=partial(_moved, key, (lambda: on_layout(_asked(key, "layout"))) if on_layout else (lambda: None)))

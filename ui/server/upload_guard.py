@@ -80,13 +80,19 @@ def _streamlit_held(session_id: str, file_id: str) -> tuple[int, int]:
 def signed_in_cookie(cookies: Mapping[str, str]) -> bool:
     """Whether ``cookies`` carry a valid ``st.login`` identity: signed with this deployment's cookie secret, not
     expired, saying ``is_logged_in``, for this deployment's origin (from ``redirect_uri``)."""
+    return signed_in_claims(cookies) is not None
+
+
+def signed_in_claims(cookies: Mapping[str, str]) -> Optional[dict]:
+    """The sign-in's claims as ``st.user`` holds them (``is_logged_in`` and the provider's claims, without the
+    origin) when ``cookies`` carry a valid ``st.login`` identity (as ``signed_in_cookie`` checks it), else None."""
     from streamlit.auth_util import get_cookie_with_chunks, get_origin_from_redirect_uri
     from streamlit.web.server.server_util import get_cookie_secret
     from streamlit.web.server.starlette.starlette_app_utils import decode_signed_value
     from streamlit.web.server.starlette.starlette_server_config import USER_COOKIE_NAME
 
     if USER_COOKIE_NAME not in cookies:
-        return False
+        return None
     secret = get_cookie_secret()
 
     def single(name: str) -> Optional[bytes]:
@@ -97,11 +103,13 @@ def signed_in_cookie(cookies: Mapping[str, str]) -> bool:
         decoded = get_cookie_with_chunks(single, USER_COOKIE_NAME)
         payload = json.loads(decoded) if decoded else None
     except (ValueError, UnicodeDecodeError):
-        return False
+        return None
     if not isinstance(payload, dict) or payload.get("is_logged_in") is not True:
-        return False
+        return None
     expected = get_origin_from_redirect_uri()
-    return expected is not None and payload.get("origin") == expected
+    if expected is None or payload.get("origin") != expected:
+        return None
+    return {key: value for key, value in payload.items() if key != "origin"}
 
 
 def _sign_in_configured() -> bool:

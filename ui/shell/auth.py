@@ -84,8 +84,15 @@ def signed_in_identity() -> Optional[Identity]:
     if not sign_in_configured() or not st.user.is_logged_in:
         return None
     claims = _claims()
+    return person_of_claims(claims, _sign_in_ended(claims))
+
+
+def person_of_claims(claims: dict, ended: Optional[bool]) -> Optional[Identity]:
+    """The identity of a sign-in's ``claims`` (the roles file decides the role), given whether that sign-in was
+    ended (``ended``; None: not known, the store cannot be read): None once ended, a viewer while not known. The
+    pages' ``signed_in_identity`` and the live game's routes (``ui.server.live_routes``, which read the claims
+    from the request's cookie) both ask it."""
     person = roles().identity_from_claims(claims)
-    ended = _sign_in_ended(claims)
     if ended:
         return None
     if ended is None:
@@ -102,7 +109,11 @@ def identity(local_coder: str = "") -> Identity:
     """Who this session writes as: the signed-in person, else (no sign-in configured) the local user coding as
     ``local_coder``. With sign-in configured but nobody signed in, a viewer who cannot write. Without sign-in on
     a server reachable from other machines, nobody may write (every visitor would be the local user)."""
-    person = signed_in_identity()
+    return identity_of(signed_in_identity(), local_coder)
+
+
+def identity_of(person: Optional[Identity], local_coder: str = "") -> Identity:
+    """``identity``'s answer given the signed-in ``person`` (None: nobody, or no sign-in configured)."""
     if person is not None:
         return person
     if sign_in_configured():

@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 import pandas as pd
 
@@ -82,6 +82,24 @@ class PlayView:
     reply: bool = False  # a reply field beside it, kept with the step (CoDraw's Drawer may answer the Teller)
 
 
+def _nothing_more(corpus: Corpus, loaded: Any, item: str) -> dict:
+    """A live game drawn from the store's setup alone."""
+    return {}
+
+
+@dataclass(frozen=True)
+class LiveView:
+    """A corpus's live game on the Play page (``ui.play.live``, issue 50): each role's screen when two people play
+    each other. ``script()`` defines ``createLiveGame(area, live)`` (docs/play.md, "Playing live"), which may draw with
+    the corpus's own ``createGame`` of ``PlayView.script`` (sent with it); ``style()`` its CSS; ``setup(corpus,
+    loaded, item)`` what the browser draws the item with beyond the store's setup (pictures as media URLs, the
+    palette, the colours)."""
+
+    script: Callable[[], str]
+    style: Callable[[], str] = lambda: ""  # noqa: E731 - a default of the dataclass
+    setup: Callable[[Corpus, Any, str], dict] = _nothing_more
+
+
 @dataclass(frozen=True)
 class CorpusViews:
     """A corpus's UI parts. Each is called with the resolved corpus (``data_access.corpus.Corpus``) first; every
@@ -126,6 +144,7 @@ class CorpusViews:
     analysis: Optional[Callable[[Corpus], None]] = None
     durations: Optional[DurationsView] = None  # its part of the Durations page (None: none)
     play: Optional[PlayView] = None  # its game on the Play page (None: the corpus is not played in the browser)
+    live: Optional[LiveView] = None  # its live game of two people (None: not played live in the browser)
 
 
 GENERIC = CorpusViews()

@@ -2,7 +2,7 @@
 (``run_panels``), the published CR layer's parts (``layers``), its analysis page with its part of the Durations
 page (``analysis``) and its game on the Play page (``play``: the Drawer's canvas and the clip-art palette). Found through the entry point group
 ``dialogue_dashboard.views``; each part is imported when first called (``lazy``)."""
-from dialogue_dashboard.plugin.views import CorpusViews, DurationsView, PlayView, lazy
+from dialogue_dashboard.plugin.views import CorpusViews, DurationsView, LiveView, PlayView, lazy
 
 HERE = __name__
 
@@ -25,4 +25,6 @@ VIEWS = CorpusViews(
                             summary_note=lazy(f"{HERE}.analysis", "duration_note")),
     play=PlayView(script=lazy(f"{HERE}.play", "script"), style=lazy(f"{HERE}.play", "style"),
                   setup=lazy(f"{HERE}.play", "setup"), done_label="Done with this round", reply=True),
+    live=LiveView(script=lazy(f"{HERE}.live", "script"), style=lazy(f"{HERE}.live", "style"),
+                  setup=lazy(f"{HERE}.live", "setup")),
 )

@@ -3,7 +3,7 @@ note of its images (``images``), its model-run panels (``run_panels``), the publ
 (``layers``), its analysis page with its part of the Durations page (``analysis``) and its game on the Play page
 (``play``: one player's board, LOCK). Found through the entry point group
 ``dialogue_dashboard.views``; each part is imported when first called (``lazy``)."""
-from dialogue_dashboard.plugin.views import CorpusViews, DurationsView, PlayView, lazy
+from dialogue_dashboard.plugin.views import CorpusViews, DurationsView, LiveView, PlayView, lazy
 
 HERE = __name__
 
@@ -25,4 +25,6 @@ VIEWS = CorpusViews(
                             show=lazy(f"{HERE}.analysis", "show_durations")),
     play=PlayView(script=lazy(f"{HERE}.play", "script"), style=lazy(f"{HERE}.play", "style"),
                   setup=lazy(f"{HERE}.play", "setup"), done_label="LOCK"),
+    live=LiveView(script=lazy(f"{HERE}.live", "script"), style=lazy(f"{HERE}.live", "style"),
+                  setup=lazy(f"{HERE}.live", "setup")),
 )

@@ -2,7 +2,7 @@
 (``run_panels``), the download of its BAP samples (``export``), its analysis page with its part of the
 Durations page (``analysis``) and its game on the Play page (``play``: the Builder's 3-D grid). Found through the entry point group
 ``dialogue_dashboard.views``; each part is imported when first called (``lazy``)."""
-from dialogue_dashboard.plugin.views import CorpusViews, DurationsView, PlayView, lazy
+from dialogue_dashboard.plugin.views import CorpusViews, DurationsView, LiveView, PlayView, lazy
 
 HERE = __name__
 
@@ -20,4 +20,6 @@ VIEWS = CorpusViews(
                             show=lazy(f"{HERE}.analysis", "show_durations"), split_label="Minecraft splits"),
     play=PlayView(script=lazy(f"{HERE}.play", "script"), style=lazy(f"{HERE}.play", "style"),
                   done_label="Done with this instruction"),
+    live=LiveView(script=lazy(f"{HERE}.live", "script"), style=lazy(f"{HERE}.live", "style"),
+                  setup=lazy(f"{HERE}.live", "setup")),
 )

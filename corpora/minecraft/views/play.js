@@ -4,7 +4,8 @@
 // pointer (shown below the grid in game coordinates before the click), a right-click or Shift+click removing one,
 // and the typed command field (data-play-command: "place red 3 1 -2", "remove 3 1 -2", game coordinates). Every
 // action is drawn at once, in the browser; Done sends the step's actions. No WebGL: a frame of the largest
-// structure costs a few milliseconds on a machine without a GPU.
+// structure costs a few milliseconds on a machine without a GPU, and a click less (``kept``: the floor drawn once a
+// camera, the faces sorted once a camera, a click's cells merged in; the page's layout read before it is changed).
 function createGame(area, shell) {
   const box = el('div', 'mc-play');
   const left = el('div', 'mc-left');
@@ -35,7 +36,7 @@ function createGame(area, shell) {
 
   const g = {
     colors: {}, region: { x: [-5, 5], y: [1, 9], z: [-5, 5] }, color: null, start: new Map(), blocks: new Map(),
-    actions: [], theta: 0.65, phi: 0.55, zoom: 1, faces: [], hover: null, drag: null, buttons: {},
+    actions: [], theta: 0.65, phi: 0.55, zoom: 1, hover: null, readout: null, drag: null, buttons: {},
   };
   const W = 560, H = 440;
 
@@ -45,15 +46,35 @@ function createGame(area, shell) {
     return x >= r.x[0] && x <= r.x[1] && y >= r.y[0] && y <= r.y[1] && z >= r.z[0] && z <= r.z[1];
   }
 
+  // What a frame is made of, kept from one frame to the next while the camera stays (``view``: its angles and
+  // zoom): the camera; the floor, its grid and the axes' labels, drawn on an offscreen canvas (``layer``) at the
+  // second frame of a camera (not while it turns) and copied in one call from then on; the blocks' visible faces in
+  // painting order (``faces``), sorted when the camera moves and, after a block placed or removed, only its cell's
+  // and its neighbours' faces worked out again and merged in (``refaced``)
+  const kept = {
+    view: '', cam: null, layer: document.createElement('canvas'), layerView: '', drawnView: '', faces: null, facesView: '',
+  };
+
   function sizeCanvas() {
     const ratio = window.devicePixelRatio || 1;
-    canvas.width = W * ratio;
-    canvas.height = H * ratio;
+    for (const target of [canvas, kept.layer]) {
+      target.width = W * ratio;
+      target.height = H * ratio;
+      target.getContext('2d').setTransform(ratio, 0, 0, ratio, 0, 0);
+    }
     canvas.style.width = `${W}px`;
     canvas.style.height = `${H}px`;
-    canvas.getContext('2d').setTransform(ratio, 0, 0, ratio, 0, 0);
   }
   sizeCanvas();
+
+  function currentCamera() {
+    const view = `${g.theta} ${g.phi} ${g.zoom}`;
+    if (kept.view !== view) {
+      kept.view = view;
+      kept.cam = camera();
+    }
+    return kept.cam;
+  }
 
   function camera() {
     const { theta, phi } = g;
@@ -96,11 +117,42 @@ function createGame(area, shell) {
 
   function draw() {
     const ctx = canvas.getContext('2d');
-    const cam = camera();
-    ctx.clearRect(0, 0, W, H);
+    const cam = currentCamera();
+    if (kept.layerView !== kept.view && kept.drawnView !== kept.view) {
+      kept.drawnView = kept.view;  // a camera's first frame (a turn's every frame): drawn here, not kept
+      backdrop(ctx, cam);
+    } else {
+      if (kept.layerView !== kept.view) {
+        kept.layerView = kept.view;
+        backdrop(kept.layer.getContext('2d'), cam);
+      }
+      ctx.drawImage(kept.layer, 0, 0, W, H);  // opaque: it covers the last frame
+    }
+    ctx.strokeStyle = 'rgba(0, 0, 0, 0.35)';
+    for (const face of visibleFaces(cam)) {
+      ctx.fillStyle = shade(g.colors[face.color] || '#888888', SHADE[face.normal.join(',')]);
+      polygon(ctx, face.points);
+      ctx.fill();
+      ctx.stroke();
+    }
+    // the cell a click would build on, outlined
+    if (g.hover && g.hover.place && !g.drag) {
+      const [x, y, z] = g.hover.place;
+      ctx.strokeStyle = g.colors[g.color] || '#222';
+      ctx.lineWidth = 2;
+      for (const [, corners] of FACES) {
+        polygon(ctx, corners.map((o) => project(cam, [x + o[0], y + o[1], z + o[2]])));
+        ctx.stroke();
+      }
+      ctx.lineWidth = 1;
+    }
+  }
+
+  // The background, the floor under the region (y = 0.5, below the lowest blocks), its grid and the axes' labels,
+  // as the camera ``cam`` sees them, drawn on ``ctx`` (the grid's or the layer's)
+  function backdrop(ctx, cam) {
     ctx.fillStyle = '#f4f6f8';
     ctx.fillRect(0, 0, W, H);
-    // the floor under the region (y = 0.5, below the lowest blocks) and its grid
     const r = g.region, y0 = r.y[0] - 0.5;
     const corner = (x, z) => project(cam, [x, y0, z]);
     const floor = [corner(r.x[0] - 0.5, r.z[0] - 0.5), corner(r.x[1] + 0.5, r.z[0] - 0.5),
@@ -122,45 +174,58 @@ function createGame(area, shell) {
     label([0, y0, r.z[1] + 1.3], '+z');
     label([r.x[0] - 1.3, y0, 0], '−x');
     label([0, y0, r.z[0] - 1.3], '−z');
-    const faces = visibleFaces(cam);
-    ctx.strokeStyle = 'rgba(0, 0, 0, 0.35)';
-    for (const face of faces) {
-      ctx.fillStyle = shade(g.colors[face.color] || '#888888', SHADE[face.normal.join(',')]);
-      polygon(ctx, face.points);
-      ctx.fill();
-      ctx.stroke();
-    }
-    // the cell a click would build on, outlined
-    if (g.hover && g.hover.place && !g.drag) {
-      const [x, y, z] = g.hover.place;
-      ctx.strokeStyle = g.colors[g.color] || '#222';
-      ctx.lineWidth = 2;
-      for (const [, corners] of FACES) {
-        polygon(ctx, corners.map((o) => project(cam, [x + o[0], y + o[1], z + o[2]])));
-        ctx.stroke();
-      }
-      ctx.lineWidth = 1;
-    }
   }
 
-  // the blocks' visible faces (those facing the camera and not against another block), far to near; kept for
-  // ``pick`` with the camera they were seen from
+  // The blocks' visible faces (those facing the camera and not against another block), far to near, as the camera
+  // ``cam`` (the current one) sees them: sorted when the camera has moved or the blocks were set anew, else kept
   function visibleFaces(cam) {
+    if (kept.faces && kept.facesView === kept.view) return kept.faces;
     const faces = [];
-    for (const [k, color] of g.blocks) {
-      const [x, y, z] = k.split(',').map(Number);
-      for (const [normal, corners] of FACES) {
-        if (normal[0] * cam.c[0] + normal[1] * cam.c[1] + normal[2] * cam.c[2] <= 0) continue;
-        if (g.blocks.has(key(x + normal[0], y + normal[1], z + normal[2]))) continue;
-        const points = corners.map((o) => project(cam, [x + o[0], y + o[1], z + o[2]]));
-        const depth = points.reduce((sum, p) => sum + p[2], 0) / 4;
-        faces.push({ cell: [x, y, z], normal, points, depth, color });
-      }
-    }
-    faces.sort((a, b) => a.depth - b.depth);
-    g.faces = faces;
-    g.cam = cam;
+    for (const [k, color] of g.blocks) cellFaces(cam, k, color, faces);
+    faces.sort(paintedBefore);
+    kept.faces = faces;
+    kept.facesView = kept.view;
     return faces;
+  }
+
+  function cellFaces(cam, k, color, faces) {
+    const [x, y, z] = k.split(',').map(Number);
+    FACES.forEach(([normal, corners], side) => {
+      if (normal[0] * cam.c[0] + normal[1] * cam.c[1] + normal[2] * cam.c[2] <= 0) return;
+      if (g.blocks.has(key(x + normal[0], y + normal[1], z + normal[2]))) return;
+      const points = corners.map((o) => project(cam, [x + o[0], y + o[1], z + o[2]]));
+      const depth = points.reduce((sum, p) => sum + p[2], 0) / 4;
+      faces.push({ cell: [x, y, z], key: k, side, normal, points, depth, color });
+    });
+  }
+
+  // The painting order: far to near, ties by cell and side, so that merging a click's faces into the kept order
+  // gives the order sorting them all gives
+  function paintedBefore(a, b) {
+    return a.depth - b.depth || (a.key < b.key ? -1 : a.key > b.key ? 1 : a.side - b.side);
+  }
+
+  // A block placed or removed at x y z while the camera stays: the faces of its cell and of its six neighbours
+  // (a face against the block appears or goes) worked out again and merged into the kept order; the faces are
+  // sorted anew at the next frame when the camera has moved since they were
+  function refaced(x, y, z) {
+    if (!kept.faces || kept.facesView !== kept.view) {
+      kept.faces = null;
+      return;
+    }
+    const cells = new Set([key(x, y, z), ...FACES.map(([n]) => key(x + n[0], y + n[1], z + n[2]))]);
+    const fresh = [];
+    cells.forEach((k) => { if (g.blocks.has(k)) cellFaces(kept.cam, k, g.blocks.get(k), fresh); });
+    fresh.sort(paintedBefore);
+    const merged = [];
+    let next = 0;
+    for (const face of kept.faces) {
+      if (cells.has(face.key)) continue;
+      while (next < fresh.length && paintedBefore(fresh[next], face) < 0) merged.push(fresh[next++]);
+      merged.push(face);
+    }
+    while (next < fresh.length) merged.push(fresh[next++]);
+    kept.faces = merged;
   }
 
   function polygon(ctx, points) {
@@ -187,15 +252,16 @@ function createGame(area, shell) {
   // What is under the pointer: the nearest block face (remove: its block; place: the cell beyond the face), or the
   // floor cell (place there, at the lowest level)
   function pick(x, y) {
-    for (let i = g.faces.length - 1; i >= 0; i -= 1) {
-      const face = g.faces[i];
+    const cam = currentCamera();
+    const faces = visibleFaces(cam);
+    for (let i = faces.length - 1; i >= 0; i -= 1) {
+      const face = faces[i];
       if (inside(face.points, x, y)) {
         const [cx, cy, cz] = face.cell;
         const place = [cx + face.normal[0], cy + face.normal[1], cz + face.normal[2]];
         return { remove: face.cell, place: inRegion(...place) ? place : null };
       }
     }
-    const cam = g.cam || camera();
     // the floor plane y = y0 under the pointer: solve for the point whose projection is (x, y)
     const y0 = g.region.y[0] - 0.5;
     const sx = (x - W / 2) / cam.scale, sy = -(y - H / 2) / cam.scale;
@@ -226,6 +292,7 @@ function createGame(area, shell) {
       if (!g.blocks.has(k)) { say(`There is no block at ${action.x} ${action.y} ${action.z}.`, true); return false; }
       g.blocks.delete(k);
     }
+    refaced(action.x, action.y, action.z);
     g.actions.push(action);
     say(`${describeAction(action)}.`);
     listActions(action);
@@ -252,6 +319,7 @@ function createGame(area, shell) {
   }
 
   function rebuild() {
+    kept.faces = null;
     g.blocks = new Map(g.start);
     for (const a of g.actions) {
       const k = key(a.x, a.y, a.z);
@@ -267,6 +335,7 @@ function createGame(area, shell) {
     listActions();
     draw();
     shell.measure(event);
+    shell.changed();  // the live game sends what takes the action back (corpora/minecraft/views/live.js)
   };
 
   // Typed actions: "place red 3 1 -2" (or "put"), "remove 3 1 -2" (or "pick")
@@ -286,19 +355,26 @@ function createGame(area, shell) {
     }
   });
 
+  // Where the pointer is on the grid. Read at the start of a handler, before it changes the page: read after, it
+  // would make the browser lay the page out there and then (a few milliseconds of a click's handler)
   function pointer(event) {
     const rect = canvas.getBoundingClientRect();
     return [event.clientX - rect.left, event.clientY - rect.top];
   }
 
-  function showHover(event) {
-    const [x, y] = pointer(event);
-    g.hover = pick(x, y);
+  // What is under the pointer (at ``at``, from ``pointer``) and the readout naming it, rewritten only when it says
+  // something else (a pointer moving over one cell changes nothing on the page); whether it did (the outline, of
+  // the cell and colour it names, is drawn again then)
+  function showHover(at) {
+    g.hover = pick(at[0], at[1]);
     const where = g.hover && g.hover.place ? `a click places ${g.color} at x ${g.hover.place[0]}, y ${g.hover.place[1]}, z ${g.hover.place[2]}` : 'no cell to build on here';
     const removes = g.hover && g.hover.remove ? ` · right-click removes x ${g.hover.remove[0]}, y ${g.hover.remove[1]}, z ${g.hover.remove[2]}` : '';
-    readout.textContent = where + removes;
+    if (g.readout === where + removes) return false;
+    g.readout = where + removes;
+    readout.textContent = g.readout;
     readout.setAttribute('data-place', g.hover && g.hover.place ? g.hover.place.join(' ') : '');
     readout.setAttribute('data-remove', g.hover && g.hover.remove ? g.hover.remove.join(' ') : '');
+    return true;
   }
 
   canvas.addEventListener('pointerdown', (event) => {
@@ -318,30 +394,33 @@ function createGame(area, shell) {
         return;
       }
     }
-    showHover(event);
-    draw();
+    if (showHover(pointer(event))) draw();  // the outline moved (another cell, another colour)
   });
   canvas.addEventListener('pointerup', (event) => {
+    const at = pointer(event);
     const drag = g.drag;
     g.drag = null;
-    if (!drag || drag.moved) { showHover(event); draw(); return; }
-    showHover(event);
-    if (!g.hover) return;
+    if (!drag || drag.moved) { showHover(at); draw(); return; }
+    const hover = pick(at[0], at[1]);
+    if (!hover) { showHover(at); return; }
     let applied = false;
-    if ((drag.button === 2 || drag.shift) && g.hover.remove) {
-      const [x, y, z] = g.hover.remove;
+    if ((drag.button === 2 || drag.shift) && hover.remove) {
+      const [x, y, z] = hover.remove;
       applied = apply({ action: 'remove', x, y, z }, event, true);
-    } else if (drag.button === 0 && !drag.shift && g.hover.place) {
-      const [x, y, z] = g.hover.place;
+    } else if (drag.button === 0 && !drag.shift && hover.place) {
+      const [x, y, z] = hover.place;
       applied = apply({ action: 'place', x, y, z, color: g.color }, event, true);
     }
-    visibleFaces(camera());  // what is under the pointer now, over the changed structure: the next click's cell
-    showHover(event);
+    showHover(at);  // what is under the pointer now, over the changed structure: the next click's cell
     draw();  // one frame's drawing for the click
     if (applied) shell.measure(event);
   });
   canvas.addEventListener('contextmenu', (event) => event.preventDefault());
-  canvas.addEventListener('pointerleave', () => { g.hover = null; draw(); });
+  canvas.addEventListener('pointerleave', () => {
+    if (!g.hover) return;
+    g.hover = null;
+    draw();
+  });
   canvas.addEventListener('wheel', (event) => {
     event.preventDefault();
     g.zoom = Math.min(3, Math.max(0.5, g.zoom * (event.deltaY < 0 ? 1.1 : 1 / 1.1)));
@@ -370,6 +449,10 @@ function createGame(area, shell) {
     load(setup) {
       g.colors = setup.colors || {};
       g.region = setup.region || g.region;
+      kept.view = '';  // the camera frames the region
+      kept.layerView = '';
+      kept.drawnView = '';
+      kept.faces = null;
       tools.textContent = '';
       g.buttons = {};
       Object.entries(g.colors).forEach(([name, hex], index) => {
