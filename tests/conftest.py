@@ -12,15 +12,29 @@ SHARED_DATA = ROOT.parent / "shared" / "data"
 
 @pytest.fixture(scope="session")
 def demo_sources(tmp_path_factory) -> Path:
-    """The generated demo corpora's source files, written once a worker: each test's cache starts with a copy
-    (23 small files; a copy, not a link, so a test that spoils its demo spoils only its own)."""
+    """The generated demo corpora's source files, written once a worker: each test's cache starts with them
+    (23 small files, hard-linked; ``isolated_environment`` writes them again after a test that changed one)."""
+    root = tmp_path_factory.mktemp("demo-sources")
+    _write_demo_sources(root)
+    return root / "demo"
+
+
+def _write_demo_sources(root: Path) -> None:
     from data_access.corpora import demo_path
     from data_access.registry import BUILT_IN_PACKAGES
 
-    root = tmp_path_factory.mktemp("demo-sources")
     for package in BUILT_IN_PACKAGES:
         demo_path(package.split(".")[1], root)
-    return root / "demo"
+
+
+def _file_states(folder: Path) -> dict[str, tuple[int, int, int, int]]:
+    """Each file below ``folder``: its size, modification and inode change times and mode, which every change
+    of its content, its times or its permissions changes (a hard link's too: it is the same file)."""
+    states = {}
+    for path in sorted(folder.rglob("*")):
+        st = path.stat()
+        states[str(path.relative_to(folder))] = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_mode)
+    return states
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -47,17 +61,28 @@ def streamlit_components_scanned_once():
 
 @pytest.fixture(autouse=True)
 def isolated_environment(tmp_path_factory, monkeypatch, demo_sources):
-    """Each test gets its own cache and notes database and the demo corpora unless it says otherwise."""
+    """Each test gets its own cache and notes database and the demo corpora unless it says otherwise.
+
+    The demo's files are hard links to the worker's (``demo_sources``), not copies: a copy a test wrote 1.3 MB,
+    2,475 tests 3.2 GB a run, for files almost every test only reads. A test that changes a file in place (a
+    flipped byte, a truncation, a chmod) changes the worker's too: that is seen after the test (a file's state,
+    ``_file_states``, differs from the one it had when it was linked) and the demo is written again, so the next
+    test starts from the demo as a copy would have it. A test that replaces or deletes one of its files (a
+    rename onto it, an unlink) touches only its own folder."""
     import shutil
 
     base = tmp_path_factory.mktemp("env")
-    shutil.copytree(demo_sources, base / "cache" / "demo")
+    shutil.copytree(demo_sources, base / "cache" / "demo", copy_function=os.link)
+    linked = _file_states(demo_sources)  # after linking: a new link changes a file's inode change time
     monkeypatch.setenv("DIALOGUE_CACHE_DIR", str(base / "cache"))
     monkeypatch.setenv("DIALOGUE_NOTES_DB", str(base / "notes.sqlite3"))
     for name in ("CODRAW_DATA", "CODRAW_CLIPART", "GAME_OF_SORTS_DATA", "GAME_OF_SORTS_IMAGES", "MINECRAFT_DATA",
                  "DIALOGUE_LAYERS_DIR", "DIALOGUE_COLLECTIONS"):
         monkeypatch.delenv(name, raising=False)
     yield base
+    if _file_states(demo_sources) != linked:  # changed through this test's links (or its unlinks): write anew
+        shutil.rmtree(demo_sources)
+        _write_demo_sources(demo_sources.parent)
 
 
 @pytest.fixture(scope="session")
