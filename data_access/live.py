@@ -20,6 +20,7 @@ from .contract import CorpusPackage, LiveRecord, LiveRules, live_rules_of
 from .store import LiveEvent, LiveGame, Store
 
 DEFAULT_SPLIT = "test"  # the split a collection's games load under unless the study names one
+KEPT_OLDER_EXPORTS = 1  # exports of an earlier set of finished games kept beside the newest (a page reading one)
 MAX_STUDY_GAMES = 500  # games one call creates (a class, a pilot study: tens)
 
 
@@ -127,4 +128,14 @@ def exported_collection(store: Store, package: CorpusPackage, root: Path, *,
                 pass
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
+        _drop_older_exports(parent, keep=folder)
     return folder / json.loads(written.read_text())["path"]
+
+
+def _drop_older_exports(parent: Path, keep: Path) -> None:
+    """Remove the exports of earlier sets of games but the newest of them (a page may be reading it still): each
+    finished game makes a new export of every game, which would otherwise pile up in the cache folder."""
+    older = sorted((p for p in parent.iterdir() if p.is_dir() and not p.name.startswith(".") and p != keep),
+                   key=lambda p: p.stat().st_mtime_ns, reverse=True)
+    for stale in older[KEPT_OLDER_EXPORTS:]:
+        shutil.rmtree(stale, ignore_errors=True)

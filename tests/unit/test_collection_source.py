@@ -81,6 +81,11 @@ def test_the_stores_finished_games_are_exported_once_and_again_when_another_fini
     read, skipped = package.build_frames(second)
     assert skipped == [] and sorted(read["utterances"]["text"]) == ["build C7", "build C8"]
     assert not [p for p in (tmp_path / "cache" / "collections" / "minecraft").iterdir() if p.name.startswith(".")]
+    _finish_a_game(store, "C9")
+    third = live.exported_collection(store, package, tmp_path / "cache")
+    exports = tmp_path / "cache" / "collections" / "minecraft"
+    folders = sorted(p.name for p in exports.iterdir())
+    assert folders == sorted(p.relative_to(exports).parts[0] for p in (second, third))  # the first one dropped
 
 
 def test_a_collections_cache_key_is_its_own_and_gives_back_the_corpus_source_with_its_collection(store, tmp_path,

@@ -145,6 +145,9 @@ UNCHECKED = {
     "data_access/sql_console.py": "the SQL console's read-only copy of the corpus's tables, in its private folder",
     "data_access/sql_process.py": "the SQL console's private folder of that copy (made, and removed when it closes)",
     "data_access/runs/__init__.py:_write_owner": "the uploader's record, written by save_upload after its check",
+    "data_access/live.py:exported_collection": "the finished live games every reader may see, exported into the "
+                                               "cache folder (each event was checked in the store as it was written)",
+    "data_access/live.py:_drop_older_exports": "the same exports: those of an earlier set of finished games",
     "data_access/store/notes.py:_deliver": "exports into a path given by the Python API or CLI caller (pages take bytes)",
     "data_access/play/runs.py:write_person_runs": "people's runs written from finished plays, each checked in the store "
                                                   "where it was saved (data_access/store/plays.py)",
