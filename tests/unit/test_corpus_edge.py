@@ -22,6 +22,8 @@ ALLOWED = {
     ("ui/cache_keys.py", "key_source"): "a cache key holds its corpus's name, not its package (Streamlit hashes a "
                                         "key as plain values): the cached loader, given the key alone, looks it up",
     ("ui/coding/model_labels.py", "_loaded"): "a name from outside: the corpus an uploaded file of a model's labels names",
+    ("ui/server/live_identity.py", "app_routes"): "the live routes' edge: an HTTP request carries no Corpus, the stored "
+                                                  "game names its corpus",
 }
 IMPORT = "<import>"  # a module-level import of a resolver: allowed where one of the module's functions is
 # What a page may ask the edge for: the picker's corpus, the corpus its charts draw, every corpus.

@@ -21,6 +21,8 @@ ALLOWED = {
     ("data_access/registry.py", None): "the registry: the resolver and its tables",
     ("ui/shell/corpus_edge.py", None): "the app's edge: the URL's corpus name becomes a Corpus value",
     ("data_access/corpus.py", "Corpus.resolve"): "the Python API's edge (dialogue_dashboard.open_corpus)",
+    ("ui/server/live_identity.py", "app_routes"): "the live routes' edge: an HTTP request carries no Corpus, the stored "
+                                                  "game names its corpus",
     ("data_access/__main__.py", "_summary"): "the command line's edge",
     ("data_access/live_commands.py", "live_export"): "the command line's edge",
     ("data_access/corpora.py", "demo_path"): "a name's entry for the command line and the tests",
