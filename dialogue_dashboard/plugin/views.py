@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from ui.analysis.layers import layer_ready as layer_ready
     from ui.analysis.layers import linked_layer as linked_layer
     from ui.analysis.layers import loaded_layer as loaded_layer
+    from ui.assets import packaged_asset as packaged_asset
     from ui.cached import corpus_ready as corpus_ready
     from ui.cached import derived as derived
     from ui.cached import layer_derived as layer_derived
@@ -67,6 +68,7 @@ NAMES: dict[str, tuple[str, str]] = {
     "PlayView": ("ui.shell.corpus_views", "PlayView"),
     "LiveView": ("ui.shell.corpus_views", "LiveView"),
     "play_media_url": ("ui.play.component", "play_media_url"),
+    "packaged_asset": ("ui.assets", "packaged_asset"),
     "lazy": ("ui.shell.corpus_views", "lazy"),
     "stop_run": ("ui.shell.run_mark", "stop_run"),
     "served": ("ui.shell.url_state", "served"),
@@ -99,7 +101,7 @@ NAMES: dict[str, tuple[str, str]] = {
 __all__ = ["Corpus", "CorpusViews", "DurationsView", "LEADING_ROLES", "LiveView", "LoadedCorpus", "Picture", "PlayView",
            "PlayerDialog", "PlayerStep", "TimelineEntry", "charts", "corpus_ready", "derived", "dialog_picker", "dialog_row",
            "latex_table_download", "layer_derived", "layer_ready", "lazy", "linked_layer", "loaded_corpus",
-           "loaded_layer", "markdown_table", "marked_html", "md_escape", "number", "play_media_url", "player_step",
+           "loaded_layer", "markdown_table", "marked_html", "md_escape", "number", "packaged_asset", "play_media_url", "player_step",
            "prefetch_neighbours", "query_param", "requested_highlight", "run_link", "served", "served_links",
            "show_player", "source_facts", "step_lines", "stepper", "stop_run", "transcript_lines", "url_toggle"]  # the keys of NAMES (tests/unit/test_plugin_api.py)
 

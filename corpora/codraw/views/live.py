@@ -3,24 +3,12 @@ with the solo game's canvas and palette, the Teller sees the target drawn by the
 solo game's palette (every clip-art piece, grouped as in the original) with its atlas when the clip art is there."""
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
-
 from corpora.codraw.data.play import setup as play_setup
 from corpora.codraw.views.play import setup as play_view_setup
-from dialogue_dashboard.plugin.views import Corpus, LoadedCorpus
+from dialogue_dashboard.plugin.views import Corpus, LoadedCorpus, packaged_asset
 
-_HERE = Path(__file__).resolve().parent
-
-
-@lru_cache(maxsize=1)
-def script() -> str:
-    return (_HERE / "live.js").read_text(encoding="utf-8")
-
-
-@lru_cache(maxsize=1)
-def style() -> str:
-    return (_HERE / "live.css").read_text(encoding="utf-8")
+script = packaged_asset(__file__, "live.js")  # the game's script and style, read once
+style = packaged_asset(__file__, "live.css")
 
 
 def setup(corpus: Corpus, loaded: LoadedCorpus, item: str) -> dict:

@@ -9,22 +9,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
-from dialogue_dashboard.plugin.views import Corpus, play_media_url
+from dialogue_dashboard.plugin.views import Corpus, packaged_asset, play_media_url
 
-_HERE = Path(__file__).resolve().parent
 MAX_PIECE_BYTES = 1 << 20  # one clip-art PNG (the largest of Abstract Scenes v1.1 is about 60 kB)
 ATLAS_WIDTH = 2048  # pixels: the pieces' shelves wrap at this width
 GAP = 2  # pixels between pieces, so that a scaled piece never shows its neighbour's edge
 
 
-@lru_cache(maxsize=1)
-def script() -> str:
-    return (_HERE / "play.js").read_text(encoding="utf-8")
-
-
-@lru_cache(maxsize=1)
-def style() -> str:
-    return (_HERE / "play.css").read_text(encoding="utf-8")
+script = packaged_asset(__file__, "play.js")  # the game's script and style, read once
+style = packaged_asset(__file__, "play.css")
 
 
 def _stamp(folder: str, names: tuple[str, ...]) -> tuple:

@@ -2,24 +2,12 @@
 board drawn by the solo game, its tiles as the Replay draws them, served as media (``play.setup``)."""
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
-
 from corpora.gos.data.view import image_labels
 from corpora.gos.views.play import setup as play_view_setup
-from dialogue_dashboard.plugin.views import Corpus, LoadedCorpus
+from dialogue_dashboard.plugin.views import Corpus, LoadedCorpus, packaged_asset
 
-_HERE = Path(__file__).resolve().parent
-
-
-@lru_cache(maxsize=1)
-def script() -> str:
-    return (_HERE / "live.js").read_text(encoding="utf-8")
-
-
-@lru_cache(maxsize=1)
-def style() -> str:
-    return (_HERE / "live.css").read_text(encoding="utf-8")
+script = packaged_asset(__file__, "live.js")  # the game's script and style, read once
+style = packaged_asset(__file__, "live.css")
 
 
 def setup(corpus: Corpus, loaded: LoadedCorpus, item: str) -> dict:

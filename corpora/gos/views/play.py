@@ -5,24 +5,16 @@ from __future__ import annotations
 
 import io
 from functools import lru_cache
-from pathlib import Path
 from typing import Optional
 
 from corpora.gos.data.render import TileLabel, tile_picture
-from dialogue_dashboard.plugin.views import Corpus, play_media_url
+from dialogue_dashboard.plugin.views import Corpus, packaged_asset, play_media_url
 
-_HERE = Path(__file__).resolve().parent
 TILE_PX = 180
 
 
-@lru_cache(maxsize=1)
-def script() -> str:
-    return (_HERE / "play.js").read_text(encoding="utf-8")
-
-
-@lru_cache(maxsize=1)
-def style() -> str:
-    return (_HERE / "play.css").read_text(encoding="utf-8")
+script = packaged_asset(__file__, "play.js")  # the game's script and style, read once
+style = packaged_asset(__file__, "play.css")
 
 
 @lru_cache(maxsize=256)

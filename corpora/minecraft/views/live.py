@@ -3,23 +3,11 @@ builds on the solo game's grid, the Architect sees the target and the build draw
 gets the solo game's colours and build region."""
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
-
 from corpora.minecraft.data.play import setup as play_setup
-from dialogue_dashboard.plugin.views import Corpus, LoadedCorpus
+from dialogue_dashboard.plugin.views import Corpus, LoadedCorpus, packaged_asset
 
-_HERE = Path(__file__).resolve().parent
-
-
-@lru_cache(maxsize=1)
-def script() -> str:
-    return (_HERE / "live.js").read_text(encoding="utf-8")
-
-
-@lru_cache(maxsize=1)
-def style() -> str:
-    return (_HERE / "live.css").read_text(encoding="utf-8")
+script = packaged_asset(__file__, "live.js")  # the game's script and style, read once
+style = packaged_asset(__file__, "live.css")
 
 
 def setup(corpus: Corpus, loaded: LoadedCorpus, item: str) -> dict:

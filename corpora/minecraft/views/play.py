@@ -2,17 +2,7 @@
 rules are ``corpora.minecraft.data.play``)."""
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
+from dialogue_dashboard.plugin.views import packaged_asset
 
-_HERE = Path(__file__).resolve().parent
-
-
-@lru_cache(maxsize=1)
-def script() -> str:
-    return (_HERE / "play.js").read_text(encoding="utf-8")
-
-
-@lru_cache(maxsize=1)
-def style() -> str:
-    return (_HERE / "play.css").read_text(encoding="utf-8")
+script = packaged_asset(__file__, "play.js")  # the game's script and style, read once
+style = packaged_asset(__file__, "play.css")
