@@ -107,6 +107,25 @@ def demo_app(tmp_path_factory):
     server.stop()
 
 
+@pytest.fixture(scope="session")
+def demo_corpus(tmp_path_factory):
+    """``demo_corpus(name)``: the demo corpus ``name`` as the served app generates it (the generator is
+    deterministic), loaded once a worker and shared by the tests that look up a dialog or a figure of it (a load
+    of the demo's CoDraw is about 0.7 s of CPU; the tests asked for one about twenty times a run). Shared: a test
+    reads it and never changes it."""
+    from data_access.corpora import demo_path, load_path
+
+    folder = tmp_path_factory.mktemp("demo-corpora")
+    loaded: dict = {}
+
+    def load(name: str):
+        if name not in loaded:
+            loaded[name] = load_path(name, demo_path(name, folder), cache_root=folder / "cache")
+        return loaded[name]
+
+    return load
+
+
 # Servers in the demo's set-ups that several test files share (one per pytest worker, for the whole run): under
 # a base path (/lab), and the plain `streamlit run app.py` without server.py's scripts.
 @pytest.fixture(scope="session")

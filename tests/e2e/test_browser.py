@@ -55,12 +55,9 @@ def test_every_page_opens_and_asks_only_its_own_server(demo_app, page, path):
     assert not elsewhere, f"{path} asked other hosts"
 
 
-def _demo_dialog(corpus: str, tmp_path_factory, min_steps: int = 5):
+def _demo_dialog(corpus: str, demo_corpus, min_steps: int = 5):
     """A dialog of the demo corpus the served app also generates (the generator is deterministic)."""
-    from data_access.corpora import demo_path, load_path
-
-    folder = tmp_path_factory.mktemp(f"demo-{corpus}")
-    dialogs = load_path(corpus, demo_path(corpus, folder), cache_root=folder / "cache").dialogs
+    dialogs = demo_corpus(corpus).dialogs
     return dialogs[dialogs["n_steps"] >= min_steps].iloc[0]["dialog_id"]
 
 
@@ -73,8 +70,8 @@ def _wait_turn(page, turn: int) -> None:
     wait_for_app(page)
 
 
-def test_replay_steps_with_buttons_and_arrow_keys(demo_app, page, tmp_path_factory):
-    dialog = _demo_dialog("codraw", tmp_path_factory)
+def test_replay_steps_with_buttons_and_arrow_keys(demo_app, page, demo_corpus):
+    dialog = _demo_dialog("codraw", demo_corpus)
     page.goto(f"{demo_app.url}/replay?corpus=codraw&dialog={dialog}&turn=2")
     wait_for_app(page)
     assert _turn_in_url(page) == "2"
@@ -105,9 +102,9 @@ def _canvas_caption(page) -> str:
     return page.evaluate(CANVAS_CAPTION)
 
 
-def test_the_browsers_back_and_forward_step_the_replay(demo_app, page, tmp_path_factory):
+def test_the_browsers_back_and_forward_step_the_replay(demo_app, page, demo_corpus):
     """Each step is a history entry: Back shows the step before (picture and slider, not only the URL)."""
-    dialog = _demo_dialog("codraw", tmp_path_factory)
+    dialog = _demo_dialog("codraw", demo_corpus)
     page.goto(f"{demo_app.url}/replay?corpus=codraw&dialog={dialog}&turn=1")
     wait_for_app(page)
     for turn in (2, 3):
@@ -178,8 +175,8 @@ def test_back_undoes_one_click_at_a_time(demo_app, page):
     ("minecraft", "&turn=3", "[data-step-player] .sp-slot img"),  # the pictures drawn on the server
     ("minecraft", "&turn=3&view3d=1", ".js-plotly-plot"),  # the interactive 3-D view
 ])
-def test_deep_link_opens_that_state(demo_app, page, tmp_path_factory, corpus, extra, selector):
-    dialog = _demo_dialog(corpus, tmp_path_factory, min_steps=4)
+def test_deep_link_opens_that_state(demo_app, page, demo_corpus, corpus, extra, selector):
+    dialog = _demo_dialog(corpus, demo_corpus, min_steps=4)
     page.goto(f"{demo_app.url}/replay?corpus={corpus}&dialog={dialog}{extra}")
     wait_for_app(page)
     # A replay shows the target beside the current scene (two images) or one 3-D plot; images stream in one

@@ -26,20 +26,17 @@ def coding_app(tmp_path_factory):
     server.stop()
 
 
-def _dialog(tmp_path_factory) -> tuple[str, str]:
-    from data_access.corpora import demo_path, load_path
-
-    folder = tmp_path_factory.mktemp("demo-codraw")
-    loaded = load_path("codraw", demo_path("codraw", folder), cache_root=folder / "cache")
+def _dialog(demo_corpus) -> tuple[str, str]:
+    loaded = demo_corpus("codraw")
     dialog = loaded.dialogs["dialog_id"].iloc[0]
     u = loaded.utterances
     text = u[(u["dialog_id"] == dialog) & (u["turn"] == 2)]["text"].iloc[0]
     return dialog, text
 
 
-def test_select_a_span_link_a_referent_and_see_it_after_reload(coding_app, page, tmp_path_factory):
+def test_select_a_span_link_a_referent_and_see_it_after_reload(coding_app, page, demo_corpus):
     server, db = coding_app
-    dialog, text = _dialog(tmp_path_factory)
+    dialog, text = _dialog(demo_corpus)
     assert len(text) >= 8
     page.goto(f"{server.url}/replay?corpus=codraw&dialog={dialog}&turn=2&coder=ann")
     wait_for_app(page)

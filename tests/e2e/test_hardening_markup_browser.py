@@ -22,9 +22,8 @@ CODER = "**coder** ![c](http://evil.example/c.png)"
 
 
 @pytest.fixture(scope="module")
-def planted_app(tmp_path_factory):
+def planted_app(tmp_path_factory, demo_corpus):
     from data_access.coding import codebook as cb
-    from data_access.corpora import demo_path, load_path
     from data_access.runs.demo import demo_runs
     from data_access.store import CodingStore
 
@@ -35,7 +34,7 @@ def planted_app(tmp_path_factory):
     shutil.copy(baseline, runs / f"{RUN_NAME}{''.join(baseline.suffixes)}")
     CodingStore(work / "notes.sqlite3").save_codebook(cb.Codebook("book", (
         cb.Label(LABEL_NAME, scope="turn", description=LABEL_DESCRIPTION),)))
-    dialog = str(load_path("codraw", demo_path("codraw", work / "cache"), cache_root=work / "cache").dialogs["dialog_id"].iloc[0])
+    dialog = str(demo_corpus("codraw").dialogs["dialog_id"].iloc[0])
     server = AppServer(work, {"DIALOGUE_RUNS_DIR": str(work / "runs")})
     yield server, dialog
     server.stop()

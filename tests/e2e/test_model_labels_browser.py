@@ -17,12 +17,9 @@ BOOK = cb.Codebook("clarification", (cb.Label("CR", scope="turn"),))
 
 
 @pytest.fixture(scope="module")
-def model_app(tmp_path_factory):
-    from data_access.corpora import demo_path, load_path
-
+def model_app(tmp_path_factory, demo_corpus):
     workdir = tmp_path_factory.mktemp("model-labels-app")
-    folder = tmp_path_factory.mktemp("demo-codraw")
-    dialog = str(load_path("codraw", demo_path("codraw", folder), cache_root=folder / "cache").dialogs["dialog_id"].iloc[0])
+    dialog = str(demo_corpus("codraw").dialogs["dialog_id"].iloc[0])
     store = CodingStore(workdir / "notes.sqlite3")
     book = store.save_codebook(BOOK)
     for coder, rounds in (("ann", (1, 2)), ("bo", (1, 3))):

@@ -24,13 +24,6 @@ CURRENT_IN_VIEW = """() => {
 }"""
 
 
-def _demo_dialogs(corpus: str, tmp_path_factory):
-    from data_access.corpora import demo_path, load_path
-
-    folder = tmp_path_factory.mktemp(f"demo-{corpus}")
-    return load_path(corpus, demo_path(corpus, folder), cache_root=folder / "cache")
-
-
 def test_present_autoplay_keeps_the_current_line_in_view_and_marked(demo_app, page):
     page.goto(f"{demo_app.url}/present?corpus=gos&speed=0.5&play=1")
     wait_for_app(page)
@@ -48,8 +41,8 @@ def test_present_autoplay_keeps_the_current_line_in_view_and_marked(demo_app, pa
     assert "turn=" in page.url  # the steps played are reported: the address bar follows
 
 
-def test_presentation_mode_gives_the_picture_the_screen(demo_app, page, tmp_path_factory):
-    dialog = _demo_dialogs("codraw", tmp_path_factory).dialogs["dialog_id"].iloc[0]
+def test_presentation_mode_gives_the_picture_the_screen(demo_app, page, demo_corpus):
+    dialog = demo_corpus("codraw").dialogs["dialog_id"].iloc[0]
     page.goto(f"{demo_app.url}/present?corpus=codraw&dialog={dialog}&turn=2&mode=present")
     wait_for_app(page)
     sidebar = page.locator('[data-testid="stSidebar"]')
@@ -153,8 +146,8 @@ def test_browses_id_filter_belongs_to_its_corpus_and_comes_back_with_it(demo_app
     assert_no_error(page)
 
 
-def test_deep_links_work_under_a_base_path(lab_app, page, tmp_path_factory):
-    dialogs = _demo_dialogs("codraw", tmp_path_factory).dialogs["dialog_id"].tolist()
+def test_deep_links_work_under_a_base_path(lab_app, page, demo_corpus):
+    dialogs = demo_corpus("codraw").dialogs["dialog_id"].tolist()
     page.goto(f"{lab_app.url}/lab/replay?corpus=codraw&dialog={dialogs[0]}&turn=3")
     wait_for_app(page)
     page.wait_for_selector("[data-step-player][data-step='3']")  # its captions are drawn with its pictures
@@ -173,8 +166,8 @@ def test_deep_links_work_under_a_base_path(lab_app, page, tmp_path_factory):
     assert "Page not found" not in page.inner_text("body")
 
 
-def test_switching_the_corpus_and_back_brings_back_the_dialog_and_turn(demo_app, page, tmp_path_factory):
-    dialog = _demo_dialogs("codraw", tmp_path_factory).dialogs["dialog_id"].iloc[3]
+def test_switching_the_corpus_and_back_brings_back_the_dialog_and_turn(demo_app, page, demo_corpus):
+    dialog = demo_corpus("codraw").dialogs["dialog_id"].iloc[3]
     page.goto(f"{demo_app.url}/replay?corpus=codraw&dialog={dialog}&turn=3")
     wait_for_app(page)
     page.get_by_role("radio", name="Game Of Sorts", exact=True).click()  # the Replay's header: short titles
@@ -188,9 +181,9 @@ def test_switching_the_corpus_and_back_brings_back_the_dialog_and_turn(demo_app,
                            timeout=15_000)
 
 
-def test_present_autoplay_plays_on_through_a_slice(demo_app, page, tmp_path_factory):
+def test_present_autoplay_plays_on_through_a_slice(demo_app, page, demo_corpus):
     """Issue 37: on a slice, Present's autoplay goes from the end of a dialog to the slice's next one, playing."""
-    dialogs = list(_demo_dialogs("codraw", tmp_path_factory).frames["dialogs"]["dialog_id"])
+    dialogs = list(demo_corpus("codraw").frames["dialogs"]["dialog_id"])
     first, then = dialogs[0], dialogs[2]
     chosen = f"dialog_id in ({first}, {then})"
     page.goto(f"{demo_app.url}/present?corpus=codraw&speed=0.5&play=1&dialog={first}&turn=99&slice={chosen}")

@@ -15,8 +15,8 @@ pytestmark = pytest.mark.e2e
 IMAGES = "() => [...document.querySelectorAll('[data-step-player] .sp-slot img')].map((img) => img.getAttribute('src'))"
 
 
-def test_next_and_previous_show_each_steps_own_pictures_and_notes(demo_app, page, tmp_path_factory):
-    dialog = _demo_dialog("codraw", tmp_path_factory)
+def test_next_and_previous_show_each_steps_own_pictures_and_notes(demo_app, page, demo_corpus):
+    dialog = _demo_dialog("codraw", demo_corpus)
     page.goto(f"{demo_app.url}/replay?corpus=codraw&dialog={dialog}&turn=1")
     wait_for_app(page)
     page.wait_for_selector("[data-step-player][data-step='1']")  # the player has drawn its step

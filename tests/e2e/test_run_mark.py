@@ -14,8 +14,8 @@ pytestmark = pytest.mark.e2e
 MARKS = "() => [...document.querySelectorAll('style[data-app-run]')].map((mark) => mark.dataset.appRun)"
 
 
-def test_each_run_shows_a_new_invisible_run_number(demo_app, page, tmp_path_factory):
-    dialog = _demo_dialog("codraw", tmp_path_factory)
+def test_each_run_shows_a_new_invisible_run_number(demo_app, page, demo_corpus):
+    dialog = _demo_dialog("codraw", demo_corpus)
     page.goto(f"{demo_app.url}/replay?corpus=codraw&dialog={dialog}&turn=2")
     wait_for_app(page)
     first = page.evaluate(MARKS)
