@@ -44,10 +44,14 @@ def _free_port() -> int:
 
 
 class AppServer:
-    """One ``streamlit run server.py`` process (the app as ``make run`` serves it) with its own environment."""
+    """One ``streamlit run server.py`` process (the app as ``make run`` serves it) with its own environment, ready
+    to answer when the constructor returns. ``ready=False`` returns as soon as the process is started, and
+    ``wait_ready()`` waits for it: a test that needs several servers, or has other work to do meanwhile, starts
+    them all first (each spends about 2 s of CPU and more of waiting importing Streamlit and the app's libraries),
+    and waits for them together."""
 
     def __init__(self, workdir: Path, extra_env: dict[str, str | None] | None = None, app_file: str = "server.py",
-                 port: int | None = None):
+                 port: int | None = None, ready: bool = True):
         self.port = port or _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {k: v for k, v in os.environ.items() if not k.startswith("STREAMLIT_")}
@@ -62,22 +66,28 @@ class AppServer:
         env = {k: v for k, v in env.items() if v is not None}  # None: the variable left unset
         self.notes_db = Path(env["DIALOGUE_NOTES_DB"])
         base = env.get("STREAMLIT_SERVER_BASE_URL_PATH", "").strip("/")
-        prefix = f"/{base}" if base else ""  # served under server.baseUrlPath
-        self.log = open(workdir / "streamlit.log", "wb")
+        self._health = f"{self.url}/{base + '/' if base else ''}_stcore/health"  # served under server.baseUrlPath
+        self._log_path = workdir / "streamlit.log"
+        self.log = open(self._log_path, "wb")
         self.process = subprocess.Popen([sys.executable, "-m", "streamlit", "run", app_file], cwd=ROOT, env=env,
                                         stdout=self.log, stderr=subprocess.STDOUT)
+        if ready:
+            self.wait_ready()
+
+    def wait_ready(self) -> "AppServer":
+        """Return once the server answers its health check (within 60 s of now); stop it and fail otherwise."""
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
-                with urllib.request.urlopen(f"{self.url}{prefix}/_stcore/health", timeout=2) as response:
+                with urllib.request.urlopen(self._health, timeout=2) as response:
                     if response.status == 200:
-                        return
+                        return self
             except OSError:
                 time.sleep(0.3)  # the interval between polls of a server still starting, not a wait for an outcome
             if self.process.poll() is not None:
                 break
         self.stop()
-        raise RuntimeError(f"streamlit did not start; see {workdir / 'streamlit.log'}")
+        raise RuntimeError(f"streamlit did not start; see {self._log_path}")
 
     def stop(self):
         self.process.terminate()

@@ -41,7 +41,7 @@ def lab(tmp_path_factory, postgres_cluster):
         require("nginx")
     needs_provider()
     base = tmp_path_factory.mktemp("lab")
-    provider = Provider(base, PEOPLE)
+    provider = Provider(base, PEOPLE, ready=False)  # waited for with the servers
     (base / "nginx").mkdir()
     proxy_port_holder = Proxy.reserve_port()
     redirect = f"http://localhost:{proxy_port_holder}"
@@ -51,7 +51,9 @@ def lab(tmp_path_factory, postgres_cluster):
     cache = base / "cache"
     env = {"DIALOGUE_NOTES_DB": postgres_cluster.new_database(), "DIALOGUE_CACHE_DIR": str(cache),
            "STREAMLIT_SECRETS_FILES": str(secrets), "DIALOGUE_ROLES": str(roles)}
-    servers = [AppServer(base / name, env) for name in ("a", "b") if (base / name).mkdir() or True]
+    servers = [AppServer(base / name, env, ready=False) for name in ("a", "b") if (base / name).mkdir() or True]
+    provider.wait_ready()
+    servers = [server.wait_ready() for server in servers]  # started together, waited for together
     proxy = Proxy(base / "nginx", [server.port for server in servers], port=proxy_port_holder)
     proxy.url = redirect  # the provider sends people back to localhost, the host of the app's cookie
     yield {"url": proxy.url, "uploads": cache / "uploads" / "codraw"}

@@ -30,13 +30,16 @@ ROLES = "default = \"viewer\"\n" + "".join(
 @pytest.fixture(scope="module")
 def live_app(tmp_path_factory):
     needs_provider()
-    provider = Provider(tmp_path_factory.mktemp("oidc-live"), PEOPLE)
+    provider = Provider(tmp_path_factory.mktemp("oidc-live"), PEOPLE, ready=False)
     workdir = tmp_path_factory.mktemp("live-app")
     port = _free_port()
     secrets = secrets_for(workdir, f"http://localhost:{port}", provider.url)
     roles = workdir / "roles.toml"
     roles.write_text(ROLES, encoding="utf-8")
-    server = AppServer(workdir, {"STREAMLIT_SECRETS_FILES": str(secrets), "DIALOGUE_ROLES": str(roles)}, port=port)
+    server = AppServer(workdir, {"STREAMLIT_SECRETS_FILES": str(secrets), "DIALOGUE_ROLES": str(roles)}, port=port,
+                       ready=False)
+    provider.wait_ready()  # the two started together
+    server.wait_ready()
     server.url = f"http://localhost:{port}"  # the provider redirects to localhost, the cookie's host
     yield server
     server.stop()

@@ -38,7 +38,7 @@ def lab(tmp_path_factory, postgres_cluster):
         require("nginx")
     needs_provider()
     base = tmp_path_factory.mktemp("live-lab")
-    provider = Provider(base, PEOPLE)
+    provider = Provider(base, PEOPLE, ready=False)  # waited for with the servers
     (base / "nginx").mkdir()
     port = Proxy.reserve_port()
     redirect = f"http://localhost:{port}"
@@ -47,7 +47,9 @@ def lab(tmp_path_factory, postgres_cluster):
     roles.write_text(ROLES, encoding="utf-8")
     env = {"DIALOGUE_NOTES_DB": postgres_cluster.new_database(), "DIALOGUE_CACHE_DIR": str(base / "cache"),
            "STREAMLIT_SECRETS_FILES": str(secrets), "DIALOGUE_ROLES": str(roles)}
-    servers = [AppServer(base / name, env) for name in ("a", "b") if (base / name).mkdir() or True]
+    servers = [AppServer(base / name, env, ready=False) for name in ("a", "b") if (base / name).mkdir() or True]
+    provider.wait_ready()
+    servers = [server.wait_ready() for server in servers]  # started together, waited for together
     proxy = Proxy(base / "nginx", [server.port for server in servers], port=port)
     routes = [_route_to(proxy, server.port) for server in servers]
     proxy.url = redirect  # the provider sends people back to localhost, the host of the app's cookie

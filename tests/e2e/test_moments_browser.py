@@ -18,6 +18,7 @@ import pandas as pd
 import pytest
 
 from data_access.words.tokens import tokenize
+from tests.conftest import SHARED_DATA, linked_cache
 
 from .conftest import AppServer, wait_for_app
 
@@ -31,35 +32,41 @@ FIVE_THOUSAND = "SELECT dialog_id FROM dialogs ORDER BY dialog_id LIMIT 5000"
 FIFTY_THOUSAND = "SELECT dialog_id, round FROM rounds ORDER BY dialog_id, round LIMIT 50000"
 
 
-@pytest.fixture(scope="module")
-def corpora(tmp_path_factory, real_cache):
-    """The three corpora loaded here (which also builds their Parquet caches, in the run's one cache of the real
-    corpora: parsed once a run, linked into the server's own) and the server's setting (the tests ask for
-    ``shared_data`` too: skipped without ../shared)."""
-    from data_access.corpora import load_path
-    from data_access.layers.load import load_layer
-    from tests.conftest import SHARED_DATA as shared_data
-    from tests.conftest import linked_cache
+PATHS = {"codraw": SHARED_DATA / "codraw" / "CoDraw_1_0.json.gz", "gos": SHARED_DATA / "game-of-sorts",
+         "minecraft": SHARED_DATA / "minecraft"}
 
-    if not shared_data.is_dir():
+
+@pytest.fixture(scope="module")
+def started(tmp_path_factory):
+    """The server's folder and setting, and its process started but not waited for: it imports Streamlit while
+    ``corpora`` loads the corpora here (the tests ask for ``shared_data`` too: skipped without ../shared)."""
+    if not SHARED_DATA.is_dir():
         pytest.skip("../shared/data is not present")
     workdir = tmp_path_factory.mktemp("moments")
-    paths = {"codraw": shared_data / "codraw" / "CoDraw_1_0.json.gz", "gos": shared_data / "game-of-sorts",
-             "minecraft": shared_data / "minecraft"}
-    loaded = {name: load_path(name, path, cache_root=real_cache) for name, path in paths.items()}
-    icr = load_layer("codraw-icr", loaded["codraw"], shared_data / "annotations" / "icr-codraw-data.tsv")
+    env = {"CODRAW_DATA": str(PATHS["codraw"]), "GAME_OF_SORTS_DATA": str(PATHS["gos"]),
+           "MINECRAFT_DATA": str(PATHS["minecraft"]), "DIALOGUE_LAYERS_DIR": str(SHARED_DATA / "annotations")}
+    server = AppServer(workdir, env, ready=False)  # it reads its cache at its first page, after ``corpora``
+    yield workdir, env, server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def corpora(started, real_cache):
+    """The three corpora loaded here (which also builds their Parquet caches, in the run's one cache of the real
+    corpora: parsed once a run, linked into the server's own) and the server's setting."""
+    from data_access.corpora import load_path
+    from data_access.layers.load import load_layer
+
+    workdir, env, _ = started
+    loaded = {name: load_path(name, path, cache_root=real_cache) for name, path in PATHS.items()}
+    icr = load_layer("codraw-icr", loaded["codraw"], SHARED_DATA / "annotations" / "icr-codraw-data.tsv")
     linked_cache(real_cache, workdir / "cache")  # the server's own cache, starting with the run's entries
-    env = {"CODRAW_DATA": str(paths["codraw"]), "GAME_OF_SORTS_DATA": str(paths["gos"]),
-           "MINECRAFT_DATA": str(paths["minecraft"]), "DIALOGUE_LAYERS_DIR": str(shared_data / "annotations")}
     return workdir, env, loaded, icr
 
 
 @pytest.fixture(scope="module")
-def app(corpora):
-    workdir, env, _, _ = corpora
-    server = AppServer(workdir, env)
-    yield server
-    server.stop()
+def app(started, corpora):
+    return started[2].wait_ready()
 
 
 def _enter(page, label: str, text: str) -> None:
@@ -219,16 +226,19 @@ def _make_and_save(page, url: str, query: str, name: str) -> None:
 def test_d_sql_results_of_any_size_saved_and_used_after_a_restart(shared_data, app, corpora, page):
     workdir, env, loaded, _ = corpora
     codraw = loaded["codraw"]
-    _make_and_save(page, app.url, FIVE_THOUSAND, "five thousand dialogs")
-    _make_and_save(page, app.url, FIFTY_THOUSAND, "fifty thousand rounds")
-    from data_access.store import Store
-
-    saved = Store(workdir / "notes.sqlite3").slices.list()
-    ids = dict(zip(saved["name"], saved["id"]))
     (workdir / "restart").mkdir(exist_ok=True)
+    # A new process on the same store, started now (it imports Streamlit meanwhile) and asked for the slices only
+    # after they are saved: it never had them but from the store (a server reads no slice before a page asks).
     again = AppServer(workdir / "restart", {**env, "DIALOGUE_CACHE_DIR": str(workdir / "cache"),
-                                            "DIALOGUE_NOTES_DB": str(workdir / "notes.sqlite3")})  # a new process
+                                            "DIALOGUE_NOTES_DB": str(workdir / "notes.sqlite3")}, ready=False)
     try:
+        _make_and_save(page, app.url, FIVE_THOUSAND, "five thousand dialogs")
+        _make_and_save(page, app.url, FIFTY_THOUSAND, "fifty thousand rounds")
+        from data_access.store import Store
+
+        saved = Store(workdir / "notes.sqlite3").slices.list()
+        ids = dict(zip(saved["name"], saved["id"]))
+        again.wait_ready()
         dialogs = sorted(codraw.dialogs["dialog_id"].astype(str))[:5000]
         rounds = codraw.frames["rounds"].sort_values(["dialog_id", "round"]).head(50000)
         u = codraw.utterances

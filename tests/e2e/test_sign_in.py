@@ -45,15 +45,20 @@ def _free_port() -> int:
 
 class Provider:
     """A real OpenID Connect provider on a free local port, knowing ``people`` (any client id and secret are
-    accepted)."""
+    accepted); answering when the constructor returns, or with ``ready=False`` once ``wait_ready()`` has (its
+    address is known at once: the app's servers can be started meanwhile, they ask it nothing before a sign-in)."""
 
-    def __init__(self, folder, people: list[dict]):
+    def __init__(self, folder, people: list[dict], ready: bool = True):
         port = _free_port()
         self.log = open(folder / "provider.log", "wb")
         claims = [arg for person in people for arg in ("--user-claims", json.dumps(person))]
         self.process = subprocess.Popen([sys.executable, "-m", "oidc_provider_mock", "--port", str(port), *claims],
                                         stdout=self.log, stderr=subprocess.STDOUT)
         self.url = f"http://localhost:{port}"
+        if ready:
+            self.wait_ready()
+
+    def wait_ready(self) -> None:
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -94,8 +99,8 @@ def secrets_for(folder, redirect: str, provider_url: str):
 @pytest.fixture(scope="module")
 def provider(tmp_path_factory):
     needs_provider()
-    started = Provider(tmp_path_factory.mktemp("oidc"), PEOPLE)
-    yield started.url
+    started = Provider(tmp_path_factory.mktemp("oidc"), PEOPLE, ready=False)  # waited for by signed_app
+    yield started
     started.stop()
 
 
@@ -103,10 +108,13 @@ def provider(tmp_path_factory):
 def signed_app(tmp_path_factory, provider):
     workdir = tmp_path_factory.mktemp("signed-app")
     port = _free_port()
-    secrets = secrets_for(workdir, f"http://localhost:{port}", provider)
+    secrets = secrets_for(workdir, f"http://localhost:{port}", provider.url)
     roles = workdir / "roles.toml"
     roles.write_text(ROLES, encoding="utf-8")
-    server = AppServer(workdir, {"STREAMLIT_SECRETS_FILES": str(secrets), "DIALOGUE_ROLES": str(roles)}, port=port)
+    server = AppServer(workdir, {"STREAMLIT_SECRETS_FILES": str(secrets), "DIALOGUE_ROLES": str(roles)}, port=port,
+                       ready=False)
+    provider.wait_ready()  # the two started together
+    server.wait_ready()
     # the provider redirects to localhost, which must be the app's host for its cookie
     server.url = f"http://localhost:{port}"
     yield server

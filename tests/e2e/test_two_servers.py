@@ -100,8 +100,9 @@ def deployment(tmp_path_factory, postgres_cluster):
     store = postgres_cluster.new_database()
     base = tmp_path_factory.mktemp("deployment")
     cache = base / "cache"  # one cache folder for both, as on one machine
-    servers = [AppServer(base / name, {"DIALOGUE_NOTES_DB": store, "DIALOGUE_CACHE_DIR": str(cache)})
+    servers = [AppServer(base / name, {"DIALOGUE_NOTES_DB": store, "DIALOGUE_CACHE_DIR": str(cache)}, ready=False)
                for name in ("a", "b") if (base / name).mkdir() or True]
+    servers = [server.wait_ready() for server in servers]  # started together, waited for together
     proxy = Proxy(base / "nginx", [server.port for server in servers])
     yield {"servers": servers, "proxy": proxy, "store": store}
     proxy.stop()
