@@ -46,14 +46,16 @@ def shared_play(tmp_path_factory, browser, real_cache):
     if not all((SHARED_DATA / path).exists() for _, path in SOURCES.values()):
         pytest.skip("../shared/data is not present")
     workdir = tmp_path_factory.mktemp("play-shared")
+    env = {variable: str(SHARED_DATA / path) for variable, path in SOURCES.values()}
+    env["CODRAW_CLIPART"] = str(SHARED_DATA / "codraw" / "clipart")
+    # started first, importing Streamlit while the corpora load here: it reads its cache at its first page only
+    server = AppServer(workdir, env, ready=False)
     loaded = {name: load_path(name, SHARED_DATA / path, cache_root=real_cache) for name, (_, path) in SOURCES.items()}
     (workdir / "cache").mkdir()
     for entry in real_cache.iterdir():  # the corpora parsed once a run: the server's first page parses nothing
         if entry.is_dir() and entry.name.split("-")[0] in SOURCES:
             (workdir / "cache" / entry.name).symlink_to(entry, target_is_directory=True)
-    env = {variable: str(SHARED_DATA / path) for variable, path in SOURCES.values()}
-    env["CODRAW_CLIPART"] = str(SHARED_DATA / "codraw" / "clipart")
-    server = AppServer(workdir, env)
+    server.wait_ready()
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     yield server, context, loaded
     context.close()

@@ -44,11 +44,13 @@ def full_app(tmp_path_factory, real_cache):
     if not (SHARED_DATA / "codraw" / "CoDraw_1_0.json.gz").is_file():
         pytest.skip("../shared/data is not present")
     workdir = tmp_path_factory.mktemp("slice-task")
-    expected = _expected(SHARED_DATA, real_cache)  # also builds the server's Parquet cache (once a run)
-    linked_cache(real_cache, workdir / "cache")
     CodingStore(workdir / "notes.sqlite3").save_codebook(BOOK)
     server = AppServer(workdir, {"CODRAW_DATA": str(SHARED_DATA / "codraw" / "CoDraw_1_0.json.gz"),
-                                 "DIALOGUE_LAYERS_DIR": str(SHARED_DATA / "annotations"), "DIALOGUE_CODER": "ann"})
+                                 "DIALOGUE_LAYERS_DIR": str(SHARED_DATA / "annotations"), "DIALOGUE_CODER": "ann"},
+                       ready=False)  # importing Streamlit meanwhile; it reads its cache at its first page
+    expected = _expected(SHARED_DATA, real_cache)  # also builds the server's Parquet cache (once a run)
+    linked_cache(real_cache, workdir / "cache")
+    server.wait_ready()
     yield server, workdir / "notes.sqlite3", expected
     server.stop()
 
