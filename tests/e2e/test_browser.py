@@ -206,19 +206,18 @@ def test_deep_link_in_a_fresh_session_has_no_page_not_found_box(demo_app, browse
     context.close()
 
 
-def test_first_visit_of_a_fresh_server_is_routed(browser, tmp_path):
-    """Before st.navigation has run once, Streamlit would run pages/*.py without app.py's router."""
+def test_first_visit_of_a_fresh_server_is_routed(page, tmp_path):
+    """Before st.navigation has run once, Streamlit would run pages/*.py without app.py's router. What must be fresh
+    is the server (the page is a new session of it in the tests' profile, as any test's)."""
     from .conftest import AppServer
 
     server = AppServer(tmp_path)
     try:
-        page = browser.new_page()
         page.goto(f"{server.url}/durations")
         wait_for_app(page)
         sidebar = page.locator('[data-testid="stSidebarNav"]').inner_text()
         assert "Explore" in sidebar and "Analyse" in sidebar  # the router's sections, not a file listing
         assert "durations" not in sidebar  # the legacy list names pages by file
-        page.close()
     finally:
         server.stop()
 
