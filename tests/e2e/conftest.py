@@ -177,6 +177,34 @@ def reader_profile(browser):
     context.close()
 
 
+@pytest.fixture(scope="session")
+def _second_profile(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, reduced_motion="reduce")
+    keeper = context.new_page()  # see RENDERER_KEEPER: this profile's tabs reuse one renderer process too
+    keeper.route(RENDERER_KEEPER, lambda route: route.fulfill(body="", content_type="text/plain"))
+    keeper.goto(RENDERER_KEEPER)
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def second_profile(_second_profile):
+    """Another person's browser profile, beside the tests' (``page``): cookies of its own (a second person signed
+    in, a copied cookie), for the whole run (one per pytest worker), so that its tabs reuse one renderer process
+    (a new profile starts a renderer of its own and compiles Streamlit's scripts anew, about 3 s of CPU). What a
+    test leaves in it (its tabs, its cookies) is cleared after it, as ``page`` clears the tests' profile."""
+    yield _second_profile
+    _cleared(_second_profile)
+
+
+def _cleared(profile) -> None:
+    for tab in profile.pages:  # the test's tabs, the ones it opened itself too
+        if tab.url != RENDERER_KEEPER:
+            tab.close()
+    profile.clear_cookies()
+    profile.clear_permissions()
+
+
 @pytest.fixture
 def page(reader_profile, request):
     """A fresh tab, a new session on the server. A test that needs a profile of its own (two people at once, a
@@ -192,11 +220,7 @@ def page(reader_profile, request):
                               ".map(r => r.__trace || [])")
         if any(trace):  # what each step player and coding column did, for a test that came late
             (ARTIFACTS / f"{request.node.name}.player.json").write_text(json.dumps(trace, indent=0))
-    for tab in reader_profile.pages:  # the test's tabs, the ones it opened itself too
-        if tab.url != RENDERER_KEEPER:
-            tab.close()
-    reader_profile.clear_cookies()
-    reader_profile.clear_permissions()
+    _cleared(reader_profile)
 
 
 # A browser test drives two processes (the server, Chromium) on a shared two-core machine, where a run or a

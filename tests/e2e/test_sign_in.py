@@ -173,7 +173,7 @@ def test_an_unlisted_subject_named_like_a_coder_is_not_that_coder(signed_app, pa
     sidebar.get_by_text(shown("Signed in as subject:alice (viewer)")).wait_for()
 
 
-def test_signing_out_ends_the_sign_in_for_a_copy_of_its_cookies_too(signed_app, page, browser):
+def test_signing_out_ends_the_sign_in_for_a_copy_of_its_cookies_too(signed_app, page, second_profile):
     sign_in(page, signed_app.url, "alice-sub")
     sidebar = page.locator("[data-testid=stSidebar]")
     sidebar.get_by_text(shown("Signed in as alice@lab.example (adjudicator)")).wait_for()
@@ -183,17 +183,13 @@ def test_signing_out_ends_the_sign_in_for_a_copy_of_its_cookies_too(signed_app, 
     page.get_by_role("button", name="End session").click()
     page.get_by_role("button", name="Sign in").wait_for()
 
-    thief = browser.new_context(viewport={"width": 1400, "height": 1000})
-    try:
-        thief.add_cookies(copied)
-        stolen = thief.new_page()
-        stolen.set_default_timeout(60_000)
-        stolen.goto(f"{signed_app.url}/notes")
-        wait_for_app(stolen)
-        stolen.get_by_role("button", name="Sign in").wait_for()
-        assert stolen.get_by_text("Signed in as", exact=False).count() == 0
-    finally:
-        thief.close()
+    second_profile.add_cookies(copied)  # the thief's browser
+    stolen = second_profile.new_page()
+    stolen.set_default_timeout(60_000)
+    stolen.goto(f"{signed_app.url}/notes")
+    wait_for_app(stolen)
+    stolen.get_by_role("button", name="Sign in").wait_for()
+    assert stolen.get_by_text("Signed in as", exact=False).count() == 0
 
 
 def test_without_sign_in_configured_the_page_says_local_user(demo_app, page):
@@ -213,7 +209,7 @@ def _open_notes_panel(page, app_url: str) -> None:
     page.get_by_label("New note").wait_for()
 
 
-def test_a_signed_in_coder_saves_a_note_as_herself_and_a_viewer_cannot_save(signed_app, page, browser):
+def test_a_signed_in_coder_saves_a_note_as_herself_and_a_viewer_cannot_save(signed_app, page, second_profile):
     from data_access.store import NotesStore
 
     sign_in(page, signed_app.url, "alice-sub")
@@ -227,16 +223,13 @@ def test_a_signed_in_coder_saves_a_note_as_herself_and_a_viewer_cannot_save(sign
     stored = NotesStore(signed_app.notes_db).get_note(int(notes["id"].iloc[0]))
     assert stored["changed_by"] == "alice@lab.example as alice"
 
-    bobs = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()  # a session of its own
+    bobs = second_profile.new_page()  # a session of its own, in a browser of its own
     bobs.set_default_timeout(60_000)
-    try:
-        sign_in(bobs, signed_app.url, "bob-sub")
-        _open_notes_panel(bobs, signed_app.url)
-        bobs.get_by_text(shown("Read only: adding notes needs the coder role, and bob@lab.example is a viewer.")).wait_for()
-        assert bobs.get_by_role("button", name="Save note").is_disabled()
-        assert not any(button.is_enabled() for button in bobs.get_by_role("button", name="Save").all())
-    finally:
-        bobs.context.close()
+    sign_in(bobs, signed_app.url, "bob-sub")
+    _open_notes_panel(bobs, signed_app.url)
+    bobs.get_by_text(shown("Read only: adding notes needs the coder role, and bob@lab.example is a viewer.")).wait_for()
+    assert bobs.get_by_role("button", name="Save note").is_disabled()
+    assert not any(button.is_enabled() for button in bobs.get_by_role("button", name="Save").all())
 
 
 def test_before_sign_in_uploads_and_media_are_refused_and_after_it_they_are_not(signed_app, page):
@@ -284,7 +277,7 @@ def test_a_viewer_sees_no_label_control_and_a_label_key_stores_nothing(signed_ap
     assert len(store.annotations(include_deleted=True)) == before
 
 
-def test_a_viewer_cannot_start_a_play_and_a_signed_in_coder_plays_as_herself(signed_app, page, browser):
+def test_a_viewer_cannot_start_a_play_and_a_signed_in_coder_plays_as_herself(signed_app, page, second_profile):
     """Issue 49: a viewer sees the Play page but no play starts (the store holds none of theirs); alice plays under
     her own coder name, whatever the link says."""
     from data_access.contract import play_rules_of
@@ -303,16 +296,13 @@ def test_a_viewer_cannot_start_a_play_and_a_signed_in_coder_plays_as_herself(sig
     assert plays.latest("minecraft", game, "Builder", "bob@lab.example") is None
     assert plays.latest("minecraft", game, "Builder", "alice") is None
 
-    alices = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    alices = second_profile.new_page()
     alices.set_default_timeout(60_000)
-    try:
-        sign_in(alices, signed_app.url, "alice-sub")
-        alices.goto(f"{signed_app.url}/play?corpus=minecraft&dialog={game}&coder=bob")
-        wait_for_app(alices)
-        alices.get_by_role("button", name="Start playing as the Builder").click()
-        wait_for_app(alices)
-        alices.locator("[data-play]").wait_for()
-    finally:
-        alices.context.close()
+    sign_in(alices, signed_app.url, "alice-sub")
+    alices.goto(f"{signed_app.url}/play?corpus=minecraft&dialog={game}&coder=bob")
+    wait_for_app(alices)
+    alices.get_by_role("button", name="Start playing as the Builder").click()
+    wait_for_app(alices)
+    alices.locator("[data-play]").wait_for()
     assert plays.latest("minecraft", game, "Builder", "alice") is not None
     assert plays.latest("minecraft", game, "Builder", "bob") is None
