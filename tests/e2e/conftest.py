@@ -121,7 +121,7 @@ def demo_app(tmp_path_factory):
 def demo_corpus(tmp_path_factory):
     """``demo_corpus(name)``: the demo corpus ``name`` as the served app generates it (the generator is
     deterministic), loaded once a worker and shared by the tests that look up a dialog or a figure of it (a load
-    of the demo's CoDraw is about 0.7 s of CPU; the tests asked for one about twenty times a run). Shared: a test
+    of the demo's CoDraw is about 0.7 s of CPU; the tests asked for one some fifteen times a run). Shared: a test
     reads it and never changes it."""
     from data_access.corpora import demo_path, load_path
 
@@ -207,8 +207,9 @@ def _cleared(profile) -> None:
 
 @pytest.fixture
 def page(reader_profile, request):
-    """A fresh tab, a new session on the server. A test that needs a profile of its own (two people at once, a
-    copied cookie) opens one with ``browser.new_context()``."""
+    """A fresh tab, a new session on the server. A test that needs a second person's profile beside it (two people
+    at once, a copied cookie) takes ``second_profile``; one that needs a profile new to the browser opens one with
+    ``browser.new_context()``."""
     page = reader_profile.new_page()
     page.set_default_timeout(30_000)
     yield page
