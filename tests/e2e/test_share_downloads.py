@@ -23,8 +23,8 @@ def _download(page, name):
     return info.value
 
 
-def test_replay_html_and_latex_downloads(demo_app, page, tmp_path, tmp_path_factory):
-    dialog = _demo_dialog("codraw", tmp_path_factory)
+def test_replay_html_and_latex_downloads(demo_app, page, tmp_path, demo_corpus):
+    dialog = _demo_dialog("codraw", demo_corpus)
     page.goto(f"{demo_app.url}/replay?corpus=codraw&dialog={dialog}&turn=2")
     wait_for_app(page)
     page.get_by_text("Share: HTML replay, LaTeX transcript").click()
@@ -84,11 +84,11 @@ def test_chart_svg_pdf_and_latex_downloads(demo_app, page, tmp_path):
     assert squash("train") in squash(pdf_text(tmp_path / "table.pdf"))
 
 
-def test_replay_html_with_a_model_run(demo_app, page, tmp_path, tmp_path_factory):
+def test_replay_html_with_a_model_run(demo_app, page, tmp_path, tmp_path_factory, demo_corpus):
     from data_access.runs.demo import demo_runs
 
     run = next(iter(demo_runs("codraw", tmp_path_factory.mktemp("runs"))))
-    dialog = _demo_dialog("codraw", tmp_path_factory)
+    dialog = _demo_dialog("codraw", demo_corpus)
     page.goto(f"{demo_app.url}/replay?corpus=codraw&dialog={dialog}&turn=2&run={run}")
     wait_for_app(page)
     page.get_by_text("Share: HTML replay, LaTeX transcript").click()
