@@ -216,3 +216,42 @@ def test_the_identity_cookie_is_checked_as_streamlit_signs_it(auth_secrets):
     assert not signed_in_cookie(_cookie({**good, "origin": "http://evil.example"}))
     assert not signed_in_cookie({"_streamlit_user": json.dumps(good)})  # unsigned
     assert not signed_in_cookie({"_streamlit_user": "garbage\u00ff"})
+
+
+def test_over_a_real_http_server_a_refused_body_gets_its_413_and_no_reset():
+    # what a browser met: uvicorn closing the socket on a 413 sent with a large body still unread made the
+    # client's TCP stack answer with a reset (ECONNRESET) instead of the refusal
+    import http.client
+    import socket
+    import threading
+
+    import uvicorn
+
+    _, guard = _guard(held=(0, 0), session=1 * MB, total=2 * MB)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(guard, host="127.0.0.1", port=port, log_level="error", lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        for _ in range(3000):  # the server's own start in its thread (at most a minute), not an outcome under test
+            if server.started:
+                break
+            thread.join(0.02)
+        assert server.started
+        outcomes = []
+        for n in range(3):
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            try:
+                connection.request("PUT", f"/_stcore/upload_file/session-a/file-{n}", body=b"x" * (16 * MB))
+                response = connection.getresponse()
+                outcomes.append((response.status, response.read().decode()[:15]))
+            except OSError as error:
+                outcomes.append((type(error).__name__, ""))
+            finally:
+                connection.close()
+        assert outcomes == [(413, "Upload refused:")] * 3
+    finally:
+        server.should_exit = True
+        thread.join(10)
