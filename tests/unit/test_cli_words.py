@@ -21,10 +21,10 @@ def run_words(*args, cache):
                           capture_output=True, text=True, timeout=300)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1)  # the last corpus only: the real CoDraw's 141,844 messages are not held all run
 def plain_messages(corpus: str, path, cache_root) -> tuple:
-    """The corpus's messages, each as (dialog, role, its words through ``tokenize``): read and tokenised once a
-    module (the real CoDraw is counted for all its speakers and for its drawers), from the run's shared cache."""
+    """The corpus's messages, each as (dialog, role, its words through ``tokenize``), kept for the next case: the
+    real CoDraw, counted for all its speakers and then for its drawers, is read and tokenised once."""
     from data_access.corpora import load_path
     from data_access.words.tokens import tokenize
 
