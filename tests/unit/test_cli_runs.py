@@ -89,7 +89,7 @@ def test_a_run_copying_the_humans_reproduces_their_scores_on_the_real_corpora(sh
 
 
 @pytest.mark.shared
-def test_a_minecraft_run_of_the_gold_actions_scores_one(shared_data, tmp_path):
+def test_a_minecraft_run_of_the_gold_actions_scores_one(shared_data, real_cache, tmp_path):
     from corpora.minecraft.data.bap import iter_bap_samples
 
     root = shared_data / "minecraft"
@@ -102,7 +102,7 @@ def test_a_minecraft_run_of_the_gold_actions_scores_one(shared_data, tmp_path):
                            for a in sample["next_builder_actions"]]
                 out.write(json.dumps({"game": sample["orig_experiment_id"], "sample_id": sample["sample_id"],
                                       "actions": actions}) + "\n")
-    run = json.loads(run_cli("run-summary", "minecraft", root, path, cache=tmp_path).stdout)
+    run = json.loads(run_cli("run-summary", "minecraft", root, path, cache=real_cache).stdout)
     assert run["scored_samples"] == 394 and run["unmatched"] == 0 and run["infeasible_actions"] == 0
     for figures in run["splits"].values():
         assert figures["net_action_f1"] == 1.0 and figures["net_action_precision"] == 1.0

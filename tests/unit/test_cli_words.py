@@ -1,5 +1,6 @@
 """``python -m data_access words``: one JSON object of word counts; exit 2 with one stderr line naming the file
 when the source cannot be loaded; on the real corpora, the same counts as an independent plain count."""
+import functools
 import json
 import subprocess
 import sys
@@ -20,17 +21,25 @@ def run_words(*args, cache):
                           capture_output=True, text=True, timeout=300)
 
 
-def plain_counts(corpus: str, path, role=None):
-    """Independent of the index: the corpus's messages through ``tokenize`` one by one, counted in Python."""
+@functools.lru_cache(maxsize=1)  # the last corpus only: the real CoDraw's 141,844 messages are not held all run
+def plain_messages(corpus: str, path, cache_root) -> tuple:
+    """The corpus's messages, each as (dialog, role, its words through ``tokenize``), kept for the next case: the
+    real CoDraw, counted for all its speakers and then for its drawers, is read and tokenised once."""
     from data_access.corpora import load_path
     from data_access.words.tokens import tokenize
 
-    utterances = load_path(corpus, path).utterances
+    utterances = load_path(corpus, path, cache_root=cache_root).utterances
+    return tuple((dialog, role, tuple(tokenize(text)))
+                 for dialog, role, text in zip(utterances["dialog_id"], utterances["role"], utterances["text"]))
+
+
+def plain_counts(corpus: str, path, cache_root, role=None):
+    """Independent of the index: the corpus's messages through ``tokenize`` one by one, counted in Python."""
     counts, dialogs = Counter(), {}
-    for dialog, speaker_role, text in zip(utterances["dialog_id"], utterances["role"], utterances["text"]):
+    for dialog, speaker_role, words in plain_messages(corpus, path, cache_root):
         if role and speaker_role != role:
             continue
-        for word in tokenize(text):
+        for word in words:
             counts[word] += 1
             dialogs.setdefault(word, set()).add(dialog)
     return counts, {w: len(d) for w, d in dialogs.items()}
@@ -51,14 +60,14 @@ def check(result, counts, dialogs, top):
 @pytest.mark.parametrize("name", ["codraw", "gos", "minecraft"])
 def test_words_of_the_demo_corpus(tmp_path, name):
     path = demo_path(name, tmp_path)
-    counts, dialogs = plain_counts(name, path)
+    counts, dialogs = plain_counts(name, path, None)
     figures = check(run_words(name, path, "--top", 5, cache=tmp_path / "c"), counts, dialogs, 5)
     assert isinstance(figures["skipped"], list)
 
 
 def test_words_by_role_and_split(tmp_path):
     path = demo_path("codraw", tmp_path)
-    counts, dialogs = plain_counts("codraw", path, role="Drawer")
+    counts, dialogs = plain_counts("codraw", path, None, role="Drawer")
     check(run_words("codraw", path, "--role", "Drawer", "--top", 3, cache=tmp_path / "c"), counts, dialogs, 3)
     nothing = json.loads(run_words("codraw", path, "--split", "no-such-split", cache=tmp_path / "c").stdout)
     assert (nothing["tokens"], nothing["types"], nothing["top"]) == (0, 0, [])
@@ -77,6 +86,6 @@ def test_unloadable_source_exits_2_with_one_line(tmp_path, name):
 @pytest.mark.parametrize("name, role", [("codraw", None), ("codraw", "Drawer"), ("gos", "Player A"), ("minecraft", "Builder")])
 def test_words_on_the_real_corpora_equal_a_plain_count(shared_data, real_cache, name, role):
     path = shared_data / SHARED[name]
-    counts, dialogs = plain_counts(name, path, role)
+    counts, dialogs = plain_counts(name, path, real_cache, role)
     args = (name, path, "--top", 25) + (("--role", role) if role else ())
     check(run_words(*args, cache=real_cache), counts, dialogs, 25)

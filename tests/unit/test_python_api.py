@@ -64,10 +64,11 @@ def test_a_corpus_is_a_value_keyed_by_name_and_source():
 
 
 @pytest.mark.shared
-def test_the_full_codraw_corpus():
+def test_the_full_codraw_corpus(real_cache, monkeypatch):
     source = SHARED_DATA / "codraw" / "CoDraw_1_0.json.gz"
     if not source.is_file():
         pytest.skip(f"{source} is not present")
+    monkeypatch.setenv("DIALOGUE_CACHE_DIR", str(real_cache))  # the run's shared cache: parsed once a run
     codraw = dd.open_corpus("codraw", source)
     assert (len(codraw.dialogs), len(codraw.frames["rounds"])) == (9993, 77502)
 
