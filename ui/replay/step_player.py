@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from functools import partial
+from functools import partial, wraps
 from typing import Callable, Optional
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from data_access.corpus import Corpus
 from data_access.player import (
@@ -36,6 +37,7 @@ from ui.assets import asset_text
 from ui.shell.reconnect import (
     PAGE_RUN,
     follow_page_run,
+    fragment_run,
     full_run_after_reconnect,
     page_run_button,
     run_waiting,
@@ -188,15 +190,56 @@ def _moved(key: str, then: Callable[[], None]) -> None:
 
 
 SETTLE_KEY = "_player_light_reports"
+_STEP_PARTS_RUN = "_player_step_parts_run"
 
 
-def report_lightly() -> None:
-    """The player drawn next on this run reports its steps lightly (the Replay): a step the reader goes to whose
-    neighbours the browser holds starts no run; once the reader rests on a step (the player's ``settle`` trigger,
-    ``SETTLE_MS`` in its script) the page runs, puts it into the URL and the panels that depend on the step
-    (notes, a run's scores, the corpus's panels under the player) follow, not at every step passed over. A step
-    near the window's edge runs the player's fragment alone at once (its window moves on, the URL follows)."""
+def report_lightly(step_parts: Optional[str] = None, key: str = "player_replay") -> None:
+    """The player ``key`` drawn next on this run reports its steps lightly (the Replay): a step the reader goes to
+    whose neighbours the browser holds starts no run; once the reader rests on a step (the player's ``settle``
+    trigger, ``SETTLE_MS`` in its script) the page runs, puts it into the URL and the panels that depend on the
+    step (notes, a run's scores, the corpus's panels under the player) follow, not at every step passed over. A
+    step near the window's edge runs the player's fragment alone at once (its window moves on, the URL follows).
+
+    ``step_parts``: the key of the page's fragment (``step_parts_fragment``) that holds the player and every part
+    that follows the step; the settle runs it alone, not the page (its router, header and pickers)."""
     st.session_state[SETTLE_KEY] = True
+    st.session_state[_parts_key(key)] = step_parts
+
+
+def _parts_key(key: str) -> str:
+    return f"{key}__step_parts"
+
+
+def _settled(key: str, step_key: str, n_steps: int) -> None:
+    """The player rests on a step (its ``settle``): a report of the step (``_reported``), then a run of the page's
+    fragment of the parts that follow the step when the page named one (``report_lightly``), else of the page."""
+    _reported(key, step_key, n_steps, "settle")
+    parts = st.session_state.get(_parts_key(key))
+    if parts:
+        st.session_state[_STEP_PARTS_RUN] = True
+        try:
+            st.rerun(parts)  # ends the callback: only that fragment runs (any other callback of the batch: the page)
+        except StreamlitAPIException:  # not drawn by this server's last run of the page: the page runs
+            st.session_state.pop(_STEP_PARTS_RUN, None)
+    want_page_run()
+
+
+def step_parts_fragment(key: str):
+    """``st.fragment`` under ``key`` for a page's parts that follow its player's step (``report_lightly``): the
+    player's settle runs it alone; any other run of it (a widget of its own: a dialog, a toggle, a button) runs
+    the whole page instead, as before, so that what lies outside it (the header, a slice's or a queue's place)
+    follows too."""
+    def decorate(body: Callable[..., None]) -> Callable[..., None]:
+        @st.fragment(key=key)
+        @wraps(body)
+        def parts(*args, **kwargs) -> None:
+            settled = st.session_state.pop(_STEP_PARTS_RUN, False)
+            if fragment_run() and not settled:
+                st.rerun(scope="app")
+            follow_page_run()
+            body(*args, **kwargs)
+        return parts
+    return decorate
 
 
 # The player is a fragment: its window request (a trigger) runs the player alone, so the page's one-shot notes
@@ -228,7 +271,7 @@ def _player_fragment(key: str, step_key: str, dialog: PlayerDialog, step: int, d
                    **settings)
     report = partial(_reported, key, step_key, dialog.n_steps)
     _PLAYER(data=data, key=key, on_step_change=report if light else partial(_moved, key, report),
-            on_settle_change=partial(_moved, key, partial(_reported, key, step_key, dialog.n_steps, "settle")),
+            on_settle_change=partial(_settled, key, step_key, dialog.n_steps),
             on_window_change=partial(_widen, key, dialog.token),
             on_round_change=partial(_moved, key, (lambda: on_round(_delta(key))) if on_round else (lambda: None)),
             on_layout_change=partial(_moved, key, (lambda: on_layout(_asked(key, "layout"))) if on_layout else (lambda: None)))
