@@ -43,6 +43,7 @@ from ui.shell.reconnect import (
     run_waiting,
     want_page_run,
 )
+from ui.shell.run_mark import mark_run
 from ui.shell.url_state import is_new_link, publish, query_param, remember_link, served
 from ui.widgets import stepper
 
@@ -233,18 +234,21 @@ def step_parts_fragment(key: str):
         @st.fragment(key=key)
         @wraps(body)
         def parts(*args, **kwargs) -> None:
-            settled = st.session_state.pop(_STEP_PARTS_RUN, False)
-            if fragment_run() and not settled:
+            alone = fragment_run()
+            if st.session_state.pop(_STEP_PARTS_RUN, False) is not True and alone:
                 st.rerun(scope="app")
             follow_page_run()
             body(*args, **kwargs)
+            if alone:
+                mark_run()  # the run is over (app.py marks the page's runs; ui/shell/run_mark.py)
         return parts
     return decorate
 
 
 # The player is a fragment: its window request (a trigger) runs the player alone, so the page's one-shot notes
 # (a link's warning) stay and its URL is not touched; a step or round it reports runs the whole page (a step
-# reported lightly, ``report_lightly``: the player alone, and the page once the reader rests).
+# reported lightly, ``report_lightly``: the player alone, and the page, or its fragment of the step's parts, once
+# the reader rests).
 @st.fragment
 def _player_fragment(key: str, step_key: str, dialog: PlayerDialog, step: int, describe: Callable[[int], Optional[PlayerStep]],
                      timeline: Optional[Callable[[dict[int, PlayerStep]], tuple[TimelineEntry, ...]]],
