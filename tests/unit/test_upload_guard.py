@@ -36,8 +36,10 @@ class FakeApp:
         await send({"type": "http.response.body", "body": b""})
 
 
-def _call(guard, path, method="PUT", size=0, chunk=MB, declare=True, cookie=None):
+def _call(guard, path, method="PUT", size=0, chunk=MB, declare=True, cookie=None, expect=False, seen=None):
     headers = [(b"content-length", str(size).encode())] if declare else []
+    if expect:
+        headers.append((b"expect", b"100-continue"))
     if cookie:
         headers.append((b"cookie", cookie.encode()))
     scope = {"type": "http", "method": method, "path": path, "headers": headers, "query_string": b""}
@@ -49,6 +51,8 @@ def _call(guard, path, method="PUT", size=0, chunk=MB, declare=True, cookie=None
         return {"type": "http.request", "body": body, "more_body": bool(pieces)}
 
     async def send(message):
+        if message["type"] == "http.response.start" and seen is not None:
+            seen["unread when answered"] = sum(len(piece) for piece in pieces)
         sent.append(message)
 
     # in a thread of its own: a browser test before this one on the same worker leaves Playwright's loop
@@ -81,6 +85,29 @@ def test_a_declared_body_past_the_session_budget_is_refused_before_the_app_reads
     status, text = _call(guard, UPLOAD, size=6 * MB)
     assert status == 413 and "at most 10 MB" in text and "holds 5 MB" in text
     assert app.calls == 0
+
+
+def test_a_refused_body_is_read_to_its_end_before_the_413_so_the_client_sees_it_not_a_reset():
+    # a server closing with a body's bytes unread makes the client's TCP stack answer with a reset (ECONNRESET)
+    for declare in (True, False):
+        app, guard = _guard(held=(5 * MB, 5 * MB))
+        seen: dict = {}
+        status, _ = _call(guard, UPLOAD, size=12 * MB, declare=declare, seen=seen)
+        assert status == 413 and seen["unread when answered"] == 0
+        assert app.received <= 5 * MB  # read and dropped by the guard, never handed to the app
+
+
+def test_a_refused_body_is_not_waited_for_when_its_client_waits_for_continue_or_it_is_past_the_drain_bound(
+        monkeypatch):
+    app, guard = _guard(held=(5 * MB, 5 * MB))
+    seen: dict = {}
+    assert _call(guard, UPLOAD, size=6 * MB, expect=True, seen=seen)[0] == 413
+    assert seen["unread when answered"] == 6 * MB  # "Expect: 100-continue": the client has sent nothing
+    monkeypatch.setattr("ui.server.upload_guard.REFUSED_BODY_DRAIN_BYTES", 3 * MB)
+    assert _call(guard, UPLOAD, size=6 * MB, seen=seen)[0] == 413
+    assert seen["unread when answered"] == 6 * MB  # declared past the bound: refused at once
+    assert _call(guard, UPLOAD, size=20 * MB, declare=False, seen=seen)[0] == 413
+    assert 0 < seen["unread when answered"] <= 20 * MB - 3 * MB  # streamed: read up to the bound, then refused
 
 
 def test_an_undeclared_body_is_cut_as_soon_as_its_bytes_pass_the_budget():
@@ -189,3 +216,42 @@ def test_the_identity_cookie_is_checked_as_streamlit_signs_it(auth_secrets):
     assert not signed_in_cookie(_cookie({**good, "origin": "http://evil.example"}))
     assert not signed_in_cookie({"_streamlit_user": json.dumps(good)})  # unsigned
     assert not signed_in_cookie({"_streamlit_user": "garbage\u00ff"})
+
+
+def test_over_a_real_http_server_a_refused_body_gets_its_413_and_no_reset():
+    # what a browser met: uvicorn closing the socket on a 413 sent with a large body still unread made the
+    # client's TCP stack answer with a reset (ECONNRESET) instead of the refusal
+    import http.client
+    import socket
+    import threading
+
+    import uvicorn
+
+    _, guard = _guard(held=(0, 0), session=1 * MB, total=2 * MB)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(guard, host="127.0.0.1", port=port, log_level="error", lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        for _ in range(3000):  # the server's own start in its thread (at most a minute), not an outcome under test
+            if server.started:
+                break
+            thread.join(0.02)
+        assert server.started
+        outcomes = []
+        for n in range(3):
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            try:
+                connection.request("PUT", f"/_stcore/upload_file/session-a/file-{n}", body=b"x" * (16 * MB))
+                response = connection.getresponse()
+                outcomes.append((response.status, response.read().decode()[:15]))
+            except OSError as error:
+                outcomes.append((type(error).__name__, ""))
+            finally:
+                connection.close()
+        assert outcomes == [(413, "Upload refused:")] * 3
+    finally:
+        server.should_exit = True
+        thread.join(10)

@@ -8,7 +8,8 @@ or the session ends, under any file id a client makes up, and it bounds one requ
 - a session holds at most ``session_budget`` bytes of uploads and the server ``total_budget`` in all, counting
   what the upload manager already holds and what is still arriving; a PUT that would pass either is refused
   with 413, at once when its ``Content-Length`` says so, else as soon as its streamed bytes do (before
-  Streamlit's handler has buffered the rest);
+  Streamlit's handler has buffered the rest); the refused body's rest is then read and dropped (bounded) so that
+  the client gets the 413 rather than a connection reset;
 - with sign-in configured, a PUT or DELETE of an upload, and any ``/media/`` file, needs the signed-in
   identity cookie that ``st.login`` sets (``_streamlit_user``, signed with the auth ``cookie_secret`` by
   itsdangerous, holding ``is_logged_in`` and the ``redirect_uri``'s origin); without it: 403. The cookie is
@@ -18,6 +19,7 @@ Budgets: ``data_access.budgets`` (``UPLOAD_SESSION_BYTES``, ``UPLOAD_TOTAL_BYTES
 ``DIALOGUE_UPLOAD_SESSION_MB`` and ``DIALOGUE_UPLOAD_TOTAL_MB``; docs/hardening.md, "The upload endpoint"."""
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -29,6 +31,11 @@ from data_access.budgets import UPLOAD_SESSION_BYTES, UPLOAD_TOTAL_BYTES, MiB
 from ui.shell.url_state import base_path
 
 _UPLOAD_PATH = re.compile(r"/_stcore/upload_file/([^/]+)/([^/]+)/?")
+# A refused body's unread rest is read and dropped (never kept) before the 413 goes out: a server that closes with a
+# request's bytes still unread makes the client's TCP stack answer with a reset, and the client sees "connection
+# reset" instead of the refusal. Bounded, so that a refused body costs at most this much reading.
+REFUSED_BODY_DRAIN_BYTES = 256 * MiB
+REFUSED_BODY_DRAIN_SECONDS = 10.0
 
 
 @dataclass(frozen=True)
@@ -189,16 +196,26 @@ class UploadGuard:
         # are counted as they arrive (a declared length can lie).
         reason = self._over(request, session_id, file_id, int(declared), count=False) if declared.isdigit() else None
         if reason:
+            # a client that waits for "100 Continue" has sent nothing yet, and one that declares more than the
+            # drain's bound is not waited for
+            waiting = dict(scope.get("headers", [])).get(b"expect", b"").lower() == b"100-continue"
+            if not waiting and int(declared) <= REFUSED_BODY_DRAIN_BYTES:
+                await _drain(receive)
             await _refuse(send, 413, reason)
             return
         started = False
+        body_done = False
 
         async def counted_receive():
+            nonlocal body_done
             message = await receive()
             if message["type"] == "http.request":
+                body_done = not message.get("more_body")
                 refusal = self._over(request, session_id, file_id, len(message.get("body", b"")))
                 if refusal:
                     raise _TooMuch(refusal)
+            else:
+                body_done = True
             return message
 
         async def noting_send(message):
@@ -211,10 +228,31 @@ class UploadGuard:
         except _TooMuch as refusal:
             if started:
                 raise
+            if not body_done:
+                await _drain(receive)
             await _refuse(send, 413, str(refusal))
         finally:
             with self._lock:
                 self._arriving.pop(request, None)
+
+
+async def _drain(receive) -> None:
+    """Reads and drops the rest of a request's body, up to ``REFUSED_BODY_DRAIN_BYTES`` and
+    ``REFUSED_BODY_DRAIN_SECONDS``; past either, the refusal goes out anyway."""
+    async def rest() -> None:
+        read = 0
+        while read <= REFUSED_BODY_DRAIN_BYTES:
+            message = await receive()
+            if message["type"] != "http.request":
+                return
+            read += len(message.get("body", b""))
+            if not message.get("more_body"):
+                return
+
+    try:
+        await asyncio.wait_for(rest(), REFUSED_BODY_DRAIN_SECONDS)
+    except asyncio.TimeoutError:
+        pass
 
 
 async def _refuse(send, status: int, text: str) -> None:
