@@ -197,9 +197,10 @@ _STEP_PARTS_RUN = "_player_step_parts_run"
 def report_lightly(step_parts: Optional[str] = None, key: str = "player_replay") -> None:
     """The player ``key`` drawn next on this run reports its steps lightly (the Replay): a step the reader goes to
     whose neighbours the browser holds starts no run; once the reader rests on a step (the player's ``settle``
-    trigger, ``SETTLE_MS`` in its script) the page runs, puts it into the URL and the panels that depend on the
-    step (notes, a run's scores, the corpus's panels under the player) follow, not at every step passed over. A
-    step near the window's edge runs the player's fragment alone at once (its window moves on, the URL follows).
+    trigger, ``SETTLE_MS`` in its script) the page (or ``step_parts``) runs, puts it into the URL and the panels
+    that depend on the step (notes, a run's scores, the corpus's panels under the player) follow, not at every
+    step passed over. A step near the window's edge runs the player's fragment alone at once (its window moves
+    on, the URL follows).
 
     ``step_parts``: the key of the page's fragment (``step_parts_fragment``) that holds the player and every part
     that follows the step; the settle runs it alone, not the page (its router, header and pickers)."""
