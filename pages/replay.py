@@ -7,7 +7,8 @@ from ui.coding.panel import coding_open, coding_panel
 from ui.coding.queue_flow import queue_flow
 from ui.play.page import play_link
 from ui.replay.picker import dialog_picker_in
-from ui.replay.step_player import report_lightly, step_parts_fragment, under_player
+from ui.replay.step_parts import step_parts_fragment
+from ui.replay.step_player import report_lightly, under_player
 from ui.runs.picker import replay_panel, run_link, runs_beside_steps
 from ui.runs.worst_cases import case_stepper
 from ui.share.downloads import replay_downloads

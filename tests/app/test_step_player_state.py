@@ -128,7 +128,8 @@ def step_parts_page():
     whose settle (the player's callback, here a button's) and whose other widgets are counted against the page's runs."""
     import streamlit as st
 
-    from ui.replay.step_player import _settled, report_lightly, step_parts_fragment
+    from ui.replay.step_parts import step_parts_fragment
+    from ui.replay.step_player import _settled, report_lightly
 
     st.session_state["page_runs"] = st.session_state.get("page_runs", 0) + 1
 

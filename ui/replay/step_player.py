@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from functools import partial, wraps
+from functools import partial
 from typing import Callable, Optional
 
 import streamlit as st
-from streamlit.errors import StreamlitAPIException
 
 from data_access.corpus import Corpus
 from data_access.player import (
@@ -34,16 +33,15 @@ from data_access.player import (
     within_budget,
 )
 from ui.assets import asset_text
+from ui.replay.step_parts import rerun_step_parts
 from ui.shell.reconnect import (
     PAGE_RUN,
     follow_page_run,
-    fragment_run,
     full_run_after_reconnect,
     page_run_button,
     run_waiting,
     want_page_run,
 )
-from ui.shell.run_mark import mark_run
 from ui.shell.url_state import is_new_link, publish, query_param, remember_link, served
 from ui.widgets import stepper
 
@@ -191,7 +189,6 @@ def _moved(key: str, then: Callable[[], None]) -> None:
 
 
 SETTLE_KEY = "_player_light_reports"
-_STEP_PARTS_RUN = "_player_step_parts_run"
 
 
 def report_lightly(step_parts: Optional[str] = None, key: str = "player_replay") -> None:
@@ -202,7 +199,7 @@ def report_lightly(step_parts: Optional[str] = None, key: str = "player_replay")
     step passed over. A step near the window's edge runs the player's fragment alone at once (its window moves
     on, the URL follows).
 
-    ``step_parts``: the key of the page's fragment (``step_parts_fragment``) that holds the player and every part
+    ``step_parts``: the key of the page's fragment (``ui.replay.step_parts``) that holds the player and every part
     that follows the step; the settle runs it alone, not the page (its router, header and pickers)."""
     st.session_state[SETTLE_KEY] = True
     st.session_state[_parts_key(key)] = step_parts
@@ -218,32 +215,8 @@ def _settled(key: str, step_key: str, n_steps: int) -> None:
     _reported(key, step_key, n_steps, "settle")
     parts = st.session_state.get(_parts_key(key))
     if parts:
-        st.session_state[_STEP_PARTS_RUN] = True
-        try:
-            st.rerun(parts)  # ends the callback: only that fragment runs (any other callback of the batch: the page)
-        except StreamlitAPIException:  # not drawn by this server's last run of the page: the page runs
-            st.session_state.pop(_STEP_PARTS_RUN, None)
+        rerun_step_parts(parts)  # ends the callback, unless that fragment is not drawn: then the page runs
     want_page_run()
-
-
-def step_parts_fragment(key: str):
-    """``st.fragment`` under ``key`` for a page's parts that follow its player's step (``report_lightly``): the
-    player's settle runs it alone; any other run of it (a widget of its own: a dialog, a toggle, a button) runs
-    the whole page instead, as before, so that what lies outside it (the header, a slice's or a queue's place)
-    follows too."""
-    def decorate(body: Callable[..., None]) -> Callable[..., None]:
-        @st.fragment(key=key)
-        @wraps(body)
-        def parts(*args, **kwargs) -> None:
-            alone = fragment_run()
-            if st.session_state.pop(_STEP_PARTS_RUN, False) is not True and alone:
-                st.rerun(scope="app")
-            follow_page_run()
-            body(*args, **kwargs)
-            if alone:
-                mark_run()  # the run is over (app.py marks the page's runs; ui/shell/run_mark.py)
-        return parts
-    return decorate
 
 
 # The player is a fragment: its window request (a trigger) runs the player alone, so the page's one-shot notes
