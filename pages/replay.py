@@ -7,7 +7,6 @@ from ui.coding.panel import coding_open, coding_panel
 from ui.coding.queue_flow import queue_flow
 from ui.play.page import play_link
 from ui.replay.picker import dialog_picker_in
-from ui.replay.step_parts import step_parts_fragment
 from ui.replay.step_player import report_lightly, under_player
 from ui.runs.picker import replay_panel, run_link, runs_beside_steps
 from ui.runs.worst_cases import case_stepper
@@ -27,42 +26,33 @@ title, picker, finder = st.columns([1.1, 3.0, 4.9], vertical_alignment="center",
 with title:
     st.title("Replay")
 corpus = corpus_selector("replay_corpus", container=picker, compact=True)
+dialog_picker_in(finder)
 next_hit_control()  # opened from a concordance line: walk its hit list (previous / next hit)
 case_stepper(corpus)  # opened from "Worst cases first": walk its cases (previous / next case, Enter)
 queue_flow()  # opened from the Coding queue: item k of N, "Done, next" (Enter)
 in_slice = st.container()  # filled once the section has put the dialog it shows into the URL
-
-
-# The player and every part that follows its step: the player's settle (the reader rests on a step) runs this
-# alone, not the router, the header and its pickers (any other widget of it runs the page, as before).
-@step_parts_fragment("replay_step")
-def step_parts(corpus, finder) -> None:
-    dialog_picker_in(finder)  # the section's dialog picker draws into the header's row (from this fragment too)
-    workbench_open = coding_open()  # a coder at work: the coding column beside the step (the workbench), else under it
-    under_player(beside_next=workbench_open)
-    runs_beside_steps(corpus)  # a model run's pictures beside the humans' in the player (&run=<name>)
-    report_lightly("replay_step")  # a step costs the server the player's run; these parts follow once the reader rests
-    views_of(corpus).replay_section(corpus)
-    workbench = under_player()  # beside or right under the step player: coding while stepping, no scrolling
-    replay_panel(corpus)  # a model run beside the humans, when one is chosen (&run=<name>)
-
-    # The section has put the state it shows into the URL; notes and the shareable link follow it.
-    dialog, turn, round_ = query_param("dialog"), parse_positive_int(query_param("turn")), parse_positive_int(query_param("round"))
-    if dialog is not None and turn is not None:
-        # a corpus replayed within rounds keeps the round with every note, label and export of a step
-        in_rounds = replays_in_rounds(corpus)
-        place_round = round_ if in_rounds else None
-        with workbench if workbench is not None else st.container():
-            coding_panel(corpus, dialog, turn, place_round, workbench=workbench_open and workbench is not None)
-        link = served(run_link(corpus, dialog, turn, round_, query_param("run")))  # &run= when one is shown
-        if query_param("view3d") == "1":  # the 3D view is part of the state shown
-            link += "&view3d=1"
-        st.markdown(f":material/link: [Link to exactly this state]({link}): {md_code(link)}")
-        play_link(corpus, dialog)  # try the dialog's task yourself (the Play page)
-        notes_panel(corpus, dialog, turn, place_round, turn_label="step" if in_rounds else "turn")
-        replay_downloads(corpus, dialog, place_round, step=turn)
-
-
-step_parts(corpus, finder)
+workbench_open = coding_open()  # a coder at work: the coding column beside the step (the workbench), else under it
+under_player(beside_next=workbench_open)
+runs_beside_steps(corpus)  # a model run's pictures beside the humans' in the player (&run=<name>)
+report_lightly()  # a step costs the server the player's run; the page follows when the reader rests on a step
+views_of(corpus).replay_section(corpus)
+workbench = under_player()  # beside or right under the step player: coding while stepping, no scrolling
 with in_slice:
     slice_navigation(corpus, query_param("dialog"))  # with a slice=: where this dialog is in it, previous / next
+replay_panel(corpus)  # a model run beside the humans, when one is chosen (&run=<name>)
+
+# The section has put the state it shows into the URL; notes and the shareable link follow it.
+dialog, turn, round_ = query_param("dialog"), parse_positive_int(query_param("turn")), parse_positive_int(query_param("round"))
+if dialog is not None and turn is not None:
+    # a corpus replayed within rounds keeps the round with every note, label and export of a step
+    in_rounds = replays_in_rounds(corpus)
+    place_round = round_ if in_rounds else None
+    with workbench if workbench is not None else st.container():
+        coding_panel(corpus, dialog, turn, place_round, workbench=workbench_open and workbench is not None)
+    link = served(run_link(corpus, dialog, turn, round_, query_param("run")))  # &run= when one is shown
+    if query_param("view3d") == "1":  # the 3D view is part of the state shown
+        link += "&view3d=1"
+    st.markdown(f":material/link: [Link to exactly this state]({link}): {md_code(link)}")
+    play_link(corpus, dialog)  # try the dialog's task yourself (the Play page)
+    notes_panel(corpus, dialog, turn, place_round, turn_label="step" if in_rounds else "turn")
+    replay_downloads(corpus, dialog, place_round, step=turn)

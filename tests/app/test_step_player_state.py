@@ -72,7 +72,6 @@ def test_the_player_keeps_its_place_in_the_page_at_every_step(corpus, extra):
     a fresh server only: the replay is opened here as its first visitor, with no dialog named."""
     at = open_page("pages/replay.py", corpus=corpus, turn="1", **extra)
     n_steps = player_data(at)[0]["n"]
-    assert at.session_state["player_replay__step_parts"] == "replay_step"  # its settle runs the step's parts alone
     places = {1: player_path(at)}
     for turn in range(2, min(n_steps, 14) + 1):
         at.query_params["turn"] = str(turn)
@@ -121,40 +120,3 @@ def test_a_settle_sent_before_the_reports_turn_reached_the_browser_keeps_the_ste
     at.query_params["turn"] = "9"  # then a link (Back, Forward): no report in its request, the URL wins
     at.run()
     assert at.session_state["shown"] == 9
-
-
-def step_parts_page():
-    """A page laid out as the Replay: a fragment of the parts that follow the player's step (``step_parts_fragment``),
-    whose settle (the player's callback, here a button's) and whose other widgets are counted against the page's runs."""
-    import streamlit as st
-
-    from ui.replay.step_parts import step_parts_fragment
-    from ui.replay.step_player import _settled, report_lightly
-
-    st.session_state["page_runs"] = st.session_state.get("page_runs", 0) + 1
-
-    @step_parts_fragment("replay_step")
-    def step_parts() -> None:
-        st.session_state["parts_runs"] = st.session_state.get("parts_runs", 0) + 1
-        report_lightly("replay_step", key="player")
-        st.session_state["player"] = {"settle": 7}  # what the player's settle trigger holds as its callback runs
-        st.button("settle", key="settle", on_click=_settled, args=("player", "step", 60))
-        st.button("another widget of the parts", key="other")
-
-    step_parts()
-
-
-def test_a_settle_runs_the_parts_that_follow_the_step_and_not_the_page():
-    """Ten sessions stepping (`make bench-sessions`): each step the reader rests on ran the whole Replay (the router,
-    the header, the corpus and dialog pickers) for the URL and the parts of the step: 0.07 CPU-s a step against
-    0.05. The settle runs the fragment of those parts alone; any other widget in it still runs the page."""
-    at = AppTest.from_function(step_parts_page)
-    at.run()
-    assert (at.session_state["page_runs"], at.session_state["parts_runs"]) == (1, 1)
-    at.button(key="settle").click().run()
-    assert not at.exception
-    assert (at.session_state["page_runs"], at.session_state["parts_runs"]) == (1, 2)
-    assert at.session_state["step"] == 7  # the step the player rests on, which the player's run puts into the URL
-    at.button(key="other").click().run()
-    assert not at.exception
-    assert (at.session_state["page_runs"], at.session_state["parts_runs"]) == (2, 3)

@@ -118,8 +118,7 @@ function createPlayer(parent) {
     return true;
   }
 
-  // A step reported lightly (the Replay) has the page's parts of the step run once the reader rests on it (the
-  // fragment report_lightly names, not the whole page): the settle is a report
+  // A step reported lightly (the Replay) has the page run once the reader rests on it: the settle is a report
   // of the step, its run puts it into the URL and the page's panels of the step follow
   // (ui/replay/step_player.report_lightly). Unanswered, it is reported again (awaitAnswer).
   const SETTLE_MS = 600;

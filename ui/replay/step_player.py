@@ -33,7 +33,6 @@ from data_access.player import (
     within_budget,
 )
 from ui.assets import asset_text
-from ui.replay.step_parts import rerun_step_parts
 from ui.shell.reconnect import (
     PAGE_RUN,
     follow_page_run,
@@ -191,38 +190,18 @@ def _moved(key: str, then: Callable[[], None]) -> None:
 SETTLE_KEY = "_player_light_reports"
 
 
-def report_lightly(step_parts: Optional[str] = None, key: str = "player_replay") -> None:
-    """The player ``key`` drawn next on this run reports its steps lightly (the Replay): a step the reader goes to
-    whose neighbours the browser holds starts no run; once the reader rests on a step (the player's ``settle``
-    trigger, ``SETTLE_MS`` in its script) the page (or ``step_parts``) runs, puts it into the URL and the panels
-    that depend on the step (notes, a run's scores, the corpus's panels under the player) follow, not at every
-    step passed over. A step near the window's edge runs the player's fragment alone at once (its window moves
-    on, the URL follows).
-
-    ``step_parts``: the key of the page's fragment (``ui.replay.step_parts``) that holds the player and every part
-    that follows the step; the settle runs it alone, not the page (its router, header and pickers)."""
+def report_lightly() -> None:
+    """The player drawn next on this run reports its steps lightly (the Replay): a step the reader goes to whose
+    neighbours the browser holds starts no run; once the reader rests on a step (the player's ``settle`` trigger,
+    ``SETTLE_MS`` in its script) the page runs, puts it into the URL and the panels that depend on the step
+    (notes, a run's scores, the corpus's panels under the player) follow, not at every step passed over. A step
+    near the window's edge runs the player's fragment alone at once (its window moves on, the URL follows)."""
     st.session_state[SETTLE_KEY] = True
-    st.session_state[_parts_key(key)] = step_parts
-
-
-def _parts_key(key: str) -> str:
-    return f"{key}__step_parts"
-
-
-def _settled(key: str, step_key: str, n_steps: int) -> None:
-    """The player rests on a step (its ``settle``): a report of the step (``_reported``), then a run of the page's
-    fragment of the parts that follow the step when the page named one (``report_lightly``), else of the page."""
-    _reported(key, step_key, n_steps, "settle")
-    parts = st.session_state.get(_parts_key(key))
-    if parts:
-        rerun_step_parts(parts)  # ends the callback, unless that fragment is not drawn: then the page runs
-    want_page_run()
 
 
 # The player is a fragment: its window request (a trigger) runs the player alone, so the page's one-shot notes
 # (a link's warning) stay and its URL is not touched; a step or round it reports runs the whole page (a step
-# reported lightly, ``report_lightly``: the player alone, and the page, or its fragment of the step's parts, once
-# the reader rests).
+# reported lightly, ``report_lightly``: the player alone, and the page once the reader rests).
 @st.fragment
 def _player_fragment(key: str, step_key: str, dialog: PlayerDialog, step: int, describe: Callable[[int], Optional[PlayerStep]],
                      timeline: Optional[Callable[[dict[int, PlayerStep]], tuple[TimelineEntry, ...]]],
@@ -249,7 +228,7 @@ def _player_fragment(key: str, step_key: str, dialog: PlayerDialog, step: int, d
                    **settings)
     report = partial(_reported, key, step_key, dialog.n_steps)
     _PLAYER(data=data, key=key, on_step_change=report if light else partial(_moved, key, report),
-            on_settle_change=partial(_settled, key, step_key, dialog.n_steps),
+            on_settle_change=partial(_moved, key, partial(_reported, key, step_key, dialog.n_steps, "settle")),
             on_window_change=partial(_widen, key, dialog.token),
             on_round_change=partial(_moved, key, (lambda: on_round(_delta(key))) if on_round else (lambda: None)),
             on_layout_change=partial(_moved, key, (lambda: on_layout(_asked(key, "layout"))) if on_layout else (lambda: None)))
