@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import AppServer, wait_for_app
-from .test_sign_in import Provider, _free_port, needs_provider, secrets_for, sign_in
+from .conftest import wait_for_app
+from .test_sign_in import Provider, needs_provider, sign_in, signed_in_app
 
 pytestmark = pytest.mark.e2e
 
@@ -31,16 +31,7 @@ ROLES = "default = \"viewer\"\n" + "".join(
 def live_app(tmp_path_factory):
     needs_provider()
     provider = Provider(tmp_path_factory.mktemp("oidc-live"), PEOPLE, ready=False)
-    workdir = tmp_path_factory.mktemp("live-app")
-    port = _free_port()
-    secrets = secrets_for(workdir, f"http://localhost:{port}", provider.url)
-    roles = workdir / "roles.toml"
-    roles.write_text(ROLES, encoding="utf-8")
-    server = AppServer(workdir, {"STREAMLIT_SECRETS_FILES": str(secrets), "DIALOGUE_ROLES": str(roles)}, port=port,
-                       ready=False)
-    provider.wait_ready()  # the two started together
-    server.wait_ready()
-    server.url = f"http://localhost:{port}"  # the provider redirects to localhost, the cookie's host
+    server = signed_in_app(tmp_path_factory.mktemp("live-app"), provider, ROLES)
     yield server
     server.stop()
     provider.stop()

@@ -104,19 +104,24 @@ def provider(tmp_path_factory):
     started.stop()
 
 
-@pytest.fixture(scope="module")
-def signed_app(tmp_path_factory, provider):
-    workdir = tmp_path_factory.mktemp("signed-app")
+def signed_in_app(workdir, provider: Provider, roles: str) -> AppServer:
+    """An app that signs people in with ``provider`` under the roles file text ``roles``: started while the
+    provider starts, returned when both answer, at localhost (where the provider redirects: the cookie's host)."""
     port = _free_port()
     secrets = secrets_for(workdir, f"http://localhost:{port}", provider.url)
-    roles = workdir / "roles.toml"
-    roles.write_text(ROLES, encoding="utf-8")
-    server = AppServer(workdir, {"STREAMLIT_SECRETS_FILES": str(secrets), "DIALOGUE_ROLES": str(roles)}, port=port,
-                       ready=False)
+    roles_file = workdir / "roles.toml"
+    roles_file.write_text(roles, encoding="utf-8")
+    server = AppServer(workdir, {"STREAMLIT_SECRETS_FILES": str(secrets), "DIALOGUE_ROLES": str(roles_file)},
+                       port=port, ready=False)
     provider.wait_ready()  # the two started together
     server.wait_ready()
-    # the provider redirects to localhost, which must be the app's host for its cookie
     server.url = f"http://localhost:{port}"
+    return server
+
+
+@pytest.fixture(scope="module")
+def signed_app(tmp_path_factory, provider):
+    server = signed_in_app(tmp_path_factory.mktemp("signed-app"), provider, ROLES)
     yield server
     server.stop()
 

@@ -124,17 +124,24 @@ def test_a_post_needs_the_header_and_json_within_the_bound(store):
     assert store.live_games.events(game_id, viewer=PEOPLE["alice"])[0] == []
 
 
+def _waiting_poll(client, backend: LiveBackend, game_id: int) -> tuple[threading.Thread, list]:
+    """Bob's poll of the game, on a thread of its own, returned once it waits: (the thread, the list its answer is
+    appended to)."""
+    answers: list = []
+    poller = threading.Thread(target=lambda: answers.append(
+        client.get(f"/_live/{game_id}/events?after=0&status=playing", headers={"x-test-who": "bob"}).json()))
+    poller.start()
+    while backend._waiting == 0 and poller.is_alive():
+        poller.join(0.01)  # until the poll waits
+    return poller, answers
+
+
 def test_a_long_poll_is_woken_by_an_event_of_its_game(store):
     game_id = _game(store)
     # waits for ever unless woken; reading the store again only every 60 s
     backend = _backend(store, longest_wait_s=60.0, recheck_s=60.0)
     with _client(backend) as client:  # one event loop for every request, as in the server
-        answers = []
-        poller = threading.Thread(target=lambda: answers.append(
-            client.get(f"/_live/{game_id}/events?after=0&status=playing", headers={"x-test-who": "bob"}).json()))
-        poller.start()
-        while backend._waiting == 0 and poller.is_alive():
-            poller.join(0.01)  # until the poll waits
+        poller, answers = _waiting_poll(client, backend, game_id)
         _post(client, game_id, "alice", {"client_id": "a-1", "kind": "message", "payload": {"text": "now"}})
         poller.join(30)
         assert not poller.is_alive() and answers[0]["events"][0]["payload"]["text"] == "now"
@@ -144,12 +151,7 @@ def test_a_long_poll_sees_an_event_another_server_stored_by_reading_again(store)
     game_id = _game(store)
     backend = _backend(store, longest_wait_s=60.0, recheck_s=0.01)
     with _client(backend) as client:  # one event loop for every request, as in the server
-        answers = []
-        poller = threading.Thread(target=lambda: answers.append(
-            client.get(f"/_live/{game_id}/events?after=0&status=playing", headers={"x-test-who": "bob"}).json()))
-        poller.start()
-        while backend._waiting == 0 and poller.is_alive():
-            poller.join(0.01)
+        poller, answers = _waiting_poll(client, backend, game_id)
         # stored by "the other server": straight into the store, with no wake in this process
         live.send(store, corpus_module("minecraft"), game_id, "a-1", "message", {"text": "elsewhere"},
                   actor=PEOPLE["alice"])
