@@ -7,6 +7,7 @@ from ui.coding.panel import coding_open, coding_panel
 from ui.coding.queue_flow import queue_flow
 from ui.play.page import play_link
 from ui.replay.picker import dialog_picker_in
+from ui.replay.step_parts import step_part, step_place
 from ui.replay.step_player import report_lightly, under_player
 from ui.runs.picker import replay_panel, run_link, runs_beside_steps
 from ui.runs.worst_cases import case_stepper
@@ -14,7 +15,7 @@ from ui.share.downloads import replay_downloads
 from ui.shell.corpus_edge import corpus_selector
 from ui.shell.corpus_views import replays_in_rounds, views_of
 from ui.shell.router import ensure_routed
-from ui.shell.url_state import parse_positive_int, served
+from ui.shell.url_state import served
 from ui.slices.current import slice_navigation
 from ui.widgets import md_code, query_param
 from ui.words.concordance import next_hit_control
@@ -39,20 +40,28 @@ views_of(corpus).replay_section(corpus)
 workbench = under_player()  # beside or right under the step player: coding while stepping, no scrolling
 with in_slice:
     slice_navigation(corpus, query_param("dialog"))  # with a slice=: where this dialog is in it, previous / next
-replay_panel(corpus)  # a model run beside the humans, when one is chosen (&run=<name>)
 
-# The section has put the state it shows into the URL; notes and the shareable link follow it.
-dialog, turn, round_ = query_param("dialog"), parse_positive_int(query_param("turn")), parse_positive_int(query_param("round"))
-if dialog is not None and turn is not None:
-    # a corpus replayed within rounds keeps the round with every note, label and export of a step
-    in_rounds = replays_in_rounds(corpus)
-    place_round = round_ if in_rounds else None
-    with workbench if workbench is not None else st.container():
-        coding_panel(corpus, dialog, turn, place_round, workbench=workbench_open and workbench is not None)
-    link = served(run_link(corpus, dialog, turn, round_, query_param("run")))  # &run= when one is shown
+
+# The parts that follow the step the section has put into the URL: the coding panel, a run's panels, the shareable
+# link, notes and downloads (a settle of the player runs them alone: ui/replay/step_parts.py).
+@step_part("replay_step_tail")
+def step_tail(corpus) -> None:
+    replay_panel(corpus)  # a model run beside the humans, when one is chosen (&run=<name>)
+    place = step_place(corpus)
+    if place is None:
+        return
+    dialog, turn, place_round = place
+    link = served(run_link(corpus, dialog, turn, place_round, query_param("run")))  # &run= when one is shown
     if query_param("view3d") == "1":  # the 3D view is part of the state shown
         link += "&view3d=1"
     st.markdown(f":material/link: [Link to exactly this state]({link}): {md_code(link)}")
     play_link(corpus, dialog)  # try the dialog's task yourself (the Play page)
-    notes_panel(corpus, dialog, turn, place_round, turn_label="step" if in_rounds else "turn")
+    notes_panel(corpus, dialog, turn, place_round, turn_label="step" if replays_in_rounds(corpus) else "turn")
     replay_downloads(corpus, dialog, place_round, step=turn)
+
+
+place = step_place(corpus)
+if place is not None:
+    with workbench if workbench is not None else st.container():
+        coding_panel(corpus, *place, workbench=workbench_open and workbench is not None)
+step_tail(corpus)

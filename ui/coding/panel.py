@@ -29,6 +29,7 @@ from data_access.store import CodingStore
 from data_access.store import StoreError as NotesStoreError
 from ui import cached
 from ui.coding.workbench import available, coding_column
+from ui.replay.step_parts import step_part, step_place
 from ui.shell import auth
 from ui.shell.url_state import query_param, set_url
 from ui.store import opened, remembered, unavailable
@@ -147,25 +148,38 @@ def _coding_panel(coding: CodingStore, corpus: Corpus, dialog: str, turn: int, r
             return
         if not auth.allowed(auth.Action.WRITE_OWN, "coding"):  # a viewer: nothing of theirs to show or change
             return
-        utterances = cached.derived(turn_utterances, corpus, dialog, round_, turn)
-        if utterances is None:
+        if cached.derived(turn_utterances, corpus, dialog, round_, turn) is None:
             return
-        context = CodingContext.at(corpus.name, dialog, round_, turn, coder, book, actor=auth.writer())
-        message = st.session_state.pop("coding_message", None)
-        coding_column(coding, corpus, dialog, turn, round_, book, coder)
-        mine = rules.my_annotations(coding, context)
-        here = mine[same_place(mine, round_, turn)]
-        with st.container(key="coding_fallback"):  # without JavaScript (and in AppTest): the server's buttons
-            if not available():
-                st.caption(f"{md_escape(book.name)} v{book.version}: turn and dialog labels take one click.")
-            _label_buttons(coding, context, mine)
-        if message:
-            _show_message(message)
-        linking = st.session_state.get("coding_active") in set(here["id"])
-        with st.expander(f"Spans by offsets, referents, your annotations here ({len(here)})", expanded=linking):
-            _span_by_offsets(coding, context, utterances)
-            _referent_linker(coding, corpus, context, here)
-            _my_annotations(coding, here)
+        coding_column(coding, corpus, dialog, turn, round_, book, coder)  # follows the player's step in the browser
+        step_part("coding_here")(_coding_here)(coding, corpus, book, coder)
+
+
+def _coding_here(coding: CodingStore, corpus: Corpus, book: Codebook, coder: str) -> None:
+    """What the panel shows of the step in the URL (the player's, once the reader rests on it: a part of the step,
+    ``ui.replay.step_parts``): the server's label buttons, the last action's answer, spans, referents and the
+    coder's annotations there."""
+    place = step_place(corpus)
+    if place is None:
+        return
+    dialog, turn, round_ = place
+    utterances = cached.derived(turn_utterances, corpus, dialog, round_, turn)
+    if utterances is None:
+        return
+    context = CodingContext.at(corpus.name, dialog, round_, turn, coder, book, actor=auth.writer())
+    message = st.session_state.pop("coding_message", None)
+    mine = rules.my_annotations(coding, context)
+    here = mine[same_place(mine, round_, turn)]
+    with st.container(key="coding_fallback"):  # without JavaScript (and in AppTest): the server's buttons
+        if not available():
+            st.caption(f"{md_escape(book.name)} v{book.version}: turn and dialog labels take one click.")
+        _label_buttons(coding, context, mine)
+    if message:
+        _show_message(message)
+    linking = st.session_state.get("coding_active") in set(here["id"])
+    with st.expander(f"Spans by offsets, referents, your annotations here ({len(here)})", expanded=linking):
+        _span_by_offsets(coding, context, utterances)
+        _referent_linker(coding, corpus, context, here)
+        _my_annotations(coding, here)
 
 
 def _span_by_offsets(coding: CodingStore, context: CodingContext, utterances: pd.DataFrame) -> None:

@@ -72,4 +72,9 @@ def show(corpus: Corpus) -> None:
                           views.step_timeline(corpus, dialog_id, round_number, n_steps),
                           legend=views.step_legend or f"Bars: words said at each {unit}")
     show_player("player_replay", step_key, dialog, step,
-                lambda number: views.step_view(corpus, dialog_id, number, round_number), notesKey=True)
+                lambda number: views.step_view(corpus, dialog_id, number, round_number), notesKey=True,
+                panels=_nothing_under_the_player)
+
+
+def _nothing_under_the_player(step: int) -> None:
+    """A corpus without a section of its own shows everything of a step in the player: nothing follows under it."""

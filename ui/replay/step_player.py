@@ -4,10 +4,11 @@ browser. What it is sent is ``data_access.player``'s payload.
 
 A page section calls ``player_step`` where it used to call the stepper (it keeps the URL's link rules, and
 the stepper itself as a fallback that the player's CSS hides once it has drawn), shows whatever depends on
-the step, and calls ``show_player`` with the dialog and a function that describes one step. The player
-reports each step the reader goes to (its ``step`` trigger): the callback makes it the stepper's value before
-the page runs again, so the URL (``turn=``, one history entry per step), notes, codes and run panels follow,
-while the player has shown the step already. The first run of a dialog sends its step alone (a replay opens
+the step, and calls ``show_player`` with the dialog, a function that describes one step and one that draws the
+section's panels under the player. The player reports each step the reader goes to (its ``step`` trigger): the
+callback makes it the stepper's value before the page runs again, so the URL (``turn=``, one history entry per
+step), notes, codes and run panels follow, while the player has shown the step already (on the Replay, the page's
+parts of the step run alone: ``report_lightly``, ``ui.replay.step_parts``). The first run of a dialog sends its step alone (a replay opens
 as fast as before); once drawn, the player asks for its window (``window`` trigger), which every later run
 re-centres on the step shown.
 """
@@ -33,6 +34,7 @@ from data_access.player import (
     within_budget,
 )
 from ui.assets import asset_text
+from ui.replay.step_parts import begin_page_run, rerun_parts, section_panels, section_panels_drawn, step_part
 from ui.shell.reconnect import (
     PAGE_RUN,
     follow_page_run,
@@ -138,12 +140,14 @@ def _media_url(key: str, png: bytes, slot: str) -> str:
 def show_player(key: str, step_key: str, dialog: PlayerDialog, step: int, describe: Callable[[int], Optional[PlayerStep]],
                 timeline: Optional[Callable[[dict[int, PlayerStep]], tuple[TimelineEntry, ...]]] = None,
                 on_round: Optional[Callable[[int], None]] = None, on_layout: Optional[Callable[[str], None]] = None,
-                **settings) -> None:
+                panels: Optional[Callable[[int], None]] = None, **settings) -> None:
     """The player of ``dialog`` at ``step``; ``describe(s)`` gives step ``s`` (cached by the caller), and
     ``timeline(described)`` the timeline from the steps described so far (a step not among them: no bar).
     ``on_round(delta)`` opens the next (+1) or previous (-1) round when the reader steps past either end;
     ``on_layout(name)`` takes the layout the player asks for (``autoLayout``: "present" in a small window).
-    Pictures a page puts beside each step (``beside_steps``: a model run's) join the step's own."""
+    Pictures a page puts beside each step (``beside_steps``: a model run's) join the step's own.
+    ``panels(s)`` draws what the section shows under the player for step ``s`` (its scores, its tables): drawn
+    there, as a part that follows the step the reader rests on without a run of the page (``ui.replay.step_parts``)."""
     if _PLAYER is None or dialog.n_steps <= 0:
         return
     extra = st.session_state.pop(_extra_key(key), None)
@@ -161,12 +165,31 @@ def show_player(key: str, step_key: str, dialog: PlayerDialog, step: int, descri
     if st.session_state.pop(_beside_key(key), False):  # the workbench: the page's panel beside the player
         player_column, beside = st.columns([2, 1], gap="small")
         with player_column:
-            _player_fragment(key, step_key, dialog, step, describe, timeline, on_round, on_layout,
-                             {"layout": "workbench", **settings})
+            _player_fragment(key)(key, step_key, dialog, step, describe, timeline, on_round, on_layout,
+                                  {"layout": "workbench", **settings})
         st.session_state[_after_key(key)] = beside.container(key=f"{key}_beside")
-        return
-    _player_fragment(key, step_key, dialog, step, describe, timeline, on_round, on_layout, settings)
-    st.session_state[_after_key(key)] = st.container()  # what a page wants right under the player (coding)
+    else:
+        _player_fragment(key)(key, step_key, dialog, step, describe, timeline, on_round, on_layout, settings)
+        st.session_state[_after_key(key)] = st.container()  # what a page wants right under the player (coding)
+    if panels is not None:
+        section_panels_drawn()
+        step_part(f"{key}__panels")(section_panels)(panels, step, partial(_reported_step, step_key, step, dialog.n_steps))
+
+
+def _reported_step(step_key: str, step: int, n_steps: int) -> int:
+    """The step the player reported last (a run of the player or of the parts alone: the stepper in the browser still
+    holds the step of the page's last run), else ``step``."""
+    reported = st.session_state.get(_light_key(step_key), st.session_state.get(step_key))
+    return reported if isinstance(reported, int) and 1 <= reported <= n_steps else step
+
+
+def _player_fragment(key: str) -> Callable[..., None]:
+    """The player's fragment, under a key of its own: a settle runs it with the page's parts of the step."""
+    return st.fragment(_player_body, key=_fragment_key(key))
+
+
+def _fragment_key(key: str) -> str:
+    return f"{key}__fragment"
 
 
 def _page_run_key(key: str) -> str:
@@ -187,37 +210,50 @@ def _moved(key: str, then: Callable[[], None]) -> None:
     want_page_run()
 
 
+def _settled(key: str, step_key: str, n_steps: int) -> None:
+    """The player rests on a step (its ``settle``): a report of the step (``_reported``), then a run of the player
+    and of the page's parts of the step alone (``ui.replay.step_parts``), or of the page when they cannot."""
+    _reported(key, step_key, n_steps, "settle")
+    # the player's run answers it with a payload of its own (its awaitAnswer) that holds the step (a run that sent
+    # the step can have been cut short by a newer one before its payload left: the browser would wait for it)
+    st.session_state[f"{key}__settles"] = st.session_state.get(f"{key}__settles", 0) + 1
+    st.session_state[f"{key}__again"] = True
+    rerun_parts(_fragment_key(key))  # ends the callback, unless the parts cannot run alone
+    want_page_run()
+
+
 SETTLE_KEY = "_player_light_reports"
 
 
 def report_lightly() -> None:
     """The player drawn next on this run reports its steps lightly (the Replay): a step the reader goes to whose
     neighbours the browser holds starts no run; once the reader rests on a step (the player's ``settle`` trigger,
-    ``SETTLE_MS`` in its script) the page runs, puts it into the URL and the panels that depend on the step
-    (notes, a run's scores, the corpus's panels under the player) follow, not at every step passed over. A step
-    near the window's edge runs the player's fragment alone at once (its window moves on, the URL follows)."""
+    ``SETTLE_MS`` in its script) the player's fragment puts it into the URL and the page's parts that depend on the
+    step (``ui.replay.step_parts``: the corpus's panels under the player, coding, notes, a run's scores) follow,
+    not at every step passed over. A step near the window's edge runs the player's fragment alone at once (its
+    window moves on, the URL follows)."""
     st.session_state[SETTLE_KEY] = True
+    begin_page_run()
 
 
-# The player is a fragment: its window request (a trigger) runs the player alone, so the page's one-shot notes
-# (a link's warning) stay and its URL is not touched; a step or round it reports runs the whole page (a step
-# reported lightly, ``report_lightly``: the player alone, and the page once the reader rests).
-@st.fragment
-def _player_fragment(key: str, step_key: str, dialog: PlayerDialog, step: int, describe: Callable[[int], Optional[PlayerStep]],
-                     timeline: Optional[Callable[[dict[int, PlayerStep]], tuple[TimelineEntry, ...]]],
-                     on_round: Optional[Callable[[int], None]], on_layout: Optional[Callable[[str], None]],
-                     settings: dict) -> None:
+# The player is a fragment (``_player_fragment``): its window request (a trigger) runs the player alone, so the
+# page's one-shot notes (a link's warning) stay and its URL is not touched; a step or round it reports runs the whole
+# page (a step reported lightly, ``report_lightly``: the player alone, and its page's parts of the step once the
+# reader rests).
+def _player_body(key: str, step_key: str, dialog: PlayerDialog, step: int, describe: Callable[[int], Optional[PlayerStep]],
+                 timeline: Optional[Callable[[dict[int, PlayerStep]], tuple[TimelineEntry, ...]]],
+                 on_round: Optional[Callable[[int], None]], on_layout: Optional[Callable[[str], None]],
+                 settings: dict) -> None:
     follow_page_run()
     light = bool(settings.get("lightReports"))
     page_step = step  # the step of the page's run, which the page's own parts of the player were made for
     if light:  # a run of the fragment alone after a report: the step reported, into the URL
-        # (not the stepper's value: a run of the player alone gets the browser's, from the page's last run)
-        reported = st.session_state.get(_light_key(step_key), st.session_state.get(step_key))
-        step = reported if isinstance(reported, int) and 1 <= reported <= dialog.n_steps else step
+        step = _reported_step(step_key, step, dialog.n_steps)
         publish(step_key, st.session_state.get(_param_key(step_key), "turn"), step)
         if step != page_step:  # the reader is stepping: the run brings the window ahead (a key held or tapped
             st.session_state[f"{key}__wide"] = dialog.token  # gives the player no idle moment to ask for it)
-    steps, more, known = _new_steps(key, dialog, step, describe, again=step == page_step)
+    again = st.session_state.pop(f"{key}__again", False) or step == page_step  # a settle's step: sent again
+    steps, more, known = _new_steps(key, dialog, step, describe, again=again)
     wide = st.session_state.get(f"{key}__wide") == dialog.token
     if timeline is not None:
         dialog = replace(dialog, timeline=timeline(known))
@@ -225,10 +261,11 @@ def _player_fragment(key: str, step_key: str, dialog: PlayerDialog, step: int, d
     data = payload(dialog, sorted(steps, key=lambda s: s.step), step, st.session_state.get(_goto_key(step_key), 0),
                    partial(_media_url, key), wide=wide, more=more,
                    wideRun=st.session_state.get(f"{key}__wide_runs", 0), pageRun=_page_run_box(key),
+                   settles=st.session_state.get(f"{key}__settles", 0),
                    **settings)
     report = partial(_reported, key, step_key, dialog.n_steps)
     _PLAYER(data=data, key=key, on_step_change=report if light else partial(_moved, key, report),
-            on_settle_change=partial(_moved, key, partial(_reported, key, step_key, dialog.n_steps, "settle")),
+            on_settle_change=partial(_settled, key, step_key, dialog.n_steps),
             on_window_change=partial(_widen, key, dialog.token),
             on_round_change=partial(_moved, key, (lambda: on_round(_delta(key))) if on_round else (lambda: None)),
             on_layout_change=partial(_moved, key, (lambda: on_layout(_asked(key, "layout"))) if on_layout else (lambda: None)))

@@ -171,16 +171,25 @@ def show(corpus: Corpus) -> None:
         st.warning("This dialog could not be shown.")
         return
     view = shown.view
-    with st.container():  # shown at some rounds only: in a container, the player after it keeps its place
-        if view.problem:
-            st.warning(md_escape(view.problem))
     with st.container(key="player_fallback_all"):  # the player has its own switch (all lines)
         show_all = st.toggle("Show full transcript", key=f"codraw_all_{md_escape(dialog_id)}")
     crs = set(transcript_marks(corpus, dialog_id))
     dialog = PlayerDialog(f"{corpus.name}|{dialog_id}", "Round", n_steps, transcript_lines(view.transcript, LEADING_ROLES), (),
                           legend="Bars: each round's final metric (max 5) · 👁 the peek · ? a CR (published layer)")
     show_player("player_replay", step_key, dialog, turn, partial(player_view, corpus, dialog_id),
-                timeline=lambda known: _timeline(n_steps, known, view.peek_round, crs), showAll=show_all, notesKey=True)
+                timeline=lambda known: _timeline(n_steps, known, view.peek_round, crs), showAll=show_all, notesKey=True,
+                panels=partial(round_panels, corpus, dialog_id))
+
+
+def round_panels(corpus: Corpus, dialog_id: str, step: int) -> None:
+    """Under the player, of round ``step``: what keeps it from being shown, its CRs, its score and its terms."""
+    shown = derived(shown_round, corpus, dialog_id, step)
+    if shown is None:
+        st.warning("This round could not be shown.")
+        return
+    view = shown.view
+    if view.problem:
+        st.warning(md_escape(view.problem))
     replay_crs(dialog_id, view.step)
     if shown.target_png is not None:
         if not derived(source_facts, corpus)["assets"]:

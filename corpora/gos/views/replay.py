@@ -6,6 +6,7 @@ Deep link: ``/replay?corpus=gos&dialog=<interaction_id>&round=<1..4>&turn=<step>
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Optional
 
 import streamlit as st
@@ -76,26 +77,42 @@ def show(corpus: Corpus) -> None:
     short = criterion if len(criterion) <= 110 else criterion[:108].rstrip() + "…"
     st.markdown(f"**Scenario.** {_md(short)}",
                 help="\n\n".join(_md(t) for t in (criterion if short != criterion else "", view.instruction) if t) or None)
-    found = step_mentions(corpus, view)  # the published mentions of this message, if any: drawn under the player
-    mentions = {board.username: board.png for board in found.boards if board.png is not None}
+    mentions_on = bool(st.session_state.get("gos_layer_mentions", True))  # a new state: the boards described anew
     with st.container(key="player_fallback_all"):  # the player has its own switch (all lines)
         show_all = st.toggle("Show the whole round", key="gos_full_transcript")
     lines = view.transcript.rename(columns={"step": "turn", "player": "speaker", "event": "text"})
     rounds = sorted(steps_per_round)
-    dialog_view = PlayerDialog(f"{corpus.name}|{dialog}|{round_number}", "Step", steps_per_round[round_number],
+    dialog_view = PlayerDialog(f"{corpus.name}|{dialog}|{round_number}|{mentions_on}", "Step", steps_per_round[round_number],
                                transcript_lines(lines, LEADING_ROLES), _timeline(view), rounds=(round_number, rounds[-1]),
                                legend="Bars: images ranked so far · 🔒 a lock · ★ a rank agreed · ✗ a mismatch · "
                                       "→ at the last step opens the next round",
                                extra={"roundLabel": f"{view.category} · board {view.board_number} · round {view.round} of {view.n_rounds}"})
     show_player("player_replay", step_key, dialog_view, step,
-                lambda number: player_view(corpus, dialog, number, round_number, mentions if number == step else None),
+                lambda number: player_view(corpus, dialog, number, round_number, _mentioned_boards(corpus, dialog, number, round_number)),
                 on_round=lambda delta: _cross_round(dialog, round_number, rounds, steps_per_round, delta), showAll=show_all,
-                notesKey=True)
-    # What only some steps show (a search match, the published mentions) is under the player, in one container:
-    # the step above it keeps its place on the screen and in the page (moved, the browser would build a new player)
+                notesKey=True, panels=partial(step_panels, corpus, dialog, round_number))
+
+
+def _mentioned_boards(corpus: Corpus, dialog: str, step: int, round_number: int) -> Optional[dict]:
+    """Player name -> the board with the published mentions of step ``step`` framed, where it has any."""
+    view = derived(replay_step, corpus, dialog, step, round_number)
+    if view is None:
+        return None
+    found = step_mentions(corpus, view)
+    return {board.username: board.png for board in found.boards if board.png is not None}
+
+
+def step_panels(corpus: Corpus, dialog: str, round_number: int, step: int) -> None:
+    """Under the player, of step ``step``: the search match, the published mentions, the legend of the boards, and
+    the final ranking once the round is complete."""
+    view = derived(replay_step, corpus, dialog, step, round_number)
+    if view is None:
+        st.warning("This step cannot be shown.")
+        return
+    # What only some steps show (a search match, the published mentions) is under the player, in one container
     with st.container():
         _search_match(view)
-        replay_mentions(found)
+        replay_mentions(step_mentions(corpus, view))
     st.caption("Number badge = agreed rank · blue border and lock = the player's own pending lock (the partner cannot "
                "see it) · amber frame and bubble = images the current message marks, on the sender's board · "
                "red = a lock that met a different image (mismatch).")

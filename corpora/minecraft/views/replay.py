@@ -68,7 +68,15 @@ def show(corpus: Corpus) -> None:
     show_player("player_replay", step_key, dialog, turn, partial(player_view, corpus, game_id, note),
                 # F1 after every step costs an alignment per step: not on the run that opens the game (its step alone)
                 timeline=lambda known: _timeline(derived(f1_by_step, corpus, game_id) if len(known) > 1 else None, n_steps, known),
-                showAll=show_all, notesKey=True)
+                showAll=show_all, notesKey=True, panels=partial(message_panels, corpus, game_id, note))
+
+
+def message_panels(corpus: Corpus, game_id: str, note: str, turn: int) -> None:
+    """Under the player, of message ``turn``: the 3D view when asked for, the Builder's actions and the BAP sample."""
+    step = derived(replay_step, corpus, game_id, turn)
+    if step is None:
+        st.error("This game could not be prepared for replay.")
+        return
     in_3d = url_toggle("Interactive 3D view", param="view3d", key="minecraft_view3d",
                        help="Turn, zoom and hover the build and the target (WebGL: slower to draw than the pictures).")
     if in_3d:
