@@ -2,7 +2,7 @@
 (and round=... for A Game Of Sorts; code=1 opens the coding column beside the step)."""
 import streamlit as st
 
-from ui.coding.notes import notes_panel
+from ui.coding.notes import note_form, notes_panel
 from ui.coding.panel import coding_open, coding_panel
 from ui.coding.queue_flow import queue_flow
 from ui.play.page import play_link
@@ -11,7 +11,7 @@ from ui.replay.step_parts import step_part, step_place
 from ui.replay.step_player import report_lightly, under_player
 from ui.runs.picker import replay_panel, run_link, runs_beside_steps
 from ui.runs.worst_cases import case_stepper
-from ui.share.downloads import replay_downloads
+from ui.share.downloads import follow_step, replay_downloads
 from ui.shell.corpus_edge import corpus_selector
 from ui.shell.corpus_views import replays_in_rounds, views_of
 from ui.shell.router import ensure_routed
@@ -43,7 +43,7 @@ with in_slice:
 
 
 # The parts that follow the step the section has put into the URL: the coding panel, a run's panels, the shareable
-# link, notes and downloads (a settle of the player runs them alone: ui/replay/step_parts.py).
+# link and the notes there (a settle of the player runs them alone: ui/replay/step_parts.py).
 @step_part("replay_step_tail")
 def step_tail(corpus) -> None:
     replay_panel(corpus)  # a model run beside the humans, when one is chosen (&run=<name>)
@@ -55,9 +55,8 @@ def step_tail(corpus) -> None:
     if query_param("view3d") == "1":  # the 3D view is part of the state shown
         link += "&view3d=1"
     st.markdown(f":material/link: [Link to exactly this state]({link}): {md_code(link)}")
-    play_link(corpus, dialog)  # try the dialog's task yourself (the Play page)
     notes_panel(corpus, dialog, turn, place_round, turn_label="step" if replays_in_rounds(corpus) else "turn")
-    replay_downloads(corpus, dialog, place_round, step=turn)
+    follow_step(corpus, dialog, place_round, turn)  # the HTML replay below opens at this step
 
 
 place = step_place(corpus)
@@ -65,3 +64,7 @@ if place is not None:
     with workbench if workbench is not None else st.container():
         coding_panel(corpus, *place, workbench=workbench_open and workbench is not None)
 step_tail(corpus)
+if place is not None:  # what does not follow each step: a note is saved where the page is as it is sent
+    note_form(corpus)
+    replay_downloads(corpus, place[0], place[2], step=place[1])
+    play_link(corpus, place[0])  # try the dialog's task yourself (the Play page)

@@ -14,9 +14,11 @@ def test_saving_a_note_while_the_store_is_unavailable_keeps_the_text_and_says_wh
         import streamlit as st
 
         from ui.coding import notes
+        from ui.shell.corpus_edge import resolve
 
+        st.query_params.update(corpus="codraw", dialog="d1", turn="1")
         st.session_state["form_text"] = "keep me"
-        notes._save("form", "codraw", "d1", None, 1)
+        notes._save("form", resolve("codraw"))
 
     at = run_function(script)
     kind, message = at.session_state["form_message"]

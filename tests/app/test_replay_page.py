@@ -38,6 +38,19 @@ def test_a_note_written_at_a_turn_is_there_after_a_restart():
     assert table["tags"].tolist() == ["spatial, repair"]
 
 
+def test_a_note_is_saved_on_the_step_the_page_shows_as_it_is_sent():
+    """The form does not follow each step (the player's settle runs the page's parts of the step, not the form): a note
+    is saved where the URL is when it is sent, not where the form was drawn."""
+    dialog = first_dialog("codraw")
+    at = open_page("pages/replay.py", corpus="codraw", dialog=dialog, turn="2")
+    at.query_params["turn"] = "5"  # the reader rested on round 5: the settle put it into the URL
+    at.text_area(key="note_form_codraw_text").input("said at round five")
+    next(b for b in at.button if b.label == "Save note").click().run()
+    assert not at.exception and any("Note saved" in s.value for s in at.success)
+    assert "said at round five" in [t.value for t in open_page("pages/replay.py", corpus="codraw", dialog=dialog, turn="5").text]
+    assert "said at round five" not in [t.value for t in open_page("pages/replay.py", corpus="codraw", dialog=dialog, turn="2").text]
+
+
 def test_browse_rows_link_to_the_replay_and_the_link_opens_it():
     at = open_page("pages/browse.py", corpus="gos")
     table = at.dataframe[0].value

@@ -42,19 +42,28 @@ def note_counts(corpus: Corpus) -> pd.Series:
         return pd.Series(dtype="int64")
 
 
-def _save(form_key: str, corpus: str, dialog_id: str, round: Optional[int], turn: Optional[int]) -> None:
+def _save(form_key: str, corpus: Corpus) -> None:
+    """The form's note, on the step the page shows as it is sent (the URL's: the reader may have stepped on since the
+    form was drawn), or on its whole dialog."""
+    from ui.replay.step_parts import step_place
+
     state = st.session_state
     text, tags = state.get(f"{form_key}_text", ""), state.get(f"{form_key}_tags", "")
     on_turn = state.get(f"{form_key}_scope", "this turn") == "this turn"
     if not text.strip() and not tags.strip():
         state[f"{form_key}_message"] = ("warning", "Write a note or a tag first.")
         return
+    place = step_place(corpus)
+    if place is None:
+        state[f"{form_key}_message"] = ("error", "Not saved — no dialog is shown; your text is still in the form.")
+        return
+    dialog_id, turn, round = place
     notes = store()
     if notes is None:  # store() has shown why
         state[f"{form_key}_message"] = ("error", "Not saved — the notes store is unavailable; your text is still in the form.")
         return
     try:
-        notes.add_note(corpus, dialog_id, text, round=round, turn=turn if on_turn else None,
+        notes.add_note(corpus.name, dialog_id, text, round=round, turn=turn if on_turn else None,
                        tags=[t for t in tags.split(",") if t.strip()], actor=auth.writer())
     except (NotesStoreError, ValueError, AttributeError, AccessRefused) as exc:
         state[f"{form_key}_message"] = ("error", f"Not saved — your text is still in the form: {exc}")
@@ -65,7 +74,7 @@ def _save(form_key: str, corpus: str, dialog_id: str, round: Optional[int], turn
 
 def notes_panel(corpus: Corpus, dialog_id: str, turn: Optional[int], round: Optional[int] = None,
                 turn_label: str = "turn") -> None:
-    """Notes on this turn and on the whole dialog, and a form to add one."""
+    """The notes on this turn and on the whole dialog (the form to add one is ``note_form``)."""
     notes = store()
     if notes is None:
         return
@@ -73,11 +82,12 @@ def notes_panel(corpus: Corpus, dialog_id: str, turn: Optional[int], round: Opti
         here = notes.notes_at(Place(corpus.name, dialog_id, round, turn)) if turn is not None else pd.DataFrame()
         whole = notes.notes_at(Place(corpus.name, dialog_id))
     except NotesStoreError as exc:
-        # the form is still drawn below, so a note being typed survives the outage
-        unavailable("Notes", exc)
+        unavailable("Notes", exc)  # the form is drawn on its own: a note being typed survives the outage
         here = whole = pd.DataFrame()
     count = len(here) + len(whole)
     with st.expander(f"Notes ({count})", expanded=count > 0):
+        if not count:
+            st.caption(f"No notes on this {turn_label} or on the whole dialog yet.")
         for title, frame in ((f"On this {turn_label}", here), ("On the whole dialog", whole)):
             if len(frame):
                 st.caption(title)
@@ -90,22 +100,27 @@ def notes_panel(corpus: Corpus, dialog_id: str, turn: Optional[int], round: Opti
                         st.text(note.text[:SHOWN_NOTE_CHARS] + "…")
                         st.caption(f"The first {SHOWN_NOTE_CHARS:,} of {len(note.text):,} characters; the whole note is "
                                    "on the Notes page and in its downloads.")
-        form_key = f"note_form_{corpus.name}"
-        may_write = auth.allowed(Action.WRITE_OWN, "adding notes")
-        if may_write and auth.sign_in_configured():
-            st.caption(f"Notes are saved as **{md_escape(auth.writer().coder)}**.")
-        with st.form(form_key, border=False):
-            # Only the button follows the role: a box drawn disabled would be a new widget and lose its text.
-            st.text_area("New note", key=f"{form_key}_text", placeholder="What do you notice here?")
-            left, right = st.columns([3, 2])
-            left.text_input("Tags (comma-separated)", key=f"{form_key}_tags", placeholder="e.g. repair, spatial")
-            right.radio("Attach to", ["this turn", "the whole dialog"], key=f"{form_key}_scope", horizontal=True,
-                        disabled=turn is None)
-            st.form_submit_button("Save note", on_click=_save, args=(form_key, corpus.name, dialog_id, round, turn),
-                                  disabled=not may_write)
-        message = st.session_state.pop(f"{form_key}_message", None)
-        if message:
-            getattr(st, message[0])(message[1])
+
+
+def note_form(corpus: Corpus) -> None:
+    """A form to add a note on the step shown or on its whole dialog (saved where the page is as it is sent: the form
+    does not follow each step, ``_save``)."""
+    if store() is None:
+        return
+    form_key = f"note_form_{corpus.name}"
+    may_write = auth.allowed(Action.WRITE_OWN, "adding notes")
+    if may_write and auth.sign_in_configured():
+        st.caption(f"Notes are saved as **{md_escape(auth.writer().coder)}**.")
+    with st.form(form_key, border=False):
+        # Only the button follows the role: a box drawn disabled would be a new widget and lose its text.
+        st.text_area("New note", key=f"{form_key}_text", placeholder="What do you notice here?")
+        left, right = st.columns([3, 2])
+        left.text_input("Tags (comma-separated)", key=f"{form_key}_tags", placeholder="e.g. repair, spatial")
+        right.radio("Attach to", ["this turn", "the whole dialog"], key=f"{form_key}_scope", horizontal=True)
+        st.form_submit_button("Save note", on_click=_save, args=(form_key, corpus), disabled=not may_write)
+    message = st.session_state.pop(f"{form_key}_message", None)
+    if message:
+        getattr(st, message[0])(message[1])
 
 
 # -- the Notes page's editable table -------------------------------------------------------------------------

@@ -161,7 +161,14 @@ def _coding_here(coding: CodingStore, corpus: Corpus, book: Codebook, coder: str
     place = step_place(corpus)
     if place is None:
         return
-    dialog, turn, round_ = place
+    try:
+        _coding_at(coding, corpus, book, coder, *place)
+    except NotesStoreError as exc:  # a part of its own: the panel's handler above does not see it
+        unavailable("Coding", exc)
+
+
+def _coding_at(coding: CodingStore, corpus: Corpus, book: Codebook, coder: str, dialog: str, turn: int,
+               round_: Optional[int]) -> None:
     utterances = cached.derived(turn_utterances, corpus, dialog, round_, turn)
     if utterances is None:
         return

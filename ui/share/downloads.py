@@ -24,20 +24,34 @@ def _dialog_name(corpus: Corpus, dialog: str, round_: Optional[int]) -> str:
     return _safe(f"{corpus.name}-{dialog}" + (f"-round{round_}" if round_ is not None else ""))
 
 
+def _opening(key: str, name: str) -> dict:
+    """The step the HTML replay of ``name`` opens at, read as the file is asked for (after the run that drew the
+    button: the reader may have stepped on since, ``follow_step``)."""
+    return st.session_state.setdefault(f"{key}_opening_{name}", {"step": 1})
+
+
+def follow_step(corpus: Corpus, dialog: str, round_: Optional[int], step: int, key: str = "share") -> None:
+    """The HTML replay (``replay_downloads``) opens at ``step`` from now on: a part of the page that follows the step
+    calls this, the downloads themselves are drawn by the page's runs only."""
+    _opening(key, _dialog_name(corpus, dialog, round_))["step"] = step
+
+
 def replay_downloads(corpus: Corpus, dialog: str, round_: Optional[int], key: str = "share", step: int = 1) -> None:
-    """The HTML replay of a dialog (opening at ``step``, the one being viewed) and its transcript as LaTeX (a
-    range of steps, thumbnails optional)."""
+    """The HTML replay of a dialog (opening at ``step``, the one being viewed, or the one ``follow_step`` names since)
+    and its transcript as LaTeX (a range of steps, thumbnails optional)."""
     n_steps = cached.derived(snapshots.step_count, corpus, dialog, round_)
     if not n_steps:
         return
     name = _dialog_name(corpus, dialog, round_)
+    opening = _opening(key, name)
+    opening["step"] = step
     unit = corpus.package.STEP_UNIT
     with st.expander("Share: HTML replay, LaTeX transcript", key=f"{key}_open_{name}"):
         st.caption("The HTML file holds every step's picture and the transcript; it opens offline by "
                    "double-click and loads nothing from the network.")
         st.download_button("⬇ Self-contained HTML replay", key=f"{key}_html_{name}", file_name=f"{name}.html",
                            mime="text/html", on_click="ignore", icon=":material/html:",
-                           data=lambda: cached.derived(exports.dialog_replay_html, corpus, dialog, round_, step))
+                           data=lambda: cached.derived(exports.dialog_replay_html, corpus, dialog, round_, opening["step"]))
         run = query_param("run")
         run_key = cached.run_keys(corpus).get(run) if run else None
         if run is not None and run_key is not None:
