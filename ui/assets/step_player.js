@@ -128,7 +128,8 @@ function createPlayer(parent) {
     p.settleTimer = setTimeout(() => {
       if (!root.isConnected || p.current !== step || !p.trigger || p.dragging) return;
       trace('settle', step);
-      p.trigger('settle', step);
+      // a step whose payload never came (its run was cut short by a newer one): the settle's run sends it again
+      p.trigger('settle', p.steps[step] ? step : { step, missing: true });
       awaitAnswer(step, 0);
     }, SETTLE_MS);
   }

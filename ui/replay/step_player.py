@@ -93,11 +93,11 @@ def _reported(player_key: str, step_key: str, n_steps: int, trigger: str = "step
     The report's request carries the address bar as the browser had it when it was sent, which may be before
     the last run's ``turn=`` reached the browser (the reader stepping fast, or a report sent again). That value is
     not a link to follow: the step reported wins, where taking the old ``turn=`` as a new link would move the
-    player back to it. So for a settle: sent 0.6 s after a light report, it can leave before the report's run
-    has put the step into the address bar (ten sessions on one server: `make bench-sessions`), and the page's
-    run it starts took that bar's ``turn=`` for a link and moved the player back a step."""
+    player back to it (a settle sent 0.6 s after a light report, before the report's run had put the step into the
+    address bar: ten sessions on one server, `make bench-sessions`, saw the player moved back a step)."""
     state = st.session_state.get(player_key) or {}
     step = state.get(trigger) if hasattr(state, "get") else None
+    step = step.get("step") if isinstance(step, dict) else step  # a settle on a step the browser lacks (_settled)
     if isinstance(step, int) and not isinstance(step, bool) and 1 <= step <= n_steps:
         st.session_state[step_key] = step
         st.session_state[_light_key(step_key)] = step  # for a run of the player alone, and the page's next run
@@ -184,7 +184,7 @@ def _reported_step(step_key: str, step: int, n_steps: int) -> int:
 
 
 def _player_fragment(key: str) -> Callable[..., None]:
-    """The player's fragment, under a key of its own: a settle runs it with the page's parts of the step."""
+    """The player's fragment, under a key of its own (``_fragment_key``): a settle runs it with the page's parts."""
     return st.fragment(_player_body, key=_fragment_key(key))
 
 
@@ -211,13 +211,13 @@ def _moved(key: str, then: Callable[[], None]) -> None:
 
 
 def _settled(key: str, step_key: str, n_steps: int) -> None:
-    """The player rests on a step (its ``settle``): a report of the step (``_reported``), then a run of the player
-    and of the page's parts of the step alone (``ui.replay.step_parts``), or of the page when they cannot."""
+    """The player rests on a step (``settle``): a report of it, then a run of the player and the page's parts alone."""
     _reported(key, step_key, n_steps, "settle")
-    # the player's run answers it with a payload of its own (its awaitAnswer) that holds the step (a run that sent
-    # the step can have been cut short by a newer one before its payload left: the browser would wait for it)
+    # the player's run answers with a payload of its own (awaitAnswer), with the step if the browser lacks it (a run
+    # that sent it was cut short before its payload left)
     st.session_state[f"{key}__settles"] = st.session_state.get(f"{key}__settles", 0) + 1
-    st.session_state[f"{key}__again"] = True
+    value = (st.session_state.get(key) or {}).get("settle")
+    st.session_state[f"{key}__again"] = isinstance(value, dict) and bool(value.get("missing"))
     rerun_parts(_fragment_key(key))  # ends the callback, unless the parts cannot run alone
     want_page_run()
 
