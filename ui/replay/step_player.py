@@ -95,8 +95,7 @@ def _reported(player_key: str, step_key: str, n_steps: int, trigger: str = "step
     not a link to follow: the step reported wins, where taking the old ``turn=`` as a new link would move the
     player back to it (a settle sent 0.6 s after a light report, before the report's run had put the step into the
     address bar: ten sessions on one server, `make bench-sessions`, saw the player moved back a step)."""
-    state = st.session_state.get(player_key) or {}
-    step = state.get(trigger) if hasattr(state, "get") else None
+    step = _asked(player_key, trigger)
     step = step.get("step") if isinstance(step, dict) else step  # a settle on a step the browser lacks (_settled)
     if isinstance(step, int) and not isinstance(step, bool) and 1 <= step <= n_steps:
         st.session_state[step_key] = step
@@ -216,7 +215,7 @@ def _settled(key: str, step_key: str, n_steps: int) -> None:
     # the player's run answers with a payload of its own (awaitAnswer), with the step if the browser lacks it (a run
     # that sent it was cut short before its payload left)
     st.session_state[f"{key}__settles"] = st.session_state.get(f"{key}__settles", 0) + 1
-    value = (st.session_state.get(key) or {}).get("settle")
+    value = _asked(key, "settle")
     st.session_state[f"{key}__again"] = isinstance(value, dict) and bool(value.get("missing"))
     rerun_parts(_fragment_key(key))  # ends the callback, unless the parts cannot run alone
     want_page_run()

@@ -88,18 +88,9 @@ def show(corpus: Corpus) -> None:
                                       "→ at the last step opens the next round",
                                extra={"roundLabel": f"{view.category} · board {view.board_number} · round {view.round} of {view.n_rounds}"})
     show_player("player_replay", step_key, dialog_view, step,
-                lambda number: player_view(corpus, dialog, number, round_number, _mentioned_boards(corpus, dialog, number, round_number)),
+                partial(player_view, corpus, dialog, round_number=round_number),
                 on_round=lambda delta: _cross_round(dialog, round_number, rounds, steps_per_round, delta), showAll=show_all,
                 notesKey=True, panels=partial(step_panels, corpus, dialog, round_number))
-
-
-def _mentioned_boards(corpus: Corpus, dialog: str, step: int, round_number: int) -> Optional[dict]:
-    """Player name -> the board with the published mentions of step ``step`` framed, where it has any."""
-    view = derived(replay_step, corpus, dialog, step, round_number)
-    if view is None:
-        return None
-    found = step_mentions(corpus, view)
-    return {board.username: board.png for board in found.boards if board.png is not None}
 
 
 def step_panels(corpus: Corpus, dialog: str, round_number: int, step: int) -> None:
@@ -167,15 +158,16 @@ def _timeline(view) -> tuple[TimelineEntry, ...]:
     return tuple(entries)
 
 
-def player_view(corpus: Corpus, dialog: str, step: int, round_number: int, mentions: Optional[dict] = None) -> Optional[PlayerStep]:
-    """Step ``step`` of a round as the step player shows it: both boards, the event, the locks and the ranks."""
+def player_view(corpus: Corpus, dialog: str, step: int, round_number: int) -> Optional[PlayerStep]:
+    """Step ``step`` of a round as the step player shows it: both boards (the published mentions of its message
+    framed, where it has any), the event, the locks and the ranks."""
     view = derived(replay_step, corpus, dialog, step, round_number)
     if view is None:
         return None
     pictures = []
-    for board in view.boards:
+    for board in step_mentions(corpus, view).boards:
         lock = f" · pending lock on {board.pending_label or board.pending}" if board.pending else ""
-        pictures.append(Picture((mentions or {}).get(board.username, board.png), f"{board.role}: {board.username}{lock}"))
+        pictures.append(Picture(board.png, f"{board.role}: {board.username}{lock}"))
     ranks = view.ranks
     columns = [c for c in ("rank", "image", "at step", "time") if c in ranks.columns]
     return PlayerStep(step, tuple(pictures), facts=(("Ranks so far", f"{len(ranks)} of 9"),),
